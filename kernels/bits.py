@@ -1,0 +1,41 @@
+"""Single-instruction bit operations on card masks (LLVM ctpop / cttz)."""
+
+from numba import types
+from numba.core import cgutils  # noqa: F401  (keeps numba's codegen helpers loaded)
+from numba.extending import intrinsic
+
+from kernels.jit import kernel
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM ``ctpop`` on a 64-bit integer."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    """LLVM ``cttz`` on a 64-bit integer (64 for zero)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], context.get_constant(types.boolean, False))
+
+    return sig, codegen
+
+
+@kernel
+def popcount(m):
+    """Number of cards in mask ``m``."""
+    return _ctpop(m)
+
+
+@kernel
+def lowest(m):
+    """Index of the lowest card in non-empty mask ``m``."""
+    return _cttz(m)

@@ -1,0 +1,68 @@
+"""Per-trump lookup tables: the card's effective suit, its power in a trick, its value.
+
+Everything the kernels know about bowers and the joker is in these tables,
+built once at import from the card encoding of ``sim.cards`` (card = suit*6 +
+rank, joker = 24). Index order is always ``[trump, ...]`` with trump 0..3.
+
+- ``EFF_SUIT[t, c]``: suit the card belongs to for following and leading
+  (left bower and joker moved into trump).
+- ``SUIT_MASK[t, s]``: mask of the cards whose effective suit is ``s``.
+- ``TRUMP_RANK[t, c]``: 0..7 for 9 T Q K A left right joker, -1 if not trump.
+- ``POWER[t, led, c]``: trick-taking power when ``led`` was led: 20 + trump
+  rank for trumps, 1 + rank for cards of the led suit, 0 otherwise. The
+  trick winner is the card of greatest power.
+- ``VALUE[t, c]``: how precious a card is to its holder (trump 20 + trump
+  rank, other cards their rank 0..5); the "lowest card" has least value.
+- ``HIGHER[t, c]``: mask of cards of the same effective suit that beat ``c``.
+"""
+
+import numpy as np
+
+from sim.cards import JOKER, N_CARDS, N_RANKS, N_SUITS
+
+RANK_J = 2
+N_TRUMP_RANKS = 8  # 9 T Q K A left right joker
+
+
+def _build():
+    eff = np.zeros((N_SUITS, N_CARDS), np.int64)
+    trank = np.full((N_SUITS, N_CARDS), -1, np.int64)
+    for t in range(N_SUITS):
+        for c in range(N_CARDS):
+            if c == JOKER:
+                eff[t, c], trank[t, c] = t, 7
+                continue
+            s, r = divmod(c, N_RANKS)
+            if r == RANK_J and s == t:
+                eff[t, c], trank[t, c] = t, 6
+            elif r == RANK_J and s == t ^ 1:
+                eff[t, c], trank[t, c] = t, 5
+            elif s == t:
+                eff[t, c], trank[t, c] = t, (0, 1, -1, 2, 3, 4)[r]
+            else:
+                eff[t, c] = s
+    suit_mask = np.zeros((N_SUITS, N_SUITS), np.int64)
+    power = np.zeros((N_SUITS, N_SUITS, N_CARDS), np.int64)
+    value = np.zeros((N_SUITS, N_CARDS), np.int64)
+    for t in range(N_SUITS):
+        for c in range(N_CARDS):
+            suit_mask[t, eff[t, c]] |= 1 << c
+            value[t, c] = 20 + trank[t, c] if trank[t, c] >= 0 else c % N_RANKS
+            for led in range(N_SUITS):
+                if trank[t, c] >= 0:
+                    power[t, led, c] = 20 + trank[t, c]
+                elif eff[t, c] == led:
+                    power[t, led, c] = 1 + c % N_RANKS
+    higher = np.zeros((N_SUITS, N_CARDS), np.int64)
+    for t in range(N_SUITS):
+        for c in range(N_CARDS):
+            s = eff[t, c]
+            for d in range(N_CARDS):
+                if eff[t, d] == s and power[t, s, d] > power[t, s, c]:
+                    higher[t, c] |= 1 << d
+    return eff, suit_mask, trank, power, value, higher
+
+
+EFF_SUIT, SUIT_MASK, TRUMP_RANK, POWER, VALUE, HIGHER = _build()
+for _a in (EFF_SUIT, SUIT_MASK, TRUMP_RANK, POWER, VALUE, HIGHER):
+    _a.setflags(write=False)

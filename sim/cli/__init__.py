@@ -1,0 +1,46 @@
+"""The ``bower`` command line: one click group, one module per command."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sim.cli.simulate import simulate
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="bower-euchre", prog_name="bower")
+def cli():
+    """bower: Monte Carlo simulation of Euchre variants."""
+
+
+cli.add_command(simulate)
+
+
+def main(argv=None) -> None:
+    """Entry point: run the CLI; bad input prints one line ``bower: error: ...`` and exits 2."""
+    from sim.errors import USER_ERRORS
+
+    args = sys.argv[1:] if argv is None else list(argv)
+    if not args:
+        click.echo(cli.get_help(click.Context(cli, info_name="bower")))
+        sys.exit(0)
+    try:
+        cli.main(args=args, prog_name="bower", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("bower: interrupted", err=True)
+        sys.exit(130)
+    except click.exceptions.UsageError as e:
+        click.echo(f"bower: error: {e.format_message()}", err=True)
+        sys.exit(2)
+    except click.exceptions.ClickException as e:
+        click.echo(f"bower: error: {e.format_message()}", err=True)
+        sys.exit(2)
+    except USER_ERRORS as e:
+        click.echo(f"bower: error: {e}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("bower: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(0)

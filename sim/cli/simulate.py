@@ -1,0 +1,87 @@
+"""``bower simulate``: play independent hands and print a summary."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from sim.cli.options import json_option, rule_option, seed_option, strategy_option, threads_option, variant_option
+
+
+@click.command()
+@variant_option
+@click.option("--hands", default=1_000_000, show_default=True, type=int, help="Number of hands to deal.")
+@seed_option
+@threads_option
+@rule_option
+@strategy_option
+@json_option
+@click.option("--records", "records_path", default=None, metavar="FILE", help="Write every hand's record (.jsonl or .parquet).")
+def simulate(variant, hands, seed, threads, rules, strategy, as_json, records_path):
+    """Simulate HANDS independent hands and summarise them."""
+    from sim import runner
+    from sim.rules import get_variant, parse_rule_args
+
+    v = get_variant(variant)
+    rules_d = parse_rule_args(v, rules)
+    if hands <= 0:
+        raise runner.RunError(f"--hands must be a positive integer, got {hands}")
+    summary = runner.simulate(
+        variant=v.name, hands=hands, seed=seed, threads=threads, rules=rules_d, strategy=strategy, records_path=records_path
+    )
+    if records_path:
+        summary["records"] = records_path
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        click.echo(format_summary(summary))
+
+
+def _pct(n: int, d: int) -> str:
+    return f"{100.0 * n / d:.2f}%" if d else "-"
+
+
+def format_summary(s: dict) -> str:
+    """The human-readable summary of a ``runner.simulate`` result."""
+    from sim.rules import get_variant
+
+    title = get_variant(s["variant"]).title
+    n = s["hands"]
+    rules = " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in s["rules"].items())
+    lines = [
+        f"{title}: {n:,} hands, seed {s['seed']}, strategy {s['strategy']}, {s['threads']} thread(s)",
+        f"rules: {rules}  [{s['rules_version']}]",
+    ]
+    if s.get("compiled"):
+        lines.append(f"compiled the kernels first ({s['warm_up_s']:.1f} s, cached for later runs)")
+    by_pos = s["swaps_by_position"]
+    lines += [
+        "",
+        f"hands dealt      {n:>12,}",
+        f"thrown in        {s['thrown_in']:>12,}  {_pct(s['thrown_in'], n):>8}",
+        f"ghost swaps      {s['swaps']:>12,}  {_pct(s['swaps'], n):>8}   by position 1/2/3: "
+        + " / ".join(f"{by_pos[p]:,}" for p in ("1", "2", "3")),
+        "",
+        "bid won       hands   share      made   make rate",
+    ]
+    played = s["played"]
+    for level, b in s["bids"].items():
+        rate = f"{100 * b['make_rate']:.2f}%" if b["make_rate"] is not None else "-"
+        lines.append(f"  {level:<6} {b['count']:>10,} {_pct(b['count'], played):>7} {b['made']:>10,} {rate:>10}")
+    lines += [
+        f"moons called {s['moons_called']:,}, made {s['moons_made']:,}",
+        "",
+        "position (1 = dealer's left, 3 = dealer)    1        2        3",
+        "  mean points per hand              "
+        + " ".join(f"{s['points_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
+        "  mean tricks per hand              "
+        + " ".join(f"{s['tricks_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
+        "  hands won as maker                "
+        + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in ("1", "2", "3")),
+        "",
+        f"throughput: {s['hands_per_second']:,.0f} hands/s ({s['elapsed_s']:.2f} s)",
+    ]
+    if s.get("records"):
+        lines.append(f"records written to {s['records']}")
+    return "\n".join(lines)

@@ -1,0 +1,207 @@
+"""Per-hand records: kernel rows to dicts, and streaming, atomic ``.jsonl`` / ``.parquet`` writers.
+
+A record is what the rules produced for one hand, in RULES.md notation:
+``variant``, ``rules_version``, ``rules``, ``hand``, ``dealer``, ``deal``
+(seat string -> cards as dealt, plus ``"ghost"``), ``swap``, ``calls``
+(``[seat, call]``), ``maker``, ``bid`` (6 = moon), ``trump``, ``plays``
+(``[seat, card]``), ``tricks`` and ``points`` (seat string -> number).
+A file is written under a temporary name and renamed when complete, so a
+failed or interrupted run never leaves a half-written file under its name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+import numpy as np
+
+from kernels import ghost as gk
+from sim.cards import SUITS, mask_str, card_str
+from sim.rules import RULES_VERSION, Variant
+
+CALL_NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
+SEAT_KEYS = ("0", "1", "2")
+
+
+class RecordsError(OSError):
+    """A records path that cannot be written or has an unknown extension."""
+
+
+def row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> dict:
+    """One kernel record row as the record dict."""
+    r = [int(x) for x in row]
+    maker = r[gk.R_MAKER]
+    deal = {SEAT_KEYS[s]: mask_str(r[gk.R_DEAL + s]) for s in range(gk.N_SEATS)}
+    deal["ghost"] = mask_str(r[gk.R_DEAL + 3])
+    calls = [[r[gk.R_CALLS + 2 * i], CALL_NAMES[r[gk.R_CALLS + 2 * i + 1]]] for i in range(r[gk.R_NCALLS])]
+    plays = [[r[gk.R_PLAYS + 2 * i], card_str(r[gk.R_PLAYS + 2 * i + 1])] for i in range(r[gk.R_NPLAYS])]
+    return {
+        "variant": variant.name,
+        "rules_version": RULES_VERSION,
+        "rules": dict(rules),
+        "hand": hand,
+        "dealer": r[gk.R_DEALER],
+        "deal": deal,
+        "swap": r[gk.R_SWAP] if r[gk.R_SWAP] >= 0 else None,
+        "calls": calls,
+        "maker": maker if maker >= 0 else None,
+        "bid": r[gk.R_BID] if maker >= 0 else None,
+        "trump": SUITS[r[gk.R_TRUMP]] if maker >= 0 else None,
+        "plays": plays,
+        "tricks": {SEAT_KEYS[s]: r[gk.R_TRICKS + s] for s in range(gk.N_SEATS)},
+        "points": {SEAT_KEYS[s]: r[gk.R_POINTS + s] for s in range(gk.N_SEATS)},
+    }
+
+
+def to_dicts(records: np.ndarray, first_hand: int, variant: Variant, rules: dict) -> list[dict]:
+    """Record dicts of a batch of kernel rows whose first row is hand ``first_hand``."""
+    return [row_to_dict(records[i], first_hand + i, variant, rules) for i in range(records.shape[0])]
+
+
+class _AtomicFile:
+    """A temporary file beside ``path``, renamed onto it by ``commit`` or removed by ``abort``."""
+
+    def __init__(self, path: str):
+        self.path = os.path.abspath(path)
+        directory = os.path.dirname(self.path)
+        if os.path.isdir(self.path):
+            raise RecordsError(f"cannot write records to {path}: it is a directory")
+        try:
+            fd, self.tmp = tempfile.mkstemp(prefix=".bower-", suffix=".part", dir=directory)
+        except OSError as e:
+            raise RecordsError(f"cannot write records to {path}: {e.strerror or e}") from None
+        os.close(fd)
+
+    def commit(self):
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(self.tmp, 0o666 & ~umask)
+        os.replace(self.tmp, self.path)
+
+    def abort(self):
+        try:
+            os.unlink(self.tmp)
+        except FileNotFoundError:
+            pass
+
+
+class JsonlWriter:
+    """Streams record dicts as JSON lines."""
+
+    def __init__(self, path: str, variant: Variant, rules: dict):
+        self.variant, self.rules = variant, rules
+        self.file = _AtomicFile(path)
+        self.fh = open(self.file.tmp, "w", encoding="utf-8")
+
+    def write(self, first_hand: int, records: np.ndarray) -> None:
+        """Append the records of a batch of kernel rows."""
+        self.fh.write(
+            "".join(json.dumps(d, separators=(",", ":")) + "\n" for d in to_dicts(records, first_hand, self.variant, self.rules))
+        )
+
+    def close(self) -> None:
+        """Finish the file and give it its name."""
+        self.fh.close()
+        self.file.commit()
+
+    def abort(self) -> None:
+        """Drop the partial file."""
+        self.fh.close()
+        self.file.abort()
+
+
+def parquet_schema(variant: Variant, rules: dict):
+    """The Arrow schema of a variant's records (same fields as the JSON records)."""
+    import pyarrow as pa
+
+    def rule_type(v):
+        if isinstance(v, bool):
+            return pa.bool_()
+        if isinstance(v, int):
+            return pa.int64()
+        return pa.string()
+
+    seat_ints = pa.struct([(k, pa.int64()) for k in SEAT_KEYS])
+    return pa.schema(
+        [
+            ("variant", pa.string()),
+            ("rules_version", pa.string()),
+            ("rules", pa.struct([(k, rule_type(v)) for k, v in rules.items()])),
+            ("hand", pa.int64()),
+            ("dealer", pa.int64()),
+            ("deal", pa.struct([(k, pa.list_(pa.string())) for k in (*SEAT_KEYS, "ghost")])),
+            ("swap", pa.int64()),
+            ("calls", pa.list_(pa.list_(pa.string()))),
+            ("maker", pa.int64()),
+            ("bid", pa.int64()),
+            ("trump", pa.string()),
+            ("plays", pa.list_(pa.list_(pa.string()))),
+            ("tricks", seat_ints),
+            ("points", seat_ints),
+        ]
+    )
+
+
+class ParquetWriter:
+    """Streams records into a Parquet file, one row group per batch.
+
+    Parquet lists hold one type, so ``calls`` and ``plays`` pairs are stored as
+    ``[seat, value]`` string pairs (``["0", "moon"]``); ``bower`` reads them
+    back as ints where the JSON form has ints.
+    """
+
+    def __init__(self, path: str, variant: Variant, rules: dict):
+        import pyarrow.parquet as pq
+
+        self.variant, self.rules = variant, rules
+        self.schema = parquet_schema(variant, rules)
+        self.file = _AtomicFile(path)
+        self.writer = pq.ParquetWriter(self.file.tmp, self.schema)
+
+    def write(self, first_hand: int, records: np.ndarray) -> None:
+        """Append the records of a batch of kernel rows as one row group."""
+        import pyarrow as pa
+
+        rows = to_dicts(records, first_hand, self.variant, self.rules)
+        for d in rows:
+            d["calls"] = [[str(s), c] for s, c in d["calls"]]
+            d["plays"] = [[str(s), c] for s, c in d["plays"]]
+        self.writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+
+    def close(self) -> None:
+        """Finish the file and give it its name."""
+        self.writer.close()
+        self.file.commit()
+
+    def abort(self) -> None:
+        """Drop the partial file."""
+        try:
+            self.writer.close()
+        finally:
+            self.file.abort()
+
+
+def open_writer(path: str, variant: Variant, rules: dict):
+    """A streaming writer for ``path`` chosen by its extension (``.jsonl`` or ``.parquet``)."""
+    lower = str(path).lower()
+    if lower.endswith(".jsonl"):
+        return JsonlWriter(path, variant, rules)
+    if lower.endswith(".parquet"):
+        return ParquetWriter(path, variant, rules)
+    raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
+
+
+def read_records(path: str) -> list[dict]:
+    """Records of a ``.jsonl`` or ``.parquet`` file as dicts in the JSON form."""
+    if str(path).lower().endswith(".parquet"):
+        import pyarrow.parquet as pq
+
+        rows = pq.read_table(path).to_pylist()
+        for d in rows:
+            d["calls"] = [[int(s), c] for s, c in d["calls"]]
+            d["plays"] = [[int(s), c] for s, c in d["plays"]]
+        return rows
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]

@@ -1,0 +1,243 @@
+"""Orchestration: seeds chunks, calls the kernels in batches, merges counters, streams records.
+
+Hands of a run are numbered 0..N-1 and cut into fixed chunks of
+``CHUNK_SIZE`` hands; chunk ``c`` draws from its own xoshiro256** state,
+``SeedSequence(seed, spawn_key=(c,))``. Threads only decide who runs which
+chunk, so a seed gives the same numbers for any thread count.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numba
+import numpy as np
+
+from kernels import ghost as gk
+from sim import records as rec_mod
+from sim.rules import RULES_VERSION, encode, get_variant, resolve
+from sim.strategy import resolve_strategy, to_vector
+
+CHUNK_SIZE = 4096
+SUMMARY_BATCH_CHUNKS = 64
+RECORD_BATCH_CHUNKS = 8
+
+
+class RunError(ValueError):
+    """A run that cannot start: bad hand count, thread count, and the like."""
+
+
+def chunk_states(seed: int, first_chunk: int, n_chunks: int) -> np.ndarray:
+    """xoshiro256** states (n_chunks, 4) for chunks ``first_chunk ..`` of a run seeded ``seed``."""
+    out = np.empty((n_chunks, 4), np.uint64)
+    for i in range(n_chunks):
+        ss = np.random.SeedSequence(seed, spawn_key=(first_chunk + i,))
+        out[i] = ss.generate_state(4, np.uint64)
+    return out
+
+
+def max_threads() -> int:
+    """Threads available to the kernels (all cores unless NUMBA_NUM_THREADS says less)."""
+    return numba.config.NUMBA_NUM_THREADS
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` kernel threads (None: all); returns the count in force."""
+    n = max_threads() if threads is None else int(threads)
+    if not 1 <= n <= max_threads():
+        raise RunError(f"--threads must be between 1 and {max_threads()} on this machine, got {threads}")
+    numba.set_num_threads(n)
+    return n
+
+
+def warm_up(rules_vec: np.ndarray, params_vec: np.ndarray) -> tuple[float, bool]:
+    """Load or compile the simulation kernel before timing; (seconds, whether it compiled)."""
+    t0 = time.perf_counter()
+    before = sum(gk.simulate_chunks.stats.cache_misses.values())
+    states = chunk_states(0, 0, 1)
+    gk.simulate_chunks(
+        states, 0, CHUNK_SIZE, 1, rules_vec, params_vec, False,
+        np.zeros((1, gk.R_WIDTH), np.int64), np.zeros((1, gk.S_WIDTH), np.int64),
+    )
+    compiled = sum(gk.simulate_chunks.stats.cache_misses.values()) > before
+    return time.perf_counter() - t0, compiled
+
+
+def _setup(variant, seed, rules, strategy):
+    v = get_variant(variant)
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise RunError(f"seed must be a non-negative integer, got {seed!r}")
+    rules_d = resolve(v, rules)
+    params_d = resolve_strategy(strategy)
+    return v, rules_d, encode(v, rules_d), to_vector(params_d)
+
+
+def run_hands(
+    start: int,
+    count: int,
+    seed: int,
+    rules_vec: np.ndarray,
+    params_vec: np.ndarray,
+    want_records: bool,
+    on_batch: Callable[[int, np.ndarray | None, np.ndarray], None],
+    batch_chunks: int,
+) -> None:
+    """Play hands ``start .. start+count-1`` (start a multiple of CHUNK_SIZE), batch by batch.
+
+    ``on_batch(first_hand, records or None, summary_rows)`` gets each batch in
+    hand order.
+    """
+    assert start % CHUNK_SIZE == 0
+    end = start + count
+    first = start
+    while first < end:
+        n = min(batch_chunks * CHUNK_SIZE, end - first)
+        n_chunks = -(-n // CHUNK_SIZE)
+        states = chunk_states(seed, first // CHUNK_SIZE, n_chunks)
+        records = np.zeros((n if want_records else 1, gk.R_WIDTH), np.int64)
+        summary = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
+        gk.simulate_chunks(states, first, CHUNK_SIZE, n, rules_vec, params_vec, want_records, records, summary)
+        on_batch(first, records if want_records else None, summary)
+        first += n
+
+
+def simulate(
+    variant: str = "ghost",
+    hands: int = 1_000_000,
+    seed: int = 0,
+    threads: int | None = None,
+    rules: dict | None = None,
+    strategy: str | dict = "default",
+    records_path: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Simulate ``hands`` independent hands and return the summary dict (see ``summarize``).
+
+    With ``records_path`` (``.jsonl`` or ``.parquet``) every hand's record is
+    streamed to that file, written atomically (complete or not at all).
+    """
+    v, rules_d, rules_vec, params_vec = _setup(variant, seed, rules, strategy)
+    if not isinstance(hands, (int, np.integer)) or hands <= 0:
+        raise RunError(f"--hands must be a positive integer, got {hands!r}")
+    n_threads = set_threads(threads)
+    writer = rec_mod.open_writer(records_path, v, rules_d) if records_path else None
+    try:
+        warm_s, compiled = warm_up(rules_vec, params_vec)
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    total = np.zeros(gk.S_WIDTH, np.int64)
+    t0 = time.perf_counter()
+    done = 0
+
+    def on_batch(first, recs, summary):
+        nonlocal done
+        total[:] += summary.sum(axis=0)
+        if writer is not None:
+            writer.write(first, recs)
+        done += len(recs) if recs is not None else int(summary[:, gk.S_HANDS].sum())
+        if progress is not None:
+            progress(done, hands)
+
+    try:
+        run_hands(
+            0, hands, seed, rules_vec, params_vec, writer is not None, on_batch,
+            RECORD_BATCH_CHUNKS if writer is not None else SUMMARY_BATCH_CHUNKS,
+        )
+        if writer is not None:
+            writer.close()
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    elapsed = time.perf_counter() - t0
+    strategy_name = strategy if isinstance(strategy, str) else "custom"
+    summary = summarize(total, v.name, rules_d, strategy_name, seed, n_threads, elapsed)
+    summary["warm_up_s"] = warm_s
+    summary["compiled"] = compiled
+    return summary
+
+
+def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed: int, threads: int, elapsed: float) -> dict:
+    """The summary dict of a run from its merged counters."""
+    n = int(total[gk.S_HANDS])
+    bids = {}
+    for i, name in enumerate(("3", "4", "5", "moon")):
+        count = int(total[gk.S_BIDS + i])
+        made = int(total[gk.S_MADE + i])
+        bids[name] = {"count": count, "made": made, "make_rate": made / count if count else None}
+    positions = ("1", "2", "3")
+    return {
+        "variant": variant,
+        "rules_version": RULES_VERSION,
+        "rules": rules,
+        "strategy": strategy,
+        "seed": seed,
+        "threads": threads,
+        "hands": n,
+        "thrown_in": int(total[gk.S_THROWN]),
+        "played": n - int(total[gk.S_THROWN]),
+        "swaps": int(total[gk.S_SWAPS]),
+        "swaps_by_position": {p: int(total[gk.S_SWAP_POS + i]) for i, p in enumerate(positions)},
+        "bids": bids,
+        "moons_called": bids["moon"]["count"],
+        "moons_made": bids["moon"]["made"],
+        "makers_by_position": {p: int(total[gk.S_MAKER_POS + i]) for i, p in enumerate(positions)},
+        "points_per_hand_by_position": {p: int(total[gk.S_POINTS + i]) / n for i, p in enumerate(positions)},
+        "tricks_per_hand_by_position": {p: int(total[gk.S_TRICKS + i]) / n for i, p in enumerate(positions)},
+        "elapsed_s": elapsed,
+        "hands_per_second": n / elapsed if elapsed > 0 else None,
+    }
+
+
+def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy: str | dict = "default") -> list[dict]:
+    """Records (dicts, as written to ``.jsonl``) of hands ``start .. start+count-1`` of a Ghost Hand run."""
+    v, rules_d, rules_vec, params_vec = _setup("ghost", seed, rules, strategy)
+    chunk_start = start - start % CHUNK_SIZE
+    out: list[dict] = []
+
+    def on_batch(first, recs, summary):
+        out.extend(rec_mod.to_dicts(recs, first, v, rules_d))
+
+    run_hands(chunk_start, start + count - chunk_start, seed, rules_vec, params_vec, True, on_batch, RECORD_BATCH_CHUNKS)
+    return out[start - chunk_start:]
+
+
+def deal_masks(seed: int, start: int, count: int) -> np.ndarray:
+    """Ghost Hand deals of hands ``start ..`` as masks (count, 4): position 1, 2, 3 (dealer), ghost."""
+    out = np.empty((count, 4), np.int64)
+    h = start
+    while h < start + count:
+        c = h // CHUNK_SIZE
+        chunk_first = c * CHUNK_SIZE
+        upto = min((c + 1) * CHUNK_SIZE, start + count)
+        tmp = np.empty((upto - chunk_first, 4), np.int64)
+        gk.deal_chunk(chunk_states(seed, c, 1)[0], upto - chunk_first, tmp)
+        out[h - start: upto - start] = tmp[h - chunk_first:]
+        h = upto
+    return out
+
+
+def play_with_choices(hands: list[int], trump: int, leader: int, choices: list[int]) -> dict:
+    """Play six tricks from the given hands (by seat), each play the ``choices[i] % n``-th legal card."""
+    h = np.array(hands, np.int64)
+    rec = np.zeros(gk.R_WIDTH, np.int64)
+    tricks = np.zeros(gk.N_SEATS, np.int64)
+    ch = np.array(choices, np.int64)
+    if ch.shape[0] < gk.N_PLAYS:
+        raise ValueError(f"need {gk.N_PLAYS} choices")
+    params = to_vector(resolve_strategy("default"))
+    gk.play_tricks(h, np.int64(trump), np.int64(leader), np.int64(leader), params, ch, rec, tricks)
+    plays = [(int(rec[gk.R_PLAYS + 2 * i]), int(rec[gk.R_PLAYS + 2 * i + 1])) for i in range(gk.N_PLAYS)]
+    return {"plays": plays, "tricks": [int(t) for t in tricks]}
+
+
+def score_hand(maker: int, bid: int, tricks: list[int], rules: dict | None = None) -> list[int]:
+    """Points per seat for a Ghost Hand hand with the given maker, bid (6 = moon) and tricks."""
+    v = get_variant("ghost")
+    vec = encode(v, resolve(v, rules))
+    points = np.zeros(gk.N_SEATS, np.int64)
+    gk.score_hand(np.int64(maker), np.int64(bid), np.array(tricks, np.int64), vec, points)
+    return [int(p) for p in points]
