@@ -51,7 +51,8 @@ S_POINTS = 11  # 3 sums: points by position 1..3
 S_TRICKS = 14  # 3 sums: tricks by position
 S_MAKER_POS = 17  # 3 counts: maker by position
 S_SWAP_POS = 20  # 3 counts: swapper by position
-S_WIDTH = 23
+S_POINTS_SQ = 23  # 3 sums: squared points by position
+S_WIDTH = 26
 
 P_W_TRUMP = param_index("w_trump_nine")
 P_W_OFF_ACE = param_index("w_off_ace")
@@ -131,15 +132,71 @@ def estimate(hand, trump, params):
 
 @kernel
 def best_trump(hand, params):
-    """(suit, estimate) of the suit with the highest trick estimate; ties to the lowest suit."""
-    best_s = 0
-    best_e = estimate(hand, 0, params)
-    for t in range(1, 4):
-        e = estimate(hand, t, params)
-        if e > best_e:
-            best_e = e
-            best_s = t
+    """(suit, estimate) of the suit with the highest trick estimate; ties to the lowest suit.
+
+    One pass over the cards keeps four running sums, each in ascending card
+    order, so every sum equals ``estimate(hand, t, params)`` exactly.
+    """
+    e0 = e1 = e2 = e3 = 0.0
+    n0 = n1 = n2 = n3 = 0
+    off_ace = params[P_W_OFF_ACE]
+    off_king = params[P_W_OFF_KING]
+    m = hand
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        rank = c % 6
+        off = off_ace if rank == 5 else (off_king if rank == 4 else 0.0)
+        r = TRUMP_RANK[0, c]
+        if r >= 0:
+            e0 += params[P_W_TRUMP + r]
+            n0 += 1
+        elif rank >= 4:
+            e0 += off
+        r = TRUMP_RANK[1, c]
+        if r >= 0:
+            e1 += params[P_W_TRUMP + r]
+            n1 += 1
+        elif rank >= 4:
+            e1 += off
+        r = TRUMP_RANK[2, c]
+        if r >= 0:
+            e2 += params[P_W_TRUMP + r]
+            n2 += 1
+        elif rank >= 4:
+            e2 += off
+        r = TRUMP_RANK[3, c]
+        if r >= 0:
+            e3 += params[P_W_TRUMP + r]
+            n3 += 1
+        elif rank >= 4:
+            e3 += off
+    void = params[P_W_VOID]
+    if n0 >= 2:
+        e0 = _add_voids(e0, hand, 0, void)
+    if n1 >= 2:
+        e1 = _add_voids(e1, hand, 1, void)
+    if n2 >= 2:
+        e2 = _add_voids(e2, hand, 2, void)
+    if n3 >= 2:
+        e3 = _add_voids(e3, hand, 3, void)
+    best_s, best_e = 0, e0
+    if e1 > best_e:
+        best_s, best_e = 1, e1
+    if e2 > best_e:
+        best_s, best_e = 2, e2
+    if e3 > best_e:
+        best_s, best_e = 3, e3
     return best_s, best_e
+
+
+@kernel
+def _add_voids(est, hand, trump, void):
+    """``est`` plus ``void`` for each non-trump suit (in suit order) missing from ``hand``."""
+    for s in range(4):
+        if s != trump and hand & SUIT_MASK[trump, s] == 0:
+            est += void
+    return est
 
 
 @kernel
@@ -157,9 +214,8 @@ def bid_level(est, params):
 
 
 @kernel
-def choose_call(hand, standing, forced, params):
-    """The call (0 pass, 3..5, 6 moon) for ``hand`` over the standing bid; ``forced``: stuck dealer."""
-    _, est = best_trump(hand, params)
+def choose_call(est, standing, forced, params):
+    """The call (0 pass, 3..5, 6 moon) for a hand estimated ``est`` over the standing bid; ``forced``: stuck dealer."""
     level = bid_level(est, params)
     if level == MOON:
         return MOON
@@ -237,30 +293,34 @@ def choose_follow(hand, trump, led, best_power):
 def auction(hands, ghost, dealer, rules, params, rec):
     """Run the auction on ``hands`` (by seat; a swap rewrites it); record swap and calls in ``rec``.
 
-    Returns (maker, bid); maker -1 means thrown in.
+    Returns (maker, bid, trump); maker -1 means thrown in.
     """
     until_passes = rules[G_AUCTION] == 1
     swap_open = rules[G_SWAP] == 1
     stick = rules[G_STICK] == 1
     standing = 0
     maker = -1
+    trump = -1
     n_calls = 0
     n_passed = 0
     passed = 0  # bit per seat
     called = 0  # bit per seat
+    best_s = np.empty(N_SEATS, np.int64)  # each seat's best suit and estimate, once known
+    best_e = np.empty(N_SEATS, np.float64)
     rec[R_SWAP] = -1
     pos = 1
     while True:
         seat = (dealer + pos) % 3
         if (passed >> seat) & 1 == 0 and seat != maker:
-            if swap_open and (called >> seat) & 1 == 0:
-                _, e = best_trump(hands[seat], params)
-                if e < params[P_SWAP_BELOW]:
+            if (called >> seat) & 1 == 0:
+                best_s[seat], best_e[seat] = best_trump(hands[seat], params)
+                if swap_open and best_e[seat] < params[P_SWAP_BELOW]:
                     hands[seat] = ghost
                     rec[R_SWAP] = seat
                     swap_open = False
+                    best_s[seat], best_e[seat] = best_trump(ghost, params)
             forced = stick and seat == dealer and n_passed == 2 and standing == 0
-            call = choose_call(hands[seat], standing, forced, params)
+            call = choose_call(best_e[seat], standing, forced, params)
             rec[R_CALLS + 2 * n_calls] = seat
             rec[R_CALLS + 2 * n_calls + 1] = call
             n_calls += 1
@@ -271,6 +331,7 @@ def auction(hands, ghost, dealer, rules, params, rec):
             else:
                 standing = call
                 maker = seat
+                trump = best_s[seat]
                 if call == MOON:
                     break
         if pos == 3:
@@ -282,7 +343,7 @@ def auction(hands, ghost, dealer, rules, params, rec):
         if until_passes and maker >= 0 and n_passed == 2:
             break
     rec[R_NCALLS] = n_calls
-    return maker, standing
+    return maker, standing, trump
 
 
 @kernel
@@ -349,7 +410,7 @@ def play_hand(state, buf, deck, work, dealer, rules, params, rec):
         hands[seat] = dealt[p]
         rec[R_DEAL + seat] = dealt[p]
     rec[R_DEAL + 3] = dealt[3]
-    maker, bid = auction(hands, dealt[3], dealer, rules, params, rec)
+    maker, bid, trump = auction(hands, dealt[3], dealer, rules, params, rec)
     rec[R_MAKER] = maker
     rec[R_BID] = bid
     if maker < 0:
@@ -359,7 +420,6 @@ def play_hand(state, buf, deck, work, dealer, rules, params, rec):
             tricks[s] = 0
             points[s] = 0
     else:
-        trump, _ = best_trump(hands[maker], params)
         rec[R_TRUMP] = trump
         play_tricks(hands, trump, maker, maker, params, empty, rec, tricks)
         score_hand(maker, bid, tricks, rules, points)
@@ -389,6 +449,7 @@ def tally(rec, acc):
     for s in range(N_SEATS):
         pos = (s - dealer + 2) % 3
         acc[S_POINTS + pos] += rec[R_POINTS + s]
+        acc[S_POINTS_SQ + pos] += rec[R_POINTS + s] * rec[R_POINTS + s]
         acc[S_TRICKS + pos] += rec[R_TRICKS + s]
 
 

@@ -14,6 +14,7 @@ from typing import Callable
 import numba
 import numpy as np
 
+from analysis.intervals import mean_interval, wilson
 from kernels import ghost as gk
 from sim import records as rec_mod
 from sim.rules import RULES_VERSION, encode, get_variant, resolve
@@ -167,7 +168,8 @@ def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed:
     for i, name in enumerate(("3", "4", "5", "moon")):
         count = int(total[gk.S_BIDS + i])
         made = int(total[gk.S_MADE + i])
-        bids[name] = {"count": count, "made": made, "make_rate": made / count if count else None}
+        low, high = wilson(made, count) if count else (None, None)
+        bids[name] = {"count": count, "made": made, "make_rate": made / count if count else None, "make_rate_ci95": [low, high]}
     positions = ("1", "2", "3")
     return {
         "variant": variant,
@@ -186,6 +188,10 @@ def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed:
         "moons_made": bids["moon"]["made"],
         "makers_by_position": {p: int(total[gk.S_MAKER_POS + i]) for i, p in enumerate(positions)},
         "points_per_hand_by_position": {p: int(total[gk.S_POINTS + i]) / n for i, p in enumerate(positions)},
+        "points_per_hand_ci95_by_position": {
+            p: list(mean_interval(int(total[gk.S_POINTS + i]), int(total[gk.S_POINTS_SQ + i]), n)[1:])
+            for i, p in enumerate(positions)
+        },
         "tricks_per_hand_by_position": {p: int(total[gk.S_TRICKS + i]) / n for i, p in enumerate(positions)},
         "elapsed_s": elapsed,
         "hands_per_second": n / elapsed if elapsed > 0 else None,

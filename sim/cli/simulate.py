@@ -63,18 +63,25 @@ def format_summary(s: dict) -> str:
         f"ghost swaps      {s['swaps']:>12,}  {_pct(s['swaps'], n):>8}   by position 1/2/3: "
         + " / ".join(f"{by_pos[p]:,}" for p in ("1", "2", "3")),
         "",
-        "bid won       hands   share      made   make rate",
+        "bid won       hands   share      made   make rate   (95% interval)",
     ]
     played = s["played"]
     for level, b in s["bids"].items():
-        rate = f"{100 * b['make_rate']:.2f}%" if b["make_rate"] is not None else "-"
-        lines.append(f"  {level:<6} {b['count']:>10,} {_pct(b['count'], played):>7} {b['made']:>10,} {rate:>10}")
+        if b["make_rate"] is None:
+            rate = f"{'-':>10}"
+        else:
+            low, high = b["make_rate_ci95"]
+            rate = f"{100 * b['make_rate']:>9.2f}%   ({100 * low:.2f}-{100 * high:.2f}%)"
+        lines.append(f"  {level:<6} {b['count']:>10,} {_pct(b['count'], played):>7} {b['made']:>10,} {rate}")
+    ci = s["points_per_hand_ci95_by_position"]
     lines += [
         f"moons called {s['moons_called']:,}, made {s['moons_made']:,}",
         "",
         "position (1 = dealer's left, 3 = dealer)    1        2        3",
         "  mean points per hand              "
         + " ".join(f"{s['points_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
+        "    95% interval                    "
+        + " ".join(f"{'±%.4f' % ((ci[p][1] - ci[p][0]) / 2):>8}" for p in ("1", "2", "3")),
         "  mean tricks per hand              "
         + " ".join(f"{s['tricks_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
         "  hands won as maker                "

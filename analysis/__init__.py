@@ -1,0 +1,1 @@
+"""pandas layer: tables with confidence intervals from run summaries and records."""
