@@ -1,6 +1,7 @@
 """Seeded deals: Fisher-Yates shuffle into card masks."""
 
 import numpy as np
+from numba import prange
 
 from kernels.jit import kernel
 from kernels.rng import bounded
@@ -35,3 +36,21 @@ def deal_packets(state, buf, deck, n_cards, n_hands, hand_size, out):
     for i in range(n_hands * hand_size, n_cards):
         rest |= np.int64(1) << deck[i]
     return rest
+
+
+@kernel(parallel=True)
+def deal_many(states, chunk_size, n_deals, n_cards, n_hands, hand_size, checksum):
+    """Deal ``n_deals`` hands in chunks (one RNG state per chunk); XOR of all masks per chunk.
+
+    Exists to measure dealing alone: ``checksum[i]`` keeps chunk ``i``'s work observable.
+    """
+    for ci in prange(states.shape[0]):
+        state = states[ci].copy()
+        buf = np.zeros(2, np.int64)
+        deck = np.empty(n_cards, np.int64)
+        out = np.zeros(n_hands, np.int64)
+        x = np.int64(0)
+        for _ in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
+            deal_packets(state, buf, deck, n_cards, n_hands, hand_size, out)
+            x ^= out[0] ^ (out[n_hands - 1] << 1)
+        checksum[ci] = x

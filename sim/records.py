@@ -11,6 +11,8 @@ failed or interrupted run never leaves a half-written file under its name.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
 import tempfile
@@ -23,6 +25,20 @@ from sim.rules import RULES_VERSION, Variant
 
 CALL_NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
 SEAT_KEYS = ("0", "1", "2")
+CARD_NAMES = [card_str(c) for c in range(25)]
+# the card strings of each 6-bit pattern of one suit, so a mask converts a suit at a time
+_SUIT_PATTERNS = [[mask_str(bits << (6 * s)) for bits in range(64)] for s in range(4)]
+
+
+def _cards(mask: int) -> list[str]:
+    """Card strings of a mask in ascending card order (same as ``sim.cards.mask_str``, faster)."""
+    out = (
+        _SUIT_PATTERNS[0][mask & 63] + _SUIT_PATTERNS[1][(mask >> 6) & 63]
+        + _SUIT_PATTERNS[2][(mask >> 12) & 63] + _SUIT_PATTERNS[3][(mask >> 18) & 63]
+    )
+    if mask >> 24 & 1:
+        out.append("JK")
+    return out
 
 
 class RecordsError(OSError):
@@ -31,12 +47,14 @@ class RecordsError(OSError):
 
 def row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> dict:
     """One kernel record row as the record dict."""
-    r = [int(x) for x in row]
+    r = row.tolist()
     maker = r[gk.R_MAKER]
-    deal = {SEAT_KEYS[s]: mask_str(r[gk.R_DEAL + s]) for s in range(gk.N_SEATS)}
-    deal["ghost"] = mask_str(r[gk.R_DEAL + 3])
-    calls = [[r[gk.R_CALLS + 2 * i], CALL_NAMES[r[gk.R_CALLS + 2 * i + 1]]] for i in range(r[gk.R_NCALLS])]
-    plays = [[r[gk.R_PLAYS + 2 * i], card_str(r[gk.R_PLAYS + 2 * i + 1])] for i in range(r[gk.R_NPLAYS])]
+    deal = {SEAT_KEYS[s]: _cards(r[gk.R_DEAL + s]) for s in range(gk.N_SEATS)}
+    deal["ghost"] = _cards(r[gk.R_DEAL + 3])
+    flat = r[gk.R_CALLS: gk.R_CALLS + 2 * r[gk.R_NCALLS]]
+    calls = [[flat[i], CALL_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
+    flat = r[gk.R_PLAYS: gk.R_PLAYS + 2 * r[gk.R_NPLAYS]]
+    plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
     return {
         "variant": variant.name,
         "rules_version": RULES_VERSION,
@@ -55,9 +73,26 @@ def row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> di
     }
 
 
+@contextlib.contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector while building many small acyclic objects.
+
+    Otherwise they trigger full collections over everything Numba has loaded,
+    which cost three times the record conversion itself.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def to_dicts(records: np.ndarray, first_hand: int, variant: Variant, rules: dict) -> list[dict]:
     """Record dicts of a batch of kernel rows whose first row is hand ``first_hand``."""
-    return [row_to_dict(records[i], first_hand + i, variant, rules) for i in range(records.shape[0])]
+    with gc_paused():
+        return [row_to_dict(records[i], first_hand + i, variant, rules) for i in range(records.shape[0])]
 
 
 class _AtomicFile:
@@ -97,9 +132,9 @@ class JsonlWriter:
 
     def write(self, first_hand: int, records: np.ndarray) -> None:
         """Append the records of a batch of kernel rows."""
-        self.fh.write(
-            "".join(json.dumps(d, separators=(",", ":")) + "\n" for d in to_dicts(records, first_hand, self.variant, self.rules))
-        )
+        dicts = to_dicts(records, first_hand, self.variant, self.rules)
+        with gc_paused():
+            self.fh.write("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts))
 
     def close(self) -> None:
         """Finish the file and give it its name."""
@@ -165,10 +200,12 @@ class ParquetWriter:
         import pyarrow as pa
 
         rows = to_dicts(records, first_hand, self.variant, self.rules)
-        for d in rows:
-            d["calls"] = [[str(s), c] for s, c in d["calls"]]
-            d["plays"] = [[str(s), c] for s, c in d["plays"]]
-        self.writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+        with gc_paused():
+            for d in rows:
+                d["calls"] = [[str(s), c] for s, c in d["calls"]]
+                d["plays"] = [[str(s), c] for s, c in d["plays"]]
+            table = pa.Table.from_pylist(rows, schema=self.schema)
+        self.writer.write_table(table)
 
     def close(self) -> None:
         """Finish the file and give it its name."""

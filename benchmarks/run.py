@@ -1,0 +1,148 @@
+"""``make bench``: kernel throughput with machine, threads and commit (outside the test run).
+
+Usage: ``python benchmarks/run.py [--quick] [--against REV] [--json]``
+
+Each case is warmed up first (compilation excluded), then timed ``--repeats``
+times; the median is reported. ``--against REV`` runs the same cases on
+another commit (checked out in a temporary git worktree) in the same run, so
+two versions are compared on the same machine at the same moment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+MEASURE = r'''
+import json, statistics, sys, time
+import numpy as np
+import numba
+from sim import runner
+
+cases, repeats = json.loads(sys.argv[1]), int(sys.argv[2])
+out = []
+for name, threads, n in cases:
+    numba.set_num_threads(threads)
+    if name == "deal":
+        try:
+            from kernels.deal import deal_many
+        except ImportError:  # an older commit without the dealing benchmark kernel
+            continue
+        def once(n=n):
+            n_chunks = -(-n // runner.CHUNK_SIZE)
+            states = runner.chunk_states(0, 0, n_chunks)
+            deal_many(states, runner.CHUNK_SIZE, n, 24, 4, 6, np.zeros(n_chunks, np.int64))
+    elif name == "hand":
+        def once(n=n, threads=threads):
+            runner.simulate(hands=n, seed=0, threads=threads)
+    else:
+        import tempfile, os
+        def once(n=n, threads=threads):
+            with tempfile.TemporaryDirectory() as d:
+                runner.simulate(hands=n, seed=0, threads=threads, records_path=os.path.join(d, "r.jsonl"))
+    once(min(n, 5000)) if name != "deal" else once(1000)
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter(); once(); times.append(time.perf_counter() - t0)
+    med = statistics.median(times)
+    out.append({"kernel": name, "threads": threads, "items": n, "seconds": med, "per_second": n / med,
+                "ns_per_item": 1e9 * med / n})
+print(json.dumps(out))
+'''
+
+
+def machine() -> dict:
+    """Machine, Python, Numba and commit this run measures."""
+    cpu = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import numba
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "commit": commit + ("+dirty" if dirty else ""),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def measure(tree: Path, cases, repeats: int) -> list[dict]:
+    """Run the cases in a fresh interpreter whose ``sim``/``kernels`` come from ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    proc = subprocess.run(
+        [sys.executable, "-c", MEASURE, json.dumps(cases), str(repeats)], cwd=tree, env=env, capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"benchmark failed in {tree}:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller sizes, fewer repeats")
+    ap.add_argument("--repeats", type=int, default=None)
+    ap.add_argument("--against", metavar="REV", help="also measure this commit, in the same run")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    repeats = args.repeats or (3 if args.quick else 5)
+    threads = sorted({1, min(2, os.cpu_count() or 1)})
+    sizes = {"deal": [1_000_000, 10_000_000], "hand": [100_000, 1_000_000, 4_000_000], "records": [20_000]}
+    if args.quick:
+        sizes = {"deal": [1_000_000], "hand": [1_000_000], "records": [10_000]}
+    cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
+    info = machine()
+    results = {"this": measure(ROOT, cases, repeats)}
+    if args.against:
+        with tempfile.TemporaryDirectory() as d:
+            wt = Path(d) / "base"
+            subprocess.run(["git", "worktree", "add", "--detach", "-q", str(wt), args.against], cwd=ROOT, check=True)
+            try:
+                results[args.against] = measure(wt, cases, repeats)
+            finally:
+                subprocess.run(["git", "worktree", "remove", "--force", str(wt)], cwd=ROOT)
+    if args.json:
+        print(json.dumps({"machine": info, "results": results}, indent=2))
+        return
+    print(f"bower benchmarks: {info['date']}, commit {info['commit']}")
+    print(f"machine: {info['cpu']}, {info['cores']} cores; Python {info['python']}, Numba {info['numba']}")
+    print(f"median of {repeats} runs after warm-up; 'hand' = deal + swap + auction + 6 tricks + score, summary mode")
+    print()
+    header = f"{'kernel':<8} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
+    if args.against:
+        header += f" {args.against + ' /s':>14} {'ratio':>6}"
+    print(header)
+    base = {(r["kernel"], r["threads"], r["items"]): r for r in results.get(args.against, [])}
+    single = {(r["kernel"], r["items"]): r["per_second"] for r in results["this"] if r["threads"] == 1}
+    for r in results["this"]:
+        line = f"{r['kernel']:<8} {r['items']:>11,} {r['threads']:>7} {r['per_second']:>14,.0f} {r['ns_per_item']:>9.1f}"
+        if args.against:
+            b = base.get((r["kernel"], r["threads"], r["items"]))
+            line += f" {b['per_second']:>14,.0f} {r['per_second'] / b['per_second']:>6.2f}" if b else f" {'-':>14} {'-':>6}"
+        if r["threads"] > 1 and (r["kernel"], r["items"]) in single:
+            eff = r["per_second"] / (r["threads"] * single[(r["kernel"], r["items"])])
+            line += f"   parallel efficiency {100 * eff:.0f}%"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
