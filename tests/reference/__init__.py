@@ -1,0 +1,1 @@
+"""Plain-Python reference engines (the slow twins of the kernels)."""

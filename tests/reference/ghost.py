@@ -1,0 +1,515 @@
+"""A plain-Python Ghost Hand Euchre engine: the slow, obvious twin of the kernels.
+
+Written from RULES.md section 1 and the strategy described in
+``sim/strategy.py``, for clarity rather than speed: cards are ``Card`` objects
+with a suit and a rank, hands are lists of cards, and every rule is a small
+function with the rule's own words in it. It shares only notation (card
+strings, option and parameter names) with the simulator, never its tables.
+
+Seats are 0, 1, 2. The dealer of hand ``h`` is seat ``h % 3``; position ``p``
+(1 = dealer's left, 3 = dealer) is seat ``(dealer + p) % 3``.
+
+Public functions mirror ``sim.runner`` so a test can compare them directly:
+``hand_records``, ``deal_masks``, ``play_with_choices``, ``score_hand``, and the
+single-rule helpers ``legal_cards``/``legal_mask`` and ``trick_winner``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sim.rules import GHOST, RULES_VERSION, resolve
+from sim.strategy import resolve_strategy
+from tests.reference.rng import Xoshiro256ss, chunk_rng
+
+SUIT_LETTERS = "CSDH"  # clubs, spades, diamonds, hearts
+RANK_LETTERS = "9TJQKA"  # nine (low) .. ace (high), plain-suit order
+CLUBS, SPADES, DIAMONDS, HEARTS = range(4)
+NINE, TEN, JACK, QUEEN, KING, ACE = range(6)
+COLOUR = {CLUBS: "black", SPADES: "black", DIAMONDS: "red", HEARTS: "red"}
+
+PLAYERS = 3
+HAND_SIZE = 6
+TRICKS = 6
+CHUNK_HANDS = 4096
+MOON = 6
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card of the 24-card deck."""
+
+    suit: int
+    rank: int
+
+    @property
+    def index(self) -> int:
+        """The simulator's card number: suit * 6 + rank."""
+        return self.suit * 6 + self.rank
+
+    def __str__(self) -> str:
+        return RANK_LETTERS[self.rank] + SUIT_LETTERS[self.suit]
+
+    __repr__ = __str__
+
+
+DECK = [Card(s, r) for s in range(4) for r in range(6)]  # DECK[i].index == i
+
+
+def card_from_str(text: str) -> Card:
+    text = text.strip().upper().replace("10", "T")
+    return Card(SUIT_LETTERS.index(text[1]), RANK_LETTERS.index(text[0]))
+
+
+def card_from_index(i: int) -> Card:
+    return DECK[int(i)]
+
+
+def cards_from_mask(mask: int) -> list[Card]:
+    return [c for c in DECK if int(mask) >> c.index & 1]
+
+
+def mask_from_cards(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c.index
+    return m
+
+
+def by_index(cards) -> list[Card]:
+    return sorted(cards, key=lambda c: c.index)
+
+
+# --------------------------------------------------------------------------
+# Bowers, suits and the order of cards given trump
+
+
+def same_colour_suit(suit: int) -> int:
+    """The other suit of the same colour (clubs <-> spades, diamonds <-> hearts)."""
+    return next(s for s in range(4) if s != suit and COLOUR[s] == COLOUR[suit])
+
+
+def is_right_bower(card: Card, trump: int) -> bool:
+    return card.rank == JACK and card.suit == trump
+
+
+def is_left_bower(card: Card, trump: int) -> bool:
+    return card.rank == JACK and card.suit == same_colour_suit(trump)
+
+
+def effective_suit(card: Card, trump: int) -> int:
+    """The suit a card belongs to for following, leading and voids: the left bower is trump."""
+    if is_left_bower(card, trump):
+        return trump
+    return card.suit
+
+
+def is_trump(card: Card, trump: int) -> bool:
+    return effective_suit(card, trump) == trump
+
+
+# Trump order, low to high: 9 10 Q K A, left bower, right bower.
+TRUMP_ORDER_NAMES = ("nine", "ten", "queen", "king", "ace", "left", "right")
+
+
+def trump_rank(card: Card, trump: int) -> int:
+    """0..6 for 9 T Q K A left right of trump; the card must be a trump."""
+    if is_right_bower(card, trump):
+        return 6
+    if is_left_bower(card, trump):
+        return 5
+    assert card.suit == trump
+    return {NINE: 0, TEN: 1, QUEEN: 2, KING: 3, ACE: 4}[card.rank]
+
+
+def beats(challenger: Card, holder: Card, trump: int, led: int) -> bool:
+    """Whether ``challenger`` takes the trick from ``holder`` when suit ``led`` was led.
+
+    A trump beats any non-trump and a lower trump; a card of the suit led beats
+    a lower card of the suit led and any card that is neither trump nor of the
+    suit led; a card of any other suit beats nothing.
+    """
+    c_trump, h_trump = is_trump(challenger, trump), is_trump(holder, trump)
+    if c_trump and h_trump:
+        return trump_rank(challenger, trump) > trump_rank(holder, trump)
+    if c_trump != h_trump:
+        return c_trump
+    c_led = effective_suit(challenger, trump) == led
+    h_led = effective_suit(holder, trump) == led
+    if c_led and h_led:
+        return challenger.rank > holder.rank
+    return c_led and not h_led
+
+
+def trick_power(card: Card, trump: int, led: int) -> int:
+    """A number that orders cards in a trick: trumps above the suit led above the rest (0)."""
+    if is_trump(card, trump):
+        return 20 + trump_rank(card, trump)
+    if effective_suit(card, trump) == led:
+        return 1 + card.rank
+    return 0
+
+
+def card_value(card: Card, trump: int) -> int:
+    """How precious a card is to its holder: trumps 20 + trump rank, other cards their rank."""
+    if is_trump(card, trump):
+        return 20 + trump_rank(card, trump)
+    return card.rank
+
+
+# --------------------------------------------------------------------------
+# The rules of play
+
+
+def legal_cards(hand, lead: Card | None, trump: int) -> list[Card]:
+    """Cards of ``hand`` that may be played: the led suit if held (bowers count as trump), else any."""
+    hand = by_index(hand)
+    if lead is None:
+        return hand
+    led = effective_suit(lead, trump)
+    following = [c for c in hand if effective_suit(c, trump) == led]
+    return following if following else hand
+
+
+def legal_mask(hand_mask: int, lead_index: int, trump: int) -> int:
+    return mask_from_cards(legal_cards(cards_from_mask(hand_mask), card_from_index(lead_index), trump))
+
+
+def trick_winner(cards, trump: int) -> int:
+    """Index (in play order) of the card that takes the trick; ``cards[0]`` was led."""
+    led = effective_suit(cards[0], trump)
+    best = 0
+    for i in range(1, len(cards)):
+        if beats(cards[i], cards[best], trump, led):
+            best = i
+    return best
+
+
+# --------------------------------------------------------------------------
+# Scoring
+
+
+def score_hand(maker: int, bid: int, tricks, rules: dict | None = None) -> list[int]:
+    """Points of seats 0..2 for one hand; ``bid`` is 3, 4, 5 or 6 (the moon)."""
+    rules = resolve(GHOST, rules)
+    points = list(tricks)  # every player scores +1 per trick taken ...
+    taken = tricks[maker]
+    if taken >= bid:
+        points[maker] = 24 if bid == MOON else taken  # ... a moon made scores 24, not 24 + 6
+    else:
+        penalty = rules["moon_set_penalty"] if bid == MOON else bid
+        points[maker] = -penalty + (taken if rules["set_keeps_tricks"] else 0)
+    return points
+
+
+# --------------------------------------------------------------------------
+# The default strategy
+
+
+def _trump_weight(card: Card, trump: int, params: dict) -> float:
+    name = TRUMP_ORDER_NAMES[trump_rank(card, trump)]
+    return params["w_" + name] if name in ("left", "right") else params["w_trump_" + name]
+
+
+def estimate(hand, trump: int, params: dict) -> float:
+    """Tricks the strategy expects ``hand`` to take with ``trump``.
+
+    Summed card by card in ascending card order (so that the float result is
+    the kernel's to the last bit), then the void bonus suit by suit.
+    """
+    total = 0.0
+    n_trumps = 0
+    for card in by_index(hand):
+        if is_trump(card, trump):
+            total += _trump_weight(card, trump, params)
+            n_trumps += 1
+        elif card.rank == ACE:
+            total += params["w_off_ace"]
+        elif card.rank == KING:
+            total += params["w_off_king"]
+    if n_trumps >= 2:
+        for suit in range(4):
+            if suit != trump and not any(effective_suit(c, trump) == suit for c in hand):
+                total += params["w_void"]
+    return total
+
+
+def best_suit(hand, params: dict) -> tuple[int, float]:
+    """The suit with the highest estimate (ties: the lowest suit) and that estimate."""
+    best, best_est = CLUBS, estimate(hand, CLUBS, params)
+    for suit in (SPADES, DIAMONDS, HEARTS):
+        e = estimate(hand, suit, params)
+        if e > best_est:
+            best, best_est = suit, e
+    return best, best_est
+
+
+def level(est: float, params: dict) -> int:
+    """The bid an estimate supports: 6 (moon), 5, 4, 3, or 0 for none."""
+    if est >= params["bid_moon"]:
+        return MOON
+    if est >= params["bid_5"]:
+        return 5
+    if est >= params["bid_4"]:
+        return 4
+    if est >= params["bid_3"]:
+        return 3
+    return 0
+
+
+def choose_lead(seat: int, hand, trump: int, maker: int, played, params: dict) -> Card:
+    hand = by_index(hand)
+    trumps = [c for c in hand if is_trump(c, trump)]
+    if seat == maker and trumps and len(trumps) >= params["lead_trump_min"]:
+        return max(trumps, key=lambda c: card_value(c, trump))
+    unseen = [c for c in DECK if c not in hand and c not in played]
+    sure = [
+        c
+        for c in hand
+        if not any(
+            effective_suit(u, trump) == effective_suit(c, trump) and beats(u, c, trump, effective_suit(c, trump))
+            for u in unseen
+        )
+    ]
+    pool = sure if sure else hand
+    return min(pool, key=lambda c: (card_value(c, trump), c.index))
+
+
+def choose_follow(hand, trick: list[Card], trump: int) -> Card:
+    legal = legal_cards(hand, trick[0], trump)
+    led = effective_suit(trick[0], trump)
+    winning = trick[trick_winner(trick, trump)]
+    winners = [c for c in legal if beats(c, winning, trump, led)]
+    if winners:
+        return min(winners, key=lambda c: (trick_power(c, trump, led), c.index))
+    return min(legal, key=lambda c: (card_value(c, trump), c.index))
+
+
+# --------------------------------------------------------------------------
+# Playing six tricks
+
+
+def play_tricks(hands: dict, trump: int, leader: int, chooser) -> tuple[list, list[int]]:
+    """Play 6 tricks; ``chooser(seat, hand, trick, played)`` picks each card.
+
+    Returns the plays as ``(seat, Card)`` in order and the tricks per seat.
+    """
+    hands = {s: list(h) for s, h in hands.items()}
+    plays: list[tuple[int, Card]] = []
+    played: list[Card] = []
+    tricks = [0] * PLAYERS
+    for _ in range(TRICKS):
+        trick: list[Card] = []
+        seats = [(leader + k) % PLAYERS for k in range(PLAYERS)]
+        for seat in seats:
+            card = chooser(seat, hands[seat], trick, played)
+            legal = legal_cards(hands[seat], trick[0] if trick else None, trump)
+            assert card in legal, f"seat {seat} chose {card}, not in {legal}"
+            hands[seat].remove(card)
+            trick.append(card)
+            plays.append((seat, card))
+        played.extend(trick)
+        leader = seats[trick_winner(trick, trump)]
+        tricks[leader] += 1
+    return plays, tricks
+
+
+def play_with_choices(hands, trump: int, leader: int, choices) -> dict:
+    """Play 6 tricks from hand masks (by seat); play ``i`` is ``legal[choices[i] % len(legal)]``.
+
+    ``legal`` is sorted by card index. Returns ``plays`` as (seat, card index)
+    and ``tricks`` per seat.
+    """
+    choices = list(choices)
+    counter = iter(range(len(choices)))
+
+    def chooser(seat, hand, trick, played):
+        legal = legal_cards(hand, trick[0] if trick else None, trump)
+        return legal[choices[next(counter)] % len(legal)]
+
+    plays, tricks = play_tricks(
+        {s: cards_from_mask(m) for s, m in enumerate(hands)}, int(trump), int(leader), chooser
+    )
+    return {"plays": [(s, c.index) for s, c in plays], "tricks": tricks}
+
+
+# --------------------------------------------------------------------------
+# Dealing
+
+
+def deal_from(rng: Xoshiro256ss) -> list[list[Card]]:
+    """Shuffle a fresh deck (Fisher-Yates from the top) and deal one card at a time.
+
+    Returns the hands of position 1, position 2, position 3 (dealer), ghost.
+    """
+    deck = list(DECK)
+    for i in range(len(deck) - 1, 0, -1):
+        j = rng.bounded(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    hands: list[list[Card]] = [[], [], [], []]
+    for k, card in enumerate(deck):
+        hands[k % 4].append(card)
+    return [by_index(h) for h in hands]
+
+
+_CHECKPOINT_EVERY = 256
+
+
+@lru_cache(maxsize=64)
+def _chunk_checkpoints(seed: int, chunk: int) -> dict:
+    """Generator states at every ``_CHECKPOINT_EVERY``-th hand of a chunk, filled as dealt."""
+    return {0: chunk_rng(seed, chunk)}
+
+
+def deals(seed: int, start: int, count: int) -> list[list[list[Card]]]:
+    """The deals (4 hands each, see ``deal_from``) of hands ``start .. start+count-1``."""
+    out = []
+    h = start
+    while h < start + count:
+        chunk, offset = divmod(h, CHUNK_HANDS)
+        marks = _chunk_checkpoints(seed, chunk)
+        base = max(k for k in marks if k <= offset)
+        rng = marks[base].copy()
+        for k in range(base, CHUNK_HANDS):
+            if k % _CHECKPOINT_EVERY == 0 and k not in marks:
+                marks[k] = rng.copy()
+            hands = deal_from(rng)
+            if k >= offset:
+                out.append(hands)
+                h += 1
+                if h >= start + count:
+                    break
+    return out
+
+
+def deal_masks(seed: int, start: int, count: int) -> list[list[int]]:
+    return [[mask_from_cards(hand) for hand in deal] for deal in deals(seed, start, count)]
+
+
+# --------------------------------------------------------------------------
+# One hand with the default strategy
+
+
+def dealer_of(hand_index: int) -> int:
+    return hand_index % PLAYERS
+
+
+def seat_of_position(dealer: int, position: int) -> int:
+    return (dealer + position) % PLAYERS
+
+
+def auction(hands: dict, ghost, dealer: int, rules: dict, params: dict) -> dict:
+    """Run the auction; ``hands`` (by seat) is changed in place by a swap.
+
+    Returns ``swap`` (seat or None), ``calls`` ([seat, call] in order),
+    ``maker`` and ``bid`` (None when thrown in).
+    """
+    order = [seat_of_position(dealer, p) for p in (1, 2, 3)]
+    may_swap = rules["swap"] == "at_turn"
+    swap = None
+    calls: list[list] = []
+    has_called: set[int] = set()
+    passed: set[int] = set()
+    high_bid, high_bidder = 0, None
+
+    def take_turn(seat: int) -> str:
+        nonlocal swap, high_bid, high_bidder
+        if may_swap and swap is None and seat not in has_called:
+            if best_suit(hands[seat], params)[1] < params["swap_below"]:
+                swap = seat
+                hands[seat] = list(ghost)  # the old hand is now the dead hand
+        lvl = level(best_suit(hands[seat], params)[1], params)
+        if lvl == MOON:
+            call = "moon"
+        elif lvl > high_bid:
+            call = str(lvl if params["bid_jump"] >= 0.5 else max(3, high_bid + 1))
+        else:
+            call = "pass"
+        others = [s for s in order if s != seat]
+        if (
+            call == "pass"
+            and rules["stick_the_dealer"]
+            and seat == dealer
+            and high_bidder is None
+            and all(s in passed for s in others)
+        ):
+            call = "3"
+        has_called.add(seat)
+        calls.append([seat, call])
+        if call == "pass":
+            passed.add(seat)
+        else:
+            high_bid, high_bidder = (MOON if call == "moon" else int(call)), seat
+        return call
+
+    if rules["auction"] == "one_lap":
+        for seat in order:
+            if take_turn(seat) == "moon":
+                break
+    else:  # until_passes: round and round; a pass is final; the high bidder is skipped
+        turn = 0
+        while True:
+            if high_bid == MOON:
+                break
+            if high_bidder is None and len(passed) == PLAYERS:
+                break
+            if high_bidder is not None and all(s in passed for s in order if s != high_bidder):
+                break
+            seat = order[turn % PLAYERS]
+            turn += 1
+            if seat in passed or seat == high_bidder:
+                continue
+            take_turn(seat)
+    return {"swap": swap, "calls": calls, "maker": high_bidder, "bid": high_bid if high_bidder is not None else None}
+
+
+def play_hand(deal: list[list[Card]], hand_index: int, rules: dict, params: dict) -> dict:
+    """The record of one hand from its deal (position 1, 2, 3, ghost)."""
+    dealer = dealer_of(hand_index)
+    hands = {seat_of_position(dealer, p): list(deal[p - 1]) for p in (1, 2, 3)}
+    ghost = list(deal[3])
+    dealt = {str(s): [str(c) for c in by_index(hands[s])] for s in range(PLAYERS)}
+    dealt["ghost"] = [str(c) for c in by_index(ghost)]
+
+    result = auction(hands, ghost, dealer, rules, params)
+    maker, bid = result["maker"], result["bid"]
+    record = {
+        "variant": "ghost",
+        "rules_version": RULES_VERSION,
+        "rules": dict(rules),
+        "hand": hand_index,
+        "dealer": dealer,
+        "deal": dealt,
+        "swap": result["swap"],
+        "calls": result["calls"],
+        "maker": maker,
+        "bid": bid,
+        "trump": None,
+        "plays": [],
+        "tricks": {str(s): 0 for s in range(PLAYERS)},
+        "points": {str(s): 0 for s in range(PLAYERS)},
+    }
+    if maker is None:  # everyone passed: thrown in
+        return record
+    trump = best_suit(hands[maker], params)[0]
+
+    def chooser(seat, hand, trick, played):
+        if not trick:
+            return choose_lead(seat, hand, trump, maker, played, params)
+        return choose_follow(hand, trick, trump)
+
+    plays, tricks = play_tricks(hands, trump, maker, chooser)
+    points = score_hand(maker, bid, tricks, rules)
+    record["trump"] = SUIT_LETTERS[trump]
+    record["plays"] = [[s, str(c)] for s, c in plays]
+    record["tricks"] = {str(s): tricks[s] for s in range(PLAYERS)}
+    record["points"] = {str(s): points[s] for s in range(PLAYERS)}
+    return record
+
+
+def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default") -> list[dict]:
+    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (see ``sim.runner``)."""
+    rules = resolve(GHOST, rules)
+    params = resolve_strategy(strategy)
+    return [play_hand(deal, start + i, rules, params) for i, deal in enumerate(deals(seed, start, count))]
