@@ -58,3 +58,15 @@ def bounded(s, buf, n):
             m = next_u32(s, buf) * un
             low = m & _M32
     return np.int64(m >> np.uint64(32))
+
+
+@kernel
+def splitmix_seed(seed, out):
+    """Fill ``out`` (uint64[4]) with four splitmix64 outputs from ``seed``: a fresh xoshiro state."""
+    x = np.uint64(seed)
+    for i in range(4):
+        x += np.uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        out[i] = z ^ (z >> np.uint64(31))

@@ -16,13 +16,18 @@ import numpy as np
 
 from analysis.intervals import mean_interval, wilson
 from kernels import ghost as gk
+from kernels import ghost_sim as gs
 from sim import records as rec_mod
 from sim.rules import RULES_VERSION, encode, get_variant, resolve
-from sim.strategy import resolve_strategy, to_vector
+from sim.strategy import load_strategy, to_vector
 
-CHUNK_SIZE = 4096
+TARGET = get_variant("ghost").target
+CHUNK_SIZE = 4096  # hands per chunk (independent hands)
+GAME_CHUNK_SETS = 64  # deal sets per chunk (whole games)
 SUMMARY_BATCH_CHUNKS = 64
 RECORD_BATCH_CHUNKS = 8
+GAME_BATCH_CHUNKS = 32
+MAX_HANDS_PER_GAME = 1000
 
 
 class RunError(ValueError):
@@ -34,6 +39,15 @@ def chunk_states(seed: int, first_chunk: int, n_chunks: int) -> np.ndarray:
     out = np.empty((n_chunks, 4), np.uint64)
     for i in range(n_chunks):
         ss = np.random.SeedSequence(seed, spawn_key=(first_chunk + i,))
+        out[i] = ss.generate_state(4, np.uint64)
+    return out
+
+
+def decision_states(seed: int, first_chunk: int, n_chunks: int) -> np.ndarray:
+    """States of the decision streams (random strategies) of hand chunks: ``spawn_key=(c, 1)``."""
+    out = np.empty((n_chunks, 4), np.uint64)
+    for i in range(n_chunks):
+        ss = np.random.SeedSequence(seed, spawn_key=(first_chunk + i, 1))
         out[i] = ss.generate_state(4, np.uint64)
     return out
 
@@ -52,26 +66,35 @@ def set_threads(threads: int | None) -> int:
     return n
 
 
-def warm_up(rules_vec: np.ndarray, params_vec: np.ndarray) -> tuple[float, bool]:
+def warm_up(rules_vec: np.ndarray, params: np.ndarray) -> tuple[float, bool]:
     """Load or compile the simulation kernel before timing; (seconds, whether it compiled)."""
     t0 = time.perf_counter()
-    before = sum(gk.simulate_chunks.stats.cache_misses.values())
-    states = chunk_states(0, 0, 1)
-    gk.simulate_chunks(
-        states, 0, CHUNK_SIZE, 1, rules_vec, params_vec, False,
+    before = sum(gs.simulate_chunks.stats.cache_misses.values())
+    gs.simulate_chunks(
+        chunk_states(0, 0, 1), decision_states(0, 0, 1), 0, CHUNK_SIZE, 1, rules_vec, params, 32, False,
         np.zeros((1, gk.R_WIDTH), np.int64), np.zeros((1, gk.S_WIDTH), np.int64),
     )
-    compiled = sum(gk.simulate_chunks.stats.cache_misses.values()) > before
+    compiled = sum(gs.simulate_chunks.stats.cache_misses.values()) > before
     return time.perf_counter() - t0, compiled
 
 
-def _setup(variant, seed, rules, strategy):
+def seat_params(strategy) -> tuple[str, np.ndarray]:
+    """(name, params by seat (3, P)) for one strategy in every seat, or a list of three (one per seat)."""
+    if isinstance(strategy, (list, tuple)):
+        if len(strategy) != gk.N_SEATS:
+            raise RunError(f"need one strategy per seat ({gk.N_SEATS}), got {len(strategy)}")
+        loaded = [load_strategy(x) for x in strategy]
+        return "/".join(n for n, _ in loaded), np.stack([to_vector(p) for _, p in loaded])
+    name, params = load_strategy(strategy)
+    return name, np.tile(to_vector(params), (gk.N_SEATS, 1))
+
+
+def _setup(variant, seed, rules):
     v = get_variant(variant)
     if not isinstance(seed, (int, np.integer)) or seed < 0:
         raise RunError(f"seed must be a non-negative integer, got {seed!r}")
     rules_d = resolve(v, rules)
-    params_d = resolve_strategy(strategy)
-    return v, rules_d, encode(v, rules_d), to_vector(params_d)
+    return v, rules_d, encode(v, rules_d)
 
 
 def run_hands(
@@ -79,7 +102,7 @@ def run_hands(
     count: int,
     seed: int,
     rules_vec: np.ndarray,
-    params_vec: np.ndarray,
+    params: np.ndarray,
     want_records: bool,
     on_batch: Callable[[int, np.ndarray | None, np.ndarray], None],
     batch_chunks: int,
@@ -95,10 +118,11 @@ def run_hands(
     while first < end:
         n = min(batch_chunks * CHUNK_SIZE, end - first)
         n_chunks = -(-n // CHUNK_SIZE)
-        states = chunk_states(seed, first // CHUNK_SIZE, n_chunks)
+        c0 = first // CHUNK_SIZE
+        states, dstates = chunk_states(seed, c0, n_chunks), decision_states(seed, c0, n_chunks)
         records = np.zeros((n if want_records else 1, gk.R_WIDTH), np.int64)
         summary = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
-        gk.simulate_chunks(states, first, CHUNK_SIZE, n, rules_vec, params_vec, want_records, records, summary)
+        gs.simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, TARGET, want_records, records, summary)
         on_batch(first, records if want_records else None, summary)
         first += n
 
@@ -118,13 +142,14 @@ def simulate(
     With ``records_path`` (``.jsonl`` or ``.parquet``) every hand's record is
     streamed to that file, written atomically (complete or not at all).
     """
-    v, rules_d, rules_vec, params_vec = _setup(variant, seed, rules, strategy)
+    v, rules_d, rules_vec = _setup(variant, seed, rules)
+    strategy_name, params = seat_params(strategy)
     if not isinstance(hands, (int, np.integer)) or hands <= 0:
         raise RunError(f"--hands must be a positive integer, got {hands!r}")
     n_threads = set_threads(threads)
     writer = rec_mod.open_writer(records_path, v, rules_d) if records_path else None
     try:
-        warm_s, compiled = warm_up(rules_vec, params_vec)
+        warm_s, compiled = warm_up(rules_vec, params)
     except BaseException:
         if writer is not None:
             writer.abort()
@@ -144,7 +169,7 @@ def simulate(
 
     try:
         run_hands(
-            0, hands, seed, rules_vec, params_vec, writer is not None, on_batch,
+            0, hands, seed, rules_vec, params, writer is not None, on_batch,
             RECORD_BATCH_CHUNKS if writer is not None else SUMMARY_BATCH_CHUNKS,
         )
         if writer is not None:
@@ -154,7 +179,6 @@ def simulate(
             writer.abort()
         raise
     elapsed = time.perf_counter() - t0
-    strategy_name = strategy if isinstance(strategy, str) else "custom"
     summary = summarize(total, v.name, rules_d, strategy_name, seed, n_threads, elapsed)
     summary["warm_up_s"] = warm_s
     summary["compiled"] = compiled
@@ -198,16 +222,20 @@ def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed:
     }
 
 
-def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy: str | dict = "default") -> list[dict]:
-    """Records (dicts, as written to ``.jsonl``) of hands ``start .. start+count-1`` of a Ghost Hand run."""
-    v, rules_d, rules_vec, params_vec = _setup("ghost", seed, rules, strategy)
+def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default") -> list[dict]:
+    """Records (dicts, as written to ``.jsonl``) of hands ``start .. start+count-1`` of a Ghost Hand run.
+
+    ``strategy``: one strategy for every seat, or a list of three (by seat).
+    """
+    v, rules_d, rules_vec = _setup("ghost", seed, rules)
+    _, params = seat_params(strategy)
     chunk_start = start - start % CHUNK_SIZE
     out: list[dict] = []
 
     def on_batch(first, recs, summary):
         out.extend(rec_mod.to_dicts(recs, first, v, rules_d))
 
-    run_hands(chunk_start, start + count - chunk_start, seed, rules_vec, params_vec, True, on_batch, RECORD_BATCH_CHUNKS)
+    run_hands(chunk_start, start + count - chunk_start, seed, rules_vec, params, True, on_batch, RECORD_BATCH_CHUNKS)
     return out[start - chunk_start:]
 
 
@@ -220,7 +248,7 @@ def deal_masks(seed: int, start: int, count: int) -> np.ndarray:
         chunk_first = c * CHUNK_SIZE
         upto = min((c + 1) * CHUNK_SIZE, start + count)
         tmp = np.empty((upto - chunk_first, 4), np.int64)
-        gk.deal_chunk(chunk_states(seed, c, 1)[0], upto - chunk_first, tmp)
+        gs.deal_chunk(chunk_states(seed, c, 1)[0], upto - chunk_first, tmp)
         out[h - start: upto - start] = tmp[h - chunk_first:]
         h = upto
     return out
@@ -234,8 +262,9 @@ def play_with_choices(hands: list[int], trump: int, leader: int, choices: list[i
     ch = np.array(choices, np.int64)
     if ch.shape[0] < gk.N_PLAYS:
         raise ValueError(f"need {gk.N_PLAYS} choices")
-    params = to_vector(resolve_strategy("default"))
-    gk.play_tricks(h, np.int64(trump), np.int64(leader), np.int64(leader), params, ch, rec, tricks)
+    _, params = seat_params("default")
+    dstate, dbuf = decision_states(0, 0, 1)[0], np.zeros(2, np.int64)
+    gk.play_tricks(h, np.int64(trump), np.int64(leader), np.int64(leader), params, ch, dstate, dbuf, rec, tricks)
     plays = [(int(rec[gk.R_PLAYS + 2 * i]), int(rec[gk.R_PLAYS + 2 * i + 1])) for i in range(gk.N_PLAYS)]
     return {"plays": plays, "tricks": [int(t) for t in tricks]}
 

@@ -1,0 +1,250 @@
+"""Ghost Hand simulation drivers: independent hands, whole games and duplicate experiments.
+
+Parallel loops run over chunks; each chunk owns its RNG state and writes only
+its own rows of the outputs (``summary[ci]``, ``strat_acc[ci]``, its games'
+rows), and the Python layer merges them, so results never depend on threads.
+"""
+
+import numpy as np
+from numba import prange
+
+from kernels.deal import deal_packets
+from kernels.ghost import (
+    HAND_SIZE,
+    N_SEATS,
+    R_BID,
+    R_CALLS,
+    R_MAKER,
+    R_NCALLS,
+    R_POINTS,
+    R_SWAP,
+    R_TRICKS,
+    R_WIDTH,
+    S_WIDTH,
+    play_hand,
+    tally,
+)
+from kernels.jit import kernel
+from kernels.rng import next_u64, splitmix_seed
+from sim.rules import G_TIEBREAK
+
+# Per-strategy counters (int64 row per strategy, per chunk).
+ST_HANDS = 0  # seat-hands played
+ST_POINTS = 1
+ST_POINTS_SQ = 2
+ST_BIDDER = 3  # hands in which the seat made at least one bid
+ST_MAKER = 4  # 4 counters: auctions won at 3, 4, 5, moon
+ST_MADE = 8  # 4 counters: of those, made
+ST_SWAPS = 12
+ST_GAMES = 13  # seat-games played
+ST_WINS = 14
+ST_WIDTH = 15
+
+# Game counters (int64 row per chunk).
+GA_GAMES = 0
+GA_HANDS = 1
+GA_UNFINISHED = 2  # games stopped at max_hands without a winner
+GA_MARGIN = 3  # sum of winner's score minus the best other score
+GA_WINS = 4  # 3 counters: wins by starting position (seat + 1)
+GA_TIEBREAKS = 7  # games that went past a tie at the top
+GA_HANDS_SQ = 8
+GA_WIDTH = 9
+
+# Per-game output row: winner seat (-1 unfinished), hands, final scores by seat.
+GO_WINNER = 0
+GO_HANDS = 1
+GO_SCORES = 2
+GO_WIDTH = 5
+
+FIRST_DEALER = 2  # seat 0 is position 1 in a game's first hand
+DECISION_MIX = np.uint64(0xD1B54A32D192ED03)
+
+
+@kernel(parallel=True)
+def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, target, want_records, records, summary):
+    """Simulate hands ``first_hand .. first_hand + n_hands - 1`` in chunks, one RNG state per chunk.
+
+    Chunk ``i`` plays hands ``i*chunk_size ..`` (relative) from deal state
+    ``states[i]`` and decision state ``dstates[i]``, writing only
+    ``summary[i]`` and, when ``want_records``, its own rows of ``records``.
+    The dealer of hand h is ``h % 3``; ``params`` has a row per seat.
+    """
+    n_chunks = states.shape[0]
+    for ci in prange(n_chunks):
+        state = states[ci].copy()
+        dstate = dstates[ci].copy()
+        buf = np.zeros(2, np.int64)
+        dbuf = np.zeros(2, np.int64)
+        deck = np.empty(24, np.int64)
+        scratch = np.zeros(R_WIDTH, np.int64)
+        work = np.zeros(16, np.int64)
+        scores = np.zeros(N_SEATS, np.int64)
+        acc = np.zeros(S_WIDTH, np.int64)
+        start = ci * chunk_size
+        end = min(start + chunk_size, n_hands)
+        for h in range(start, end):
+            rec = records[h] if want_records else scratch
+            play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 3, rules, params, scores, target, rec)
+            tally(rec, acc)
+        summary[ci, :] = acc
+
+
+@kernel
+def deal_chunk(state, count, out):
+    """Deals of ``count`` hands from one chunk state into ``out`` (count, 4): pos 1, 2, 3, ghost."""
+    buf = np.zeros(2, np.int64)
+    deck = np.empty(24, np.int64)
+    for h in range(count):
+        deal_packets(state, buf, deck, 24, 4, HAND_SIZE, out[h])
+
+
+@kernel
+def tally_strategies(rec, seat_strat, acc):
+    """Add one hand to the per-strategy counters ``acc`` (row = strategy of the seat)."""
+    maker = rec[R_MAKER]
+    bidders = 0
+    for i in range(rec[R_NCALLS]):
+        if rec[R_CALLS + 2 * i + 1] != 0:
+            bidders |= 1 << rec[R_CALLS + 2 * i]
+    for s in range(N_SEATS):
+        k = seat_strat[s]
+        pts = rec[R_POINTS + s]
+        acc[k, ST_HANDS] += 1
+        acc[k, ST_POINTS] += pts
+        acc[k, ST_POINTS_SQ] += pts * pts
+        if (bidders >> s) & 1:
+            acc[k, ST_BIDDER] += 1
+        if rec[R_SWAP] == s:
+            acc[k, ST_SWAPS] += 1
+        if maker == s:
+            level = rec[R_BID] - 3
+            acc[k, ST_MAKER + level] += 1
+            if rec[R_TRICKS + s] >= rec[R_BID]:
+                acc[k, ST_MADE + level] += 1
+
+
+@kernel
+def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, params, seat_strat, target, max_hands,
+              scores, hand_acc, strat_acc):
+    """Play one game to ``target`` from the first dealer ``FIRST_DEALER``; returns (winner, hands, tiebreak).
+
+    The deal passes left every hand, thrown-in hands included. After a hand,
+    a unique highest score at or above the target wins; a tie at the top goes
+    on (``tiebreak = highest``: until the highest is unique; ``playoff``: the
+    tied players' next-hand points decide, repeating on a tie). A game with
+    no winner after ``max_hands`` returns winner -1.
+    """
+    playoff = rules[G_TIEBREAK] == 1
+    for s in range(N_SEATS):
+        scores[s] = 0
+    dealer = FIRST_DEALER
+    contenders = 0  # playoff: bit per tied seat
+    went_on = False
+    for n in range(1, max_hands + 1):
+        play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, scores, target, rec)
+        tally(rec, hand_acc)
+        tally_strategies(rec, seat_strat, strat_acc)
+        for s in range(N_SEATS):
+            scores[s] += rec[R_POINTS + s]
+        dealer = (dealer + 1) % 3
+        if contenders != 0:
+            best = -(1 << 30)
+            for s in range(N_SEATS):
+                if (contenders >> s) & 1 and rec[R_POINTS + s] > best:
+                    best = rec[R_POINTS + s]
+            tied = 0
+            n_tied = 0
+            for s in range(N_SEATS):
+                if (contenders >> s) & 1 and rec[R_POINTS + s] == best:
+                    tied |= 1 << s
+                    n_tied += 1
+            if n_tied == 1:
+                for s in range(N_SEATS):
+                    if (tied >> s) & 1:
+                        return s, n, True
+            contenders = tied
+            continue
+        top = max(scores[0], max(scores[1], scores[2]))
+        if top >= target:
+            leaders = 0
+            n_lead = 0
+            for s in range(N_SEATS):
+                if scores[s] == top:
+                    leaders |= 1 << s
+                    n_lead += 1
+            if n_lead == 1:
+                for s in range(N_SEATS):
+                    if (leaders >> s) & 1:
+                        return s, n, went_on
+            went_on = True
+            if playoff:
+                contenders = leaders
+    return -1, max_hands, went_on
+
+
+@kernel(parallel=True)
+def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
+                 set_wins, game_out, hand_acc, strat_acc, game_acc):
+    """Play ``n_sets`` deal sets; in each, one game per seat assignment of the strategies.
+
+    ``assignments[a, seat]`` is the strategy (row of ``strat_params``) in that
+    seat. Set ``g`` draws a game seed from its chunk's stream; with
+    ``duplicate`` every assignment replays the same deals from it, otherwise
+    each assignment draws its own. The decision stream of (set, assignment)
+    is seeded from the game seed and the assignment. Outputs: ``set_wins[g,
+    strategy]`` (wins in the set), ``game_out[g * A + a]`` (winner, hands,
+    scores), and per-chunk counters ``hand_acc``, ``strat_acc``, ``game_acc``.
+    """
+    n_assign = assignments.shape[0]
+    n_params = strat_params.shape[1]
+    for ci in prange(states.shape[0]):
+        chunk = states[ci].copy()
+        state = np.empty(4, np.uint64)
+        dstate = np.empty(4, np.uint64)
+        buf = np.zeros(2, np.int64)
+        dbuf = np.zeros(2, np.int64)
+        deck = np.empty(24, np.int64)
+        work = np.zeros(16, np.int64)
+        rec = np.zeros(R_WIDTH, np.int64)
+        scores = np.zeros(N_SEATS, np.int64)
+        params = np.empty((N_SEATS, n_params), np.float64)
+        seat_strat = np.empty(N_SEATS, np.int64)
+        h_acc = hand_acc[ci]
+        s_acc = strat_acc[ci]
+        g_acc = game_acc[ci]
+        for g in range(ci * chunk_sets, min((ci + 1) * chunk_sets, n_sets)):
+            game_seed = next_u64(chunk)
+            for a in range(n_assign):
+                if a > 0 and not duplicate:
+                    game_seed = next_u64(chunk)
+                splitmix_seed(game_seed, state)
+                splitmix_seed(game_seed ^ (DECISION_MIX * np.uint64(a + 1)), dstate)
+                buf[1] = 0
+                dbuf[1] = 0
+                for s in range(N_SEATS):
+                    seat_strat[s] = assignments[a, s]
+                    params[s, :] = strat_params[assignments[a, s]]
+                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, rec, rules, params, seat_strat,
+                                               target, max_hands, scores, h_acc, s_acc)
+                row = game_out[g * n_assign + a]
+                row[GO_WINNER] = winner
+                row[GO_HANDS] = n
+                for s in range(N_SEATS):
+                    row[GO_SCORES + s] = scores[s]
+                    s_acc[seat_strat[s], ST_GAMES] += 1
+                g_acc[GA_GAMES] += 1
+                g_acc[GA_HANDS] += n
+                g_acc[GA_HANDS_SQ] += n * n
+                if went_on:
+                    g_acc[GA_TIEBREAKS] += 1
+                if winner < 0:
+                    g_acc[GA_UNFINISHED] += 1
+                    continue
+                s_acc[seat_strat[winner], ST_WINS] += 1
+                set_wins[g, seat_strat[winner]] += 1
+                g_acc[GA_WINS + winner] += 1
+                other = -(1 << 30)
+                for s in range(N_SEATS):
+                    if s != winner and scores[s] > other:
+                        other = scores[s]
+                g_acc[GA_MARGIN] += scores[winner] - other

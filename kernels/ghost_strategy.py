@@ -1,0 +1,261 @@
+"""Ghost Hand strategy kernels: trick estimate, swap, call, lead, follow, and the random player.
+
+Every number comes from one seat's row ``p`` of the strategy record
+(``sim.strategy.GHOST_PARAMS``); sim/strategy.py describes the strategy in
+words. Random choices draw from the decision stream ``(dstate, dbuf)``.
+"""
+
+import numpy as np
+
+from kernels.bits import lowest, popcount
+from kernels.jit import kernel
+from kernels.rng import bounded
+from kernels.tables import HIGHER, POWER, SUIT_MASK, TRUMP_RANK, VALUE
+from sim.strategy import param_index
+
+DECK24 = np.int64((1 << 24) - 1)
+MOON = 6
+
+P_W_TRUMP = param_index("w_trump_nine")
+P_W_OFF_ACE = param_index("w_off_ace")
+P_W_OFF_KING = param_index("w_off_king")
+P_W_VOID = param_index("w_void")
+P_SWAP_BELOW = param_index("swap_below")
+P_BID3 = param_index("bid_3")
+P_BID4 = param_index("bid_4")
+P_BID5 = param_index("bid_5")
+P_MOON = param_index("bid_moon")
+P_JUMP = param_index("bid_jump")
+P_LEAD_TRUMP = param_index("lead_trump_min")
+P_NEAR = param_index("near_target")
+P_SHIFT_SELF = param_index("bid_shift_self_near")
+P_SHIFT_OPP = param_index("bid_shift_opp_near")
+P_RANDOM = param_index("random")
+
+
+@kernel
+def is_random(p):
+    """Whether strategy row ``p`` is the uniformly random player."""
+    return p[P_RANDOM] >= 0.5
+
+
+@kernel
+def estimate(hand, trump, p):
+    """Trick estimate of ``hand`` with ``trump``: card weights in ascending order, then voids."""
+    est = 0.0
+    n_trumps = 0
+    m = hand
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        r = TRUMP_RANK[trump, c]
+        if r >= 0:
+            est += p[P_W_TRUMP + r]
+            n_trumps += 1
+        else:
+            rank = c % 6
+            if rank == 5:
+                est += p[P_W_OFF_ACE]
+            elif rank == 4:
+                est += p[P_W_OFF_KING]
+    if n_trumps >= 2:
+        est = _add_voids(est, hand, trump, p[P_W_VOID])
+    return est
+
+
+@kernel
+def _add_voids(est, hand, trump, void):
+    """``est`` plus ``void`` for each non-trump suit (in suit order) missing from ``hand``."""
+    for s in range(4):
+        if s != trump and hand & SUIT_MASK[trump, s] == 0:
+            est += void
+    return est
+
+
+@kernel
+def best_trump(hand, p):
+    """(suit, estimate) of the suit with the highest trick estimate; ties to the lowest suit.
+
+    One pass over the cards keeps four running sums, each in ascending card
+    order, so every sum equals ``estimate(hand, t, p)`` exactly.
+    """
+    e0 = e1 = e2 = e3 = 0.0
+    n0 = n1 = n2 = n3 = 0
+    off_ace = p[P_W_OFF_ACE]
+    off_king = p[P_W_OFF_KING]
+    m = hand
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        rank = c % 6
+        off = off_ace if rank == 5 else (off_king if rank == 4 else 0.0)
+        r = TRUMP_RANK[0, c]
+        if r >= 0:
+            e0 += p[P_W_TRUMP + r]
+            n0 += 1
+        elif rank >= 4:
+            e0 += off
+        r = TRUMP_RANK[1, c]
+        if r >= 0:
+            e1 += p[P_W_TRUMP + r]
+            n1 += 1
+        elif rank >= 4:
+            e1 += off
+        r = TRUMP_RANK[2, c]
+        if r >= 0:
+            e2 += p[P_W_TRUMP + r]
+            n2 += 1
+        elif rank >= 4:
+            e2 += off
+        r = TRUMP_RANK[3, c]
+        if r >= 0:
+            e3 += p[P_W_TRUMP + r]
+            n3 += 1
+        elif rank >= 4:
+            e3 += off
+    void = p[P_W_VOID]
+    if n0 >= 2:
+        e0 = _add_voids(e0, hand, 0, void)
+    if n1 >= 2:
+        e1 = _add_voids(e1, hand, 1, void)
+    if n2 >= 2:
+        e2 = _add_voids(e2, hand, 2, void)
+    if n3 >= 2:
+        e3 = _add_voids(e3, hand, 3, void)
+    best_s, best_e = 0, e0
+    if e1 > best_e:
+        best_s, best_e = 1, e1
+    if e2 > best_e:
+        best_s, best_e = 2, e2
+    if e3 > best_e:
+        best_s, best_e = 3, e3
+    return best_s, best_e
+
+
+@kernel
+def bid_level(est, p):
+    """Bid level the estimate supports: 6 (moon), 5, 4, 3, or 0 for none."""
+    if est >= p[P_MOON]:
+        return MOON
+    if est >= p[P_BID5]:
+        return 5
+    if est >= p[P_BID4]:
+        return 4
+    if est >= p[P_BID3]:
+        return 3
+    return 0
+
+
+@kernel
+def score_shift(seat, scores, target, p):
+    """Score-aware shift of the bid thresholds for ``seat`` given the game ``scores``."""
+    shift = 0.0
+    line = target - p[P_NEAR]
+    if scores[seat] >= line:
+        shift += p[P_SHIFT_SELF]
+    for s in range(scores.shape[0]):
+        if s != seat and scores[s] >= line:
+            shift += p[P_SHIFT_OPP]
+            break
+    return shift
+
+
+@kernel
+def choose_call(est, standing, forced, shift, p):
+    """The call (0 pass, 3..5, 6 moon) for a hand estimated ``est`` over the standing bid.
+
+    ``forced``: the dealer is stuck; ``shift`` is added to every threshold.
+    """
+    level = bid_level(est - shift, p)
+    if level == MOON:
+        return MOON
+    if level > standing:
+        if p[P_JUMP] >= 0.5:
+            return level
+        return max(3, standing + 1)
+    if forced:
+        return 3
+    return 0
+
+
+@kernel
+def random_call(standing, forced, dstate, dbuf):
+    """A call drawn uniformly from the legal ones: pass (unless forced), each bid above ``standing``, moon."""
+    low = max(3, standing + 1)
+    n_bids = 6 - low + 1 if low <= 6 else 0
+    n = n_bids + (0 if forced else 1)
+    k = bounded(dstate, dbuf, n)
+    if not forced:
+        if k == 0:
+            return 0
+        k -= 1
+    return low + k
+
+
+@kernel
+def nth_card(mask, k):
+    """The ``k``-th card (0-based, ascending) of ``mask``."""
+    for _ in range(k):
+        mask &= mask - 1
+    return lowest(mask)
+
+
+@kernel
+def random_card(legal, dstate, dbuf):
+    """A card of ``legal`` drawn uniformly (the k-th in ascending order)."""
+    return nth_card(legal, bounded(dstate, dbuf, popcount(legal)))
+
+
+@kernel
+def least_value(mask, trump):
+    """Card of least value in non-empty ``mask`` (ties to the lowest index)."""
+    best = -1
+    m = mask
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        if best < 0 or VALUE[trump, c] < VALUE[trump, best]:
+            best = c
+    return best
+
+
+@kernel
+def choose_lead(hand, trump, played, is_maker, p):
+    """Lead: the maker's top trump when strong, else a sure winner of least value, else least value."""
+    trumps = hand & SUIT_MASK[trump, trump]
+    if is_maker and trumps != 0 and popcount(trumps) >= p[P_LEAD_TRUMP]:
+        best = -1
+        m = trumps
+        while m != 0:
+            c = lowest(m)
+            m &= m - 1
+            if best < 0 or VALUE[trump, c] > VALUE[trump, best]:
+                best = c
+        return best
+    unseen = DECK24 & ~hand & ~played
+    sure = np.int64(0)
+    m = hand
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        if HIGHER[trump, c] & unseen == 0:
+            sure |= np.int64(1) << c
+    if sure != 0:
+        return least_value(sure, trump)
+    return least_value(hand, trump)
+
+
+@kernel
+def choose_follow(legal, trump, led, best_power):
+    """Follow: the cheapest ``legal`` card that wins the trick so far, else the one of least value."""
+    win = -1
+    m = legal
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        pw = POWER[trump, led, c]
+        if pw > best_power and (win < 0 or pw < POWER[trump, led, win]):
+            win = c
+    if win >= 0:
+        return win
+    return least_value(legal, trump)
