@@ -276,3 +276,157 @@ def score_hand(maker: int, bid: int, tricks: list[int], rules: dict | None = Non
     points = np.zeros(gk.N_SEATS, np.int64)
     gk.score_hand(np.int64(maker), np.int64(bid), np.array(tricks, np.int64), vec, points)
     return [int(p) for p in points]
+
+
+# ---------------------------------------------------------------- whole games
+
+
+def run_games(
+    seed: int,
+    n_sets: int,
+    assignments: np.ndarray,
+    strat_params: np.ndarray,
+    duplicate: bool,
+    rules_vec: np.ndarray,
+    on_batch: Callable[[int, dict], None],
+    first_set: int = 0,
+    max_hands: int = MAX_HANDS_PER_GAME,
+) -> None:
+    """Play deal sets ``first_set .. first_set + n_sets - 1`` (first_set a multiple of GAME_CHUNK_SETS).
+
+    In each set one game per row of ``assignments`` (strategy index by seat).
+    ``on_batch(first_set, out)`` receives each batch's arrays: ``set_wins``
+    (sets, strategies), ``games`` (sets * assignments, GO_WIDTH), and the
+    summed counters ``hand``, ``strategy``, ``game``.
+    """
+    assert first_set % GAME_CHUNK_SETS == 0
+    assignments = np.ascontiguousarray(assignments, np.int64)
+    strat_params = np.ascontiguousarray(strat_params, np.float64)
+    n_strat, n_assign = strat_params.shape[0], assignments.shape[0]
+    end = first_set + n_sets
+    first = first_set
+    while first < end:
+        n = min(GAME_BATCH_CHUNKS * GAME_CHUNK_SETS, end - first)
+        n_chunks = -(-n // GAME_CHUNK_SETS)
+        states = chunk_states(seed, first // GAME_CHUNK_SETS, n_chunks)
+        set_wins = np.zeros((n, n_strat), np.int64)
+        games = np.zeros((n * n_assign, gs.GO_WIDTH), np.int64)
+        hand_acc = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
+        strat_acc = np.zeros((n_chunks, n_strat, gs.ST_WIDTH), np.int64)
+        game_acc = np.zeros((n_chunks, gs.GA_WIDTH), np.int64)
+        gs.games_chunks(
+            states, GAME_CHUNK_SETS, n, assignments, duplicate, rules_vec, strat_params, TARGET, max_hands,
+            set_wins, games, hand_acc, strat_acc, game_acc,
+        )
+        on_batch(first, {
+            "set_wins": set_wins, "games": games,
+            "hand": hand_acc.sum(axis=0), "strategy": strat_acc.sum(axis=0), "game": game_acc.sum(axis=0),
+        })
+        first += n
+
+
+def simulate_games(
+    variant: str = "ghost",
+    games: int = 100_000,
+    seed: int = 0,
+    threads: int | None = None,
+    rules: dict | None = None,
+    strategy="default",
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Play ``games`` whole games (every seat ``strategy``) and return the hand summary plus game results.
+
+    Game-level keys: ``games``, ``unfinished``, ``hands_per_game`` (with 95%
+    interval), ``win_share_by_start`` (starting position 1 = seat 0, which is
+    the dealer's left in the first hand) with Wilson intervals,
+    ``mean_final_margin`` (winner's score minus the best other), and
+    ``tiebreak_games`` (games that went on past a tie at the top).
+    """
+    v, rules_d, rules_vec = _setup(variant, seed, rules)
+    if not isinstance(games, (int, np.integer)) or games <= 0:
+        raise RunError(f"--games must be a positive integer, got {games!r}")
+    name, params = load_strategy(strategy)
+    n_threads = set_threads(threads)
+    strat_params = to_vector(params)[None, :]
+    assignments = np.zeros((1, gk.N_SEATS), np.int64)
+    t_warm = time.perf_counter()
+    before = sum(gs.games_chunks.stats.cache_misses.values())
+    run_games(seed, 1, assignments, strat_params, True, rules_vec, lambda f, o: None)
+    compiled = sum(gs.games_chunks.stats.cache_misses.values()) > before
+    warm_s = time.perf_counter() - t_warm
+    hand_tot = np.zeros(gk.S_WIDTH, np.int64)
+    game_tot = np.zeros(gs.GA_WIDTH, np.int64)
+    t0 = time.perf_counter()
+
+    def on_batch(first, out):
+        hand_tot[:] += out["hand"]
+        game_tot[:] += out["game"]
+        if progress is not None:
+            progress(int(game_tot[gs.GA_GAMES]), games)
+
+    run_games(seed, games, assignments, strat_params, True, rules_vec, on_batch)
+    elapsed = time.perf_counter() - t0
+    summary = summarize(hand_tot, v.name, rules_d, name, seed, n_threads, elapsed)
+    summary.update(game_summary(game_tot))
+    summary["games_per_second"] = games / elapsed if elapsed > 0 else None
+    summary["max_hands_per_game"] = MAX_HANDS_PER_GAME
+    summary["warm_up_s"] = warm_s
+    summary["compiled"] = compiled
+    return summary
+
+
+def game_summary(g: np.ndarray) -> dict:
+    """Game-level results from summed game counters."""
+    n = int(g[gs.GA_GAMES])
+    finished = n - int(g[gs.GA_UNFINISHED])
+    mean, low, high = mean_interval(int(g[gs.GA_HANDS]), int(g[gs.GA_HANDS_SQ]), n)
+    wins = {str(p + 1): int(g[gs.GA_WINS + p]) for p in range(gk.N_SEATS)}
+    return {
+        "games": n,
+        "unfinished": n - finished,
+        "tiebreak_games": int(g[gs.GA_TIEBREAKS]),
+        "hands_per_game": mean,
+        "hands_per_game_ci95": [low, high],
+        "wins_by_start": wins,
+        "win_share_by_start": {p: w / n for p, w in wins.items()},
+        "win_share_ci95_by_start": {p: list(wilson(w, n)) for p, w in wins.items()},
+        "mean_final_margin": int(g[gs.GA_MARGIN]) / finished if finished else None,
+    }
+
+
+def game_results(
+    seed: int,
+    start: int,
+    count: int,
+    rules: dict | None = None,
+    strategies=("default",),
+    assignments=((0, 0, 0),),
+    duplicate: bool = True,
+) -> list[dict]:
+    """Per-game results of deal sets ``start .. start+count-1``: one dict per (set, assignment).
+
+    Each dict: ``set``, ``assignment`` (strategy index by seat), ``winner``
+    (seat or None when unfinished), ``hands``, ``scores`` (by seat).
+    """
+    v, rules_d, rules_vec = _setup("ghost", seed, rules)
+    strat_params = np.stack([to_vector(load_strategy(s)[1]) for s in strategies])
+    assign = np.array(assignments, np.int64)
+    chunk_start = start - start % GAME_CHUNK_SETS
+    out: list[dict] = []
+
+    def on_batch(first, o):
+        games = o["games"]
+        for i in range(games.shape[0]):
+            g, a = divmod(i, assign.shape[0])
+            row = games[i].tolist()
+            out.append({
+                "set": first + g,
+                "assignment": assign[a].tolist(),
+                "winner": row[gs.GO_WINNER] if row[gs.GO_WINNER] >= 0 else None,
+                "hands": row[gs.GO_HANDS],
+                "scores": row[gs.GO_SCORES: gs.GO_SCORES + gk.N_SEATS],
+            })
+
+    run_games(seed, start + count - chunk_start, assign, strat_params, duplicate, rules_vec, on_batch, chunk_start)
+    skip = (start - chunk_start) * assign.shape[0]
+    return out[skip:]

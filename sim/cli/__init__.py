@@ -6,7 +6,10 @@ import sys
 
 import click
 
+from sim.cli.experiment import experiment
 from sim.cli.simulate import simulate
+from sim.cli.strategies import strategies
+from sim.cli.sweep import sweep
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,6 +19,9 @@ def cli():
 
 
 cli.add_command(simulate)
+cli.add_command(experiment)
+cli.add_command(sweep)
+cli.add_command(strategies)
 
 
 def main(argv=None) -> None:

@@ -12,5 +12,7 @@ threads_option = click.option(
 rule_option = click.option(
     "--rule", "rules", multiple=True, metavar="NAME=VALUE", help="Rule option as named in RULES.md (repeatable)."
 )
-strategy_option = click.option("--strategy", default="default", show_default=True, help="Strategy preset name.")
+strategy_option = click.option(
+    "--strategy", default="default", show_default=True, help="Strategy: a preset name (bower strategies) or a .toml file."
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")

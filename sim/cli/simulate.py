@@ -12,24 +12,40 @@ from sim.cli.options import json_option, rule_option, seed_option, strategy_opti
 @click.command()
 @variant_option
 @click.option("--hands", default=1_000_000, show_default=True, type=int, help="Number of hands to deal.")
+@click.option("--games", default=None, type=int, help="Play this many whole games (to 32) instead of independent hands.")
 @seed_option
 @threads_option
 @rule_option
 @strategy_option
 @json_option
 @click.option("--records", "records_path", default=None, metavar="FILE", help="Write every hand's record (.jsonl or .parquet).")
-def simulate(variant, hands, seed, threads, rules, strategy, as_json, records_path):
-    """Simulate HANDS independent hands and summarise them."""
+def simulate(variant, hands, games, seed, threads, rules, strategy, as_json, records_path):
+    """Simulate independent hands (or whole games with --games) and summarise them."""
     from sim import runner
+    from sim.progress import Progress
     from sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
     if hands <= 0:
         raise runner.RunError(f"--hands must be a positive integer, got {hands}")
-    summary = runner.simulate(
-        variant=v.name, hands=hands, seed=seed, threads=threads, rules=rules_d, strategy=strategy, records_path=records_path
-    )
+    progress = Progress("games" if games is not None else "hands", enabled=None if not as_json else False)
+    try:
+        if games is not None:
+            if games <= 0:
+                raise runner.RunError(f"--games must be a positive integer, got {games}")
+            if records_path:
+                raise runner.RunError("--records writes independent hands; leave out --games to write records")
+            summary = runner.simulate_games(
+                variant=v.name, games=games, seed=seed, threads=threads, rules=rules_d, strategy=strategy, progress=progress
+            )
+        else:
+            summary = runner.simulate(
+                variant=v.name, hands=hands, seed=seed, threads=threads, rules=rules_d, strategy=strategy,
+                records_path=records_path, progress=progress,
+            )
+    finally:
+        progress.close()
     if records_path:
         summary["records"] = records_path
     if as_json:
@@ -86,8 +102,23 @@ def format_summary(s: dict) -> str:
         + " ".join(f"{s['tricks_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
         "  hands won as maker                "
         + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in ("1", "2", "3")),
+    ]
+    if "games" in s:
+        ws, wci = s["win_share_by_start"], s["win_share_ci95_by_start"]
+        lines += [
+            "",
+            f"games            {s['games']:>12,}   to {get_variant(s['variant']).target}, "
+            f"{s['hands_per_game']:.2f} hands per game (95%: {s['hands_per_game_ci95'][0]:.2f}-{s['hands_per_game_ci95'][1]:.2f})",
+            "  win share by starting position (1 = dealer's left in the first hand)",
+            "    " + "   ".join(f"{p}: {100 * ws[p]:.2f}% ({100 * wci[p][0]:.2f}-{100 * wci[p][1]:.2f}%)" for p in ("1", "2", "3")),
+            f"  mean final margin {s['mean_final_margin']:.2f} points; {s['tiebreak_games']:,} games went on past a tie at the top",
+        ]
+        if s["unfinished"]:
+            lines.append(f"  {s['unfinished']:,} games had no winner after {s['max_hands_per_game']:,} hands and were stopped")
+    lines += [
         "",
-        f"throughput: {s['hands_per_second']:,.0f} hands/s ({s['elapsed_s']:.2f} s)",
+        f"throughput: {s['hands_per_second']:,.0f} hands/s ({s['elapsed_s']:.2f} s)"
+        + (f", {s['games_per_second']:,.0f} games/s" if "games" in s else ""),
     ]
     if s.get("records"):
         lines.append(f"records written to {s['records']}")

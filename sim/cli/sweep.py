@@ -1,0 +1,61 @@
+"""``bower sweep``: one strategy parameter (or a grid) against two copies of a base strategy."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from sim.cli.options import json_option, rule_option, seed_option, threads_option, variant_option
+
+
+@click.command()
+@click.option("--param", "params", multiple=True, required=True, metavar="NAME=START:STOP:STEP",
+              help="Parameter values to try (STOP included); a second --param makes a grid.")
+@click.option("--base", default="default", show_default=True, help="Base strategy (preset or .toml).")
+@variant_option
+@click.option("--games", default=30_000, show_default=True, type=int, help="Games per value.")
+@seed_option
+@threads_option
+@rule_option
+@json_option
+def sweep(params, base, variant, games, seed, threads, rules, as_json):
+    """Play the base strategy with each parameter value against two copies of the base."""
+    from sim import experiment as ex
+    from sim.progress import Progress
+    from sim.rules import get_variant, parse_rule_args
+
+    v = get_variant(variant)
+    rules_d = parse_rule_args(v, rules)
+    if games <= 0:
+        raise ex.runner.RunError(f"--games must be a positive integer, got {games}")
+    for p in params:
+        ex.parse_range(p)
+    progress = Progress("values", enabled=False if as_json else None)
+    try:
+        res = ex.run_sweep(list(params), base=base, games=games, seed=seed, threads=threads, rules=rules_d, progress=progress)
+    finally:
+        progress.close()
+    if as_json:
+        click.echo(json.dumps(res, indent=2))
+    else:
+        click.echo(format_sweep(res))
+
+
+def format_sweep(r: dict) -> str:
+    """The human-readable table of a sweep."""
+    names = r["params"]
+    lines = [
+        f"Ghost Hand Euchre sweep against two copies of {r['base']}: {r['games_per_row']:,} games per row, seed {r['seed']}",
+        "win rate of the candidate seat (1/3 = as good as the base), 95% interval; * = best",
+        "",
+        " ".join(f"{n:>14}" for n in names) + f" {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'base pts':>9}",
+    ]
+    for row in r["rows"]:
+        lo, hi = row["win_rate_ci95"]
+        lines.append(
+            " ".join(f"{row['values'][n]:>14g}" for n in names)
+            + f" {100 * row['win_rate']:>8.2f}% {f'({100 * lo:.2f}-{100 * hi:.2f}%)':>19}"
+            + f" {row['points_per_hand']:>9.3f} {row['base_points_per_hand']:>9.3f}" + ("  *" if row["best"] else "")
+        )
+    return "\n".join(lines)

@@ -1,0 +1,335 @@
+"""Strategy experiments: duplicate play of whole games, win rates with intervals, sweeps.
+
+Every deal set is played once per seat assignment of the strategies, on the
+same deals (duplicate play), so seat and card luck cancel. The unit of
+inference is the deal set: for strategy ``s`` its per-set win rate is
+``wins in the set / seats it held in the set``; means and 95% intervals come
+from the spread of those per-set values, which accounts for the games of a
+set being correlated. The difference of two strategies is estimated the same
+way from per-set differences (paired).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from typing import Callable
+
+import numpy as np
+
+from analysis.intervals import Z95, wilson
+from kernels import ghost as gk
+from kernels import ghost_sim as gs
+from sim import runner
+from sim.rules import RULES_VERSION
+from sim.strategy import GHOST_PARAM_NAMES, StrategyError, check_value, load_strategy, to_vector
+
+LEVELS = ("3", "4", "5", "moon")
+
+
+def all_assignments(n_strategies: int) -> np.ndarray:
+    """Seat assignments used equally: every arrangement of the strategies over 3 seats using each one.
+
+    Two strategies: the 6 arrangements AAB, ABA, BAA, ABB, BAB, BBA (each holds
+    9 of the 18 seats); three: the 6 permutations.
+    """
+    if n_strategies not in (2, 3):
+        raise runner.RunError(f"an experiment compares 2 or 3 strategies, got {n_strategies}")
+    rows = [a for a in itertools.product(range(n_strategies), repeat=gk.N_SEATS) if len(set(a)) == n_strategies]
+    return np.array(rows, np.int64)
+
+
+def rotations_one_vs_base() -> np.ndarray:
+    """The 3 rotations of (candidate, base, base): strategy 0 in each seat once."""
+    return np.array([(0, 1, 1), (1, 0, 1), (1, 1, 0)], np.int64)
+
+
+class _Totals:
+    """Running sums over deal sets and counters, merged batch by batch (constant memory)."""
+
+    def __init__(self, n_strat: int, slots: np.ndarray):
+        self.n_strat = n_strat
+        self.slots = slots.astype(float)  # seats held by each strategy in one set
+        self.sets = 0
+        self.sum_x = np.zeros(n_strat)
+        self.sum_xx = np.zeros((n_strat, n_strat))  # sum of x_i * x_j over sets
+        self.strategy = np.zeros((n_strat, gs.ST_WIDTH), np.int64)
+        self.game = np.zeros(gs.GA_WIDTH, np.int64)
+        self.hand = np.zeros(gk.S_WIDTH, np.int64)
+
+    def add(self, out: dict) -> None:
+        x = out["set_wins"] / self.slots
+        self.sets += x.shape[0]
+        self.sum_x += x.sum(axis=0)
+        self.sum_xx += x.T @ x
+        self.strategy += out["strategy"]
+        self.game += out["game"]
+        self.hand += out["hand"]
+
+    def mean_ci(self, i: int) -> tuple[float, float, float]:
+        """Win rate of strategy i with its 95% interval over deal sets."""
+        return self._ci(self.sum_x[i], self.sum_xx[i, i])
+
+    def diff_ci(self, i: int, j: int) -> tuple[float, float, float]:
+        """Win-rate difference i - j with its paired 95% interval over deal sets."""
+        s = self.sum_x[i] - self.sum_x[j]
+        ss = self.sum_xx[i, i] - 2 * self.sum_xx[i, j] + self.sum_xx[j, j]
+        return self._ci(s, ss)
+
+    def _ci(self, s: float, ss: float) -> tuple[float, float, float]:
+        n = self.sets
+        mean = s / n
+        var = max(ss / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        half = Z95 * math.sqrt(var / n)
+        return float(mean), float(mean - half), float(mean + half)
+
+
+def _strategy_report(name: str, acc: np.ndarray, mean_ci) -> dict:
+    hands = int(acc[gs.ST_HANDS])
+    games = int(acc[gs.ST_GAMES])
+    pts, pts_sq = int(acc[gs.ST_POINTS]), int(acc[gs.ST_POINTS_SQ])
+    mean_pts = pts / hands if hands else None
+    sd = math.sqrt(max(pts_sq / hands - mean_pts**2, 0.0)) if hands else None
+    rate, low, high = mean_ci
+    make = {}
+    for i, level in enumerate(LEVELS):
+        won, made = int(acc[gs.ST_MAKER + i]), int(acc[gs.ST_MADE + i])
+        lo, hi = wilson(made, won) if won else (None, None)
+        make[level] = {"won": won, "made": made, "make_rate": made / won if won else None, "make_rate_ci95": [lo, hi]}
+    makers = int(acc[gs.ST_MAKER: gs.ST_MAKER + 4].sum())
+    return {
+        "name": name,
+        "games": games,
+        "wins": int(acc[gs.ST_WINS]),
+        "win_rate": rate,
+        "win_rate_ci95": [low, high],
+        "hands": hands,
+        "points_per_hand": mean_pts,
+        "points_per_hand_ci95": [mean_pts - Z95 * sd / math.sqrt(hands), mean_pts + Z95 * sd / math.sqrt(hands)] if hands else None,
+        "bid_rate": int(acc[gs.ST_BIDDER]) / hands if hands else None,
+        "maker_rate": makers / hands if hands else None,
+        "make_rate_by_bid": make,
+        "moon_rate": int(acc[gs.ST_MAKER + 3]) / hands if hands else None,
+        "moons_made": int(acc[gs.ST_MADE + 3]),
+        "swap_rate": int(acc[gs.ST_SWAPS]) / hands if hands else None,
+    }
+
+
+def run_experiment(
+    strategies: list,
+    games: int = 100_000,
+    seed: int = 0,
+    threads: int | None = None,
+    rules: dict | None = None,
+    duplicate: bool = True,
+    until_significant: bool = False,
+    max_games: int = 1_000_000,
+    assignments: np.ndarray | None = None,
+    names: list[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Play the strategies against each other in whole games and compare them.
+
+    ``strategies``: 2 or 3 specs (preset name, ``.toml`` path or dict).
+    ``games`` is rounded up to whole deal sets (one game per assignment, in
+    multiples of 64 sets). With ``until_significant``, batches of ``games``
+    are played until the interval of the leading pair's difference excludes
+    zero or ``max_games`` is reached; ``stopped`` says which.
+    """
+    v, rules_d, rules_vec = runner._setup("ghost", seed, rules)
+    loaded = [load_strategy(s) for s in strategies]
+    names = list(names) if names else [n for n, _ in loaded]
+    names = _unique_names(names)
+    assign = all_assignments(len(loaded)) if assignments is None else np.asarray(assignments, np.int64)
+    if not isinstance(games, (int, np.integer)) or games <= 0:
+        raise runner.RunError(f"--games must be a positive integer, got {games!r}")
+    if until_significant and max_games < games:
+        raise runner.RunError(f"--max-games ({max_games}) must be at least --games ({games})")
+    n_threads = runner.set_threads(threads)
+    strat_params = np.stack([to_vector(p) for _, p in loaded])
+    n_assign = assign.shape[0]
+    batch_sets = _round_sets(games, n_assign)
+    cap_sets = _round_sets(max_games, n_assign) if until_significant else batch_sets
+    slots = np.array([(assign == s).sum() for s in range(len(loaded))])
+    totals = _Totals(len(loaded), slots)
+    t0 = time.perf_counter()
+    stopped = "games"
+    while True:
+        first = totals.sets
+        n = min(batch_sets, cap_sets - first)
+        runner.run_games(seed, n, assign, strat_params, duplicate, rules_vec, lambda f, o: _add(totals, o, progress, cap_sets * n_assign), first)
+        if not until_significant:
+            break
+        lead = _leading_pair(totals)
+        if lead is not None and _excludes_zero(totals.diff_ci(*lead)):
+            stopped = "significant"
+            break
+        if totals.sets >= cap_sets:
+            stopped = "max-games"
+            break
+    elapsed = time.perf_counter() - t0
+    return _report(totals, names, loaded, assign, duplicate, rules_d, seed, n_threads, elapsed, stopped, until_significant)
+
+
+def _add(totals, out, progress, total_games):
+    totals.add(out)
+    if progress is not None:
+        progress(int(totals.game[gs.GA_GAMES]), total_games)
+
+
+def _round_sets(games: int, n_assign: int) -> int:
+    sets = -(-games // n_assign)
+    return -(-sets // runner.GAME_CHUNK_SETS) * runner.GAME_CHUNK_SETS
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    out = []
+    for i, n in enumerate(names):
+        out.append(n if names.count(n) == 1 else f"{n}#{i + 1}")
+    return out
+
+
+def _leading_pair(totals: _Totals):
+    if totals.n_strat < 2:
+        return None
+    order = np.argsort(-totals.sum_x, kind="stable")
+    return int(order[0]), int(order[1])
+
+
+def _excludes_zero(ci) -> bool:
+    _, low, high = ci
+    return low > 0 or high < 0
+
+
+def _report(totals, names, loaded, assign, duplicate, rules_d, seed, threads, elapsed, stopped, until_significant):
+    per = [_strategy_report(names[i], totals.strategy[i], totals.mean_ci(i)) for i in range(totals.n_strat)]
+    pairs = []
+    for i, j in itertools.combinations(range(totals.n_strat), 2):
+        d, low, high = totals.diff_ci(i, j)
+        pairs.append({
+            "a": names[i], "b": names[j], "win_rate_diff": d, "ci95": [low, high],
+            "excludes_zero": _excludes_zero((d, low, high)),
+            "better": (names[i] if d > 0 else names[j]) if _excludes_zero((d, low, high)) else None,
+        })
+    lead = _leading_pair(totals)
+    g = runner.game_summary(totals.game)
+    result = {
+        "variant": "ghost",
+        "rules_version": RULES_VERSION,
+        "rules": rules_d,
+        "seed": seed,
+        "threads": threads,
+        "duplicate": duplicate,
+        "strategies": per,
+        "parameters": {names[i]: p for i, (_, p) in enumerate(loaded)},
+        "assignments": [[names[k] for k in row] for row in assign.tolist()],
+        "deal_sets": totals.sets,
+        "games": g["games"],
+        "unfinished": g["unfinished"],
+        "hands": int(totals.hand[gk.S_HANDS]),
+        "hands_per_game": g["hands_per_game"],
+        "pairs": pairs,
+        "leading_pair": [names[lead[0]], names[lead[1]]] if lead else None,
+        "elapsed_s": elapsed,
+        "games_per_second": g["games"] / elapsed if elapsed > 0 else None,
+    }
+    if until_significant:
+        result["stopped"] = stopped
+    return result
+
+
+# ---------------------------------------------------------------- sweeps
+
+
+def parse_range(text: str) -> tuple[str, list[float]]:
+    """``NAME=START:STOP:STEP`` (STOP included) → (name, values); StrategyError on a bad one."""
+    if "=" not in text:
+        raise StrategyError(f"--param {text!r} must be NAME=START:STOP:STEP")
+    name, spec = (x.strip() for x in text.split("=", 1))
+    if name not in GHOST_PARAM_NAMES:
+        raise StrategyError(f"unknown strategy parameter {name!r} in --param")
+    parts = spec.split(":")
+    try:
+        nums = [float(p) for p in parts]
+    except ValueError:
+        raise StrategyError(f"--param {text!r}: START:STOP:STEP must be numbers") from None
+    if len(nums) == 1:
+        values = nums
+    elif len(nums) == 3:
+        start, stop, step = nums
+        if not (math.isfinite(start) and math.isfinite(stop) and math.isfinite(step)) or step <= 0 or stop < start:
+            raise StrategyError(f"--param {text!r}: need START <= STOP and STEP > 0")
+        count = int(math.floor((stop - start) / step + 1e-9)) + 1
+        if count > 1000:
+            raise StrategyError(f"--param {text!r} gives {count} values (at most 1000)")
+        values = [round(start + i * step, 12) for i in range(count)]
+    else:
+        raise StrategyError(f"--param {text!r} must be NAME=START:STOP:STEP (or NAME=VALUE)")
+    for x in values:
+        check_value(name, x, "--param")
+    return name, values
+
+
+def run_sweep(
+    params: list[str],
+    base="default",
+    games: int = 30_000,
+    seed: int = 0,
+    threads: int | None = None,
+    rules: dict | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """One row per value (grid for several ``--param``): that strategy against two copies of ``base``.
+
+    Every row is played on the same deal sets (same seed), so rows differ by
+    the parameter alone. The candidate's win rate, against 1/3 for a strategy
+    as good as the base, carries its 95% interval; the best row is marked.
+    """
+    ranges = [parse_range(p) for p in params]
+    names = [n for n, _ in ranges]
+    if len(set(names)) != len(names):
+        raise StrategyError("each --param names a different parameter")
+    base_name, base_params = load_strategy(base)
+    grid = list(itertools.product(*[vals for _, vals in ranges]))
+    rows = []
+    done = 0
+    total = len(grid)
+    t0 = time.perf_counter()
+    for combo in grid:
+        cand = dict(base_params)
+        cand.update(dict(zip(names, combo)))
+        res = run_experiment(
+            [cand, base_params], games=games, seed=seed, threads=threads, rules=rules,
+            assignments=rotations_one_vs_base(), names=["candidate", base_name],
+        )
+        c = res["strategies"][0]
+        rows.append({
+            "values": dict(zip(names, combo)),
+            "games": res["games"],
+            "win_rate": c["win_rate"],
+            "win_rate_ci95": c["win_rate_ci95"],
+            "points_per_hand": c["points_per_hand"],
+            "base_points_per_hand": res["strategies"][1]["points_per_hand"],
+            "bid_rate": c["bid_rate"],
+            "swap_rate": c["swap_rate"],
+        })
+        done += 1
+        if progress is not None:
+            progress(done, total)
+    best = max(range(len(rows)), key=lambda i: rows[i]["win_rate"])
+    for i, r in enumerate(rows):
+        r["best"] = i == best
+    return {
+        "variant": "ghost",
+        "rules_version": RULES_VERSION,
+        "rules": runner._setup("ghost", seed, rules)[1],
+        "base": base_name,
+        "base_parameters": base_params,
+        "params": names,
+        "seed": seed,
+        "games_per_row": rows[0]["games"],
+        "rows": rows,
+        "best": rows[best]["values"],
+        "elapsed_s": time.perf_counter() - t0,
+    }
