@@ -91,3 +91,84 @@ def test_console_script_has_no_traceback(tmp_path):
     assert proc.stderr.strip().splitlines() == [
         "bower: error: bad value 'sometimes' for rule option 'swap' (allowed: at_turn | none)"
     ]
+
+
+def test_simulate_games(capsys):
+    code, out, _ = run(capsys, "simulate", "--games", "640", "--seed", "2")
+    assert code == 0
+    assert "640   to 32" in out and "win share by starting position" in out and "games/s" in out
+    code, out, _ = run(capsys, "simulate", "--games", "640", "--seed", "2", "--json")
+    s = json.loads(out)
+    assert s["games"] == 640 and sum(s["wins_by_start"].values()) + s["unfinished"] == 640
+
+
+def test_experiment_text_and_json(capsys):
+    code, out, _ = run(capsys, "experiment", "default", "random", "--games", "1200", "--seed", "1")
+    assert code == 0
+    assert "default is better" in out and "win rate" in out and "duplicate deals" in out
+    code, out, _ = run(capsys, "experiment", "default", "random", "--games", "1200", "--seed", "1", "--json")
+    r = json.loads(out)
+    assert [s["name"] for s in r["strategies"]] == ["default", "random"]
+    assert r["pairs"][0]["excludes_zero"] is True
+    for key in ("win_rate", "win_rate_ci95", "points_per_hand", "bid_rate", "make_rate_by_bid", "moon_rate", "swap_rate"):
+        assert key in r["strategies"][0]
+
+
+def test_experiment_until_significant_says_why_it_stopped(capsys):
+    code, out, _ = run(capsys, "experiment", "default", "default", "--games", "400", "--until-significant",
+                       "--max-games", "800")
+    assert code == 0 and "reached --max-games" in out
+    code, out, _ = run(capsys, "experiment", "default", "random", "--games", "400", "--until-significant")
+    assert code == 0 and "differs significantly" in out
+
+
+def test_experiment_with_a_toml_strategy(capsys, tmp_path):
+    code, out, _ = run(capsys, "strategies", "--show", "aggressive")
+    assert code == 0 and out.startswith("# bower strategy")
+    path = tmp_path / "mine.toml"
+    path.write_text(out.replace("bid_3 = 2.4", "bid_3 = 2.5"))
+    code, out, _ = run(capsys, "experiment", str(path), "default", "--games", "600", "--json")
+    assert code == 0
+    r = json.loads(out)
+    assert r["parameters"][str(path)]["bid_3"] == 2.5
+
+
+def test_sweep_table_and_json(capsys):
+    code, out, _ = run(capsys, "sweep", "--param", "bid_3=2.6:3.0:0.2", "--games", "600")
+    assert code == 0
+    assert sum(line.endswith("  *") for line in out.splitlines()) == 1 and "2.6" in out and "win rate" in out
+    code, out, _ = run(capsys, "sweep", "--param", "bid_3=2.6:3.0:0.2", "--games", "600", "--json")
+    r = json.loads(out)
+    assert len(r["rows"]) == 3 and sum(x["best"] for x in r["rows"]) == 1
+
+
+def test_strategies_lists_presets(capsys):
+    code, out, _ = run(capsys, "strategies")
+    assert code == 0
+    for name in ("default", "cautious", "aggressive", "never-swap", "random", "score-aware", "bid_shift_opp_near"):
+        assert name in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["experiment", "default"], "2 or 3 strategies"),
+        (["experiment", "default", "nosuch"], "unknown strategy 'nosuch'"),
+        (["experiment", "default", "missing.toml"], "cannot read strategy file"),
+        (["experiment", "default", "random", "--games", "0"], "--games"),
+        (["experiment", "default", "random", "--until-significant", "--games", "500", "--max-games", "100"], "--max-games"),
+        (["sweep", "--param", "nosuch=1:2:1"], "unknown strategy parameter"),
+        (["sweep", "--param", "bid_3=3:1:1"], "START <= STOP"),
+        (["sweep", "--param", "bid_3=2:3:1", "--base", "nosuch"], "unknown strategy"),
+        (["strategies", "--show", "nosuch"], "unknown strategy"),
+        (["simulate", "--games", "0"], "--games"),
+        (["simulate", "--games", "10", "--records", "x.jsonl"], "--records"),
+    ],
+)
+def test_bad_input_in_game_commands(capsys, tmp_path, monkeypatch, args, words):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("bower: error:")
+    assert words in err
+    assert list(tmp_path.iterdir()) == []
