@@ -46,6 +46,18 @@ for name, threads, n in cases:
     elif name == "hand":
         def once(n=n, threads=threads):
             runner.simulate(hands=n, seed=0, threads=threads)
+    elif name == "game":
+        if not hasattr(runner, "simulate_games"):  # an older commit without whole games
+            continue
+        def once(n=n, threads=threads):
+            runner.simulate_games(games=n, seed=0, threads=threads)
+    elif name == "duplicate":
+        try:
+            from sim.experiment import run_experiment
+        except ImportError:
+            continue
+        def once(n=n, threads=threads):
+            run_experiment(["default", "aggressive", "random"], games=n, seed=0, threads=threads)
     else:
         import tempfile, os
         def once(n=n, threads=threads):
@@ -106,9 +118,15 @@ def main() -> None:
     args = ap.parse_args()
     repeats = args.repeats or (3 if args.quick else 5)
     threads = sorted({1, min(2, os.cpu_count() or 1)})
-    sizes = {"deal": [1_000_000, 10_000_000], "hand": [100_000, 1_000_000, 4_000_000], "records": [20_000]}
+    sizes = {
+        "deal": [1_000_000, 10_000_000],
+        "hand": [100_000, 1_000_000, 4_000_000],
+        "game": [100_000, 400_000],
+        "duplicate": [120_000],
+        "records": [20_000],
+    }
     if args.quick:
-        sizes = {"deal": [1_000_000], "hand": [1_000_000], "records": [10_000]}
+        sizes = {"deal": [1_000_000], "hand": [1_000_000], "game": [100_000], "duplicate": [60_000], "records": [10_000]}
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
     info = machine()
     results = {"this": measure(ROOT, cases, repeats)}
@@ -125,7 +143,8 @@ def main() -> None:
         return
     print(f"bower benchmarks: {info['date']}, commit {info['commit']}")
     print(f"machine: {info['cpu']}, {info['cores']} cores; Python {info['python']}, Numba {info['numba']}")
-    print(f"median of {repeats} runs after warm-up; 'hand' = deal + swap + auction + 6 tricks + score, summary mode")
+    print(f"median of {repeats} runs after warm-up; 'hand' = deal + swap + auction + 6 tricks + score, summary mode;")
+    print("'game' = whole games to 32 (default strategy); 'duplicate' = experiment games (default/aggressive/random)")
     print()
     header = f"{'kernel':<8} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
     if args.against:
