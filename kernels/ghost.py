@@ -107,11 +107,13 @@ def score_hand(maker, bid, tricks, rules, points):
 
 
 @kernel
-def auction(hands, ghost, dealer, rules, params, scores, target, dstate, dbuf, rec):
+def auction(hands, ghost, dealer, rules, params, scores, target, force_seat, force_swap, dstate, dbuf, rec):
     """Run the auction on ``hands`` (by seat; a swap rewrites it); record swap and calls in ``rec``.
 
     ``scores`` are the game scores before this hand (for score-aware
-    strategies). Returns (maker, bid, trump); maker -1 means thrown in.
+    strategies). ``force_seat`` (or -1) has its swap decision replaced by
+    ``force_swap`` if the swap is still open at its first turn (paired swap
+    analysis). Returns (maker, bid, trump); maker -1 means thrown in.
     """
     until_passes = rules[G_AUCTION] == 1
     swap_open = rules[G_SWAP] == 1
@@ -131,26 +133,36 @@ def auction(hands, ghost, dealer, rules, params, scores, target, dstate, dbuf, r
         p = params[seat]
         if (passed >> seat) & 1 == 0 and seat != maker:
             forced = stick and seat == dealer and n_passed == 2 and standing == 0
-            if is_random(p):
-                if swap_open and (called >> seat) & 1 == 0 and bounded(dstate, dbuf, 2) == 1:
-                    hands[seat] = ghost
-                    rec[R_SWAP] = seat
-                    swap_open = False
-                call = random_call(standing, forced, dstate, dbuf)
-            else:
-                if (called >> seat) & 1 == 0:
-                    bs, be = best_trump(hands[seat], p)
-                    if swap_open and be < p[P_SWAP_BELOW]:
+            rnd = is_random(p)
+            if (called >> seat) & 1 == 0:
+                known = False  # whether (bs, be) already describe the seat's current hand
+                bs, be = 0, 0.0
+                if swap_open:
+                    if seat == force_seat:
+                        do_swap = force_swap
+                    elif rnd:
+                        do_swap = bounded(dstate, dbuf, 2) == 1
+                    else:
+                        bs, be = best_trump(hands[seat], p)
+                        known = True
+                        do_swap = be < p[P_SWAP_BELOW]
+                    if do_swap:
                         hands[seat] = ghost
                         rec[R_SWAP] = seat
                         swap_open = False
-                        bs, be = best_trump(ghost, p)
+                        known = False
+                if not rnd:
+                    if not known:
+                        bs, be = best_trump(hands[seat], p)
                     if seat == 0:
                         best_s0, best_e0 = bs, be
                     elif seat == 1:
                         best_s1, best_e1 = bs, be
                     else:
                         best_s2, best_e2 = bs, be
+            if rnd:
+                call = random_call(standing, forced, dstate, dbuf)
+            else:
                 be = best_e0 if seat == 0 else (best_e1 if seat == 1 else best_e2)
                 call = choose_call(be, standing, forced, score_shift(seat, scores, target, p), p)
             rec[R_CALLS + 2 * n_calls] = seat
@@ -238,19 +250,28 @@ def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, score
     before the hand (zeros for independent hands). ``work`` is an int64
     scratch array of at least 13 entries (no allocation per hand).
     """
-    dealt = work[0:4]
+    deal_packets(state, buf, deck, 24, 4, HAND_SIZE, work[0:4])
+    play_dealt(work[0:4], dstate, dbuf, work, dealer, rules, params, scores, target, -1, False, rec)
+
+
+@kernel
+def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force_seat, force_swap, rec):
+    """Auction, play and score a hand already dealt (``dealt``: position 1, 2, 3, ghost) into ``rec``.
+
+    ``force_seat``/``force_swap`` as in ``auction``; ``work[4:13]`` is scratch.
+    """
     hands = work[4:7]
     tricks = work[7:10]
     points = work[10:13]
     empty = work[13:13]
-    deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
     rec[R_DEALER] = dealer
     for p in range(3):
         seat = (dealer + 1 + p) % 3
         hands[seat] = dealt[p]
         rec[R_DEAL + seat] = dealt[p]
     rec[R_DEAL + 3] = dealt[3]
-    maker, bid, trump = auction(hands, dealt[3], dealer, rules, params, scores, target, dstate, dbuf, rec)
+    maker, bid, trump = auction(hands, dealt[3], dealer, rules, params, scores, target, force_seat, force_swap,
+                                dstate, dbuf, rec)
     rec[R_MAKER] = maker
     rec[R_BID] = bid
     rec[R_TRUMP] = trump
