@@ -1,0 +1,245 @@
+"""Ghost Hand aggregates for the analysis layer: histograms of bids by hand features, paired swap replays.
+
+Every table is a fixed-size int64 histogram per chunk, merged by summing,
+so a billion hands take constant memory. ``analysis/`` turns them into
+DataFrames and computes the same tables from records for checking.
+
+Features of a won auction, taken from the maker's hand after any swap and
+the named trump: bid level (3, 4, 5, moon), the maker's position (1..3),
+trumps held (0..6), bowers held (0..2), off-suit aces (0..3), and the
+strategy's own trick estimate in steps of ``EST_STEP``.
+"""
+
+import numpy as np
+from numba import prange
+
+from kernels.bits import popcount
+from kernels.deal import deal_packets
+from kernels.ghost import (
+    HAND_SIZE,
+    N_SEATS,
+    R_BID,
+    R_DEAL,
+    R_DEALER,
+    R_MAKER,
+    R_POINTS,
+    R_SWAP,
+    R_TRICKS,
+    R_TRUMP,
+    R_WIDTH,
+    S_WIDTH,
+    play_dealt,
+    tally,
+)
+from kernels.ghost_strategy import best_trump, estimate
+from kernels.jit import kernel
+
+N_LEVELS, N_POS, N_TRUMPS, N_BOWERS, N_ACES = 4, 3, 7, 3, 4
+N_BID_CELLS = N_LEVELS * N_POS * N_TRUMPS * N_BOWERS * N_ACES
+EST_STEP = 0.25
+N_EST = 32  # buckets [0, 0.25), [0.25, 0.5), ..., the last one open-ended
+# stats per histogram cell
+H_COUNT, H_MADE, H_POINTS, H_POINTS_SQ = range(4)
+H_WIDTH = 4
+
+# paired swap replays, per (position, strength bucket of the hand given up)
+SW_N_SWAP, SW_PTS_SWAP, SW_PTS_SWAP_SQ, SW_MAR_SWAP, SW_MAR_SWAP_SQ = range(5)
+SW_N_KEEP, SW_PTS_KEEP, SW_PTS_KEEP_SQ, SW_MAR_KEEP, SW_MAR_KEEP_SQ = range(5, 10)
+SW_N_PAIR, SW_DPTS, SW_DPTS_SQ, SW_DMAR, SW_DMAR_SQ = range(10, 15)
+SW_WIDTH = 15
+# per-deal rows of a swap run (optional output)
+SR_POS, SR_STRENGTH_BUCKET, SR_PTS_SWAP, SR_PTS_KEEP, SR_MAR_SWAP, SR_MAR_KEEP = range(6)
+SR_WIDTH = 6
+
+# trump masks of the right and left bower, per trump suit
+_BOWERS = np.array([(1 << (t * 6 + 2)) | (1 << ((t ^ 1) * 6 + 2)) for t in range(4)], np.int64)
+_ACES = np.int64(sum(1 << (s * 6 + 5) for s in range(4)))
+
+
+@kernel
+def est_bucket(est):
+    """Histogram bucket of a trick estimate (steps of EST_STEP, clipped to 0..N_EST-1)."""
+    b = int(np.floor(est / EST_STEP))
+    return min(max(b, 0), N_EST - 1)
+
+
+@kernel
+def bid_cell(level, pos, n_trumps, bowers, aces):
+    """Flat index of a cell of the bid histogram."""
+    return (((level * N_POS + pos) * N_TRUMPS + n_trumps) * N_BOWERS + bowers) * N_ACES + aces
+
+
+@kernel
+def maker_features(rec, params):
+    """(level 0..3, position 0..2, trumps, bowers, off-suit aces, estimate) of a played hand's maker."""
+    maker = rec[R_MAKER]
+    trump = rec[R_TRUMP]
+    hand = rec[R_DEAL + 3] if rec[R_SWAP] == maker else rec[R_DEAL + maker]
+    trumps = hand & ((np.int64(63) << (6 * trump)) | _BOWERS[trump])
+    n_trumps = popcount(trumps)
+    bowers = popcount(hand & _BOWERS[trump])
+    aces = popcount(hand & _ACES & ~(np.int64(1) << (trump * 6 + 5)))
+    pos = (maker - rec[R_DEALER] + 2) % 3
+    return rec[R_BID] - 3, pos, n_trumps, bowers, aces, estimate(hand, trump, params[maker])
+
+
+@kernel
+def tally_bids(rec, params, bid_acc, est_acc):
+    """Add a played hand's auction winner to the bid histograms (by features, by estimate)."""
+    maker = rec[R_MAKER]
+    if maker < 0:
+        return
+    level, pos, n_trumps, bowers, aces, est = maker_features(rec, params)
+    made = 1 if rec[R_TRICKS + maker] >= rec[R_BID] else 0
+    pts = rec[R_POINTS + maker]
+    c = bid_cell(level, pos, n_trumps, bowers, aces)
+    bid_acc[c, H_COUNT] += 1
+    bid_acc[c, H_MADE] += made
+    bid_acc[c, H_POINTS] += pts
+    bid_acc[c, H_POINTS_SQ] += pts * pts
+    e = level * N_EST + est_bucket(est)
+    est_acc[e, H_COUNT] += 1
+    est_acc[e, H_MADE] += made
+    est_acc[e, H_POINTS] += pts
+    est_acc[e, H_POINTS_SQ] += pts * pts
+
+
+@kernel(parallel=True)
+def stats_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, target, summary, bid_acc, est_acc):
+    """Simulate hands as ``ghost_sim.simulate_chunks`` does, also filling the bid histograms per chunk."""
+    for ci in prange(states.shape[0]):
+        state = states[ci].copy()
+        dstate = dstates[ci].copy()
+        buf = np.zeros(2, np.int64)
+        dbuf = np.zeros(2, np.int64)
+        deck = np.empty(24, np.int64)
+        rec = np.zeros(R_WIDTH, np.int64)
+        work = np.zeros(16, np.int64)
+        scores = np.zeros(N_SEATS, np.int64)
+        acc = np.zeros(S_WIDTH, np.int64)
+        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
+            deal_packets(state, buf, deck, 24, 4, HAND_SIZE, work[0:4])
+            play_dealt(work[0:4], dstate, dbuf, work, (first_hand + h) % 3, rules, params, scores, target, -1, False, rec)
+            tally(rec, acc)
+            tally_bids(rec, params, bid_acc[ci], est_acc[ci])
+        summary[ci, :] = acc
+
+
+@kernel
+def _margin2(rec, seat):
+    """Twice the seat's points minus the sum of its two opponents' points (2 x margin over their mean)."""
+    m = 2 * rec[R_POINTS + seat]
+    for s in range(N_SEATS):
+        if s != seat:
+            m -= rec[R_POINTS + s]
+    return m
+
+
+@kernel(parallel=True)
+def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params, target, paired, acc, rows):
+    """Value of swapping to the ghost: each decision point replayed with the swap taken and refused.
+
+    For every deal (dealer ``h % 3``) and position p whose first turn comes
+    while the swap is open under the strategy, the hand is played twice from
+    the same cards and decision-stream state: p swaps, and p keeps; everyone
+    else follows the strategy. Paired: both branches on the same deal.
+    Unpaired (``paired`` false, for comparison): the refusing branch uses the
+    next deal of the stream, so the two sides are independent. ``acc[ci,
+    pos, bucket]`` gets the sums of points and 2 x margin (``SW_*``); the
+    bucket is the strategy's best estimate of the hand p gives up (or keeps).
+    ``rows`` (if it has rows) gets one row per deal and position (``SR_*``,
+    -1 where no decision point), paired mode only.
+    """
+    want_rows = rows.shape[0] > 0
+    for ci in prange(states.shape[0]):
+        state = states[ci].copy()
+        dstate0 = dstates[ci].copy()
+        dstate = np.empty(4, np.uint64)
+        dnext = np.empty(4, np.uint64)
+        dbuf_next = np.zeros(2, np.int64)
+        buf = np.zeros(2, np.int64)
+        dbuf0 = np.zeros(2, np.int64)
+        dbuf = np.zeros(2, np.int64)
+        deck = np.empty(24, np.int64)
+        dealt = np.zeros(4, np.int64)
+        dealt2 = np.zeros(4, np.int64)
+        rec = np.zeros(R_WIDTH, np.int64)
+        work = np.zeros(16, np.int64)
+        scores = np.zeros(N_SEATS, np.int64)
+        a = acc[ci]
+        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
+            dealer = (first_deal + h) % 3
+            deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
+            if not paired:
+                deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt2)
+            # the strategy's own play, to find the decision points (decision stream restored after)
+            dstate[:] = dstate0
+            dbuf[:] = dbuf0
+            play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, -1, False, rec)
+            dnext[:] = dstate
+            dbuf_next[:] = dbuf
+            base_swap = rec[R_SWAP]
+            base_pos = (base_swap - dealer + 2) % 3 + 1 if base_swap >= 0 else 4
+            if not paired:
+                play_dealt(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, -1, False, rec)
+                base2 = rec[R_SWAP]
+                base_pos2 = (base2 - dealer + 2) % 3 + 1 if base2 >= 0 else 4
+            for pos in range(1, 4):
+                seat = (dealer + pos) % 3
+                if want_rows:
+                    rows[3 * h + pos - 1, SR_POS] = -1
+                if base_pos >= pos:
+                    _, e = best_trump(dealt[pos - 1], params[seat])
+                    b = est_bucket(e)
+                    dstate[:] = dstate0
+                    dbuf[:] = dbuf0
+                    play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, seat, True, rec)
+                    pts_s = rec[R_POINTS + seat]
+                    mar_s = _margin2(rec, seat)
+                    a[pos - 1, b, SW_N_SWAP] += 1
+                    a[pos - 1, b, SW_PTS_SWAP] += pts_s
+                    a[pos - 1, b, SW_PTS_SWAP_SQ] += pts_s * pts_s
+                    a[pos - 1, b, SW_MAR_SWAP] += mar_s
+                    a[pos - 1, b, SW_MAR_SWAP_SQ] += mar_s * mar_s
+                    if paired:
+                        dstate[:] = dstate0
+                        dbuf[:] = dbuf0
+                        play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, seat, False, rec)
+                        pts_k = rec[R_POINTS + seat]
+                        mar_k = _margin2(rec, seat)
+                        _add_keep(a, pos - 1, b, pts_k, mar_k)
+                        d = pts_s - pts_k
+                        dm = mar_s - mar_k
+                        a[pos - 1, b, SW_N_PAIR] += 1
+                        a[pos - 1, b, SW_DPTS] += d
+                        a[pos - 1, b, SW_DPTS_SQ] += d * d
+                        a[pos - 1, b, SW_DMAR] += dm
+                        a[pos - 1, b, SW_DMAR_SQ] += dm * dm
+                        if want_rows:
+                            r = rows[3 * h + pos - 1]
+                            r[SR_POS] = pos
+                            r[SR_STRENGTH_BUCKET] = b
+                            r[SR_PTS_SWAP] = pts_s
+                            r[SR_PTS_KEEP] = pts_k
+                            r[SR_MAR_SWAP] = mar_s
+                            r[SR_MAR_KEEP] = mar_k
+                if not paired and base_pos2 >= pos:
+                    _, e = best_trump(dealt2[pos - 1], params[seat])
+                    b = est_bucket(e)
+                    dstate[:] = dstate0
+                    dbuf[:] = dbuf0
+                    play_dealt(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, seat, False, rec)
+                    _add_keep(a, pos - 1, b, rec[R_POINTS + seat], _margin2(rec, seat))
+            # the decision stream moves on as in the strategy's own play of this deal
+            dstate0[:] = dnext
+            dbuf0[:] = dbuf_next
+
+
+@kernel
+def _add_keep(a, pos, b, pts, mar):
+    """Add the refusing branch of a decision point to the swap accumulator."""
+    a[pos, b, SW_N_KEEP] += 1
+    a[pos, b, SW_PTS_KEEP] += pts
+    a[pos, b, SW_PTS_KEEP_SQ] += pts * pts
+    a[pos, b, SW_MAR_KEEP] += mar
+    a[pos, b, SW_MAR_KEEP_SQ] += mar * mar

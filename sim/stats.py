@@ -1,0 +1,123 @@
+"""Orchestration of the aggregate kernels: bid histograms and paired swap replays, batch by batch.
+
+Both run in constant memory: each batch of chunks returns fixed-size
+histograms that are summed here. Seeds and chunks work as in ``runner``, so a
+stats run of N hands plays exactly the hands of ``bower simulate`` with the
+same seed, rules and strategy.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+
+from kernels import ghost as gk
+from kernels import ghost_stats as gst
+from sim import runner
+
+
+def bid_stats(
+    hands: int,
+    seed: int = 0,
+    threads: int | None = None,
+    rules: dict | None = None,
+    strategy="default",
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Simulate ``hands`` hands; return the run summary and the merged bid histograms.
+
+    Keys: ``summary`` (as ``runner.simulate``), ``bids`` (N_BID_CELLS, H_WIDTH)
+    and ``estimates`` (4 * N_EST, H_WIDTH) int64 arrays.
+    """
+    v, rules_d, rules_vec = runner._setup("ghost", seed, rules)
+    name, params = runner.seat_params(strategy)
+    if not isinstance(hands, (int, np.integer)) or hands <= 0:
+        raise runner.RunError(f"--hands must be a positive integer, got {hands!r}")
+    n_threads = runner.set_threads(threads)
+    total = np.zeros(gk.S_WIDTH, np.int64)
+    bids = np.zeros((gst.N_BID_CELLS, gst.H_WIDTH), np.int64)
+    ests = np.zeros((gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
+    t0 = time.perf_counter()
+    first = 0
+    while first < hands:
+        n = min(runner.SUMMARY_BATCH_CHUNKS * runner.CHUNK_SIZE, hands - first)
+        n_chunks = -(-n // runner.CHUNK_SIZE)
+        c0 = first // runner.CHUNK_SIZE
+        summary = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
+        b_acc = np.zeros((n_chunks, gst.N_BID_CELLS, gst.H_WIDTH), np.int64)
+        e_acc = np.zeros((n_chunks, gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
+        gst.stats_chunks(
+            runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
+            runner.CHUNK_SIZE, n, rules_vec, params, runner.TARGET, summary, b_acc, e_acc,
+        )
+        total += summary.sum(axis=0)
+        bids += b_acc.sum(axis=0)
+        ests += e_acc.sum(axis=0)
+        first += n
+        if progress is not None:
+            progress(first, hands)
+    elapsed = time.perf_counter() - t0
+    return {
+        "summary": runner.summarize(total, v.name, rules_d, name, seed, n_threads, elapsed),
+        "bids": bids,
+        "estimates": ests,
+    }
+
+
+def swap_values(
+    deals: int,
+    seed: int = 0,
+    threads: int | None = None,
+    rules: dict | None = None,
+    strategy="default",
+    paired: bool = True,
+    want_rows: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Replay every swap decision point of ``deals`` deals with the swap taken and refused.
+
+    Returns ``acc`` (3 positions, N_EST buckets, SW_WIDTH) summed over the
+    run, ``rows`` (deals * 3, SR_WIDTH) when ``want_rows`` (paired only),
+    ``deals``, ``paired`` and ``elapsed_s``. Unpaired mode plays the refusing
+    branch on separate deals (the comparison the paired design improves on).
+    """
+    v, rules_d, rules_vec = runner._setup("ghost", seed, rules)
+    if rules_d["swap"] == "none":
+        raise runner.RunError("the swap analysis needs the rule swap=at_turn")
+    name, params = runner.seat_params(strategy)
+    if not isinstance(deals, (int, np.integer)) or deals <= 0:
+        raise runner.RunError(f"the number of deals must be a positive integer, got {deals!r}")
+    n_threads = runner.set_threads(threads)
+    acc = np.zeros((3, gst.N_EST, gst.SW_WIDTH), np.int64)
+    all_rows = [] if want_rows else None
+    t0 = time.perf_counter()
+    first = 0
+    while first < deals:
+        n = min(runner.SUMMARY_BATCH_CHUNKS * runner.CHUNK_SIZE, deals - first)
+        n_chunks = -(-n // runner.CHUNK_SIZE)
+        c0 = first // runner.CHUNK_SIZE
+        b_acc = np.zeros((n_chunks, 3, gst.N_EST, gst.SW_WIDTH), np.int64)
+        rows = np.zeros((3 * n if want_rows else 0, gst.SR_WIDTH), np.int64)
+        gst.swap_chunks(
+            runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
+            runner.CHUNK_SIZE, n, rules_vec, params, runner.TARGET, paired, b_acc, rows,
+        )
+        acc += b_acc.sum(axis=0)
+        if want_rows:
+            all_rows.append(rows)
+        first += n
+        if progress is not None:
+            progress(first, deals)
+    return {
+        "acc": acc,
+        "rows": np.concatenate(all_rows) if want_rows else None,
+        "deals": deals,
+        "paired": paired,
+        "rules": rules_d,
+        "strategy": name,
+        "seed": seed,
+        "threads": n_threads,
+        "elapsed_s": time.perf_counter() - t0,
+    }
