@@ -242,3 +242,25 @@ def read_records(path: str) -> list[dict]:
         return rows
     with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+def read_records_checked(path: str) -> list[dict]:
+    """``read_records`` with bad input as RecordsError: missing file, wrong format, no records."""
+    lower = str(path).lower()
+    if not (lower.endswith(".jsonl") or lower.endswith(".parquet")):
+        raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
+    try:
+        recs = read_records(path)
+    except FileNotFoundError:
+        raise RecordsError(f"no records file {path}") from None
+    except (OSError, ValueError) as e:
+        raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
+    if not recs:
+        raise RecordsError(f"{path} holds no records")
+    needed = {"variant", "dealer", "deal", "swap", "maker", "bid", "trump", "tricks", "points"}
+    for i, r in enumerate(recs):
+        if not isinstance(r, dict) or not needed <= set(r):
+            raise RecordsError(f"{path}: record {i} is not a bower hand record (needs {', '.join(sorted(needed))})")
+        if r["variant"] != "ghost":
+            raise RecordsError(f"{path}: record {i} is variant {r['variant']!r}; analyze reads Ghost Hand records")
+    return recs

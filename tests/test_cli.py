@@ -172,3 +172,59 @@ def test_bad_input_in_game_commands(capsys, tmp_path, monkeypatch, args, words):
     assert len(err.strip().splitlines()) == 1 and err.startswith("bower: error:")
     assert words in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_analyze_prints_and_writes_tables(capsys, tmp_path):
+    rec = tmp_path / "r.parquet"
+    assert run(capsys, "simulate", "--hands", "3000", "--records", str(rec))[0] == 0
+    code, out, _ = run(capsys, "analyze", str(rec), "--csv", str(tmp_path / "tables"))
+    assert code == 0
+    for needle in ("bid by position", "bid by trumps", "moon odds", "position", "make_rate", "make_low"):
+        assert needle in out
+    names = sorted(os.listdir(tmp_path / "tables"))
+    assert "bid_success.csv" in names and "bid_by_estimate.csv" in names and "position.csv" in names
+
+
+def test_report_writes_html_and_plots(capsys, tmp_path):
+    out_dir = tmp_path / "rep"
+    code, out, _ = run(capsys, "report", "--hands", "20000", "--games", "64", "--seed", "3", "--out", str(out_dir))
+    assert code == 0 and "report.html" in out
+    html = (out_dir / "report.html").read_text()
+    for needle in ("Ghost Hand Euchre", "auction=one_lap", "bower-rules-1", "strategy", "seed", "20,000",
+                   "swap_value.png", "make_rate_by_strength.png", "moon_odds.png", "points_by_position.png"):
+        assert needle in html
+    assert sorted(p.name for p in out_dir.iterdir()) == sorted(
+        ["report.html", "swap_value.png", "make_rate_by_strength.png", "moon_odds.png", "points_by_position.png"]
+    )
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["analyze", "missing.jsonl"], "no records file"),
+        (["analyze", "notes.txt"], ".jsonl or .parquet"),
+        (["analyze", "bad.jsonl"], "cannot read records"),
+        (["analyze", "other.jsonl"], "not a bower hand record"),
+        (["analyze", "empty.jsonl"], "no records"),
+        (["analyze", "ok.jsonl", "--csv", "a", "--parquet", "b"], "not both"),
+        (["analyze", "ok.jsonl", "--csv", "ok.jsonl"], "it is a file"),
+        (["report", "--hands", "0", "--out", "rep"], "--hands"),
+        (["report", "--hands", "100", "--out", "ok.jsonl"], "it is a file"),
+        (["report", "--hands", "100", "--rule", "swap=none", "--out", "rep"], "swap=at_turn"),
+    ],
+)
+def test_bad_input_in_analysis_commands(capsys, tmp_path, monkeypatch, args, words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.jsonl").write_text("{not json\n")
+    (tmp_path / "other.jsonl").write_text('{"a": 1}\n')
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "notes.txt").write_text("x")
+    from sim import runner
+
+    runner.simulate(hands=50, records_path=str(tmp_path / "ok.jsonl"))
+    before = sorted(os.listdir(tmp_path))
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("bower: error:")
+    assert words in err
+    assert sorted(os.listdir(tmp_path)) == before

@@ -6,7 +6,9 @@ import sys
 
 import click
 
+from sim.cli.analyze import analyze
 from sim.cli.experiment import experiment
+from sim.cli.report import report
 from sim.cli.simulate import simulate
 from sim.cli.strategies import strategies
 from sim.cli.sweep import sweep
@@ -22,6 +24,8 @@ cli.add_command(simulate)
 cli.add_command(experiment)
 cli.add_command(sweep)
 cli.add_command(strategies)
+cli.add_command(analyze)
+cli.add_command(report)
 
 
 def main(argv=None) -> None:
