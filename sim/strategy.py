@@ -54,9 +54,9 @@ GHOST_PARAMS: tuple[tuple[str, float, str], ...] = (
     ("w_off_ace", 0.60, "tricks credited for an off-suit ace"),
     ("w_off_king", 0.20, "tricks credited for an off-suit king"),
     ("w_void", 0.35, "tricks credited per void off-suit when holding two or more trumps"),
-    ("swap_below", 2.00, "swap to the ghost hand when the best estimate is below this"),
+    ("swap_below", 3.00, "swap to the ghost hand when the best estimate is below this"),
     ("bid_3", 2.80, "estimate needed to bid 3"),
-    ("bid_4", 3.60, "estimate needed to bid 4"),
+    ("bid_4", 3.20, "estimate needed to bid 4"),
     ("bid_5", 4.50, "estimate needed to bid 5"),
     ("bid_moon", 5.00, "estimate needed to call the moon"),
     ("bid_jump", 0.0, "1: bid the level the estimate supports; 0: the least bid that beats the standing bid"),
@@ -78,8 +78,8 @@ def _preset(**changes: float) -> dict[str, float]:
 
 PRESETS: dict[str, dict[str, float]] = {
     "default": _preset(),
-    "cautious": _preset(swap_below=1.8, bid_3=3.2, bid_4=4.0, bid_5=4.9, bid_moon=5.4),
-    "aggressive": _preset(swap_below=2.2, bid_3=2.4, bid_4=3.2, bid_5=4.1, bid_moon=4.7),
+    "cautious": _preset(swap_below=2.8, bid_3=3.2, bid_4=3.6, bid_5=4.9, bid_moon=5.4),
+    "aggressive": _preset(swap_below=3.2, bid_3=2.4, bid_4=2.8, bid_5=4.1, bid_moon=4.7),
     "never-swap": _preset(swap_below=-1.0),
     "score-aware": _preset(bid_shift_self_near=0.4, bid_shift_opp_near=-0.4),
     "random": _preset(random=1.0),

@@ -100,9 +100,12 @@ def test_swap_branches_replay_the_strategy_exactly(tmp_path):
     assert checked == n
 
 
-def test_paired_swap_value_agrees_with_unpaired_and_is_narrower():
-    # 200,000 deals, seed 5. Measured: position 1 gains +0.094 points (paired, +0.081..+0.108) and
-    # +0.085 (unpaired, +0.072..+0.099); margin interval widths 0.034 vs 0.036.
+def test_paired_swap_value_agrees_with_unpaired():
+    # 200,000 deals, seed 5, default strategy. Measured: position 1 gains +0.186 points paired
+    # (+0.174..+0.198) and +0.180 unpaired (+0.168..+0.191). Pairing does NOT narrow the points
+    # interval here (width ratio paired/unpaired 1.02, 1.01, 0.97 by position): with the deal fixed,
+    # a strong own hand means a weaker ghost, so the two branches are negatively correlated and
+    # only the opponents' cards are shared. The margin interval is narrower (0.99, 0.99, 0.91).
     paired = gt.swap_overall(stats.swap_values(200000, seed=5)["acc"])
     unpaired = gt.swap_overall(stats.swap_values(200000, seed=5, paired=False)["acc"])
     for i in range(3):
@@ -110,9 +113,9 @@ def test_paired_swap_value_agrees_with_unpaired_and_is_narrower():
         assert p["gain_low"] < u["gain_points"] < p["gain_high"]
         assert u["gain_low"] < p["gain_points"] < u["gain_high"]
         assert p["margin_low"] < u["gain_margin"] < p["margin_high"]
-        assert (p["margin_high"] - p["margin_low"]) < 0.97 * (u["margin_high"] - u["margin_low"])
-        assert (p["gain_high"] - p["gain_low"]) <= 1.002 * (u["gain_high"] - u["gain_low"])
-    assert (paired["gain_high"] - paired["gain_low"]).sum() < (unpaired["gain_high"] - unpaired["gain_low"]).sum()
+        assert (p["margin_high"] - p["margin_low"]) < (u["margin_high"] - u["margin_low"])
+        ratio = (p["gain_high"] - p["gain_low"]) / (u["gain_high"] - u["gain_low"])
+        assert 0.9 < ratio < 1.1
 
 
 def test_swap_value_falls_with_strength_and_breaks_even():

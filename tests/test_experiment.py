@@ -169,10 +169,12 @@ def test_toml_round_trip_and_errors(tmp_path):
         assert load_toml(str(path)) == params
         assert load_strategy(str(path)) == (name, params)
     good = to_toml("x", GHOST_DEFAULTS)
+    bid_4 = f"bid_4 = {GHOST_DEFAULTS['bid_4']!r}"
+    assert bid_4 in good
     cases = {
-        "missing": (good.replace("bid_4 = 3.6\n", ""), "missing parameter 'bid_4'"),
+        "missing": (good.replace(bid_4 + "\n", ""), "missing parameter 'bid_4'"),
         "unknown": (good + "bid_7 = 1.0\n", "unknown strategy parameter 'bid_7'"),
-        "bad": (good.replace("bid_4 = 3.6", 'bid_4 = "high"'), "bad value 'high' for strategy parameter 'bid_4'"),
+        "bad": (good.replace(bid_4, 'bid_4 = "high"'), "bad value 'high' for strategy parameter 'bid_4'"),
         "switch": (good.replace("random = 0.0", "random = 3.0"), "'random'"),
         "negative": (good.replace("near_target = 6.0", "near_target = -1.0"), "'near_target'"),
         "syntax": ("bid_4 = = 3", "not valid TOML"),
