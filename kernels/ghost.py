@@ -55,6 +55,10 @@ R_TRICKS = R_PLAYS + 2 * N_PLAYS  # by seat
 R_POINTS = R_TRICKS + N_SEATS  # by seat
 R_WIDTH = R_POINTS + N_SEATS
 
+# A forced decision (paired replays, should-bid): seat, turn, swap, call, trump; -1 = not forced.
+F_SEAT, F_AT, F_SWAP, F_CALL, F_TRUMP = range(5)
+NO_FORCE = np.full(5, -1, np.int64)
+
 # Summary counters (int64 row per chunk; merged by summing).
 S_HANDS = 0
 S_THROWN = 1
@@ -107,13 +111,17 @@ def score_hand(maker, bid, tricks, rules, points):
 
 
 @kernel
-def auction(hands, ghost, dealer, rules, params, scores, target, force_seat, force_swap, dstate, dbuf, rec):
+def auction(hands, ghost, dealer, rules, params, scores, target, force, dstate, dbuf, rec):
     """Run the auction on ``hands`` (by seat; a swap rewrites it); record swap and calls in ``rec``.
 
     ``scores`` are the game scores before this hand (for score-aware
-    strategies). ``force_seat`` (or -1) has its swap decision replaced by
-    ``force_swap`` if the swap is still open at its first turn (paired swap
-    analysis). Returns (maker, bid, trump); maker -1 means thrown in.
+    strategies). ``force`` (int64[5], ``F_*``) overrides one seat's decisions
+    at one turn (for paired analyses and should-bid): the turn is the seat's
+    first (``F_AT`` = -1) or the turn made when ``F_AT`` calls have been made;
+    there ``F_SWAP`` (0 keep, 1 swap, -1 strategy) replaces the swap decision
+    if the swap is open, and ``F_CALL`` (-1 strategy) the call; if the seat
+    wins the auction, ``F_TRUMP`` (-1 strategy) is the trump it names.
+    Returns (maker, bid, trump); maker -1 means thrown in.
     """
     until_passes = rules[G_AUCTION] == 1
     swap_open = rules[G_SWAP] == 1
@@ -134,12 +142,15 @@ def auction(hands, ghost, dealer, rules, params, scores, target, force_seat, for
         if (passed >> seat) & 1 == 0 and seat != maker:
             forced = stick and seat == dealer and n_passed == 2 and standing == 0
             rnd = is_random(p)
+            at_force = seat == force[F_SEAT] and (
+                n_calls == force[F_AT] if force[F_AT] >= 0 else (called >> seat) & 1 == 0
+            )
             if (called >> seat) & 1 == 0:
                 known = False  # whether (bs, be) already describe the seat's current hand
                 bs, be = 0, 0.0
                 if swap_open:
-                    if seat == force_seat:
-                        do_swap = force_swap
+                    if at_force and force[F_SWAP] >= 0:
+                        do_swap = force[F_SWAP] == 1
                     elif rnd:
                         do_swap = bounded(dstate, dbuf, 2) == 1
                     else:
@@ -160,7 +171,9 @@ def auction(hands, ghost, dealer, rules, params, scores, target, force_seat, for
                         best_s1, best_e1 = bs, be
                     else:
                         best_s2, best_e2 = bs, be
-            if rnd:
+            if at_force and force[F_CALL] >= 0:
+                call = force[F_CALL]
+            elif rnd:
                 call = random_call(standing, forced, dstate, dbuf)
             else:
                 be = best_e0 if seat == 0 else (best_e1 if seat == 1 else best_e2)
@@ -188,7 +201,9 @@ def auction(hands, ghost, dealer, rules, params, scores, target, force_seat, for
     rec[R_NCALLS] = n_calls
     trump = -1
     if maker >= 0:
-        if is_random(params[maker]):
+        if maker == force[F_SEAT] and force[F_TRUMP] >= 0:
+            trump = force[F_TRUMP]
+        elif is_random(params[maker]):
             trump = bounded(dstate, dbuf, 4)
         else:
             trump = best_s0 if maker == 0 else (best_s1 if maker == 1 else best_s2)
@@ -251,14 +266,14 @@ def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, score
     scratch array of at least 13 entries (no allocation per hand).
     """
     deal_packets(state, buf, deck, 24, 4, HAND_SIZE, work[0:4])
-    play_dealt(work[0:4], dstate, dbuf, work, dealer, rules, params, scores, target, -1, False, rec)
+    play_dealt(work[0:4], dstate, dbuf, work, dealer, rules, params, scores, target, NO_FORCE, rec)
 
 
 @kernel
-def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force_seat, force_swap, rec):
+def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec):
     """Auction, play and score a hand already dealt (``dealt``: position 1, 2, 3, ghost) into ``rec``.
 
-    ``force_seat``/``force_swap`` as in ``auction``; ``work[4:13]`` is scratch.
+    ``force`` as in ``auction`` (``NO_FORCE`` for none); ``work[4:13]`` is scratch.
     """
     hands = work[4:7]
     tricks = work[7:10]
@@ -270,8 +285,7 @@ def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target,
         hands[seat] = dealt[p]
         rec[R_DEAL + seat] = dealt[p]
     rec[R_DEAL + 3] = dealt[3]
-    maker, bid, trump = auction(hands, dealt[3], dealer, rules, params, scores, target, force_seat, force_swap,
-                                dstate, dbuf, rec)
+    maker, bid, trump = auction(hands, dealt[3], dealer, rules, params, scores, target, force, dstate, dbuf, rec)
     rec[R_MAKER] = maker
     rec[R_BID] = bid
     rec[R_TRUMP] = trump

@@ -28,6 +28,9 @@ from kernels.ghost import (
     R_TRUMP,
     R_WIDTH,
     S_WIDTH,
+    F_SEAT,
+    F_SWAP,
+    NO_FORCE,
     play_dealt,
     tally,
 )
@@ -119,7 +122,7 @@ def stats_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params
         acc = np.zeros(S_WIDTH, np.int64)
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             deal_packets(state, buf, deck, 24, 4, HAND_SIZE, work[0:4])
-            play_dealt(work[0:4], dstate, dbuf, work, (first_hand + h) % 3, rules, params, scores, target, -1, False, rec)
+            play_dealt(work[0:4], dstate, dbuf, work, (first_hand + h) % 3, rules, params, scores, target, NO_FORCE, rec)
             tally(rec, acc)
             tally_bids(rec, params, bid_acc[ci], est_acc[ci])
         summary[ci, :] = acc
@@ -166,6 +169,7 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
         rec = np.zeros(R_WIDTH, np.int64)
         work = np.zeros(16, np.int64)
         scores = np.zeros(N_SEATS, np.int64)
+        force = NO_FORCE.copy()
         a = acc[ci]
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
             dealer = (first_deal + h) % 3
@@ -175,13 +179,13 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
             # the strategy's own play, to find the decision points (decision stream restored after)
             dstate[:] = dstate0
             dbuf[:] = dbuf0
-            play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, -1, False, rec)
+            play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, NO_FORCE, rec)
             dnext[:] = dstate
             dbuf_next[:] = dbuf
             base_swap = rec[R_SWAP]
             base_pos = (base_swap - dealer + 2) % 3 + 1 if base_swap >= 0 else 4
             if not paired:
-                play_dealt(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, -1, False, rec)
+                play_dealt(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, NO_FORCE, rec)
                 base2 = rec[R_SWAP]
                 base_pos2 = (base2 - dealer + 2) % 3 + 1 if base2 >= 0 else 4
             for pos in range(1, 4):
@@ -193,7 +197,9 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
                     b = est_bucket(e)
                     dstate[:] = dstate0
                     dbuf[:] = dbuf0
-                    play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, seat, True, rec)
+                    force[F_SEAT] = seat
+                    force[F_SWAP] = 1
+                    play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
                     pts_s = rec[R_POINTS + seat]
                     mar_s = _margin2(rec, seat)
                     a[pos - 1, b, SW_N_SWAP] += 1
@@ -204,7 +210,8 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
                     if paired:
                         dstate[:] = dstate0
                         dbuf[:] = dbuf0
-                        play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, seat, False, rec)
+                        force[F_SWAP] = 0
+                        play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
                         pts_k = rec[R_POINTS + seat]
                         mar_k = _margin2(rec, seat)
                         _add_keep(a, pos - 1, b, pts_k, mar_k)
@@ -228,7 +235,9 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
                     b = est_bucket(e)
                     dstate[:] = dstate0
                     dbuf[:] = dbuf0
-                    play_dealt(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, seat, False, rec)
+                    force[F_SEAT] = seat
+                    force[F_SWAP] = 0
+                    play_dealt(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
                     _add_keep(a, pos - 1, b, rec[R_POINTS + seat], _margin2(rec, seat))
             # the decision stream moves on as in the strategy's own play of this deal
             dstate0[:] = dnext
