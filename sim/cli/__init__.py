@@ -9,6 +9,7 @@ import click
 from sim.cli.analyze import analyze
 from sim.cli.experiment import experiment
 from sim.cli.report import report
+from sim.cli.should_bid import should_bid
 from sim.cli.simulate import simulate
 from sim.cli.strategies import strategies
 from sim.cli.sweep import sweep
@@ -26,6 +27,7 @@ cli.add_command(sweep)
 cli.add_command(strategies)
 cli.add_command(analyze)
 cli.add_command(report)
+cli.add_command(should_bid)
 
 
 def main(argv=None) -> None:

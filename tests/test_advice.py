@@ -1,0 +1,178 @@
+"""``should-bid``: situations checked, exact answers where they are exact, agreement with plain play."""
+
+import json
+
+import numpy as np
+import pytest
+
+from analysis.intervals import Z999, wilson
+from sim.advice import AdviceError, ImpossibleAuction, advise, open_actions, parse_calls, replay_turns
+from sim.cards import CardError, parse_cards
+from sim.cli import main
+from sim.rules import GHOST, resolve
+from sim.strategy import GHOST_DEFAULTS
+from tests.reference import ghost as ref
+
+RULES = resolve(GHOST)
+UNTIL = resolve(GHOST, {"auction": "until_passes"})
+STICK = resolve(GHOST, {"stick_the_dealer": True})
+
+
+def _action(r, name):
+    return next(a for a in r["actions"] if a["action"] == name)
+
+
+def test_six_highest_hearts_moon_makes_with_certainty():
+    r = advise("JH JD AH KH QH TH", position=1, samples=3000, seed=1)
+    moon = _action(r, "moon H")
+    assert moon["make_prob"] == 1.0 and moon["wins_auction"] == 1.0
+    assert moon["expected_points"] == 24.0 and moon["points_ci95"] == [24.0, 24.0]
+    assert moon["mean_tricks"] == 6.0
+    assert r["recommendation"]["action"] == "moon H" and r["recommendation"]["clear"]
+    # every other trump loses the moon: the five other hearts can't all be beaten... but JS/JC are not held
+    assert _action(r, "moon C")["make_prob"] == 0.0
+
+
+def test_nines_and_tens_do_not_bid():
+    r = advise("9C TC 9S TS 9D TD", position=1, seed=2)
+    rec = r["recommendation"]
+    assert rec["action"] in ("swap, then the strategy's call", "pass") and rec["clear"]
+    assert rec["action"] == "swap, then the strategy's call"
+    for a in r["actions"]:
+        if a["call"] in ("4", "5", "moon"):
+            assert a["make_prob"] == 0.0  # nothing in this hand can take four tricks without the swap
+    r = advise("9C TC 9S TS 9D TD", position=3, calls="pass,pass", swapped="1", seed=2, samples=2000)
+    assert r["recommendation"]["action"] == "pass"
+
+
+def test_question_answer_and_json_fields(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["should-bid", "JH JD AH KH 9S TC", "--position", "3", "--calls", "pass,3", "--swapped", "1",
+              "--bid", "4", "--samples", "3000", "--json"])
+    assert e.value.code == 0
+    r = json.loads(capsys.readouterr().out)
+    q = r["question"]
+    assert q["bid"] == "4" and q["trump"] == "H" and q["verdict"].startswith("yes")
+    assert q["ev_vs_pass_ci95"][0] > 0 and 0.99 < q["make_prob"] <= 1
+    assert 0 < r["acceptance_rate"] < 1 and r["samples"] == 3000
+    assert {a["action"] for a in r["actions"]} >= {"pass", "4 H", "5 C", "moon S"}
+    assert "3 H" not in {a["action"] for a in r["actions"]}  # a 3 cannot beat the standing 3
+    assert set(r["recommendation"]) >= {"action", "clear", "runner_up", "diff_points", "diff_ci95"}
+
+
+def test_text_answer_states_question_first(capsys):
+    with pytest.raises(SystemExit):
+        main(["should-bid", "JH JD AH KH 9S TC", "--position", "3", "--calls", "pass,3", "--swapped", "1",
+              "--bid", "4", "--samples", "2000"])
+    out = capsys.readouterr().out
+    assert out.startswith("Should you bid 4?  yes: bid 4 in H")
+    assert "Recommendation: 4 H" in out
+
+
+def test_same_seed_same_answer_for_any_thread_count():
+    a = advise("AS KS QS JC 9D TH", position=2, calls="pass", swapped="1", samples=4000, seed=5, threads=1)
+    b = advise("AS KS QS JC 9D TH", position=2, calls="pass", swapped="1", samples=4000, seed=5, threads=2)
+    drop = ("elapsed_s", "threads", "compiled")
+    assert {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}
+    c = advise("AS KS QS JC 9D TH", position=2, calls="pass", swapped="1", samples=4000, seed=6, threads=1)
+    assert c["actions"] != a["actions"]
+
+
+def _plain_play(hand, n, seed):
+    """Position 1 holds ``hand``; the other 18 cards dealt at random; the reference engine plays."""
+    rng = np.random.default_rng(seed)
+    mine = [ref.card_from_index(c) for c in parse_cards(hand)]
+    rest = [c for c in ref.DECK if c not in mine]
+    seats = [dict(GHOST_DEFAULTS)] * 3
+    out = []
+    for _ in range(n):
+        perm = rng.permutation(18)
+        others = [[rest[perm[i]] for i in range(k, 18, 3)] for k in range(3)]
+        deal = [mine, others[0], others[1], others[2]]  # position 1, 2, 3, ghost; dealer seat 2
+        out.append(ref.play_hand(deal, 2, RULES, seats))
+    return out
+
+
+def test_estimate_agrees_with_plain_play_of_the_same_hand():
+    # a hand the strategy bids 3 in hearts on (no swap): the make rate and mean points of "3 H" in should-bid
+    # must agree with the same hand played out by the reference engine on independently dealt cards
+    hand = "JH KH TH 9H AS 9C"
+    r = advise(hand, position=1, samples=20000, seed=3)
+    three = _action(r, "3 H")
+    recs = _plain_play(hand, 3000, seed=11)
+    assert all(x["calls"][0] == [0, "3"] and x["swap"] != 0 for x in recs)  # the strategy bids 3 itself, no swap
+    won = [x for x in recs if x["maker"] == 0]
+    made = sum(x["tricks"]["0"] >= 3 for x in won)
+    lo, hi = wilson(made, len(won), Z999)
+    assert lo - 1e-9 <= three["make_prob"] <= hi + 1e-9
+    pts = np.array([x["points"]["0"] for x in recs])
+    half = Z999 * pts.std(ddof=1) / np.sqrt(len(pts))
+    assert abs(pts.mean() - three["expected_points"]) < half + (three["points_ci95"][1] - three["points_ci95"][0]) / 2
+    lo, hi = wilson(len(won), len(recs), Z999)
+    assert lo < three["wins_auction"] < hi
+
+
+def test_swap_action_agrees_with_plain_play_of_a_weak_hand():
+    hand = "9C TC 9S QD 9H TH"
+    r = advise(hand, position=1, samples=20000, seed=4)
+    swap = _action(r, "swap, then the strategy's call")
+    recs = _plain_play(hand, 3000, seed=12)
+    assert all(x["swap"] == 0 for x in recs)  # the strategy swaps this hand itself
+    pts = np.array([x["points"]["0"] for x in recs])
+    half = Z999 * pts.std(ddof=1) / np.sqrt(len(pts))
+    assert abs(pts.mean() - swap["expected_points"]) < half + (swap["points_ci95"][1] - swap["points_ci95"][0]) / 2
+
+
+def test_turn_order_and_open_actions():
+    s = replay_turns(3, parse_calls("pass,3"), RULES)
+    assert s["prefix"] == [(0, 0), (1, 3)] and s["standing"] == 3
+    acts = [a["action"] for a in open_actions(s, False)]
+    assert acts[0] == "pass" and "3 H" not in acts and "4 H" in acts and "moon C" in acts
+    # until_passes: the first bidder gets another turn once outbid
+    s = replay_turns(1, parse_calls("3,4,pass"), UNTIL)
+    assert s["standing"] == 4 and s["called"] == {1, 2, 3}
+    # a stuck dealer may not pass
+    s = replay_turns(3, parse_calls("pass,pass"), STICK)
+    assert s["forced"] and [a["action"] for a in open_actions(s, True)][0] == "3 C"
+
+
+def test_impossible_auction_is_reported():
+    # under the default strategy a player who keeps their hand (estimate >= 3.0) always bids
+    with pytest.raises(ImpossibleAuction, match="impossible"):
+        advise("JH JD AH KH 9S TC", position=2, calls="pass", samples=100)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        (dict(hand="JH JD AH KH QH"), AdviceError, "6 cards"),
+        (dict(hand="JH JD AH KH QH QH"), CardError, "duplicate"),
+        (dict(hand="JH JD AH KH QH ZZ"), CardError, "malformed"),
+        (dict(hand="JH JD AH KH QH JK"), CardError, "joker"),
+        (dict(hand="JH JD AH KH QH TH", position=3, calls="4,3"), AdviceError, "does not beat the standing bid 4"),
+        (dict(hand="JH JD AH KH QH TH", position=3, calls="moon,pass"), AdviceError, "after the auction ended"),
+        (dict(hand="JH JD AH KH QH TH", position=2, calls="pass,3"), AdviceError, "position 3's turn"),
+        (dict(hand="JH JD AH KH QH TH", position=4), AdviceError, "1, 2 or 3"),
+        (dict(hand="JH JD AH KH QH TH", position=0), AdviceError, "1, 2 or 3"),
+        (dict(hand="JH JD AH KH QH TH", calls="pass,maybe", position=3), AdviceError, "unknown call"),
+        (dict(hand="JH JD AH KH QH TH", position=2, calls="pass", swapped="3"), AdviceError, "has not had a turn"),
+        (dict(hand="JH JD AH KH QH TH", position=2, calls="pass", swapped="2"), AdviceError, "own swap"),
+        (dict(hand="JH JD AH KH QH TH", bid="2"), AdviceError, "--bid"),
+        (dict(hand="JH JD AH KH QH TH", position=3, calls="pass,4", bid="4"), AdviceError, "does not beat"),
+        (dict(hand="JH JD AH KH QH TH", scores="1,2"), AdviceError, "--scores"),
+        (dict(hand="JH JD AH KH QH TH", samples=0), AdviceError, "--samples"),
+    ],
+)
+def test_bad_situations(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        advise(**kwargs)
+
+
+def test_bad_input_on_the_command_line(capsys):
+    for args in (["should-bid", "JH JD AH"], ["should-bid", "JH JD AH KH QH TH", "--calls", "4,3", "--position", "3"],
+                 ["should-bid", "JH JD AH KH 9S TC", "--position", "2", "--calls", "pass", "--samples", "50"]):
+        with pytest.raises(SystemExit) as e:
+            main(args)
+        out, err = capsys.readouterr()
+        assert e.value.code == 2 and out == "" and len(err.strip().splitlines()) == 1
+        assert err.startswith("bower: error:")
