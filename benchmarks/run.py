@@ -65,6 +65,13 @@ for name, threads, n in cases:
             continue
         def once(n=n, threads=threads):
             swap_values(n, seed=0, threads=threads)
+    elif name == "advice":
+        try:
+            from sim.advice import advise
+        except ImportError:
+            continue
+        def once(n=n, threads=threads):
+            advise("JH KH TH 9H AS 9C", position=1, samples=n, seed=0, threads=threads)
     else:
         import tempfile, os
         def once(n=n, threads=threads):
@@ -131,11 +138,12 @@ def main() -> None:
         "game": [100_000, 400_000],
         "duplicate": [120_000],
         "swap": [1_000_000],
+        "advice": [100_000],
         "records": [20_000],
     }
     if args.quick:
         sizes = {"deal": [1_000_000], "hand": [1_000_000], "game": [100_000], "duplicate": [60_000], "swap": [200_000],
-                 "records": [10_000]}
+                 "advice": [20_000], "records": [10_000]}
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
     info = machine()
     results = {"this": measure(ROOT, cases, repeats)}
@@ -154,7 +162,8 @@ def main() -> None:
     print(f"machine: {info['cpu']}, {info['cores']} cores; Python {info['python']}, Numba {info['numba']}")
     print(f"median of {repeats} runs after warm-up; 'hand' = deal + swap + auction + 6 tricks + score, summary mode;")
     print("'game' = whole games to 32 (default strategy); 'duplicate' = experiment games (default/aggressive/random);")
-    print("'swap' = deals of the paired swap analysis (each decision point played twice)")
+    print("'swap' = deals of the paired swap analysis (each decision point played twice);")
+    print("'advice' = should-bid samples per action (position 1, 18 actions: each sample plays 18 hands)")
     print()
     header = f"{'kernel':<8} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
     if args.against:
