@@ -15,6 +15,7 @@ import tempfile
 import pandas as pd
 
 from analysis import ghost_tables as gt
+from sim.errors import UserError
 
 PLOTS = {
     "make_rate_by_strength.png": "Make rate by bid and trick estimate",
@@ -47,7 +48,7 @@ def table_set(bids, estimates=None, position=None, swap_acc=None) -> dict[str, p
     return tables
 
 
-class OutputError(OSError):
+class OutputError(UserError, OSError):
     """An output directory that cannot be created or written."""
 
 

@@ -14,6 +14,8 @@ from kernels.tables import HIGHER, POWER, SUIT_MASK, TRUMP_RANK, VALUE
 from sim.strategy import param_index
 
 DECK24 = np.int64((1 << 24) - 1)
+_ACES = np.int64(sum(1 << (s * 6 + 5) for s in range(4)))
+_KINGS = np.int64(sum(1 << (s * 6 + 4) for s in range(4)))
 MOON = 6
 
 P_W_TRUMP = param_index("w_trump_nine")
@@ -39,96 +41,47 @@ def is_random(p):
     return p[P_RANDOM] >= 0.5
 
 
-@kernel
+@kernel(inline="always")
 def estimate(hand, trump, p):
-    """Trick estimate of ``hand`` with ``trump``: card weights in ascending order, then voids."""
-    est = 0.0
-    n_trumps = 0
-    m = hand
-    while m != 0:
-        c = lowest(m)
-        m &= m - 1
-        r = TRUMP_RANK[trump, c]
-        if r >= 0:
-            est += p[P_W_TRUMP + r]
-            n_trumps += 1
-        else:
-            rank = c % 6
-            if rank == 5:
-                est += p[P_W_OFF_ACE]
-            elif rank == 4:
-                est += p[P_W_OFF_KING]
-    if n_trumps >= 2:
-        est = _add_voids(est, hand, trump, p[P_W_VOID])
-    return est
+    """Trick estimate of ``hand`` with ``trump`` (sim/strategy.py): trump weights, off aces and kings, voids.
 
-
-@kernel
-def _add_voids(est, hand, trump, void):
-    """``est`` plus ``void`` for each non-trump suit (in suit order) missing from ``hand``."""
-    for s in range(4):
-        if s != trump and hand & SUIT_MASK[trump, s] == 0:
-            est += void
+    Branch-free on the card bits. The weights are multiples of a binary
+    fraction (``sim.strategy.WEIGHT_STEP``), so the sum is exact in any order.
+    """
+    b = trump * 6
+    r = (hand >> (b + 2)) & 1
+    left = (hand >> ((trump ^ 1) * 6 + 2)) & 1
+    ace = (hand >> (b + 5)) & 1
+    king = (hand >> (b + 4)) & 1
+    queen = (hand >> (b + 3)) & 1
+    ten = (hand >> (b + 1)) & 1
+    nine = (hand >> b) & 1
+    joker = (hand >> 24) & 1
+    est = (
+        nine * p[P_W_TRUMP] + ten * p[P_W_TRUMP + 1] + queen * p[P_W_TRUMP + 2] + king * p[P_W_TRUMP + 3]
+        + ace * p[P_W_TRUMP + 4] + left * p[P_W_TRUMP + 5] + r * p[P_W_TRUMP + 6] + joker * p[P_W_TRUMP + 7]
+    )
+    est += popcount(hand & _ACES & ~(np.int64(1) << (b + 5))) * p[P_W_OFF_ACE]
+    est += popcount(hand & _KINGS & ~(np.int64(1) << (b + 4))) * p[P_W_OFF_KING]
+    if nine + ten + queen + king + ace + left + r + joker >= 2:
+        voids = 0
+        for s in range(4):
+            if s != trump and hand & SUIT_MASK[trump, s] == 0:
+                voids += 1
+        est += voids * p[P_W_VOID]
     return est
 
 
 @kernel
 def best_trump(hand, p):
-    """(suit, estimate) of the suit with the highest trick estimate; ties to the lowest suit.
-
-    One pass over the cards keeps four running sums, each in ascending card
-    order, so every sum equals ``estimate(hand, t, p)`` exactly.
-    """
-    e0 = e1 = e2 = e3 = 0.0
-    n0 = n1 = n2 = n3 = 0
-    off_ace = p[P_W_OFF_ACE]
-    off_king = p[P_W_OFF_KING]
-    m = hand
-    while m != 0:
-        c = lowest(m)
-        m &= m - 1
-        rank = c % 6
-        off = off_ace if rank == 5 else (off_king if rank == 4 else 0.0)
-        r = TRUMP_RANK[0, c]
-        if r >= 0:
-            e0 += p[P_W_TRUMP + r]
-            n0 += 1
-        elif rank >= 4:
-            e0 += off
-        r = TRUMP_RANK[1, c]
-        if r >= 0:
-            e1 += p[P_W_TRUMP + r]
-            n1 += 1
-        elif rank >= 4:
-            e1 += off
-        r = TRUMP_RANK[2, c]
-        if r >= 0:
-            e2 += p[P_W_TRUMP + r]
-            n2 += 1
-        elif rank >= 4:
-            e2 += off
-        r = TRUMP_RANK[3, c]
-        if r >= 0:
-            e3 += p[P_W_TRUMP + r]
-            n3 += 1
-        elif rank >= 4:
-            e3 += off
-    void = p[P_W_VOID]
-    if n0 >= 2:
-        e0 = _add_voids(e0, hand, 0, void)
-    if n1 >= 2:
-        e1 = _add_voids(e1, hand, 1, void)
-    if n2 >= 2:
-        e2 = _add_voids(e2, hand, 2, void)
-    if n3 >= 2:
-        e3 = _add_voids(e3, hand, 3, void)
-    best_s, best_e = 0, e0
-    if e1 > best_e:
-        best_s, best_e = 1, e1
-    if e2 > best_e:
-        best_s, best_e = 2, e2
-    if e3 > best_e:
-        best_s, best_e = 3, e3
+    """(suit, estimate) of the suit with the highest trick estimate; ties to the lowest suit."""
+    best_s = 0
+    best_e = estimate(hand, 0, p)
+    for t in range(1, 4):
+        e = estimate(hand, t, p)
+        if e > best_e:
+            best_s = t
+            best_e = e
     return best_s, best_e
 
 

@@ -17,8 +17,8 @@ import numpy as np
 from analysis.intervals import Z95, wilson
 from kernels import ghost_advice as ga
 from sim import runner
-from sim.cards import SUITS, CardError, card_str, mask_of, parse_cards
-from sim.rules import RuleError
+from sim.cards import SUITS, card_str, mask_of, parse_cards
+from sim.errors import UserError
 
 CHUNK_SAMPLES = 1024
 BATCH_CHUNKS = 8
@@ -29,7 +29,7 @@ CALL_CODES = {"pass": 0, "p": 0, "3": 3, "4": 4, "5": 5, "moon": 6, "6": 6}
 CALL_NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
 
 
-class AdviceError(ValueError):
+class AdviceError(UserError, ValueError):
     """A hand, call sequence or option that describes no reachable Ghost Hand turn."""
 
 

@@ -8,6 +8,8 @@ diamonds/hearts (2, 3) red, so the suit of the same colour is ``suit ^ 1``.
 
 from __future__ import annotations
 
+from sim.errors import UserError
+
 SUITS = "CSDH"
 RANKS = "9TJQKA"
 N_SUITS = 4
@@ -20,7 +22,7 @@ DECK25 = (1 << 25) - 1
 _SUIT_ALIASES = {"C": 0, "S": 1, "D": 2, "H": 3, "♣": 0, "♠": 1, "♦": 2, "♥": 3}
 
 
-class CardError(ValueError):
+class CardError(UserError, ValueError):
     """A card string, hand or card list that the notation does not allow."""
 
 

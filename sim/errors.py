@@ -1,11 +1,8 @@
-"""The exceptions that mean bad user input (exit status 2, one line), gathered in one tuple."""
+"""The base of every bad-input error: the CLI prints it as one line and exits with status 2.
 
-from analysis.report import OutputError
-from sim.advice import AdviceError
-from sim.cards import CardError
-from sim.records import RecordsError
-from sim.rules import RuleError
-from sim.runner import RunError
-from sim.strategy import StrategyError
+Kept free of imports so that catching it costs nothing at start-up.
+"""
 
-USER_ERRORS = (AdviceError, CardError, OutputError, RecordsError, RuleError, RunError, StrategyError)
+
+class UserError(Exception):
+    """Bad input from the user (a card, a rule option, a path, a situation): one clear line, exit 2."""

@@ -20,7 +20,8 @@ import tempfile
 import numpy as np
 
 from kernels import ghost as gk
-from sim.cards import SUITS, mask_str, card_str
+from sim.cards import SUITS, card_str, mask_str
+from sim.errors import UserError
 from sim.rules import RULES_VERSION, Variant
 
 CALL_NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
@@ -41,7 +42,7 @@ def _cards(mask: int) -> list[str]:
     return out
 
 
-class RecordsError(OSError):
+class RecordsError(UserError, OSError):
     """A records path that cannot be written or has an unknown extension."""
 
 

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.errors import UserError
+
 RULES_VERSION = "bower-rules-1 (RULES.md 2026-11)"
 
 
-class RuleError(ValueError):
+class RuleError(UserError, ValueError):
     """An unknown variant, an unknown rule option or a value the option does not allow."""
 
 

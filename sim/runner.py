@@ -18,6 +18,7 @@ from analysis.intervals import mean_interval, wilson
 from kernels import ghost as gk
 from kernels import ghost_sim as gs
 from sim import records as rec_mod
+from sim.errors import UserError
 from sim.rules import RULES_VERSION, encode, get_variant, resolve
 from sim.strategy import load_strategy, to_vector
 
@@ -30,7 +31,7 @@ GAME_BATCH_CHUNKS = 32
 MAX_HANDS_PER_GAME = 1000
 
 
-class RunError(ValueError):
+class RunError(UserError, ValueError):
     """A run that cannot start: bad hand count, thread count, and the like."""
 
 

@@ -6,10 +6,11 @@ their own, so experiments vary these numbers without recompiling.
 
 Default Ghost Hand strategy (README explains it for players):
 
-- *Trick estimate* of a hand for trump ``t``: the sum, over its cards in
-  ascending card order, of the weight of each trump by its rank (``w_trump_*``,
-  ``w_left``, ``w_right``) and of each off-suit ace and king; then, if the hand
-  holds at least two trumps, ``w_void`` for each other suit it lacks. The best
+- *Trick estimate* of a hand for trump ``t``: the sum of the weight of each
+  trump by its rank (``w_trump_*``, ``w_left``, ``w_right``), of each off-suit
+  ace and king, and, if the hand holds at least two trumps, ``w_void`` for
+  each other suit it lacks. Weights are rounded to steps of 1/4096 trick
+  (``WEIGHT_STEP``), so every estimate is an exact sum in any order. The best
   suit is the one with the highest estimate (ties: lowest suit, C S D H).
 - *Swap*: at a player's turn, before their first call, while the ghost is
   still there, swap when the best estimate is below ``swap_below``.
@@ -41,19 +42,21 @@ import tomllib
 
 import numpy as np
 
+from sim.errors import UserError
+
 GHOST_PARAMS: tuple[tuple[str, float, str], ...] = (
     # trump weights in TRUMP_RANK order (kernels/tables.py): 9 T Q K A left right joker
-    ("w_trump_nine", 0.45, "tricks credited for the 9 of trump"),
+    ("w_trump_nine", 0.4375, "tricks credited for the 9 of trump"),
     ("w_trump_ten", 0.50, "tricks credited for the 10 of trump"),
-    ("w_trump_queen", 0.60, "tricks credited for the queen of trump"),
-    ("w_trump_king", 0.70, "tricks credited for the king of trump"),
-    ("w_trump_ace", 0.85, "tricks credited for the ace of trump"),
-    ("w_left", 0.95, "tricks credited for the left bower"),
+    ("w_trump_queen", 0.625, "tricks credited for the queen of trump"),
+    ("w_trump_king", 0.6875, "tricks credited for the king of trump"),
+    ("w_trump_ace", 0.875, "tricks credited for the ace of trump"),
+    ("w_left", 0.9375, "tricks credited for the left bower"),
     ("w_right", 1.00, "tricks credited for the right bower"),
     ("w_joker", 1.00, "tricks credited for the joker (variants with a joker)"),
-    ("w_off_ace", 0.60, "tricks credited for an off-suit ace"),
-    ("w_off_king", 0.20, "tricks credited for an off-suit king"),
-    ("w_void", 0.35, "tricks credited per void off-suit when holding two or more trumps"),
+    ("w_off_ace", 0.625, "tricks credited for an off-suit ace"),
+    ("w_off_king", 0.1875, "tricks credited for an off-suit king"),
+    ("w_void", 0.375, "tricks credited per void off-suit when holding two or more trumps"),
     ("swap_below", 3.00, "swap to the ghost hand when the best estimate is below this"),
     ("bid_3", 2.80, "estimate needed to bid 3"),
     ("bid_4", 3.20, "estimate needed to bid 4"),
@@ -95,10 +98,14 @@ PRESET_NOTES = {
 }
 
 
-class StrategyError(ValueError):
+class StrategyError(UserError, ValueError):
     """An unknown strategy, parameter or a bad parameter value."""
 
 
+# Trick weights are used in steps of WEIGHT_STEP (a binary fraction), so every estimate is an exact
+# sum whatever the order of its terms; weights must stay below WEIGHT_LIMIT in size.
+WEIGHT_STEP = 2.0**-12
+WEIGHT_LIMIT = 64.0
 # Switches are on at 0.5 and above (0 = off, 1 = on); other parameters that must not be negative.
 SWITCHES = {"bid_jump", "random"}
 NON_NEGATIVE = {"lead_trump_min", "near_target"}
@@ -122,6 +129,10 @@ def check_value(name: str, value, where: str = "") -> float:
     value = float(value)
     if not math.isfinite(value):
         raise StrategyError(f"bad value {value!r} for strategy parameter {name!r}{at} (a finite number)")
+    if name.startswith("w_"):
+        if abs(value) >= WEIGHT_LIMIT:
+            raise StrategyError(f"bad value {value!r} for strategy parameter {name!r}{at} (a weight below {WEIGHT_LIMIT:g})")
+        value = round(value / WEIGHT_STEP) * WEIGHT_STEP
     if name in SWITCHES and not 0.0 <= value <= 1.0:
         raise StrategyError(f"bad value {value!r} for strategy parameter {name!r}{at} (0 = off, 1 = on)")
     if name in NON_NEGATIVE and value < 0:

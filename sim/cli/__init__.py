@@ -8,6 +8,7 @@ import click
 
 from sim.cli.analyze import analyze
 from sim.cli.experiment import experiment
+from sim.cli.profile import profile
 from sim.cli.report import report
 from sim.cli.should_bid import should_bid
 from sim.cli.simulate import simulate
@@ -28,11 +29,12 @@ cli.add_command(strategies)
 cli.add_command(analyze)
 cli.add_command(report)
 cli.add_command(should_bid)
+cli.add_command(profile)
 
 
 def main(argv=None) -> None:
     """Entry point: run the CLI; bad input prints one line ``bower: error: ...`` and exits 2."""
-    from sim.errors import USER_ERRORS
+    from sim.errors import UserError
 
     args = sys.argv[1:] if argv is None else list(argv)
     if not args:
@@ -49,7 +51,7 @@ def main(argv=None) -> None:
     except click.exceptions.ClickException as e:
         click.echo(f"bower: error: {e.format_message()}", err=True)
         sys.exit(2)
-    except USER_ERRORS as e:
+    except UserError as e:
         click.echo(f"bower: error: {e}", err=True)
         sys.exit(2)
     except KeyboardInterrupt:
