@@ -4,17 +4,54 @@ import numpy as np
 from numba import prange
 
 from kernels.jit import kernel
-from kernels.rng import bounded
+from kernels.rng import xoshiro_step
+
+_M32 = np.uint64(0xFFFFFFFF)
 
 
 @kernel
 def shuffle(state, buf, deck, n):
-    """Shuffle ``deck[:n]`` in place (Fisher-Yates, i from n-1 down to 1, j uniform in [0, i])."""
+    """Shuffle ``deck[:n]`` in place (Fisher-Yates, i from n-1 down to 1, j uniform in [0, i]).
+
+    Draws exactly as ``rng.bounded`` does (two 32-bit draws per 64-bit output,
+    Lemire's multiply-shift with rejection), with the generator state and the
+    held half kept in registers for the whole shuffle instead of in memory.
+    """
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    held = np.uint64(buf[0])
+    has = buf[1]
     for i in range(n - 1, 0, -1):
-        j = bounded(state, buf, i + 1)
+        un = np.uint64(i + 1)
+        if has == 1:
+            r = held
+            has = 0
+        else:
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            held = x & _M32
+            has = 1
+            r = x >> np.uint64(32)
+        m = r * un
+        low = m & _M32
+        if low < un:
+            threshold = ((_M32 + np.uint64(1)) - un) % un
+            while low < threshold:
+                if has == 1:
+                    r = held
+                    has = 0
+                else:
+                    x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+                    held = x & _M32
+                    has = 1
+                    r = x >> np.uint64(32)
+                m = r * un
+                low = m & _M32
+        j = np.int64(m >> np.uint64(32))
         tmp = deck[i]
         deck[i] = deck[j]
         deck[j] = tmp
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    buf[0] = np.int64(held)
+    buf[1] = has
 
 
 @kernel

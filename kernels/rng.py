@@ -32,6 +32,20 @@ def next_u64(s):
 
 
 @kernel
+def xoshiro_step(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in registers: (output, s0, s1, s2, s3)."""
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@kernel
 def next_u32(s, buf):
     """Next 32-bit draw; each 64-bit output serves two draws (high half first).
 

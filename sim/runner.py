@@ -26,7 +26,7 @@ TARGET = get_variant("ghost").target
 CHUNK_SIZE = 4096  # hands per chunk (independent hands)
 GAME_CHUNK_SETS = 64  # deal sets per chunk (whole games)
 SUMMARY_BATCH_CHUNKS = 64
-RECORD_BATCH_CHUNKS = 8
+RECORD_BATCH_CHUNKS = 2
 GAME_BATCH_CHUNKS = 32
 MAX_HANDS_PER_GAME = 1000
 
