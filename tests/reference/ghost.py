@@ -6,12 +6,18 @@ with a suit and a rank, hands are lists of cards, and every rule is a small
 function with the rule's own words in it. It shares only notation (card
 strings, option and parameter names) with the simulator, never its tables.
 
-Seats are 0, 1, 2. The dealer of hand ``h`` is seat ``h % 3``; position ``p``
-(1 = dealer's left, 3 = dealer) is seat ``(dealer + p) % 3``.
+Seats are 0, 1, 2. The dealer of independent hand ``h`` is seat ``h % 3``;
+position ``p`` (1 = dealer's left, 3 = dealer) is seat ``(dealer + p) % 3``.
+Each seat has its own strategy parameters; the deterministic strategy may
+be score-aware (its bid thresholds move near the target), and the random
+player draws every decision from a decision stream kept apart from the deal
+stream (``tests/reference/rng.py``).
 
 Public functions mirror ``sim.runner`` so a test can compare them directly:
-``hand_records``, ``deal_masks``, ``play_with_choices``, ``score_hand``, and the
-single-rule helpers ``legal_cards``/``legal_mask`` and ``trick_winner``.
+``hand_records``, ``game_results``, ``deal_masks``, ``play_with_choices``,
+``score_hand``, and the single-rule helpers ``legal_cards``/``legal_mask``,
+``legal_calls`` and ``trick_winner``. ``game_details`` adds what a game went
+through (ties at the top, playoff hands, the hand records).
 """
 
 from __future__ import annotations
@@ -21,7 +27,13 @@ from functools import lru_cache
 
 from sim.rules import GHOST, RULES_VERSION, resolve
 from sim.strategy import resolve_strategy
-from tests.reference.rng import Xoshiro256ss, chunk_rng
+from tests.reference.rng import (
+    Xoshiro256ss,
+    chunk_rng,
+    decision_chunk_rng,
+    game_deal_rng,
+    game_decision_rng,
+)
 
 SUIT_LETTERS = "CSDH"  # clubs, spades, diamonds, hearts
 RANK_LETTERS = "9TJQKA"  # nine (low) .. ace (high), plain-suit order
@@ -388,7 +400,77 @@ def deal_masks(seed: int, start: int, count: int) -> list[list[int]]:
 
 
 # --------------------------------------------------------------------------
-# One hand with the default strategy
+# Players: one strategy per seat, score-aware bidding, the random player
+
+TARGET = 32  # RULES.md 1: "first to 32 or more wins"
+PASS = 0
+CALL_NAMES = {PASS: "pass", 3: "3", 4: "4", 5: "5", MOON: "moon"}
+
+
+def seat_strategies(strategy) -> list[dict]:
+    """Parameters by seat: one strategy for every seat, or a list of three (seat 0, 1, 2)."""
+    if isinstance(strategy, (list, tuple)):
+        if len(strategy) != PLAYERS:
+            raise ValueError(f"need one strategy per seat ({PLAYERS}), got {len(strategy)}")
+        return [resolve_strategy(s) for s in strategy]
+    params = resolve_strategy(strategy)
+    return [params] * PLAYERS
+
+
+def is_random(params: dict) -> bool:
+    """The random player: every decision uniformly among the legal ones."""
+    return params["random"] >= 0.5
+
+
+def close_to_target(score: int, params: dict, target: int = TARGET) -> bool:
+    return score >= target - params["near_target"]
+
+
+def score_shift(seat: int, scores, params: dict, target: int = TARGET) -> float:
+    """How far every bid threshold moves for ``seat`` given the game scores before the hand.
+
+    Starts at 0.0; plus ``bid_shift_self_near`` if the player is close to the
+    target; plus ``bid_shift_opp_near`` (once) if any opponent is.
+    """
+    shift = 0.0
+    if close_to_target(scores[seat], params, target):
+        shift += params["bid_shift_self_near"]
+    if any(close_to_target(scores[s], params, target) for s in range(PLAYERS) if s != seat):
+        shift += params["bid_shift_opp_near"]
+    return shift
+
+
+def legal_calls(standing: int, dealer_stuck: bool) -> list[int]:
+    """The calls a player may make: pass (not a stuck dealer), each bid above the standing one, moon."""
+    calls = [] if dealer_stuck else [PASS]
+    calls.extend(range(max(3, standing + 1), 6))
+    calls.append(MOON)
+    return calls
+
+
+def default_wants_swap(hand, params: dict) -> bool:
+    return best_suit(hand, params)[1] < params["swap_below"]
+
+
+def default_call(hand, standing: int, dealer_stuck: bool, shift: float, params: dict) -> int:
+    """The default strategy's call: the level of (best estimate - shift), as sim/strategy.py describes."""
+    lvl = level(best_suit(hand, params)[1] - shift, params)
+    if lvl == MOON:
+        return MOON
+    if lvl > standing:
+        return lvl if params["bid_jump"] >= 0.5 else max(3, standing + 1)
+    return 3 if dealer_stuck else PASS
+
+
+class NoDecisions:
+    """The decision stream of a run where nobody plays at random: drawing from it is a bug."""
+
+    def bounded(self, n: int) -> int:
+        raise AssertionError("a deterministic player drew from the decision stream")
+
+
+# --------------------------------------------------------------------------
+# One hand
 
 
 def dealer_of(hand_index: int) -> int:
@@ -399,55 +481,66 @@ def seat_of_position(dealer: int, position: int) -> int:
     return (dealer + position) % PLAYERS
 
 
-def auction(hands: dict, ghost, dealer: int, rules: dict, params: dict) -> dict:
+def swap_allowed(rules: dict, swapper, seat: int, has_called: set) -> bool:
+    """RULES.md: at their own turn, before calling, a player may swap; only one swap per deal."""
+    return rules["swap"] == "at_turn" and swapper is None and seat not in has_called
+
+
+def still_bidding(seat: int, passed: set, high_bidder) -> bool:
+    """Whether ``seat`` gets a turn: a pass is final and the high bidder does not bid over themselves."""
+    return seat not in passed and seat != high_bidder
+
+
+def auction(hands: dict, ghost, dealer: int, rules: dict, seats: list, scores=(0, 0, 0), decisions=None,
+            target: int = TARGET) -> dict:
     """Run the auction; ``hands`` (by seat) is changed in place by a swap.
 
-    Returns ``swap`` (seat or None), ``calls`` ([seat, call] in order),
-    ``maker`` and ``bid`` (None when thrown in).
+    ``seats`` holds each seat's strategy parameters, ``scores`` the game
+    scores before the hand, ``decisions`` the decision stream of random
+    players. Returns ``swap`` (seat or None), ``calls`` ([seat, call name] in
+    order), ``maker`` and ``bid`` (None when thrown in).
     """
+    decisions = decisions if decisions is not None else NoDecisions()
     order = [seat_of_position(dealer, p) for p in (1, 2, 3)]
-    may_swap = rules["swap"] == "at_turn"
-    swap = None
+    swapper = None
     calls: list[list] = []
     has_called: set[int] = set()
     passed: set[int] = set()
     high_bid, high_bidder = 0, None
 
-    def take_turn(seat: int) -> str:
-        nonlocal swap, high_bid, high_bidder
-        if may_swap and swap is None and seat not in has_called:
-            if best_suit(hands[seat], params)[1] < params["swap_below"]:
-                swap = seat
+    def take_turn(seat: int) -> int:
+        nonlocal swapper, high_bid, high_bidder
+        params = seats[seat]
+        if swap_allowed(rules, swapper, seat, has_called):
+            wants = decisions.bounded(2) == 1 if is_random(params) else default_wants_swap(hands[seat], params)
+            if wants:
+                swapper = seat
                 hands[seat] = list(ghost)  # the old hand is now the dead hand
-        lvl = level(best_suit(hands[seat], params)[1], params)
-        if lvl == MOON:
-            call = "moon"
-        elif lvl > high_bid:
-            call = str(lvl if params["bid_jump"] >= 0.5 else max(3, high_bid + 1))
-        else:
-            call = "pass"
-        others = [s for s in order if s != seat]
-        if (
-            call == "pass"
-            and rules["stick_the_dealer"]
+        stuck = (
+            rules["stick_the_dealer"]
             and seat == dealer
             and high_bidder is None
-            and all(s in passed for s in others)
-        ):
-            call = "3"
+            and all(s in passed for s in order if s != seat)
+        )
+        allowed = legal_calls(high_bid, stuck)
+        if is_random(params):
+            call = allowed[decisions.bounded(len(allowed))]
+        else:
+            call = default_call(hands[seat], high_bid, stuck, score_shift(seat, scores, params, target), params)
+        assert call in allowed, (seat, call, allowed)
         has_called.add(seat)
-        calls.append([seat, call])
-        if call == "pass":
+        calls.append([seat, CALL_NAMES[call]])
+        if call == PASS:
             passed.add(seat)
         else:
-            high_bid, high_bidder = (MOON if call == "moon" else int(call)), seat
+            high_bid, high_bidder = call, seat
         return call
 
     if rules["auction"] == "one_lap":
         for seat in order:
-            if take_turn(seat) == "moon":
+            if take_turn(seat) == MOON:  # a moon ends the auction
                 break
-    else:  # until_passes: round and round; a pass is final; the high bidder is skipped
+    else:  # until_passes: round and round until everyone after the high bidder has passed
         turn = 0
         while True:
             if high_bid == MOON:
@@ -458,21 +551,26 @@ def auction(hands: dict, ghost, dealer: int, rules: dict, params: dict) -> dict:
                 break
             seat = order[turn % PLAYERS]
             turn += 1
-            if seat in passed or seat == high_bidder:
-                continue
-            take_turn(seat)
-    return {"swap": swap, "calls": calls, "maker": high_bidder, "bid": high_bid if high_bidder is not None else None}
+            if still_bidding(seat, passed, high_bidder):
+                take_turn(seat)
+    return {"swap": swapper, "calls": calls, "maker": high_bidder, "bid": high_bid if high_bidder is not None else None}
 
 
-def play_hand(deal: list[list[Card]], hand_index: int, rules: dict, params: dict) -> dict:
-    """The record of one hand from its deal (position 1, 2, 3, ghost)."""
-    dealer = dealer_of(hand_index)
+def play_hand(deal: list[list[Card]], dealer: int, rules: dict, seats: list, scores=(0, 0, 0), decisions=None,
+              hand_index: int | None = None, target: int = TARGET) -> dict:
+    """The record of one hand from its deal (position 1, 2, 3, ghost).
+
+    ``seats``: strategy parameters by seat; ``scores``: game scores before
+    the hand (score-aware bidding); ``decisions``: the decision stream that
+    random players draw from, in the order swap, call, trump, cards.
+    """
+    decisions = decisions if decisions is not None else NoDecisions()
     hands = {seat_of_position(dealer, p): list(deal[p - 1]) for p in (1, 2, 3)}
     ghost = list(deal[3])
     dealt = {str(s): [str(c) for c in by_index(hands[s])] for s in range(PLAYERS)}
     dealt["ghost"] = [str(c) for c in by_index(ghost)]
 
-    result = auction(hands, ghost, dealer, rules, params)
+    result = auction(hands, ghost, dealer, rules, seats, scores, decisions, target)
     maker, bid = result["maker"], result["bid"]
     record = {
         "variant": "ghost",
@@ -492,9 +590,14 @@ def play_hand(deal: list[list[Card]], hand_index: int, rules: dict, params: dict
     }
     if maker is None:  # everyone passed: thrown in
         return record
-    trump = best_suit(hands[maker], params)[0]
+    # the high bidder names any suit as trump
+    trump = decisions.bounded(4) if is_random(seats[maker]) else best_suit(hands[maker], seats[maker])[0]
 
     def chooser(seat, hand, trick, played):
+        params = seats[seat]
+        if is_random(params):
+            legal = legal_cards(hand, trick[0] if trick else None, trump)
+            return legal[decisions.bounded(len(legal))]
         if not trick:
             return choose_lead(seat, hand, trump, maker, played, params)
         return choose_follow(hand, trick, trump)
@@ -509,7 +612,148 @@ def play_hand(deal: list[list[Card]], hand_index: int, rules: dict, params: dict
 
 
 def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default") -> list[dict]:
-    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (see ``sim.runner``)."""
+    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (see ``sim.runner``).
+
+    ``strategy``: one strategy for every seat or a list of three (by seat).
+    Independent hands: game scores are all 0; the dealer of hand h is h % 3.
+    A random player draws from its chunk's decision stream, which runs
+    through the chunk's hands from the first, so those are played too.
+    """
     rules = resolve(GHOST, rules)
-    params = resolve_strategy(strategy)
-    return [play_hand(deal, start + i, rules, params) for i, deal in enumerate(deals(seed, start, count))]
+    seats = seat_strategies(strategy)
+    if not any(is_random(p) for p in seats):
+        return [
+            play_hand(deal, dealer_of(start + i), rules, seats, hand_index=start + i)
+            for i, deal in enumerate(deals(seed, start, count))
+        ]
+    out: list[dict] = []
+    h = start
+    while h < start + count:
+        chunk = h // CHUNK_HANDS
+        first = chunk * CHUNK_HANDS
+        end = min(first + CHUNK_HANDS, start + count)
+        decisions = decision_chunk_rng(seed, chunk)
+        for k, deal in enumerate(deals(seed, first, end - first)):
+            rec = play_hand(deal, dealer_of(first + k), rules, seats, (0, 0, 0), decisions, first + k)
+            if first + k >= h:
+                out.append(rec)
+        h = end
+    return out
+
+
+# --------------------------------------------------------------------------
+# Whole games
+
+FIRST_DEALER = 2  # the first dealer is seat 2, so seat 0 is position 1 in the first hand
+MAX_HANDS = 1000  # a game with no winner after this many hands is unfinished
+GAME_CHUNK_SETS = 64
+
+
+def game_winner_after_hand(scores, points, contenders, rules: dict, target: int = TARGET):
+    """Decide a game after a hand: (winner or None, contenders of a playoff or None, whether play went on past a tie).
+
+    RULES.md 1: first to 32 or more wins; if the highest is tied, play goes
+    on (``highest``: until the highest score is unique; ``playoff``: the tied
+    players' points in the next hand decide, repeating on a tie).
+    """
+    if contenders is not None:
+        best = max(points[s] for s in contenders)
+        tied = [s for s in contenders if points[s] == best]
+        if len(tied) == 1:
+            return tied[0], None, False
+        return None, tied, False
+    top = max(scores)
+    if top < target:
+        return None, None, False
+    leaders = [s for s in range(PLAYERS) if scores[s] == top]
+    if len(leaders) == 1:
+        return leaders[0], None, False
+    return None, (leaders if rules["tiebreak"] == "playoff" else None), True
+
+
+def play_game(game_seed: int, assignment_index: int, rules: dict, seats: list, target: int = TARGET,
+              max_hands: int = MAX_HANDS, keep_records: bool = False) -> dict:
+    """One whole game from its game seed; ``seats`` holds the strategy parameters by seat.
+
+    Returns ``winner`` (None if unfinished), ``hands``, ``scores``, and for
+    the tests ``went_on`` (play went on past a tie at the top), ``playoff``
+    (hands played in a playoff), ``playoff_rounds`` (playoff hands that
+    ended tied again) and, with ``keep_records``, the hand ``records``.
+    """
+    deal_rng = game_deal_rng(game_seed)
+    decisions = game_decision_rng(game_seed, assignment_index)
+    scores = [0] * PLAYERS
+    dealer = FIRST_DEALER
+    contenders = None
+    went_on = False
+    playoff_hands = 0
+    playoff_retied = 0
+    records = []
+    for n in range(1, max_hands + 1):
+        deal = deal_from(deal_rng)
+        rec = play_hand(deal, dealer, rules, seats, tuple(scores), decisions, n - 1, target)
+        if keep_records:
+            rec["scores_before"] = list(scores)
+            records.append(rec)
+        points = [rec["points"][str(s)] for s in range(PLAYERS)]
+        scores = [scores[s] + points[s] for s in range(PLAYERS)]
+        dealer = (dealer + 1) % PLAYERS  # the deal passes left, thrown-in hands included
+        in_playoff = contenders is not None
+        winner, contenders, tie = game_winner_after_hand(scores, points, contenders, rules, target)
+        went_on = went_on or tie
+        if in_playoff:
+            playoff_hands += 1
+            playoff_retied += winner is None
+        if winner is not None:
+            break
+    else:
+        n = max_hands
+    return {
+        "winner": winner, "hands": n, "scores": scores, "went_on": went_on,
+        "playoff": playoff_hands, "playoff_retied": playoff_retied, "records": records,
+    }
+
+
+def game_seeds(seed: int, start: int, count: int, n_assignments: int, duplicate: bool) -> list[tuple[int, list[int]]]:
+    """(set, game seed of each assignment) for deal sets ``start .. start+count-1``.
+
+    Set g draws from the stream of its chunk g // 64; each set draws one
+    game seed, and without ``duplicate`` one more per further assignment.
+    """
+    out = []
+    rng = None
+    for g in range(start - start % GAME_CHUNK_SETS, start + count):
+        if rng is None or g % GAME_CHUNK_SETS == 0:
+            rng = chunk_rng(seed, g // GAME_CHUNK_SETS)
+        seeds = [rng.next_u64()]
+        for _ in range(1, n_assignments):
+            seeds.append(seeds[0] if duplicate else rng.next_u64())
+        if g >= start:
+            out.append((g, seeds))
+    return out
+
+
+def game_details(seed: int, start: int, count: int, rules: dict | None = None, strategies=("default",),
+                 assignments=((0, 0, 0),), duplicate: bool = True, keep_records: bool = False,
+                 max_hands: int = MAX_HANDS) -> list[dict]:
+    """``game_results`` plus what ``play_game`` tells (tie-breaks, playoffs, records)."""
+    rules = resolve(GHOST, rules)
+    params = [resolve_strategy(s) for s in strategies]
+    assignments = [list(a) for a in assignments]
+    out = []
+    for g, seeds in game_seeds(seed, start, count, len(assignments), duplicate):
+        for a, (assignment, game_seed) in enumerate(zip(assignments, seeds)):
+            seats = [params[k] for k in assignment]
+            game = play_game(game_seed, a, rules, seats, max_hands=max_hands, keep_records=keep_records)
+            out.append({"set": g, "assignment": list(assignment), "game_seed": game_seed, **game})
+    return out
+
+
+def game_results(seed: int, start: int, count: int, rules: dict | None = None, strategies=("default",),
+                 assignments=((0, 0, 0),), duplicate: bool = True) -> list[dict]:
+    """Per-game results of deal sets ``start .. start+count-1`` (see ``sim.runner.game_results``)."""
+    keys = ("set", "assignment", "winner", "hands", "scores")
+    return [
+        {k: d[k] for k in keys}
+        for d in game_details(seed, start, count, rules, strategies, assignments, duplicate)
+    ]

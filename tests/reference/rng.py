@@ -12,6 +12,12 @@ masked to 64 bits explicitly) so the two can be compared draw by draw.
   rejection, so there is no modulo bias.
 - ``chunk_rng(seed, chunk)``: the generator of one chunk of hands, seeded from
   ``numpy.random.SeedSequence(seed, spawn_key=(chunk,))``.
+- ``decision_chunk_rng(seed, chunk)``: the chunk's decision stream (random
+  strategies draw from it, never from the deal stream), seeded from
+  ``SeedSequence(seed, spawn_key=(chunk, 1))``.
+- Whole games: ``splitmix64_state(x)`` gives four splitmix64 outputs, the
+  state of a fresh generator; a game's deal stream is seeded with its game
+  seed, its decision stream with ``game_seed ^ (DECISION_MIX * (a + 1))``.
 """
 
 from __future__ import annotations
@@ -85,3 +91,50 @@ def chunk_state(seed: int, chunk: int) -> list[int]:
 def chunk_rng(seed: int, chunk: int) -> Xoshiro256ss:
     """A fresh generator for chunk ``chunk`` (no held half)."""
     return Xoshiro256ss(chunk_state(seed, chunk))
+
+
+# --------------------------------------------------------------------------
+# Decision streams and whole games
+
+
+def splitmix64_state(seed: int) -> list[int]:
+    """Four successive splitmix64 outputs from ``seed``: the state of a fresh xoshiro256** generator.
+
+    splitmix64 (Steele, Lea & Flood; Vigna's reference code): the counter
+    advances by the golden-ratio constant and each output is the counter
+    mixed by two xor-shift-multiply rounds and a final xor-shift.
+    """
+    x = int(seed) & MASK64
+    out = []
+    for _ in range(4):
+        x = (x + 0x9E3779B97F4A7C15) & MASK64
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        out.append(z ^ (z >> 31))
+    return out
+
+
+def decision_chunk_state(seed: int, chunk: int) -> list[int]:
+    """State words of the decision stream of hand chunk ``chunk``: ``SeedSequence(seed, spawn_key=(chunk, 1))``."""
+    words = np.random.SeedSequence(seed, spawn_key=(chunk, 1)).generate_state(4, np.uint64)
+    return [int(w) for w in words]
+
+
+def decision_chunk_rng(seed: int, chunk: int) -> Xoshiro256ss:
+    """A fresh decision-stream generator for hand chunk ``chunk`` (no held half)."""
+    return Xoshiro256ss(decision_chunk_state(seed, chunk))
+
+
+DECISION_MIX = 0xD1B54A32D192ED03
+
+
+def game_deal_rng(game_seed: int) -> Xoshiro256ss:
+    """The deal stream of a game: xoshiro256** seeded by splitmix64 from the game seed."""
+    return Xoshiro256ss(splitmix64_state(game_seed))
+
+
+def game_decision_rng(game_seed: int, assignment: int) -> Xoshiro256ss:
+    """The decision stream of the game of assignment ``assignment`` (0-based) played from ``game_seed``."""
+    mixed = int(game_seed) ^ ((DECISION_MIX * (assignment + 1)) & MASK64)
+    return Xoshiro256ss(splitmix64_state(mixed))
