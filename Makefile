@@ -21,6 +21,7 @@ test: setup
 	$(PY) -m pytest -q
 
 bench: setup
+	$(PY) -m pip install -q -e '.[test,bench]'
 	$(PY) benchmarks/run.py
 
 clean:

@@ -6,6 +6,11 @@ Each case is warmed up first (compilation excluded), then timed ``--repeats``
 times; the median is reported. ``--against REV`` runs the same cases on
 another commit (checked out in a temporary git worktree) in the same run, so
 two versions are compared on the same machine at the same moment.
+
+A peer section compares single-threaded whole hands with OpenSpiel's euchre
+played by its C++ uniform random bots (``benchmarks/peer_openspiel.py``;
+needs the ``bench`` extra, which ``make bench`` installs; skipped with a note
+when ``open_spiel`` is not importable).
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import peer_openspiel  # noqa: E402
 
 MEASURE = r'''
 import json, statistics, sys, time
@@ -46,6 +54,13 @@ for name, threads, n in cases:
     elif name == "hand":
         def once(n=n, threads=threads):
             runner.simulate(hands=n, seed=0, threads=threads)
+    elif name == "random":
+        try:  # an older commit without the random strategy preset
+            runner.simulate(hands=10, seed=0, threads=threads, strategy="random")
+        except Exception:
+            continue
+        def once(n=n, threads=threads):
+            runner.simulate(hands=n, seed=0, threads=threads, strategy="random")
     elif name == "game":
         if not hasattr(runner, "simulate_games"):  # an older commit without whole games
             continue
@@ -145,8 +160,10 @@ def main() -> None:
         sizes = {"deal": [1_000_000], "hand": [1_000_000], "game": [100_000], "duplicate": [60_000], "swap": [200_000],
                  "advice": [20_000], "records": [10_000]}
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
+    cases.append(("random", 1, 1_000_000))  # the peer comparison's second bower figure: 1 thread only
     info = machine()
     results = {"this": measure(ROOT, cases, repeats)}
+    peer = peer_section(results["this"], 20_000 if args.quick else 100_000, repeats)
     if args.against:
         with tempfile.TemporaryDirectory() as d:
             wt = Path(d) / "base"
@@ -156,14 +173,15 @@ def main() -> None:
             finally:
                 subprocess.run(["git", "worktree", "remove", "--force", str(wt)], cwd=ROOT)
     if args.json:
-        print(json.dumps({"machine": info, "results": results}, indent=2))
+        print(json.dumps({"machine": info, "results": results, "peer": peer}, indent=2))
         return
     print(f"bower benchmarks: {info['date']}, commit {info['commit']}")
     print(f"machine: {info['cpu']}, {info['cores']} cores; Python {info['python']}, Numba {info['numba']}")
     print(f"median of {repeats} runs after warm-up; 'hand' = deal + swap + auction + 6 tricks + score, summary mode;")
     print("'game' = whole games to 32 (default strategy); 'duplicate' = experiment games (default/aggressive/random);")
     print("'swap' = deals of the paired swap analysis (each decision point played twice);")
-    print("'advice' = should-bid samples per action (position 1, 18 actions: each sample plays 18 hands)")
+    print("'advice' = should-bid samples per action (position 1, 18 actions: each sample plays 18 hands);")
+    print("'random' = 'hand' with the random strategy in every seat (the peer comparison below)")
     print()
     header = f"{'kernel':<8} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
     if args.against:
@@ -180,6 +198,59 @@ def main() -> None:
             eff = r["per_second"] / (r["threads"] * single[(r["kernel"], r["items"])])
             line += f"   parallel efficiency {100 * eff:.0f}%"
         print(line)
+    print_peer(peer)
+
+
+def _bower_hand(rows: list[dict], kernel: str) -> dict | None:
+    """The 1-thread row of ``kernel`` with 1,000,000 items (else the largest) from this run's results."""
+    mine = [r for r in rows if r["kernel"] == kernel and r["threads"] == 1]
+    exact = [r for r in mine if r["items"] == 1_000_000]
+    return (exact or sorted(mine, key=lambda r: r["items"]))[-1] if mine else None
+
+
+def peer_section(rows: list[dict], hands: int, repeats: int) -> dict:
+    """OpenSpiel euchre hands/s (random bots, 1 thread) against bower's 1-thread hands/s (default and random)."""
+    ok, why = peer_openspiel.available()
+    out: dict = {"note": peer_openspiel.NOTE}
+    for key, kernel in (("bower_default", "hand"), ("bower_random", "random")):
+        r = _bower_hand(rows, kernel)
+        out[key] = None if r is None else {"strategy": "default" if kernel == "hand" else "random", "threads": 1,
+                                           "hands": r["items"], "hands_per_second": r["per_second"]}
+    if not ok:
+        out.update(skipped=True, reason=f"open_spiel is not importable ({why})", how=peer_openspiel.INSTALL_HINT)
+        return out
+    try:
+        out["openspiel"] = peer_openspiel.measure(hands, repeats)
+    except Exception as e:  # a broken install must not lose the bower figures above
+        out.update(skipped=True, reason=f"OpenSpiel failed: {type(e).__name__}: {e}", how=peer_openspiel.INSTALL_HINT)
+        return out
+    out["skipped"] = False
+    peer_rate = out["openspiel"]["hands_per_second"]
+    out["ratios"] = {
+        key: out[key]["hands_per_second"] / peer_rate for key in ("bower_default", "bower_random") if out[key]
+    }
+    return out
+
+
+def print_peer(peer: dict) -> None:
+    """The peer section of the text report."""
+    print()
+    if peer.get("skipped"):
+        print(f"peer comparison skipped: {peer['reason']}; {peer['how']}")
+        return
+    o = peer["openspiel"]
+    print(f"peer: OpenSpiel {o['version']} {o['game']} {o['parameters']}, {o['bots']} bots, "
+          f"{o['hands']:,} hands, median of {o['repeats']}, 1 thread")
+    print(f"{'engine':<48} {'hands/s':>12} {'us/hand':>9} {'x OpenSpiel':>12}")
+    print(f"{'OpenSpiel euchre, uniform random bots':<48} {o['hands_per_second']:>12,.0f} {o['us_per_hand']:>9.2f} {1:>12.2f}")
+    for key, label in (("bower_default", "bower Ghost Hand, default strategy"), ("bower_random", "bower Ghost Hand, random strategy")):
+        b = peer[key]
+        if b is None:
+            print(f"{label + ', 1 thread':<48} {'-':>12}")
+            continue
+        print(f"{label + ', 1 thread':<48} {b['hands_per_second']:>12,.0f} {1e6 / b['hands_per_second']:>9.2f} "
+              f"{peer['ratios'][key]:>12.2f}")
+    print(f"note: {peer['note']}")
 
 
 if __name__ == "__main__":

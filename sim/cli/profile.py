@@ -1,0 +1,75 @@
+"""``bower profile``: throughput, ns per item, parallel efficiency and peak memory of each kernel."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from sim.cli.options import json_option
+
+
+@click.command()
+@click.option(
+    "--kernel", "kernel", default="all", show_default=True,
+    help="deal, auction, play, hand, game, should-bid or all (a comma list is allowed).",
+)
+@click.option("--hands", default=1_000_000, show_default=True, type=int,
+              help="Size of each timed run: deals/hands; games = hands/15; should-bid samples = hands/20.")
+@click.option("--threads", "threads", default=None, metavar="1,2",
+              help="Comma list of thread counts (default: 1 and all cores).")
+@json_option
+def profile(kernel, hands, threads, as_json):
+    """Time each kernel at each thread count (after compiling or loading it), median of 3 runs."""
+    from sim import profiling
+    from sim.runner import RunError
+
+    kernels = profiling.parse_kernels(kernel)
+    thread_list = profiling.parse_threads(threads)
+    if hands <= 0:
+        raise RunError(f"--hands must be a positive integer, got {hands}")
+    result = profiling.profile(kernels, hands=hands, threads=thread_list)
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+    else:
+        click.echo(format_profile(result))
+
+
+def format_profile(r: dict) -> str:
+    """The human-readable table of a ``sim.profiling.profile`` result."""
+    m = r["machine"]
+    verb = "compiled the kernels first" if r["compiled"] else "loaded the kernels from Numba's cache"
+    detail = ", ".join(f"{c['name']} {c['seconds']:.2f} s" + (" (compiled)" if c["compiled"] else "") for c in r["compile"])
+    lines = [
+        f"bower profile: {r['hands']:,} hands, threads {','.join(map(str, r['threads']))}, "
+        f"median of {r['repeats']} runs after a warm-up",
+        f"machine: {m['cpu']}, {m['cores']} cores ({m['max_threads']} kernel threads); "
+        f"Python {m['python']}, NumPy {m['numpy']}, Numba {m['numba']}",
+        f"compile time: {verb}: {r['compile_s']:.2f} s ({detail})"
+        + (", cached for later runs" if r["compiled"] else ""),
+        "",
+        f"{'kernel':<14} {'unit':<15} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>11} "
+        f"{'efficiency':>10} {'peak RSS':>12}",
+    ]
+    for row in r["kernels"]:
+        eff = "" if row["parallel_efficiency"] is None else f"{100 * row['parallel_efficiency']:.0f}%"
+        ps = "-" if row["per_second"] is None else f"{row['per_second']:,.0f}"
+        name = row["name"] + (" *" if row["derived"] else "")
+        lines.append(
+            f"{name:<14} {row['unit']:<15} {row['items']:>11,} {row['threads']:>7} {ps:>14} "
+            f"{row['ns_per_item']:>11,.1f} {eff:>10} {row['peak_rss_mib']:>8.1f} MiB"
+        )
+    lines.append("")
+    for row in r["kernels"]:
+        if row["name"] == "game":
+            lines.append(f"game at {row['threads']} thread(s): {row['hands_per_second']:,.0f} hands/s "
+                         f"({row['hands']:,} hands in {row['items']:,} games)")
+    from sim.profiling import FUSED_NOTE
+
+    if any(row["derived"] for row in r["kernels"]):
+        lines.append("* " + FUSED_NOTE)
+    if any(row["name"] == "should-bid" for row in r["kernels"]):
+        lines.append("should-bid: samples per action per second (position 1, 18 actions: each sample plays 18 hands).")
+    lines.append("efficiency = per second at T threads / (T x per second at 1 thread); "
+                 "peak RSS = the process's peak resident set size after the run (it never goes down).")
+    return "\n".join(lines)

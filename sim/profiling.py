@@ -1,0 +1,329 @@
+"""``bower profile``: time the kernels one by one at several thread counts.
+
+Thin orchestration over the public entry points (``kernels.deal.deal_many``,
+``sim.runner.simulate``, ``sim.runner.simulate_games``, ``sim.advice.advise``):
+it loads or compiles the kernels first, then times each one at each thread
+count (median of ``repeats`` runs after a warm-up) and reads the process's
+peak resident set size after each.
+
+The auction and the trick play run fused with the deal inside one kernel
+(``kernels.ghost_sim.simulate_chunks``), so they cannot be timed apart: the
+``auction+play`` row is derived, ``hand`` ns per hand minus ``deal`` ns per
+deal.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+from typing import Callable
+
+import numpy as np
+
+from sim.runner import RunError, max_threads
+
+KERNELS = ("deal", "auction", "play", "hand", "game", "should-bid")
+DERIVED = "auction+play"
+ADVICE_HAND = "JH KH TH 9H AS 9C"
+HANDS_PER_GAME = 15  # ``game`` plays hands // 15 games (about 13 hands a game to 32)
+HANDS_PER_SAMPLE = 20  # ``should-bid`` draws hands // 20 samples per action (each plays 18 hands)
+UNITS = {"deal": "deals", "hand": "hands", DERIVED: "hands", "game": "games", "should-bid": "samples/action"}
+FUSED_NOTE = (
+    "auction+play is derived (hand ns minus deal ns): the deal, the auction and the trick play "
+    "are fused in one kernel (kernels/ghost_sim.py simulate_chunks) and cannot be timed apart."
+)
+
+
+def parse_kernels(text: str) -> list[str]:
+    """Kernel names from ``"all"`` or a comma list of KERNELS; RunError on an unknown one."""
+    names = [p.strip().lower() for p in (text or "").split(",") if p.strip()]
+    if not names:
+        raise RunError("--kernel needs a name: " + ", ".join(KERNELS) + " or all")
+    out: list[str] = []
+    for n in names:
+        if n == "all":
+            wanted = ["deal", "hand", "game", "should-bid"]
+        elif n in KERNELS:
+            wanted = [n]
+        else:
+            raise RunError(f"unknown kernel {n!r} (choose from {', '.join(KERNELS)}, all)")
+        out += [w for w in wanted if w not in out]
+    return out
+
+
+def parse_threads(text: str | None) -> list[int]:
+    """Thread counts from ``"1,2"`` (default ``1,N`` with N = max_threads()); RunError if one is out of range."""
+    top = max_threads()
+    if text is None:
+        return sorted({1, top})
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            t = int(part)
+        except ValueError:
+            raise RunError(f"--threads must be a comma list of integers between 1 and {top}, got {text!r}") from None
+        if not 1 <= t <= top:
+            raise RunError(f"--threads must be between 1 and {top} on this machine, got {t}")
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def peak_rss_mib() -> float:
+    """Peak resident set size of this process so far, in MiB (ru_maxrss: KiB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
+
+
+def machine() -> dict:
+    """CPU, core and kernel-thread counts, Python, NumPy and Numba versions."""
+    import numba
+
+    cpu = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "max_threads": max_threads(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "platform": platform.platform(),
+    }
+
+
+# ---------------------------------------------------------------- the cases
+
+
+def _deal_once(n: int) -> float:
+    """Deal ``n`` Ghost Hand deals (3 hands + ghost of 6 from 24) as the runner seeds them; seconds."""
+    from kernels.deal import deal_many
+    from sim import runner
+
+    t0 = time.perf_counter()
+    n_chunks = -(-n // runner.CHUNK_SIZE)
+    states = runner.chunk_states(0, 0, n_chunks)
+    deal_many(states, runner.CHUNK_SIZE, n, 24, 4, 6, np.zeros(n_chunks, np.int64))
+    return time.perf_counter() - t0
+
+
+def _hand_once(n: int, threads: int) -> float:
+    from sim import runner
+
+    return runner.simulate(hands=n, seed=0, threads=threads)["elapsed_s"]
+
+
+def _game_once(n: int, threads: int) -> tuple[float, int]:
+    from sim import runner
+
+    s = runner.simulate_games(games=n, seed=0, threads=threads)
+    return s["elapsed_s"], s["hands"]
+
+
+def _advice_once(n: int, threads: int) -> float:
+    from sim.advice import advise
+
+    return advise(ADVICE_HAND, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
+
+
+def items(kernel: str, hands: int) -> int:
+    """Items one timed run of ``kernel`` processes for ``--hands hands``: deals, hands, games or samples."""
+    if kernel == "game":
+        return max(1, hands // HANDS_PER_GAME)
+    if kernel == "should-bid":
+        return max(1, hands // HANDS_PER_SAMPLE)
+    return hands
+
+
+def _dispatchers(kernel: str) -> list:
+    from kernels import ghost_advice as ga
+    from kernels import ghost_sim as gs
+    from kernels.deal import deal_many
+
+    return {"deal": [deal_many], "hand": [gs.simulate_chunks], "game": [gs.games_chunks],
+            "should-bid": [ga.advice_chunks]}[kernel]
+
+
+def _smallest_run(kernel: str) -> None:
+    from sim import runner
+
+    if kernel == "deal":
+        _deal_once(1)
+    elif kernel == "hand":
+        from sim.rules import encode, get_variant, resolve
+
+        v = get_variant("ghost")
+        runner.warm_up(encode(v, resolve(v, None)), runner.seat_params("default")[1])
+    elif kernel == "game":
+        _game_once(1, 1)
+    else:
+        _advice_once(1, 1)
+
+
+def timed_kernels(kernels: list[str]) -> list[str]:
+    """The kernels that really run for the requested ones (auction and play need deal and hand)."""
+    out: list[str] = []
+    for k in kernels:
+        for r in (["deal", "hand"] if k in ("auction", "play") else [k]):
+            if r not in out:
+                out.append(r)
+    return out
+
+
+def compile_kernels(kernels: list[str]) -> dict:
+    """Load (from Numba's cache) or compile the kernels behind ``kernels`` by running each once, tiny.
+
+    Returns ``compile_s`` (total seconds), ``compiled`` (whether any had to
+    be compiled: a Numba cache miss) and ``by_kernel`` (seconds and flag each).
+    """
+    by_kernel = []
+    for k in timed_kernels(kernels):
+        disp = _dispatchers(k)
+        before = sum(sum(d.stats.cache_misses.values()) for d in disp)
+        t0 = time.perf_counter()
+        _smallest_run(k)
+        seconds = time.perf_counter() - t0
+        compiled = sum(sum(d.stats.cache_misses.values()) for d in disp) > before
+        by_kernel.append({"name": k, "seconds": seconds, "compiled": compiled})
+    return {
+        "compile_s": sum(r["seconds"] for r in by_kernel),
+        "compiled": any(r["compiled"] for r in by_kernel),
+        "by_kernel": by_kernel,
+    }
+
+
+def measure(kernel: str, n: int, threads: int, repeats: int = 3) -> dict:
+    """Time ``kernel`` on ``n`` items at ``threads`` threads: median of ``repeats`` runs after one warm-up.
+
+    ``hand``, ``game`` and ``should-bid`` use the elapsed time their runner
+    reports (it leaves out the runner's own tiny warm-up chunk); ``deal``
+    times seeding plus ``deal_many``, as the runner seeds its chunks.
+    """
+    from sim import runner
+
+    runner.set_threads(threads)
+    hands_seen = None
+    if kernel == "deal":
+        once: Callable[[int], float] = _deal_once
+    elif kernel == "hand":
+        def once(m):
+            return _hand_once(m, threads)
+    elif kernel == "game":
+        def once(m):
+            nonlocal hands_seen
+            seconds, hands_seen = _game_once(m, threads)
+            return seconds
+    elif kernel == "should-bid":
+        def once(m):
+            return _advice_once(m, threads)
+    else:
+        raise RunError(f"no timed kernel {kernel!r}")
+    once(min(n, 5000))
+    times = [once(n) for _ in range(repeats)]
+    seconds = statistics.median(times)
+    row = {
+        "name": kernel,
+        "unit": UNITS[kernel],
+        "items": n,
+        "threads": threads,
+        "seconds": seconds,
+        "per_second": n / seconds,
+        "ns_per_item": 1e9 * seconds / n,
+        "parallel_efficiency": None,
+        "peak_rss_mib": peak_rss_mib(),
+        "derived": False,
+    }
+    if kernel == "game":
+        row["hands"] = hands_seen
+        row["hands_per_second"] = hands_seen / seconds
+    return row
+
+
+def derive_auction_play(rows: list[dict]) -> list[dict]:
+    """``auction+play`` rows (one per thread count): hand ns per hand minus deal ns per deal."""
+    deal = {r["threads"]: r for r in rows if r["name"] == "deal"}
+    out = []
+    for h in rows:
+        if h["name"] != "hand" or h["threads"] not in deal:
+            continue
+        ns = h["ns_per_item"] - deal[h["threads"]]["ns_per_item"]
+        out.append({
+            "name": DERIVED, "unit": UNITS[DERIVED], "items": h["items"], "threads": h["threads"],
+            "seconds": ns * h["items"] / 1e9, "per_second": 1e9 / ns if ns > 0 else None, "ns_per_item": ns,
+            "parallel_efficiency": None, "peak_rss_mib": h["peak_rss_mib"], "derived": True,
+        })
+    return out
+
+
+def add_efficiency(rows: list[dict]) -> None:
+    """Set ``parallel_efficiency`` = per_second(T) / (T x per_second(1)) where a 1-thread row exists."""
+    single = {r["name"]: r["per_second"] for r in rows if r["threads"] == 1}
+    for r in rows:
+        one = single.get(r["name"])
+        if one and r["per_second"]:
+            r["parallel_efficiency"] = r["per_second"] / (r["threads"] * one)
+
+
+def profile(
+    kernels: list[str],
+    hands: int = 1_000_000,
+    threads: list[int] | None = None,
+    repeats: int = 3,
+    on_row: Callable[[dict], None] | None = None,
+) -> dict:
+    """Compile, then time every kernel at every thread count; the result ``bower profile --json`` prints.
+
+    ``kernels`` as from ``parse_kernels``; ``threads`` as from
+    ``parse_threads`` (None: ``1,N``). ``on_row(row)`` is told of each timed
+    row as it finishes.
+    """
+    import numba
+
+    if not isinstance(hands, (int, np.integer)) or hands <= 0:
+        raise RunError(f"--hands must be a positive integer, got {hands!r}")
+    if repeats <= 0:
+        raise RunError(f"repeats must be positive, got {repeats}")
+    threads = parse_threads(None) if threads is None else list(threads)
+    for t in threads:
+        if not 1 <= t <= max_threads():
+            raise RunError(f"--threads must be between 1 and {max_threads()} on this machine, got {t}")
+    before = numba.get_num_threads()
+    try:
+        comp = compile_kernels(kernels)
+        rows = []
+        for k in timed_kernels(kernels):
+            for t in threads:
+                row = measure(k, items(k, hands), t, repeats)
+                rows.append(row)
+                if on_row is not None:
+                    on_row(row)
+    finally:
+        numba.set_num_threads(before)
+    if any(k in kernels for k in ("auction", "play")) or {"deal", "hand"} <= set(kernels):
+        derived = derive_auction_play(rows)
+        at = max(i for i, r in enumerate(rows) if r["name"] == "hand") + 1
+        rows[at:at] = derived
+    add_efficiency(rows)
+    return {
+        "compile_s": comp["compile_s"],
+        "compiled": comp["compiled"],
+        "compile": comp["by_kernel"],
+        "machine": machine(),
+        "hands": hands,
+        "repeats": repeats,
+        "threads": threads,
+        "requested": kernels,
+        "kernels": rows,
+    }

@@ -1,0 +1,97 @@
+"""``bower profile``: every requested kernel and thread count timed, consistent numbers, bad input exits 2."""
+
+import json
+
+import pytest
+
+from sim.cli import main
+from sim.runner import max_threads
+
+HANDS = "3000"  # small: each test runs in a few seconds once the kernels are loaded
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as e:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return e.value.code, out, err
+
+
+def threads_arg() -> tuple[str, list[int]]:
+    ts = sorted({1, min(2, max_threads())})
+    return ",".join(map(str, ts)), ts
+
+
+def test_json_has_every_kernel_and_thread_count(capsys):
+    arg, ts = threads_arg()
+    code, out, err = run(capsys, "profile", "--hands", HANDS, "--threads", arg, "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert isinstance(r["compiled"], bool) and r["compile_s"] >= 0
+    assert r["machine"]["max_threads"] == max_threads() and r["machine"]["cores"]
+    seen = {(k["name"], k["threads"]) for k in r["kernels"]}
+    want = {(n, t) for n in ("deal", "hand", "auction+play", "game", "should-bid") for t in ts}
+    assert seen == want
+    for k in r["kernels"]:
+        assert k["per_second"] > 0 and k["ns_per_item"] > 0 and k["peak_rss_mib"] > 0, k
+        assert k["ns_per_item"] * k["per_second"] == pytest.approx(1e9, rel=1e-9)
+        assert k["parallel_efficiency"] > 0
+        if k["threads"] == 1:
+            assert k["parallel_efficiency"] == pytest.approx(1.0)
+        assert k["derived"] == (k["name"] == "auction+play")
+    game = next(k for k in r["kernels"] if k["name"] == "game")
+    assert game["items"] == int(HANDS) // 15 and game["hands_per_second"] > game["per_second"]
+    derived = {k["threads"]: k["ns_per_item"] for k in r["kernels"] if k["derived"]}
+    by = {(k["name"], k["threads"]): k["ns_per_item"] for k in r["kernels"]}
+    for t in ts:
+        assert derived[t] == pytest.approx(by[("hand", t)] - by[("deal", t)])
+
+
+def test_one_kernel_without_one_thread_has_no_efficiency(capsys):
+    code, out, err = run(capsys, "profile", "--kernel", "deal", "--hands", HANDS, "--threads", str(max_threads()), "--json")
+    assert code == 0, err
+    rows = json.loads(out)["kernels"]
+    assert [(k["name"], k["threads"]) for k in rows] == [("deal", max_threads())]
+    if max_threads() > 1:
+        assert rows[0]["parallel_efficiency"] is None
+
+
+@pytest.mark.parametrize("kernel", ["auction", "play"])
+def test_auction_and_play_are_a_derived_row(capsys, kernel):
+    code, out, err = run(capsys, "profile", "--kernel", kernel, "--hands", HANDS, "--threads", "1")
+    assert code == 0, err
+    assert "auction+play *" in out and "fused in one kernel" in out
+    code, out, err = run(capsys, "profile", "--kernel", kernel, "--hands", HANDS, "--threads", "1", "--json")
+    rows = json.loads(out)["kernels"]
+    assert any(k["name"] == "auction+play" and k["derived"] and k["threads"] == 1 for k in rows)
+
+
+def test_text_mentions_compile_time(capsys):
+    code, out, err = run(capsys, "profile", "--kernel", "hand", "--hands", HANDS, "--threads", "1")
+    assert code == 0, err
+    assert "compile time:" in out and " s " in out.splitlines()[2]
+    assert "Numba's cache" in out or "compiled the kernels" in out
+    for needle in ("per second", "ns/item", "efficiency", "peak RSS", "MiB", "hand "):
+        assert needle in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--kernel", "shuffle"], "unknown kernel"),
+        (["--kernel", ""], "--kernel"),
+        (["--threads", "0"], "--threads"),
+        (["--threads", "1,x"], "--threads"),
+        (["--threads", ""], "--threads"),
+        (["--threads", "1,100000"], "--threads"),
+        (["--hands", "0"], "--hands"),
+        (["--hands", "-5"], "--hands"),
+        (["--hands", "many"], "--hands"),
+    ],
+)
+def test_bad_input_one_line_exit_2(capsys, args, words):
+    code, out, err = run(capsys, "profile", *args)
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bower: error:") and words in lines[0]
