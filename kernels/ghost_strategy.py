@@ -42,12 +42,17 @@ def is_random(p):
 
 
 @kernel(inline="always")
-def estimate(hand, trump, p):
-    """Trick estimate of ``hand`` with ``trump`` (sim/strategy.py): trump weights, off aces and kings, voids.
+def _weights(p):
+    """The trick weights of strategy row ``p`` as a tuple (held in registers, unlike array loads)."""
+    return (
+        p[P_W_TRUMP], p[P_W_TRUMP + 1], p[P_W_TRUMP + 2], p[P_W_TRUMP + 3], p[P_W_TRUMP + 4], p[P_W_TRUMP + 5],
+        p[P_W_TRUMP + 6], p[P_W_TRUMP + 7], p[P_W_OFF_ACE], p[P_W_OFF_KING], p[P_W_VOID],
+    )
 
-    Branch-free on the card bits. The weights are multiples of a binary
-    fraction (``sim.strategy.WEIGHT_STEP``), so the sum is exact in any order.
-    """
+
+@kernel(inline="always")
+def _estimate_w(hand, trump, w):
+    """``estimate`` with the weights as a tuple (9 T Q K A left right joker, off ace, off king, void)."""
     b = trump * 6
     r = (hand >> (b + 2)) & 1
     left = (hand >> ((trump ^ 1) * 6 + 2)) & 1
@@ -58,27 +63,36 @@ def estimate(hand, trump, p):
     nine = (hand >> b) & 1
     joker = (hand >> 24) & 1
     est = (
-        nine * p[P_W_TRUMP] + ten * p[P_W_TRUMP + 1] + queen * p[P_W_TRUMP + 2] + king * p[P_W_TRUMP + 3]
-        + ace * p[P_W_TRUMP + 4] + left * p[P_W_TRUMP + 5] + r * p[P_W_TRUMP + 6] + joker * p[P_W_TRUMP + 7]
+        nine * w[0] + ten * w[1] + queen * w[2] + king * w[3] + ace * w[4] + left * w[5] + r * w[6] + joker * w[7]
     )
-    est += popcount(hand & _ACES & ~(np.int64(1) << (b + 5))) * p[P_W_OFF_ACE]
-    est += popcount(hand & _KINGS & ~(np.int64(1) << (b + 4))) * p[P_W_OFF_KING]
+    est += popcount(hand & _ACES & ~(np.int64(1) << (b + 5))) * w[8]
+    est += popcount(hand & _KINGS & ~(np.int64(1) << (b + 4))) * w[9]
     if nine + ten + queen + king + ace + left + r + joker >= 2:
         voids = 0
         for s in range(4):
-            if s != trump and hand & SUIT_MASK[trump, s] == 0:
-                voids += 1
-        est += voids * p[P_W_VOID]
+            voids += (s != trump) & ((hand & SUIT_MASK[trump, s]) == 0)
+        est += voids * w[10]
     return est
+
+
+@kernel
+def estimate(hand, trump, p):
+    """Trick estimate of ``hand`` with ``trump`` (sim/strategy.py): trump weights, off aces and kings, voids.
+
+    Branch-free on the card bits. The weights are multiples of a binary
+    fraction (``sim.strategy.WEIGHT_STEP``), so the sum is exact in any order.
+    """
+    return _estimate_w(hand, trump, _weights(p))
 
 
 @kernel
 def best_trump(hand, p):
     """(suit, estimate) of the suit with the highest trick estimate; ties to the lowest suit."""
+    w = _weights(p)
     best_s = 0
-    best_e = estimate(hand, 0, p)
+    best_e = _estimate_w(hand, 0, w)
     for t in range(1, 4):
-        e = estimate(hand, t, p)
+        e = _estimate_w(hand, t, w)
         if e > best_e:
             best_s = t
             best_e = e
