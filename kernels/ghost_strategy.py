@@ -117,12 +117,16 @@ def bid_level(est, p):
 def score_shift(seat, scores, target, p):
     """Score-aware shift of the bid thresholds for ``seat`` given the game ``scores``."""
     shift = 0.0
+    self_near = p[P_SHIFT_SELF]
+    opp_near = p[P_SHIFT_OPP]
+    if self_near == 0.0 and opp_near == 0.0:
+        return shift  # not score-aware: adding zeros would change nothing
     line = target - p[P_NEAR]
     if scores[seat] >= line:
-        shift += p[P_SHIFT_SELF]
+        shift += self_near
     for s in range(scores.shape[0]):
         if s != seat and scores[s] >= line:
-            shift += p[P_SHIFT_OPP]
+            shift += opp_near
             break
     return shift
 
