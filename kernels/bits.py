@@ -29,6 +29,17 @@ def _cttz(typingctx, x):
     return sig, codegen
 
 
+@intrinsic
+def _ctlz(typingctx, x):
+    """LLVM ``ctlz`` on a 64-bit integer (64 for zero)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], context.get_constant(types.boolean, False))
+
+    return sig, codegen
+
+
 @kernel
 def popcount(m):
     """Number of cards in mask ``m``."""
@@ -39,3 +50,9 @@ def popcount(m):
 def lowest(m):
     """Index of the lowest card in non-empty mask ``m``."""
     return _cttz(m)
+
+
+@kernel
+def highest(m):
+    """Index of the highest card in non-empty mask ``m``."""
+    return 63 - _ctlz(m)

@@ -15,6 +15,7 @@ import numpy as np
 from kernels.bits import lowest, popcount
 from kernels.deal import deal_packets
 from kernels.ghost_strategy import (  # noqa: F401  (estimate is re-exported for the tests)
+    P_LEAD_TRUMP,
     P_SWAP_BELOW,
     best_trump,
     choose_call,
@@ -218,42 +219,61 @@ def play_tricks(hands, trump, leader, maker, params, choices, dstate, dbuf, rec,
     takes the ``choices[i] % n``-th of the n legal cards in ascending order.
     """
     played = np.int64(0)
-    for s in range(N_SEATS):
-        tricks[s] = 0
+    h0, h1, h2 = hands[0], hands[1], hands[2]
+    t0 = t1 = t2 = 0
+    rnd0 = is_random(params[0])
+    rnd1 = is_random(params[1])
+    rnd2 = is_random(params[2])
+    lead_min = params[maker, P_LEAD_TRUMP] if maker >= 0 else 0.0
+    use_choices = choices.shape[0] > 0
     n = 0
     for _ in range(N_TRICKS):
         led = -1
-        best_power = -1
+        winning = -1  # the card winning the trick so far
         winner = -1
         for k in range(N_SEATS):
             seat = (leader + k) % 3
-            hand = hands[seat]
+            hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
             legal = hand
             if led >= 0:
                 legal = hand & SUIT_MASK[trump, led]
                 if legal == 0:
                     legal = hand
-            if choices.shape[0] > 0:
+            if use_choices:
                 card = nth_card(legal, choices[n] % popcount(legal))
-            elif is_random(params[seat]):
+            elif rnd0 if seat == 0 else (rnd1 if seat == 1 else rnd2):
                 card = random_card(legal, dstate, dbuf)
             elif led < 0:
-                card = choose_lead(hand, trump, played, seat == maker, params[seat])
+                card = choose_lead(hand, trump, played, seat == maker, lead_min)
             else:
-                card = choose_follow(legal, trump, led, best_power)
-            hands[seat] = hand & ~(np.int64(1) << card)
-            played |= np.int64(1) << card
+                card = choose_follow(legal, trump, led, winning)
+            bit = np.int64(1) << card
+            if seat == 0:
+                h0 = hand & ~bit
+            elif seat == 1:
+                h1 = hand & ~bit
+            else:
+                h2 = hand & ~bit
+            played |= bit
             if led < 0:
                 led = EFF_SUIT[trump, card]
-            pw = POWER[trump, led, card]
-            if pw > best_power:
-                best_power = pw
+                winning = card
+                winner = seat
+            elif POWER[trump, led, card] > POWER[trump, led, winning]:
+                winning = card
                 winner = seat
             rec[R_PLAYS + 2 * n] = seat
             rec[R_PLAYS + 2 * n + 1] = card
             n += 1
-        tricks[winner] += 1
+        if winner == 0:
+            t0 += 1
+        elif winner == 1:
+            t1 += 1
+        else:
+            t2 += 1
         leader = winner
+    hands[0], hands[1], hands[2] = h0, h1, h2
+    tricks[0], tricks[1], tricks[2] = t0, t1, t2
     rec[R_NPLAYS] = n
 
 

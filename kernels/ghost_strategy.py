@@ -7,10 +7,10 @@ words. Random choices draw from the decision stream ``(dstate, dbuf)``.
 
 import numpy as np
 
-from kernels.bits import lowest, popcount
+from kernels.bits import highest, lowest, popcount
 from kernels.jit import kernel
 from kernels.rng import bounded
-from kernels.tables import HIGHER, POWER, SUIT_MASK, TRUMP_RANK, VALUE
+from kernels.tables import BEATS, HIGHER, LEFT, RANK_MASK, RIGHT, SUIT_MASK, TRUMP_PLAIN
 from sim.strategy import param_index
 
 DECK24 = np.int64((1 << 24) - 1)
@@ -178,31 +178,48 @@ def random_card(legal, dstate, dbuf):
 
 
 @kernel
-def least_value(mask, trump):
-    """Card of least value in non-empty ``mask`` (ties to the lowest index)."""
-    best = -1
-    m = mask
-    while m != 0:
-        c = lowest(m)
-        m &= m - 1
-        if best < 0 or VALUE[trump, c] < VALUE[trump, best]:
-            best = c
-    return best
+def weakest_trump(trumps, trump):
+    """The trump of least power in non-empty ``trumps``: a plain trump (9 T Q K A in index order), else left, else right."""
+    plain = trumps & TRUMP_PLAIN[trump]
+    if plain != 0:
+        return lowest(plain)
+    if (trumps >> LEFT[trump]) & 1:
+        return LEFT[trump]
+    if (trumps >> RIGHT[trump]) & 1:
+        return RIGHT[trump]
+    return lowest(trumps)  # the joker
 
 
 @kernel
-def choose_lead(hand, trump, played, is_maker, p):
-    """Lead: the maker's top trump when strong, else a sure winner of least value, else least value."""
+def strongest_trump(trumps, trump):
+    """The trump of most power in non-empty ``trumps`` (joker, right, left, then A K Q T 9)."""
+    if (trumps >> 24) & 1:
+        return 24
+    if (trumps >> RIGHT[trump]) & 1:
+        return RIGHT[trump]
+    if (trumps >> LEFT[trump]) & 1:
+        return LEFT[trump]
+    return highest(trumps)
+
+
+@kernel
+def least_value(mask, trump):
+    """Card of least value in non-empty ``mask``: the lowest-ranked non-trump (ties: lowest suit), else the weakest trump."""
+    plain = mask & ~SUIT_MASK[trump, trump]
+    if plain != 0:
+        for r in range(6):
+            m = plain & RANK_MASK[r]
+            if m != 0:
+                return lowest(m)
+    return weakest_trump(mask, trump)
+
+
+@kernel
+def choose_lead(hand, trump, played, is_maker, lead_min):
+    """Lead: the maker's top trump when holding ``lead_min`` or more, else a sure winner of least value, else least value."""
     trumps = hand & SUIT_MASK[trump, trump]
-    if is_maker and trumps != 0 and popcount(trumps) >= p[P_LEAD_TRUMP]:
-        best = -1
-        m = trumps
-        while m != 0:
-            c = lowest(m)
-            m &= m - 1
-            if best < 0 or VALUE[trump, c] > VALUE[trump, best]:
-                best = c
-        return best
+    if is_maker and trumps != 0 and popcount(trumps) >= lead_min:
+        return strongest_trump(trumps, trump)
     unseen = DECK24 & ~hand & ~played
     sure = np.int64(0)
     m = hand
@@ -217,16 +234,15 @@ def choose_lead(hand, trump, played, is_maker, p):
 
 
 @kernel
-def choose_follow(legal, trump, led, best_power):
-    """Follow: the cheapest ``legal`` card that wins the trick so far, else the one of least value."""
-    win = -1
-    m = legal
-    while m != 0:
-        c = lowest(m)
-        m &= m - 1
-        pw = POWER[trump, led, c]
-        if pw > best_power and (win < 0 or pw < POWER[trump, led, win]):
-            win = c
-    if win >= 0:
-        return win
+def choose_follow(legal, trump, led, winning):
+    """Follow: the cheapest ``legal`` card that beats the ``winning`` card so far, else the one of least value.
+
+    Cards that can beat it are all of one effective suit (the led suit, or
+    trump when void), so the cheapest is the weakest trump or the lowest card.
+    """
+    winners = legal & BEATS[trump, led, winning]
+    if winners != 0:
+        if winners & SUIT_MASK[trump, trump]:
+            return weakest_trump(winners, trump)
+        return lowest(winners)
     return least_value(legal, trump)

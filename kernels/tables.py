@@ -14,6 +14,10 @@ rank, joker = 24). Index order is always ``[trump, ...]`` with trump 0..3.
 - ``VALUE[t, c]``: how precious a card is to its holder (trump 20 + trump
   rank, other cards their rank 0..5); the "lowest card" has least value.
 - ``HIGHER[t, c]``: mask of cards of the same effective suit that beat ``c``.
+- ``BEATS[t, led, c]``: mask of cards that beat ``c`` in a trick where ``led`` was led.
+- ``RANK_MASK[r]``: the four cards of rank ``r``; ``TRUMP_PLAIN[t]``: the trump
+  suit's cards other than the bowers and joker (their index order is their
+  order of power); ``RIGHT[t]``, ``LEFT[t]``: the bowers' card indices.
 """
 
 import numpy as np
@@ -65,4 +69,24 @@ def _build():
 
 EFF_SUIT, SUIT_MASK, TRUMP_RANK, POWER, VALUE, HIGHER = _build()
 for _a in (EFF_SUIT, SUIT_MASK, TRUMP_RANK, POWER, VALUE, HIGHER):
+    _a.setflags(write=False)
+
+
+def _build_masks():
+    beats = np.zeros((N_SUITS, N_SUITS, N_CARDS), np.int64)
+    for t in range(N_SUITS):
+        for led in range(N_SUITS):
+            for c in range(N_CARDS):
+                for d in range(N_CARDS):
+                    if POWER[t, led, d] > POWER[t, led, c]:
+                        beats[t, led, c] |= 1 << d
+    rank_mask = np.array([sum(1 << (s * N_RANKS + r) for s in range(N_SUITS)) for r in range(N_RANKS)], np.int64)
+    right = np.array([t * N_RANKS + RANK_J for t in range(N_SUITS)], np.int64)
+    left = np.array([(t ^ 1) * N_RANKS + RANK_J for t in range(N_SUITS)], np.int64)
+    plain = np.array([SUIT_MASK[t, t] & ~(1 << right[t]) & ~(1 << left[t]) & ~(1 << JOKER) for t in range(N_SUITS)], np.int64)
+    return beats, rank_mask, plain, right, left
+
+
+BEATS, RANK_MASK, TRUMP_PLAIN, RIGHT, LEFT = _build_masks()
+for _a in (BEATS, RANK_MASK, TRUMP_PLAIN, RIGHT, LEFT):
     _a.setflags(write=False)
