@@ -25,7 +25,7 @@ PLOTS = {
 }
 
 
-def table_set(bids, estimates=None, position=None, swap_acc=None) -> dict[str, pd.DataFrame]:
+def table_set(bids, estimates=None, position=None, swap_acc=None, swap_mirror=None) -> dict[str, pd.DataFrame]:
     """Every table of a run, by file stem: bid success (full and by each feature), estimate, moon, position, swap."""
     tables = {
         "bid_success": gt.bid_success(bids),
@@ -44,7 +44,7 @@ def table_set(bids, estimates=None, position=None, swap_acc=None) -> dict[str, p
     if swap_acc is not None:
         tables["swap_value"] = gt.swap_table(swap_acc, by_position=False)
         tables["swap_value_by_position"] = gt.swap_table(swap_acc, by_position=True)
-        tables["swap_by_position"] = gt.swap_overall(swap_acc)
+        tables["swap_by_position"] = gt.swap_overall(swap_acc, swap_mirror)
     return tables
 
 

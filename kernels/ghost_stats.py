@@ -53,6 +53,10 @@ SW_WIDTH = 15
 # per-deal rows of a swap run (optional output)
 SR_POS, SR_STRENGTH_BUCKET, SR_PTS_SWAP, SR_PTS_KEEP, SR_MAR_SWAP, SR_MAR_KEEP = range(6)
 SR_WIDTH = 6
+# mirrored pairs, per position: the decision point also played on the mirror deal, where the player's
+# hand and the ghost are exchanged (equally likely); sums of the two gains (points, 2 x margin)
+MI_N, MI_PTS, MI_PTS_SQ, MI_MAR, MI_MAR_SQ = range(5)
+MI_WIDTH = 5
 
 # trump masks of the right and left bower, per trump suit
 _BOWERS = np.array([(1 << (t * 6 + 2)) | (1 << ((t ^ 1) * 6 + 2)) for t in range(4)], np.int64)
@@ -139,7 +143,7 @@ def _margin2(rec, seat):
 
 
 @kernel(parallel=True)
-def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params, target, paired, acc, rows):
+def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params, target, paired, acc, rows, mirror):
     """Value of swapping to the ghost: each decision point replayed with the swap taken and refused.
 
     For every deal (dealer ``h % 3``) and position p whose first turn comes
@@ -152,6 +156,14 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
     bucket is the strategy's best estimate of the hand p gives up (or keeps).
     ``rows`` (if it has rows) gets one row per deal and position (``SR_*``,
     -1 where no decision point), paired mode only.
+
+    Paired mode also plays each decision point on the mirror deal (the
+    player's hand and the ghost exchanged, which is just as likely and has
+    the same decision points, since no one sees those two hands before the
+    player's turn) and adds the sum of the two gains to ``mirror[ci, pos]``
+    (``MI_*``). Swapping on one deal and keeping on its mirror put the same
+    hand in the player's seat, so the sum varies far less than either gain:
+    the pooled value of swapping by position gets a much narrower interval.
     """
     want_rows = rows.shape[0] > 0
     for ci in prange(states.shape[0]):
@@ -166,11 +178,13 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
         deck = np.empty(24, np.int64)
         dealt = np.zeros(4, np.int64)
         dealt2 = np.zeros(4, np.int64)
+        mirrored = np.zeros(4, np.int64)
         rec = np.zeros(R_WIDTH, np.int64)
         work = np.zeros(16, np.int64)
         scores = np.zeros(N_SEATS, np.int64)
         force = NO_FORCE.copy()
         a = acc[ci]
+        mi = mirror[ci]
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
             dealer = (first_deal + h) % 3
             deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
@@ -222,6 +236,26 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
                         a[pos - 1, b, SW_DPTS_SQ] += d * d
                         a[pos - 1, b, SW_DMAR] += dm
                         a[pos - 1, b, SW_DMAR_SQ] += dm * dm
+                        mirrored[:] = dealt
+                        mirrored[pos - 1] = dealt[3]
+                        mirrored[3] = dealt[pos - 1]
+                        dstate[:] = dstate0
+                        dbuf[:] = dbuf0
+                        force[F_SWAP] = 1
+                        play_dealt(mirrored, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
+                        pts_ms = rec[R_POINTS + seat]
+                        mar_ms = _margin2(rec, seat)
+                        dstate[:] = dstate0
+                        dbuf[:] = dbuf0
+                        force[F_SWAP] = 0
+                        play_dealt(mirrored, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
+                        sp = d + pts_ms - rec[R_POINTS + seat]
+                        sm = dm + mar_ms - _margin2(rec, seat)
+                        mi[pos - 1, MI_N] += 1
+                        mi[pos - 1, MI_PTS] += sp
+                        mi[pos - 1, MI_PTS_SQ] += sp * sp
+                        mi[pos - 1, MI_MAR] += sm
+                        mi[pos - 1, MI_MAR_SQ] += sm * sm
                         if want_rows:
                             r = rows[3 * h + pos - 1]
                             r[SR_POS] = pos

@@ -79,7 +79,8 @@ def swap_values(
     """Replay every swap decision point of ``deals`` deals with the swap taken and refused.
 
     Returns ``acc`` (3 positions, N_EST buckets, SW_WIDTH) summed over the
-    run, ``rows`` (deals * 3, SR_WIDTH) when ``want_rows`` (paired only),
+    run, ``mirror`` (3 positions, MI_WIDTH; paired only: each decision point
+    also played on its mirror deal), ``rows`` (deals * 3, SR_WIDTH) when ``want_rows`` (paired only),
     ``deals``, ``paired`` and ``elapsed_s``. Unpaired mode plays the refusing
     branch on separate deals (the comparison the paired design improves on).
     """
@@ -91,6 +92,7 @@ def swap_values(
         raise runner.RunError(f"the number of deals must be a positive integer, got {deals!r}")
     n_threads = runner.set_threads(threads)
     acc = np.zeros((3, gst.N_EST, gst.SW_WIDTH), np.int64)
+    mirror = np.zeros((3, gst.MI_WIDTH), np.int64)
     all_rows = [] if want_rows else None
     t0 = time.perf_counter()
     first = 0
@@ -100,11 +102,13 @@ def swap_values(
         c0 = first // runner.CHUNK_SIZE
         b_acc = np.zeros((n_chunks, 3, gst.N_EST, gst.SW_WIDTH), np.int64)
         rows = np.zeros((3 * n if want_rows else 0, gst.SR_WIDTH), np.int64)
+        m_acc = np.zeros((n_chunks, 3, gst.MI_WIDTH), np.int64)
         gst.swap_chunks(
             runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
-            runner.CHUNK_SIZE, n, rules_vec, params, runner.TARGET, paired, b_acc, rows,
+            runner.CHUNK_SIZE, n, rules_vec, params, runner.TARGET, paired, b_acc, rows, m_acc,
         )
         acc += b_acc.sum(axis=0)
+        mirror += m_acc.sum(axis=0)
         if want_rows:
             all_rows.append(rows)
         first += n
@@ -112,6 +116,7 @@ def swap_values(
             progress(first, deals)
     return {
         "acc": acc,
+        "mirror": mirror if paired else None,
         "rows": np.concatenate(all_rows) if want_rows else None,
         "deals": deals,
         "paired": paired,

@@ -59,7 +59,7 @@ def report(variant, hands, swap_deals, games, seed, threads, rules, strategy, ou
     finally:
         bar.close()
     s = b["summary"]
-    tables = table_set(b["bids"], b["estimates"], gt.position_from_summary(s, g), sw["acc"])
+    tables = table_set(b["bids"], b["estimates"], gt.position_from_summary(s, g), sw["acc"], sw["mirror"])
     be = gt.break_even(tables["swap_value"])
     meta = {
         "variant": v.title,
