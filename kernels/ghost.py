@@ -12,7 +12,7 @@ summary counters (``S_*``) are fixed-width int64 rows defined here and read by
 
 import numpy as np
 
-from kernels.bits import lowest, popcount
+from kernels.bits import popcount
 from kernels.deal import deal_packets
 from kernels.ghost_strategy import (  # noqa: F401  (estimate is re-exported for the tests)
     P_LEAD_TRUMP,
@@ -320,6 +320,16 @@ def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target,
     for s in range(N_SEATS):
         rec[R_TRICKS + s] = tricks[s]
         rec[R_POINTS + s] = points[s]
+
+
+@kernel
+def margin2(rec, seat):
+    """Twice the margin of ``seat`` in a played hand: 2 x its points minus its two opponents' points."""
+    m = 2 * rec[R_POINTS + seat]
+    for s in range(N_SEATS):
+        if s != seat:
+            m -= rec[R_POINTS + s]
+    return m
 
 
 @kernel

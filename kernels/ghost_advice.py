@@ -30,6 +30,7 @@ from kernels.ghost import (
     R_WIDTH,
     R_BID,
     auction,
+    margin2,
     play_dealt,
 )
 from kernels.jit import kernel
@@ -68,15 +69,6 @@ def _reseed(dstate, dbuf):
     """A fresh decision stream for the next draw, seeded from this one (no overlap between samples)."""
     splitmix_seed(next_u64(dstate), dstate)
     dbuf[1] = 0
-
-
-@kernel
-def _margin2(rec, seat):
-    m = 2 * rec[R_POINTS + seat]
-    for s in range(N_SEATS):
-        if s != seat:
-            m -= rec[R_POINTS + s]
-    return m
 
 
 @kernel(parallel=True)
@@ -151,7 +143,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 play_dealt(dealt, dstate, dbuf, work, ADVICE_DEALER, rules, params, scores, target_score, force, rec)
                 t = rec[R_TRICKS + seat]
                 p = rec[R_POINTS + seat]
-                m = _margin2(rec, seat)
+                m = margin2(rec, seat)
                 pts[a] = p
                 mar[a] = m
                 row = acc[ci, a]

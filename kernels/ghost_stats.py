@@ -31,6 +31,7 @@ from kernels.ghost import (
     F_SEAT,
     F_SWAP,
     NO_FORCE,
+    margin2,
     play_dealt,
     tally,
 )
@@ -133,13 +134,27 @@ def stats_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params
 
 
 @kernel
-def _margin2(rec, seat):
-    """Twice the seat's points minus the sum of its two opponents' points (2 x margin over their mean)."""
-    m = 2 * rec[R_POINTS + seat]
-    for s in range(N_SEATS):
-        if s != seat:
-            m -= rec[R_POINTS + s]
-    return m
+def _replay(dealt, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params, scores, target, force, swap, rec):
+    """Play ``dealt`` from the saved decision-stream state with the forced seat swapping or not.
+
+    Returns the forced seat's points and twice its margin.
+    """
+    dstate[:] = dstate0
+    dbuf[:] = dbuf0
+    force[F_SWAP] = swap
+    play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
+    seat = force[F_SEAT]
+    return rec[R_POINTS + seat], margin2(rec, seat)
+
+
+@kernel
+def _add_side(a, pos, b, first, pts, mar):
+    """Add one branch to the swap accumulator: the 5 counters from ``first`` (SW_N_SWAP or SW_N_KEEP)."""
+    a[pos, b, first] += 1
+    a[pos, b, first + 1] += pts
+    a[pos, b, first + 2] += pts * pts
+    a[pos, b, first + 3] += mar
+    a[pos, b, first + 4] += mar * mar
 
 
 @kernel(parallel=True)
@@ -204,31 +219,19 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
                 base_pos2 = (base2 - dealer + 2) % 3 + 1 if base2 >= 0 else 4
             for pos in range(1, 4):
                 seat = (dealer + pos) % 3
+                force[F_SEAT] = seat
                 if want_rows:
                     rows[3 * h + pos - 1, SR_POS] = -1
                 if base_pos >= pos:
                     _, e = best_trump(dealt[pos - 1], params[seat])
                     b = est_bucket(e)
-                    dstate[:] = dstate0
-                    dbuf[:] = dbuf0
-                    force[F_SEAT] = seat
-                    force[F_SWAP] = 1
-                    play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
-                    pts_s = rec[R_POINTS + seat]
-                    mar_s = _margin2(rec, seat)
-                    a[pos - 1, b, SW_N_SWAP] += 1
-                    a[pos - 1, b, SW_PTS_SWAP] += pts_s
-                    a[pos - 1, b, SW_PTS_SWAP_SQ] += pts_s * pts_s
-                    a[pos - 1, b, SW_MAR_SWAP] += mar_s
-                    a[pos - 1, b, SW_MAR_SWAP_SQ] += mar_s * mar_s
+                    pts_s, mar_s = _replay(dealt, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params, scores,
+                                           target, force, 1, rec)
+                    _add_side(a, pos - 1, b, SW_N_SWAP, pts_s, mar_s)
                     if paired:
-                        dstate[:] = dstate0
-                        dbuf[:] = dbuf0
-                        force[F_SWAP] = 0
-                        play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
-                        pts_k = rec[R_POINTS + seat]
-                        mar_k = _margin2(rec, seat)
-                        _add_keep(a, pos - 1, b, pts_k, mar_k)
+                        pts_k, mar_k = _replay(dealt, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params,
+                                               scores, target, force, 0, rec)
+                        _add_side(a, pos - 1, b, SW_N_KEEP, pts_k, mar_k)
                         d = pts_s - pts_k
                         dm = mar_s - mar_k
                         a[pos - 1, b, SW_N_PAIR] += 1
@@ -239,18 +242,12 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
                         mirrored[:] = dealt
                         mirrored[pos - 1] = dealt[3]
                         mirrored[3] = dealt[pos - 1]
-                        dstate[:] = dstate0
-                        dbuf[:] = dbuf0
-                        force[F_SWAP] = 1
-                        play_dealt(mirrored, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
-                        pts_ms = rec[R_POINTS + seat]
-                        mar_ms = _margin2(rec, seat)
-                        dstate[:] = dstate0
-                        dbuf[:] = dbuf0
-                        force[F_SWAP] = 0
-                        play_dealt(mirrored, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
-                        sp = d + pts_ms - rec[R_POINTS + seat]
-                        sm = dm + mar_ms - _margin2(rec, seat)
+                        pts_ms, mar_ms = _replay(mirrored, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params,
+                                                 scores, target, force, 1, rec)
+                        pts_mk, mar_mk = _replay(mirrored, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params,
+                                                 scores, target, force, 0, rec)
+                        sp = d + pts_ms - pts_mk
+                        sm = dm + mar_ms - mar_mk
                         mi[pos - 1, MI_N] += 1
                         mi[pos - 1, MI_PTS] += sp
                         mi[pos - 1, MI_PTS_SQ] += sp * sp
@@ -266,23 +263,9 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
                             r[SR_MAR_KEEP] = mar_k
                 if not paired and base_pos2 >= pos:
                     _, e = best_trump(dealt2[pos - 1], params[seat])
-                    b = est_bucket(e)
-                    dstate[:] = dstate0
-                    dbuf[:] = dbuf0
-                    force[F_SEAT] = seat
-                    force[F_SWAP] = 0
-                    play_dealt(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
-                    _add_keep(a, pos - 1, b, rec[R_POINTS + seat], _margin2(rec, seat))
+                    pts_k, mar_k = _replay(dealt2, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params, scores,
+                                           target, force, 0, rec)
+                    _add_side(a, pos - 1, est_bucket(e), SW_N_KEEP, pts_k, mar_k)
             # the decision stream moves on as in the strategy's own play of this deal
             dstate0[:] = dnext
             dbuf0[:] = dbuf_next
-
-
-@kernel
-def _add_keep(a, pos, b, pts, mar):
-    """Add the refusing branch of a decision point to the swap accumulator."""
-    a[pos, b, SW_N_KEEP] += 1
-    a[pos, b, SW_PTS_KEEP] += pts
-    a[pos, b, SW_PTS_KEEP_SQ] += pts * pts
-    a[pos, b, SW_MAR_KEEP] += mar
-    a[pos, b, SW_MAR_KEEP_SQ] += mar * mar

@@ -1,6 +1,5 @@
 """Analysis layer: kernel aggregates against pandas on records, paired swap replays, tables, report."""
 
-import json
 import os
 from html.parser import HTMLParser
 
@@ -13,7 +12,7 @@ from analysis.report import table_set, write_report, write_tables
 from kernels import ghost_stats as gst
 from sim import runner, stats
 from sim.records import read_records
-from sim.strategy import GHOST_DEFAULTS, PRESETS
+from sim.strategy import PRESETS
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,6 @@
 """Whole games and strategy experiments: exact and statistical checks with fixed seeds."""
 
-import json
 
-import numpy as np
 import pytest
 
 from sim import experiment as ex
