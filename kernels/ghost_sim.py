@@ -11,6 +11,7 @@ from numba import prange
 from kernels.deal import deal_packets
 from kernels.ghost import (
     HAND_SIZE,
+    NO_FORCE,
     N_SEATS,
     R_BID,
     R_CALLS,
@@ -21,6 +22,7 @@ from kernels.ghost import (
     R_TRICKS,
     R_WIDTH,
     S_WIDTH,
+    auction,
     play_hand,
     tally,
 )
@@ -87,6 +89,35 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
             play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 3, rules, params, scores, target, rec)
             tally(rec, acc)
         summary[ci, :] = acc
+
+
+@kernel(parallel=True)
+def auction_chunks(states, dstates, chunk_size, n_hands, rules, params, target, makers):
+    """Deal and hold the auction (swap included) for ``n_hands`` hands, without playing them.
+
+    Exists to time the auction apart from the play (``bower profile``):
+    ``makers[ci]`` counts the chunk's hands that found a maker.
+    """
+    for ci in prange(states.shape[0]):
+        state = states[ci].copy()
+        dstate = dstates[ci].copy()
+        buf = np.zeros(2, np.int64)
+        dbuf = np.zeros(2, np.int64)
+        deck = np.empty(24, np.int64)
+        rec = np.zeros(R_WIDTH, np.int64)
+        dealt = np.zeros(4, np.int64)
+        hands = np.zeros(N_SEATS, np.int64)
+        scores = np.zeros(N_SEATS, np.int64)
+        count = 0
+        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
+            dealer = h % 3
+            deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
+            for p in range(3):
+                hands[(dealer + 1 + p) % 3] = dealt[p]
+            maker, _, _ = auction(hands, dealt[3], dealer, rules, params, scores, target, NO_FORCE, dstate, dbuf, rec)
+            if maker >= 0:
+                count += 1
+        makers[ci] = count
 
 
 @kernel

@@ -7,9 +7,10 @@ count (median of ``repeats`` runs after a warm-up) and reads the process's
 peak resident set size after each.
 
 The auction and the trick play run fused with the deal inside one kernel
-(``kernels.ghost_sim.simulate_chunks``), so they cannot be timed apart: the
-``auction+play`` row is derived, ``hand`` ns per hand minus ``deal`` ns per
-deal.
+(``kernels.ghost_sim.simulate_chunks``). ``auction`` times
+``kernels.ghost_sim.auction_chunks`` (deal and auction, no play) and
+reports its ns per hand minus the deal's; ``play`` is ``hand`` minus
+``auction_chunks``; both rows are marked derived.
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ DERIVED = "auction+play"
 ADVICE_HAND = "JH KH TH 9H AS 9C"
 HANDS_PER_GAME = 15  # ``game`` plays hands // 15 games (about 13 hands a game to 32)
 HANDS_PER_SAMPLE = 20  # ``should-bid`` draws hands // 20 samples per action (each plays 18 hands)
-UNITS = {"deal": "deals", "hand": "hands", DERIVED: "hands", "game": "games", "should-bid": "samples/action"}
+UNITS = {"deal": "deals", "deal+auction": "hands", "hand": "hands", DERIVED: "hands", "auction": "hands",
+         "play": "hands", "game": "games", "should-bid": "samples/action"}
 FUSED_NOTE = (
-    "auction+play is derived (hand ns minus deal ns): the deal, the auction and the trick play "
-    "are fused in one kernel (kernels/ghost_sim.py simulate_chunks) and cannot be timed apart."
+    "derived rows: auction = deal+auction minus deal, play = hand minus deal+auction, auction+play = hand minus "
+    "deal (the phases run fused in kernels/ghost_sim.py simulate_chunks; deal+auction is auction_chunks)."
 )
 
 
@@ -46,7 +48,7 @@ def parse_kernels(text: str) -> list[str]:
     out: list[str] = []
     for n in names:
         if n == "all":
-            wanted = ["deal", "hand", "game", "should-bid"]
+            wanted = ["deal", "auction", "play", "hand", "game", "should-bid"]
         elif n in KERNELS:
             wanted = [n]
         else:
@@ -119,6 +121,22 @@ def _deal_once(n: int) -> float:
     return time.perf_counter() - t0
 
 
+def _deal_auction_once(n: int) -> float:
+    """Deal and hold the auction for ``n`` hands (no play), seeded as the runner seeds; seconds."""
+    from kernels.ghost_sim import auction_chunks
+    from sim import runner
+    from sim.rules import encode, get_variant, resolve
+
+    v = get_variant("ghost")
+    rules = encode(v, resolve(v, None))
+    params = runner.seat_params("default")[1]
+    t0 = time.perf_counter()
+    n_chunks = -(-n // runner.CHUNK_SIZE)
+    auction_chunks(runner.chunk_states(0, 0, n_chunks), runner.decision_states(0, 0, n_chunks), runner.CHUNK_SIZE, n,
+                   rules, params, runner.TARGET, np.zeros(n_chunks, np.int64))
+    return time.perf_counter() - t0
+
+
 def _hand_once(n: int, threads: int) -> float:
     from sim import runner
 
@@ -152,8 +170,8 @@ def _dispatchers(kernel: str) -> list:
     from kernels import ghost_sim as gs
     from kernels.deal import deal_many
 
-    return {"deal": [deal_many], "hand": [gs.simulate_chunks], "game": [gs.games_chunks],
-            "should-bid": [ga.advice_chunks]}[kernel]
+    return {"deal": [deal_many], "deal+auction": [gs.auction_chunks], "hand": [gs.simulate_chunks],
+            "game": [gs.games_chunks], "should-bid": [ga.advice_chunks]}[kernel]
 
 
 def _smallest_run(kernel: str) -> None:
@@ -161,6 +179,8 @@ def _smallest_run(kernel: str) -> None:
 
     if kernel == "deal":
         _deal_once(1)
+    elif kernel == "deal+auction":
+        _deal_auction_once(1)
     elif kernel == "hand":
         from sim.rules import encode, get_variant, resolve
 
@@ -173,10 +193,10 @@ def _smallest_run(kernel: str) -> None:
 
 
 def timed_kernels(kernels: list[str]) -> list[str]:
-    """The kernels that really run for the requested ones (auction and play need deal and hand)."""
+    """The kernels that really run for the requested ones (auction and play need deal, deal+auction, hand)."""
     out: list[str] = []
     for k in kernels:
-        for r in (["deal", "hand"] if k in ("auction", "play") else [k]):
+        for r in (["deal", "deal+auction", "hand"] if k in ("auction", "play") else [k]):
             if r not in out:
                 out.append(r)
     return out
@@ -217,6 +237,8 @@ def measure(kernel: str, n: int, threads: int, repeats: int = 3) -> dict:
     hands_seen = None
     if kernel == "deal":
         once: Callable[[int], float] = _deal_once
+    elif kernel == "deal+auction":
+        once = _deal_auction_once
     elif kernel == "hand":
         def once(m):
             return _hand_once(m, threads)
@@ -251,19 +273,26 @@ def measure(kernel: str, n: int, threads: int, repeats: int = 3) -> dict:
     return row
 
 
-def derive_auction_play(rows: list[dict]) -> list[dict]:
-    """``auction+play`` rows (one per thread count): hand ns per hand minus deal ns per deal."""
-    deal = {r["threads"]: r for r in rows if r["name"] == "deal"}
+def derive_phases(rows: list[dict]) -> list[dict]:
+    """Derived rows per thread count: ``auction``, ``play`` and ``auction+play`` ns per hand, from measured rows."""
+    by = {(r["name"], r["threads"]): r for r in rows}
     out = []
     for h in rows:
-        if h["name"] != "hand" or h["threads"] not in deal:
+        if h["name"] != "hand":
             continue
-        ns = h["ns_per_item"] - deal[h["threads"]]["ns_per_item"]
-        out.append({
-            "name": DERIVED, "unit": UNITS[DERIVED], "items": h["items"], "threads": h["threads"],
-            "seconds": ns * h["items"] / 1e9, "per_second": 1e9 / ns if ns > 0 else None, "ns_per_item": ns,
-            "parallel_efficiency": None, "peak_rss_mib": h["peak_rss_mib"], "derived": True,
-        })
+        t = h["threads"]
+        parts = []
+        if ("deal+auction", t) in by and ("deal", t) in by:
+            da, d = by[("deal+auction", t)]["ns_per_item"], by[("deal", t)]["ns_per_item"]
+            parts += [("auction", da - d), ("play", h["ns_per_item"] - da)]
+        if ("deal", t) in by:
+            parts.append((DERIVED, h["ns_per_item"] - by[("deal", t)]["ns_per_item"]))
+        for name, ns in parts:
+            out.append({
+                "name": name, "unit": UNITS[name], "items": h["items"], "threads": t,
+                "seconds": ns * h["items"] / 1e9, "per_second": 1e9 / ns if ns > 0 else None, "ns_per_item": ns,
+                "parallel_efficiency": None, "peak_rss_mib": h["peak_rss_mib"], "derived": True,
+            })
     return out
 
 
@@ -312,7 +341,7 @@ def profile(
     finally:
         numba.set_num_threads(before)
     if any(k in kernels for k in ("auction", "play")) or {"deal", "hand"} <= set(kernels):
-        derived = derive_auction_play(rows)
+        derived = derive_phases(rows)
         at = max(i for i, r in enumerate(rows) if r["name"] == "hand") + 1
         rows[at:at] = derived
     add_efficiency(rows)
