@@ -431,3 +431,31 @@ def game_results(
     run_games(seed, start + count - chunk_start, assign, strat_params, duplicate, rules_vec, on_batch, chunk_start)
     skip = (start - chunk_start) * assign.shape[0]
     return out[skip:]
+
+
+def play_forced(
+    dealt: list[int],
+    dealer: int,
+    force: tuple[int, int, int, int, int] | None = None,
+    rules: dict | None = None,
+    strategy="default",
+    scores: tuple[int, int, int] = (0, 0, 0),
+    seed: int = 0,
+) -> dict:
+    """The record of one hand played from given masks (position 1, 2, 3, ghost) with one decision forced.
+
+    ``force`` = (seat, at, swap, call, trump) as ``kernels.ghost.F_*`` (-1
+    for "as the strategy does"; ``at`` -1 = the seat's first turn, else the
+    turn made when that many calls have been made). Random strategies draw
+    from the decision stream of hand chunk 0 of ``seed``. The kernel path
+    used by should-bid and the swap analysis, exposed for the twin tests.
+    """
+    v, rules_d, rules_vec = _setup("ghost", seed, rules)
+    _, params = seat_params(strategy)
+    f = gk.NO_FORCE.copy() if force is None else np.array(force, np.int64)
+    rec = np.zeros(gk.R_WIDTH, np.int64)
+    work = np.zeros(16, np.int64)
+    dstate, dbuf = decision_states(seed, 0, 1)[0], np.zeros(2, np.int64)
+    gk.play_dealt(np.array(dealt, np.int64), dstate, dbuf, work, np.int64(dealer), rules_vec, params,
+                  np.array(scores, np.int64), np.int64(TARGET), f, rec)
+    return rec_mod.row_to_dict(rec, 0, v, rules_d)
