@@ -17,7 +17,9 @@ Public functions mirror ``sim.runner`` so a test can compare them directly:
 ``hand_records``, ``game_results``, ``deal_masks``, ``play_with_choices``,
 ``score_hand``, and the single-rule helpers ``legal_cards``/``legal_mask``,
 ``legal_calls`` and ``trick_winner``. ``game_details`` adds what a game went
-through (ties at the top, playoff hands, the hand records).
+through (ties at the top, playoff hands, the hand records). ``play_forced``
+plays one given deal with one seat's decisions at one turn forced (``Force``),
+as ``bower should-bid`` and the paired swap analysis do.
 """
 
 from __future__ import annotations
@@ -491,14 +493,70 @@ def still_bidding(seat: int, passed: set, high_bidder) -> bool:
     return seat not in passed and seat != high_bidder
 
 
+# --------------------------------------------------------------------------
+# Forced decisions: one seat's choices at one turn imposed (should-bid, paired swap replays)
+
+AS_STRATEGY = -1  # in a field of a Force: "as the strategy does"
+
+
+@dataclass(frozen=True)
+class Force:
+    """One seat's decisions imposed at one turn of the auction; -1 in a field: as the strategy does.
+
+    ``seat``: whose decisions. ``at``: which turn: -1 is the seat's first turn
+    of the auction; ``k >= 0`` is the turn taken when exactly ``k`` calls have
+    been made, if it is the seat that takes it (otherwise no turn is forced).
+    At that turn ``swap`` (1 swap, 0 keep) replaces the swap decision if the
+    swap is open to the seat, then ``call`` (0 pass, 3, 4, 5, 6 the moon)
+    replaces its call; the caller makes sure the call is legal there. After
+    the auction, if ``seat`` is the maker, ``trump`` (a suit) is the trump it
+    names, whether or not the forced turn came. A forced decision is not
+    drawn from the decision stream, even by a random player.
+    """
+
+    seat: int
+    at: int = AS_STRATEGY
+    swap: int = AS_STRATEGY
+    call: int = AS_STRATEGY
+    trump: int = AS_STRATEGY
+
+    @classmethod
+    def of(cls, force) -> Force | None:
+        """A Force from None (nothing forced), a Force, or a (seat, at, swap, call, trump) tuple."""
+        if force is None or isinstance(force, Force):
+            return force
+        seat, at, swap, call, trump = (int(x) for x in force)
+        return cls(seat, at, swap, call, trump)
+
+    def is_forced_turn(self, seat: int, calls_made: int, first_turn: bool) -> bool:
+        """Whether the turn ``seat`` is taking now, after ``calls_made`` calls, is the forced one."""
+        if seat != self.seat:
+            return False
+        if self.at == AS_STRATEGY:
+            return first_turn
+        return calls_made == self.at
+
+    def forced_swap(self) -> bool | None:
+        """The imposed swap decision (True swap, False keep), or None if the strategy decides."""
+        return None if self.swap == AS_STRATEGY else self.swap == 1
+
+    def forced_call(self) -> int | None:
+        return None if self.call == AS_STRATEGY else self.call
+
+    def forced_trump(self, maker) -> int | None:
+        """The trump the maker must name, or None if the strategy chooses."""
+        return self.trump if maker == self.seat and self.trump != AS_STRATEGY else None
+
+
 def auction(hands: dict, ghost, dealer: int, rules: dict, seats: list, scores=(0, 0, 0), decisions=None,
-            target: int = TARGET) -> dict:
+            target: int = TARGET, force: Force | None = None) -> dict:
     """Run the auction; ``hands`` (by seat) is changed in place by a swap.
 
     ``seats`` holds each seat's strategy parameters, ``scores`` the game
     scores before the hand, ``decisions`` the decision stream of random
-    players. Returns ``swap`` (seat or None), ``calls`` ([seat, call name] in
-    order), ``maker`` and ``bid`` (None when thrown in).
+    players, ``force`` one seat's imposed decisions at one turn (``Force``;
+    None: nobody's). Returns ``swap`` (seat or None), ``calls`` ([seat, call
+    name] in order), ``maker`` and ``bid`` (None when thrown in).
     """
     decisions = decisions if decisions is not None else NoDecisions()
     order = [seat_of_position(dealer, p) for p in (1, 2, 3)]
@@ -511,8 +569,16 @@ def auction(hands: dict, ghost, dealer: int, rules: dict, seats: list, scores=(0
     def take_turn(seat: int) -> int:
         nonlocal swapper, high_bid, high_bidder
         params = seats[seat]
+        forced_turn = force is not None and force.is_forced_turn(seat, len(calls), seat not in has_called)
+        imposed_swap = force.forced_swap() if forced_turn else None
+        imposed_call = force.forced_call() if forced_turn else None
         if swap_allowed(rules, swapper, seat, has_called):
-            wants = decisions.bounded(2) == 1 if is_random(params) else default_wants_swap(hands[seat], params)
+            if imposed_swap is not None:
+                wants = imposed_swap
+            elif is_random(params):
+                wants = decisions.bounded(2) == 1
+            else:
+                wants = default_wants_swap(hands[seat], params)
             if wants:
                 swapper = seat
                 hands[seat] = list(ghost)  # the old hand is now the dead hand
@@ -523,7 +589,9 @@ def auction(hands: dict, ghost, dealer: int, rules: dict, seats: list, scores=(0
             and all(s in passed for s in order if s != seat)
         )
         allowed = legal_calls(high_bid, stuck)
-        if is_random(params):
+        if imposed_call is not None:
+            call = imposed_call
+        elif is_random(params):
             call = allowed[decisions.bounded(len(allowed))]
         else:
             call = default_call(hands[seat], high_bid, stuck, score_shift(seat, scores, params, target), params)
@@ -557,12 +625,13 @@ def auction(hands: dict, ghost, dealer: int, rules: dict, seats: list, scores=(0
 
 
 def play_hand(deal: list[list[Card]], dealer: int, rules: dict, seats: list, scores=(0, 0, 0), decisions=None,
-              hand_index: int | None = None, target: int = TARGET) -> dict:
+              hand_index: int | None = None, target: int = TARGET, force: Force | None = None) -> dict:
     """The record of one hand from its deal (position 1, 2, 3, ghost).
 
     ``seats``: strategy parameters by seat; ``scores``: game scores before
     the hand (score-aware bidding); ``decisions``: the decision stream that
-    random players draw from, in the order swap, call, trump, cards.
+    random players draw from, in the order swap, call, trump, cards;
+    ``force``: one seat's imposed decisions (``Force``; None: nobody's).
     """
     decisions = decisions if decisions is not None else NoDecisions()
     hands = {seat_of_position(dealer, p): list(deal[p - 1]) for p in (1, 2, 3)}
@@ -570,7 +639,7 @@ def play_hand(deal: list[list[Card]], dealer: int, rules: dict, seats: list, sco
     dealt = {str(s): [str(c) for c in by_index(hands[s])] for s in range(PLAYERS)}
     dealt["ghost"] = [str(c) for c in by_index(ghost)]
 
-    result = auction(hands, ghost, dealer, rules, seats, scores, decisions, target)
+    result = auction(hands, ghost, dealer, rules, seats, scores, decisions, target, force)
     maker, bid = result["maker"], result["bid"]
     record = {
         "variant": "ghost",
@@ -591,7 +660,13 @@ def play_hand(deal: list[list[Card]], dealer: int, rules: dict, seats: list, sco
     if maker is None:  # everyone passed: thrown in
         return record
     # the high bidder names any suit as trump
-    trump = decisions.bounded(4) if is_random(seats[maker]) else best_suit(hands[maker], seats[maker])[0]
+    imposed_trump = force.forced_trump(maker) if force is not None else None
+    if imposed_trump is not None:
+        trump = imposed_trump
+    elif is_random(seats[maker]):
+        trump = decisions.bounded(4)
+    else:
+        trump = best_suit(hands[maker], seats[maker])[0]
 
     def chooser(seat, hand, trick, played):
         params = seats[seat]
@@ -639,6 +714,23 @@ def hand_records(seed: int, start: int, count: int, rules: dict | None = None, s
                 out.append(rec)
         h = end
     return out
+
+
+def play_forced(dealt, dealer: int, force=None, rules: dict | None = None, strategy="default",
+                scores=(0, 0, 0), seed: int = 0) -> dict:
+    """The record of one hand played from given masks with one seat's decisions forced (see ``sim.runner``).
+
+    ``dealt``: masks by dealing slot (position 1, 2, 3 = dealer, ghost);
+    ``force``: None, a ``Force`` or (seat, at, swap, call, trump) with -1 for
+    "as the strategy does". Random players draw from the decision stream of
+    hand chunk 0 of ``seed``. The record's ``hand`` is 0.
+    """
+    rules = resolve(GHOST, rules)
+    seats = seat_strategies(strategy)
+    deal = [cards_from_mask(m) for m in dealt]
+    decisions = decision_chunk_rng(seed, 0) if any(is_random(p) for p in seats) else NoDecisions()
+    scores = tuple(int(x) for x in scores)
+    return play_hand(deal, int(dealer), rules, seats, scores, decisions, 0, force=Force.of(force))
 
 
 # --------------------------------------------------------------------------
