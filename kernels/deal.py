@@ -9,6 +9,18 @@ from kernels.rng import xoshiro_step
 _M32 = np.uint64(0xFFFFFFFF)
 
 
+@kernel(inline="always")
+def _draw32(held, has, s0, s1, s2, s3):
+    """Next 32-bit draw with the state in registers: the held low half if any, else a fresh output's high half.
+
+    Returns (draw, held, has, s0, s1, s2, s3).
+    """
+    if has == 1:
+        return held, held, 0, s0, s1, s2, s3
+    x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+    return x >> np.uint64(32), x & _M32, 1, s0, s1, s2, s3
+
+
 @kernel
 def shuffle(state, buf, deck, n):
     """Shuffle ``deck[:n]`` in place (Fisher-Yates, i from n-1 down to 1, j uniform in [0, i]).
@@ -22,27 +34,13 @@ def shuffle(state, buf, deck, n):
     has = buf[1]
     for i in range(n - 1, 0, -1):
         un = np.uint64(i + 1)
-        if has == 1:
-            r = held
-            has = 0
-        else:
-            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            held = x & _M32
-            has = 1
-            r = x >> np.uint64(32)
+        r, held, has, s0, s1, s2, s3 = _draw32(held, has, s0, s1, s2, s3)
         m = r * un
         low = m & _M32
         if low < un:
             threshold = ((_M32 + np.uint64(1)) - un) % un
             while low < threshold:
-                if has == 1:
-                    r = held
-                    has = 0
-                else:
-                    x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-                    held = x & _M32
-                    has = 1
-                    r = x >> np.uint64(32)
+                r, held, has, s0, s1, s2, s3 = _draw32(held, has, s0, s1, s2, s3)
                 m = r * un
                 low = m & _M32
         j = np.int64(m >> np.uint64(32))

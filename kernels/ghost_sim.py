@@ -26,6 +26,7 @@ from kernels.ghost import (
     play_hand,
     tally,
 )
+from kernels.ghost_stats import tally_bids
 from kernels.jit import kernel
 from kernels.rng import next_u64, splitmix_seed
 from sim.rules import G_TIEBREAK
@@ -62,32 +63,40 @@ FIRST_DEALER = 2  # seat 0 is position 1 in a game's first hand
 DECISION_MIX = np.uint64(0xD1B54A32D192ED03)
 
 
+@kernel
+def chunk_scratch(states, dstates, ci):
+    """Chunk ``ci``'s own copies of its deal and decision streams, and the scratch arrays a hand needs.
+
+    Returns (state, dstate, buf, dbuf, deck, rec, work, scores).
+    """
+    return (
+        states[ci].copy(), dstates[ci].copy(), np.zeros(2, np.int64), np.zeros(2, np.int64),
+        np.empty(24, np.int64), np.zeros(R_WIDTH, np.int64), np.zeros(16, np.int64), np.zeros(N_SEATS, np.int64),
+    )
+
+
 @kernel(parallel=True)
-def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, target, want_records, records, summary):
+def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, target, want_records, records,
+                    summary, bid_acc, est_acc):
     """Simulate hands ``first_hand .. first_hand + n_hands - 1`` in chunks, one RNG state per chunk.
 
     Chunk ``i`` plays hands ``i*chunk_size ..`` (relative) from deal state
     ``states[i]`` and decision state ``dstates[i]``, writing only
-    ``summary[i]`` and, when ``want_records``, its own rows of ``records``.
-    The dealer of hand h is ``h % 3``; ``params`` has a row per seat.
+    ``summary[i]``, when ``want_records`` its own rows of ``records``, and,
+    when ``bid_acc`` has cells (``bid_acc.shape[1] > 0``), its bid
+    histograms ``bid_acc[i]`` and ``est_acc[i]`` (``ghost_stats``). The
+    dealer of hand h is ``h % 3``; ``params`` has a row per seat.
     """
-    n_chunks = states.shape[0]
-    for ci in prange(n_chunks):
-        state = states[ci].copy()
-        dstate = dstates[ci].copy()
-        buf = np.zeros(2, np.int64)
-        dbuf = np.zeros(2, np.int64)
-        deck = np.empty(24, np.int64)
-        scratch = np.zeros(R_WIDTH, np.int64)
-        work = np.zeros(16, np.int64)
-        scores = np.zeros(N_SEATS, np.int64)
+    want_stats = bid_acc.shape[1] > 0
+    for ci in prange(states.shape[0]):
+        state, dstate, buf, dbuf, deck, scratch, work, scores = chunk_scratch(states, dstates, ci)
         acc = np.zeros(S_WIDTH, np.int64)
-        start = ci * chunk_size
-        end = min(start + chunk_size, n_hands)
-        for h in range(start, end):
+        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             rec = records[h] if want_records else scratch
             play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 3, rules, params, scores, target, rec)
             tally(rec, acc)
+            if want_stats:
+                tally_bids(rec, params, bid_acc[ci], est_acc[ci])
         summary[ci, :] = acc
 
 
@@ -99,15 +108,9 @@ def auction_chunks(states, dstates, chunk_size, n_hands, rules, params, target, 
     ``makers[ci]`` counts the chunk's hands that found a maker.
     """
     for ci in prange(states.shape[0]):
-        state = states[ci].copy()
-        dstate = dstates[ci].copy()
-        buf = np.zeros(2, np.int64)
-        dbuf = np.zeros(2, np.int64)
-        deck = np.empty(24, np.int64)
-        rec = np.zeros(R_WIDTH, np.int64)
-        dealt = np.zeros(4, np.int64)
-        hands = np.zeros(N_SEATS, np.int64)
-        scores = np.zeros(N_SEATS, np.int64)
+        state, dstate, buf, dbuf, deck, rec, work, scores = chunk_scratch(states, dstates, ci)
+        dealt = work[0:4]
+        hands = work[4:7]
         count = 0
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             dealer = h % 3

@@ -27,13 +27,11 @@ from kernels.ghost import (
     R_TRICKS,
     R_TRUMP,
     R_WIDTH,
-    S_WIDTH,
     F_SEAT,
     F_SWAP,
     NO_FORCE,
     margin2,
     play_dealt,
-    tally,
 )
 from kernels.ghost_strategy import best_trump, estimate
 from kernels.jit import kernel
@@ -110,27 +108,6 @@ def tally_bids(rec, params, bid_acc, est_acc):
     est_acc[e, H_MADE] += made
     est_acc[e, H_POINTS] += pts
     est_acc[e, H_POINTS_SQ] += pts * pts
-
-
-@kernel(parallel=True)
-def stats_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, target, summary, bid_acc, est_acc):
-    """Simulate hands as ``ghost_sim.simulate_chunks`` does, also filling the bid histograms per chunk."""
-    for ci in prange(states.shape[0]):
-        state = states[ci].copy()
-        dstate = dstates[ci].copy()
-        buf = np.zeros(2, np.int64)
-        dbuf = np.zeros(2, np.int64)
-        deck = np.empty(24, np.int64)
-        rec = np.zeros(R_WIDTH, np.int64)
-        work = np.zeros(16, np.int64)
-        scores = np.zeros(N_SEATS, np.int64)
-        acc = np.zeros(S_WIDTH, np.int64)
-        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
-            deal_packets(state, buf, deck, 24, 4, HAND_SIZE, work[0:4])
-            play_dealt(work[0:4], dstate, dbuf, work, (first_hand + h) % 3, rules, params, scores, target, NO_FORCE, rec)
-            tally(rec, acc)
-            tally_bids(rec, params, bid_acc[ci], est_acc[ci])
-        summary[ci, :] = acc
 
 
 @kernel

@@ -73,10 +73,15 @@ def warm_up(rules_vec: np.ndarray, params: np.ndarray) -> tuple[float, bool]:
     before = sum(gs.simulate_chunks.stats.cache_misses.values())
     gs.simulate_chunks(
         chunk_states(0, 0, 1), decision_states(0, 0, 1), 0, CHUNK_SIZE, 1, rules_vec, params, 32, False,
-        np.zeros((1, gk.R_WIDTH), np.int64), np.zeros((1, gk.S_WIDTH), np.int64),
+        np.zeros((1, gk.R_WIDTH), np.int64), np.zeros((1, gk.S_WIDTH), np.int64), *_no_stats(1),
     )
     compiled = sum(gs.simulate_chunks.stats.cache_misses.values()) > before
     return time.perf_counter() - t0, compiled
+
+
+def _no_stats(n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
+    """Empty bid-histogram arguments for ``simulate_chunks`` runs that keep no histograms."""
+    return np.zeros((n_chunks, 0, 4), np.int64), np.zeros((n_chunks, 0, 4), np.int64)
 
 
 def seat_params(strategy) -> tuple[str, np.ndarray]:
@@ -123,7 +128,8 @@ def run_hands(
         states, dstates = chunk_states(seed, c0, n_chunks), decision_states(seed, c0, n_chunks)
         records = np.zeros((n if want_records else 1, gk.R_WIDTH), np.int64)
         summary = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
-        gs.simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, TARGET, want_records, records, summary)
+        gs.simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, TARGET, want_records, records, summary,
+                           *_no_stats(n_chunks))
         on_batch(first, records if want_records else None, summary)
         first += n
 

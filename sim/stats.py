@@ -14,6 +14,7 @@ from typing import Callable
 import numpy as np
 
 from kernels import ghost as gk
+from kernels import ghost_sim as gs
 from kernels import ghost_stats as gst
 from sim import runner
 
@@ -48,9 +49,10 @@ def bid_stats(
         summary = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
         b_acc = np.zeros((n_chunks, gst.N_BID_CELLS, gst.H_WIDTH), np.int64)
         e_acc = np.zeros((n_chunks, gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
-        gst.stats_chunks(
+        gs.simulate_chunks(
             runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
-            runner.CHUNK_SIZE, n, rules_vec, params, runner.TARGET, summary, b_acc, e_acc,
+            runner.CHUNK_SIZE, n, rules_vec, params, runner.TARGET, False, np.zeros((1, gk.R_WIDTH), np.int64),
+            summary, b_acc, e_acc,
         )
         total += summary.sum(axis=0)
         bids += b_acc.sum(axis=0)
