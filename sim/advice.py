@@ -147,7 +147,7 @@ def advise(
     cap: int = DEFAULT_CAP,
 ) -> dict:
     """Evaluate every open action for ``hand`` at ``position`` after ``calls``; see README for the fields."""
-    v, rules_d, rules_vec = runner._setup("ghost", seed, rules)
+    v, rules_d, rules_vec = runner.resolve_run("ghost", seed, rules)
     mask = parse_hand(hand)
     codes = parse_calls(calls)
     state = replay_turns(position, codes, rules_d)

@@ -137,7 +137,7 @@ def run_experiment(
     are played until the interval of the leading pair's difference excludes
     zero or ``max_games`` is reached; ``stopped`` says which.
     """
-    v, rules_d, rules_vec = runner._setup("ghost", seed, rules)
+    v, rules_d, rules_vec = runner.resolve_run("ghost", seed, rules)
     loaded = [load_strategy(s) for s in strategies]
     names = list(names) if names else [n for n, _ in loaded]
     names = _unique_names(names)
@@ -323,7 +323,7 @@ def run_sweep(
     return {
         "variant": "ghost",
         "rules_version": RULES_VERSION,
-        "rules": runner._setup("ghost", seed, rules)[1],
+        "rules": runner.resolve_run("ghost", seed, rules)[1],
         "base": base_name,
         "base_parameters": base_params,
         "params": names,

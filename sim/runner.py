@@ -72,7 +72,7 @@ def warm_up(rules_vec: np.ndarray, params: np.ndarray) -> tuple[float, bool]:
     t0 = time.perf_counter()
     before = sum(gs.simulate_chunks.stats.cache_misses.values())
     gs.simulate_chunks(
-        chunk_states(0, 0, 1), decision_states(0, 0, 1), 0, CHUNK_SIZE, 1, rules_vec, params, 32, False,
+        chunk_states(0, 0, 1), decision_states(0, 0, 1), 0, CHUNK_SIZE, 1, rules_vec, params, TARGET, False,
         np.zeros((1, gk.R_WIDTH), np.int64), np.zeros((1, gk.S_WIDTH), np.int64), *_no_stats(1),
     )
     compiled = sum(gs.simulate_chunks.stats.cache_misses.values()) > before
@@ -95,7 +95,8 @@ def seat_params(strategy) -> tuple[str, np.ndarray]:
     return name, np.tile(to_vector(params), (gk.N_SEATS, 1))
 
 
-def _setup(variant, seed, rules):
+def resolve_run(variant, seed, rules):
+    """(variant, full rule dict, encoded rule vector) for a run; RuleError/RunError on bad input."""
     v = get_variant(variant)
     if not isinstance(seed, (int, np.integer)) or seed < 0:
         raise RunError(f"seed must be a non-negative integer, got {seed!r}")
@@ -149,7 +150,7 @@ def simulate(
     With ``records_path`` (``.jsonl`` or ``.parquet``) every hand's record is
     streamed to that file, written atomically (complete or not at all).
     """
-    v, rules_d, rules_vec = _setup(variant, seed, rules)
+    v, rules_d, rules_vec = resolve_run(variant, seed, rules)
     strategy_name, params = seat_params(strategy)
     if not isinstance(hands, (int, np.integer)) or hands <= 0:
         raise RunError(f"--hands must be a positive integer, got {hands!r}")
@@ -234,7 +235,7 @@ def hand_records(seed: int, start: int, count: int, rules: dict | None = None, s
 
     ``strategy``: one strategy for every seat, or a list of three (by seat).
     """
-    v, rules_d, rules_vec = _setup("ghost", seed, rules)
+    v, rules_d, rules_vec = resolve_run("ghost", seed, rules)
     _, params = seat_params(strategy)
     chunk_start = start - start % CHUNK_SIZE
     out: list[dict] = []
@@ -349,7 +350,7 @@ def simulate_games(
     ``mean_final_margin`` (winner's score minus the best other), and
     ``tiebreak_games`` (games that went on past a tie at the top).
     """
-    v, rules_d, rules_vec = _setup(variant, seed, rules)
+    v, rules_d, rules_vec = resolve_run(variant, seed, rules)
     if not isinstance(games, (int, np.integer)) or games <= 0:
         raise RunError(f"--games must be a positive integer, got {games!r}")
     name, params = load_strategy(strategy)
@@ -415,7 +416,7 @@ def game_results(
     Each dict: ``set``, ``assignment`` (strategy index by seat), ``winner``
     (seat or None when unfinished), ``hands``, ``scores`` (by seat).
     """
-    v, rules_d, rules_vec = _setup("ghost", seed, rules)
+    v, rules_d, rules_vec = resolve_run("ghost", seed, rules)
     strat_params = np.stack([to_vector(load_strategy(s)[1]) for s in strategies])
     assign = np.array(assignments, np.int64)
     chunk_start = start - start % GAME_CHUNK_SETS
@@ -456,7 +457,7 @@ def play_forced(
     from the decision stream of hand chunk 0 of ``seed``. The kernel path
     used by should-bid and the swap analysis, exposed for the twin tests.
     """
-    v, rules_d, rules_vec = _setup("ghost", seed, rules)
+    v, rules_d, rules_vec = resolve_run("ghost", seed, rules)
     _, params = seat_params(strategy)
     f = gk.NO_FORCE.copy() if force is None else np.array(force, np.int64)
     rec = np.zeros(gk.R_WIDTH, np.int64)

@@ -32,7 +32,7 @@ def bid_stats(
     Keys: ``summary`` (as ``runner.simulate``), ``bids`` (N_BID_CELLS, H_WIDTH)
     and ``estimates`` (4 * N_EST, H_WIDTH) int64 arrays.
     """
-    v, rules_d, rules_vec = runner._setup("ghost", seed, rules)
+    v, rules_d, rules_vec = runner.resolve_run("ghost", seed, rules)
     name, params = runner.seat_params(strategy)
     if not isinstance(hands, (int, np.integer)) or hands <= 0:
         raise runner.RunError(f"--hands must be a positive integer, got {hands!r}")
@@ -86,7 +86,7 @@ def swap_values(
     ``deals``, ``paired`` and ``elapsed_s``. Unpaired mode plays the refusing
     branch on separate deals (the comparison the paired design improves on).
     """
-    v, rules_d, rules_vec = runner._setup("ghost", seed, rules)
+    v, rules_d, rules_vec = runner.resolve_run("ghost", seed, rules)
     if rules_d["swap"] == "none":
         raise runner.RunError("the swap analysis needs the rule swap=at_turn")
     name, params = runner.seat_params(strategy)
