@@ -21,7 +21,7 @@ def _draw32(held, has, s0, s1, s2, s3):
     return x >> np.uint64(32), x & _M32, 1, s0, s1, s2, s3
 
 
-@kernel
+@kernel(inline="always")
 def shuffle(state, buf, deck, n):
     """Shuffle ``deck[:n]`` in place (Fisher-Yates, i from n-1 down to 1, j uniform in [0, i]).
 
@@ -52,7 +52,7 @@ def shuffle(state, buf, deck, n):
     buf[1] = has
 
 
-@kernel
+@kernel(inline="always")
 def deal_packets(state, buf, deck, n_cards, n_hands, hand_size, out):
     """Shuffle a fresh ``n_cards`` deck and deal one card at a time to ``n_hands`` hands.
 

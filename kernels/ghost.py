@@ -95,7 +95,7 @@ def trick_winner(cards, trump):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def score_hand(maker, bid, tricks, rules, points):
     """Points of each seat for a played hand into ``points`` (score table of RULES.md 1)."""
     for s in range(N_SEATS):
@@ -211,7 +211,7 @@ def auction(hands, ghost, dealer, rules, params, scores, target, force, dstate, 
     return maker, standing, trump
 
 
-@kernel
+@kernel(inline="always")
 def play_tricks(hands, trump, leader, maker, params, choices, dstate, dbuf, rec, tricks):
     """Play six tricks from ``hands`` (by seat), recording plays in ``rec`` and counts in ``tricks``.
 
@@ -277,7 +277,7 @@ def play_tricks(hands, trump, leader, maker, params, choices, dstate, dbuf, rec,
     rec[R_NPLAYS] = n
 
 
-@kernel
+@kernel(inline="always")
 def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, scores, target, rec):
     """Deal, auction, play and score one hand; the whole record goes to ``rec``.
 
@@ -289,7 +289,7 @@ def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, score
     play_dealt(work[0:4], dstate, dbuf, work, dealer, rules, params, scores, target, NO_FORCE, rec)
 
 
-@kernel
+@kernel(inline="always")
 def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec):
     """Auction, play and score a hand already dealt (``dealt``: position 1, 2, 3, ghost) into ``rec``.
 
@@ -322,7 +322,7 @@ def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target,
         rec[R_POINTS + s] = points[s]
 
 
-@kernel
+@kernel(inline="always")
 def margin2(rec, seat):
     """Twice the margin of ``seat`` in a played hand: 2 x its points minus its two opponents' points."""
     m = 2 * rec[R_POINTS + seat]
@@ -332,7 +332,7 @@ def margin2(rec, seat):
     return m
 
 
-@kernel
+@kernel(inline="always")
 def tally(rec, acc):
     """Add one hand's record to the summary counters ``acc``."""
     dealer = rec[R_DEALER]
