@@ -322,6 +322,18 @@ def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target,
         rec[R_POINTS + s] = points[s]
 
 
+@kernel
+def chunk_scratch(states, dstates, ci):
+    """Chunk ``ci``'s own copies of its deal and decision streams, and the scratch arrays a hand needs.
+
+    Returns (state, dstate, buf, dbuf, deck, rec, work, scores).
+    """
+    return (
+        states[ci].copy(), dstates[ci].copy(), np.zeros(2, np.int64), np.zeros(2, np.int64),
+        np.empty(24, np.int64), np.zeros(R_WIDTH, np.int64), np.zeros(16, np.int64), np.zeros(N_SEATS, np.int64),
+    )
+
+
 @kernel(inline="always")
 def margin2(rec, seat):
     """Twice the margin of ``seat`` in a played hand: 2 x its points minus its two opponents' points."""

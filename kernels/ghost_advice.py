@@ -27,9 +27,9 @@ from kernels.ghost import (
     R_POINTS,
     R_SWAP,
     R_TRICKS,
-    R_WIDTH,
     R_BID,
     auction,
+    chunk_scratch,
     margin2,
     play_dealt,
 )
@@ -86,11 +86,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
     n_actions = actions.shape[0]
     k = prefix.shape[0]
     for ci in prange(states.shape[0]):
-        state = states[ci].copy()
-        dstate0 = dstates[ci].copy()
+        state, dstate0, buf, dbuf0, _, rec, work, _ = chunk_scratch(states, dstates, ci)
         dstate = np.empty(4, np.uint64)
-        buf = np.zeros(2, np.int64)
-        dbuf0 = np.zeros(2, np.int64)
         dbuf = np.zeros(2, np.int64)
         unseen = np.empty(18, np.int64)
         n = 0
@@ -100,8 +97,6 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 n += 1
         dealt = np.zeros(4, np.int64)
         hands = np.zeros(N_SEATS, np.int64)
-        rec = np.zeros(R_WIDTH, np.int64)
-        work = np.zeros(16, np.int64)
         force = NO_FORCE.copy()
         pts = np.zeros(n_actions, np.int64)
         mar = np.zeros(n_actions, np.int64)

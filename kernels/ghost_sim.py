@@ -23,6 +23,7 @@ from kernels.ghost import (
     R_WIDTH,
     S_WIDTH,
     auction,
+    chunk_scratch,
     play_hand,
     tally,
 )
@@ -61,18 +62,6 @@ GO_WIDTH = 5
 
 FIRST_DEALER = 2  # seat 0 is position 1 in a game's first hand
 DECISION_MIX = np.uint64(0xD1B54A32D192ED03)
-
-
-@kernel
-def chunk_scratch(states, dstates, ci):
-    """Chunk ``ci``'s own copies of its deal and decision streams, and the scratch arrays a hand needs.
-
-    Returns (state, dstate, buf, dbuf, deck, rec, work, scores).
-    """
-    return (
-        states[ci].copy(), dstates[ci].copy(), np.zeros(2, np.int64), np.zeros(2, np.int64),
-        np.empty(24, np.int64), np.zeros(R_WIDTH, np.int64), np.zeros(16, np.int64), np.zeros(N_SEATS, np.int64),
-    )
 
 
 @kernel(parallel=True)

@@ -17,7 +17,6 @@ from kernels.bits import popcount
 from kernels.deal import deal_packets
 from kernels.ghost import (
     HAND_SIZE,
-    N_SEATS,
     R_BID,
     R_DEAL,
     R_DEALER,
@@ -26,7 +25,7 @@ from kernels.ghost import (
     R_SWAP,
     R_TRICKS,
     R_TRUMP,
-    R_WIDTH,
+    chunk_scratch,
     F_SEAT,
     F_SWAP,
     NO_FORCE,
@@ -159,21 +158,14 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
     """
     want_rows = rows.shape[0] > 0
     for ci in prange(states.shape[0]):
-        state = states[ci].copy()
-        dstate0 = dstates[ci].copy()
+        state, dstate0, buf, dbuf0, deck, rec, work, scores = chunk_scratch(states, dstates, ci)
         dstate = np.empty(4, np.uint64)
         dnext = np.empty(4, np.uint64)
-        dbuf_next = np.zeros(2, np.int64)
-        buf = np.zeros(2, np.int64)
-        dbuf0 = np.zeros(2, np.int64)
         dbuf = np.zeros(2, np.int64)
-        deck = np.empty(24, np.int64)
+        dbuf_next = np.zeros(2, np.int64)
         dealt = np.zeros(4, np.int64)
         dealt2 = np.zeros(4, np.int64)
         mirrored = np.zeros(4, np.int64)
-        rec = np.zeros(R_WIDTH, np.int64)
-        work = np.zeros(16, np.int64)
-        scores = np.zeros(N_SEATS, np.int64)
         force = NO_FORCE.copy()
         a = acc[ci]
         mi = mirror[ci]
