@@ -8,6 +8,7 @@ rows), and the Python layer merges them, so results never depend on threads.
 import numpy as np
 from numba import prange
 
+from kernels.bits import lowest
 from kernels.deal import deal_packets
 from kernels.ghost import (
     HAND_SIZE,
@@ -147,6 +148,22 @@ def tally_strategies(rec, seat_strat, acc):
 
 
 @kernel
+def _top_seats(v0, v1, v2, among):
+    """Bit mask of the seats in ``among`` (bit per seat) that hold the highest of the values v0, v1, v2."""
+    best = -(1 << 62)
+    for s in range(N_SEATS):
+        v = v0 if s == 0 else (v1 if s == 1 else v2)
+        if (among >> s) & 1 and v > best:
+            best = v
+    top = 0
+    for s in range(N_SEATS):
+        v = v0 if s == 0 else (v1 if s == 1 else v2)
+        if (among >> s) & 1 and v == best:
+            top |= 1 << s
+    return top
+
+
+@kernel
 def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, params, seat_strat, target, max_hands,
               scores, hand_acc, strat_acc):
     """Play one game to ``target`` from the first dealer ``FIRST_DEALER``; returns (winner, hands, tiebreak).
@@ -171,34 +188,15 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, params, seat_str
             scores[s] += rec[R_POINTS + s]
         dealer = (dealer + 1) % 3
         if contenders != 0:
-            best = -(1 << 30)
-            for s in range(N_SEATS):
-                if (contenders >> s) & 1 and rec[R_POINTS + s] > best:
-                    best = rec[R_POINTS + s]
-            tied = 0
-            n_tied = 0
-            for s in range(N_SEATS):
-                if (contenders >> s) & 1 and rec[R_POINTS + s] == best:
-                    tied |= 1 << s
-                    n_tied += 1
-            if n_tied == 1:
-                for s in range(N_SEATS):
-                    if (tied >> s) & 1:
-                        return s, n, True
+            tied = _top_seats(rec[R_POINTS], rec[R_POINTS + 1], rec[R_POINTS + 2], contenders)
+            if tied & (tied - 1) == 0:
+                return lowest(tied), n, True
             contenders = tied
             continue
-        top = max(scores[0], max(scores[1], scores[2]))
-        if top >= target:
-            leaders = 0
-            n_lead = 0
-            for s in range(N_SEATS):
-                if scores[s] == top:
-                    leaders |= 1 << s
-                    n_lead += 1
-            if n_lead == 1:
-                for s in range(N_SEATS):
-                    if (leaders >> s) & 1:
-                        return s, n, went_on
+        leaders = _top_seats(scores[0], scores[1], scores[2], 7)
+        if scores[lowest(leaders)] >= target:
+            if leaders & (leaders - 1) == 0:
+                return lowest(leaders), n, went_on
             went_on = True
             if playoff:
                 contenders = leaders
