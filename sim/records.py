@@ -19,6 +19,7 @@ import tempfile
 
 import numpy as np
 
+from kernels import cutthroat as ck
 from kernels import ghost as gk
 from sim.cards import SUITS, card_str, mask_str
 from sim.errors import UserError
@@ -46,8 +47,13 @@ class RecordsError(UserError, OSError):
     """A records path that cannot be written or has an unknown extension."""
 
 
+CUTTHROAT_ACCEPT = {1: "order", 2: "assist", 3: "take"}  # the round-one acceptance by position
+
+
 def row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> dict:
     """One kernel record row as the record dict."""
+    if variant.name == "cutthroat":
+        return cutthroat_row_to_dict(row, hand, variant, rules)
     r = row.tolist()
     maker = r[gk.R_MAKER]
     deal = {SEAT_KEYS[s]: _cards(r[gk.R_DEAL + s]) for s in range(gk.N_SEATS)}
@@ -71,6 +77,56 @@ def row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> di
         "plays": plays,
         "tricks": {SEAT_KEYS[s]: r[gk.R_TRICKS + s] for s in range(gk.N_SEATS)},
         "points": {SEAT_KEYS[s]: r[gk.R_POINTS + s] for s in range(gk.N_SEATS)},
+    }
+
+
+def cutthroat_row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> dict:
+    """One Cutthroat kernel record row as the record dict.
+
+    Beyond the common fields: ``dummy``, ``kitty`` (in deal order),
+    ``upcard`` (the kitty's first card), calls written ``order`` / ``assist``
+    / ``take`` / a suit letter / ``pass``, ``discards`` (``dealer``: the card
+    the dealer exchanged for the up-card or None; ``maker``: the 5 cards the
+    maker put down when merging the dummy, [] when alone) and ``alone`` (the
+    seats that went alone).
+    """
+    r = row.tolist()
+    maker = r[ck.R_MAKER]
+    dealer = r[ck.R_DEALER]
+    deal = {SEAT_KEYS[s]: _cards(r[ck.R_DEAL + s]) for s in range(ck.N_SEATS)}
+    kitty = [CARD_NAMES[c] for c in r[ck.R_KITTY: ck.R_KITTY + 4]]
+    flat = r[ck.R_CALLS: ck.R_CALLS + 2 * r[ck.R_NCALLS]]
+    calls = []
+    for i in range(0, len(flat), 2):
+        seat, code = flat[i], flat[i + 1]
+        if code == ck.CALL_PASS:
+            name = "pass"
+        elif code == ck.CALL_ACCEPT:
+            name = CUTTHROAT_ACCEPT[(seat - dealer) % 3 or 3]
+        else:
+            name = SUITS[code - ck.CALL_SUIT]
+        calls.append([seat, name])
+    flat = r[ck.R_PLAYS: ck.R_PLAYS + 2 * r[ck.R_NPLAYS]]
+    plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
+    discard = r[ck.R_DEALER_DISCARD]
+    return {
+        "variant": variant.name,
+        "rules_version": RULES_VERSION,
+        "rules": dict(rules),
+        "hand": hand,
+        "dealer": dealer,
+        "deal": deal,
+        "dummy": _cards(r[ck.R_DUMMY]),
+        "kitty": kitty,
+        "upcard": kitty[0],
+        "calls": calls,
+        "maker": maker if maker >= 0 else None,
+        "trump": SUITS[r[ck.R_TRUMP]] if maker >= 0 else None,
+        "discards": {"dealer": CARD_NAMES[discard] if discard >= 0 else None, "maker": _cards(r[ck.R_MAKER_DISCARDS])},
+        "alone": [s for s in range(ck.N_SEATS) if (r[ck.R_ALONE] >> s) & 1],
+        "plays": plays,
+        "tricks": {SEAT_KEYS[s]: r[ck.R_TRICKS + s] for s in range(ck.N_SEATS)},
+        "points": {SEAT_KEYS[s]: r[ck.R_POINTS + s] for s in range(ck.N_SEATS)},
     }
 
 
@@ -160,6 +216,28 @@ def parquet_schema(variant: Variant, rules: dict):
         return pa.string()
 
     seat_ints = pa.struct([(k, pa.int64()) for k in SEAT_KEYS])
+    if variant.name == "cutthroat":
+        return pa.schema(
+            [
+                ("variant", pa.string()),
+                ("rules_version", pa.string()),
+                ("rules", pa.struct([(k, rule_type(v)) for k, v in rules.items()])),
+                ("hand", pa.int64()),
+                ("dealer", pa.int64()),
+                ("deal", pa.struct([(k, pa.list_(pa.string())) for k in SEAT_KEYS])),
+                ("dummy", pa.list_(pa.string())),
+                ("kitty", pa.list_(pa.string())),
+                ("upcard", pa.string()),
+                ("calls", pa.list_(pa.list_(pa.string()))),
+                ("maker", pa.int64()),
+                ("trump", pa.string()),
+                ("discards", pa.struct([("dealer", pa.string()), ("maker", pa.list_(pa.string()))])),
+                ("alone", pa.list_(pa.int64())),
+                ("plays", pa.list_(pa.list_(pa.string()))),
+                ("tricks", seat_ints),
+                ("points", seat_ints),
+            ]
+        )
     return pa.schema(
         [
             ("variant", pa.string()),
@@ -245,8 +323,15 @@ def read_records(path: str) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
+NEEDED_FIELDS = {
+    "ghost": {"variant", "dealer", "deal", "swap", "maker", "bid", "trump", "tricks", "points"},
+    "cutthroat": {"variant", "dealer", "deal", "dummy", "kitty", "upcard", "calls", "maker", "trump", "discards",
+                  "alone", "tricks", "points"},
+}
+
+
 def read_records_checked(path: str) -> list[dict]:
-    """``read_records`` with bad input as RecordsError: missing file, wrong format, no records."""
+    """``read_records`` with bad input as RecordsError: missing file, wrong format, no records, mixed variants."""
     lower = str(path).lower()
     if not (lower.endswith(".jsonl") or lower.endswith(".parquet")):
         raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
@@ -258,10 +343,13 @@ def read_records_checked(path: str) -> list[dict]:
         raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
     if not recs:
         raise RecordsError(f"{path} holds no records")
-    needed = {"variant", "dealer", "deal", "swap", "maker", "bid", "trump", "tricks", "points"}
+    first = recs[0].get("variant") if isinstance(recs[0], dict) else None
+    if first not in NEEDED_FIELDS:
+        raise RecordsError(f"{path}: record 0 is not a bower hand record of a known variant ({', '.join(NEEDED_FIELDS)})")
+    needed = NEEDED_FIELDS[first]
     for i, r in enumerate(recs):
         if not isinstance(r, dict) or not needed <= set(r):
-            raise RecordsError(f"{path}: record {i} is not a bower hand record (needs {', '.join(sorted(needed))})")
-        if r["variant"] != "ghost":
-            raise RecordsError(f"{path}: record {i} is variant {r['variant']!r}; analyze reads Ghost Hand records")
+            raise RecordsError(f"{path}: record {i} is not a bower {first} hand record (needs {', '.join(sorted(needed))})")
+        if r["variant"] != first:
+            raise RecordsError(f"{path}: record {i} is variant {r['variant']!r}, record 0 {first!r}; one variant per file")
     return recs

@@ -71,15 +71,37 @@ GHOST = Variant(
 # Kernel indices into the encoded Ghost Hand rule vector.
 G_AUCTION, G_SWAP, G_STICK, G_MOON_PENALTY, G_SET_KEEPS, G_TIEBREAK = range(6)
 
-VARIANTS = {"ghost": GHOST}
-VARIANT_ALIASES = {"ghost": "ghost", "ghost-hand": "ghost", "ghosthand": "ghost"}
+CUTTHROAT = Variant(
+    name="cutthroat",
+    title="Cutthroat: three-handed Euchre with a dummy",
+    players=3,
+    hand_size=5,
+    target=10,
+    options=(
+        Option("dealer_pickup", ("optional", "mandatory"), (0, 1)),
+        Option("allow_turned_down_suit", (False, True), (0, 1)),
+        Option("stick_the_dealer", (False, True), (0, 1)),
+        Option("maker_alone", ("allowed", "disabled"), (1, 0)),
+        Option("lone_maker_march", (4, 3), (4, 3)),
+        Option("lone_defender_points", ("both", "lone_only"), (0, 1)),
+    ),
+)
+
+# Kernel indices into the encoded Cutthroat rule vector.
+C_PICKUP_MANDATORY, C_TURNED_DOWN_OK, C_STICK, C_MAKER_ALONE, C_LONE_MARCH, C_LONE_ONLY = range(6)
+
+VARIANTS = {"ghost": GHOST, "cutthroat": CUTTHROAT}
+VARIANT_ALIASES = {
+    "ghost": "ghost", "ghost-hand": "ghost", "ghosthand": "ghost",
+    "cutthroat": "cutthroat", "cut-throat": "cutthroat",
+}
 
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
 
 
 def get_variant(name: str) -> Variant:
-    """The variant called ``name`` (``ghost``); RuleError names the known ones otherwise."""
+    """The variant called ``name`` (``ghost``, ``cutthroat``); RuleError names the known ones otherwise."""
     key = VARIANT_ALIASES.get(str(name).lower())
     if key is None:
         raise RuleError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")

@@ -15,6 +15,8 @@ import numba
 import numpy as np
 
 from analysis.intervals import mean_interval, wilson
+from kernels import cutthroat as ck
+from kernels import cutthroat_sim as cs
 from kernels import ghost as gk
 from kernels import ghost_sim as gs
 from sim import records as rec_mod
@@ -67,15 +69,28 @@ def set_threads(threads: int | None) -> int:
     return n
 
 
-def warm_up(rules_vec: np.ndarray, params: np.ndarray) -> tuple[float, bool]:
+def _kernels(variant: str):
+    """(record/summary layout module, simulation module) of a variant's kernels."""
+    return (ck, cs) if variant == "cutthroat" else (gk, gs)
+
+
+def _simulate_chunks(variant, states, dstates, first, n, rules_vec, params, want_records, records, summary):
+    """Run a variant's hand kernel on a batch of chunks."""
+    if variant == "cutthroat":
+        cs.simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, want_records, records, summary)
+    else:
+        gs.simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, TARGET, want_records, records,
+                           summary, *_no_stats(states.shape[0]))
+
+
+def warm_up(rules_vec: np.ndarray, params: np.ndarray, variant: str = "ghost") -> tuple[float, bool]:
     """Load or compile the simulation kernel before timing; (seconds, whether it compiled)."""
+    k, sim = _kernels(variant)
     t0 = time.perf_counter()
-    before = sum(gs.simulate_chunks.stats.cache_misses.values())
-    gs.simulate_chunks(
-        chunk_states(0, 0, 1), decision_states(0, 0, 1), 0, CHUNK_SIZE, 1, rules_vec, params, TARGET, False,
-        np.zeros((1, gk.R_WIDTH), np.int64), np.zeros((1, gk.S_WIDTH), np.int64), *_no_stats(1),
-    )
-    compiled = sum(gs.simulate_chunks.stats.cache_misses.values()) > before
+    before = sum(sim.simulate_chunks.stats.cache_misses.values())
+    _simulate_chunks(variant, chunk_states(0, 0, 1), decision_states(0, 0, 1), 0, 1, rules_vec, params, False,
+                     np.zeros((1, k.R_WIDTH), np.int64), np.zeros((1, k.S_WIDTH), np.int64))
+    compiled = sum(sim.simulate_chunks.stats.cache_misses.values()) > before
     return time.perf_counter() - t0, compiled
 
 
@@ -84,15 +99,15 @@ def _no_stats(n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((n_chunks, 0, 4), np.int64), np.zeros((n_chunks, 0, 4), np.int64)
 
 
-def seat_params(strategy) -> tuple[str, np.ndarray]:
+def seat_params(strategy, variant: str = "ghost") -> tuple[str, np.ndarray]:
     """(name, params by seat (3, P)) for one strategy in every seat, or a list of three (one per seat)."""
     if isinstance(strategy, (list, tuple)):
         if len(strategy) != gk.N_SEATS:
             raise RunError(f"need one strategy per seat ({gk.N_SEATS}), got {len(strategy)}")
-        loaded = [load_strategy(x) for x in strategy]
-        return "/".join(n for n, _ in loaded), np.stack([to_vector(p) for _, p in loaded])
-    name, params = load_strategy(strategy)
-    return name, np.tile(to_vector(params), (gk.N_SEATS, 1))
+        loaded = [load_strategy(x, variant) for x in strategy]
+        return "/".join(n for n, _ in loaded), np.stack([to_vector(p, variant) for _, p in loaded])
+    name, params = load_strategy(strategy, variant)
+    return name, np.tile(to_vector(params, variant), (gk.N_SEATS, 1))
 
 
 def resolve_run(variant, seed, rules):
@@ -113,12 +128,14 @@ def run_hands(
     want_records: bool,
     on_batch: Callable[[int, np.ndarray | None, np.ndarray], None],
     batch_chunks: int,
+    variant: str = "ghost",
 ) -> None:
     """Play hands ``start .. start+count-1`` (start a multiple of CHUNK_SIZE), batch by batch.
 
     ``on_batch(first_hand, records or None, summary_rows)`` gets each batch in
     hand order.
     """
+    k, _ = _kernels(variant)
     assert start % CHUNK_SIZE == 0
     end = start + count
     first = start
@@ -127,10 +144,9 @@ def run_hands(
         n_chunks = -(-n // CHUNK_SIZE)
         c0 = first // CHUNK_SIZE
         states, dstates = chunk_states(seed, c0, n_chunks), decision_states(seed, c0, n_chunks)
-        records = np.zeros((n if want_records else 1, gk.R_WIDTH), np.int64)
-        summary = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
-        gs.simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, TARGET, want_records, records, summary,
-                           *_no_stats(n_chunks))
+        records = np.zeros((n if want_records else 1, k.R_WIDTH), np.int64)
+        summary = np.zeros((n_chunks, k.S_WIDTH), np.int64)
+        _simulate_chunks(variant, states, dstates, first, n, rules_vec, params, want_records, records, summary)
         on_batch(first, records if want_records else None, summary)
         first += n
 
@@ -151,18 +167,19 @@ def simulate(
     streamed to that file, written atomically (complete or not at all).
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
-    strategy_name, params = seat_params(strategy)
+    strategy_name, params = seat_params(strategy, v.name)
     if not isinstance(hands, (int, np.integer)) or hands <= 0:
         raise RunError(f"--hands must be a positive integer, got {hands!r}")
     n_threads = set_threads(threads)
+    k, _ = _kernels(v.name)
     writer = rec_mod.open_writer(records_path, v, rules_d) if records_path else None
     try:
-        warm_s, compiled = warm_up(rules_vec, params)
+        warm_s, compiled = warm_up(rules_vec, params, v.name)
     except BaseException:
         if writer is not None:
             writer.abort()
         raise
-    total = np.zeros(gk.S_WIDTH, np.int64)
+    total = np.zeros(k.S_WIDTH, np.int64)
     t0 = time.perf_counter()
     done = 0
 
@@ -171,14 +188,14 @@ def simulate(
         total[:] += summary.sum(axis=0)
         if writer is not None:
             writer.write(first, recs)
-        done += len(recs) if recs is not None else int(summary[:, gk.S_HANDS].sum())
+        done += len(recs) if recs is not None else int(summary[:, k.S_HANDS].sum())
         if progress is not None:
             progress(done, hands)
 
     try:
         run_hands(
             0, hands, seed, rules_vec, params, writer is not None, on_batch,
-            RECORD_BATCH_CHUNKS if writer is not None else SUMMARY_BATCH_CHUNKS,
+            RECORD_BATCH_CHUNKS if writer is not None else SUMMARY_BATCH_CHUNKS, v.name,
         )
         if writer is not None:
             writer.close()
@@ -187,10 +204,19 @@ def simulate(
             writer.abort()
         raise
     elapsed = time.perf_counter() - t0
-    summary = summarize(total, v.name, rules_d, strategy_name, seed, n_threads, elapsed)
+    summary = _summarizer(v.name)(total, v.name, rules_d, strategy_name, seed, n_threads, elapsed)
     summary["warm_up_s"] = warm_s
     summary["compiled"] = compiled
     return summary
+
+
+def _summarizer(variant: str):
+    """The function that turns a variant's merged counters into its summary dict."""
+    if variant == "cutthroat":
+        from sim.cutthroat import summarize as cutthroat_summarize
+
+        return cutthroat_summarize
+    return summarize
 
 
 def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed: int, threads: int, elapsed: float) -> dict:
@@ -230,20 +256,22 @@ def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed:
     }
 
 
-def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default") -> list[dict]:
-    """Records (dicts, as written to ``.jsonl``) of hands ``start .. start+count-1`` of a Ghost Hand run.
+def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default",
+                 variant: str = "ghost") -> list[dict]:
+    """Records (dicts, as written to ``.jsonl``) of hands ``start .. start+count-1`` of a run.
 
     ``strategy``: one strategy for every seat, or a list of three (by seat).
     """
-    v, rules_d, rules_vec = resolve_run("ghost", seed, rules)
-    _, params = seat_params(strategy)
+    v, rules_d, rules_vec = resolve_run(variant, seed, rules)
+    _, params = seat_params(strategy, v.name)
     chunk_start = start - start % CHUNK_SIZE
     out: list[dict] = []
 
     def on_batch(first, recs, summary):
         out.extend(rec_mod.to_dicts(recs, first, v, rules_d))
 
-    run_hands(chunk_start, start + count - chunk_start, seed, rules_vec, params, True, on_batch, RECORD_BATCH_CHUNKS)
+    run_hands(chunk_start, start + count - chunk_start, seed, rules_vec, params, True, on_batch, RECORD_BATCH_CHUNKS,
+              v.name)
     return out[start - chunk_start:]
 
 
@@ -299,6 +327,7 @@ def run_games(
     on_batch: Callable[[int, dict], None],
     first_set: int = 0,
     max_hands: int = MAX_HANDS_PER_GAME,
+    variant: str = "ghost",
 ) -> None:
     """Play deal sets ``first_set .. first_set + n_sets - 1`` (first_set a multiple of GAME_CHUNK_SETS).
 
@@ -308,6 +337,8 @@ def run_games(
     summed counters ``hand``, ``strategy``, ``game``.
     """
     assert first_set % GAME_CHUNK_SETS == 0
+    k, sim = _kernels(variant)
+    target = get_variant(variant).target
     assignments = np.ascontiguousarray(assignments, np.int64)
     strat_params = np.ascontiguousarray(strat_params, np.float64)
     n_strat, n_assign = strat_params.shape[0], assignments.shape[0]
@@ -319,11 +350,11 @@ def run_games(
         states = chunk_states(seed, first // GAME_CHUNK_SETS, n_chunks)
         set_wins = np.zeros((n, n_strat), np.int64)
         games = np.zeros((n * n_assign, gs.GO_WIDTH), np.int64)
-        hand_acc = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
+        hand_acc = np.zeros((n_chunks, k.S_WIDTH), np.int64)
         strat_acc = np.zeros((n_chunks, n_strat, gs.ST_WIDTH), np.int64)
         game_acc = np.zeros((n_chunks, gs.GA_WIDTH), np.int64)
-        gs.games_chunks(
-            states, GAME_CHUNK_SETS, n, assignments, duplicate, rules_vec, strat_params, TARGET, max_hands,
+        sim.games_chunks(
+            states, GAME_CHUNK_SETS, n, assignments, duplicate, rules_vec, strat_params, target, max_hands,
             set_wins, games, hand_acc, strat_acc, game_acc,
         )
         on_batch(first, {
@@ -353,16 +384,17 @@ def simulate_games(
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
     if not isinstance(games, (int, np.integer)) or games <= 0:
         raise RunError(f"--games must be a positive integer, got {games!r}")
-    name, params = load_strategy(strategy)
+    name, params = load_strategy(strategy, v.name)
     n_threads = set_threads(threads)
-    strat_params = to_vector(params)[None, :]
+    strat_params = to_vector(params, v.name)[None, :]
     assignments = np.zeros((1, gk.N_SEATS), np.int64)
+    k, sim = _kernels(v.name)
     t_warm = time.perf_counter()
-    before = sum(gs.games_chunks.stats.cache_misses.values())
-    run_games(seed, 1, assignments, strat_params, True, rules_vec, lambda f, o: None)
-    compiled = sum(gs.games_chunks.stats.cache_misses.values()) > before
+    before = sum(sim.games_chunks.stats.cache_misses.values())
+    run_games(seed, 1, assignments, strat_params, True, rules_vec, lambda f, o: None, variant=v.name)
+    compiled = sum(sim.games_chunks.stats.cache_misses.values()) > before
     warm_s = time.perf_counter() - t_warm
-    hand_tot = np.zeros(gk.S_WIDTH, np.int64)
+    hand_tot = np.zeros(k.S_WIDTH, np.int64)
     game_tot = np.zeros(gs.GA_WIDTH, np.int64)
     t0 = time.perf_counter()
 
@@ -372,9 +404,9 @@ def simulate_games(
         if progress is not None:
             progress(int(game_tot[gs.GA_GAMES]), games)
 
-    run_games(seed, games, assignments, strat_params, True, rules_vec, on_batch)
+    run_games(seed, games, assignments, strat_params, True, rules_vec, on_batch, variant=v.name)
     elapsed = time.perf_counter() - t0
-    summary = summarize(hand_tot, v.name, rules_d, name, seed, n_threads, elapsed)
+    summary = _summarizer(v.name)(hand_tot, v.name, rules_d, name, seed, n_threads, elapsed)
     summary.update(game_summary(game_tot))
     summary["games_per_second"] = games / elapsed if elapsed > 0 else None
     summary["max_hands_per_game"] = MAX_HANDS_PER_GAME
@@ -410,14 +442,15 @@ def game_results(
     strategies=("default",),
     assignments=((0, 0, 0),),
     duplicate: bool = True,
+    variant: str = "ghost",
 ) -> list[dict]:
     """Per-game results of deal sets ``start .. start+count-1``: one dict per (set, assignment).
 
     Each dict: ``set``, ``assignment`` (strategy index by seat), ``winner``
     (seat or None when unfinished), ``hands``, ``scores`` (by seat).
     """
-    v, rules_d, rules_vec = resolve_run("ghost", seed, rules)
-    strat_params = np.stack([to_vector(load_strategy(s)[1]) for s in strategies])
+    v, rules_d, rules_vec = resolve_run(variant, seed, rules)
+    strat_params = np.stack([to_vector(load_strategy(s, v.name)[1], v.name) for s in strategies])
     assign = np.array(assignments, np.int64)
     chunk_start = start - start % GAME_CHUNK_SETS
     out: list[dict] = []
@@ -435,7 +468,8 @@ def game_results(
                 "scores": row[gs.GO_SCORES: gs.GO_SCORES + gk.N_SEATS],
             })
 
-    run_games(seed, start + count - chunk_start, assign, strat_params, duplicate, rules_vec, on_batch, chunk_start)
+    run_games(seed, start + count - chunk_start, assign, strat_params, duplicate, rules_vec, on_batch, chunk_start,
+              variant=v.name)
     skip = (start - chunk_start) * assign.shape[0]
     return out[skip:]
 

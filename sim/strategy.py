@@ -32,6 +32,27 @@ Default Ghost Hand strategy (README explains it for players):
   the game's decision stream: swap or not (when a swap is open), a call among
   the legal ones (pass unless stuck, then each bid above the standing bid,
   moon last), the trump suit, and each card among the legal ones (ascending).
+
+Default Cutthroat strategy (``CUTTHROAT_PARAMS``; same trick estimate and
+weights, no joker). ``u`` is the up-card's suit:
+
+- *Round one*: position 1 orders it up when its estimate for ``u`` reaches
+  ``order_min``, position 2 assists at ``assist_min``; the dealer takes it up
+  when the best 5 of its 6 cards (hand and up-card) reach ``take_min``.
+- *Exchange*: after any acceptance the dealer would discard the card whose
+  loss leaves the highest estimate for ``u`` (ties: lowest card); under
+  ``dealer_pickup = optional`` it exchanges only if that beats its own hand.
+- *Round two*: the best allowed suit is named when its estimate reaches
+  ``name_min`` (ties: lowest suit); a stuck dealer always names it.
+- *Alone*: the maker goes alone (no dummy) at ``alone_min``; then the
+  defenders, from the maker's left, the first at ``defend_alone_min``.
+- *Merge*: of the 10 cards, the maker keeps the 5 with the highest estimate
+  (ties: the set with the largest bit mask), which counts voids and trump
+  length, not only high cards.
+- *Play*: leads as in Ghost Hand; a defender whose partner is winning the
+  trick plays its card of least value instead of overtaking.
+- *Random* (``random`` >= 0.5): every call, exchange, alone decision, keep
+  set and card uniformly at random among the legal ones.
 """
 
 from __future__ import annotations
@@ -73,8 +94,27 @@ GHOST_PARAMS: tuple[tuple[str, float, str], ...] = (
 GHOST_PARAM_NAMES = tuple(p[0] for p in GHOST_PARAMS)
 GHOST_DEFAULTS = {p[0]: p[1] for p in GHOST_PARAMS}
 
-def _preset(**changes: float) -> dict[str, float]:
-    params = dict(GHOST_DEFAULTS)
+CUTTHROAT_PARAMS: tuple[tuple[str, float, str], ...] = tuple(
+    p for p in GHOST_PARAMS if p[0].startswith("w_") and p[0] != "w_joker"
+) + (
+    ("order_min", 1.75, "position 1 orders the up-card when its estimate for that suit reaches this"),
+    ("assist_min", 1.75, "position 2 assists when its estimate for the up-card's suit reaches this"),
+    ("take_min", 2.0, "the dealer takes the up-card when its best 5 of 6 cards reach this"),
+    ("name_min", 1.75, "round two: name the best other suit when its estimate reaches this"),
+    ("alone_min", 4.25, "the maker goes alone (without the dummy) when its estimate reaches this"),
+    ("defend_alone_min", 4.0, "a defender goes alone when its estimate for trump reaches this"),
+    ("lead_trump_min", 2.0, "a maker with at least this many trumps leads the highest trump"),
+    ("random", 0.0, "1: every decision uniformly at random among the legal choices"),
+)
+CUTTHROAT_DEFAULTS = {p[0]: p[1] for p in CUTTHROAT_PARAMS}
+
+PARAMS = {"ghost": GHOST_PARAMS, "cutthroat": CUTTHROAT_PARAMS}
+DEFAULTS = {"ghost": GHOST_DEFAULTS, "cutthroat": CUTTHROAT_DEFAULTS}
+PARAM_NAMES = {v: tuple(p[0] for p in t) for v, t in PARAMS.items()}
+
+
+def _preset(variant: str = "ghost", **changes: float) -> dict[str, float]:
+    params = dict(DEFAULTS[variant])
     params.update(changes)
     return params
 
@@ -97,6 +137,24 @@ PRESET_NOTES = {
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
 }
 
+CUTTHROAT_PRESETS: dict[str, dict[str, float]] = {
+    "default": _preset("cutthroat"),
+    "cautious": _preset("cutthroat", order_min=2.25, assist_min=2.25, take_min=2.5, name_min=2.25),
+    "aggressive": _preset("cutthroat", order_min=1.25, assist_min=1.25, take_min=1.5, name_min=1.25),
+    "never-alone": _preset("cutthroat", alone_min=99.0, defend_alone_min=99.0),
+    "random": _preset("cutthroat", random=1.0),
+}
+CUTTHROAT_PRESET_NOTES = {
+    "default": "the strategy README describes",
+    "cautious": "makes trump only on stronger hands",
+    "aggressive": "makes trump on weaker hands, counting on the dummy",
+    "never-alone": "the default, never going alone as maker or defender",
+    "random": "every choice uniformly at random among the legal ones: the floor to beat",
+}
+
+VARIANT_PRESETS = {"ghost": PRESETS, "cutthroat": CUTTHROAT_PRESETS}
+VARIANT_PRESET_NOTES = {"ghost": PRESET_NOTES, "cutthroat": CUTTHROAT_PRESET_NOTES}
+
 
 class StrategyError(UserError, ValueError):
     """An unknown strategy, parameter or a bad parameter value."""
@@ -111,16 +169,22 @@ SWITCHES = {"bid_jump", "random"}
 NON_NEGATIVE = {"lead_trump_min", "near_target"}
 
 
-def param_index(name: str) -> int:
-    """Position of a Ghost Hand strategy parameter in the vector."""
-    return GHOST_PARAM_NAMES.index(name)
+def _variant(variant: str) -> str:
+    if variant not in PARAMS:
+        raise StrategyError(f"no strategies for variant {variant!r} (known: {', '.join(PARAMS)})")
+    return variant
 
 
-def check_value(name: str, value, where: str = "") -> float:
+def param_index(name: str, variant: str = "ghost") -> int:
+    """Position of a strategy parameter of ``variant`` in its vector."""
+    return PARAM_NAMES[variant].index(name)
+
+
+def check_value(name: str, value, where: str = "", variant: str = "ghost") -> float:
     """``value`` as a float if it is allowed for parameter ``name``; StrategyError naming it otherwise."""
     at = f" in {where}" if where else ""
-    if name not in GHOST_DEFAULTS:
-        raise StrategyError(f"unknown strategy parameter {name!r}{at}")
+    if name not in DEFAULTS[_variant(variant)]:
+        raise StrategyError(f"unknown {variant} strategy parameter {name!r}{at}")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         try:
             value = float(value)
@@ -140,8 +204,8 @@ def check_value(name: str, value, where: str = "") -> float:
     return value
 
 
-def load_toml(path: str) -> dict[str, float]:
-    """A strategy from a TOML file that sets every parameter (and optionally ``name``)."""
+def load_toml(path: str, variant: str = "ghost") -> dict[str, float]:
+    """A strategy from a TOML file that sets every parameter (and optionally ``name`` and ``variant``)."""
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
@@ -150,44 +214,51 @@ def load_toml(path: str) -> dict[str, float]:
     except tomllib.TOMLDecodeError as e:
         raise StrategyError(f"strategy file {path} is not valid TOML: {e}") from None
     data.pop("name", None)
-    data.pop("variant", None)
-    params = {k: check_value(k, v, path) for k, v in data.items()}
-    missing = [n for n in GHOST_PARAM_NAMES if n not in params]
+    declared = data.pop("variant", variant)
+    if str(declared).lower() != variant:
+        raise StrategyError(f"strategy file {path} is for variant {declared!r}, not {variant!r}")
+    params = {k: check_value(k, v, path, variant) for k, v in data.items()}
+    missing = [n for n in PARAM_NAMES[variant] if n not in params]
     if missing:
         raise StrategyError(f"strategy file {path} is missing parameter {missing[0]!r}" + (
             f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
     return params
 
 
-def load_strategy(spec) -> tuple[str, dict[str, float]]:
+def load_strategy(spec, variant: str = "ghost") -> tuple[str, dict[str, float]]:
     """(name, full parameter dict) of a preset name, a ``.toml`` path, or a dict over the defaults."""
+    presets = VARIANT_PRESETS[_variant(variant)]
     if isinstance(spec, dict):
-        params = dict(GHOST_DEFAULTS)
+        params = dict(DEFAULTS[variant])
         for k, v in spec.items():
-            params[k] = check_value(k, v)
+            params[k] = check_value(k, v, "", variant)
         return "custom", params
     spec = str(spec)
-    if spec in PRESETS:
-        return spec, dict(PRESETS[spec])
+    if spec in presets:
+        return spec, dict(presets[spec])
     if spec.lower().endswith(".toml") or os.path.sep in spec:
-        return os.path.splitext(os.path.basename(spec))[0], load_toml(spec)
-    raise StrategyError(f"unknown strategy {spec!r} (presets: {', '.join(PRESETS)}; or a .toml file)")
+        return os.path.splitext(os.path.basename(spec))[0], load_toml(spec, variant)
+    raise StrategyError(f"unknown {variant} strategy {spec!r} (presets: {', '.join(presets)}; or a .toml file)")
 
 
-def resolve_strategy(name_or_params="default") -> dict[str, float]:
+def resolve_strategy(name_or_params="default", variant: str = "ghost") -> dict[str, float]:
     """A full parameter dict from a preset name, a TOML path or a (partial) dict over the defaults."""
-    return load_strategy(name_or_params)[1]
+    return load_strategy(name_or_params, variant)[1]
 
 
-def to_toml(name: str, params: dict[str, float]) -> str:
+def to_toml(name: str, params: dict[str, float], variant: str = "ghost") -> str:
     """A strategy as a TOML file that ``load_toml`` reads back, with each parameter explained."""
-    lines = [f"# bower strategy for Ghost Hand Euchre: {name}", f"name = {name!r}".replace("'", '"'), ""]
-    for pname, _, doc in GHOST_PARAMS:
+    from sim.rules import get_variant
+
+    title = get_variant(variant).title
+    lines = [f"# bower strategy for {title}: {name}", f"name = {name!r}".replace("'", '"'),
+             f'variant = "{variant}"', ""]
+    for pname, _, doc in PARAMS[variant]:
         lines.append(f"# {doc}")
         lines.append(f"{pname} = {params[pname]!r}")
     return "\n".join(lines) + "\n"
 
 
-def to_vector(params: dict[str, float]) -> np.ndarray:
+def to_vector(params: dict[str, float], variant: str = "ghost") -> np.ndarray:
     """The float64 parameter vector the kernels read."""
-    return np.array([float(params[n]) for n in GHOST_PARAM_NAMES], np.float64)
+    return np.array([float(params[n]) for n in PARAM_NAMES[variant]], np.float64)

@@ -12,7 +12,8 @@ from sim.cli.options import json_option, rule_option, seed_option, strategy_opti
 @click.command()
 @variant_option
 @click.option("--hands", default=1_000_000, show_default=True, type=int, help="Number of hands to deal.")
-@click.option("--games", default=None, type=int, help="Play this many whole games (to 32) instead of independent hands.")
+@click.option("--games", default=None, type=int,
+              help="Play this many whole games (to the variant's target) instead of independent hands.")
 @seed_option
 @threads_option
 @rule_option
@@ -71,9 +72,34 @@ def format_summary(s: dict) -> str:
     ]
     if s.get("compiled"):
         lines.append(f"compiled the kernels first ({s['warm_up_s']:.1f} s, cached for later runs)")
-    by_pos = s["swaps_by_position"]
+    lines.append("")
+    if s["variant"] == "cutthroat":
+        from sim.cutthroat import format_summary as cutthroat_body
+
+        lines.append(cutthroat_body(s))
+    else:
+        lines.append(_ghost_body(s))
+    ci = s["points_per_hand_ci95_by_position"]
     lines += [
         "",
+        "position (1 = dealer's left, 3 = dealer)    1        2        3",
+        "  mean points per hand              "
+        + " ".join(f"{s['points_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
+        "    95% interval                    "
+        + " ".join(f"{'±%.4f' % ((ci[p][1] - ci[p][0]) / 2):>8}" for p in ("1", "2", "3")),
+        "  mean tricks per hand              "
+        + " ".join(f"{s['tricks_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
+        "  hands won as maker                "
+        + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in ("1", "2", "3")),
+    ]
+    return _finish(s, lines)
+
+
+def _ghost_body(s: dict) -> str:
+    """The Ghost Hand part of the summary: swaps, bids, moons."""
+    n = s["hands"]
+    by_pos = s["swaps_by_position"]
+    lines = [
         f"hands dealt      {n:>12,}",
         f"thrown in        {s['thrown_in']:>12,}  {_pct(s['thrown_in'], n):>8}",
         f"ghost swaps      {s['swaps']:>12,}  {_pct(s['swaps'], n):>8}   by position 1/2/3: "
@@ -89,20 +115,14 @@ def format_summary(s: dict) -> str:
             low, high = b["make_rate_ci95"]
             rate = f"{100 * b['make_rate']:>9.2f}%   ({100 * low:.2f}-{100 * high:.2f}%)"
         lines.append(f"  {level:<6} {b['count']:>10,} {_pct(b['count'], played):>7} {b['made']:>10,} {rate}")
-    ci = s["points_per_hand_ci95_by_position"]
-    lines += [
-        f"moons called {s['moons_called']:,}, made {s['moons_made']:,}",
-        "",
-        "position (1 = dealer's left, 3 = dealer)    1        2        3",
-        "  mean points per hand              "
-        + " ".join(f"{s['points_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
-        "    95% interval                    "
-        + " ".join(f"{'±%.4f' % ((ci[p][1] - ci[p][0]) / 2):>8}" for p in ("1", "2", "3")),
-        "  mean tricks per hand              "
-        + " ".join(f"{s['tricks_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
-        "  hands won as maker                "
-        + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in ("1", "2", "3")),
-    ]
+    lines.append(f"moons called {s['moons_called']:,}, made {s['moons_made']:,}")
+    return "\n".join(lines)
+
+
+def _finish(s: dict, lines: list) -> str:
+    """The games block, throughput and records lines that end every summary."""
+    from sim.rules import get_variant
+
     if "games" in s:
         ws, wci = s["win_share_by_start"], s["win_share_ci95_by_start"]
         lines += [

@@ -1,0 +1,389 @@
+"""Cutthroat kernels: the deal with dummy and kitty, both auction rounds, exchange, going alone, merge, play, score.
+
+Seats are 0..2; position p (1..3) is seat ``(dealer + p) % 3``. Rule options
+come as the int64 vector of ``sim.rules.encode`` (``C_*`` indices), the
+strategy as one float64 row per seat (``sim.strategy.CUTTHROAT_PARAMS``) and
+its per-card weight table ``wt`` (``cutthroat_strategy.card_weights``).
+Random strategies draw from the decision stream ``(dstate, dbuf)``; deals
+draw from ``(state, buf)``. The per-hand record (``R_*``) and summary
+counters (``S_*``) are fixed-width int64 rows read by ``sim.records`` and
+``sim.runner``.
+"""
+
+import numpy as np
+
+from kernels.bits import popcount
+from kernels.cutthroat_strategy import (
+    Q_ALONE,
+    Q_ASSIST,
+    Q_DEF_ALONE,
+    Q_LEAD_TRUMP,
+    Q_NAME,
+    Q_ORDER,
+    Q_RANDOM,
+    Q_TAKE,
+    Q_VOID,
+    best_exchange,
+    best_keep,
+    best_suit,
+    estimate,
+    random_keep,
+)
+from kernels.deal import deal_packets
+from kernels.ghost_strategy import choose_follow, choose_lead, least_value, nth_card, random_card
+from kernels.jit import kernel
+from kernels.rng import bounded
+from kernels.tables import EFF_SUIT, POWER, SUIT_MASK
+from sim.rules import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
+
+N_SEATS = 3
+HAND_SIZE = 5
+N_TRICKS = 5
+MAX_PLAYS = N_SEATS * N_TRICKS
+MAX_CALLS = 6
+MAKER_NEEDS = 3
+
+# Call codes in the record: 0 pass, 1 accept the up-card (order / assist / take by position), 2 + suit named.
+CALL_PASS = 0
+CALL_ACCEPT = 1
+CALL_SUIT = 2
+
+# Per-hand record layout (int64 row).
+R_DEALER = 0
+R_DEAL = 1  # 3 masks by seat, as dealt
+R_DUMMY = 4
+R_KITTY = 5  # 4 cards in deal order; the first is the up-card
+R_NCALLS = 9
+R_CALLS = 10  # MAX_CALLS pairs (seat, call code)
+R_MAKER = R_CALLS + 2 * MAX_CALLS  # seat or -1
+R_TRUMP = R_MAKER + 1
+R_DEALER_DISCARD = R_TRUMP + 1  # card or -1
+R_MAKER_DISCARDS = R_DEALER_DISCARD + 1  # mask (0 when the maker went alone)
+R_ALONE = R_MAKER_DISCARDS + 1  # bit per seat
+R_NPLAYS = R_ALONE + 1
+R_PLAYS = R_NPLAYS + 1  # MAX_PLAYS pairs (seat, card)
+R_TRICKS = R_PLAYS + 2 * MAX_PLAYS
+R_POINTS = R_TRICKS + N_SEATS
+R_WIDTH = R_POINTS + N_SEATS
+
+# Summary counters (int64 row per chunk; merged by summing). "By position": 1, 2, 3 (dealer).
+S_HANDS = 0
+S_THROWN = 1
+S_MAKER_R1 = 2  # 3: round-one makers by position
+S_MADE_R1 = 5  # 3: of those, made (3+ tricks)
+S_MAKER_R2 = 8  # 3: round-two makers by position
+S_MADE_R2 = 11  # 3
+S_MARCH = 14  # makers taking all 5
+S_EXCHANGES = 15  # dealer exchanged the up-card
+S_ALONE = 16  # makers alone
+S_ALONE_MADE = 17
+S_ALONE_MARCH = 18
+S_DEF_ALONE = 19  # lone defenders
+S_DEF_ALONE_SET = 20  # of those, maker euchred
+S_DEF_ALONE_ALL = 21  # of those, all five tricks to the defender
+S_UP_ACCEPT = 22  # 6: round-one acceptances by up-card rank (9 T J Q K A)
+S_UP_MADE = 28  # 6
+S_POINTS = 34  # 3: points by position
+S_POINTS_SQ = 37  # 3
+S_TRICKS = 40  # 3
+S_WIDTH = 43
+
+
+@kernel(inline="always")
+def is_random(params, seat):
+    """Whether ``seat``'s strategy is the uniformly random player."""
+    return params[seat, Q_RANDOM] >= 0.5
+
+
+@kernel(inline="always")
+def score_hand(maker, maker_tricks, maker_alone, lone_def, rules, points):
+    """Points by seat into ``points`` (RULES.md 2): maker 1 / 3 (march) / lone march; euchre 2 each; lone defender 2 or 4."""
+    for s in range(N_SEATS):
+        points[s] = 0
+    if maker_tricks >= MAKER_NEEDS:
+        if maker_tricks < N_TRICKS:
+            points[maker] = 1
+        elif maker_alone:
+            points[maker] = rules[C_LONE_MARCH]
+        else:
+            points[maker] = 3
+        return
+    each = 2
+    if lone_def >= 0 and maker_tricks == 0:
+        each = 4
+    for s in range(N_SEATS):
+        if s != maker and (lone_def < 0 or rules[C_LONE_ONLY] == 0 or s == lone_def):
+            points[s] = each
+
+
+@kernel(inline="always")
+def _call(rec, n_calls, seat, code):
+    rec[R_CALLS + 2 * n_calls] = seat
+    rec[R_CALLS + 2 * n_calls + 1] = code
+    return n_calls + 1
+
+
+@kernel(inline="always")
+def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks):
+    """Play five tricks among the active seats (all but ``out``, -1 for none); plays into ``rec``, counts into ``tricks``.
+
+    Leads as Ghost Hand's strategy; a defender follows with its card of least
+    value while its partner is winning the trick, else as Ghost Hand.
+    """
+    played = np.int64(0)
+    h0, h1, h2 = hands[0], hands[1], hands[2]
+    t0 = t1 = t2 = 0
+    lead_min = params[maker, Q_LEAD_TRUMP]
+    n = 0
+    for _ in range(N_TRICKS):
+        led = -1
+        winning = -1
+        winner = -1
+        for k in range(N_SEATS):
+            seat = (leader + k) % 3
+            if seat == out:
+                continue
+            hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
+            legal = hand
+            if led >= 0:
+                legal = hand & SUIT_MASK[trump, led]
+                if legal == 0:
+                    legal = hand
+            if is_random(params, seat):
+                card = random_card(legal, dstate, dbuf)
+            elif led < 0:
+                card = choose_lead(hand, trump, played, seat == maker, lead_min)
+            elif seat != maker and winner != maker:  # the partner holds the trick
+                card = least_value(legal, trump)
+            else:
+                card = choose_follow(legal, trump, led, winning)
+            bit = np.int64(1) << card
+            if seat == 0:
+                h0 = hand & ~bit
+            elif seat == 1:
+                h1 = hand & ~bit
+            else:
+                h2 = hand & ~bit
+            played |= bit
+            if led < 0:
+                led = EFF_SUIT[trump, card]
+                winning = card
+                winner = seat
+            elif POWER[trump, led, card] > POWER[trump, led, winning]:
+                winning = card
+                winner = seat
+            rec[R_PLAYS + 2 * n] = seat
+            rec[R_PLAYS + 2 * n + 1] = card
+            n += 1
+        if winner == 0:
+            t0 += 1
+        elif winner == 1:
+            t1 += 1
+        else:
+            t2 += 1
+        leader = winner
+    tricks[0], tricks[1], tricks[2] = t0, t1, t2
+    rec[R_NPLAYS] = n
+
+
+@kernel
+def auction(hands, up, dealer, rules, params, wt, dstate, dbuf, rec):
+    """Both rounds of the auction and the dealer's exchange; calls and discard into ``rec``.
+
+    Returns (maker, trump); maker -1 means thrown in. ``hands`` (by seat)
+    gets the dealer's exchange.
+    """
+    u = up // 6
+    n_calls = 0
+    maker = -1
+    trump = -1
+    for p in range(1, 4):
+        seat = (dealer + p) % 3
+        hand = hands[seat]
+        if is_random(params, seat):
+            accept = bounded(dstate, dbuf, 2) == 1
+        elif p == 3:
+            _, e = best_exchange(hand, up, u, wt, seat, params[seat, Q_VOID])
+            accept = e >= params[seat, Q_TAKE]
+        else:
+            need = params[seat, Q_ORDER] if p == 1 else params[seat, Q_ASSIST]
+            accept = estimate(hand, u, wt, seat, params[seat, Q_VOID]) >= need
+        n_calls = _call(rec, n_calls, seat, CALL_ACCEPT if accept else CALL_PASS)
+        if accept:
+            maker = seat
+            trump = u
+            break
+    discard = -1
+    if maker >= 0:
+        hand = hands[dealer]
+        mandatory = rules[C_PICKUP_MANDATORY] == 1
+        if is_random(params, dealer):
+            k = bounded(dstate, dbuf, HAND_SIZE if mandatory else HAND_SIZE + 1)
+            if not mandatory:
+                k -= 1
+            if k >= 0:
+                discard = nth_card(hand, k)
+        else:
+            vw = params[dealer, Q_VOID]
+            d, e = best_exchange(hand, up, u, wt, dealer, vw)
+            if mandatory or e > estimate(hand, u, wt, dealer, vw):
+                discard = d
+        if discard >= 0:
+            hands[dealer] = (hand & ~(np.int64(1) << discard)) | (np.int64(1) << up)
+    else:
+        allowed = 15 if rules[C_TURNED_DOWN_OK] == 1 else 15 & ~(1 << u)
+        for p in range(1, 4):
+            seat = (dealer + p) % 3
+            stuck = p == 3 and rules[C_STICK] == 1
+            call = -1
+            if is_random(params, seat):
+                k = bounded(dstate, dbuf, popcount(allowed) + (0 if stuck else 1))
+                if not stuck:
+                    k -= 1
+                if k >= 0:
+                    call = nth_card(np.int64(allowed), k)
+            else:
+                s, e = best_suit(hands[seat], allowed, wt, seat, params[seat, Q_VOID])
+                if stuck or e >= params[seat, Q_NAME]:
+                    call = s
+            n_calls = _call(rec, n_calls, seat, CALL_PASS if call < 0 else CALL_SUIT + call)
+            if call >= 0:
+                maker = seat
+                trump = call
+                break
+    rec[R_NCALLS] = n_calls
+    rec[R_DEALER_DISCARD] = discard
+    return maker, trump
+
+
+@kernel(inline="always")
+def play_dealt(dealt, kitty, dealer, rules, params, wt, dstate, dbuf, work, pw, rec):
+    """Auction, alone, merge, play and score a hand already dealt into ``rec``.
+
+    ``dealt``: masks of position 1, 2, 3 (dealer), dummy; ``kitty``: its 4
+    cards in deal order, the first turned up. ``work`` is int64 scratch of at
+    least 33 entries, ``pw`` float64 (4, 6) scratch for the merge.
+    """
+    hands = work[0:3]
+    tricks = work[3:6]
+    points = work[6:9]
+    pm = work[9:33].reshape((4, 6))
+    rec[R_DEALER] = dealer
+    for p in range(3):
+        seat = (dealer + 1 + p) % 3
+        hands[seat] = dealt[p]
+        rec[R_DEAL + seat] = dealt[p]
+    dummy = dealt[3]
+    rec[R_DUMMY] = dummy
+    for i in range(4):
+        rec[R_KITTY + i] = kitty[i]
+    maker, trump = auction(hands, kitty[0], dealer, rules, params, wt, dstate, dbuf, rec)
+    rec[R_MAKER] = maker
+    rec[R_TRUMP] = trump
+    rec[R_MAKER_DISCARDS] = 0
+    rec[R_ALONE] = 0
+    if maker < 0:
+        rec[R_NPLAYS] = 0
+        for s in range(N_SEATS):
+            rec[R_TRICKS + s] = 0
+            rec[R_POINTS + s] = 0
+        return
+    maker_alone = False
+    if rules[C_MAKER_ALONE] == 1:
+        if is_random(params, maker):
+            maker_alone = bounded(dstate, dbuf, 2) == 1
+        else:
+            maker_alone = estimate(hands[maker], trump, wt, maker, params[maker, Q_VOID]) >= params[maker, Q_ALONE]
+    lone_def = -1
+    for k in range(1, 3):
+        d = (maker + k) % 3
+        if is_random(params, d):
+            go = bounded(dstate, dbuf, 2) == 1
+        else:
+            go = estimate(hands[d], trump, wt, d, params[d, Q_VOID]) >= params[d, Q_DEF_ALONE]
+        if go:
+            lone_def = d
+            break
+    if not maker_alone:
+        ten = hands[maker] | dummy
+        if is_random(params, maker):
+            keep = random_keep(ten, dstate, dbuf)
+        else:
+            keep = best_keep(ten, trump, wt, maker, params[maker, Q_VOID], pw, pm)
+        rec[R_MAKER_DISCARDS] = ten & ~keep
+        hands[maker] = keep
+    out = -1
+    if lone_def >= 0:
+        out = 3 - maker - lone_def
+        rec[R_ALONE] |= 1 << lone_def
+    if maker_alone:
+        rec[R_ALONE] |= 1 << maker
+    if maker_alone and lone_def >= 0:
+        leader = lone_def
+    elif maker_alone:
+        leader = (maker + 1) % 3
+    elif lone_def >= 0:
+        leader = maker  # the first active player to the lone defender's left
+    else:
+        leader = (dealer + 1) % 3
+    play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks)
+    score_hand(maker, tricks[maker], maker_alone, lone_def, rules, points)
+    for s in range(N_SEATS):
+        rec[R_TRICKS + s] = tricks[s]
+        rec[R_POINTS + s] = points[s]
+
+
+@kernel(inline="always")
+def play_hand(state, buf, dstate, dbuf, deck, work, pw, dealer, rules, params, wt, rec):
+    """Deal (Fisher-Yates, one card at a time to positions 1, 2, 3 and the dummy; 4 to the kitty) and play one hand."""
+    dealt = work[33:37]
+    deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
+    play_dealt(dealt, deck[20:24], dealer, rules, params, wt, dstate, dbuf, work, pw, rec)
+
+
+@kernel(inline="always")
+def tally(rec, acc):
+    """Add one hand's record to the summary counters ``acc``."""
+    dealer = rec[R_DEALER]
+    acc[S_HANDS] += 1
+    maker = rec[R_MAKER]
+    if maker < 0:
+        acc[S_THROWN] += 1
+        return
+    pos = (maker - dealer + 2) % 3
+    mt = rec[R_TRICKS + maker]
+    made = mt >= MAKER_NEEDS
+    alone = rec[R_ALONE]
+    round_one = rec[R_CALLS + 2 * rec[R_NCALLS] - 1] == CALL_ACCEPT
+    if round_one:
+        acc[S_MAKER_R1 + pos] += 1
+        acc[S_UP_ACCEPT + rec[R_KITTY] % 6] += 1
+        if made:
+            acc[S_MADE_R1 + pos] += 1
+            acc[S_UP_MADE + rec[R_KITTY] % 6] += 1
+        if rec[R_DEALER_DISCARD] >= 0:
+            acc[S_EXCHANGES] += 1
+    else:
+        acc[S_MAKER_R2 + pos] += 1
+        if made:
+            acc[S_MADE_R2 + pos] += 1
+    if mt == N_TRICKS:
+        acc[S_MARCH] += 1
+    if (alone >> maker) & 1:
+        acc[S_ALONE] += 1
+        if made:
+            acc[S_ALONE_MADE] += 1
+        if mt == N_TRICKS:
+            acc[S_ALONE_MARCH] += 1
+    if alone & ~(1 << maker):
+        acc[S_DEF_ALONE] += 1
+        if not made:
+            acc[S_DEF_ALONE_SET] += 1
+        if mt == 0:
+            acc[S_DEF_ALONE_ALL] += 1
+    for s in range(N_SEATS):
+        p = (s - dealer + 2) % 3
+        pts = rec[R_POINTS + s]
+        acc[S_POINTS + p] += pts
+        acc[S_POINTS_SQ + p] += pts * pts
+        acc[S_TRICKS + p] += rec[R_TRICKS + s]

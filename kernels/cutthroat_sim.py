@@ -1,0 +1,246 @@
+"""Cutthroat simulation drivers: independent hands, one hand from a given order, whole games and experiments.
+
+Same contract as ``ghost_sim``: each chunk owns its RNG states and writes
+only its own output rows, so results never depend on the thread count. The
+per-strategy (``ST_*``), game (``GA_*``) and per-game (``GO_*``) layouts are
+Ghost Hand's; for Cutthroat the four ``ST_MAKER``/``ST_MADE`` cells count
+(maker, maker alone, lone defender, round-one maker) and (made, alone made,
+lone defender's euchre, round-one made), and ``ST_SWAPS`` the dealer's exchanges.
+"""
+
+import numpy as np
+from numba import prange
+
+from kernels.bits import lowest
+from kernels.cutthroat import (
+    CALL_PASS,
+    MAKER_NEEDS,
+    N_SEATS,
+    R_ALONE,
+    R_CALLS,
+    R_DEALER,
+    R_DEALER_DISCARD,
+    R_MAKER,
+    R_NCALLS,
+    R_POINTS,
+    R_TRICKS,
+    R_WIDTH,
+    S_WIDTH,
+    CALL_ACCEPT,
+    play_dealt,
+    play_hand,
+    tally,
+)
+from kernels.cutthroat_strategy import Q_VOID, best_keep, card_weights
+from kernels.deal import deal_packets
+from kernels.ghost_sim import (
+    DECISION_MIX,
+    FIRST_DEALER,
+    GA_GAMES,
+    GA_HANDS,
+    GA_HANDS_SQ,
+    GA_MARGIN,
+    GA_TIEBREAKS,
+    GA_UNFINISHED,
+    GA_WINS,
+    GO_HANDS,
+    GO_SCORES,
+    GO_WINNER,
+    ST_BIDDER,
+    ST_GAMES,
+    ST_HANDS,
+    ST_MADE,
+    ST_MAKER,
+    ST_POINTS,
+    ST_POINTS_SQ,
+    ST_SWAPS,
+    ST_WINS,
+    _top_seats,
+)
+from kernels.jit import kernel
+from kernels.rng import next_u64, splitmix_seed
+
+WORK = 40  # int64 scratch entries per chunk
+
+
+@kernel(inline="always")
+def _scratch():
+    """Per-chunk scratch: buf, dbuf, deck, work, pw (merge), wt (card weights), record row, scores."""
+    return (
+        np.zeros(2, np.int64), np.zeros(2, np.int64), np.empty(24, np.int64), np.zeros(WORK, np.int64),
+        np.zeros((4, 6), np.float64), np.zeros((N_SEATS, 4, 24), np.float64), np.zeros(R_WIDTH, np.int64),
+    )
+
+
+@kernel(parallel=True)
+def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary):
+    """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
+
+    Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
+    rows of ``records``. The dealer of hand h is ``h % 3``; ``params`` has a row per seat.
+    """
+    for ci in prange(states.shape[0]):
+        state = states[ci].copy()
+        dstate = dstates[ci].copy()
+        buf, dbuf, deck, work, pw, wt, scratch = _scratch()
+        card_weights(params, wt)
+        acc = np.zeros(S_WIDTH, np.int64)
+        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
+            rec = records[h] if want_records else scratch
+            play_hand(state, buf, dstate, dbuf, deck, work, pw, (first_hand + h) % 3, rules, params, wt, rec)
+            tally(rec, acc)
+        summary[ci, :] = acc
+
+
+@kernel
+def play_order(order, dealer, rules, params, dstate, rec):
+    """One hand dealt from a 24-card ``order`` (top first) into ``rec``; random seats draw from ``dstate``."""
+    buf, dbuf, deck, work, pw, wt, _ = _scratch()
+    card_weights(params, wt)
+    dealt = work[33:37]
+    for k in range(4):
+        dealt[k] = 0
+    for i in range(20):
+        dealt[i % 4] |= np.int64(1) << order[i]
+    play_dealt(dealt, order[20:24], dealer, rules, params, wt, dstate, dbuf, work, pw, rec)
+
+
+@kernel
+def keep_of(ten, trump, params):
+    """The 5 cards the strategy ``params`` (one row) keeps of the ``ten`` as maker with ``trump`` (for the tests)."""
+    wt = np.zeros((1, 4, 24), np.float64)
+    card_weights(params.reshape((1, params.shape[0])), wt)
+    pw = np.zeros((4, 6), np.float64)
+    pm = np.zeros((4, 6), np.int64)
+    return best_keep(ten, trump, wt, 0, params[Q_VOID], pw, pm)
+
+
+@kernel
+def deal_chunk(state, count, out, kitty):
+    """Deals of ``count`` hands from one chunk state: ``out`` (count, 4) pos 1, 2, 3, dummy; ``kitty`` (count, 4)."""
+    buf = np.zeros(2, np.int64)
+    deck = np.empty(24, np.int64)
+    for h in range(count):
+        deal_packets(state, buf, deck, 24, 4, 5, out[h])
+        for i in range(4):
+            kitty[h, i] = deck[20 + i]
+
+
+@kernel(inline="always")
+def tally_strategies(rec, seat_strat, acc):
+    """Add one hand to the per-strategy counters ``acc`` (row = strategy of the seat)."""
+    maker = rec[R_MAKER]
+    callers = 0
+    for i in range(rec[R_NCALLS]):
+        if rec[R_CALLS + 2 * i + 1] != CALL_PASS:
+            callers |= 1 << rec[R_CALLS + 2 * i]
+    alone = rec[R_ALONE]
+    dealer = rec[R_DEALER]
+    for s in range(N_SEATS):
+        k = seat_strat[s]
+        pts = rec[R_POINTS + s]
+        acc[k, ST_HANDS] += 1
+        acc[k, ST_POINTS] += pts
+        acc[k, ST_POINTS_SQ] += pts * pts
+        if (callers >> s) & 1:
+            acc[k, ST_BIDDER] += 1
+        if s == dealer and rec[R_DEALER_DISCARD] >= 0:
+            acc[k, ST_SWAPS] += 1
+        if maker < 0:
+            continue
+        made = rec[R_TRICKS + maker] >= MAKER_NEEDS
+        if maker == s:
+            acc[k, ST_MAKER] += 1
+            acc[k, ST_MADE] += made
+            if (alone >> s) & 1:
+                acc[k, ST_MAKER + 1] += 1
+                acc[k, ST_MADE + 1] += made
+            if rec[R_CALLS + 2 * rec[R_NCALLS] - 1] == CALL_ACCEPT:
+                acc[k, ST_MAKER + 3] += 1
+                acc[k, ST_MADE + 3] += made
+        elif (alone >> s) & 1:
+            acc[k, ST_MAKER + 2] += 1
+            acc[k, ST_MADE + 2] += not made
+
+
+@kernel
+def play_game(state, buf, dstate, dbuf, deck, work, pw, wt, rec, rules, params, seat_strat, target, max_hands,
+              scores, hand_acc, strat_acc):
+    """Play one game to ``target`` from dealer ``FIRST_DEALER``; returns (winner, hands, went on past a tie).
+
+    After a hand, a unique highest score at or above the target wins; a tie
+    at the top plays another hand. No winner after ``max_hands``: winner -1.
+    """
+    for s in range(N_SEATS):
+        scores[s] = 0
+    dealer = FIRST_DEALER
+    went_on = False
+    for n in range(1, max_hands + 1):
+        play_hand(state, buf, dstate, dbuf, deck, work, pw, dealer, rules, params, wt, rec)
+        tally(rec, hand_acc)
+        tally_strategies(rec, seat_strat, strat_acc)
+        for s in range(N_SEATS):
+            scores[s] += rec[R_POINTS + s]
+        dealer = (dealer + 1) % 3
+        leaders = _top_seats(scores[0], scores[1], scores[2], 7)
+        if scores[lowest(leaders)] >= target:
+            if leaders & (leaders - 1) == 0:
+                return lowest(leaders), n, went_on
+            went_on = True
+    return -1, max_hands, went_on
+
+
+@kernel(parallel=True)
+def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
+                 set_wins, game_out, hand_acc, strat_acc, game_acc):
+    """Play ``n_sets`` deal sets, one game per seat assignment in each (as ``ghost_sim.games_chunks``)."""
+    n_assign = assignments.shape[0]
+    n_params = strat_params.shape[1]
+    for ci in prange(states.shape[0]):
+        chunk = states[ci].copy()
+        state = np.empty(4, np.uint64)
+        dstate = np.empty(4, np.uint64)
+        buf, dbuf, deck, work, pw, wt, rec = _scratch()
+        scores = np.zeros(N_SEATS, np.int64)
+        params = np.empty((N_SEATS, n_params), np.float64)
+        seat_strat = np.empty(N_SEATS, np.int64)
+        h_acc = hand_acc[ci]
+        s_acc = strat_acc[ci]
+        g_acc = game_acc[ci]
+        for g in range(ci * chunk_sets, min((ci + 1) * chunk_sets, n_sets)):
+            game_seed = next_u64(chunk)
+            for a in range(n_assign):
+                if a > 0 and not duplicate:
+                    game_seed = next_u64(chunk)
+                splitmix_seed(game_seed, state)
+                splitmix_seed(game_seed ^ (DECISION_MIX * np.uint64(a + 1)), dstate)
+                buf[1] = 0
+                dbuf[1] = 0
+                for s in range(N_SEATS):
+                    seat_strat[s] = assignments[a, s]
+                    params[s, :] = strat_params[assignments[a, s]]
+                card_weights(params, wt)
+                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, pw, wt, rec, rules, params,
+                                               seat_strat, target, max_hands, scores, h_acc, s_acc)
+                row = game_out[g * n_assign + a]
+                row[GO_WINNER] = winner
+                row[GO_HANDS] = n
+                for s in range(N_SEATS):
+                    row[GO_SCORES + s] = scores[s]
+                    s_acc[seat_strat[s], ST_GAMES] += 1
+                g_acc[GA_GAMES] += 1
+                g_acc[GA_HANDS] += n
+                g_acc[GA_HANDS_SQ] += n * n
+                if went_on:
+                    g_acc[GA_TIEBREAKS] += 1
+                if winner < 0:
+                    g_acc[GA_UNFINISHED] += 1
+                    continue
+                s_acc[seat_strat[winner], ST_WINS] += 1
+                set_wins[g, seat_strat[winner]] += 1
+                g_acc[GA_WINS + winner] += 1
+                other = -(1 << 30)
+                for s in range(N_SEATS):
+                    if s != winner and scores[s] > other:
+                        other = scores[s]
+                g_acc[GA_MARGIN] += scores[winner] - other

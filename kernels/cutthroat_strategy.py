@@ -1,0 +1,180 @@
+"""Cutthroat strategy kernels: per-card weights, trick estimate, exchange, best suit, the merge, random keep.
+
+Every number comes from a seat's row of the strategy record
+(``sim.strategy.CUTTHROAT_PARAMS``); sim/strategy.py describes the strategy
+in words. The trick weights are first spread into a per-card table
+``wt[seat, trump, card]`` (``card_weights``, once per chunk), so an estimate
+is a sum over the hand's five cards plus the void term.
+"""
+
+import numpy as np
+
+from kernels.bits import highest, lowest, popcount
+from kernels.ghost_strategy import nth_card
+from kernels.jit import kernel
+from kernels.rng import bounded
+from kernels.tables import SUIT_MASK, TRUMP_RANK
+from sim.strategy import param_index
+
+
+def _q(name: str) -> int:
+    return param_index(name, "cutthroat")
+
+
+Q_W = _q("w_trump_nine")  # 7 trump weights in TRUMP_RANK order: 9 T Q K A left right
+Q_OFF_ACE = _q("w_off_ace")
+Q_OFF_KING = _q("w_off_king")
+Q_VOID = _q("w_void")
+Q_ORDER = _q("order_min")
+Q_ASSIST = _q("assist_min")
+Q_TAKE = _q("take_min")
+Q_NAME = _q("name_min")
+Q_ALONE = _q("alone_min")
+Q_DEF_ALONE = _q("defend_alone_min")
+Q_LEAD_TRUMP = _q("lead_trump_min")
+Q_RANDOM = _q("random")
+
+KEEP = 5  # cards the maker keeps of the ten
+
+
+@kernel
+def card_weights(params, wt):
+    """Fill ``wt[seat, trump, card]``: the trick weight of each card for each seat's strategy and trump."""
+    for seat in range(params.shape[0]):
+        for t in range(4):
+            for c in range(24):
+                r = TRUMP_RANK[t, c]
+                if r >= 0:
+                    w = params[seat, Q_W + r]
+                elif c % 6 == 5:
+                    w = params[seat, Q_OFF_ACE]
+                elif c % 6 == 4:
+                    w = params[seat, Q_OFF_KING]
+                else:
+                    w = 0.0
+                wt[seat, t, c] = w
+
+
+@kernel(inline="always")
+def estimate(hand, t, wt, seat, void_w):
+    """Trick estimate of ``hand`` for trump ``t``: its cards' weights, plus ``void_w`` per empty off-suit with 2+ trumps."""
+    est = 0.0
+    m = hand
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        est += wt[seat, t, c]
+    if popcount(hand & SUIT_MASK[t, t]) >= 2:
+        voids = 0
+        for s in range(4):
+            if s != t and (hand & SUIT_MASK[t, s]) == 0:
+                voids += 1
+        est += voids * void_w
+    return est
+
+
+@kernel(inline="always")
+def best_exchange(hand, up, t, wt, seat, void_w):
+    """(discard, estimate): the card of ``hand`` whose exchange for ``up`` leaves the best estimate; ties: lowest card."""
+    best_d = -1
+    best_e = 0.0
+    m = hand
+    up_bit = np.int64(1) << up
+    while m != 0:
+        d = lowest(m)
+        m &= m - 1
+        e = estimate((hand & ~(np.int64(1) << d)) | up_bit, t, wt, seat, void_w)
+        if best_d < 0 or e > best_e:
+            best_d = d
+            best_e = e
+    return best_d, best_e
+
+
+@kernel(inline="always")
+def best_suit(hand, allowed, wt, seat, void_w):
+    """(suit, estimate) of the suit in ``allowed`` (bit per suit) with the best estimate; ties: lowest suit."""
+    best_s = -1
+    best_e = 0.0
+    for s in range(4):
+        if (allowed >> s) & 1:
+            e = estimate(hand, s, wt, seat, void_w)
+            if best_s < 0 or e > best_e:
+                best_s = s
+                best_e = e
+    return best_s, best_e
+
+
+@kernel(inline="always")
+def _group_prefix(cards, wt, seat, t, g, pw, pm):
+    """Best 0..5 cards of ``cards`` by (weight, then index), highest first: sums ``pw[g, c]``, masks ``pm[g, c]``.
+
+    Returns how many prefixes past the empty one were filled (at most 5).
+    """
+    pw[g, 0] = 0.0
+    pm[g, 0] = 0
+    rest = cards
+    n = 0
+    while rest != 0 and n < KEEP:
+        best = -1
+        bw = 0.0
+        m = rest
+        while m != 0:  # from the highest index down: a tie keeps the higher card
+            c = highest(m)
+            m &= ~(np.int64(1) << c)
+            w = wt[seat, t, c]
+            if best < 0 or w > bw:
+                best = c
+                bw = w
+        rest &= ~(np.int64(1) << best)
+        n += 1
+        pw[g, n] = pw[g, n - 1] + bw
+        pm[g, n] = pm[g, n - 1] | (np.int64(1) << best)
+    return n
+
+
+@kernel(inline="always")
+def best_keep(ten, t, wt, seat, void_w, pw, pm):
+    """The 5 of the ``ten`` cards with the highest estimate for trump ``t``; ties: the largest mask.
+
+    The estimate of a set is its cards' weights plus the void term, which
+    depends only on how many cards it keeps of each effective suit. So for
+    every split of 5 over trump and the three off-suits, the best set keeps
+    the top cards of each group by (weight, index), and the best split wins:
+    the same set as trying all 252, in at most 56 sums (``pw``/``pm`` are
+    (4, 6) scratch).
+    """
+    n0 = _group_prefix(ten & SUIT_MASK[t, t], wt, seat, t, 0, pw, pm)
+    s1 = 1 if t == 0 else 0
+    s2 = s1 + 1 if s1 + 1 != t else s1 + 2
+    s3 = 6 - t - s1 - s2
+    n1 = _group_prefix(ten & SUIT_MASK[t, s1], wt, seat, t, 1, pw, pm)
+    n2 = _group_prefix(ten & SUIT_MASK[t, s2], wt, seat, t, 2, pw, pm)
+    n3 = _group_prefix(ten & SUIT_MASK[t, s3], wt, seat, t, 3, pw, pm)
+    best_v = 0.0
+    best_m = np.int64(-1)
+    for k in range(min(KEEP, n0) + 1):
+        for c1 in range(min(KEEP - k, n1) + 1):
+            for c2 in range(min(KEEP - k - c1, n2) + 1):
+                c3 = KEEP - k - c1 - c2
+                if c3 > n3:
+                    continue
+                v = pw[0, k] + pw[1, c1] + pw[2, c2] + pw[3, c3]
+                if k >= 2:
+                    v += ((c1 == 0) + (c2 == 0) + (c3 == 0)) * void_w
+                msk = pm[0, k] | pm[1, c1] | pm[2, c2] | pm[3, c3]
+                if best_m < 0 or v > best_v or (v == best_v and msk > best_m):
+                    best_v = v
+                    best_m = msk
+    return best_m
+
+
+@kernel(inline="always")
+def random_keep(ten, dstate, dbuf):
+    """Five cards of ``ten`` drawn uniformly: pick ``i`` takes the ``bounded(10 - i)``-th remaining card (ascending)."""
+    keep = np.int64(0)
+    rest = ten
+    for i in range(KEEP):
+        c = nth_card(rest, bounded(dstate, dbuf, popcount(rest)))
+        keep |= np.int64(1) << c
+        rest &= ~(np.int64(1) << c)
+    return keep
