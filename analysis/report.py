@@ -168,7 +168,66 @@ def _plots(tables: dict[str, pd.DataFrame], staging: str) -> None:
     fig.savefig(os.path.join(staging, "moon_odds.png"), dpi=110)
     plt.close(fig)
 
-    # points by position
+    _position_plot(tables, staging)
+
+
+CUTTHROAT_PLOTS = {
+    "order_up.png": "Round-one make rate by up-card rank and position",
+    "dummy_value.png": "Make rate by the maker's own strength: with the dummy and alone",
+    "points_by_position.png": "Points per hand by position",
+}
+
+
+def _cutthroat_plots(tables: dict[str, pd.DataFrame], staging: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    ou = tables["order_up"]
+    for pos, g in ou.groupby("position"):
+        x = g["upcard"].cat.codes if hasattr(g["upcard"], "cat") else range(len(g))
+        ax.errorbar(x, g["make_rate"], yerr=[(g["make_rate"] - g["make_low"]).clip(lower=0),
+                    (g["make_high"] - g["make_rate"]).clip(lower=0)], marker="o", ms=4, capsize=3,
+                    label=f"position {pos}")
+    ax.set_xticks(range(6), ["9", "T", "J", "Q", "K", "A"])
+    ax.set_xlabel("up-card rank")
+    ax.set_ylabel("make rate (95% interval)")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(CUTTHROAT_PLOTS["order_up.png"])
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(staging, "order_up.png"), dpi=110)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    dv = tables["dummy_value"]
+    for who in ("dummy", "alone"):
+        g = dv[dv[f"{who}_hands"] >= 30]
+        if len(g):
+            ax.plot(g["estimate"], g[f"{who}_make_rate"], marker="o", ms=3,
+                    label="with the dummy" if who == "dummy" else "alone")
+            ax.fill_between(g["estimate"], g[f"{who}_make_low"], g[f"{who}_make_high"], alpha=0.25)
+    ax.set_xlabel("strategy's trick estimate of the maker's own five cards (bucket start)")
+    ax.set_ylabel("make rate (95% interval shaded)")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(CUTTHROAT_PLOTS["dummy_value.png"])
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(staging, "dummy_value.png"), dpi=110)
+    plt.close(fig)
+    _position_plot(tables, staging)
+
+
+def _position_plot(tables: dict[str, pd.DataFrame], staging: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(7, 4.2))
     pos = tables.get("position")
     if pos is not None:
@@ -187,11 +246,13 @@ def _fmt_table(df: pd.DataFrame) -> str:
     return df.to_html(index=False, float_format=lambda x: f"{x:.4f}", border=0, classes="t")
 
 
-def write_report(out_dir: str, tables: dict[str, pd.DataFrame], meta: dict, notes: list[str]) -> str:
+def write_report(out_dir: str, tables: dict[str, pd.DataFrame], meta: dict, notes: list[str],
+                 variant: str = "ghost") -> str:
     """Write ``out_dir/report.html`` and its PNGs (all or nothing); returns the report's path."""
     staging = _staging_dir(out_dir)
+    plots = CUTTHROAT_PLOTS if variant == "cutthroat" else PLOTS
     try:
-        _plots(tables, staging)
+        (_cutthroat_plots if variant == "cutthroat" else _plots)(tables, staging)
         rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>" for k, v in meta.items())
         parts = [
             "<!DOCTYPE html><html><head><meta charset='utf-8'><title>bower report</title>",
@@ -199,11 +260,11 @@ def write_report(out_dir: str, tables: dict[str, pd.DataFrame], meta: dict, note
             "table.t,table.meta{border-collapse:collapse;font-size:13px;margin:0.5em 0 1.5em}"
             "table.t td,table.t th,table.meta td,table.meta th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
             "table.meta th{text-align:left;background:#f3f3f3}img{max-width:100%}</style></head><body>",
-            "<h1>Ghost Hand Euchre: bower report</h1>",
+            f"<h1>{html.escape(meta.get('variant', 'Ghost Hand Euchre'))}: bower report</h1>",
             f"<table class='meta'>{rows}</table>",
             "".join(f"<p>{html.escape(n)}</p>" for n in notes),
         ]
-        for fname, title in PLOTS.items():
+        for fname, title in plots.items():
             parts.append(f"<h2>{html.escape(title)}</h2><img src='{fname}' alt='{html.escape(title)}'>")
         for name, df in tables.items():
             if name == "bid_success":
@@ -215,5 +276,5 @@ def write_report(out_dir: str, tables: dict[str, pd.DataFrame], meta: dict, note
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    _publish(staging, out_dir, [*PLOTS, "report.html"])
+    _publish(staging, out_dir, [*plots, "report.html"])
     return os.path.join(out_dir, "report.html")

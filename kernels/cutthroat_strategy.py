@@ -178,3 +178,14 @@ def random_keep(ten, dstate, dbuf):
         keep |= np.int64(1) << c
         rest &= ~(np.int64(1) << c)
     return keep
+
+
+@kernel
+def estimates(hands, trumps, params):
+    """Trick estimates of many ``hands`` (masks) for their ``trumps`` under one strategy row (for the analysis)."""
+    wt = np.zeros((1, 4, 24), np.float64)
+    card_weights(params.reshape((1, params.shape[0])), wt)
+    out = np.empty(hands.shape[0], np.float64)
+    for i in range(hands.shape[0]):
+        out[i] = estimate(hands[i], trumps[i], wt, 0, params[Q_VOID])
+    return out

@@ -23,7 +23,7 @@ from kernels import ghost as gk
 from kernels import ghost_sim as gs
 from sim import runner
 from sim.rules import RULES_VERSION
-from sim.strategy import GHOST_PARAM_NAMES, StrategyError, check_value, load_strategy, to_vector
+from sim.strategy import PARAM_NAMES, StrategyError, check_value, load_strategy, to_vector
 
 LEVELS = ("3", "4", "5", "moon")
 
@@ -48,7 +48,7 @@ def rotations_one_vs_base() -> np.ndarray:
 class _Totals:
     """Running sums over deal sets and counters, merged batch by batch (constant memory)."""
 
-    def __init__(self, n_strat: int, slots: np.ndarray):
+    def __init__(self, n_strat: int, slots: np.ndarray, hand_width: int = gk.S_WIDTH):
         self.n_strat = n_strat
         self.slots = slots.astype(float)  # seats held by each strategy in one set
         self.sets = 0
@@ -56,7 +56,7 @@ class _Totals:
         self.sum_xx = np.zeros((n_strat, n_strat))  # sum of x_i * x_j over sets
         self.strategy = np.zeros((n_strat, gs.ST_WIDTH), np.int64)
         self.game = np.zeros(gs.GA_WIDTH, np.int64)
-        self.hand = np.zeros(gk.S_WIDTH, np.int64)
+        self.hand = np.zeros(hand_width, np.int64)
 
     def add(self, out: dict) -> None:
         x = out["set_wins"] / self.slots
@@ -85,20 +85,38 @@ class _Totals:
         return float(mean), float(mean - half), float(mean + half)
 
 
-def _strategy_report(name: str, acc: np.ndarray, mean_ci) -> dict:
+def _cutthroat_extras(acc: np.ndarray, hands: int) -> dict:
+    """A Cutthroat strategy's own rates (``kernels.cutthroat_sim`` fills the ST_MAKER/ST_MADE cells)."""
+    def rate(k: int):
+        won, made = int(acc[gs.ST_MAKER + k]), int(acc[gs.ST_MADE + k])
+        lo, hi = wilson(made, won) if won else (None, None)
+        return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
+
+    makers, made = rate(0)
+    alone, alone_made = rate(1)
+    lone_def, lone_def_set = rate(2)
+    ordered, ordered_made = rate(3)
+    return {
+        "call_rate": int(acc[gs.ST_BIDDER]) / hands if hands else None,
+        "maker_rate": makers / hands if hands else None,
+        "make_rate": made,
+        "round_one_make_rate": ordered_made,
+        "alone_rate": alone / hands if hands else None,
+        "alone_make_rate": alone_made,
+        "defend_alone_rate": lone_def / hands if hands else None,
+        "defend_alone_euchre_rate": lone_def_set,
+        "exchanges": int(acc[gs.ST_SWAPS]),
+    }
+
+
+def _strategy_report(name: str, acc: np.ndarray, mean_ci, variant: str = "ghost") -> dict:
     hands = int(acc[gs.ST_HANDS])
     games = int(acc[gs.ST_GAMES])
     pts, pts_sq = int(acc[gs.ST_POINTS]), int(acc[gs.ST_POINTS_SQ])
     mean_pts = pts / hands if hands else None
     sd = math.sqrt(max(pts_sq / hands - mean_pts**2, 0.0)) if hands else None
     rate, low, high = mean_ci
-    make = {}
-    for i, level in enumerate(LEVELS):
-        won, made = int(acc[gs.ST_MAKER + i]), int(acc[gs.ST_MADE + i])
-        lo, hi = wilson(made, won) if won else (None, None)
-        make[level] = {"won": won, "made": made, "make_rate": made / won if won else None, "make_rate_ci95": [lo, hi]}
-    makers = int(acc[gs.ST_MAKER: gs.ST_MAKER + 4].sum())
-    return {
+    common = {
         "name": name,
         "games": games,
         "wins": int(acc[gs.ST_WINS]),
@@ -107,6 +125,17 @@ def _strategy_report(name: str, acc: np.ndarray, mean_ci) -> dict:
         "hands": hands,
         "points_per_hand": mean_pts,
         "points_per_hand_ci95": [mean_pts - Z95 * sd / math.sqrt(hands), mean_pts + Z95 * sd / math.sqrt(hands)] if hands else None,
+    }
+    if variant == "cutthroat":
+        return {**common, **_cutthroat_extras(acc, hands)}
+    make = {}
+    for i, level in enumerate(LEVELS):
+        won, made = int(acc[gs.ST_MAKER + i]), int(acc[gs.ST_MADE + i])
+        lo, hi = wilson(made, won) if won else (None, None)
+        make[level] = {"won": won, "made": made, "make_rate": made / won if won else None, "make_rate_ci95": [lo, hi]}
+    makers = int(acc[gs.ST_MAKER: gs.ST_MAKER + 4].sum())
+    return {
+        **common,
         "bid_rate": int(acc[gs.ST_BIDDER]) / hands if hands else None,
         "maker_rate": makers / hands if hands else None,
         "make_rate_by_bid": make,
@@ -128,6 +157,7 @@ def run_experiment(
     assignments: np.ndarray | None = None,
     names: list[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    variant: str = "ghost",
 ) -> dict:
     """Play the strategies against each other in whole games and compare them.
 
@@ -137,8 +167,8 @@ def run_experiment(
     are played until the interval of the leading pair's difference excludes
     zero or ``max_games`` is reached; ``stopped`` says which.
     """
-    v, rules_d, rules_vec = runner.resolve_run("ghost", seed, rules)
-    loaded = [load_strategy(s) for s in strategies]
+    v, rules_d, rules_vec = runner.resolve_run(variant, seed, rules)
+    loaded = [load_strategy(s, v.name) for s in strategies]
     names = list(names) if names else [n for n, _ in loaded]
     names = _unique_names(names)
     assign = all_assignments(len(loaded)) if assignments is None else np.asarray(assignments, np.int64)
@@ -147,18 +177,19 @@ def run_experiment(
     if until_significant and max_games < games:
         raise runner.RunError(f"--max-games ({max_games}) must be at least --games ({games})")
     n_threads = runner.set_threads(threads)
-    strat_params = np.stack([to_vector(p) for _, p in loaded])
+    strat_params = np.stack([to_vector(p, v.name) for _, p in loaded])
     n_assign = assign.shape[0]
     batch_sets = _round_sets(games, n_assign)
     cap_sets = _round_sets(max_games, n_assign) if until_significant else batch_sets
     slots = np.array([(assign == s).sum() for s in range(len(loaded))])
-    totals = _Totals(len(loaded), slots)
+    totals = _Totals(len(loaded), slots, runner._kernels(v.name)[0].S_WIDTH)
     t0 = time.perf_counter()
     stopped = "games"
     while True:
         first = totals.sets
         n = min(batch_sets, cap_sets - first)
-        runner.run_games(seed, n, assign, strat_params, duplicate, rules_vec, lambda f, o: _add(totals, o, progress, cap_sets * n_assign), first)
+        runner.run_games(seed, n, assign, strat_params, duplicate, rules_vec,
+                         lambda f, o: _add(totals, o, progress, cap_sets * n_assign), first, variant=v.name)
         if not until_significant:
             break
         lead = _leading_pair(totals)
@@ -169,7 +200,8 @@ def run_experiment(
             stopped = "max-games"
             break
     elapsed = time.perf_counter() - t0
-    return _report(totals, names, loaded, assign, duplicate, rules_d, seed, n_threads, elapsed, stopped, until_significant)
+    return _report(totals, names, loaded, assign, duplicate, rules_d, seed, n_threads, elapsed, stopped, until_significant,
+                   v.name)
 
 
 def _add(totals, out, progress, total_games):
@@ -202,8 +234,9 @@ def _excludes_zero(ci) -> bool:
     return low > 0 or high < 0
 
 
-def _report(totals, names, loaded, assign, duplicate, rules_d, seed, threads, elapsed, stopped, until_significant):
-    per = [_strategy_report(names[i], totals.strategy[i], totals.mean_ci(i)) for i in range(totals.n_strat)]
+def _report(totals, names, loaded, assign, duplicate, rules_d, seed, threads, elapsed, stopped, until_significant,
+            variant="ghost"):
+    per = [_strategy_report(names[i], totals.strategy[i], totals.mean_ci(i), variant) for i in range(totals.n_strat)]
     pairs = []
     for i, j in itertools.combinations(range(totals.n_strat), 2):
         d, low, high = totals.diff_ci(i, j)
@@ -215,7 +248,7 @@ def _report(totals, names, loaded, assign, duplicate, rules_d, seed, threads, el
     lead = _leading_pair(totals)
     g = runner.game_summary(totals.game)
     result = {
-        "variant": "ghost",
+        "variant": variant,
         "rules_version": RULES_VERSION,
         "rules": rules_d,
         "seed": seed,
@@ -242,13 +275,13 @@ def _report(totals, names, loaded, assign, duplicate, rules_d, seed, threads, el
 # ---------------------------------------------------------------- sweeps
 
 
-def parse_range(text: str) -> tuple[str, list[float]]:
+def parse_range(text: str, variant: str = "ghost") -> tuple[str, list[float]]:
     """``NAME=START:STOP:STEP`` (STOP included) → (name, values); StrategyError on a bad one."""
     if "=" not in text:
         raise StrategyError(f"--param {text!r} must be NAME=START:STOP:STEP")
     name, spec = (x.strip() for x in text.split("=", 1))
-    if name not in GHOST_PARAM_NAMES:
-        raise StrategyError(f"unknown strategy parameter {name!r} in --param")
+    if name not in PARAM_NAMES[variant]:
+        raise StrategyError(f"unknown {variant} strategy parameter {name!r} in --param")
     parts = spec.split(":")
     try:
         nums = [float(p) for p in parts]
@@ -267,7 +300,7 @@ def parse_range(text: str) -> tuple[str, list[float]]:
     else:
         raise StrategyError(f"--param {text!r} must be NAME=START:STOP:STEP (or NAME=VALUE)")
     for x in values:
-        check_value(name, x, "--param")
+        check_value(name, x, "--param", variant)
     return name, values
 
 
@@ -279,6 +312,7 @@ def run_sweep(
     threads: int | None = None,
     rules: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
+    variant: str = "ghost",
 ) -> dict:
     """One row per value (grid for several ``--param``): that strategy against two copies of ``base``.
 
@@ -286,11 +320,11 @@ def run_sweep(
     the parameter alone. The candidate's win rate, against 1/3 for a strategy
     as good as the base, carries its 95% interval; the best row is marked.
     """
-    ranges = [parse_range(p) for p in params]
+    ranges = [parse_range(p, variant) for p in params]
     names = [n for n, _ in ranges]
     if len(set(names)) != len(names):
         raise StrategyError("each --param names a different parameter")
-    base_name, base_params = load_strategy(base)
+    base_name, base_params = load_strategy(base, variant)
     grid = list(itertools.product(*[vals for _, vals in ranges]))
     rows = []
     done = 0
@@ -301,7 +335,7 @@ def run_sweep(
         cand.update(dict(zip(names, combo)))
         res = run_experiment(
             [cand, base_params], games=games, seed=seed, threads=threads, rules=rules,
-            assignments=rotations_one_vs_base(), names=["candidate", base_name],
+            assignments=rotations_one_vs_base(), names=["candidate", base_name], variant=variant,
         )
         c = res["strategies"][0]
         rows.append({
@@ -311,8 +345,8 @@ def run_sweep(
             "win_rate_ci95": c["win_rate_ci95"],
             "points_per_hand": c["points_per_hand"],
             "base_points_per_hand": res["strategies"][1]["points_per_hand"],
-            "bid_rate": c["bid_rate"],
-            "swap_rate": c["swap_rate"],
+            "bid_rate": c["bid_rate"] if variant == "ghost" else c["call_rate"],
+            "swap_rate": c.get("swap_rate"),
         })
         done += 1
         if progress is not None:
@@ -321,9 +355,9 @@ def run_sweep(
     for i, r in enumerate(rows):
         r["best"] = i == best
     return {
-        "variant": "ghost",
+        "variant": variant,
         "rules_version": RULES_VERSION,
-        "rules": runner.resolve_run("ghost", seed, rules)[1],
+        "rules": runner.resolve_run(variant, seed, rules)[1],
         "base": base_name,
         "base_parameters": base_params,
         "params": names,

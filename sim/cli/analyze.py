@@ -8,11 +8,11 @@ import click
 @click.command()
 @click.argument("records", metavar="RECORDS")
 @click.option("--strategy", default="default", show_default=True,
-              help="Strategy whose trick estimate buckets the bids (preset or .toml).")
+              help="Strategy whose trick estimate buckets the hands (preset or .toml of the records' variant).")
 @click.option("--csv", "csv_dir", default=None, metavar="DIR", help="Write every table as DIR/NAME.csv.")
 @click.option("--parquet", "parquet_dir", default=None, metavar="DIR", help="Write every table as DIR/NAME.parquet.")
 def analyze(records, strategy, csv_dir, parquet_dir):
-    """Print bid success, moon odds and position tables from a .jsonl or .parquet records file."""
+    """Print the analysis tables of a .jsonl or .parquet records file (Ghost Hand or Cutthroat)."""
     import pandas as pd
 
     from analysis import ghost_tables as gt
@@ -25,16 +25,24 @@ def analyze(records, strategy, csv_dir, parquet_dir):
     for d in (csv_dir, parquet_dir):
         if d:
             check_out_dir(d)
-    _, params = load_strategy(strategy)
     recs = read_records_checked(records)
-    hist = gt.histograms_from_records(recs, params)
-    tables = table_set(hist["bids"], hist["estimates"], gt.position_from_records(recs))
+    variant = recs[0]["variant"]
+    _, params = load_strategy(strategy, variant)
+    if variant == "cutthroat":
+        from analysis import cutthroat_tables as ct
+
+        tables = ct.tables_from_records(recs, params)
+        shown = list(tables)
+    else:
+        hist = gt.histograms_from_records(recs, params)
+        tables = table_set(hist["bids"], hist["estimates"], gt.position_from_records(recs))
+        shown = ["bid_by_position", "bid_by_trumps", "bid_by_bowers", "bid_by_off_aces", "bid_by_estimate",
+                 "moon_odds", "position"]
     with pd.option_context("display.width", 160, "display.max_columns", 30, "display.max_rows", 200,
                            "display.float_format", "{:.4f}".format):
         played = sum(r["maker"] is not None for r in recs)
-        click.echo(f"{records}: {len(recs):,} hands, {played:,} played (rules {recs[0]['rules_version']})\n")
-        for name in ("bid_by_position", "bid_by_trumps", "bid_by_bowers", "bid_by_off_aces", "bid_by_estimate",
-                     "moon_odds", "position"):
+        click.echo(f"{records}: {len(recs):,} {variant} hands, {played:,} played (rules {recs[0]['rules_version']})\n")
+        for name in shown:
             click.echo(f"== {name.replace('_', ' ')} ==")
             click.echo(tables[name].to_string(index=False))
             click.echo("")

@@ -35,6 +35,7 @@ def experiment(strategies, variant, games, seed, threads, rules, until_significa
         res = ex.run_experiment(
             list(strategies), games=games, seed=seed, threads=threads, rules=rules_d, duplicate=not independent,
             until_significant=until_significant, max_games=max_games, names=list(strategies), progress=progress,
+            variant=v.name,
         )
     finally:
         progress.close()
@@ -50,24 +51,16 @@ def _pct(x) -> str:
 
 def format_experiment(r: dict) -> str:
     """The human-readable report of an experiment result."""
+    from sim.rules import get_variant
+
     mode = "duplicate deals (every seat assignment on the same deals)" if r["duplicate"] else "independent deals"
     lines = [
-        f"Ghost Hand Euchre experiment: {r['games']:,} games in {r['deal_sets']:,} deal sets, seed {r['seed']}, {mode}",
+        f"{get_variant(r['variant']).title} experiment: {r['games']:,} games in {r['deal_sets']:,} deal sets, seed {r['seed']}, {mode}",
         "rules: " + " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in r["rules"].items()),
         f"seat assignments: {len(r['assignments'])} ({', '.join('/'.join(a) for a in r['assignments'])})",
         "",
-        f"{'strategy':<16} {'games':>9} {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'bid rate':>9} "
-        f"{'make 3':>7} {'make 4':>7} {'make 5':>7} {'moons':>7} {'swaps':>7}",
     ]
-    for s in r["strategies"]:
-        lo, hi = s["win_rate_ci95"]
-        mk = s["make_rate_by_bid"]
-        lines.append(
-            f"{s['name'][:16]:<16} {s['games']:>9,} {_pct(s['win_rate']):>9} {'(' + _pct(lo) + '-' + _pct(hi) + ')':>19} "
-            f"{s['points_per_hand']:>9.3f} {_pct(s['bid_rate']):>9} "
-            + " ".join(f"{_pct(mk[k]['make_rate']):>7}" for k in ("3", "4", "5"))
-            + f" {_pct(s['moon_rate']):>7} {_pct(s['swap_rate']):>7}"
-        )
+    lines += _cutthroat_table(r) if r["variant"] == "cutthroat" else _ghost_table(r)
     lines += ["", "pairs (difference in win rate, 95% interval):"]
     for p in r["pairs"]:
         lo, hi = p["ci95"]
@@ -83,3 +76,38 @@ def format_experiment(r: dict) -> str:
         lines.append(f"{r['unfinished']:,} games had no winner after 1,000 hands and count as lost for every seat")
     lines.append(f"\n{r['hands_per_game']:.2f} hands per game; {r['games_per_second']:,.0f} games/s ({r['elapsed_s']:.1f} s)")
     return "\n".join(lines)
+
+
+def _ghost_table(r: dict) -> list[str]:
+    """Per-strategy rows of a Ghost Hand experiment: bids, make rates by bid, moons, swaps."""
+    lines = [
+        f"{'strategy':<16} {'games':>9} {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'bid rate':>9} "
+        f"{'make 3':>7} {'make 4':>7} {'make 5':>7} {'moons':>7} {'swaps':>7}",
+    ]
+    for s in r["strategies"]:
+        lo, hi = s["win_rate_ci95"]
+        mk = s["make_rate_by_bid"]
+        lines.append(
+            f"{s['name'][:16]:<16} {s['games']:>9,} {_pct(s['win_rate']):>9} {'(' + _pct(lo) + '-' + _pct(hi) + ')':>19} "
+            f"{s['points_per_hand']:>9.3f} {_pct(s['bid_rate']):>9} "
+            + " ".join(f"{_pct(mk[k]['make_rate']):>7}" for k in ("3", "4", "5"))
+            + f" {_pct(s['moon_rate']):>7} {_pct(s['swap_rate']):>7}"
+        )
+    return lines
+
+
+def _cutthroat_table(r: dict) -> list[str]:
+    """Per-strategy rows of a Cutthroat experiment: calls, make rates, going alone."""
+    lines = [
+        f"{'strategy':<16} {'games':>9} {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'maker':>7} "
+        f"{'made':>7} {'alone':>7} {'made':>7} {'def.alone':>9} {'euchred':>7}",
+    ]
+    for s in r["strategies"]:
+        lo, hi = s["win_rate_ci95"]
+        lines.append(
+            f"{s['name'][:16]:<16} {s['games']:>9,} {_pct(s['win_rate']):>9} {'(' + _pct(lo) + '-' + _pct(hi) + ')':>19} "
+            f"{s['points_per_hand']:>9.3f} {_pct(s['maker_rate']):>7} {_pct(s['make_rate']['rate']):>7} "
+            f"{_pct(s['alone_rate']):>7} {_pct(s['alone_make_rate']['rate']):>7} {_pct(s['defend_alone_rate']):>9} "
+            f"{_pct(s['defend_alone_euchre_rate']['rate']):>7}"
+        )
+    return lines

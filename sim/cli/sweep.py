@@ -30,10 +30,11 @@ def sweep(params, base, variant, games, seed, threads, rules, as_json):
     if games <= 0:
         raise ex.runner.RunError(f"--games must be a positive integer, got {games}")
     for p in params:
-        ex.parse_range(p)
+        ex.parse_range(p, v.name)
     progress = Progress("values", enabled=False if as_json else None)
     try:
-        res = ex.run_sweep(list(params), base=base, games=games, seed=seed, threads=threads, rules=rules_d, progress=progress)
+        res = ex.run_sweep(list(params), base=base, games=games, seed=seed, threads=threads, rules=rules_d, progress=progress,
+                           variant=v.name)
     finally:
         progress.close()
     if as_json:
@@ -44,9 +45,11 @@ def sweep(params, base, variant, games, seed, threads, rules, as_json):
 
 def format_sweep(r: dict) -> str:
     """The human-readable table of a sweep."""
+    from sim.rules import get_variant
+
     names = r["params"]
     lines = [
-        f"Ghost Hand Euchre sweep against two copies of {r['base']}: {r['games_per_row']:,} games per row, seed {r['seed']}",
+        f"{get_variant(r['variant']).title} sweep against two copies of {r['base']}: {r['games_per_row']:,} games per row, seed {r['seed']}",
         "win rate of the candidate seat (1/3 = as good as the base), 95% interval; * = best",
         "",
         " ".join(f"{n:>14}" for n in names) + f" {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'base pts':>9}",
