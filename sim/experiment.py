@@ -281,7 +281,7 @@ def parse_range(text: str, variant: str = "ghost") -> tuple[str, list[float]]:
         raise StrategyError(f"--param {text!r} must be NAME=START:STOP:STEP")
     name, spec = (x.strip() for x in text.split("=", 1))
     if name not in PARAM_NAMES[variant]:
-        raise StrategyError(f"unknown {variant} strategy parameter {name!r} in --param")
+        raise StrategyError(f"unknown strategy parameter {name!r} in --param ({variant})")
     parts = spec.split(":")
     try:
         nums = [float(p) for p in parts]

@@ -184,7 +184,7 @@ def check_value(name: str, value, where: str = "", variant: str = "ghost") -> fl
     """``value`` as a float if it is allowed for parameter ``name``; StrategyError naming it otherwise."""
     at = f" in {where}" if where else ""
     if name not in DEFAULTS[_variant(variant)]:
-        raise StrategyError(f"unknown {variant} strategy parameter {name!r}{at}")
+        raise StrategyError(f"unknown strategy parameter {name!r}{at} ({variant})")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         try:
             value = float(value)
@@ -238,7 +238,7 @@ def load_strategy(spec, variant: str = "ghost") -> tuple[str, dict[str, float]]:
         return spec, dict(presets[spec])
     if spec.lower().endswith(".toml") or os.path.sep in spec:
         return os.path.splitext(os.path.basename(spec))[0], load_toml(spec, variant)
-    raise StrategyError(f"unknown {variant} strategy {spec!r} (presets: {', '.join(presets)}; or a .toml file)")
+    raise StrategyError(f"unknown strategy {spec!r} for {variant} (presets: {', '.join(presets)}; or a .toml file)")
 
 
 def resolve_strategy(name_or_params="default", variant: str = "ghost") -> dict[str, float]:

@@ -83,13 +83,13 @@ def test_failed_run_leaves_no_file(tmp_path, monkeypatch):
     real = runner.run_hands
     calls = {"n": 0}
 
-    def interrupted(start, count, seed, rv, pv, want, on_batch, bc):
+    def interrupted(start, count, seed, rv, pv, want, on_batch, bc, variant="ghost"):
         def wrapped(first, recs, summary):
             on_batch(first, recs, summary)
             calls["n"] += 1
             boom()
 
-        return real(start, count, seed, rv, pv, want, wrapped, bc)
+        return real(start, count, seed, rv, pv, want, wrapped, bc, variant)
 
     monkeypatch.setattr(runner, "run_hands", interrupted)
     with pytest.raises(KeyboardInterrupt):

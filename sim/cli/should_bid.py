@@ -29,6 +29,10 @@ def should_bid(hand, position, calls, swapped, bid, scores, strategy, samples, s
     from sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
+    if v.name != "ghost":
+        from sim.advice import AdviceError
+
+        raise AdviceError(f"should-bid answers Ghost Hand questions only so far, not {v.name}")
     rules_d = parse_rule_args(v, rules)
     r = advise(hand, position=position, calls=calls, swapped=swapped, bid=bid, scores=scores, strategy=strategy,
                samples=samples, seed=seed, threads=threads, rules=rules_d)

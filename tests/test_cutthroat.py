@@ -1,0 +1,220 @@
+"""Cutthroat through the runner and every command: determinism, records, tables, experiments, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from analysis import cutthroat_tables as ct
+from kernels import cutthroat as ck
+from sim import records as rec_mod
+from sim import runner
+from sim.cli import main
+from sim.rules import CUTTHROAT, resolve
+from sim.strategy import CUTTHROAT_DEFAULTS, load_strategy, to_toml
+
+DEFAULT = CUTTHROAT_DEFAULTS
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as e:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return e.value.code, out, err
+
+
+def _rows(seed: int, n: int, rules=None, strategy="default") -> np.ndarray:
+    _, rules_d, vec = runner.resolve_run("cutthroat", seed, rules)
+    _, params = runner.seat_params(strategy, "cutthroat")
+    out = []
+    runner.run_hands(0, n, seed, vec, params, True, lambda f, r, s: out.append(r.copy()), 2, "cutthroat")
+    return np.concatenate(out)
+
+
+def test_same_seed_same_summary_for_any_thread_count():
+    keys = ("hands", "thrown_in", "made", "marches", "round_one_by_position", "maker_alone", "defender_alone",
+            "points_per_hand_by_position", "order_up_by_upcard_rank")
+    a = runner.simulate("cutthroat", hands=20_000, seed=5, threads=1)
+    b = runner.simulate("cutthroat", hands=20_000, seed=5, threads=2)
+    assert {k: a[k] for k in keys} == {k: b[k] for k in keys}
+    c = runner.simulate("cutthroat", hands=20_000, seed=6, threads=2)
+    assert a["points_per_hand_by_position"] != c["points_per_hand_by_position"]
+
+
+def test_summary_counts_agree_with_the_records():
+    recs = runner.hand_records(9, 0, 5000, variant="cutthroat")
+    s = runner.simulate("cutthroat", hands=5000, seed=9, threads=1)
+    played = [r for r in recs if r["maker"] is not None]
+    assert s["played"] == len(played)
+    assert s["made"]["made"] == sum(r["tricks"][str(r["maker"])] >= 3 for r in played)
+    assert s["marches"] == sum(r["tricks"][str(r["maker"])] == 5 for r in played)
+    assert s["dealer_exchanges"] == sum(r["discards"]["dealer"] is not None for r in played)
+    assert s["maker_alone"]["count"] == sum(r["maker"] in r["alone"] for r in played)
+    for p in "123":
+        pts = sum(r["points"][str((r["dealer"] + int(p)) % 3)] for r in recs)
+        assert s["points_per_hand_by_position"][p] == pytest.approx(pts / 5000, abs=1e-12)
+
+
+def test_records_are_the_rules_output():
+    """Every record: 24 distinct cards dealt, calls spelled by position, points = the score table of the tricks."""
+    from tests.reference import cutthroat as ref
+
+    for r in runner.hand_records(2, 0, 600, variant="cutthroat", rules={"stick_the_dealer": True}):
+        cards = [c for s in "012" for c in r["deal"][s]] + r["dummy"] + r["kitty"]
+        assert len(set(cards)) == 24 and r["upcard"] == r["kitty"][0]
+        for seat, call in r["calls"]:
+            pos = (seat - r["dealer"]) % 3 or 3
+            assert call in ("pass", {1: "order", 2: "assist", 3: "take"}[pos], "C", "S", "D", "H")
+        assert r["maker"] is not None  # stick the dealer: never thrown in
+        lone = [s for s in r["alone"] if s != r["maker"]]
+        expect = ref.score_tricks(r["maker"], [r["tricks"][s] for s in "012"], r["maker"] in r["alone"],
+                                  lone[0] if lone else None, r["rules"])
+        assert [r["points"][s] for s in "012"] == expect
+        assert len(r["discards"]["maker"]) == (0 if r["maker"] in r["alone"] else 5)
+
+
+def test_parquet_records_read_back_as_jsonl(tmp_path):
+    for ext in ("jsonl", "parquet"):
+        runner.simulate("cutthroat", hands=700, seed=4, records_path=str(tmp_path / f"r.{ext}"))
+    a = rec_mod.read_records(str(tmp_path / "r.jsonl"))
+    b = rec_mod.read_records(str(tmp_path / "r.parquet"))
+    assert a == b
+    assert a[0]["variant"] == "cutthroat"
+
+
+def test_records_decode_back_to_the_kernel_rows():
+    rows = _rows(3, 3000)
+    dicts = rec_mod.to_dicts(rows, 0, CUTTHROAT, resolve(CUTTHROAT))
+    back = ct.rows_from_records(dicts)
+    used = [ck.R_DEALER, *range(ck.R_DEAL, ck.R_DEAL + 3), ck.R_DUMMY, *range(ck.R_KITTY, ck.R_KITTY + 4),
+            ck.R_NCALLS, ck.R_MAKER, ck.R_TRUMP, ck.R_DEALER_DISCARD, ck.R_MAKER_DISCARDS, ck.R_ALONE,
+            *range(ck.R_TRICKS, ck.R_TRICKS + 6)]
+    assert (back[:, used] == rows[:, used]).all()
+    seats = rows[:, ck.R_CALLS:ck.R_CALLS + 2 * ck.MAX_CALLS:2]
+    assert ((back[:, ck.R_CALLS:ck.R_CALLS + 2 * ck.MAX_CALLS:2] == seats) | (np.arange(ck.MAX_CALLS) >= rows[:, [ck.R_NCALLS]])).all()
+
+
+def test_the_merge_never_lowers_the_estimate():
+    """The maker's own five are one of the 252 sets, so the kept five estimate at least as high (exact sums)."""
+    f = ct.hand_features(_rows(8, 8000), DEFAULT)
+    merged = f[~f["maker_alone"]]
+    assert len(merged) > 5000
+    assert (merged["est_kept"] >= merged["est_hand"]).all()
+    assert (merged["est_kept"] > merged["est_hand"]).mean() > 0.9
+    alone = f[f["maker_alone"]]
+    assert (alone["est_kept"] == alone["est_hand"]).all()
+    assert (alone["est_hand"] >= DEFAULT["alone_min"]).all()
+
+
+def test_tables_from_records_match_tables_from_rows():
+    rows = _rows(1, 4000)
+    acc = ct.Accumulator(DEFAULT)
+    acc.add_rows(rows[:1500])
+    acc.add_rows(rows[1500:])
+    dicts = rec_mod.to_dicts(rows, 0, CUTTHROAT, resolve(CUTTHROAT))
+    a = ct.table_set(acc.frame())
+    b = ct.tables_from_records(dicts, DEFAULT)
+    for name in ("makers", "order_up", "dummy_value", "lone_hands"):
+        pd_a, pd_b = a[name].reset_index(drop=True), b[name].reset_index(drop=True)
+        assert pd_a.shape == pd_b.shape, name
+        assert np.allclose(pd_a.select_dtypes("number").to_numpy(float), pd_b.select_dtypes("number").to_numpy(float),
+                           equal_nan=True), name
+    t = a["makers"]
+    assert t["hands"].sum() == int((rows[:, ck.R_MAKER] >= 0).sum())
+
+
+def test_up_card_jack_ordered_by_a_defender_of_the_dealer_never_marches():
+    """Position 1 or 2 ordering up a jack hands the dealer (a defender) the right bower: no march possible."""
+    c = ct.Accumulator(DEFAULT)
+    c.add_rows(_rows(12, 30_000))
+    ou = ct.order_up(c.frame())
+    jacks = ou[(ou["upcard"] == "J") & (ou["position"] < 3)]
+    assert len(jacks) == 2 and (jacks["hands"] > 100).all()
+    assert (jacks["marches"] == 0).all()
+
+
+def test_games_to_ten_are_deterministic_and_end_at_ten():
+    res = runner.game_results(3, 0, 64, variant="cutthroat")
+    again = runner.game_results(3, 0, 64, variant="cutthroat")
+    assert res == again
+    for g in res:
+        assert g["winner"] is not None
+        top = max(g["scores"])
+        assert g["scores"][g["winner"]] == top >= 10
+        assert g["scores"].count(top) == 1
+    s = runner.simulate_games("cutthroat", games=640, seed=3, threads=1)
+    t = runner.simulate_games("cutthroat", games=640, seed=3, threads=2)
+    assert s["wins_by_start"] == t["wins_by_start"] and s["games"] == 640
+
+
+def test_default_beats_random_in_duplicate_games():
+    """Fixed seed; the interval of the difference must exclude zero by a wide margin (it is about +60 points)."""
+    from sim.experiment import run_experiment
+
+    r = run_experiment(["default", "random"], games=768, seed=1, variant="cutthroat", threads=1)
+    pair = r["pairs"][0]
+    assert pair["better"] == "default" and pair["ci95"][0] > 0.3
+    assert r["variant"] == "cutthroat"
+    d, rnd = r["strategies"]
+    assert d["make_rate"]["rate"] > rnd["make_rate"]["rate"]
+
+
+def test_strategy_toml_round_trip_and_variant_check(tmp_path):
+    _, params = load_strategy("aggressive", "cutthroat")
+    path = tmp_path / "mine.toml"
+    path.write_text(to_toml("mine", params, "cutthroat"))
+    assert load_strategy(str(path), "cutthroat") == ("mine", params)
+    ghost = tmp_path / "g.toml"
+    ghost.write_text(to_toml("g", load_strategy("default")[1]))
+    from sim.strategy import StrategyError
+
+    with pytest.raises(StrategyError, match="for variant 'ghost'"):
+        load_strategy(str(ghost), "cutthroat")
+    with pytest.raises(StrategyError, match=r"unknown strategy parameter 'swap_below' \(cutthroat\)"):
+        load_strategy({"swap_below": 1.0}, "cutthroat")
+
+
+def test_cli_simulate_games_experiment_sweep_analyze_report(capsys, tmp_path):
+    code, out, _ = run(capsys, "simulate", "--variant", "cutthroat", "--hands", "4000", "--threads", "1")
+    assert code == 0
+    for needle in ("Cutthroat", "round 1, pos 1", "up-card J", "lone defenders", "mean points per hand"):
+        assert needle in out
+    code, out, _ = run(capsys, "simulate", "--variant", "cutthroat", "--games", "200", "--json")
+    assert code == 0 and json.loads(out)["games"] == 200
+    code, out, _ = run(capsys, "experiment", "default", "never-alone", "--variant", "cutthroat", "--games", "400")
+    assert code == 0 and "def.alone" in out and "pairs" in out
+    code, out, _ = run(capsys, "sweep", "--variant", "cutthroat", "--param", "order_min=1.5:2.0:0.5", "--games", "200",
+                       "--json")
+    assert code == 0 and [r["values"]["order_min"] for r in json.loads(out)["rows"]] == [1.5, 2.0]
+    recs = tmp_path / "c.jsonl"
+    code, _, _ = run(capsys, "simulate", "--variant", "cutthroat", "--hands", "3000", "--records", str(recs))
+    assert code == 0
+    code, out, _ = run(capsys, "analyze", str(recs), "--csv", str(tmp_path / "tables"))
+    assert code == 0 and "== order up ==" in out and "== dummy value ==" in out
+    assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == [
+        "dummy_value.csv", "lone_hands.csv", "makers.csv", "order_up.csv", "position.csv"]
+    code, out, _ = run(capsys, "report", "--variant", "cutthroat", "--hands", "3000", "--games", "64",
+                       "--out", str(tmp_path / "rep"))
+    assert code == 0
+    html = (tmp_path / "rep" / "report.html").read_text()
+    assert "Cutthroat" in html and "dummy_value.png" in html
+    code, out, _ = run(capsys, "strategies", "--variant", "cutthroat")
+    assert code == 0 and "never-alone" in out and "order_min" in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["simulate", "--variant", "cutthroat", "--rule", "swap=none"], "unknown rule option 'swap' for cutthroat"),
+        (["simulate", "--variant", "cutthroat", "--rule", "dealer_pickup=sometimes"], "bad value"),
+        (["simulate", "--variant", "cutthroat", "--strategy", "never-swap"], "unknown strategy 'never-swap' for cutthroat"),
+        (["sweep", "--variant", "cutthroat", "--param", "bid_4=3:4:0.5"], "unknown strategy parameter 'bid_4' in --param (cutthroat)"),
+        (["should-bid", "--variant", "cutthroat", "JH,JD,AH,KH,QH"], "Ghost Hand questions only"),
+    ],
+)
+def test_cli_bad_cutthroat_input_is_one_line_exit_2(capsys, args, words):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert words in err and len(err.strip().splitlines()) == 1
