@@ -3,7 +3,7 @@
 Seats are 0..2; position p (1..3) is seat ``(dealer + p) % 3``. Rule options
 come as the int64 vector of ``sim.rules.encode`` (``C_*`` indices), the
 strategy as one float64 row per seat (``sim.strategy.CUTTHROAT_PARAMS``) and
-its per-card weight table ``wt`` (``cutthroat_strategy.card_weights``).
+its per-card weight table ``wt`` and keep orders ``order`` (``cutthroat_strategy.card_weights``).
 Random strategies draw from the decision stream ``(dstate, dbuf)``; deals
 draw from ``(state, buf)``. The per-hand record (``R_*``) and summary
 counters (``S_*``) are fixed-width int64 rows read by ``sim.records`` and
@@ -133,6 +133,7 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
     played = np.int64(0)
     h0, h1, h2 = hands[0], hands[1], hands[2]
     t0 = t1 = t2 = 0
+    rnd0, rnd1, rnd2 = is_random(params, 0), is_random(params, 1), is_random(params, 2)
     lead_min = params[maker, Q_LEAD_TRUMP]
     n = 0
     for _ in range(N_TRICKS):
@@ -149,7 +150,7 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
                 legal = hand & SUIT_MASK[trump, led]
                 if legal == 0:
                     legal = hand
-            if is_random(params, seat):
+            if rnd0 if seat == 0 else (rnd1 if seat == 1 else rnd2):
                 card = random_card(legal, dstate, dbuf)
             elif led < 0:
                 card = choose_lead(hand, trump, played, seat == maker, lead_min)
@@ -197,14 +198,16 @@ def auction(hands, up, dealer, rules, params, wt, dstate, dbuf, rec):
     n_calls = 0
     maker = -1
     trump = -1
+    took_d = -1  # the dealer's best discard, when worked out for its own take decision
+    took_e = 0.0
     for p in range(1, 4):
         seat = (dealer + p) % 3
         hand = hands[seat]
         if is_random(params, seat):
             accept = bounded(dstate, dbuf, 2) == 1
         elif p == 3:
-            _, e = best_exchange(hand, up, u, wt, seat, params[seat, Q_VOID])
-            accept = e >= params[seat, Q_TAKE]
+            took_d, took_e = best_exchange(hand, up, u, wt, seat, params[seat, Q_VOID])
+            accept = took_e >= params[seat, Q_TAKE]
         else:
             need = params[seat, Q_ORDER] if p == 1 else params[seat, Q_ASSIST]
             accept = estimate(hand, u, wt, seat, params[seat, Q_VOID]) >= need
@@ -225,7 +228,10 @@ def auction(hands, up, dealer, rules, params, wt, dstate, dbuf, rec):
                 discard = nth_card(hand, k)
         else:
             vw = params[dealer, Q_VOID]
-            d, e = best_exchange(hand, up, u, wt, dealer, vw)
+            if took_d >= 0:
+                d, e = took_d, took_e
+            else:
+                d, e = best_exchange(hand, up, u, wt, dealer, vw)
             if mandatory or e > estimate(hand, u, wt, dealer, vw):
                 discard = d
         if discard >= 0:
@@ -257,17 +263,17 @@ def auction(hands, up, dealer, rules, params, wt, dstate, dbuf, rec):
 
 
 @kernel(inline="always")
-def play_dealt(dealt, kitty, dealer, rules, params, wt, dstate, dbuf, work, pw, rec):
+def play_dealt(dealt, kitty, dealer, rules, params, wt, order, dstate, dbuf, work, pw, rec):
     """Auction, alone, merge, play and score a hand already dealt into ``rec``.
 
     ``dealt``: masks of position 1, 2, 3 (dealer), dummy; ``kitty``: its 4
     cards in deal order, the first turned up. ``work`` is int64 scratch of at
-    least 33 entries, ``pw`` float64 (4, 6) scratch for the merge.
+    least 41 entries, ``pw`` float64 (4, 8) scratch for the merge.
     """
     hands = work[0:3]
     tricks = work[3:6]
     points = work[6:9]
-    pm = work[9:33].reshape((4, 6))
+    pm = work[9:41].reshape((4, 8))
     rec[R_DEALER] = dealer
     for p in range(3):
         seat = (dealer + 1 + p) % 3
@@ -309,7 +315,7 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, dstate, dbuf, work, pw, 
         if is_random(params, maker):
             keep = random_keep(ten, dstate, dbuf)
         else:
-            keep = best_keep(ten, trump, wt, maker, params[maker, Q_VOID], pw, pm)
+            keep = best_keep(ten, trump, wt, order, maker, params[maker, Q_VOID], pw, pm)
         rec[R_MAKER_DISCARDS] = ten & ~keep
         hands[maker] = keep
     out = -1
@@ -334,11 +340,11 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, dstate, dbuf, work, pw, 
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, work, pw, dealer, rules, params, wt, rec):
+def play_hand(state, buf, dstate, dbuf, deck, work, pw, dealer, rules, params, wt, order, rec):
     """Deal (Fisher-Yates, one card at a time to positions 1, 2, 3 and the dummy; 4 to the kitty) and play one hand."""
-    dealt = work[33:37]
+    dealt = work[41:45]
     deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
-    play_dealt(dealt, deck[20:24], dealer, rules, params, wt, dstate, dbuf, work, pw, rec)
+    play_dealt(dealt, deck[20:24], dealer, rules, params, wt, order, dstate, dbuf, work, pw, rec)
 
 
 @kernel(inline="always")

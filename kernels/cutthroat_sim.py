@@ -60,15 +60,16 @@ from kernels.ghost_sim import (
 from kernels.jit import kernel
 from kernels.rng import next_u64, splitmix_seed
 
-WORK = 40  # int64 scratch entries per chunk
+WORK = 48  # int64 scratch entries per chunk
 
 
 @kernel(inline="always")
 def _scratch():
-    """Per-chunk scratch: buf, dbuf, deck, work, pw (merge), wt (card weights), record row, scores."""
+    """Per-chunk scratch: buf, dbuf, deck, work, pw (merge), wt (card weights), order (keep orders), record row."""
     return (
         np.zeros(2, np.int64), np.zeros(2, np.int64), np.empty(24, np.int64), np.zeros(WORK, np.int64),
-        np.zeros((4, 6), np.float64), np.zeros((N_SEATS, 4, 24), np.float64), np.zeros(R_WIDTH, np.int64),
+        np.zeros((4, 8), np.float64), np.zeros((N_SEATS, 4, 24), np.float64), np.zeros((N_SEATS, 5, 7), np.int64),
+        np.zeros(R_WIDTH, np.int64),
     )
 
 
@@ -82,37 +83,38 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
     for ci in prange(states.shape[0]):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
-        buf, dbuf, deck, work, pw, wt, scratch = _scratch()
-        card_weights(params, wt)
+        buf, dbuf, deck, work, pw, wt, order, scratch = _scratch()
+        card_weights(params, wt, order)
         acc = np.zeros(S_WIDTH, np.int64)
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             rec = records[h] if want_records else scratch
-            play_hand(state, buf, dstate, dbuf, deck, work, pw, (first_hand + h) % 3, rules, params, wt, rec)
+            play_hand(state, buf, dstate, dbuf, deck, work, pw, (first_hand + h) % 3, rules, params, wt, order, rec)
             tally(rec, acc)
         summary[ci, :] = acc
 
 
 @kernel
-def play_order(order, dealer, rules, params, dstate, rec):
-    """One hand dealt from a 24-card ``order`` (top first) into ``rec``; random seats draw from ``dstate``."""
-    buf, dbuf, deck, work, pw, wt, _ = _scratch()
-    card_weights(params, wt)
-    dealt = work[33:37]
+def play_order(deal_order, dealer, rules, params, dstate, rec):
+    """One hand dealt from a 24-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``."""
+    buf, dbuf, deck, work, pw, wt, order, _ = _scratch()
+    card_weights(params, wt, order)
+    dealt = work[41:45]
     for k in range(4):
         dealt[k] = 0
     for i in range(20):
-        dealt[i % 4] |= np.int64(1) << order[i]
-    play_dealt(dealt, order[20:24], dealer, rules, params, wt, dstate, dbuf, work, pw, rec)
+        dealt[i % 4] |= np.int64(1) << deal_order[i]
+    play_dealt(dealt, deal_order[20:24], dealer, rules, params, wt, order, dstate, dbuf, work, pw, rec)
 
 
 @kernel
 def keep_of(ten, trump, params):
     """The 5 cards the strategy ``params`` (one row) keeps of the ``ten`` as maker with ``trump`` (for the tests)."""
     wt = np.zeros((1, 4, 24), np.float64)
-    card_weights(params.reshape((1, params.shape[0])), wt)
-    pw = np.zeros((4, 6), np.float64)
-    pm = np.zeros((4, 6), np.int64)
-    return best_keep(ten, trump, wt, 0, params[Q_VOID], pw, pm)
+    order = np.zeros((1, 5, 7), np.int64)
+    card_weights(params.reshape((1, params.shape[0])), wt, order)
+    pw = np.zeros((4, 8), np.float64)
+    pm = np.zeros((4, 8), np.int64)
+    return best_keep(ten, trump, wt, order, 0, params[Q_VOID], pw, pm)
 
 
 @kernel
@@ -164,7 +166,7 @@ def tally_strategies(rec, seat_strat, acc):
 
 
 @kernel
-def play_game(state, buf, dstate, dbuf, deck, work, pw, wt, rec, rules, params, seat_strat, target, max_hands,
+def play_game(state, buf, dstate, dbuf, deck, work, pw, wt, order, rec, rules, params, seat_strat, target, max_hands,
               scores, hand_acc, strat_acc):
     """Play one game to ``target`` from dealer ``FIRST_DEALER``; returns (winner, hands, went on past a tie).
 
@@ -176,7 +178,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, pw, wt, rec, rules, params, 
     dealer = FIRST_DEALER
     went_on = False
     for n in range(1, max_hands + 1):
-        play_hand(state, buf, dstate, dbuf, deck, work, pw, dealer, rules, params, wt, rec)
+        play_hand(state, buf, dstate, dbuf, deck, work, pw, dealer, rules, params, wt, order, rec)
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         for s in range(N_SEATS):
@@ -200,7 +202,7 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
         chunk = states[ci].copy()
         state = np.empty(4, np.uint64)
         dstate = np.empty(4, np.uint64)
-        buf, dbuf, deck, work, pw, wt, rec = _scratch()
+        buf, dbuf, deck, work, pw, wt, order, rec = _scratch()
         scores = np.zeros(N_SEATS, np.int64)
         params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
@@ -219,8 +221,8 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
                     params[s, :] = strat_params[assignments[a, s]]
-                card_weights(params, wt)
-                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, pw, wt, rec, rules, params,
+                card_weights(params, wt, order)
+                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, pw, wt, order, rec, rules, params,
                                                seat_strat, target, max_hands, scores, h_acc, s_acc)
                 row = game_out[g * n_assign + a]
                 row[GO_WINNER] = winner

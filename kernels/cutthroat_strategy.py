@@ -9,7 +9,7 @@ is a sum over the hand's five cards plus the void term.
 
 import numpy as np
 
-from kernels.bits import highest, lowest, popcount
+from kernels.bits import lowest, popcount
 from kernels.ghost_strategy import nth_card
 from kernels.jit import kernel
 from kernels.rng import bounded
@@ -38,8 +38,14 @@ KEEP = 5  # cards the maker keeps of the ten
 
 
 @kernel
-def card_weights(params, wt):
-    """Fill ``wt[seat, trump, card]``: the trick weight of each card for each seat's strategy and trump."""
+def card_weights(params, wt, order):
+    """Fill ``wt[seat, trump, card]`` (each card's trick weight) and the keep orders ``order`` of each seat.
+
+    ``order[seat, t, :7]``: the 7 trumps of trump ``t`` by (weight, then card
+    index), highest first; ``order[seat, 4, :6]``: the ranks 9..A of an
+    off-suit in that order. The merge takes the best cards of each group by
+    walking these lists.
+    """
     for seat in range(params.shape[0]):
         for t in range(4):
             for c in range(24):
@@ -53,6 +59,27 @@ def card_weights(params, wt):
                 else:
                     w = 0.0
                 wt[seat, t, c] = w
+        for t in range(5):
+            n = 7 if t < 4 else 6
+            for k in range(n):  # the k-th trump role (or off-suit rank) ...
+                if t < 4:
+                    c = (t ^ 1) * 6 + 2 if k == 5 else (t * 6 + 2 if k == 6 else t * 6 + (0, 1, 3, 4, 5)[k])
+                    w = wt[seat, t, c]
+                else:
+                    c = k
+                    w = params[seat, Q_OFF_ACE] if k == 5 else (params[seat, Q_OFF_KING] if k == 4 else 0.0)
+                place = 0  # ... goes after every entry above it by (weight, index)
+                for j in range(n):
+                    if j != k:
+                        if t < 4:
+                            d = (t ^ 1) * 6 + 2 if j == 5 else (t * 6 + 2 if j == 6 else t * 6 + (0, 1, 3, 4, 5)[j])
+                            v = wt[seat, t, d]
+                        else:
+                            d = j
+                            v = params[seat, Q_OFF_ACE] if j == 5 else (params[seat, Q_OFF_KING] if j == 4 else 0.0)
+                        if v > w or (v == w and d > c):
+                            place += 1
+                order[seat, t, place] = c
 
 
 @kernel(inline="always")
@@ -105,35 +132,33 @@ def best_suit(hand, allowed, wt, seat, void_w):
 
 
 @kernel(inline="always")
-def _group_prefix(cards, wt, seat, t, g, pw, pm):
-    """Best 0..5 cards of ``cards`` by (weight, then index), highest first: sums ``pw[g, c]``, masks ``pm[g, c]``.
+def _group_prefix(cards, wt, order, seat, t, g, base, pw, pm):
+    """Best 0..5 cards of group ``cards`` by (weight, then index): sums ``pw[g, c]``, masks ``pm[g, c]``.
 
-    Returns how many prefixes past the empty one were filled (at most 5).
+    Walks the seat's keep order for the group (``order[seat, t]`` for trump,
+    ranks ``order[seat, 4]`` offset by ``base`` for an off-suit) without
+    branches: a card not held rewrites the current prefix with the same
+    value. Returns the number of prefixes past the empty one (at most 5).
     """
     pw[g, 0] = 0.0
     pm[g, 0] = 0
-    rest = cards
     n = 0
-    while rest != 0 and n < KEEP:
-        best = -1
-        bw = 0.0
-        m = rest
-        while m != 0:  # from the highest index down: a tie keeps the higher card
-            c = highest(m)
-            m &= ~(np.int64(1) << c)
-            w = wt[seat, t, c]
-            if best < 0 or w > bw:
-                best = c
-                bw = w
-        rest &= ~(np.int64(1) << best)
-        n += 1
-        pw[g, n] = pw[g, n - 1] + bw
-        pm[g, n] = pm[g, n - 1] | (np.int64(1) << best)
-    return n
+    acc = 0.0
+    macc = np.int64(0)
+    row = t if g == 0 else 4
+    for k in range(7 if g == 0 else 6):
+        c = order[seat, row, k] + base
+        held = (cards >> c) & 1
+        n += held
+        acc += wt[seat, t, c] * held
+        macc |= held << c
+        pw[g, n] = acc
+        pm[g, n] = macc
+    return min(n, KEEP)
 
 
 @kernel(inline="always")
-def best_keep(ten, t, wt, seat, void_w, pw, pm):
+def best_keep(ten, t, wt, order, seat, void_w, pw, pm):
     """The 5 of the ``ten`` cards with the highest estimate for trump ``t``; ties: the largest mask.
 
     The estimate of a set is its cards' weights plus the void term, which
@@ -141,15 +166,15 @@ def best_keep(ten, t, wt, seat, void_w, pw, pm):
     every split of 5 over trump and the three off-suits, the best set keeps
     the top cards of each group by (weight, index), and the best split wins:
     the same set as trying all 252, in at most 56 sums (``pw``/``pm`` are
-    (4, 6) scratch).
+    (4, 8) scratch).
     """
-    n0 = _group_prefix(ten & SUIT_MASK[t, t], wt, seat, t, 0, pw, pm)
+    n0 = _group_prefix(ten & SUIT_MASK[t, t], wt, order, seat, t, 0, 0, pw, pm)
     s1 = 1 if t == 0 else 0
     s2 = s1 + 1 if s1 + 1 != t else s1 + 2
     s3 = 6 - t - s1 - s2
-    n1 = _group_prefix(ten & SUIT_MASK[t, s1], wt, seat, t, 1, pw, pm)
-    n2 = _group_prefix(ten & SUIT_MASK[t, s2], wt, seat, t, 2, pw, pm)
-    n3 = _group_prefix(ten & SUIT_MASK[t, s3], wt, seat, t, 3, pw, pm)
+    n1 = _group_prefix(ten & SUIT_MASK[t, s1], wt, order, seat, t, 1, s1 * 6, pw, pm)
+    n2 = _group_prefix(ten & SUIT_MASK[t, s2], wt, order, seat, t, 2, s2 * 6, pw, pm)
+    n3 = _group_prefix(ten & SUIT_MASK[t, s3], wt, order, seat, t, 3, s3 * 6, pw, pm)
     best_v = 0.0
     best_m = np.int64(-1)
     for k in range(min(KEEP, n0) + 1):
@@ -184,7 +209,7 @@ def random_keep(ten, dstate, dbuf):
 def estimates(hands, trumps, params):
     """Trick estimates of many ``hands`` (masks) for their ``trumps`` under one strategy row (for the analysis)."""
     wt = np.zeros((1, 4, 24), np.float64)
-    card_weights(params.reshape((1, params.shape[0])), wt)
+    card_weights(params.reshape((1, params.shape[0])), wt, np.zeros((1, 5, 7), np.int64))
     out = np.empty(hands.shape[0], np.float64)
     for i in range(hands.shape[0]):
         out[i] = estimate(hands[i], trumps[i], wt, 0, params[Q_VOID])
