@@ -48,6 +48,11 @@ CALL_PASS = 0
 CALL_ACCEPT = 1
 CALL_SUIT = 2
 
+# A forced decision (should-bid): seat, the call index at which it acts, its call code (as in the record),
+# and whether it goes alone if it becomes the maker (-1 = as the strategy does).
+F_SEAT, F_AT, F_CALL, F_ALONE = range(4)
+NO_FORCE = np.full(4, -1, np.int64)
+
 # Per-hand record layout (int64 row).
 R_DEALER = 0
 R_DEAL = 1  # 3 masks by seat, as dealt
@@ -188,11 +193,12 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
 
 
 @kernel
-def auction(hands, up, dealer, rules, params, wt, dstate, dbuf, rec):
+def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
     """Both rounds of the auction and the dealer's exchange; calls and discard into ``rec``.
 
     Returns (maker, trump); maker -1 means thrown in. ``hands`` (by seat)
-    gets the dealer's exchange.
+    gets the dealer's exchange. ``force`` (``F_*``) makes one seat's call at
+    one turn instead of its strategy (no draw for it).
     """
     u = up // 6
     n_calls = 0
@@ -203,7 +209,9 @@ def auction(hands, up, dealer, rules, params, wt, dstate, dbuf, rec):
     for p in range(1, 4):
         seat = (dealer + p) % 3
         hand = hands[seat]
-        if is_random(params, seat):
+        if seat == force[F_SEAT] and n_calls == force[F_AT]:
+            accept = force[F_CALL] == CALL_ACCEPT
+        elif is_random(params, seat):
             accept = bounded(dstate, dbuf, 2) == 1
         elif p == 3:
             took_d, took_e = best_exchange(hand, up, u, wt, seat, params[seat, Q_VOID])
@@ -242,7 +250,10 @@ def auction(hands, up, dealer, rules, params, wt, dstate, dbuf, rec):
             seat = (dealer + p) % 3
             stuck = p == 3 and rules[C_STICK] == 1
             call = -1
-            if is_random(params, seat):
+            if seat == force[F_SEAT] and n_calls == force[F_AT]:
+                if force[F_CALL] >= CALL_SUIT:
+                    call = force[F_CALL] - CALL_SUIT
+            elif is_random(params, seat):
                 k = bounded(dstate, dbuf, popcount(allowed) + (0 if stuck else 1))
                 if not stuck:
                     k -= 1
@@ -263,11 +274,13 @@ def auction(hands, up, dealer, rules, params, wt, dstate, dbuf, rec):
 
 
 @kernel(inline="always")
-def play_dealt(dealt, kitty, dealer, rules, params, wt, order, dstate, dbuf, work, pw, rec):
+def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, work, pw, rec):
     """Auction, alone, merge, play and score a hand already dealt into ``rec``.
 
     ``dealt``: masks of position 1, 2, 3 (dealer), dummy; ``kitty``: its 4
-    cards in deal order, the first turned up. ``work`` is int64 scratch of at
+    cards in deal order, the first turned up; ``force`` as in ``auction``
+    (``NO_FORCE`` for none; its ``F_ALONE`` decides the forced seat's going
+    alone if it makes trump). ``work`` is int64 scratch of at
     least 41 entries, ``pw`` float64 (4, 8) scratch for the merge.
     """
     hands = work[0:3]
@@ -283,7 +296,7 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, dstate, dbuf, wor
     rec[R_DUMMY] = dummy
     for i in range(4):
         rec[R_KITTY + i] = kitty[i]
-    maker, trump = auction(hands, kitty[0], dealer, rules, params, wt, dstate, dbuf, rec)
+    maker, trump = auction(hands, kitty[0], dealer, rules, params, wt, force, dstate, dbuf, rec)
     rec[R_MAKER] = maker
     rec[R_TRUMP] = trump
     rec[R_MAKER_DISCARDS] = 0
@@ -296,7 +309,9 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, dstate, dbuf, wor
         return
     maker_alone = False
     if rules[C_MAKER_ALONE] == 1:
-        if is_random(params, maker):
+        if maker == force[F_SEAT] and force[F_ALONE] >= 0:
+            maker_alone = force[F_ALONE] == 1
+        elif is_random(params, maker):
             maker_alone = bounded(dstate, dbuf, 2) == 1
         else:
             maker_alone = estimate(hands[maker], trump, wt, maker, params[maker, Q_VOID]) >= params[maker, Q_ALONE]
@@ -344,7 +359,7 @@ def play_hand(state, buf, dstate, dbuf, deck, work, pw, dealer, rules, params, w
     """Deal (Fisher-Yates, one card at a time to positions 1, 2, 3 and the dummy; 4 to the kitty) and play one hand."""
     dealt = work[41:45]
     deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
-    play_dealt(dealt, deck[20:24], dealer, rules, params, wt, order, dstate, dbuf, work, pw, rec)
+    play_dealt(dealt, deck[20:24], dealer, rules, params, wt, order, NO_FORCE, dstate, dbuf, work, pw, rec)
 
 
 @kernel(inline="always")

@@ -94,8 +94,11 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
 
 
 @kernel
-def play_order(deal_order, dealer, rules, params, dstate, rec):
-    """One hand dealt from a 24-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``."""
+def play_order(deal_order, dealer, rules, params, force, dstate, rec):
+    """One hand dealt from a 24-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``.
+
+    ``force``: one seat's decision at one turn (``kernels.cutthroat.F_*``; ``NO_FORCE`` for none).
+    """
     buf, dbuf, deck, work, pw, wt, order, _ = _scratch()
     card_weights(params, wt, order)
     dealt = work[41:45]
@@ -103,7 +106,7 @@ def play_order(deal_order, dealer, rules, params, dstate, rec):
         dealt[k] = 0
     for i in range(20):
         dealt[i % 4] |= np.int64(1) << deal_order[i]
-    play_dealt(dealt, deal_order[20:24], dealer, rules, params, wt, order, dstate, dbuf, work, pw, rec)
+    play_dealt(dealt, deal_order[20:24], dealer, rules, params, wt, order, force, dstate, dbuf, work, pw, rec)
 
 
 @kernel

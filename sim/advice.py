@@ -163,52 +163,18 @@ def advise(
     act = np.array([[a["swap"], a["call"], a["trump"]] for a in actions], np.int64)
     prefix = np.array(state["prefix"], np.int64).reshape(-1, 2)
     seat = position - 1
-    n_act = len(actions)
-    acc = np.zeros((n_act, ga.A_WIDTH), np.int64)
-    pxy = np.zeros((n_act, n_act), np.int64)
-    mxy = np.zeros((n_act, n_act), np.int64)
-    draws = kept = 0
     before = sum(ga.advice_chunks.stats.cache_misses.values())
     t0 = time.perf_counter()
-    total = samples if samples is not None else cap
-    chunk = 0
-    stopped = "samples" if samples is not None else "cap"
-    while kept < total:
-        n_chunks = min(BATCH_CHUNKS, -(-(total - kept) // CHUNK_SAMPLES))
-        targets = np.array([min(CHUNK_SAMPLES, total - kept - i * CHUNK_SAMPLES) for i in range(n_chunks)], np.int64)
-        d = np.zeros(n_chunks, np.int64)
-        k = np.zeros(n_chunks, np.int64)
-        a = np.zeros((n_chunks, n_act, ga.A_WIDTH), np.int64)
-        p = np.zeros((n_chunks, n_act, n_act), np.int64)
-        m = np.zeros((n_chunks, n_act, n_act), np.int64)
+
+    def run_chunks(states, dstates, targets, d, k, a, p, m):
         ga.advice_chunks(
-            runner.chunk_states(seed, chunk, n_chunks), runner.decision_states(seed, chunk, n_chunks), targets,
-            DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), seat, rules_vec, params, np.array(seat_scores, np.int64),
-            runner.TARGET, prefix, -1 if swap_given is None else swap_given - 1, act, d, k, a, p, m,
+            states, dstates, targets, DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), seat, rules_vec, params,
+            np.array(seat_scores, np.int64), runner.TARGET, prefix, -1 if swap_given is None else swap_given - 1, act,
+            d, k, a, p, m,
         )
-        chunk += n_chunks
-        draws += int(d.sum())
-        kept += int(k.sum())
-        acc += a.sum(axis=0)
-        pxy += p.sum(axis=0)
-        mxy += m.sum(axis=0)
-        if kept == 0:
-            raise ImpossibleAuction(
-                f"no deal among {draws:,} drawn reproduces those calls under strategy {name}: "
-                "the model finds this auction impossible"
-            )
-        if int(k.sum()) < int(targets.sum()):
-            stopped = "acceptance"
-            break
-        if samples is None:
-            est = _estimates(actions, acc, pxy, mxy)
-            rec = _recommend(est, acc, pxy)
-            if rec["clear"]:
-                stopped = "clear"
-                break
-            if all(e["points_ci95"][1] - e["points_ci95"][0] < TARGET_WIDTH for e in est):
-                stopped = "narrow"
-                break
+
+    acc, pxy, mxy, kept, draws, stopped = sample_actions(
+        run_chunks, len(actions), samples, cap, seed, name, lambda a, p, m: _estimates(actions, a, p, m))
     elapsed = time.perf_counter() - t0
     est = _estimates(actions, acc, pxy, mxy)
     rec = _recommend(est, acc, pxy)
@@ -236,6 +202,56 @@ def advise(
     if question is not None:
         result["question"] = _answer(question, est, acc, pxy)
     return result
+
+
+def sample_actions(run_chunks, n_act: int, samples: int | None, cap: int, seed: int, strategy_name: str, estimates):
+    """Sample kept deals in fixed batches of chunks and sum every action's counters; stop when asked or clear.
+
+    ``run_chunks(states, dstates, targets, draws, kept, acc, pts_xy, mar_xy)``
+    runs the variant's advice kernel on a batch; ``estimates(acc, pxy, mxy)``
+    gives the per-action estimates the adaptive stop looks at. Returns (acc,
+    pts_xy, mar_xy, kept, draws, stopped).
+    """
+    acc = np.zeros((n_act, ga.A_WIDTH), np.int64)
+    pxy = np.zeros((n_act, n_act), np.int64)
+    mxy = np.zeros((n_act, n_act), np.int64)
+    draws = kept = 0
+    total = samples if samples is not None else cap
+    chunk = 0
+    stopped = "samples" if samples is not None else "cap"
+    while kept < total:
+        n_chunks = min(BATCH_CHUNKS, -(-(total - kept) // CHUNK_SAMPLES))
+        targets = np.array([min(CHUNK_SAMPLES, total - kept - i * CHUNK_SAMPLES) for i in range(n_chunks)], np.int64)
+        d = np.zeros(n_chunks, np.int64)
+        k = np.zeros(n_chunks, np.int64)
+        a = np.zeros((n_chunks, n_act, ga.A_WIDTH), np.int64)
+        p = np.zeros((n_chunks, n_act, n_act), np.int64)
+        m = np.zeros((n_chunks, n_act, n_act), np.int64)
+        run_chunks(runner.chunk_states(seed, chunk, n_chunks), runner.decision_states(seed, chunk, n_chunks), targets,
+                   d, k, a, p, m)
+        chunk += n_chunks
+        draws += int(d.sum())
+        kept += int(k.sum())
+        acc += a.sum(axis=0)
+        pxy += p.sum(axis=0)
+        mxy += m.sum(axis=0)
+        if kept == 0:
+            raise ImpossibleAuction(
+                f"no deal among {draws:,} drawn reproduces those calls under strategy {strategy_name}: "
+                "the model finds this auction impossible"
+            )
+        if int(k.sum()) < int(targets.sum()):
+            stopped = "acceptance"
+            break
+        if samples is None:
+            est = estimates(acc, pxy, mxy)
+            if _recommend(est, acc, pxy)["clear"]:
+                stopped = "clear"
+                break
+            if all(e["points_ci95"][1] - e["points_ci95"][0] < TARGET_WIDTH for e in est):
+                stopped = "narrow"
+                break
+    return acc, pxy, mxy, kept, draws, stopped
 
 
 def _parse_swapped(swapped, position, state, rules):

@@ -117,20 +117,23 @@ def _order(order) -> np.ndarray:
     return np.array(cards, np.int64)
 
 
-def play_order(order, dealer: int, rules: dict | None = None, strategy="default", seed: int = 0) -> dict:
+def play_order(order, dealer: int, rules: dict | None = None, strategy="default", seed: int = 0,
+               force: tuple[int, int, int, int] | None = None) -> dict:
     """The record of one hand dealt from a 24-card ``order`` (top first; card strings or indices).
 
     Cards 0..19 go one at a time to positions 1, 2, 3 (dealer) and the
     dummy; 20..23 are the kitty, the first turned up. ``strategy``: one for
     every seat or a list of three. Random seats draw from the decision
-    stream of hand chunk 0 of ``seed``.
+    stream of hand chunk 0 of ``seed``. ``force`` = (seat, at, call, alone)
+    as ``kernels.cutthroat.F_*`` makes one decision (the should-bid path).
     """
     from sim.runner import decision_states, resolve_run, seat_params
 
     v, rules_d, rules_vec = resolve_run("cutthroat", seed, rules)
     _, params = seat_params(strategy, "cutthroat")
     rec = np.zeros(ck.R_WIDTH, np.int64)
-    cs.play_order(_order(order), np.int64(dealer), rules_vec, params, decision_states(seed, 0, 1)[0], rec)
+    f = ck.NO_FORCE.copy() if force is None else np.array(force, np.int64)
+    cs.play_order(_order(order), np.int64(dealer), rules_vec, params, f, decision_states(seed, 0, 1)[0], rec)
     return rec_mod.row_to_dict(rec, 0, v, rules_d)
 
 

@@ -211,10 +211,59 @@ def test_cli_simulate_games_experiment_sweep_analyze_report(capsys, tmp_path):
         (["simulate", "--variant", "cutthroat", "--rule", "dealer_pickup=sometimes"], "bad value"),
         (["simulate", "--variant", "cutthroat", "--strategy", "never-swap"], "unknown strategy 'never-swap' for cutthroat"),
         (["sweep", "--variant", "cutthroat", "--param", "bid_4=3:4:0.5"], "unknown strategy parameter 'bid_4' in --param (cutthroat)"),
-        (["should-bid", "--variant", "cutthroat", "JH,JD,AH,KH,QH"], "Ghost Hand questions only"),
+        (["should-bid", "JH,JD,AH,KH,QH,9C", "--upcard", "TS"], "--upcard is a Cutthroat question"),
     ],
 )
 def test_cli_bad_cutthroat_input_is_one_line_exit_2(capsys, args, words):
     code, out, err = run(capsys, *args)
+    assert code == 2
+    assert words in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- should-bid
+
+
+def test_should_bid_orders_a_monster_and_passes_trash():
+    from sim.cutthroat_advice import advise
+
+    strong = advise("JS,JC,AS,KS,AH", "QS", position=1, samples=3000, seed=2, threads=1)
+    assert strong["recommendation"]["action"].startswith("order")
+    order = next(e for e in strong["actions"] if e["action"] == "order, with the dummy")
+    assert order["maker_share"] == 1.0 and order["make_prob"] > 0.97
+    weak = advise("9C,TC,9D,TD,9H", "AS", position=1, samples=3000, seed=2, threads=1)
+    assert weak["recommendation"]["action"] == "pass"
+    assert weak["recommendation"]["clear"]
+
+
+def test_should_bid_is_the_same_for_any_thread_count_and_reads_the_passes():
+    from sim.cutthroat_advice import advise
+
+    a = advise("QC,TS,9S,KD,9H", "JS", position=2, calls="pass", samples=2048, seed=4, threads=1)
+    b = advise("QC,TS,9S,KD,9H", "JS", position=2, calls="pass", samples=2048, seed=4, threads=2)
+    assert a["actions"] == b["actions"] and a["draws"] == b["draws"]
+    assert a["round"] == 1 and [x["action"] for x in a["actions"]] == [
+        "pass", "assist, with the dummy", "assist, alone"]
+    assert a["acceptance_rate"] < 1.0  # position 1's pass tells something about its hand
+    r2 = advise("9C,TC,9D,TD,QH", "9S", position=3, calls="pass,pass,pass,pass,pass", samples=512, seed=4,
+                rules={"stick_the_dealer": True, "maker_alone": "disabled"})
+    assert r2["round"] == 2
+    assert [x["action"] for x in r2["actions"]] == ["name C, with the dummy", "name D, with the dummy",
+                                                    "name H, with the dummy"]
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["JS,AS,KS,AH"], "has 5 cards"),
+        (["JS,AS,KS,AH,9D"], "--upcard is needed"),
+        (["JS,AS,KS,AH,9D", "--upcard", "AS"], "also in the hand"),
+        (["JS,AS,KS,AH,9D", "--upcard", "TS", "--calls", "order"], "ends the Cutthroat auction"),
+        (["JS,AS,KS,AH,9D", "--upcard", "TS", "--calls", "pass", "--position", "3"], "position 2's turn"),
+        (["JS,AS,KS,AH,9D", "--upcard", "TS", "--bid", "4"], "Ghost Hand question"),
+        (["JS,AS,KS,AH,9D", "--upcard", "ZZ"], "card"),
+    ],
+)
+def test_should_bid_bad_cutthroat_input(capsys, args, words):
+    code, out, err = run(capsys, "should-bid", "--variant", "cutthroat", *args)
     assert code == 2
     assert words in err and len(err.strip().splitlines()) == 1

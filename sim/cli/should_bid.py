@@ -16,6 +16,7 @@ from sim.cli.options import json_option, rule_option, seed_option, strategy_opti
 @click.option("--swapped", default="none", show_default=True, help="Position that already swapped for the ghost, or none.")
 @click.option("--bid", default=None, help="Answer this question first: should I bid 3, 4, 5 or moon?")
 @click.option("--scores", default=None, help="Game scores by position, e.g. 20,25,28 (for score-aware strategies).")
+@click.option("--upcard", default=None, help="Cutthroat: the turned card of the kitty, e.g. JS.")
 @strategy_option
 @click.option("--samples", default=None, type=int, help="Deals per action (default: adaptive, until clear or precise).")
 @seed_option
@@ -23,17 +24,28 @@ from sim.cli.options import json_option, rule_option, seed_option, strategy_opti
 @rule_option
 @variant_option
 @json_option
-def should_bid(hand, position, calls, swapped, bid, scores, strategy, samples, seed, threads, rules, variant, as_json):
+def should_bid(hand, position, calls, swapped, bid, scores, upcard, strategy, samples, seed, threads, rules, variant,
+               as_json):
     """Evaluate every action open at your turn on the same sampled deals and recommend one."""
-    from sim.advice import advise
+    from sim.advice import AdviceError, advise
     from sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
-    if v.name != "ghost":
-        from sim.advice import AdviceError
-
-        raise AdviceError(f"should-bid answers Ghost Hand questions only so far, not {v.name}")
     rules_d = parse_rule_args(v, rules)
+    if v.name == "cutthroat":
+        from sim import cutthroat_advice as cta
+
+        for flag, value in (("--bid", bid), ("--scores", scores)):
+            if value is not None:
+                raise AdviceError(f"{flag} is a Ghost Hand question; Cutthroat takes the hand, --upcard, --position, --calls")
+        if str(swapped).lower() != "none":
+            raise AdviceError("--swapped is a Ghost Hand question; Cutthroat has no ghost hand")
+        r = cta.advise(hand, upcard, position=position, calls=calls, strategy=strategy, samples=samples, seed=seed,
+                       threads=threads, rules=rules_d)
+        click.echo(json.dumps(r, indent=2) if as_json else cta.format_advice(r))
+        return
+    if upcard is not None:
+        raise AdviceError("--upcard is a Cutthroat question (use --variant cutthroat)")
     r = advise(hand, position=position, calls=calls, swapped=swapped, bid=bid, scores=scores, strategy=strategy,
                samples=samples, seed=seed, threads=threads, rules=rules_d)
     if as_json:
