@@ -97,12 +97,12 @@ GHOST_DEFAULTS = {p[0]: p[1] for p in GHOST_PARAMS}
 CUTTHROAT_PARAMS: tuple[tuple[str, float, str], ...] = tuple(
     p for p in GHOST_PARAMS if p[0].startswith("w_") and p[0] != "w_joker"
 ) + (
-    ("order_min", 1.75, "position 1 orders the up-card when its estimate for that suit reaches this"),
-    ("assist_min", 1.75, "position 2 assists when its estimate for the up-card's suit reaches this"),
-    ("take_min", 2.0, "the dealer takes the up-card when its best 5 of 6 cards reach this"),
-    ("name_min", 1.75, "round two: name the best other suit when its estimate reaches this"),
+    ("order_min", 2.25, "position 1 orders the up-card when its estimate for that suit reaches this"),
+    ("assist_min", 0.25, "position 2 assists when its estimate for the up-card's suit reaches this"),
+    ("take_min", 0.5, "the dealer takes the up-card when its best 5 of 6 cards reach this"),
+    ("name_min", 1.0, "round two: name the best other suit when its estimate reaches this"),
     ("alone_min", 4.25, "the maker goes alone (without the dummy) when its estimate reaches this"),
-    ("defend_alone_min", 4.0, "a defender goes alone when its estimate for trump reaches this"),
+    ("defend_alone_min", 3.75, "a defender goes alone when its estimate for trump reaches this"),
     ("lead_trump_min", 2.0, "a maker with at least this many trumps leads the highest trump"),
     ("random", 0.0, "1: every decision uniformly at random among the legal choices"),
 )
@@ -139,8 +139,8 @@ PRESET_NOTES = {
 
 CUTTHROAT_PRESETS: dict[str, dict[str, float]] = {
     "default": _preset("cutthroat"),
-    "cautious": _preset("cutthroat", order_min=2.25, assist_min=2.25, take_min=2.5, name_min=2.25),
-    "aggressive": _preset("cutthroat", order_min=1.25, assist_min=1.25, take_min=1.5, name_min=1.25),
+    "cautious": _preset("cutthroat", order_min=2.75, assist_min=1.0, take_min=1.25, name_min=1.75),
+    "aggressive": _preset("cutthroat", order_min=1.75, assist_min=0.0, take_min=0.0, name_min=0.5),
     "never-alone": _preset("cutthroat", alone_min=99.0, defend_alone_min=99.0),
     "random": _preset("cutthroat", random=1.0),
 }

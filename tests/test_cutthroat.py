@@ -245,7 +245,7 @@ def test_should_bid_is_the_same_for_any_thread_count_and_reads_the_passes():
         "pass", "assist, with the dummy", "assist, alone"]
     assert a["acceptance_rate"] < 1.0  # position 1's pass tells something about its hand
     r2 = advise("9C,TC,9D,TD,QH", "9S", position=3, calls="pass,pass,pass,pass,pass", samples=512, seed=4,
-                rules={"stick_the_dealer": True, "maker_alone": "disabled"})
+                rules={"stick_the_dealer": True, "maker_alone": "disabled"}, strategy="cautious")
     assert r2["round"] == 2
     assert [x["action"] for x in r2["actions"]] == ["name C, with the dummy", "name D, with the dummy",
                                                     "name H, with the dummy"]
