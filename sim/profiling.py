@@ -10,7 +10,9 @@ The auction and the trick play run fused with the deal inside one kernel
 (``kernels.ghost_sim.simulate_chunks``). ``auction`` times
 ``kernels.ghost_sim.auction_chunks`` (deal and auction, no play) and
 reports its ns per hand minus the deal's; ``play`` is ``hand`` minus
-``auction_chunks``; both rows are marked derived.
+``auction_chunks``; both rows are marked derived. With ``variant =
+"cutthroat"`` the same cases time the Cutthroat kernels (deal of 4 hands of
+5 and a kitty, whole hands, games, should-bid); its phases are not timed apart.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from sim.runner import RunError, max_threads
 KERNELS = ("deal", "auction", "play", "hand", "game", "should-bid")
 DERIVED = "auction+play"
 ADVICE_HAND = "JH KH TH 9H AS 9C"
+CUTTHROAT_ADVICE = ("QC TS 9S KD 9H", "JS")  # hand, up-card: position 1, round one
 HANDS_PER_GAME = 15  # ``game`` plays hands // 15 games (about 13 hands a game to 32)
 HANDS_PER_SAMPLE = 20  # ``should-bid`` draws hands // 20 samples per action (each plays 18 hands)
 UNITS = {"deal": "deals", "deal+auction": "hands", "hand": "hands", DERIVED: "hands", "auction": "hands",
@@ -40,15 +43,18 @@ FUSED_NOTE = (
 )
 
 
-def parse_kernels(text: str) -> list[str]:
+def parse_kernels(text: str, variant: str = "ghost") -> list[str]:
     """Kernel names from ``"all"`` or a comma list of KERNELS; RunError on an unknown one."""
     names = [p.strip().lower() for p in (text or "").split(",") if p.strip()]
     if not names:
         raise RunError("--kernel needs a name: " + ", ".join(KERNELS) + " or all")
     out: list[str] = []
     for n in names:
+        if variant == "cutthroat" and n in ("auction", "play"):
+            raise RunError(f"--kernel {n}: the auction and the play are timed apart for Ghost Hand only")
         if n == "all":
-            wanted = ["deal", "auction", "play", "hand", "game", "should-bid"]
+            wanted = (["deal", "hand", "game", "should-bid"] if variant == "cutthroat"
+                      else ["deal", "auction", "play", "hand", "game", "should-bid"])
         elif n in KERNELS:
             wanted = [n]
         else:
@@ -109,15 +115,15 @@ def machine() -> dict:
 # ---------------------------------------------------------------- the cases
 
 
-def _deal_once(n: int) -> float:
-    """Deal ``n`` Ghost Hand deals (3 hands + ghost of 6 from 24) as the runner seeds them; seconds."""
+def _deal_once(n: int, variant: str = "ghost") -> float:
+    """Deal ``n`` deals as the runner seeds them (Ghost Hand: 4 hands of 6; Cutthroat: 4 of 5 and a kitty); seconds."""
     from kernels.deal import deal_many
     from sim import runner
 
     t0 = time.perf_counter()
     n_chunks = -(-n // runner.CHUNK_SIZE)
     states = runner.chunk_states(0, 0, n_chunks)
-    deal_many(states, runner.CHUNK_SIZE, n, 24, 4, 6, np.zeros(n_chunks, np.int64))
+    deal_many(states, runner.CHUNK_SIZE, n, 24, 4, 5 if variant == "cutthroat" else 6, np.zeros(n_chunks, np.int64))
     return time.perf_counter() - t0
 
 
@@ -137,20 +143,25 @@ def _deal_auction_once(n: int) -> float:
     return time.perf_counter() - t0
 
 
-def _hand_once(n: int, threads: int) -> float:
+def _hand_once(n: int, threads: int, variant: str = "ghost") -> float:
     from sim import runner
 
-    return runner.simulate(hands=n, seed=0, threads=threads)["elapsed_s"]
+    return runner.simulate(variant, hands=n, seed=0, threads=threads)["elapsed_s"]
 
 
-def _game_once(n: int, threads: int) -> tuple[float, int]:
+def _game_once(n: int, threads: int, variant: str = "ghost") -> tuple[float, int]:
     from sim import runner
 
-    s = runner.simulate_games(games=n, seed=0, threads=threads)
+    s = runner.simulate_games(variant, games=n, seed=0, threads=threads)
     return s["elapsed_s"], s["hands"]
 
 
-def _advice_once(n: int, threads: int) -> float:
+def _advice_once(n: int, threads: int, variant: str = "ghost") -> float:
+    if variant == "cutthroat":
+        from sim.cutthroat_advice import advise as cutthroat_advise
+
+        hand, up = CUTTHROAT_ADVICE
+        return cutthroat_advise(hand, up, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
     from sim.advice import advise
 
     return advise(ADVICE_HAND, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
@@ -165,31 +176,36 @@ def items(kernel: str, hands: int) -> int:
     return hands
 
 
-def _dispatchers(kernel: str) -> list:
+def _dispatchers(kernel: str, variant: str = "ghost") -> list:
+    from kernels import cutthroat_advice as ca
+    from kernels import cutthroat_sim as cs
     from kernels import ghost_advice as ga
     from kernels import ghost_sim as gs
     from kernels.deal import deal_many
 
+    if variant == "cutthroat":
+        return {"deal": [deal_many], "hand": [cs.simulate_chunks], "game": [cs.games_chunks],
+                "should-bid": [ca.advice_chunks]}[kernel]
     return {"deal": [deal_many], "deal+auction": [gs.auction_chunks], "hand": [gs.simulate_chunks],
             "game": [gs.games_chunks], "should-bid": [ga.advice_chunks]}[kernel]
 
 
-def _smallest_run(kernel: str) -> None:
+def _smallest_run(kernel: str, variant: str = "ghost") -> None:
     from sim import runner
 
     if kernel == "deal":
-        _deal_once(1)
+        _deal_once(1, variant)
     elif kernel == "deal+auction":
         _deal_auction_once(1)
     elif kernel == "hand":
         from sim.rules import encode, get_variant, resolve
 
-        v = get_variant("ghost")
-        runner.warm_up(encode(v, resolve(v, None)), runner.seat_params("default")[1])
+        v = get_variant(variant)
+        runner.warm_up(encode(v, resolve(v, None)), runner.seat_params("default", variant)[1], variant)
     elif kernel == "game":
-        _game_once(1, 1)
+        _game_once(1, 1, variant)
     else:
-        _advice_once(1, 1)
+        _advice_once(1, 1, variant)
 
 
 def timed_kernels(kernels: list[str]) -> list[str]:
@@ -202,7 +218,7 @@ def timed_kernels(kernels: list[str]) -> list[str]:
     return out
 
 
-def compile_kernels(kernels: list[str]) -> dict:
+def compile_kernels(kernels: list[str], variant: str = "ghost") -> dict:
     """Load (from Numba's cache) or compile the kernels behind ``kernels`` by running each once, tiny.
 
     Returns ``compile_s`` (total seconds), ``compiled`` (whether any had to
@@ -210,10 +226,10 @@ def compile_kernels(kernels: list[str]) -> dict:
     """
     by_kernel = []
     for k in timed_kernels(kernels):
-        disp = _dispatchers(k)
+        disp = _dispatchers(k, variant)
         before = sum(sum(d.stats.cache_misses.values()) for d in disp)
         t0 = time.perf_counter()
-        _smallest_run(k)
+        _smallest_run(k, variant)
         seconds = time.perf_counter() - t0
         compiled = sum(sum(d.stats.cache_misses.values()) for d in disp) > before
         by_kernel.append({"name": k, "seconds": seconds, "compiled": compiled})
@@ -224,7 +240,7 @@ def compile_kernels(kernels: list[str]) -> dict:
     }
 
 
-def measure(kernel: str, n: int, threads: int, repeats: int = 3) -> dict:
+def measure(kernel: str, n: int, threads: int, repeats: int = 3, variant: str = "ghost") -> dict:
     """Time ``kernel`` on ``n`` items at ``threads`` threads: median of ``repeats`` runs after one warm-up.
 
     ``hand``, ``game`` and ``should-bid`` use the elapsed time their runner
@@ -236,20 +252,21 @@ def measure(kernel: str, n: int, threads: int, repeats: int = 3) -> dict:
     runner.set_threads(threads)
     hands_seen = None
     if kernel == "deal":
-        once: Callable[[int], float] = _deal_once
+        def once(m):
+            return _deal_once(m, variant)
     elif kernel == "deal+auction":
-        once = _deal_auction_once
+        once: Callable[[int], float] = _deal_auction_once
     elif kernel == "hand":
         def once(m):
-            return _hand_once(m, threads)
+            return _hand_once(m, threads, variant)
     elif kernel == "game":
         def once(m):
             nonlocal hands_seen
-            seconds, hands_seen = _game_once(m, threads)
+            seconds, hands_seen = _game_once(m, threads, variant)
             return seconds
     elif kernel == "should-bid":
         def once(m):
-            return _advice_once(m, threads)
+            return _advice_once(m, threads, variant)
     else:
         raise RunError(f"no timed kernel {kernel!r}")
     once(min(n, 5000))
@@ -311,6 +328,7 @@ def profile(
     threads: list[int] | None = None,
     repeats: int = 3,
     on_row: Callable[[dict], None] | None = None,
+    variant: str = "ghost",
 ) -> dict:
     """Compile, then time every kernel at every thread count; the result ``bower profile --json`` prints.
 
@@ -330,11 +348,11 @@ def profile(
             raise RunError(f"--threads must be between 1 and {max_threads()} on this machine, got {t}")
     before = numba.get_num_threads()
     try:
-        comp = compile_kernels(kernels)
+        comp = compile_kernels(kernels, variant)
         rows = []
         for k in timed_kernels(kernels):
             for t in threads:
-                row = measure(k, items(k, hands), t, repeats)
+                row = measure(k, items(k, hands), t, repeats, variant)
                 rows.append(row)
                 if on_row is not None:
                     on_row(row)
@@ -346,6 +364,7 @@ def profile(
         rows[at:at] = derived
     add_efficiency(rows)
     return {
+        "variant": variant,
         "compile_s": comp["compile_s"],
         "compiled": comp["compiled"],
         "compile": comp["by_kernel"],

@@ -100,3 +100,17 @@ def test_bad_input_one_line_exit_2(capsys, args, words):
     assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("bower: error:") and words in lines[0]
+
+
+def test_cutthroat_kernels_are_profiled_too(capsys):
+    arg, ts = threads_arg()
+    code, out, err = run(capsys, "profile", "--variant", "cutthroat", "--hands", HANDS, "--threads", arg, "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["variant"] == "cutthroat"
+    seen = {(k["name"], k["threads"]) for k in r["kernels"]}
+    assert seen == {(n, t) for n in ("deal", "hand", "auction+play", "game", "should-bid") for t in ts}
+    for k in r["kernels"]:
+        assert k["per_second"] > 0 and k["ns_per_item"] > 0
+    code, out, err = run(capsys, "profile", "--variant", "cutthroat", "--kernel", "auction")
+    assert code == 2 and "Ghost Hand only" in err

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from sim.cli.options import json_option
+from sim.cli.options import json_option, variant_option
 
 
 @click.command()
@@ -18,17 +18,21 @@ from sim.cli.options import json_option
               help="Size of each timed run: deals/hands; games = hands/15; should-bid samples = hands/20.")
 @click.option("--threads", "threads", default=None, metavar="1,2",
               help="Comma list of thread counts (default: 1 and all cores).")
+@variant_option
 @json_option
-def profile(kernel, hands, threads, as_json):
+def profile(kernel, hands, threads, variant, as_json):
     """Time each kernel at each thread count (after compiling or loading it), median of 3 runs."""
     from sim import profiling
     from sim.runner import RunError
 
-    kernels = profiling.parse_kernels(kernel)
+    from sim.rules import get_variant
+
+    v = get_variant(variant)
+    kernels = profiling.parse_kernels(kernel, v.name)
     thread_list = profiling.parse_threads(threads)
     if hands <= 0:
         raise RunError(f"--hands must be a positive integer, got {hands}")
-    result = profiling.profile(kernels, hands=hands, threads=thread_list)
+    result = profiling.profile(kernels, hands=hands, threads=thread_list, variant=v.name)
     if as_json:
         click.echo(json.dumps(result, indent=2))
     else:
@@ -40,8 +44,10 @@ def format_profile(r: dict) -> str:
     m = r["machine"]
     verb = "compiled the kernels first" if r["compiled"] else "loaded the kernels from Numba's cache"
     detail = ", ".join(f"{c['name']} {c['seconds']:.2f} s" + (" (compiled)" if c["compiled"] else "") for c in r["compile"])
+    from sim.rules import get_variant
+
     lines = [
-        f"bower profile: {r['hands']:,} hands, threads {','.join(map(str, r['threads']))}, "
+        f"bower profile ({get_variant(r.get('variant', 'ghost')).title}): {r['hands']:,} hands, threads {','.join(map(str, r['threads']))}, "
         f"median of {r['repeats']} runs after a warm-up",
         f"machine: {m['cpu']}, {m['cores']} cores ({m['max_threads']} kernel threads); "
         f"Python {m['python']}, NumPy {m['numpy']}, Numba {m['numba']}",
@@ -67,9 +73,16 @@ def format_profile(r: dict) -> str:
     from sim.profiling import FUSED_NOTE
 
     if any(row["derived"] for row in r["kernels"]):
-        lines.append("* " + FUSED_NOTE)
+        if r.get("variant") == "cutthroat":
+            lines.append("* derived row: auction+play = hand minus deal (everything after the deal, fused in "
+                         "kernels/cutthroat_sim.py simulate_chunks).")
+        else:
+            lines.append("* " + FUSED_NOTE)
     if any(row["name"] == "should-bid" for row in r["kernels"]):
-        lines.append("should-bid: samples per action per second (position 1, 18 actions: each sample plays 18 hands).")
+        if r.get("variant") == "cutthroat":
+            lines.append("should-bid: samples per action per second (position 1, round one, 3 actions).")
+        else:
+            lines.append("should-bid: samples per action per second (position 1, 18 actions: each sample plays 18 hands).")
     lines.append("efficiency = per second at T threads / (T x per second at 1 thread); "
                  "peak RSS = the process's peak resident set size after the run (it never goes down).")
     return "\n".join(lines)
