@@ -85,6 +85,21 @@ for name, threads, n in cases:
             continue
         def once(n=n, threads=threads):
             advise("JH KH TH 9H AS 9C", position=1, samples=n, seed=0, threads=threads)
+    elif name.startswith("ct-"):
+        try:  # an older commit without Cutthroat
+            runner.simulate("cutthroat", hands=10, seed=0, threads=threads)
+        except Exception:
+            continue
+        if name == "ct-hand":
+            def once(n=n, threads=threads):
+                runner.simulate("cutthroat", hands=n, seed=0, threads=threads)
+        elif name == "ct-game":
+            def once(n=n, threads=threads):
+                runner.simulate_games("cutthroat", games=n, seed=0, threads=threads)
+        else:
+            from sim.cutthroat_advice import advise as ct_advise
+            def once(n=n, threads=threads):
+                ct_advise("QC TS 9S KD 9H", "JS", position=1, samples=n, seed=0, threads=threads)
     else:
         import tempfile, os
         def once(n=n, threads=threads):
@@ -153,10 +168,14 @@ def main() -> None:
         "swap": [1_000_000],
         "advice": [100_000],
         "records": [20_000],
+        "ct-hand": [1_000_000, 4_000_000],
+        "ct-game": [100_000],
+        "ct-advice": [200_000],
     }
     if args.quick:
         sizes = {"deal": [1_000_000], "hand": [1_000_000], "game": [100_000], "duplicate": [60_000], "swap": [200_000],
-                 "advice": [20_000], "records": [10_000]}
+                 "advice": [20_000], "records": [10_000], "ct-hand": [1_000_000], "ct-game": [50_000],
+                 "ct-advice": [50_000]}
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
     cases.append(("random", 1, 1_000_000))  # the peer comparison's second bower figure: 1 thread only
     info = machine()
@@ -179,16 +198,17 @@ def main() -> None:
     print("'game' = whole games to 32 (default strategy); 'duplicate' = experiment games (default/aggressive/random);")
     print("'swap' = deals of the paired swap analysis (each decision point played twice);")
     print("'advice' = should-bid samples per action (position 1, 18 actions: each sample plays 18 hands);")
-    print("'random' = 'hand' with the random strategy in every seat (the peer comparison below)")
+    print("'random' = 'hand' with the random strategy in every seat (the peer comparison below);")
+    print("'ct-hand', 'ct-game', 'ct-advice' = the same for Cutthroat (games to 10; should-bid at position 1, 3 actions)")
     print()
-    header = f"{'kernel':<8} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
+    header = f"{'kernel':<9} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
     if args.against:
         header += f" {args.against + ' /s':>14} {'ratio':>6}"
     print(header)
     base = {(r["kernel"], r["threads"], r["items"]): r for r in results.get(args.against, [])}
     single = {(r["kernel"], r["items"]): r["per_second"] for r in results["this"] if r["threads"] == 1}
     for r in results["this"]:
-        line = f"{r['kernel']:<8} {r['items']:>11,} {r['threads']:>7} {r['per_second']:>14,.0f} {r['ns_per_item']:>9.1f}"
+        line = f"{r['kernel']:<9} {r['items']:>11,} {r['threads']:>7} {r['per_second']:>14,.0f} {r['ns_per_item']:>9.1f}"
         if args.against:
             b = base.get((r["kernel"], r["threads"], r["items"]))
             line += f" {b['per_second']:>14,.0f} {r['per_second'] / b['per_second']:>6.2f}" if b else f" {'-':>14} {'-':>6}"
