@@ -267,3 +267,30 @@ def test_should_bid_bad_cutthroat_input(capsys, args, words):
     code, out, err = run(capsys, "should-bid", "--variant", "cutthroat", *args)
     assert code == 2
     assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_forcing_the_strategys_own_call_changes_nothing_and_other_calls_take_effect():
+    """The should-bid path: a forced call equal to the strategy's gives the same record; others are obeyed."""
+    from kernels import cutthroat as ck2
+    from sim.cutthroat import play_order
+
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(300):
+        order = [int(c) for c in rng.permutation(24)]
+        dealer = int(rng.integers(3))
+        rules = {"stick_the_dealer": bool(rng.integers(2))}
+        base = play_order(order, dealer, rules)
+        for i, (seat, call) in enumerate(base["calls"]):
+            code = {"pass": ck2.CALL_PASS, "order": ck2.CALL_ACCEPT, "assist": ck2.CALL_ACCEPT,
+                    "take": ck2.CALL_ACCEPT}.get(call, ck2.CALL_SUIT + "CSDH".find(call))
+            alone = -1 if base["maker"] != seat else int(seat in base["alone"])
+            assert play_order(order, dealer, rules, force=(seat, i, code, alone)) == base
+            checked += 1
+        seat = (dealer + 1) % 3
+        forced = play_order(order, dealer, rules, force=(seat, 0, ck2.CALL_ACCEPT, 1))
+        assert forced["calls"] == [[seat, "order"]] and forced["maker"] == seat and seat in forced["alone"]
+        assert forced["discards"]["maker"] == [] and forced["trump"] == forced["upcard"][1]
+        passed = play_order(order, dealer, rules, force=(seat, 0, ck2.CALL_PASS, -1))
+        assert passed["calls"][0] == [seat, "pass"]
+    assert checked > 500
