@@ -222,6 +222,66 @@ def _cutthroat_plots(tables: dict[str, pd.DataFrame], staging: str) -> None:
     _position_plot(tables, staging)
 
 
+HASENPFEFFER_PLOTS = {
+    "make_by_bid.png": "Make rate by contract and where the joker was dealt",
+    "widow_value.png": "The widow's value by the card it was",
+    "sides.png": "Game win share by side",
+}
+
+
+def _hasenpfeffer_plots(tables: dict[str, pd.DataFrame], staging: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    bj = tables["by_joker"]
+    bids = [str(b) for b in bj["bid"].cat.categories if (bj["bid"] == b).any()] if len(bj) else []
+    for place, g in bj.groupby("joker", observed=True):
+        g = g[g["hands"] >= 30]
+        if len(g):
+            x = [bids.index(str(b)) for b in g["bid"]]
+            ax.errorbar(x, g["make_rate"], yerr=[(g["make_rate"] - g["make_low"]).clip(lower=0),
+                        (g["make_high"] - g["make_rate"]).clip(lower=0)], marker="o", ms=4, capsize=3,
+                        label=f"joker: {place}")
+    ax.set_xticks(range(len(bids)), bids)
+    ax.set_xlabel("contract")
+    ax.set_ylabel("make rate (95% interval)")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(HASENPFEFFER_PLOTS["make_by_bid.png"])
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(staging, "make_by_bid.png"), dpi=110)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    wv = tables["widow_value"]
+    if len(wv):
+        ax.bar(wv["widow"].astype(str), wv["mean_gain"], color="#6a8caf")
+    ax.set_xlabel("the widow card (for the trump named)")
+    ax.set_ylabel("mean rise of the bidder's trick estimate")
+    ax.set_title(HASENPFEFFER_PLOTS["widow_value.png"])
+    ax.grid(alpha=0.3, axis="y")
+    fig.tight_layout()
+    fig.savefig(os.path.join(staging, "widow_value.png"), dpi=110)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    sd = tables.get("sides")
+    if sd is not None:
+        err = [(sd["win_share"] - sd["win_low"]).clip(lower=0), (sd["win_high"] - sd["win_share"]).clip(lower=0)]
+        ax.bar(sd["side"], sd["win_share"], yerr=err, capsize=4, color="#8fbf7f")
+    ax.set_ylabel("share of games won (95% interval)")
+    ax.set_ylim(0, 1)
+    ax.set_title(HASENPFEFFER_PLOTS["sides.png"])
+    ax.grid(alpha=0.3, axis="y")
+    fig.tight_layout()
+    fig.savefig(os.path.join(staging, "sides.png"), dpi=110)
+    plt.close(fig)
+
+
 def _position_plot(tables: dict[str, pd.DataFrame], staging: str) -> None:
     import matplotlib
 
@@ -250,9 +310,10 @@ def write_report(out_dir: str, tables: dict[str, pd.DataFrame], meta: dict, note
                  variant: str = "ghost") -> str:
     """Write ``out_dir/report.html`` and its PNGs (all or nothing); returns the report's path."""
     staging = _staging_dir(out_dir)
-    plots = CUTTHROAT_PLOTS if variant == "cutthroat" else PLOTS
+    plots, draw = {"cutthroat": (CUTTHROAT_PLOTS, _cutthroat_plots),
+                   "hasenpfeffer": (HASENPFEFFER_PLOTS, _hasenpfeffer_plots)}.get(variant, (PLOTS, _plots))
     try:
-        (_cutthroat_plots if variant == "cutthroat" else _plots)(tables, staging)
+        draw(tables, staging)
         rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>" for k, v in meta.items())
         parts = [
             "<!DOCTYPE html><html><head><meta charset='utf-8'><title>bower report</title>",

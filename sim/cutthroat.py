@@ -152,36 +152,11 @@ def best_keep(cards10, trump: int, strategy="default") -> list[int]:
 
 def table_run(hands: int, seed: int = 0, threads: int | None = None, rules: dict | None = None, strategy="default",
               progress=None) -> tuple[dict, "object"]:
-    """Play ``hands`` hands and sum the analysis cells batch by batch: (summary, cells frame).
-
-    The records stay kernel rows and are folded into ``analysis.cutthroat_tables``
-    cells one batch at a time, so memory does not grow with ``hands``.
-    """
-    import time
-
+    """Play ``hands`` hands and sum the analysis cells batch by batch: (summary, cells frame)."""
     from analysis.cutthroat_tables import Accumulator
     from sim import runner
-
-    v, rules_d, rules_vec = runner.resolve_run("cutthroat", seed, rules)
-    name, params = runner.seat_params(strategy, "cutthroat")
-    if not isinstance(hands, (int, np.integer)) or hands <= 0:
-        raise runner.RunError(f"--hands must be a positive integer, got {hands!r}")
-    n_threads = runner.set_threads(threads)
     from sim.strategy import load_strategy
 
     acc = Accumulator(load_strategy(strategy, "cutthroat")[1])
-    total = np.zeros(ck.S_WIDTH, np.int64)
-    done = 0
-    t0 = time.perf_counter()
-
-    def on_batch(first, recs, summary):
-        nonlocal done
-        total[:] += summary.sum(axis=0)
-        acc.add_rows(recs)
-        done += len(recs)
-        if progress is not None:
-            progress(done, hands)
-
-    runner.run_hands(0, hands, seed, rules_vec, params, True, on_batch, 16, "cutthroat")
-    summary = summarize(total, v.name, rules_d, name, seed, n_threads, time.perf_counter() - t0)
+    summary = runner.rows_run("cutthroat", hands, seed, threads, rules, strategy, acc.add_rows, progress)
     return summary, acc.frame()

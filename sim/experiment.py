@@ -45,6 +45,11 @@ def rotations_one_vs_base() -> np.ndarray:
     return np.array([(0, 1, 1), (1, 0, 1), (1, 1, 0)], np.int64)
 
 
+def partnerships() -> np.ndarray:
+    """Hasenpfeffer: strategy 0 as partners in seats 0 & 2 against 1 in seats 1 & 3, then the sides exchanged."""
+    return np.array([(0, 1, 0, 1), (1, 0, 1, 0)], np.int64)
+
+
 class _Totals:
     """Running sums over deal sets and counters, merged batch by batch (constant memory)."""
 
@@ -109,6 +114,24 @@ def _cutthroat_extras(acc: np.ndarray, hands: int) -> dict:
     }
 
 
+def _hasenpfeffer_extras(acc: np.ndarray, hands: int) -> dict:
+    """A Hasenpfeffer strategy's own rates (``kernels.hasenpfeffer_sim`` fills the ST_MAKER/ST_MADE cells)."""
+    def rate(k: int):
+        won, made = int(acc[gs.ST_MAKER + k]), int(acc[gs.ST_MADE + k])
+        lo, hi = wilson(made, won) if won else (None, None)
+        return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
+
+    contracts, made = rate(0)
+    peppers, pepper_made = rate(1)
+    return {
+        "bid_rate": int(acc[gs.ST_BIDDER]) / hands if hands else None,
+        "bidder_rate": contracts / hands if hands else None,
+        "make_rate": made,
+        "pepper_rate": peppers / hands if hands else None,
+        "pepper_make_rate": pepper_made,
+    }
+
+
 def _strategy_report(name: str, acc: np.ndarray, mean_ci, variant: str = "ghost") -> dict:
     hands = int(acc[gs.ST_HANDS])
     games = int(acc[gs.ST_GAMES])
@@ -128,6 +151,8 @@ def _strategy_report(name: str, acc: np.ndarray, mean_ci, variant: str = "ghost"
     }
     if variant == "cutthroat":
         return {**common, **_cutthroat_extras(acc, hands)}
+    if variant == "hasenpfeffer":
+        return {**common, **_hasenpfeffer_extras(acc, hands)}
     make = {}
     for i, level in enumerate(LEVELS):
         won, made = int(acc[gs.ST_MAKER + i]), int(acc[gs.ST_MADE + i])
@@ -171,7 +196,13 @@ def run_experiment(
     loaded = [load_strategy(s, v.name) for s in strategies]
     names = list(names) if names else [n for n, _ in loaded]
     names = _unique_names(names)
-    assign = all_assignments(len(loaded)) if assignments is None else np.asarray(assignments, np.int64)
+    sides = v.name == "hasenpfeffer"
+    if sides and len(loaded) != 2:
+        raise runner.RunError(f"a Hasenpfeffer experiment compares 2 strategies (one per partnership), got {len(loaded)}")
+    if assignments is not None:
+        assign = np.asarray(assignments, np.int64)
+    else:
+        assign = partnerships() if sides else all_assignments(len(loaded))
     if not isinstance(games, (int, np.integer)) or games <= 0:
         raise runner.RunError(f"--games must be a positive integer, got {games!r}")
     if until_significant and max_games < games:
@@ -181,7 +212,7 @@ def run_experiment(
     n_assign = assign.shape[0]
     batch_sets = _round_sets(games, n_assign)
     cap_sets = _round_sets(max_games, n_assign) if until_significant else batch_sets
-    slots = np.array([(assign == s).sum() for s in range(len(loaded))])
+    slots = np.array([(assign == s).sum() for s in range(len(loaded))]) // (2 if sides else 1)  # games (sides) held
     totals = _Totals(len(loaded), slots, runner._kernels(v.name)[0].S_WIDTH)
     t0 = time.perf_counter()
     stopped = "games"
@@ -246,7 +277,7 @@ def _report(totals, names, loaded, assign, duplicate, rules_d, seed, threads, el
             "better": (names[i] if d > 0 else names[j]) if _excludes_zero((d, low, high)) else None,
         })
     lead = _leading_pair(totals)
-    g = runner.game_summary(totals.game)
+    g = runner.game_summary(totals.game, variant)
     result = {
         "variant": variant,
         "rules_version": RULES_VERSION,
@@ -335,7 +366,8 @@ def run_sweep(
         cand.update(dict(zip(names, combo)))
         res = run_experiment(
             [cand, base_params], games=games, seed=seed, threads=threads, rules=rules,
-            assignments=rotations_one_vs_base(), names=["candidate", base_name], variant=variant,
+            assignments=partnerships() if variant == "hasenpfeffer" else rotations_one_vs_base(),
+            names=["candidate", base_name], variant=variant,
         )
         c = res["strategies"][0]
         rows.append({
@@ -345,7 +377,7 @@ def run_sweep(
             "win_rate_ci95": c["win_rate_ci95"],
             "points_per_hand": c["points_per_hand"],
             "base_points_per_hand": res["strategies"][1]["points_per_hand"],
-            "bid_rate": c["bid_rate"] if variant == "ghost" else c["call_rate"],
+            "bid_rate": c["call_rate"] if variant == "cutthroat" else c["bid_rate"],
             "swap_rate": c.get("swap_rate"),
         })
         done += 1

@@ -21,6 +21,7 @@ import numpy as np
 
 from kernels import cutthroat as ck
 from kernels import ghost as gk
+from kernels import hasenpfeffer as hk
 from sim.cards import SUITS, card_str, mask_str
 from sim.errors import UserError
 from sim.rules import RULES_VERSION, Variant
@@ -54,6 +55,8 @@ def row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> di
     """One kernel record row as the record dict."""
     if variant.name == "cutthroat":
         return cutthroat_row_to_dict(row, hand, variant, rules)
+    if variant.name == "hasenpfeffer":
+        return hasenpfeffer_row_to_dict(row, hand, variant, rules)
     r = row.tolist()
     maker = r[gk.R_MAKER]
     deal = {SEAT_KEYS[s]: _cards(r[gk.R_DEAL + s]) for s in range(gk.N_SEATS)}
@@ -127,6 +130,49 @@ def cutthroat_row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: d
         "plays": plays,
         "tricks": {SEAT_KEYS[s]: r[ck.R_TRICKS + s] for s in range(ck.N_SEATS)},
         "points": {SEAT_KEYS[s]: r[ck.R_POINTS + s] for s in range(ck.N_SEATS)},
+    }
+
+
+HASEN_NUMERIC = ("pass", "1", "2", "3", "4", "5", "6")
+HASEN_PEPPER = ("pass", "1", "2", "3", "4", "5", "little-pepper", "big-pepper")
+
+
+def hasenpfeffer_row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> dict:
+    """One Hasenpfeffer kernel record row as the record dict.
+
+    ``deal`` has four seats (the joker written ``JK``), ``widow`` the 25th
+    card, calls ``"pass"``, ``"1"``..``"6"`` or ``"little-pepper"`` /
+    ``"big-pepper"``; ``forced`` is true for the joker holder's forced 3
+    (not a call); ``bidder``, ``bid``, ``trump``; ``discard`` the card the
+    bidder put down after taking the widow (None when the widow is dead);
+    ``tricks`` by seat and ``points`` by side (``"0"``: seats 0 & 2,
+    ``"1"``: seats 1 & 3).
+    """
+    r = row.tolist()
+    names = HASEN_PEPPER if rules["bidding"] == "pepper" else HASEN_NUMERIC
+    bidder = r[hk.R_BIDDER]
+    flat = r[hk.R_CALLS: hk.R_CALLS + 2 * r[hk.R_NCALLS]]
+    calls = [[flat[i], names[flat[i + 1]]] for i in range(0, len(flat), 2)]
+    flat = r[hk.R_PLAYS: hk.R_PLAYS + 2 * r[hk.R_NPLAYS]]
+    plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
+    discard = r[hk.R_DISCARD]
+    return {
+        "variant": variant.name,
+        "rules_version": RULES_VERSION,
+        "rules": dict(rules),
+        "hand": hand,
+        "dealer": r[hk.R_DEALER],
+        "deal": {str(s): _cards(r[hk.R_DEAL + s]) for s in range(hk.N_SEATS)},
+        "widow": CARD_NAMES[r[hk.R_WIDOW]],
+        "calls": calls,
+        "forced": bool(r[hk.R_FORCED]),
+        "bidder": bidder if bidder >= 0 else None,
+        "bid": names[r[hk.R_BID]] if bidder >= 0 else None,
+        "trump": SUITS[r[hk.R_TRUMP]] if bidder >= 0 else None,
+        "discard": CARD_NAMES[discard] if discard >= 0 else None,
+        "plays": plays,
+        "tricks": {str(s): r[hk.R_TRICKS + s] for s in range(hk.N_SEATS)},
+        "points": {"0": r[hk.R_POINTS], "1": r[hk.R_POINTS + 1]},
     }
 
 
@@ -216,6 +262,28 @@ def parquet_schema(variant: Variant, rules: dict):
         return pa.string()
 
     seat_ints = pa.struct([(k, pa.int64()) for k in SEAT_KEYS])
+    if variant.name == "hasenpfeffer":
+        four = ("0", "1", "2", "3")
+        return pa.schema(
+            [
+                ("variant", pa.string()),
+                ("rules_version", pa.string()),
+                ("rules", pa.struct([(k, rule_type(v)) for k, v in rules.items()])),
+                ("hand", pa.int64()),
+                ("dealer", pa.int64()),
+                ("deal", pa.struct([(k, pa.list_(pa.string())) for k in four])),
+                ("widow", pa.string()),
+                ("calls", pa.list_(pa.list_(pa.string()))),
+                ("forced", pa.bool_()),
+                ("bidder", pa.int64()),
+                ("bid", pa.string()),
+                ("trump", pa.string()),
+                ("discard", pa.string()),
+                ("plays", pa.list_(pa.list_(pa.string()))),
+                ("tricks", pa.struct([(k, pa.int64()) for k in four])),
+                ("points", pa.struct([(k, pa.int64()) for k in ("0", "1")])),
+            ]
+        )
     if variant.name == "cutthroat":
         return pa.schema(
             [
@@ -327,6 +395,8 @@ NEEDED_FIELDS = {
     "ghost": {"variant", "dealer", "deal", "swap", "maker", "bid", "trump", "tricks", "points"},
     "cutthroat": {"variant", "dealer", "deal", "dummy", "kitty", "upcard", "calls", "maker", "trump", "discards",
                   "alone", "tricks", "points"},
+    "hasenpfeffer": {"variant", "dealer", "deal", "widow", "calls", "forced", "bidder", "bid", "trump", "discard",
+                     "tricks", "points"},
 }
 
 

@@ -90,10 +90,31 @@ CUTTHROAT = Variant(
 # Kernel indices into the encoded Cutthroat rule vector.
 C_PICKUP_MANDATORY, C_TURNED_DOWN_OK, C_STICK, C_MAKER_ALONE, C_LONE_MARCH, C_LONE_ONLY = range(6)
 
-VARIANTS = {"ghost": GHOST, "cutthroat": CUTTHROAT}
+HASENPFEFFER = Variant(
+    name="hasenpfeffer",
+    title="Hasenpfeffer",
+    players=4,
+    hand_size=6,
+    target=10,
+    options=(
+        Option("pass_is_final", (False, True), (0, 1)),
+        Option("all_pass", ("joker_bids_three", "redeal"), (0, 1)),
+        Option("bidding", ("numeric", "pepper"), (0, 1)),
+        Option("widow", ("exchange", "dead"), (0, 1)),
+        Option("first_lead", ("dealer_left", "bidder"), (0, 1)),
+        Option("fail_penalty", ("bid", "undertricks"), (0, 1)),
+        Option("defenders_score_tricks", (False, True), (0, 1)),
+    ),
+)
+
+# Kernel indices into the encoded Hasenpfeffer rule vector.
+H_PASS_FINAL, H_REDEAL, H_PEPPER, H_WIDOW_DEAD, H_BIDDER_LEADS, H_UNDERTRICKS, H_DEFENDERS_SCORE = range(7)
+
+VARIANTS = {"ghost": GHOST, "cutthroat": CUTTHROAT, "hasenpfeffer": HASENPFEFFER}
 VARIANT_ALIASES = {
     "ghost": "ghost", "ghost-hand": "ghost", "ghosthand": "ghost",
     "cutthroat": "cutthroat", "cut-throat": "cutthroat",
+    "hasenpfeffer": "hasenpfeffer", "hasen": "hasenpfeffer",
 }
 
 _TRUE = {"true", "yes", "1", "on"}
@@ -101,7 +122,7 @@ _FALSE = {"false", "no", "0", "off"}
 
 
 def get_variant(name: str) -> Variant:
-    """The variant called ``name`` (``ghost``, ``cutthroat``); RuleError names the known ones otherwise."""
+    """The variant called ``name`` (``ghost``, ``cutthroat``, ``hasenpfeffer``); RuleError names the known ones otherwise."""
     key = VARIANT_ALIASES.get(str(name).lower())
     if key is None:
         raise RuleError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")

@@ -19,6 +19,8 @@ from kernels import cutthroat as ck
 from kernels import cutthroat_sim as cs
 from kernels import ghost as gk
 from kernels import ghost_sim as gs
+from kernels import hasenpfeffer as hk
+from kernels import hasenpfeffer_sim as hs
 from sim import records as rec_mod
 from sim.errors import UserError
 from sim.rules import RULES_VERSION, encode, get_variant, resolve
@@ -71,13 +73,14 @@ def set_threads(threads: int | None) -> int:
 
 def _kernels(variant: str):
     """(record/summary layout module, simulation module) of a variant's kernels."""
-    return (ck, cs) if variant == "cutthroat" else (gk, gs)
+    return {"cutthroat": (ck, cs), "hasenpfeffer": (hk, hs)}.get(variant, (gk, gs))
 
 
 def _simulate_chunks(variant, states, dstates, first, n, rules_vec, params, want_records, records, summary):
     """Run a variant's hand kernel on a batch of chunks."""
-    if variant == "cutthroat":
-        cs.simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, want_records, records, summary)
+    if variant in ("cutthroat", "hasenpfeffer"):
+        _kernels(variant)[1].simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, want_records,
+                                             records, summary)
     else:
         gs.simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, TARGET, want_records, records,
                            summary, *_no_stats(states.shape[0]))
@@ -100,14 +103,15 @@ def _no_stats(n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def seat_params(strategy, variant: str = "ghost") -> tuple[str, np.ndarray]:
-    """(name, params by seat (3, P)) for one strategy in every seat, or a list of three (one per seat)."""
+    """(name, params by seat (seats, P)) for one strategy in every seat, or a list of one per seat."""
+    seats = get_variant(variant).players
     if isinstance(strategy, (list, tuple)):
-        if len(strategy) != gk.N_SEATS:
-            raise RunError(f"need one strategy per seat ({gk.N_SEATS}), got {len(strategy)}")
+        if len(strategy) != seats:
+            raise RunError(f"need one strategy per seat ({seats}), got {len(strategy)}")
         loaded = [load_strategy(x, variant) for x in strategy]
         return "/".join(n for n, _ in loaded), np.stack([to_vector(p, variant) for _, p in loaded])
     name, params = load_strategy(strategy, variant)
-    return name, np.tile(to_vector(params, variant), (gk.N_SEATS, 1))
+    return name, np.tile(to_vector(params, variant), (seats, 1))
 
 
 def resolve_run(variant, seed, rules):
@@ -210,12 +214,45 @@ def simulate(
     return summary
 
 
+def rows_run(variant: str, hands: int, seed: int, threads: int | None, rules: dict | None, strategy,
+             on_rows: Callable[[np.ndarray], None], progress: Callable[[int, int], None] | None = None) -> dict:
+    """Play ``hands`` hands handing each batch's kernel record rows to ``on_rows``; returns the run summary.
+
+    For tables that fold the records batch by batch (the Cutthroat and
+    Hasenpfeffer reports): memory does not grow with ``hands``.
+    """
+    v, rules_d, rules_vec = resolve_run(variant, seed, rules)
+    name, params = seat_params(strategy, v.name)
+    if not isinstance(hands, (int, np.integer)) or hands <= 0:
+        raise RunError(f"--hands must be a positive integer, got {hands!r}")
+    n_threads = set_threads(threads)
+    k, _ = _kernels(v.name)
+    total = np.zeros(k.S_WIDTH, np.int64)
+    done = 0
+    t0 = time.perf_counter()
+
+    def on_batch(first, recs, summary):
+        nonlocal done
+        total[:] += summary.sum(axis=0)
+        on_rows(recs)
+        done += len(recs)
+        if progress is not None:
+            progress(done, hands)
+
+    run_hands(0, hands, seed, rules_vec, params, True, on_batch, 16, v.name)
+    return _summarizer(v.name)(total, v.name, rules_d, name, seed, n_threads, time.perf_counter() - t0)
+
+
 def _summarizer(variant: str):
     """The function that turns a variant's merged counters into its summary dict."""
     if variant == "cutthroat":
         from sim.cutthroat import summarize as cutthroat_summarize
 
         return cutthroat_summarize
+    if variant == "hasenpfeffer":
+        from sim.hasenpfeffer import summarize as hasenpfeffer_summarize
+
+        return hasenpfeffer_summarize
     return summarize
 
 
@@ -387,7 +424,7 @@ def simulate_games(
     name, params = load_strategy(strategy, v.name)
     n_threads = set_threads(threads)
     strat_params = to_vector(params, v.name)[None, :]
-    assignments = np.zeros((1, gk.N_SEATS), np.int64)
+    assignments = np.zeros((1, v.players), np.int64)
     k, sim = _kernels(v.name)
     t_warm = time.perf_counter()
     before = sum(sim.games_chunks.stats.cache_misses.values())
@@ -407,7 +444,7 @@ def simulate_games(
     run_games(seed, games, assignments, strat_params, True, rules_vec, on_batch, variant=v.name)
     elapsed = time.perf_counter() - t0
     summary = _summarizer(v.name)(hand_tot, v.name, rules_d, name, seed, n_threads, elapsed)
-    summary.update(game_summary(game_tot))
+    summary.update(game_summary(game_tot, v.name))
     summary["games_per_second"] = games / elapsed if elapsed > 0 else None
     summary["max_hands_per_game"] = MAX_HANDS_PER_GAME
     summary["warm_up_s"] = warm_s
@@ -415,12 +452,19 @@ def simulate_games(
     return summary
 
 
-def game_summary(g: np.ndarray) -> dict:
-    """Game-level results from summed game counters."""
+def game_summary(g: np.ndarray, variant: str = "ghost") -> dict:
+    """Game-level results from summed game counters.
+
+    Wins are by starting position (1 = position 1 in the first hand); in
+    Hasenpfeffer by side, ``"1"`` being the side of position 1 in the first
+    hand (seats 0 & 2) and ``"2"`` the dealer's side; ``tiebreak_games`` then
+    counts the games both sides reached the target on the same hand.
+    """
     n = int(g[gs.GA_GAMES])
     finished = n - int(g[gs.GA_UNFINISHED])
     mean, low, high = mean_interval(int(g[gs.GA_HANDS]), int(g[gs.GA_HANDS_SQ]), n)
-    wins = {str(p + 1): int(g[gs.GA_WINS + p]) for p in range(gk.N_SEATS)}
+    starts = 2 if variant == "hasenpfeffer" else gk.N_SEATS
+    wins = {str(p + 1): int(g[gs.GA_WINS + p]) for p in range(starts)}
     return {
         "games": n,
         "unfinished": n - finished,
@@ -450,6 +494,7 @@ def game_results(
     (seat or None when unfinished), ``hands``, ``scores`` (by seat).
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
+    n_scores = 2 if v.name == "hasenpfeffer" else v.players
     strat_params = np.stack([to_vector(load_strategy(s, v.name)[1], v.name) for s in strategies])
     assign = np.array(assignments, np.int64)
     chunk_start = start - start % GAME_CHUNK_SETS
@@ -465,7 +510,7 @@ def game_results(
                 "assignment": assign[a].tolist(),
                 "winner": row[gs.GO_WINNER] if row[gs.GO_WINNER] >= 0 else None,
                 "hands": row[gs.GO_HANDS],
-                "scores": row[gs.GO_SCORES: gs.GO_SCORES + gk.N_SEATS],
+                "scores": row[gs.GO_SCORES: gs.GO_SCORES + n_scores],
             })
 
     run_games(seed, start + count - chunk_start, assign, strat_params, duplicate, rules_vec, on_batch, chunk_start,

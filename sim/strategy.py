@@ -53,6 +53,23 @@ weights, no joker). ``u`` is the up-card's suit:
   trick plays its card of least value instead of overtaking.
 - *Random* (``random`` >= 0.5): every call, exchange, alone decision, keep
   set and card uniformly at random among the legal ones.
+
+Default Hasenpfeffer strategy (``HASENPFEFFER_PARAMS``; the Ghost Hand
+weights with the joker):
+
+- *Bid*: the partnership's estimate is the best suit's estimate of the
+  player's six cards plus ``partner_help``; the level is the largest L in
+  1..6 with estimate >= L + ``cushion`` (pepper bidding: a 6 is little
+  pepper, or big pepper from ``big_pepper_min``). A player bids when the
+  level beats the standing bid (by ``support_margin`` more over a
+  partner's bid): the level itself with ``bid_jump``, else the least bid.
+- *Widow*: the bidder takes it and keeps the six of seven cards and the
+  trump with the highest estimate (ties: lowest suit, then lowest discard).
+- *Play*: the bidder leads its top trump with ``lead_trump_min`` trumps;
+  else everyone cashes a sure winner of least value; the bidder's partner
+  then leads its weakest trump (to the partner's strength). Nobody
+  overtakes a partner who is winning the trick; otherwise the cheapest card
+  that wins, else the card of least value.
 """
 
 from __future__ import annotations
@@ -108,8 +125,19 @@ CUTTHROAT_PARAMS: tuple[tuple[str, float, str], ...] = tuple(
 )
 CUTTHROAT_DEFAULTS = {p[0]: p[1] for p in CUTTHROAT_PARAMS}
 
-PARAMS = {"ghost": GHOST_PARAMS, "cutthroat": CUTTHROAT_PARAMS}
-DEFAULTS = {"ghost": GHOST_DEFAULTS, "cutthroat": CUTTHROAT_DEFAULTS}
+HASENPFEFFER_PARAMS: tuple[tuple[str, float, str], ...] = tuple(p for p in GHOST_PARAMS if p[0].startswith("w_")) + (
+    ("partner_help", 1.25, "tricks the partner is expected to add to the bidder's own estimate"),
+    ("cushion", 0.0, "bid L when own estimate + partner_help reaches L + cushion"),
+    ("support_margin", 0.0, "over a partner's bid, bid only when the level beats it by this much more"),
+    ("bid_jump", 1.0, "1: bid the level the hand supports at once; 0: the least bid that beats the standing bid"),
+    ("big_pepper_min", 6.5, "pepper bidding: a hand worth 6 bids big pepper when the partnership estimate reaches this"),
+    ("lead_trump_min", 2.0, "a bidder with at least this many trumps leads the highest trump"),
+    ("random", 0.0, "1: every decision uniformly at random among the legal choices"),
+)
+HASENPFEFFER_DEFAULTS = {p[0]: p[1] for p in HASENPFEFFER_PARAMS}
+
+PARAMS = {"ghost": GHOST_PARAMS, "cutthroat": CUTTHROAT_PARAMS, "hasenpfeffer": HASENPFEFFER_PARAMS}
+DEFAULTS = {"ghost": GHOST_DEFAULTS, "cutthroat": CUTTHROAT_DEFAULTS, "hasenpfeffer": HASENPFEFFER_DEFAULTS}
 PARAM_NAMES = {v: tuple(p[0] for p in t) for v, t in PARAMS.items()}
 
 
@@ -152,8 +180,24 @@ CUTTHROAT_PRESET_NOTES = {
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
 }
 
-VARIANT_PRESETS = {"ghost": PRESETS, "cutthroat": CUTTHROAT_PRESETS}
-VARIANT_PRESET_NOTES = {"ghost": PRESET_NOTES, "cutthroat": CUTTHROAT_PRESET_NOTES}
+HASENPFEFFER_PRESETS: dict[str, dict[str, float]] = {
+    "default": _preset("hasenpfeffer"),
+    "cautious": _preset("hasenpfeffer", cushion=0.5),
+    "aggressive": _preset("hasenpfeffer", cushion=-0.5),
+    "creeping": _preset("hasenpfeffer", bid_jump=0.0),
+    "random": _preset("hasenpfeffer", random=1.0),
+}
+HASENPFEFFER_PRESET_NOTES = {
+    "default": "the strategy README describes",
+    "cautious": "bids half a trick lower on the same hand (cushion 0.5)",
+    "aggressive": "bids half a trick higher on the same hand (cushion -0.5)",
+    "creeping": "raises the standing bid by one at a time instead of bidding its level at once",
+    "random": "every choice uniformly at random among the legal ones: the floor to beat",
+}
+
+VARIANT_PRESETS = {"ghost": PRESETS, "cutthroat": CUTTHROAT_PRESETS, "hasenpfeffer": HASENPFEFFER_PRESETS}
+VARIANT_PRESET_NOTES = {"ghost": PRESET_NOTES, "cutthroat": CUTTHROAT_PRESET_NOTES,
+                        "hasenpfeffer": HASENPFEFFER_PRESET_NOTES}
 
 
 class StrategyError(UserError, ValueError):

@@ -12,7 +12,7 @@ import click
 @click.option("--csv", "csv_dir", default=None, metavar="DIR", help="Write every table as DIR/NAME.csv.")
 @click.option("--parquet", "parquet_dir", default=None, metavar="DIR", help="Write every table as DIR/NAME.parquet.")
 def analyze(records, strategy, csv_dir, parquet_dir):
-    """Print the analysis tables of a .jsonl or .parquet records file (Ghost Hand or Cutthroat)."""
+    """Print the analysis tables of a .jsonl or .parquet records file (any variant)."""
     import pandas as pd
 
     from analysis import ghost_tables as gt
@@ -33,6 +33,11 @@ def analyze(records, strategy, csv_dir, parquet_dir):
 
         tables = ct.tables_from_records(recs, params)
         shown = list(tables)
+    elif variant == "hasenpfeffer":
+        from analysis import hasenpfeffer_tables as ht
+
+        tables = ht.tables_from_records(recs, params)
+        shown = list(tables)
     else:
         hist = gt.histograms_from_records(recs, params)
         tables = table_set(hist["bids"], hist["estimates"], gt.position_from_records(recs))
@@ -40,7 +45,7 @@ def analyze(records, strategy, csv_dir, parquet_dir):
                  "moon_odds", "position"]
     with pd.option_context("display.width", 160, "display.max_columns", 30, "display.max_rows", 200,
                            "display.float_format", "{:.4f}".format):
-        played = sum(r["maker"] is not None for r in recs)
+        played = sum(r.get("maker", r.get("bidder")) is not None for r in recs)
         click.echo(f"{records}: {len(recs):,} {variant} hands, {played:,} played (rules {recs[0]['rules_version']})\n")
         for name in shown:
             click.echo(f"== {name.replace('_', ' ')} ==")

@@ -60,7 +60,8 @@ def format_experiment(r: dict) -> str:
         f"seat assignments: {len(r['assignments'])} ({', '.join('/'.join(a) for a in r['assignments'])})",
         "",
     ]
-    lines += _cutthroat_table(r) if r["variant"] == "cutthroat" else _ghost_table(r)
+    table = {"cutthroat": _cutthroat_table, "hasenpfeffer": _hasenpfeffer_table}.get(r["variant"], _ghost_table)
+    lines += table(r)
     lines += ["", "pairs (difference in win rate, 95% interval):"]
     for p in r["pairs"]:
         lo, hi = p["ci95"]
@@ -109,5 +110,21 @@ def _cutthroat_table(r: dict) -> list[str]:
             f"{s['points_per_hand']:>9.3f} {_pct(s['maker_rate']):>7} {_pct(s['make_rate']['rate']):>7} "
             f"{_pct(s['alone_rate']):>7} {_pct(s['alone_make_rate']['rate']):>7} {_pct(s['defend_alone_rate']):>9} "
             f"{_pct(s['defend_alone_euchre_rate']['rate']):>7}"
+        )
+    return lines
+
+
+def _hasenpfeffer_table(r: dict) -> list[str]:
+    """Per-strategy rows of a Hasenpfeffer experiment (each strategy is a partnership): bids, makes, peppers."""
+    lines = [
+        f"{'strategy':<16} {'games':>9} {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'bids':>7} "
+        f"{'bidder':>7} {'made':>7} {'peppers':>8} {'made':>7}",
+    ]
+    for s in r["strategies"]:
+        lo, hi = s["win_rate_ci95"]
+        lines.append(
+            f"{s['name'][:16]:<16} {s['games'] // 2:>9,} {_pct(s['win_rate']):>9} {'(' + _pct(lo) + '-' + _pct(hi) + ')':>19} "
+            f"{s['points_per_hand']:>9.3f} {_pct(s['bid_rate']):>7} {_pct(s['bidder_rate']):>7} "
+            f"{_pct(s['make_rate']['rate']):>7} {_pct(s['pepper_rate']):>8} {_pct(s['pepper_make_rate']['rate']):>7}"
         )
     return lines

@@ -3,7 +3,7 @@
 import click
 
 variant_option = click.option(
-    "--variant", default="ghost", show_default=True, help="Game variant: ghost or cutthroat."
+    "--variant", default="ghost", show_default=True, help="Game variant: ghost, cutthroat or hasenpfeffer."
 )
 seed_option = click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Random seed.")
 threads_option = click.option(

@@ -73,6 +73,11 @@ def format_summary(s: dict) -> str:
     if s.get("compiled"):
         lines.append(f"compiled the kernels first ({s['warm_up_s']:.1f} s, cached for later runs)")
     lines.append("")
+    if s["variant"] == "hasenpfeffer":
+        from sim.hasenpfeffer import format_summary as hasenpfeffer_body
+
+        lines.append(hasenpfeffer_body(s))
+        return _finish(s, lines)
     if s["variant"] == "cutthroat":
         from sim.cutthroat import format_summary as cutthroat_body
 
@@ -129,9 +134,12 @@ def _finish(s: dict, lines: list) -> str:
             "",
             f"games            {s['games']:>12,}   to {get_variant(s['variant']).target}, "
             f"{s['hands_per_game']:.2f} hands per game (95%: {s['hands_per_game_ci95'][0]:.2f}-{s['hands_per_game_ci95'][1]:.2f})",
-            "  win share by starting position (1 = dealer's left in the first hand)",
-            "    " + "   ".join(f"{p}: {100 * ws[p]:.2f}% ({100 * wci[p][0]:.2f}-{100 * wci[p][1]:.2f}%)" for p in ("1", "2", "3")),
-            f"  mean final margin {s['mean_final_margin']:.2f} points; {s['tiebreak_games']:,} games went on past a tie at the top",
+            ("  win share by side (1 = the side of position 1 in the first hand, 2 = the dealer's side)"
+             if s["variant"] == "hasenpfeffer" else "  win share by starting position (1 = dealer's left in the first hand)"),
+            "    " + "   ".join(f"{p}: {100 * ws[p]:.2f}% ({100 * wci[p][0]:.2f}-{100 * wci[p][1]:.2f}%)" for p in ws),
+            f"  mean final margin {s['mean_final_margin']:.2f} points; {s['tiebreak_games']:,} games "
+            + ("ended with both sides past the target (the bidding side won)" if s["variant"] == "hasenpfeffer"
+               else "went on past a tie at the top"),
         ]
         if s["unfinished"]:
             lines.append(f"  {s['unfinished']:,} games had no winner after {s['max_hands_per_game']:,} hands and were stopped")

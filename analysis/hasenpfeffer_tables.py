@@ -1,0 +1,194 @@
+"""Hasenpfeffer tables: make rate by contract and by where the joker was dealt, pepper odds, the widow's value.
+
+As for Cutthroat: one row per played hand is decoded (vectorised, from kernel
+record rows or from saved record dicts), the tables are group sums with
+rates and 95% Wilson intervals, and ``Accumulator`` sums batches so a report
+keeps constant memory.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis.intervals import wilson
+from kernels import hasenpfeffer as hk
+from kernels.hasenpfeffer_sim import estimates
+from sim.cards import SUITS, parse_card
+from sim.strategy import to_vector
+
+JOKER_PLACES = ["bidder", "partner", "opponent", "widow"]
+WIDOW_KINDS = ["joker", "bower", "trump", "off ace", "other"]
+NUMERIC = ["1", "2", "3", "4", "5", "6"]
+PEPPER = ["1", "2", "3", "4", "5", "little-pepper", "big-pepper"]
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << parse_card(c)
+    return m
+
+
+def rows_from_records(records: list[dict]) -> np.ndarray:
+    """Saved Hasenpfeffer record dicts back as kernel record rows (the fields the tables read)."""
+    out = np.zeros((len(records), hk.R_WIDTH), np.int64)
+    for i, r in enumerate(records):
+        names = PEPPER if r["rules"]["bidding"] == "pepper" else NUMERIC
+        row = out[i]
+        row[hk.R_DEALER] = r["dealer"]
+        for s in range(4):
+            row[hk.R_DEAL + s] = _mask(r["deal"][str(s)])
+        row[hk.R_WIDOW] = parse_card(r["widow"])
+        row[hk.R_NCALLS] = len(r["calls"])
+        for k, (seat, call) in enumerate(r["calls"]):
+            row[hk.R_CALLS + 2 * k] = seat
+            row[hk.R_CALLS + 2 * k + 1] = 0 if call == "pass" else names.index(call) + 1
+        row[hk.R_FORCED] = int(r["forced"])
+        row[hk.R_BIDDER] = -1 if r["bidder"] is None else r["bidder"]
+        row[hk.R_BID] = 0 if r["bid"] is None else names.index(r["bid"]) + 1
+        row[hk.R_TRUMP] = -1 if r["trump"] is None else SUITS.index(r["trump"])
+        row[hk.R_DISCARD] = -1 if r["discard"] is None else parse_card(r["discard"])
+        for s in range(4):
+            row[hk.R_TRICKS + s] = r["tricks"][str(s)]
+        row[hk.R_POINTS], row[hk.R_POINTS + 1] = r["points"]["0"], r["points"]["1"]
+    return out
+
+
+def hand_features(rows: np.ndarray, params: dict, pepper: bool) -> pd.DataFrame:
+    """One row per played hand: contract, where the joker was, the widow card's kind, estimates, made, points.
+
+    ``est_before`` is the strategy's estimate of the bidder's six dealt cards
+    for the trump it named, ``est_after`` that of the six it played with (after
+    the widow): ``widow_gain`` is their difference.
+    """
+    rows = rows[rows[:, hk.R_BIDDER] >= 0]
+    n = rows.shape[0]
+    idx = np.arange(n)
+    bidder = rows[:, hk.R_BIDDER]
+    trump = rows[:, hk.R_TRUMP]
+    level = rows[:, hk.R_BID]
+    one = np.int64(1)
+    dealt = rows[idx, hk.R_DEAL + bidder]
+    partner = rows[idx, hk.R_DEAL + (bidder + 2) % 4]
+    widow = rows[:, hk.R_WIDOW]
+    discard = rows[:, hk.R_DISCARD]
+    after = np.where(discard >= 0, (dealt | (one << widow)) & ~(one << np.maximum(discard, 0)), dealt)
+    vec = to_vector(params, "hasenpfeffer")
+    est_before = estimates(dealt, trump, vec)
+    est_after = estimates(after, trump, vec)
+    joker = np.where((dealt >> hk.JOKER) & 1, 0, np.where((partner >> hk.JOKER) & 1, 1, np.where(widow == hk.JOKER, 3, 2)))
+    right = trump * 6 + 2
+    left = (trump ^ 1) * 6 + 2
+    kind = np.where(widow == hk.JOKER, 0, np.where((widow == right) | (widow == left), 1,
+                    np.where(widow // 6 == trump, 2, np.where(widow % 6 == 5, 3, 4))))
+    side = bidder % 2
+    taken = rows[idx, hk.R_TRICKS + side] + rows[idx, hk.R_TRICKS + side + 2]
+    need = np.minimum(level, 6)
+    names = np.array(PEPPER if pepper else NUMERIC)
+    trumps_held = np.array([bin(int(h) & int(m)).count("1") for h, m in zip(after, _trump_masks(trump))], np.int64)
+    return pd.DataFrame({
+        "bid": names[level - 1],
+        "forced": rows[:, hk.R_FORCED].astype(bool),
+        "joker": np.array(JOKER_PLACES)[joker],
+        "widow": np.array(WIDOW_KINDS)[kind],
+        "exchanged": discard >= 0,
+        "trumps": trumps_held,
+        "est_before": est_before,
+        "est_after": est_after,
+        "made": (taken >= need).astype(np.int64),
+        "tricks": taken,
+        "points": rows[idx, hk.R_POINTS + side],
+    })
+
+
+def _trump_masks(trump: np.ndarray) -> np.ndarray:
+    from kernels.tables import SUIT_MASK
+
+    return SUIT_MASK[trump, trump]
+
+
+def cells(features: pd.DataFrame) -> pd.DataFrame:
+    """Summed counts of a batch by every feature the tables group on (add batches together)."""
+    f = features.assign(hands=1, gain=features["est_after"] - features["est_before"])
+    keys = ["bid", "forced", "joker", "widow", "exchanged", "trumps"]
+    return f.groupby(keys, observed=True)[["hands", "made", "tricks", "points", "gain"]].sum()
+
+
+class Accumulator:
+    """Running sums of ``cells`` over batches of record rows."""
+
+    def __init__(self, params: dict, pepper: bool):
+        self.params, self.pepper = params, pepper
+        self.total: pd.DataFrame | None = None
+
+    def add_rows(self, rows: np.ndarray) -> None:
+        c = cells(hand_features(rows, self.params, self.pepper))
+        self.total = c if self.total is None else self.total.add(c, fill_value=0)
+
+    def frame(self) -> pd.DataFrame:
+        if self.total is None:
+            return cells(hand_features(np.zeros((0, hk.R_WIDTH), np.int64), self.params, self.pepper)).reset_index()
+        return self.total.reset_index()
+
+
+def _rated(g: pd.DataFrame, order: list[str] | None = None, col: str | None = None) -> pd.DataFrame:
+    out = g.reset_index()
+    if order is not None and col is not None:
+        out[col] = pd.Categorical(out[col], [x for x in order if x in set(out[col])], ordered=True)
+        out = out.sort_values(col).reset_index(drop=True)
+    out["make_rate"] = out["made"] / out["hands"]
+    out["make_low"], out["make_high"] = wilson(out["made"], out["hands"])
+    out["points_per_hand"] = out["points"] / out["hands"]
+    return out.drop(columns=["points"])
+
+
+def by_bid(c: pd.DataFrame, pepper: bool) -> pd.DataFrame:
+    """Contracts by bid (the forced 3 apart): hands, made, make rate (95%), mean tricks and points of the side."""
+    g = c.groupby(["bid", "forced"], observed=True)[["hands", "made", "tricks", "points"]].sum()
+    out = _rated(g, PEPPER if pepper else NUMERIC, "bid")
+    out["tricks_per_hand"] = out["tricks"] / out["hands"]
+    return out.drop(columns=["tricks"])
+
+
+def by_joker(c: pd.DataFrame, pepper: bool) -> pd.DataFrame:
+    """Make rate by bid and where the joker was dealt (bidder, partner, an opponent, the widow)."""
+    g = c.groupby(["bid", "joker"], observed=True)[["hands", "made", "points"]].sum().reset_index()
+    g["bid"] = pd.Categorical(g["bid"], PEPPER if pepper else NUMERIC, ordered=True)
+    g["joker"] = pd.Categorical(g["joker"], JOKER_PLACES, ordered=True)
+    return _rated(g.sort_values(["bid", "joker"]).set_index(["bid", "joker"]))
+
+
+def pepper_odds(c: pd.DataFrame) -> pd.DataFrame:
+    """All-six contracts (6, little and big pepper): made by trumps the bidder held after the widow and the joker."""
+    six = c[c["bid"].isin(["6", "little-pepper", "big-pepper"])]
+    g = six.groupby(["bid", "trumps", "joker"], observed=True)[["hands", "made", "points"]].sum()
+    return _rated(g)
+
+
+def widow_value(c: pd.DataFrame) -> pd.DataFrame:
+    """The widow's worth: by the kind of card it was, how much the exchange raised the estimate, and the make rate."""
+    g = c[c["exchanged"]].groupby("widow", observed=True)[["hands", "made", "points", "gain"]].sum().reset_index()
+    g["widow"] = pd.Categorical(g["widow"], WIDOW_KINDS, ordered=True)
+    g = g.sort_values("widow").reset_index(drop=True)
+    g["mean_gain"] = g["gain"] / g["hands"]
+    out = _rated(g.drop(columns=["gain"]).set_index("widow"))
+    return out
+
+
+def table_set(c: pd.DataFrame, pepper: bool) -> dict[str, pd.DataFrame]:
+    """Every Hasenpfeffer table by file stem."""
+    return {
+        "by_bid": by_bid(c, pepper),
+        "by_joker": by_joker(c, pepper),
+        "pepper_odds": pepper_odds(c),
+        "widow_value": widow_value(c),
+    }
+
+
+def tables_from_records(records: list[dict], params: dict) -> dict[str, pd.DataFrame]:
+    """The tables of saved Hasenpfeffer records (estimates by ``params``)."""
+    pepper = records[0]["rules"]["bidding"] == "pepper"
+    acc = Accumulator(params, pepper)
+    acc.add_rows(rows_from_records(records))
+    return table_set(acc.frame(), pepper)

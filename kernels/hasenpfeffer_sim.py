@@ -1,0 +1,234 @@
+"""Hasenpfeffer simulation drivers: independent hands, one hand from a given order, whole games and experiments.
+
+Same contract as ``ghost_sim``: each chunk owns its RNG states and writes
+only its own output rows. Games are won by a side (0: seats 0 & 2, 1: seats
+1 & 3): the per-game row holds the winning side and the two side scores;
+``GA_WINS`` counts wins by side and ``GA_TIEBREAKS`` the games both sides
+reached the target on the same hand. Per strategy (``ST_*``, Ghost Hand's
+layout): ``ST_MAKER``/``ST_MADE`` cells count (contracts, peppers, forced
+threes, -) as bidder and their makes; ``ST_WINS`` counts games its side won.
+"""
+
+import numpy as np
+from numba import prange
+
+from kernels.ghost_sim import (
+    DECISION_MIX,
+    GA_GAMES,
+    GA_HANDS,
+    GA_HANDS_SQ,
+    GA_MARGIN,
+    GA_TIEBREAKS,
+    GA_UNFINISHED,
+    GA_WINS,
+    GO_HANDS,
+    GO_SCORES,
+    GO_WINNER,
+    ST_BIDDER,
+    ST_GAMES,
+    ST_HANDS,
+    ST_MADE,
+    ST_MAKER,
+    ST_POINTS,
+    ST_POINTS_SQ,
+    ST_WINS,
+)
+from kernels.cutthroat_strategy import estimate
+from kernels.hasenpfeffer import (
+    LITTLE_PEPPER,
+    P_VOID,
+    N_CARDS,
+    N_SEATS,
+    R_BID,
+    R_BIDDER,
+    R_CALLS,
+    R_FORCED,
+    R_NCALLS,
+    R_POINTS,
+    R_TRICKS,
+    R_WIDTH,
+    S_WIDTH,
+    bid_need,
+    card_weights,
+    deal,
+    play_dealt,
+    play_hand,
+    tally,
+)
+from kernels.jit import kernel
+from kernels.rng import next_u64, splitmix_seed
+from sim.rules import H_PEPPER
+
+FIRST_DEALER = 3  # seat 0 is position 1 in a game's first hand
+WORK = 16
+
+
+@kernel(inline="always")
+def _scratch():
+    """Per-chunk scratch: buf, dbuf, deck, work, wt (card weights), record row."""
+    return (np.zeros(2, np.int64), np.zeros(2, np.int64), np.empty(N_CARDS, np.int64), np.zeros(WORK, np.int64),
+            np.zeros((N_SEATS, 4, N_CARDS), np.float64), np.zeros(R_WIDTH, np.int64))
+
+
+@kernel(parallel=True)
+def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary):
+    """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
+
+    Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
+    rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat.
+    """
+    for ci in prange(states.shape[0]):
+        state = states[ci].copy()
+        dstate = dstates[ci].copy()
+        buf, dbuf, deck, work, wt, scratch = _scratch()
+        card_weights(params, wt)
+        acc = np.zeros(S_WIDTH, np.int64)
+        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
+            rec = records[h] if want_records else scratch
+            play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, rec)
+            tally(rec, acc)
+        summary[ci, :] = acc
+
+
+@kernel
+def play_order(deal_order, dealer, rules, params, dstate, rec):
+    """One hand dealt from a 25-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``."""
+    buf, dbuf, deck, work, wt, _ = _scratch()
+    card_weights(params, wt)
+    by_seat = work[12:16]
+    for s in range(N_SEATS):
+        by_seat[s] = 0
+    for i in range(24):
+        by_seat[(dealer + 1 + (i // 3) % 4) % 4] |= np.int64(1) << deal_order[i]
+    play_dealt(by_seat, deal_order[24], dealer, rules, params, wt, dstate, dbuf, work, rec)
+
+
+@kernel
+def deal_chunk(state, count, out, widow):
+    """Deals of ``count`` hands from one chunk state: ``out`` (count, 4) by position 1..4, ``widow`` (count,)."""
+    buf = np.zeros(2, np.int64)
+    deck = np.empty(N_CARDS, np.int64)
+    for h in range(count):
+        widow[h] = deal(state, buf, deck, out[h])
+
+
+@kernel(inline="always")
+def tally_strategies(rec, seat_strat, pepper, acc):
+    """Add one hand to the per-strategy counters ``acc`` (row = strategy of the seat)."""
+    bidder = rec[R_BIDDER]
+    callers = 0
+    for i in range(rec[R_NCALLS]):
+        if rec[R_CALLS + 2 * i + 1] != 0:
+            callers |= 1 << rec[R_CALLS + 2 * i]
+    for s in range(N_SEATS):
+        k = seat_strat[s]
+        pts = rec[R_POINTS + s % 2]
+        acc[k, ST_HANDS] += 1
+        acc[k, ST_POINTS] += pts
+        acc[k, ST_POINTS_SQ] += pts * pts
+        if (callers >> s) & 1:
+            acc[k, ST_BIDDER] += 1
+        if bidder == s:
+            level = rec[R_BID]
+            made = rec[R_TRICKS + s % 2] + rec[R_TRICKS + s % 2 + 2] >= bid_need(level)
+            acc[k, ST_MAKER] += 1
+            acc[k, ST_MADE] += made
+            if rec[R_BID] >= LITTLE_PEPPER and pepper:
+                acc[k, ST_MAKER + 1] += 1
+                acc[k, ST_MADE + 1] += made
+            if rec[R_FORCED] == 1:
+                acc[k, ST_MAKER + 2] += 1
+                acc[k, ST_MADE + 2] += made
+
+
+@kernel
+def play_game(state, buf, dstate, dbuf, deck, work, wt, rec, rules, params, seat_strat, target, max_hands,
+              scores, hand_acc, strat_acc):
+    """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, both reached).
+
+    After a hand, a side at or above the target wins; if both are, the side
+    that bid that hand wins. No winner after ``max_hands``: -1.
+    """
+    scores[0] = 0
+    scores[1] = 0
+    dealer = FIRST_DEALER
+    for n in range(1, max_hands + 1):
+        play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, rec)
+        tally(rec, hand_acc)
+        tally_strategies(rec, seat_strat, rules[H_PEPPER] == 1, strat_acc)
+        scores[0] += rec[R_POINTS]
+        scores[1] += rec[R_POINTS + 1]
+        dealer = (dealer + 1) % 4
+        there0 = scores[0] >= target
+        there1 = scores[1] >= target
+        if there0 and there1:
+            return rec[R_BIDDER] % 2, n, True
+        if there0:
+            return 0, n, False
+        if there1:
+            return 1, n, False
+    return -1, max_hands, False
+
+
+@kernel(parallel=True)
+def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
+                 set_wins, game_out, hand_acc, strat_acc, game_acc):
+    """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as ``ghost_sim.games_chunks``)."""
+    n_assign = assignments.shape[0]
+    n_params = strat_params.shape[1]
+    for ci in prange(states.shape[0]):
+        chunk = states[ci].copy()
+        state = np.empty(4, np.uint64)
+        dstate = np.empty(4, np.uint64)
+        buf, dbuf, deck, work, wt, rec = _scratch()
+        scores = np.zeros(2, np.int64)
+        params = np.empty((N_SEATS, n_params), np.float64)
+        seat_strat = np.empty(N_SEATS, np.int64)
+        h_acc = hand_acc[ci]
+        s_acc = strat_acc[ci]
+        g_acc = game_acc[ci]
+        for g in range(ci * chunk_sets, min((ci + 1) * chunk_sets, n_sets)):
+            game_seed = next_u64(chunk)
+            for a in range(n_assign):
+                if a > 0 and not duplicate:
+                    game_seed = next_u64(chunk)
+                splitmix_seed(game_seed, state)
+                splitmix_seed(game_seed ^ (DECISION_MIX * np.uint64(a + 1)), dstate)
+                buf[1] = 0
+                dbuf[1] = 0
+                for s in range(N_SEATS):
+                    seat_strat[s] = assignments[a, s]
+                    params[s, :] = strat_params[assignments[a, s]]
+                card_weights(params, wt)
+                winner, n, both = play_game(state, buf, dstate, dbuf, deck, work, wt, rec, rules, params, seat_strat,
+                                            target, max_hands, scores, h_acc, s_acc)
+                row = game_out[g * n_assign + a]
+                row[GO_WINNER] = winner
+                row[GO_HANDS] = n
+                row[GO_SCORES] = scores[0]
+                row[GO_SCORES + 1] = scores[1]
+                for s in range(N_SEATS):
+                    s_acc[seat_strat[s], ST_GAMES] += 1
+                g_acc[GA_GAMES] += 1
+                g_acc[GA_HANDS] += n
+                g_acc[GA_HANDS_SQ] += n * n
+                if both:
+                    g_acc[GA_TIEBREAKS] += 1
+                if winner < 0:
+                    g_acc[GA_UNFINISHED] += 1
+                    continue
+                s_acc[seat_strat[winner], ST_WINS] += 1
+                set_wins[g, seat_strat[winner]] += 1
+                g_acc[GA_WINS + winner] += 1
+                g_acc[GA_MARGIN] += scores[winner] - scores[1 - winner]
+
+
+@kernel
+def estimates(hands, trumps, params):
+    """Trick estimates of many ``hands`` (masks, the joker included) for their ``trumps`` under one strategy row."""
+    wt = np.zeros((1, 4, N_CARDS), np.float64)
+    card_weights(params.reshape((1, params.shape[0])), wt)
+    out = np.empty(hands.shape[0], np.float64)
+    for i in range(hands.shape[0]):
+        out[i] = estimate(hands[i], trumps[i], wt, 0, params[P_VOID])
+    return out

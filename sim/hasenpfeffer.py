@@ -1,0 +1,143 @@
+"""Hasenpfeffer in Python: the run summary, its text form, and one hand from a given deal order.
+
+The runner plays Hasenpfeffer hands and games with ``variant="hasenpfeffer"``;
+this module turns the kernels' counters into the summary dict and exposes
+the single-hand path that the tests compare with the reference engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.intervals import mean_interval, wilson
+from kernels import hasenpfeffer as hk
+from kernels import hasenpfeffer_sim as hs
+from sim import records as rec_mod
+from sim.cards import CardError, parse_card
+from sim.rules import RULES_VERSION
+
+NUMERIC_NAMES = ("1", "2", "3", "4", "5", "6")
+PEPPER_NAMES = ("1", "2", "3", "4", "5", "little-pepper", "big-pepper")
+JOKER_PLACES = ("bidder", "partner", "opponent", "widow")
+
+
+def bid_names(rules: dict) -> tuple:
+    """The contract names of the bidding form in force, by level 1.."""
+    return PEPPER_NAMES if rules["bidding"] == "pepper" else NUMERIC_NAMES
+
+
+def _rate(made: int, count: int) -> dict:
+    low, high = wilson(made, count) if count else (None, None)
+    return {"count": count, "made": made, "make_rate": made / count if count else None, "make_rate_ci95": [low, high]}
+
+
+def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed: int, threads: int,
+              elapsed: float) -> dict:
+    """The summary dict of a Hasenpfeffer run from its merged counters (``kernels.hasenpfeffer.S_*``)."""
+    t = [int(x) for x in total]
+    n = t[hk.S_HANDS]
+    played = n - t[hk.S_THROWN]
+    names = bid_names(rules)
+    made = sum(t[hk.S_MADE + i] for i in range(7))
+    sides = ("position_1_side", "dealer_side")
+    return {
+        "variant": variant,
+        "rules_version": RULES_VERSION,
+        "rules": rules,
+        "strategy": strategy,
+        "seed": seed,
+        "threads": threads,
+        "hands": n,
+        "thrown_in": t[hk.S_THROWN],
+        "played": played,
+        "made": _rate(made, played),
+        "forced_threes": _rate(t[hk.S_FORCED_MADE], t[hk.S_FORCED]),
+        "bids": {name: _rate(t[hk.S_MADE + i], t[hk.S_BIDS + i]) for i, name in enumerate(names)},
+        "by_joker": {place: _rate(t[hk.S_JOKER_MADE + i], t[hk.S_JOKER + i]) for i, place in enumerate(JOKER_PLACES)},
+        "bidders_by_position": {str(p + 1): t[hk.S_BIDDER_POS + p] for p in range(4)},
+        "bidding_side_tricks_per_hand": t[hk.S_BID_TRICKS] / played if played else None,
+        "points_per_hand_by_side": {s: t[hk.S_POINTS + i] / n for i, s in enumerate(sides)},
+        "points_per_hand_ci95_by_side": {
+            s: list(mean_interval(t[hk.S_POINTS + i], t[hk.S_POINTS_SQ + i], n)[1:]) for i, s in enumerate(sides)
+        },
+        "elapsed_s": elapsed,
+        "hands_per_second": n / elapsed if elapsed > 0 else None,
+    }
+
+
+def _pct(n: int, d: int) -> str:
+    return f"{100.0 * n / d:.2f}%" if d else "-"
+
+
+def _rate_line(label: str, r: dict, of: int) -> str:
+    if r["make_rate"] is None:
+        rate = f"{'-':>10}"
+    else:
+        low, high = r["make_rate_ci95"]
+        rate = f"{100 * r['make_rate']:>9.2f}%   ({100 * low:.2f}-{100 * high:.2f}%)"
+    return f"  {label:<16} {r['count']:>10,} {_pct(r['count'], of):>7} {r['made']:>10,} {rate}"
+
+
+def format_summary(s: dict) -> str:
+    """The human-readable body of a Hasenpfeffer summary (after the common header)."""
+    n, played = s["hands"], s["played"]
+    lines = [
+        f"hands dealt      {n:>12,}",
+        f"thrown in        {s['thrown_in']:>12,}  {_pct(s['thrown_in'], n):>8}",
+        "",
+        "contract              hands   share      made   make rate   (95% interval)",
+        _rate_line("all", s["made"], played),
+    ]
+    for name, r in s["bids"].items():
+        lines.append(_rate_line(f"bid {name}", r, played))
+    lines.append(_rate_line("forced 3", s["forced_threes"], played))
+    lines += ["", "by where the joker was dealt"]
+    for place, r in s["by_joker"].items():
+        lines.append(_rate_line(f"joker: {place}", r, played))
+    ci = s["points_per_hand_ci95_by_side"]
+    pp = s["points_per_hand_by_side"]
+    lines += [
+        "",
+        "bidders by position 1/2/3/4 (4 = dealer): " + " / ".join(f"{v:,}" for v in s["bidders_by_position"].values()),
+        "mean points per hand: side of position 1 "
+        f"{pp['position_1_side']:.4f} (±{(ci['position_1_side'][1] - ci['position_1_side'][0]) / 2:.4f}), "
+        f"dealer's side {pp['dealer_side']:.4f} (±{(ci['dealer_side'][1] - ci['dealer_side'][0]) / 2:.4f})",
+    ]
+    return "\n".join(lines)
+
+
+def _order(order) -> np.ndarray:
+    cards = [parse_card(x) if isinstance(x, str) else int(x) for x in order]
+    if len(cards) != 25 or sorted(cards) != list(range(25)):
+        raise CardError("a Hasenpfeffer deal order holds each of the 25 cards (the joker JK included) once")
+    return np.array(cards, np.int64)
+
+
+def play_order(order, dealer: int, rules: dict | None = None, strategy="default", seed: int = 0) -> dict:
+    """The record of one hand dealt from a 25-card ``order`` (top first; card strings or indices).
+
+    Cards 0..23 go in packets of three to positions 1, 2, 3, 4 (dealer),
+    twice round; card 24 is the widow. ``strategy``: one for every seat or a
+    list of four. Random seats draw from the decision stream of hand chunk 0
+    of ``seed``.
+    """
+    from sim.runner import decision_states, resolve_run, seat_params
+
+    v, rules_d, rules_vec = resolve_run("hasenpfeffer", seed, rules)
+    _, params = seat_params(strategy, "hasenpfeffer")
+    rec = np.zeros(hk.R_WIDTH, np.int64)
+    hs.play_order(_order(order), np.int64(dealer), rules_vec, params, decision_states(seed, 0, 1)[0], rec)
+    return rec_mod.row_to_dict(rec, 0, v, rules_d)
+
+
+def table_run(hands: int, seed: int = 0, threads: int | None = None, rules: dict | None = None, strategy="default",
+              progress=None) -> tuple[dict, "object"]:
+    """Play ``hands`` hands and sum the analysis cells batch by batch: (summary, cells frame)."""
+    from analysis.hasenpfeffer_tables import Accumulator
+    from sim import runner
+    from sim.strategy import load_strategy
+
+    _, rules_d, _ = runner.resolve_run("hasenpfeffer", seed, rules)
+    acc = Accumulator(load_strategy(strategy, "hasenpfeffer")[1], rules_d["bidding"] == "pepper")
+    summary = runner.rows_run("hasenpfeffer", hands, seed, threads, rules, strategy, acc.add_rows, progress)
+    return summary, acc.frame()
