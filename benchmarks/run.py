@@ -100,6 +100,21 @@ for name, threads, n in cases:
             from sim.cutthroat_advice import advise as ct_advise
             def once(n=n, threads=threads):
                 ct_advise("QC TS 9S KD 9H", "JS", position=1, samples=n, seed=0, threads=threads)
+    elif name.startswith("hp-"):
+        try:  # an older commit without Hasenpfeffer
+            runner.simulate("hasenpfeffer", hands=10, seed=0, threads=threads)
+        except Exception:
+            continue
+        if name == "hp-hand":
+            def once(n=n, threads=threads):
+                runner.simulate("hasenpfeffer", hands=n, seed=0, threads=threads)
+        elif name == "hp-game":
+            def once(n=n, threads=threads):
+                runner.simulate_games("hasenpfeffer", games=n, seed=0, threads=threads)
+        else:
+            from sim.hasenpfeffer_advice import advise as hp_advise
+            def once(n=n, threads=threads):
+                hp_advise("JK JH JD AH KH 9C", position=1, samples=n, seed=0, threads=threads)
     else:
         import tempfile, os
         def once(n=n, threads=threads):
@@ -171,11 +186,14 @@ def main() -> None:
         "ct-hand": [1_000_000, 4_000_000],
         "ct-game": [100_000],
         "ct-advice": [200_000],
+        "hp-hand": [1_000_000, 4_000_000],
+        "hp-game": [100_000],
+        "hp-advice": [100_000],
     }
     if args.quick:
         sizes = {"deal": [1_000_000], "hand": [1_000_000], "game": [100_000], "duplicate": [60_000], "swap": [200_000],
                  "advice": [20_000], "records": [10_000], "ct-hand": [1_000_000], "ct-game": [50_000],
-                 "ct-advice": [50_000]}
+                 "ct-advice": [50_000], "hp-hand": [1_000_000], "hp-game": [50_000], "hp-advice": [20_000]}
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
     cases.append(("random", 1, 1_000_000))  # the peer comparison's second bower figure: 1 thread only
     info = machine()
@@ -199,7 +217,8 @@ def main() -> None:
     print("'swap' = deals of the paired swap analysis (each decision point played twice);")
     print("'advice' = should-bid samples per action (position 1, 18 actions: each sample plays 18 hands);")
     print("'random' = 'hand' with the random strategy in every seat (the peer comparison below);")
-    print("'ct-hand', 'ct-game', 'ct-advice' = the same for Cutthroat (games to 10; should-bid at position 1, 3 actions)")
+    print("'ct-hand', 'ct-game', 'ct-advice' = the same for Cutthroat (games to 10; should-bid at position 1, 3 actions);")
+    print("'hp-hand', 'hp-game', 'hp-advice' = the same for Hasenpfeffer (games to 10 by side; should-bid at position 1, 7 actions)")
     print()
     header = f"{'kernel':<9} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
     if args.against:

@@ -51,6 +51,10 @@ P_BIG_PEPPER = _p("big_pepper_min")
 P_LEAD_TRUMP = _p("lead_trump_min")
 P_RANDOM = _p("random")
 
+# A forced call (should-bid): seat, the call index at which it acts, the level it calls (0 = pass); -1 = none.
+F_SEAT, F_AT, F_CALL = range(3)
+NO_FORCE = np.full(3, -1, np.int64)
+
 # Per-hand record layout (int64 row).
 R_DEALER = 0
 R_DEAL = 1  # 4 masks by seat, as dealt
@@ -130,10 +134,11 @@ def target_level(hand, seat, pepper, params, wt):
 
 
 @kernel
-def auction(hands, joker_seat, dealer, rules, params, wt, dstate, dbuf, rec):
+def auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, rec):
     """The auction (RULES.md 3 with the reference's readings); calls into ``rec``. Returns (bidder, level, forced).
 
     Bidder -1: thrown in. ``joker_seat`` is -1 when the joker is the widow.
+    ``force`` (``F_*``) makes one seat's call at one turn (no draw for it).
     """
     pepper = rules[H_PEPPER] == 1
     top = BIG_PEPPER if pepper else 6
@@ -149,7 +154,9 @@ def auction(hands, joker_seat, dealer, rules, params, wt, dstate, dbuf, rec):
     passed = 0
     n = 0
     while True:
-        if is_random(params, seat):
+        if seat == force[F_SEAT] and n == force[F_AT]:
+            call = force[F_CALL]
+        elif is_random(params, seat):
             k = bounded(dstate, dbuf, 1 + top - high)
             call = 0 if k == 0 else high + k
         else:
@@ -208,11 +215,27 @@ def choose_widow(hand, widow, seat, params, wt, dead, dstate, dbuf):
     best_e = 0.0
     vw = params[seat, P_VOID]
     for t in range(4):
+        # the estimate of the seven, then of each six by taking one card's weight out (exact: binary fractions)
+        total = 0.0
+        m = seven
+        while m != 0:
+            c = lowest(m)
+            m &= m - 1
+            total += wt[seat, t, c]
+        n_trumps = popcount(seven & SUIT_MASK[t, t])
         m = seven
         while m != 0:
             d = lowest(m)
             m &= m - 1
-            e = estimate(seven & ~(np.int64(1) << d), t, wt, seat, vw)
+            e = total - wt[seat, t, d]
+            sd = EFF_SUIT[t, d]
+            if n_trumps - (sd == t) >= 2:
+                six = seven & ~(np.int64(1) << d)
+                voids = 0
+                for s in range(4):
+                    if s != t and (six & SUIT_MASK[t, s]) == 0:
+                        voids += 1
+                e += voids * vw
             if best_t < 0 or e > best_e:
                 best_t, best_d, best_e = t, d, e
     return best_t, best_d, seven & ~(np.int64(1) << best_d)
@@ -307,8 +330,11 @@ def score_hand(level, taken, rules):
 
 
 @kernel(inline="always")
-def play_dealt(dealt, widow, dealer, rules, params, wt, dstate, dbuf, work, rec):
-    """Auction, widow, trump, play and score a dealt hand (``dealt``: masks by seat) into ``rec``."""
+def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec):
+    """Auction, widow, trump, play and score a dealt hand (``dealt``: masks by seat) into ``rec``.
+
+    ``force`` as in ``auction`` (``NO_FORCE`` for none).
+    """
     hands = work[0:4]
     tricks = work[4:8]
     rec[R_DEALER] = dealer
@@ -319,7 +345,7 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, dstate, dbuf, work, rec)
         if (dealt[s] >> JOKER) & 1:
             joker_seat = s
     rec[R_WIDOW] = widow
-    bidder, level, forced = auction(hands, joker_seat, dealer, rules, params, wt, dstate, dbuf, rec)
+    bidder, level, forced = auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, rec)
     rec[R_FORCED] = 1 if forced else 0
     rec[R_BIDDER] = bidder
     rec[R_BID] = level
@@ -370,7 +396,7 @@ def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, r
     widow = deal(state, buf, deck, by_pos)
     for p in range(N_SEATS):
         by_seat[(dealer + 1 + p) % 4] = by_pos[p]
-    play_dealt(by_seat, widow, dealer, rules, params, wt, dstate, dbuf, work, rec)
+    play_dealt(by_seat, widow, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, work, rec)
 
 
 @kernel(inline="always")

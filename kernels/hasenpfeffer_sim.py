@@ -36,6 +36,7 @@ from kernels.ghost_sim import (
 from kernels.cutthroat_strategy import estimate
 from kernels.hasenpfeffer import (
     LITTLE_PEPPER,
+    NO_FORCE,
     P_VOID,
     N_CARDS,
     N_SEATS,
@@ -100,7 +101,7 @@ def play_order(deal_order, dealer, rules, params, dstate, rec):
         by_seat[s] = 0
     for i in range(24):
         by_seat[(dealer + 1 + (i // 3) % 4) % 4] |= np.int64(1) << deal_order[i]
-    play_dealt(by_seat, deal_order[24], dealer, rules, params, wt, dstate, dbuf, work, rec)
+    play_dealt(by_seat, deal_order[24], dealer, rules, params, wt, NO_FORCE, dstate, dbuf, work, rec)
 
 
 @kernel

@@ -11,8 +11,8 @@ The auction and the trick play run fused with the deal inside one kernel
 ``kernels.ghost_sim.auction_chunks`` (deal and auction, no play) and
 reports its ns per hand minus the deal's; ``play`` is ``hand`` minus
 ``auction_chunks``; both rows are marked derived. With ``variant =
-"cutthroat"`` the same cases time the Cutthroat kernels (deal of 4 hands of
-5 and a kitty, whole hands, games, should-bid); its phases are not timed apart.
+"cutthroat"`` or ``"hasenpfeffer"`` the same cases time that variant's
+kernels (deal, whole hands, games, should-bid); their phases are not timed apart.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ KERNELS = ("deal", "auction", "play", "hand", "game", "should-bid")
 DERIVED = "auction+play"
 ADVICE_HAND = "JH KH TH 9H AS 9C"
 CUTTHROAT_ADVICE = ("QC TS 9S KD 9H", "JS")  # hand, up-card: position 1, round one
+HASENPFEFFER_ADVICE = "JK JH JD AH KH 9C"  # position 1, nothing called
 HANDS_PER_GAME = 15  # ``game`` plays hands // 15 games (about 13 hands a game to 32)
 HANDS_PER_SAMPLE = 20  # ``should-bid`` draws hands // 20 samples per action (each plays 18 hands)
 UNITS = {"deal": "deals", "deal+auction": "hands", "hand": "hands", DERIVED: "hands", "auction": "hands",
@@ -50,10 +51,10 @@ def parse_kernels(text: str, variant: str = "ghost") -> list[str]:
         raise RunError("--kernel needs a name: " + ", ".join(KERNELS) + " or all")
     out: list[str] = []
     for n in names:
-        if variant == "cutthroat" and n in ("auction", "play"):
+        if variant != "ghost" and n in ("auction", "play"):
             raise RunError(f"--kernel {n}: the auction and the play are timed apart for Ghost Hand only")
         if n == "all":
-            wanted = (["deal", "hand", "game", "should-bid"] if variant == "cutthroat"
+            wanted = (["deal", "hand", "game", "should-bid"] if variant != "ghost"
                       else ["deal", "auction", "play", "hand", "game", "should-bid"])
         elif n in KERNELS:
             wanted = [n]
@@ -116,14 +117,16 @@ def machine() -> dict:
 
 
 def _deal_once(n: int, variant: str = "ghost") -> float:
-    """Deal ``n`` deals as the runner seeds them (Ghost Hand: 4 hands of 6; Cutthroat: 4 of 5 and a kitty); seconds."""
+    """Deal ``n`` deals as the runner seeds them (Ghost Hand: 4 hands of 6; Cutthroat: 4 of 5 and a kitty;
+    Hasenpfeffer: 4 of 6 from 25 and the widow); seconds."""
     from kernels.deal import deal_many
     from sim import runner
 
     t0 = time.perf_counter()
     n_chunks = -(-n // runner.CHUNK_SIZE)
     states = runner.chunk_states(0, 0, n_chunks)
-    deal_many(states, runner.CHUNK_SIZE, n, 24, 4, 5 if variant == "cutthroat" else 6, np.zeros(n_chunks, np.int64))
+    cards = 25 if variant == "hasenpfeffer" else 24
+    deal_many(states, runner.CHUNK_SIZE, n, cards, 4, 5 if variant == "cutthroat" else 6, np.zeros(n_chunks, np.int64))
     return time.perf_counter() - t0
 
 
@@ -157,6 +160,10 @@ def _game_once(n: int, threads: int, variant: str = "ghost") -> tuple[float, int
 
 
 def _advice_once(n: int, threads: int, variant: str = "ghost") -> float:
+    if variant == "hasenpfeffer":
+        from sim.hasenpfeffer_advice import advise as hasenpfeffer_advise
+
+        return hasenpfeffer_advise(HASENPFEFFER_ADVICE, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
     if variant == "cutthroat":
         from sim.cutthroat_advice import advise as cutthroat_advise
 
@@ -186,6 +193,12 @@ def _dispatchers(kernel: str, variant: str = "ghost") -> list:
     if variant == "cutthroat":
         return {"deal": [deal_many], "hand": [cs.simulate_chunks], "game": [cs.games_chunks],
                 "should-bid": [ca.advice_chunks]}[kernel]
+    if variant == "hasenpfeffer":
+        from kernels import hasenpfeffer_advice as ha
+        from kernels import hasenpfeffer_sim as hs
+
+        return {"deal": [deal_many], "hand": [hs.simulate_chunks], "game": [hs.games_chunks],
+                "should-bid": [ha.advice_chunks]}[kernel]
     return {"deal": [deal_many], "deal+auction": [gs.auction_chunks], "hand": [gs.simulate_chunks],
             "game": [gs.games_chunks], "should-bid": [ga.advice_chunks]}[kernel]
 

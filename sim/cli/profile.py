@@ -73,14 +73,16 @@ def format_profile(r: dict) -> str:
     from sim.profiling import FUSED_NOTE
 
     if any(row["derived"] for row in r["kernels"]):
-        if r.get("variant") == "cutthroat":
+        if r.get("variant") in ("cutthroat", "hasenpfeffer"):
             lines.append("* derived row: auction+play = hand minus deal (everything after the deal, fused in "
-                         "kernels/cutthroat_sim.py simulate_chunks).")
+                         f"kernels/{r['variant']}_sim.py simulate_chunks).")
         else:
             lines.append("* " + FUSED_NOTE)
     if any(row["name"] == "should-bid" for row in r["kernels"]):
         if r.get("variant") == "cutthroat":
             lines.append("should-bid: samples per action per second (position 1, round one, 3 actions).")
+        elif r.get("variant") == "hasenpfeffer":
+            lines.append("should-bid: samples per action per second (position 1, nothing called, 7 actions).")
         else:
             lines.append("should-bid: samples per action per second (position 1, 18 actions: each sample plays 18 hands).")
     lines.append("efficiency = per second at T threads / (T x per second at 1 thread); "

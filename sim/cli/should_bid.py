@@ -32,6 +32,18 @@ def should_bid(hand, position, calls, swapped, bid, scores, upcard, strategy, sa
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
+    if v.name == "hasenpfeffer":
+        from sim import hasenpfeffer_advice as hpa
+
+        for flag, value in (("--scores", scores), ("--upcard", upcard)):
+            if value is not None:
+                raise AdviceError(f"{flag} is not a Hasenpfeffer question; it takes the hand, --position, --calls, --bid")
+        if str(swapped).lower() != "none":
+            raise AdviceError("--swapped is a Ghost Hand question; Hasenpfeffer has no ghost hand")
+        r = hpa.advise(hand, position=position, calls=calls, bid=bid, strategy=strategy, samples=samples, seed=seed,
+                       threads=threads, rules=rules_d)
+        click.echo(json.dumps(r, indent=2) if as_json else hpa.format_advice(r))
+        return
     if v.name == "cutthroat":
         from sim import cutthroat_advice as cta
 
