@@ -119,9 +119,35 @@ def bid_need(level):
 
 
 @kernel(inline="always")
+def best_estimate(hand, seat, wt, vw):
+    """The best of the four trumps' estimates of ``hand`` (one pass over the cards for all four)."""
+    e0 = e1 = e2 = e3 = 0.0
+    m = hand
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        e0 += wt[seat, 0, c]
+        e1 += wt[seat, 1, c]
+        e2 += wt[seat, 2, c]
+        e3 += wt[seat, 3, c]
+    best = 0.0
+    for t in range(4):
+        e = e0 if t == 0 else (e1 if t == 1 else (e2 if t == 2 else e3))
+        if popcount(hand & SUIT_MASK[t, t]) >= 2:
+            voids = 0
+            for s in range(4):
+                if s != t and (hand & SUIT_MASK[t, s]) == 0:
+                    voids += 1
+            e += voids * vw
+        if t == 0 or e > best:
+            best = e
+    return best
+
+
+@kernel(inline="always")
 def target_level(hand, seat, pepper, params, wt):
     """The level the strategy would go to with ``hand``: 0 none, 1..6, or 6/7 (little/big pepper)."""
-    _, e = best_suit(hand, 15, wt, seat, params[seat, P_VOID])
+    e = best_estimate(hand, seat, wt, params[seat, P_VOID])
     big_e = e + params[seat, P_PARTNER]
     level = 0
     for lv in range(6, 0, -1):
@@ -215,7 +241,8 @@ def choose_widow(hand, widow, seat, params, wt, dead, dstate, dbuf):
     best_e = 0.0
     vw = params[seat, P_VOID]
     for t in range(4):
-        # the estimate of the seven, then of each six by taking one card's weight out (exact: binary fractions)
+        # the estimate of the seven, then of each six by taking one card's weight out (exact: binary fractions);
+        # the void bonus from the seven's count per effective suit
         total = 0.0
         m = seven
         while m != 0:
@@ -223,19 +250,21 @@ def choose_widow(hand, widow, seat, params, wt, dead, dstate, dbuf):
             m &= m - 1
             total += wt[seat, t, c]
         n_trumps = popcount(seven & SUIT_MASK[t, t])
+        voids = 0
+        for s in range(4):
+            if s != t and (seven & SUIT_MASK[t, s]) == 0:
+                voids += 1
         m = seven
         while m != 0:
             d = lowest(m)
             m &= m - 1
             e = total - wt[seat, t, d]
             sd = EFF_SUIT[t, d]
-            if n_trumps - (sd == t) >= 2:
-                six = seven & ~(np.int64(1) << d)
-                voids = 0
-                for s in range(4):
-                    if s != t and (six & SUIT_MASK[t, s]) == 0:
-                        voids += 1
-                e += voids * vw
+            if sd == t:
+                if n_trumps - 1 >= 2:
+                    e += voids * vw
+            elif n_trumps >= 2:
+                e += (voids + (popcount(seven & SUIT_MASK[t, sd]) == 1)) * vw
             if best_t < 0 or e > best_e:
                 best_t, best_d, best_e = t, d, e
     return best_t, best_d, seven & ~(np.int64(1) << best_d)
