@@ -15,19 +15,12 @@ import pandas as pd
 from analysis.intervals import wilson
 from kernels import cutthroat as ck
 from kernels.cutthroat_strategy import estimates
-from sim.cards import SUITS, parse_card
+from sim.cards import SUITS, mask_of_names, parse_card
 from sim.strategy import to_vector
 
 UP_RANKS = ["9", "T", "J", "Q", "K", "A"]
 EST_STEP = 0.5  # width of the trick-estimate buckets
 COUNTS = ["hands", "made", "marches", "points", "gain"]
-
-
-def _mask(cards) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << parse_card(c)
-    return m
 
 
 def rows_from_records(records: list[dict]) -> np.ndarray:
@@ -39,8 +32,8 @@ def rows_from_records(records: list[dict]) -> np.ndarray:
         row = out[i]
         row[ck.R_DEALER] = r["dealer"]
         for s in range(3):
-            row[ck.R_DEAL + s] = _mask(r["deal"][str(s)])
-        row[ck.R_DUMMY] = _mask(r["dummy"])
+            row[ck.R_DEAL + s] = mask_of_names(r["deal"][str(s)])
+        row[ck.R_DUMMY] = mask_of_names(r["dummy"])
         for k, c in enumerate(r["kitty"]):
             row[ck.R_KITTY + k] = parse_card(c)
         row[ck.R_NCALLS] = len(r["calls"])
@@ -51,7 +44,7 @@ def rows_from_records(records: list[dict]) -> np.ndarray:
         row[ck.R_TRUMP] = -1 if r["trump"] is None else SUITS.index(r["trump"])
         d = r["discards"]["dealer"]
         row[ck.R_DEALER_DISCARD] = -1 if d is None else parse_card(d)
-        row[ck.R_MAKER_DISCARDS] = _mask(r["discards"]["maker"])
+        row[ck.R_MAKER_DISCARDS] = mask_of_names(r["discards"]["maker"])
         row[ck.R_ALONE] = sum(1 << s for s in r["alone"])
         for s in range(3):
             row[ck.R_TRICKS + s] = r["tricks"][str(s)]

@@ -14,20 +14,13 @@ import pandas as pd
 from analysis.intervals import wilson
 from kernels import hasenpfeffer as hk
 from kernels.hasenpfeffer_sim import estimates
-from sim.cards import SUITS, parse_card
+from sim.cards import SUITS, mask_of_names, parse_card
 from sim.strategy import to_vector
 
 JOKER_PLACES = ["bidder", "partner", "opponent", "widow"]
 WIDOW_KINDS = ["joker", "bower", "trump", "off ace", "other"]
 NUMERIC = ["1", "2", "3", "4", "5", "6"]
 PEPPER = ["1", "2", "3", "4", "5", "little-pepper", "big-pepper"]
-
-
-def _mask(cards) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << parse_card(c)
-    return m
 
 
 def rows_from_records(records: list[dict]) -> np.ndarray:
@@ -38,7 +31,7 @@ def rows_from_records(records: list[dict]) -> np.ndarray:
         row = out[i]
         row[hk.R_DEALER] = r["dealer"]
         for s in range(4):
-            row[hk.R_DEAL + s] = _mask(r["deal"][str(s)])
+            row[hk.R_DEAL + s] = mask_of_names(r["deal"][str(s)])
         row[hk.R_WIDOW] = parse_card(r["widow"])
         row[hk.R_NCALLS] = len(r["calls"])
         for k, (seat, call) in enumerate(r["calls"]):

@@ -33,7 +33,7 @@ from kernels.cutthroat import (
 from kernels.cutthroat_sim import _scratch
 from kernels.cutthroat_strategy import card_weights
 from kernels.deal import shuffle
-from kernels.ghost_advice import A_MADE, A_MAKER, A_MAR, A_MAR_SQ, A_N, A_PTS, A_PTS_SQ, A_TRICKS, A_TRICKS_SQ, _reseed
+from kernels.ghost_advice import _reseed, add_products, tally_action
 from kernels.jit import kernel
 
 ADVICE_DEALER = 2  # the dealer's seat: position p is seat p - 1
@@ -125,22 +125,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 m = _margin2(rec, seat)
                 pts[a] = p
                 mar[a] = m
-                row = acc[ci, a]
-                row[A_N] += 1
-                if rec[R_MAKER] == seat:
-                    row[A_MAKER] += 1
-                    if t >= MAKER_NEEDS:
-                        row[A_MADE] += 1
-                row[A_TRICKS] += t
-                row[A_TRICKS_SQ] += t * t
-                row[A_PTS] += p
-                row[A_PTS_SQ] += p * p
-                row[A_MAR] += m
-                row[A_MAR_SQ] += m * m
-            for a in range(n_actions):
-                for b in range(n_actions):
-                    pts_xy[ci, a, b] += pts[a] * pts[b]
-                    mar_xy[ci, a, b] += mar[a] * mar[b]
+                tally_action(acc[ci, a], rec[R_MAKER] == seat, t >= MAKER_NEEDS, t, p, m)
+            add_products(pts, mar, pts_xy[ci], mar_xy[ci])
             _reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

@@ -64,6 +64,32 @@ def prefix_matches(rec, prefix, swap_given):
     return swap_given < 0
 
 
+@kernel(inline="always")
+def tally_action(row, maker, made, tricks, points, margin2):
+    """Add one played sample to an action's counters ``row`` (``A_*``); ``margin2`` is twice the margin."""
+    row[A_N] += 1
+    if maker:
+        row[A_MAKER] += 1
+        if made:
+            row[A_MADE] += 1
+    row[A_TRICKS] += tricks
+    row[A_TRICKS_SQ] += tricks * tricks
+    row[A_PTS] += points
+    row[A_PTS_SQ] += points * points
+    row[A_MAR] += margin2
+    row[A_MAR_SQ] += margin2 * margin2
+
+
+@kernel(inline="always")
+def add_products(pts, mar, pts_xy, mar_xy):
+    """Add the sample's products of the actions' points (and doubled margins), for paired intervals."""
+    n = pts.shape[0]
+    for a in range(n):
+        for b in range(n):
+            pts_xy[a, b] += pts[a] * pts[b]
+            mar_xy[a, b] += mar[a] * mar[b]
+
+
 @kernel
 def _reseed(dstate, dbuf):
     """A fresh decision stream for the next draw, seeded from this one (no overlap between samples)."""
@@ -141,22 +167,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 m = margin2(rec, seat)
                 pts[a] = p
                 mar[a] = m
-                row = acc[ci, a]
-                row[A_N] += 1
-                if rec[R_MAKER] == seat:
-                    row[A_MAKER] += 1
-                    if t >= rec[R_BID]:
-                        row[A_MADE] += 1
-                row[A_TRICKS] += t
-                row[A_TRICKS_SQ] += t * t
-                row[A_PTS] += p
-                row[A_PTS_SQ] += p * p
-                row[A_MAR] += m
-                row[A_MAR_SQ] += m * m
-            for a in range(n_actions):
-                for b in range(n_actions):
-                    pts_xy[ci, a, b] += pts[a] * pts[b]
-                    mar_xy[ci, a, b] += mar[a] * mar[b]
+                tally_action(acc[ci, a], rec[R_MAKER] == seat, t >= rec[R_BID], t, p, m)
+            add_products(pts, mar, pts_xy[ci], mar_xy[ci])
             _reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

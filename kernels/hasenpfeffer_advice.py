@@ -11,7 +11,7 @@ player's call at this turn forced and everything else left to the strategy.
 import numpy as np
 from numba import prange
 
-from kernels.ghost_advice import A_MADE, A_MAKER, A_MAR, A_MAR_SQ, A_N, A_PTS, A_PTS_SQ, A_TRICKS, A_TRICKS_SQ, _reseed
+from kernels.ghost_advice import _reseed, add_products, tally_action
 from kernels.deal import shuffle
 from kernels.hasenpfeffer import (
     F_AT,
@@ -114,22 +114,9 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 m = 2 * (p - rec[R_POINTS + 1 - side])
                 pts[a] = p
                 mar[a] = m
-                row = acc[ci, a]
-                row[A_N] += 1
-                if rec[R_BIDDER] >= 0 and rec[R_BIDDER] % 2 == side:
-                    row[A_MAKER] += 1
-                    if t >= bid_need(rec[R_BID]):
-                        row[A_MADE] += 1
-                row[A_TRICKS] += t
-                row[A_TRICKS_SQ] += t * t
-                row[A_PTS] += p
-                row[A_PTS_SQ] += p * p
-                row[A_MAR] += m
-                row[A_MAR_SQ] += m * m
-            for a in range(n_actions):
-                for b in range(n_actions):
-                    pts_xy[ci, a, b] += pts[a] * pts[b]
-                    mar_xy[ci, a, b] += mar[a] * mar[b]
+                ours = rec[R_BIDDER] >= 0 and rec[R_BIDDER] % 2 == side
+                tally_action(acc[ci, a], ours, ours and t >= bid_need(rec[R_BID]), t, p, m)
+            add_products(pts, mar, pts_xy[ci], mar_xy[ci])
             _reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

@@ -302,35 +302,45 @@ def _mean_ci(n, s, ss, scale=1.0):
     return mean, [mean - half, mean + half]
 
 
+def action_stats(row, maker_key: str) -> dict:
+    """One action's estimates from its counters (``kernels.ghost_advice.A_*``), with 95% intervals.
+
+    ``maker_key`` names the share of samples in which the player (or side)
+    ended up making trump; ``make_prob`` is the chance of making it then.
+    """
+    c = row.astype(float)
+    n = c[ga.A_N]
+    maker = int(row[ga.A_MAKER])
+    made = int(row[ga.A_MADE])
+    pts, pts_ci = _mean_ci(n, c[ga.A_PTS], c[ga.A_PTS_SQ])
+    mar, mar_ci = _mean_ci(n, c[ga.A_MAR], c[ga.A_MAR_SQ], 2.0)
+    tr, tr_ci = _mean_ci(n, c[ga.A_TRICKS], c[ga.A_TRICKS_SQ])
+    return {
+        "samples": int(n),
+        maker_key: maker / n,
+        f"{maker_key}_ci95": list(wilson(maker, int(n))),
+        "make_prob": made / maker if maker else None,
+        "make_ci95": list(wilson(made, maker)) if maker else None,
+        "mean_tricks": tr,
+        "tricks_ci95": tr_ci,
+        "expected_points": pts,
+        "points_ci95": pts_ci,
+        "expected_margin": mar,
+        "margin_ci95": mar_ci,
+    }
+
+
 def _estimates(actions, acc, pxy, mxy) -> list[dict]:
-    out = []
-    for i, a in enumerate(actions):
-        c = acc[i].astype(float)
-        n = c[ga.A_N]
-        maker = int(acc[i, ga.A_MAKER])
-        made = int(acc[i, ga.A_MADE])
-        pts, pts_ci = _mean_ci(n, c[ga.A_PTS], c[ga.A_PTS_SQ])
-        mar, mar_ci = _mean_ci(n, c[ga.A_MAR], c[ga.A_MAR_SQ], 2.0)
-        tr, tr_ci = _mean_ci(n, c[ga.A_TRICKS], c[ga.A_TRICKS_SQ])
-        e = {
+    return [
+        {
             "action": a["action"],
             "call": CALL_NAMES.get(a["call"]) if a["call"] >= 0 else None,
             "trump": SUITS[a["trump"]] if a["trump"] >= 0 else None,
             "swap": a["swap"] == 1,
-            "samples": int(n),
-            "wins_auction": maker / n,
-            "wins_auction_ci95": list(wilson(maker, int(n))),
-            "make_prob": made / maker if maker else None,
-            "make_ci95": list(wilson(made, maker)) if maker else None,
-            "mean_tricks": tr,
-            "tricks_ci95": tr_ci,
-            "expected_points": pts,
-            "points_ci95": pts_ci,
-            "expected_margin": mar,
-            "margin_ci95": mar_ci,
+            **action_stats(acc[i], "wins_auction"),
         }
-        out.append(e)
-    return out
+        for i, a in enumerate(actions)
+    ]
 
 
 def _diff(acc, pxy, i, j):

@@ -69,6 +69,11 @@ def mask_of(cards) -> int:
     return m
 
 
+def mask_of_names(names) -> int:
+    """The mask of card strings (``["JH", "TC"]``); CardError on a bad one."""
+    return mask_of(parse_card(n) for n in names)
+
+
 def cards_of(mask: int) -> list[int]:
     """Card indices in ``mask``, ascending."""
     mask = int(mask)

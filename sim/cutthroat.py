@@ -10,20 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import mean_interval, wilson
+from analysis.intervals import mean_interval
 from kernels import cutthroat as ck
 from kernels import cutthroat_sim as cs
 from sim import records as rec_mod
 from sim.cards import CardError, parse_card
 from sim.rules import RULES_VERSION
+from sim.text import pct, rate, rate_line
 
 POSITIONS = ("1", "2", "3")
 UP_RANKS = ("9", "T", "J", "Q", "K", "A")
-
-
-def _rate(made: int, count: int) -> dict:
-    low, high = wilson(made, count) if count else (None, None)
-    return {"count": count, "made": made, "make_rate": made / count if count else None, "make_rate_ci95": [low, high]}
 
 
 def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed: int, threads: int,
@@ -44,14 +40,14 @@ def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed:
         "hands": n,
         "thrown_in": t[ck.S_THROWN],
         "played": played,
-        "made": _rate(made, played),
+        "made": rate(made, played),
         "marches": t[ck.S_MARCH],
         "euchres": played - made,
         "dealer_exchanges": t[ck.S_EXCHANGES],
-        "round_one_by_position": {p: _rate(t[ck.S_MADE_R1 + i], t[ck.S_MAKER_R1 + i]) for i, p in enumerate(POSITIONS)},
-        "round_two_by_position": {p: _rate(t[ck.S_MADE_R2 + i], t[ck.S_MAKER_R2 + i]) for i, p in enumerate(POSITIONS)},
-        "order_up_by_upcard_rank": {r: _rate(t[ck.S_UP_MADE + i], t[ck.S_UP_ACCEPT + i]) for i, r in enumerate(UP_RANKS)},
-        "maker_alone": {**_rate(t[ck.S_ALONE_MADE], t[ck.S_ALONE]), "marches": t[ck.S_ALONE_MARCH]},
+        "round_one_by_position": {p: rate(t[ck.S_MADE_R1 + i], t[ck.S_MAKER_R1 + i]) for i, p in enumerate(POSITIONS)},
+        "round_two_by_position": {p: rate(t[ck.S_MADE_R2 + i], t[ck.S_MAKER_R2 + i]) for i, p in enumerate(POSITIONS)},
+        "order_up_by_upcard_rank": {r: rate(t[ck.S_UP_MADE + i], t[ck.S_UP_ACCEPT + i]) for i, r in enumerate(UP_RANKS)},
+        "maker_alone": {**rate(t[ck.S_ALONE_MADE], t[ck.S_ALONE]), "marches": t[ck.S_ALONE_MARCH]},
         "defender_alone": {
             "count": t[ck.S_DEF_ALONE], "euchres": t[ck.S_DEF_ALONE_SET], "all_five": t[ck.S_DEF_ALONE_ALL],
             "euchre_rate": t[ck.S_DEF_ALONE_SET] / t[ck.S_DEF_ALONE] if t[ck.S_DEF_ALONE] else None,
@@ -67,38 +63,25 @@ def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed:
     }
 
 
-def _pct(n: int, d: int) -> str:
-    return f"{100.0 * n / d:.2f}%" if d else "-"
-
-
-def _rate_line(label: str, r: dict, of: int) -> str:
-    if r["make_rate"] is None:
-        rate = f"{'-':>10}"
-    else:
-        low, high = r["make_rate_ci95"]
-        rate = f"{100 * r['make_rate']:>9.2f}%   ({100 * low:.2f}-{100 * high:.2f}%)"
-    return f"  {label:<16} {r['count']:>10,} {_pct(r['count'], of):>7} {r['made']:>10,} {rate}"
-
-
 def format_summary(s: dict) -> str:
     """The human-readable body of a Cutthroat summary (after the common header)."""
     n, played = s["hands"], s["played"]
     lines = [
         f"hands dealt      {n:>12,}",
-        f"thrown in        {s['thrown_in']:>12,}  {_pct(s['thrown_in'], n):>8}",
+        f"thrown in        {s['thrown_in']:>12,}  {pct(s['thrown_in'], n):>8}",
         f"dealer exchanges {s['dealer_exchanges']:>12,}",
         "",
         "maker                 hands   share      made   make rate   (95% interval)",
-        _rate_line("all", s["made"], played),
+        rate_line("all", s["made"], played),
     ]
     for p in POSITIONS:
-        lines.append(_rate_line(f"round 1, pos {p}", s["round_one_by_position"][p], played))
+        lines.append(rate_line(f"round 1, pos {p}", s["round_one_by_position"][p], played))
     for p in POSITIONS:
-        lines.append(_rate_line(f"round 2, pos {p}", s["round_two_by_position"][p], played))
-    lines.append(_rate_line("alone", s["maker_alone"], played))
+        lines.append(rate_line(f"round 2, pos {p}", s["round_two_by_position"][p], played))
+    lines.append(rate_line("alone", s["maker_alone"], played))
     lines += ["", "round one by up-card rank"]
     for r in UP_RANKS:
-        lines.append(_rate_line(f"up-card {r}", s["order_up_by_upcard_rank"][r], played))
+        lines.append(rate_line(f"up-card {r}", s["order_up_by_upcard_rank"][r], played))
     d = s["defender_alone"]
     lines += [
         "",

@@ -13,18 +13,16 @@ import time
 
 import numpy as np
 
-from analysis.intervals import wilson
 from kernels import cutthroat as ck
 from kernels import cutthroat_advice as ca
-from kernels.ghost_advice import A_MADE, A_MAKER, A_MAR, A_MAR_SQ, A_N, A_PTS, A_PTS_SQ, A_TRICKS, A_TRICKS_SQ
 from sim import runner
 from sim.advice import (
     CHUNK_SAMPLES,
     DEFAULT_CAP,
     DRAWS_PER_SAMPLE,
     AdviceError,
-    _mean_ci,
     _recommend,
+    action_stats,
     sample_actions,
 )
 from sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
@@ -80,29 +78,8 @@ def open_actions(sit: dict, rules: dict, position: int) -> list[dict]:
 
 
 def _estimates(actions, acc) -> list[dict]:
-    out = []
-    for i, a in enumerate(actions):
-        c = acc[i].astype(float)
-        n = c[A_N]
-        maker, made = int(acc[i, A_MAKER]), int(acc[i, A_MADE])
-        pts, pts_ci = _mean_ci(n, c[A_PTS], c[A_PTS_SQ])
-        mar, mar_ci = _mean_ci(n, c[A_MAR], c[A_MAR_SQ], 2.0)
-        tr, tr_ci = _mean_ci(n, c[A_TRICKS], c[A_TRICKS_SQ])
-        out.append({
-            "action": a["action"],
-            "alone": a["alone"] == 1,
-            "samples": int(n),
-            "maker_share": maker / n,
-            "make_prob": made / maker if maker else None,
-            "make_ci95": list(wilson(made, maker)) if maker else None,
-            "mean_tricks": tr,
-            "tricks_ci95": tr_ci,
-            "expected_points": pts,
-            "points_ci95": pts_ci,
-            "expected_margin": mar,
-            "margin_ci95": mar_ci,
-        })
-    return out
+    return [{"action": a["action"], "alone": a["alone"] == 1, **action_stats(acc[i], "maker_share")}
+            for i, a in enumerate(actions)]
 
 
 def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None = None, strategy="default",

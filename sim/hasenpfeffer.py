@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import mean_interval, wilson
+from analysis.intervals import mean_interval
 from kernels import hasenpfeffer as hk
 from kernels import hasenpfeffer_sim as hs
 from sim import records as rec_mod
 from sim.cards import CardError, parse_card
 from sim.rules import RULES_VERSION
+from sim.text import pct, rate, rate_line
 
 NUMERIC_NAMES = ("1", "2", "3", "4", "5", "6")
 PEPPER_NAMES = ("1", "2", "3", "4", "5", "little-pepper", "big-pepper")
@@ -24,11 +25,6 @@ JOKER_PLACES = ("bidder", "partner", "opponent", "widow")
 def bid_names(rules: dict) -> tuple:
     """The contract names of the bidding form in force, by level 1.."""
     return PEPPER_NAMES if rules["bidding"] == "pepper" else NUMERIC_NAMES
-
-
-def _rate(made: int, count: int) -> dict:
-    low, high = wilson(made, count) if count else (None, None)
-    return {"count": count, "made": made, "make_rate": made / count if count else None, "make_rate_ci95": [low, high]}
 
 
 def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed: int, threads: int,
@@ -50,10 +46,10 @@ def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed:
         "hands": n,
         "thrown_in": t[hk.S_THROWN],
         "played": played,
-        "made": _rate(made, played),
-        "forced_threes": _rate(t[hk.S_FORCED_MADE], t[hk.S_FORCED]),
-        "bids": {name: _rate(t[hk.S_MADE + i], t[hk.S_BIDS + i]) for i, name in enumerate(names)},
-        "by_joker": {place: _rate(t[hk.S_JOKER_MADE + i], t[hk.S_JOKER + i]) for i, place in enumerate(JOKER_PLACES)},
+        "made": rate(made, played),
+        "forced_threes": rate(t[hk.S_FORCED_MADE], t[hk.S_FORCED]),
+        "bids": {name: rate(t[hk.S_MADE + i], t[hk.S_BIDS + i]) for i, name in enumerate(names)},
+        "by_joker": {place: rate(t[hk.S_JOKER_MADE + i], t[hk.S_JOKER + i]) for i, place in enumerate(JOKER_PLACES)},
         "bidders_by_position": {str(p + 1): t[hk.S_BIDDER_POS + p] for p in range(4)},
         "bidding_side_tricks_per_hand": t[hk.S_BID_TRICKS] / played if played else None,
         "points_per_hand_by_side": {s: t[hk.S_POINTS + i] / n for i, s in enumerate(sides)},
@@ -65,35 +61,22 @@ def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed:
     }
 
 
-def _pct(n: int, d: int) -> str:
-    return f"{100.0 * n / d:.2f}%" if d else "-"
-
-
-def _rate_line(label: str, r: dict, of: int) -> str:
-    if r["make_rate"] is None:
-        rate = f"{'-':>10}"
-    else:
-        low, high = r["make_rate_ci95"]
-        rate = f"{100 * r['make_rate']:>9.2f}%   ({100 * low:.2f}-{100 * high:.2f}%)"
-    return f"  {label:<16} {r['count']:>10,} {_pct(r['count'], of):>7} {r['made']:>10,} {rate}"
-
-
 def format_summary(s: dict) -> str:
     """The human-readable body of a Hasenpfeffer summary (after the common header)."""
     n, played = s["hands"], s["played"]
     lines = [
         f"hands dealt      {n:>12,}",
-        f"thrown in        {s['thrown_in']:>12,}  {_pct(s['thrown_in'], n):>8}",
+        f"thrown in        {s['thrown_in']:>12,}  {pct(s['thrown_in'], n):>8}",
         "",
         "contract              hands   share      made   make rate   (95% interval)",
-        _rate_line("all", s["made"], played),
+        rate_line("all", s["made"], played),
     ]
     for name, r in s["bids"].items():
-        lines.append(_rate_line(f"bid {name}", r, played))
-    lines.append(_rate_line("forced 3", s["forced_threes"], played))
+        lines.append(rate_line(f"bid {name}", r, played))
+    lines.append(rate_line("forced 3", s["forced_threes"], played))
     lines += ["", "by where the joker was dealt"]
     for place, r in s["by_joker"].items():
-        lines.append(_rate_line(f"joker: {place}", r, played))
+        lines.append(rate_line(f"joker: {place}", r, played))
     ci = s["points_per_hand_ci95_by_side"]
     pp = s["points_per_hand_by_side"]
     lines += [

@@ -1,0 +1,26 @@
+"""Small text helpers shared by the summaries of the variants."""
+
+from __future__ import annotations
+
+from analysis.intervals import wilson
+
+
+def pct(n: int, d: int) -> str:
+    """``n`` as a percentage of ``d`` (two decimals), or ``-`` when ``d`` is 0."""
+    return f"{100.0 * n / d:.2f}%" if d else "-"
+
+
+def rate(made: int, count: int) -> dict:
+    """count, made, make rate and its 95% Wilson interval (None when count is 0)."""
+    low, high = wilson(made, count) if count else (None, None)
+    return {"count": count, "made": made, "make_rate": made / count if count else None, "make_rate_ci95": [low, high]}
+
+
+def rate_line(label: str, r: dict, of: int) -> str:
+    """One summary line: label, count, share of ``of``, made, make rate with its interval."""
+    if r["make_rate"] is None:
+        shown = f"{'-':>10}"
+    else:
+        low, high = r["make_rate_ci95"]
+        shown = f"{100 * r['make_rate']:>9.2f}%   ({100 * low:.2f}-{100 * high:.2f}%)"
+    return f"  {label:<16} {r['count']:>10,} {pct(r['count'], of):>7} {r['made']:>10,} {shown}"
