@@ -189,7 +189,7 @@ def auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, r
             tl = t0 if seat == 0 else (t1 if seat == 1 else (t2 if seat == 2 else t3))
             margin = params[seat, P_SUPPORT] if bidder >= 0 and bidder == (seat + 2) % 4 else 0.0
             call = 0
-            if tl >= (high + 1) + margin:
+            if tl >= high + 1 and tl >= (high + 1) + margin:  # a call must beat the standing bid
                 call = tl if params[seat, P_JUMP] >= 0.5 else high + 1
         rec[R_CALLS + 2 * n] = seat
         rec[R_CALLS + 2 * n + 1] = call

@@ -190,3 +190,15 @@ def test_cli_bad_hasenpfeffer_input_is_one_line_exit_2(capsys, args, words):
     code, out, err = run(capsys, *args)
     assert code == 2
     assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_negative_support_margin_never_bids_under_the_standing_bid():
+    """Found by the twin: a margin of -2 once let seat 2 'bid' 2 over its partner's 3, then loop for ever."""
+    from sim.hasenpfeffer import play_order
+
+    odd = {"support_margin": -2.0, "bid_jump": 1.0, "cushion": 1.0, "partner_help": 1.25}
+    order = [12, 14, 11, 24, 6, 18, 0, 5, 16, 15, 23, 2, 10, 19, 8, 20, 3, 22, 21, 13, 9, 4, 17, 1, 7]
+    r = play_order(order, 3, {"pass_is_final": True}, odd)
+    assert r["calls"] == [[0, "3"], [1, "pass"], [2, "pass"], [3, "4"], [0, "pass"]]
+    order = [1, 5, 4, 10, 6, 23, 7, 3, 9, 19, 2, 21, 20, 13, 15, 24, 0, 17, 8, 14, 22, 18, 11, 16, 12]
+    assert play_order(order, 3, None, odd)["calls"] == [[0, "3"], [1, "pass"], [2, "pass"], [3, "pass"]]
