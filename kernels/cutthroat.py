@@ -274,19 +274,18 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
 
 
 @kernel(inline="always")
-def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, work, pw, rec):
+def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, work, pw, pm, rec):
     """Auction, alone, merge, play and score a hand already dealt into ``rec``.
 
     ``dealt``: masks of position 1, 2, 3 (dealer), dummy; ``kitty``: its 4
     cards in deal order, the first turned up; ``force`` as in ``auction``
     (``NO_FORCE`` for none; its ``F_ALONE`` decides the forced seat's going
     alone if it makes trump). ``work`` is int64 scratch of at
-    least 41 entries, ``pw`` float64 (4, 8) scratch for the merge.
+    least 45 entries, ``pw`` float64 and ``pm`` int64 (4, 8) scratch for the merge.
     """
     hands = work[0:3]
     tricks = work[3:6]
     points = work[6:9]
-    pm = work[9:41].reshape((4, 8))
     rec[R_DEALER] = dealer
     for p in range(3):
         seat = (dealer + 1 + p) % 3
@@ -355,11 +354,11 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, work, pw, dealer, rules, params, wt, order, rec):
+def play_hand(state, buf, dstate, dbuf, deck, work, pw, pm, dealer, rules, params, wt, order, rec):
     """Deal (Fisher-Yates, one card at a time to positions 1, 2, 3 and the dummy; 4 to the kitty) and play one hand."""
     dealt = work[41:45]
     deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
-    play_dealt(dealt, deck[20:24], dealer, rules, params, wt, order, NO_FORCE, dstate, dbuf, work, pw, rec)
+    play_dealt(dealt, deck[20:24], dealer, rules, params, wt, order, NO_FORCE, dstate, dbuf, work, pw, pm, rec)
 
 
 @kernel(inline="always")
