@@ -22,6 +22,26 @@ def _draw32(held, has, s0, s1, s2, s3):
 
 
 @kernel(inline="always")
+def draw_bounded(n, held, has, s0, s1, s2, s3):
+    """``rng.bounded(n)`` with the generator state and the held half in registers.
+
+    Uniform in ``[0, n)`` by Lemire's multiply-shift with rejection, drawing
+    exactly as ``rng.bounded`` does. Returns (draw, held, has, s0, s1, s2, s3).
+    """
+    un = np.uint64(n)
+    r, held, has, s0, s1, s2, s3 = _draw32(held, has, s0, s1, s2, s3)
+    m = r * un
+    low = m & _M32
+    if low < un:
+        threshold = ((_M32 + np.uint64(1)) - un) % un
+        while low < threshold:
+            r, held, has, s0, s1, s2, s3 = _draw32(held, has, s0, s1, s2, s3)
+            m = r * un
+            low = m & _M32
+    return np.int64(m >> np.uint64(32)), held, has, s0, s1, s2, s3
+
+
+@kernel(inline="always")
 def shuffle(state, buf, deck, n):
     """Shuffle ``deck[:n]`` in place (Fisher-Yates, i from n-1 down to 1, j uniform in [0, i]).
 
@@ -33,17 +53,7 @@ def shuffle(state, buf, deck, n):
     held = np.uint64(buf[0])
     has = buf[1]
     for i in range(n - 1, 0, -1):
-        un = np.uint64(i + 1)
-        r, held, has, s0, s1, s2, s3 = _draw32(held, has, s0, s1, s2, s3)
-        m = r * un
-        low = m & _M32
-        if low < un:
-            threshold = ((_M32 + np.uint64(1)) - un) % un
-            while low < threshold:
-                r, held, has, s0, s1, s2, s3 = _draw32(held, has, s0, s1, s2, s3)
-                m = r * un
-                low = m & _M32
-        j = np.int64(m >> np.uint64(32))
+        j, held, has, s0, s1, s2, s3 = draw_bounded(i + 1, held, has, s0, s1, s2, s3)
         tmp = deck[i]
         deck[i] = deck[j]
         deck[j] = tmp
@@ -73,6 +83,51 @@ def deal_packets(state, buf, deck, n_cards, n_hands, hand_size, out):
     return rest
 
 
+@kernel(inline="always")
+def _deal_step(i, deck, held, has, s0, s1, s2, s3):
+    """Fisher-Yates step ``i`` of ``shuffle``, reading the card it fixes at position ``i`` (never stored there).
+
+    Returns (card, held, has, s0, s1, s2, s3).
+    """
+    j, held, has, s0, s1, s2, s3 = draw_bounded(i + 1, held, has, s0, s1, s2, s3)
+    card = deck[j]
+    deck[j] = deck[i]
+    return card, held, has, s0, s1, s2, s3
+
+
+@kernel(_nrt=False)
+def deal_four(state, buf, deck):
+    """``deal_packets(state, buf, deck, 24, 4, 6, out)`` returning the four masks (no leftover).
+
+    The same draws and the same deal, fused: the Fisher-Yates step at
+    position ``i`` fixes the card there, which goes straight to hand
+    ``i % 4``, so the shuffled deck is never written back or read again.
+    Returns (hand 0, hand 1, hand 2, hand 3). Not inlined (compiled once),
+    and without reference counting (``_nrt=False``: it never allocates).
+    """
+    for i in range(24):
+        deck[i] = i
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    held = np.uint64(buf[0])
+    has = buf[1]
+    m0 = m1 = m2 = m3 = np.int64(0)
+    for q in range(5, -1, -1):  # positions 4q+3 .. 4q, unrolled (position 0 is fixed without a draw)
+        c, held, has, s0, s1, s2, s3 = _deal_step(4 * q + 3, deck, held, has, s0, s1, s2, s3)
+        m3 |= np.int64(1) << c
+        c, held, has, s0, s1, s2, s3 = _deal_step(4 * q + 2, deck, held, has, s0, s1, s2, s3)
+        m2 |= np.int64(1) << c
+        c, held, has, s0, s1, s2, s3 = _deal_step(4 * q + 1, deck, held, has, s0, s1, s2, s3)
+        m1 |= np.int64(1) << c
+        if q > 0:
+            c, held, has, s0, s1, s2, s3 = _deal_step(4 * q, deck, held, has, s0, s1, s2, s3)
+            m0 |= np.int64(1) << c
+    m0 |= np.int64(1) << deck[0]
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    buf[0] = np.int64(held)
+    buf[1] = has
+    return m0, m1, m2, m3
+
+
 @kernel(parallel=True)
 def deal_many(states, chunk_size, n_deals, n_cards, n_hands, hand_size, checksum):
     """Deal ``n_deals`` hands in chunks (one RNG state per chunk); XOR of all masks per chunk.
@@ -87,8 +142,8 @@ def deal_many(states, chunk_size, n_deals, n_cards, n_hands, hand_size, checksum
         x = np.int64(0)
         ghost_layout = n_cards == 24 and n_hands == 4 and hand_size == 6
         for _ in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
-            if ghost_layout:  # constants, as in the Ghost Hand kernel: the compiler folds i % 4 and the bounds
-                deal_packets(state, buf, deck, 24, 4, 6, out)
+            if ghost_layout:  # as the Ghost Hand kernel deals
+                out[0], out[1], out[2], out[3] = deal_four(state, buf, deck)
             else:
                 deal_packets(state, buf, deck, n_cards, n_hands, hand_size, out)
             x ^= out[0] ^ (out[n_hands - 1] << 1)

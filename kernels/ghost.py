@@ -8,29 +8,54 @@ Random strategies draw from the decision stream ``(dstate, dbuf)``, apart
 from the deal stream ``(state, buf)``, so deals never depend on decisions. The per-hand record (``R_*``) and the
 summary counters (``S_*``) are fixed-width int64 rows defined here and read by
 ``sim.records`` / ``sim.runner``.
+
+The hot path: ``play_hand`` (inlined into the drivers) calls three kernels
+that are compiled once, not inlined, and take numbers or are compiled without
+reference counting (``_nrt=False``), so a call costs a few nanoseconds:
+``deal_four``, ``auction_core`` and ``play_core``. The public ``auction``,
+``play_tricks`` and ``play_dealt`` wrap them for array callers.
 """
 
 import numpy as np
 
-from kernels.bits import popcount
-from kernels.deal import deal_packets
-from kernels.ghost_strategy import (  # noqa: F401  (estimate is re-exported for the tests)
+from kernels.bits import lowest, popcount
+from kernels.deal import deal_four
+from kernels.ghost_strategy import (  # noqa: F401  (best_trump and estimate are re-exported for the tests)
+    P_BID3,
+    P_BID4,
+    P_BID5,
+    P_JUMP,
     P_LEAD_TRUMP,
+    P_MOON,
+    P_NEAR,
+    P_RANDOM,
+    P_SHIFT_OPP,
+    P_SHIFT_SELF,
     P_SWAP_BELOW,
+    best_of_row,
     best_trump,
-    choose_call,
-    choose_follow,
-    choose_lead,
+    bounded_rng,
+    call_of,
+    card_mask,
     estimate,
-    is_random,
+    lead_rank,
     nth_card,
-    random_call,
+    random_call_rng,
     random_card,
-    score_shift,
+    shift_of,
+    value_ranks,
 )
 from kernels.jit import kernel
-from kernels.rng import bounded
-from kernels.tables import EFF_SUIT, POWER, SUIT_MASK
+from kernels.tables import (
+    EFF_SUIT,
+    POWER,
+    SUIT_MASK,
+    V_BEATS,
+    V_EFF_SUIT,
+    V_SUIT_MASK,
+    VALUE_ORDER,
+    VALUE_RANK,
+)
 from sim.rules import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP
 
 DECK = np.int64((1 << 24) - 1)
@@ -59,6 +84,7 @@ R_WIDTH = R_POINTS + N_SEATS
 # A forced decision (paired replays, should-bid): seat, turn, swap, call, trump; -1 = not forced.
 F_SEAT, F_AT, F_SWAP, F_CALL, F_TRUMP = range(5)
 NO_FORCE = np.full(5, -1, np.int64)
+SEAT_ROWS = (np.int64(0), np.int64(1), np.int64(2))  # each seat plays its own row of ``params``
 
 # Summary counters (int64 row per chunk; merged by summing).
 S_HANDS = 0
@@ -98,99 +124,157 @@ def trick_winner(cards, trump):
 @kernel(inline="always")
 def score_hand(maker, bid, tricks, rules, points):
     """Points of each seat for a played hand into ``points`` (score table of RULES.md 1)."""
-    for s in range(N_SEATS):
-        points[s] = tricks[s]
-    if tricks[maker] >= bid:
-        if bid == MOON:
-            points[maker] = 24
+    points[0], points[1], points[2] = score_of(maker, bid, tricks[0], tricks[1], tricks[2], rules)
+
+
+@kernel(inline="always")
+def score_of(maker, bid, t0, t1, t2, rules):
+    """``score_hand`` on the tricks by seat ``t0, t1, t2``: the points by seat."""
+    taken = t0 if maker == 0 else (t1 if maker == 1 else t2)
+    if taken >= bid:
+        mine = 24 if bid == MOON else taken
     else:
         penalty = rules[G_MOON_PENALTY] if bid == MOON else bid
-        points[maker] = -penalty + (tricks[maker] if rules[G_SET_KEEPS] == 1 else 0)
+        mine = -penalty + (taken if rules[G_SET_KEEPS] == 1 else 0)
+    return (mine if maker == 0 else t0), (mine if maker == 1 else t1), (mine if maker == 2 else t2)
 
 
 # ---------------------------------------------------------------- phases
 
 
-@kernel
+@kernel(inline="always")
 def auction(hands, ghost, dealer, rules, params, scores, target, force, dstate, dbuf, rec):
     """Run the auction on ``hands`` (by seat; a swap rewrites it); record swap and calls in ``rec``.
 
-    ``scores`` are the game scores before this hand (for score-aware
-    strategies). ``force`` (int64[5], ``F_*``) overrides one seat's decisions
-    at one turn (for paired analyses and should-bid): the turn is the seat's
-    first (``F_AT`` = -1) or the turn made when ``F_AT`` calls have been made;
-    there ``F_SWAP`` (0 keep, 1 swap, -1 strategy) replaces the swap decision
-    if the swap is open, and ``F_CALL`` (-1 strategy) the call; if the seat
-    wins the auction, ``F_TRUMP`` (-1 strategy) is the trump it names.
-    Returns (maker, bid, trump); maker -1 means thrown in.
+    ``auction_core`` on arrays, the estimates summed directly from ``params``
+    (one row per seat). Returns (maker, bid, trump); maker -1 means thrown in.
     """
-    until_passes = rules[G_AUCTION] == 1
-    swap_open = rules[G_SWAP] == 1
-    stick = rules[G_STICK] == 1
+    rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
+    maker, bid, trump, h0, h1, h2, swapper, n_calls, calls, rng = auction_core(
+        hands[0], hands[1], hands[2], ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], params,
+        SEAT_ROWS, (scores[0], scores[1], scores[2]), target,
+        (force[F_SEAT], force[F_AT], force[F_SWAP], force[F_CALL], force[F_TRUMP]), rng,
+    )
+    dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
+    dbuf[0] = np.int64(rng[4])
+    dbuf[1] = rng[5]
+    hands[0], hands[1], hands[2] = h0, h1, h2
+    record_calls(rec, np.int64(0), swapper, n_calls, calls)
+    return maker, bid, trump
+
+
+@kernel(inline="always")
+def record_calls(rec, base, swapper, n_calls, calls):
+    """Write the swap and the calls of an auction (``auction_core``'s packed ``calls``) into ``rec[base:]``."""
+    rec[base + R_SWAP] = swapper
+    rec[base + R_NCALLS] = n_calls
+    for i in range(n_calls):
+        c = (calls >> (5 * i)) & 31
+        rec[base + R_CALLS + 2 * i] = c >> 3
+        rec[base + R_CALLS + 2 * i + 1] = c & 7
+
+
+@kernel(_nrt=False)
+def auction_core(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule, rows, seat_rows, scores, target,
+                 force, rng):
+    """Run the auction on the seats' hands ``h0, h1, h2`` with ``ghost`` beside them.
+
+    Rule options are the ``G_AUCTION``, ``G_SWAP``, ``G_STICK`` codes. Seat
+    ``s`` plays strategy row ``rows[seat_rows[s]]``: a parameter vector, or a
+    ``strategy_rows`` row whose estimate table is used when it can be.
+    ``scores`` (by seat) are the game scores before this hand (for
+    score-aware strategies). ``force`` = (seat, at, swap, call, trump) as
+    ``F_*`` overrides one seat's decisions at one turn (for paired analyses
+    and should-bid): the turn is the seat's first (at = -1) or the turn made
+    when ``at`` calls have been made; there swap (0 keep, 1 swap, -1
+    strategy) replaces the swap decision if the swap is open, and call (-1
+    strategy) the call; if the seat wins the auction, trump (-1 strategy) is
+    the trump it names. ``rng`` is the decision stream as a tuple
+    (``bounded_rng``). Compiled once, not inlined, and without reference
+    counting (``_nrt=False``: it never allocates), so a call is cheap.
+
+    Returns (maker, bid, trump, h0, h1, h2, swapper, n_calls, calls, rng):
+    maker -1 means thrown in; the hands after any swap; the swapper seat or
+    -1; call i packed in bits 5i.. of ``calls`` as seat << 3 | call (call 0
+    = pass, 3..5, 6 = moon); the stream after the draws.
+    """
+    until_passes = auction_rule == 1
+    swap_open = swap_rule == 1
+    stick = stick_rule == 1
+    f_seat, f_at, f_swap, f_call, f_trump = force
     standing = 0
     maker = -1
+    swapper = -1
     n_calls = 0
+    calls = np.int64(0)
     n_passed = 0
     passed = 0  # bit per seat
     called = 0  # bit per seat
     best_s0 = best_s1 = best_s2 = 0  # each seat's best suit and estimate, once known
     best_e0 = best_e1 = best_e2 = 0.0
-    rec[R_SWAP] = -1
     pos = 1
     while True:
         seat = (dealer + pos) % 3
-        p = params[seat]
+        r = seat_rows[0] if seat == 0 else (seat_rows[1] if seat == 1 else seat_rows[2])
         if (passed >> seat) & 1 == 0 and seat != maker:
             forced = stick and seat == dealer and n_passed == 2 and standing == 0
-            rnd = is_random(p)
-            at_force = seat == force[F_SEAT] and (
-                n_calls == force[F_AT] if force[F_AT] >= 0 else (called >> seat) & 1 == 0
-            )
+            rnd = rows[r, P_RANDOM] >= 0.5
+            at_force = seat == f_seat and (n_calls == f_at if f_at >= 0 else (called >> seat) & 1 == 0)
             if (called >> seat) & 1 == 0:
-                known = False  # whether (bs, be) already describe the seat's current hand
+                hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
+                deciding = swap_open  # the swap decision is still to make
+                known = False  # whether (bs, be) describe ``hand``
                 bs, be = 0, 0.0
-                if swap_open:
-                    if at_force and force[F_SWAP] >= 0:
-                        do_swap = force[F_SWAP] == 1
-                    elif rnd:
-                        do_swap = bounded(dstate, dbuf, 2) == 1
-                    else:
-                        bs, be = best_trump(hands[seat], p)
+                while True:  # at most twice: the hand held, then the ghost if swapped
+                    if not rnd and not known:
+                        bs, be = best_of_row(hand, rows, r)
                         known = True
-                        do_swap = be < p[P_SWAP_BELOW]
+                    if not deciding:
+                        break
+                    deciding = False
+                    if at_force and f_swap >= 0:
+                        do_swap = f_swap == 1
+                    elif rnd:
+                        k, rng = bounded_rng(np.int64(2), rng)
+                        do_swap = k == 1
+                    else:
+                        do_swap = be < rows[r, P_SWAP_BELOW]
                     if do_swap:
-                        hands[seat] = ghost
-                        rec[R_SWAP] = seat
+                        hand = ghost
+                        if seat == 0:
+                            h0 = ghost
+                        elif seat == 1:
+                            h1 = ghost
+                        else:
+                            h2 = ghost
+                        swapper = seat
                         swap_open = False
                         known = False
-                if not rnd:
-                    if not known:
-                        bs, be = best_trump(hands[seat], p)
-                    if seat == 0:
-                        best_s0, best_e0 = bs, be
-                    elif seat == 1:
-                        best_s1, best_e1 = bs, be
-                    else:
-                        best_s2, best_e2 = bs, be
-            if at_force and force[F_CALL] >= 0:
-                call = force[F_CALL]
+                if seat == 0:
+                    best_s0, best_e0 = bs, be
+                elif seat == 1:
+                    best_s1, best_e1 = bs, be
+                else:
+                    best_s2, best_e2 = bs, be
+            if at_force and f_call >= 0:
+                call = f_call
             elif rnd:
-                call = random_call(standing, forced, dstate, dbuf)
+                call, rng = random_call_rng(standing, forced, rng)
             else:
                 be = best_e0 if seat == 0 else (best_e1 if seat == 1 else best_e2)
-                call = choose_call(be, standing, forced, score_shift(seat, scores, target, p), p)
-            rec[R_CALLS + 2 * n_calls] = seat
-            rec[R_CALLS + 2 * n_calls + 1] = call
+                shift = shift_of(seat, scores, target, rows[r, P_SHIFT_SELF], rows[r, P_SHIFT_OPP], rows[r, P_NEAR])
+                call = call_of(be - shift, standing, forced, rows[r, P_MOON], rows[r, P_BID5], rows[r, P_BID4],
+                               rows[r, P_BID3], rows[r, P_JUMP])
+            calls |= ((seat << 3) | call) << (5 * n_calls)
             n_calls += 1
             called |= 1 << seat
-            if call == 0:
-                passed |= 1 << seat
-                n_passed += 1
-            else:
-                standing = call
-                maker = seat
-                if call == MOON:
-                    break
+            passes = call == 0
+            passed |= np.int64(passes) << seat
+            n_passed += passes
+            standing = standing if passes else call
+            maker = maker if passes else seat
+            if call == MOON:
+                break
         if pos == 3:
             if not until_passes or n_passed == 3:
                 break
@@ -199,16 +283,16 @@ def auction(hands, ghost, dealer, rules, params, scores, target, force, dstate, 
             pos += 1
         if until_passes and maker >= 0 and n_passed == 2:
             break
-    rec[R_NCALLS] = n_calls
     trump = -1
     if maker >= 0:
-        if maker == force[F_SEAT] and force[F_TRUMP] >= 0:
-            trump = force[F_TRUMP]
-        elif is_random(params[maker]):
-            trump = bounded(dstate, dbuf, 4)
+        r = seat_rows[0] if maker == 0 else (seat_rows[1] if maker == 1 else seat_rows[2])
+        if maker == f_seat and f_trump >= 0:
+            trump = f_trump
+        elif rows[r, P_RANDOM] >= 0.5:
+            trump, rng = bounded_rng(np.int64(4), rng)
         else:
             trump = best_s0 if maker == 0 else (best_s1 if maker == 1 else best_s2)
-    return maker, standing, trump
+    return maker, standing, trump, h0, h1, h2, swapper, n_calls, calls, rng
 
 
 @kernel(inline="always")
@@ -218,108 +302,155 @@ def play_tricks(hands, trump, leader, maker, params, choices, dstate, dbuf, rec,
     With an empty ``choices`` each seat's strategy plays; otherwise play ``i``
     takes the ``choices[i] % n``-th of the n legal cards in ascending order.
     """
+    t0, t1, t2, v0, v1, v2 = play_core(hands[0], hands[1], hands[2], trump, leader, maker, params, SEAT_ROWS,
+                                       choices, choices.shape[0] > 0, dstate, dbuf, rec, np.int64(0))
+    hands[0], hands[1], hands[2] = card_mask(v0, trump), card_mask(v1, trump), card_mask(v2, trump)
+    tricks[0], tricks[1], tricks[2] = t0, t1, t2
+
+
+@kernel(_nrt=False)
+def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_choices, dstate, dbuf, rec, base):
+    """``play_tricks`` on the seats' hands ``h0, h1, h2``, recording into ``rec[base:]``.
+
+    Seat ``s`` plays strategy row ``rows[seat_rows[s]]``; with
+    ``use_choices`` play ``i`` takes the ``choices[i] % n``-th legal card.
+    The hands are played in value space (``tables.VALUE_ORDER``), where the
+    card of least value of a mask is its lowest bit: a follow is the lowest
+    of the legal cards that beat the trick so far (they are all of one
+    effective suit, where value is power), or else of all legal cards.
+    Returns the tricks by seat and what is left of the hands, in value space.
+    Compiled once, not inlined, and without reference counting
+    (``_nrt=False``: it never allocates), so a call costs a few nanoseconds.
+    """
+    v0 = value_ranks(h0, trump)
+    v1 = value_ranks(h1, trump)
+    v2 = value_ranks(h2, trump)
     played = np.int64(0)
-    h0, h1, h2 = hands[0], hands[1], hands[2]
     t0 = t1 = t2 = 0
-    rnd0 = is_random(params[0])
-    rnd1 = is_random(params[1])
-    rnd2 = is_random(params[2])
-    lead_min = params[maker, P_LEAD_TRUMP] if maker >= 0 else 0.0
-    use_choices = choices.shape[0] > 0
+    rnd = 0  # bit per seat playing at random
+    for s in range(N_SEATS):
+        if rows[seat_rows[s], P_RANDOM] >= 0.5:
+            rnd |= 1 << s
+    special = use_choices or rnd != 0
+    r_maker = seat_rows[0] if maker == 0 else (seat_rows[1] if maker == 1 else seat_rows[2])
+    lead_min = rows[r_maker, P_LEAD_TRUMP] if maker >= 0 else 0.0
     n = 0
     for _ in range(N_TRICKS):
-        led = -1
-        winning = -1  # the card winning the trick so far
-        winner = -1
+        led = 0
+        winning = 0  # the card winning the trick so far, by value rank
+        winner = leader
         for k in range(N_SEATS):
-            seat = (leader + k) % 3
-            hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
+            seat = leader + k
+            seat = seat - 3 if seat >= 3 else seat
+            hand = v0 if seat == 0 else (v1 if seat == 1 else v2)
             legal = hand
-            if led >= 0:
-                legal = hand & SUIT_MASK[trump, led]
-                if legal == 0:
-                    legal = hand
-            if use_choices:
-                card = nth_card(legal, choices[n] % popcount(legal))
-            elif rnd0 if seat == 0 else (rnd1 if seat == 1 else rnd2):
-                card = random_card(legal, dstate, dbuf)
-            elif led < 0:
-                card = choose_lead(hand, trump, played, seat == maker, lead_min)
+            if k > 0:
+                follow = hand & V_SUIT_MASK[trump, led]
+                legal = follow if follow != 0 else hand
+            if special and (use_choices or (rnd >> seat) & 1 == 1):
+                cards = card_mask(legal, trump)
+                if use_choices:
+                    card = nth_card(cards, choices[n] % popcount(cards))
+                else:
+                    card = random_card(cards, dstate, dbuf)
+                v = VALUE_RANK[trump, card]
+                takes = (V_BEATS[trump, led, winning] >> v) & 1 == 1
+            elif k == 0:
+                v = lead_rank(hand, trump, played, seat == maker, lead_min)
+                takes = False
             else:
-                card = choose_follow(legal, trump, led, winning)
-            bit = np.int64(1) << card
-            if seat == 0:
-                h0 = hand & ~bit
-            elif seat == 1:
-                h1 = hand & ~bit
-            else:
-                h2 = hand & ~bit
+                winners = legal & V_BEATS[trump, led, winning]
+                v = lowest(winners if winners != 0 else legal)
+                takes = winners != 0
+            bit = np.int64(1) << v
+            hand &= ~bit
+            v0 = hand if seat == 0 else v0
+            v1 = hand if seat == 1 else v1
+            v2 = hand if seat == 2 else v2
             played |= bit
-            if led < 0:
-                led = EFF_SUIT[trump, card]
-                winning = card
-                winner = seat
-            elif POWER[trump, led, card] > POWER[trump, led, winning]:
-                winning = card
-                winner = seat
-            rec[R_PLAYS + 2 * n] = seat
-            rec[R_PLAYS + 2 * n + 1] = card
+            if k == 0:
+                led = V_EFF_SUIT[trump, v]
+                winning = v
+            else:
+                winning = v if takes else winning
+                winner = seat if takes else winner
+            rec[base + R_PLAYS + 2 * n] = seat
+            rec[base + R_PLAYS + 2 * n + 1] = VALUE_ORDER[trump, v]
             n += 1
-        if winner == 0:
-            t0 += 1
-        elif winner == 1:
-            t1 += 1
-        else:
-            t2 += 1
+        t0 += winner == 0
+        t1 += winner == 1
+        t2 += winner == 2
         leader = winner
-    hands[0], hands[1], hands[2] = h0, h1, h2
-    tricks[0], tricks[1], tricks[2] = t0, t1, t2
-    rec[R_NPLAYS] = n
+    rec[base + R_NPLAYS] = n
+    return t0, t1, t2, v0, v1, v2
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, scores, target, rec):
-    """Deal, auction, play and score one hand; the whole record goes to ``rec``.
+def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, base):
+    """Deal, auction, play and score one hand; the whole record goes to ``rec[base:]``.
 
-    ``params`` has one strategy row per seat; ``scores`` are the game scores
-    before the hand (zeros for independent hands). ``work`` is an int64
-    scratch array of at least 13 entries (no allocation per hand).
+    Seat ``s`` plays strategy row ``rows[seat_rows[s]]`` (``strategy_rows``);
+    ``scores`` are the game scores before the hand (zeros for independent
+    hands). ``work`` is unused (kept for the callers); ``deck`` is scratch.
     """
-    deal_packets(state, buf, deck, 24, 4, HAND_SIZE, work[0:4])
-    play_dealt(work[0:4], dstate, dbuf, work, dealer, rules, params, scores, target, NO_FORCE, rec)
+    d0, d1, d2, ghost = deal_four(state, buf, deck)
+    play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, NO_FORCE, rec,
+                    base)
 
 
 @kernel(inline="always")
 def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec):
     """Auction, play and score a hand already dealt (``dealt``: position 1, 2, 3, ghost) into ``rec``.
 
-    ``force`` as in ``auction`` (``NO_FORCE`` for none); ``work[4:13]`` is scratch.
+    ``params`` has one strategy row per seat; ``force`` as in ``auction``
+    (``NO_FORCE`` for none); ``work`` is unused (kept for the callers).
     """
-    hands = work[4:7]
-    tricks = work[7:10]
-    points = work[10:13]
-    empty = work[13:13]
-    rec[R_DEALER] = dealer
-    for p in range(3):
-        seat = (dealer + 1 + p) % 3
-        hands[seat] = dealt[p]
-        rec[R_DEAL + seat] = dealt[p]
-    rec[R_DEAL + 3] = dealt[3]
-    maker, bid, trump = auction(hands, dealt[3], dealer, rules, params, scores, target, force, dstate, dbuf, rec)
-    rec[R_MAKER] = maker
-    rec[R_BID] = bid
-    rec[R_TRUMP] = trump
+    play_dealt_core(dealt[0], dealt[1], dealt[2], dealt[3], dstate, dbuf, dealer, rules, params, SEAT_ROWS, scores,
+                    target, force, rec, np.int64(0))
+
+
+@kernel(inline="always")
+def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, force, rec, base):
+    """``play_dealt`` of the hands dealt to positions 1, 2, 3 and the ghost, into ``rec[base:]``.
+
+    Seat ``s`` plays strategy row ``rows[seat_rows[s]]`` (``auction_core``).
+    """
+    rec[base + R_DEALER] = dealer
+    # seat (dealer + 1 + p) % 3 holds position p + 1's hand
+    h0 = d2 if dealer == 0 else (d1 if dealer == 1 else d0)
+    h1 = d0 if dealer == 0 else (d2 if dealer == 1 else d1)
+    h2 = d1 if dealer == 0 else (d0 if dealer == 1 else d2)
+    rec[base + R_DEAL] = h0
+    rec[base + R_DEAL + 1] = h1
+    rec[base + R_DEAL + 2] = h2
+    rec[base + R_DEAL + 3] = ghost
+    rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
+    maker, bid, trump, h0, h1, h2, swapper, n_calls, calls, rng = auction_core(
+        h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows, seat_rows,
+        (scores[0], scores[1], scores[2]), target,
+        (force[F_SEAT], force[F_AT], force[F_SWAP], force[F_CALL], force[F_TRUMP]), rng,
+    )
+    dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
+    dbuf[0] = np.int64(rng[4])
+    dbuf[1] = rng[5]
+    record_calls(rec, base, swapper, n_calls, calls)
+    rec[base + R_MAKER] = maker
+    rec[base + R_BID] = bid
+    rec[base + R_TRUMP] = trump
+    t0 = t1 = t2 = 0
+    p0 = p1 = p2 = 0
     if maker < 0:
-        rec[R_NPLAYS] = 0
-        for s in range(N_SEATS):
-            tricks[s] = 0
-            points[s] = 0
+        rec[base + R_NPLAYS] = 0
     else:
-        play_tricks(hands, trump, maker, maker, params, empty, dstate, dbuf, rec, tricks)
-        score_hand(maker, bid, tricks, rules, points)
-    for s in range(N_SEATS):
-        rec[R_TRICKS + s] = tricks[s]
-        rec[R_POINTS + s] = points[s]
+        t0, t1, t2, _, _, _ = play_core(h0, h1, h2, trump, maker, maker, rows, seat_rows, rec, np.bool_(False),
+                                        dstate, dbuf, rec, base)
+        p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)
+    rec[base + R_TRICKS] = t0
+    rec[base + R_TRICKS + 1] = t1
+    rec[base + R_TRICKS + 2] = t2
+    rec[base + R_POINTS] = p0
+    rec[base + R_POINTS + 1] = p1
+    rec[base + R_POINTS + 2] = p2
 
 
 @kernel
@@ -345,25 +476,27 @@ def margin2(rec, seat):
 
 
 @kernel(inline="always")
-def tally(rec, acc):
-    """Add one hand's record to the summary counters ``acc``."""
-    dealer = rec[R_DEALER]
+def tally(rec, base, acc):
+    """Add one hand's record (``rec[base:]``) to the summary counters ``acc``."""
+    dealer = rec[base + R_DEALER]
     acc[S_HANDS] += 1
-    maker = rec[R_MAKER]
-    if rec[R_SWAP] >= 0:
+    maker = rec[base + R_MAKER]
+    swapper = rec[base + R_SWAP]
+    if swapper >= 0:
         acc[S_SWAPS] += 1
-        acc[S_SWAP_POS + (rec[R_SWAP] - dealer + 2) % 3] += 1
+        acc[S_SWAP_POS + (swapper - dealer + 2) % 3] += 1
     if maker < 0:
         acc[S_THROWN] += 1
         return
-    level = rec[R_BID] - 3
+    bid = rec[base + R_BID]
+    level = bid - 3
     acc[S_BIDS + level] += 1
     acc[S_MAKER_POS + (maker - dealer + 2) % 3] += 1
-    made = rec[R_TRICKS + maker] >= rec[R_BID]
-    if made:
+    if rec[base + R_TRICKS + maker] >= bid:
         acc[S_MADE + level] += 1
     for s in range(N_SEATS):
         pos = (s - dealer + 2) % 3
-        acc[S_POINTS + pos] += rec[R_POINTS + s]
-        acc[S_POINTS_SQ + pos] += rec[R_POINTS + s] * rec[R_POINTS + s]
-        acc[S_TRICKS + pos] += rec[R_TRICKS + s]
+        pts = rec[base + R_POINTS + s]
+        acc[S_POINTS + pos] += pts
+        acc[S_POINTS_SQ + pos] += pts * pts
+        acc[S_TRICKS + pos] += rec[base + R_TRICKS + s]

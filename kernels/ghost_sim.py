@@ -9,11 +9,11 @@ import numpy as np
 from numba import prange
 
 from kernels.bits import lowest
-from kernels.deal import deal_packets
+from kernels.deal import deal_four, deal_packets
 from kernels.ghost import (
     HAND_SIZE,
-    NO_FORCE,
     N_SEATS,
+    NO_FORCE,
     R_BID,
     R_CALLS,
     R_MAKER,
@@ -23,15 +23,17 @@ from kernels.ghost import (
     R_TRICKS,
     R_WIDTH,
     S_WIDTH,
-    auction,
+    SEAT_ROWS,
+    auction_core,
     chunk_scratch,
     play_hand,
     tally,
 )
 from kernels.ghost_stats import tally_bids
+from kernels.ghost_strategy import strategy_rows
 from kernels.jit import kernel
 from kernels.rng import next_u64, splitmix_seed
-from sim.rules import G_TIEBREAK
+from sim.rules import G_AUCTION, G_STICK, G_SWAP, G_TIEBREAK
 
 # Per-strategy counters (int64 row per strategy, per chunk).
 ST_HANDS = 0  # seat-hands played
@@ -80,13 +82,16 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
     want_stats = bid_acc.shape[1] > 0
     for ci in prange(states.shape[0]):
         state, dstate, buf, dbuf, deck, scratch, work, scores = chunk_scratch(states, dstates, ci)
+        rows = strategy_rows(params)
         acc = np.zeros(S_WIDTH, np.int64)
+        flat = records.reshape(-1) if want_records else scratch  # each hand writes its row at ``base``
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
-            rec = records[h] if want_records else scratch
-            play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 3, rules, params, scores, target, rec)
-            tally(rec, acc)
+            base = h * R_WIDTH if want_records else 0
+            play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 3, rules, rows, SEAT_ROWS, scores,
+                      target, flat, base)
+            tally(flat, base, acc)
             if want_stats:
-                tally_bids(rec, params, bid_acc[ci], est_acc[ci])
+                tally_bids(flat[base:base + R_WIDTH], params, bid_acc[ci], est_acc[ci])
         summary[ci, :] = acc
 
 
@@ -98,16 +103,20 @@ def auction_chunks(states, dstates, chunk_size, n_hands, rules, params, target, 
     ``makers[ci]`` counts the chunk's hands that found a maker.
     """
     for ci in prange(states.shape[0]):
-        state, dstate, buf, dbuf, deck, rec, work, scores = chunk_scratch(states, dstates, ci)
-        dealt = work[0:4]
-        hands = work[4:7]
+        state, dstate, buf, dbuf, deck, _, _, scores = chunk_scratch(states, dstates, ci)
+        rows = strategy_rows(params)
+        rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])  # the decision stream
         count = 0
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             dealer = h % 3
-            deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
-            for p in range(3):
-                hands[(dealer + 1 + p) % 3] = dealt[p]
-            maker, _, _ = auction(hands, dealt[3], dealer, rules, params, scores, target, NO_FORCE, dstate, dbuf, rec)
+            d0, d1, d2, ghost = deal_four(state, buf, deck)
+            h0 = d2 if dealer == 0 else (d1 if dealer == 1 else d0)  # as in kernels.ghost.play_dealt_core
+            h1 = d0 if dealer == 0 else (d2 if dealer == 1 else d1)
+            h2 = d1 if dealer == 0 else (d0 if dealer == 1 else d2)
+            out = auction_core(h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows,
+                               SEAT_ROWS, (scores[0], scores[1], scores[2]), target,
+                               (NO_FORCE[0], NO_FORCE[1], NO_FORCE[2], NO_FORCE[3], NO_FORCE[4]), rng)
+            maker, rng = out[0], out[9]
             if maker >= 0:
                 count += 1
         makers[ci] = count
@@ -164,9 +173,11 @@ def _top_seats(v0, v1, v2, among):
 
 
 @kernel
-def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, params, seat_strat, target, max_hands,
-              scores, hand_acc, strat_acc):
+def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat, target, max_hands, scores, hand_acc,
+              strat_acc):
     """Play one game to ``target`` from the first dealer ``FIRST_DEALER``; returns (winner, hands, tiebreak).
+
+    Seat ``s`` plays strategy ``seat_strat[s]``, row of ``rows`` (``strategy_rows``).
 
     The deal passes left every hand, thrown-in hands included. After a hand,
     a unique highest score at or above the target wins; a tie at the top goes
@@ -181,8 +192,9 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, params, seat_str
     contenders = 0  # playoff: bit per tied seat
     went_on = False
     for n in range(1, max_hands + 1):
-        play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, scores, target, rec)
-        tally(rec, hand_acc)
+        seat_rows = (seat_strat[0], seat_strat[1], seat_strat[2])
+        play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, np.int64(0))
+        tally(rec, 0, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         for s in range(N_SEATS):
             scores[s] += rec[R_POINTS + s]
@@ -217,7 +229,6 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
     scores), and per-chunk counters ``hand_acc``, ``strat_acc``, ``game_acc``.
     """
     n_assign = assignments.shape[0]
-    n_params = strat_params.shape[1]
     for ci in prange(states.shape[0]):
         chunk = states[ci].copy()
         state = np.empty(4, np.uint64)
@@ -228,11 +239,11 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
         work = np.zeros(16, np.int64)
         rec = np.zeros(R_WIDTH, np.int64)
         scores = np.zeros(N_SEATS, np.int64)
-        params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
         h_acc = hand_acc[ci]
         s_acc = strat_acc[ci]
         g_acc = game_acc[ci]
+        rows = strategy_rows(strat_params)
         for g in range(ci * chunk_sets, min((ci + 1) * chunk_sets, n_sets)):
             game_seed = next_u64(chunk)
             for a in range(n_assign):
@@ -244,8 +255,7 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
                 dbuf[1] = 0
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
-                    params[s, :] = strat_params[assignments[a, s]]
-                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, rec, rules, params, seat_strat,
+                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat,
                                                target, max_hands, scores, h_acc, s_acc)
                 row = game_out[g * n_assign + a]
                 row[GO_WINNER] = winner

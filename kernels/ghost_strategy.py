@@ -3,21 +3,41 @@
 Small functions that take arrays are inlined at Numba's level
 (``inline="always"``): a plain call with array arguments costs atomic
 reference-count updates (about 30 ns, measured), more than the work itself.
+Functions called plainly take numbers only, or are compiled without
+reference counting (``_nrt=False``, in ``kernels.ghost``).
 
 Every number comes from one seat's row ``p`` of the strategy record
 (``sim.strategy.GHOST_PARAMS``); sim/strategy.py describes the strategy in
-words. Random choices draw from the decision stream ``(dstate, dbuf)``.
+words. The hand kernel reads ``strategy_rows``: each row followed by its
+trick-estimate table, so a hand's four estimates take twelve lookups, and it
+plays tricks in value space (``tables.VALUE_ORDER``: cards renumbered by
+value, where the card of least value is the lowest bit). Random choices draw
+from the decision stream ``(dstate, dbuf)``, or the same stream held in
+registers as a tuple (``bounded_rng``).
 """
 
 import numpy as np
 
 from kernels.bits import highest, lowest, popcount
+from kernels.deal import draw_bounded
 from kernels.jit import kernel
 from kernels.rng import bounded
-from kernels.tables import BEATS, HIGHER, LEFT, RANK_MASK, RIGHT, SUIT_MASK, TRUMP_PLAIN
-from sim.strategy import param_index
+from kernels.tables import (
+    BEATS,
+    CARD_BITS,
+    LEFT,
+    RIGHT,
+    SUIT_MASK,
+    TRUMP_PLAIN,
+    V_HIGHER,
+    V_SUIT_MASK,
+    VALUE_BITS,
+    VALUE_ORDER,
+)
+from sim.strategy import GHOST_PARAM_NAMES, WEIGHT_LIMIT, WEIGHT_STEP, param_index
 
 DECK24 = np.int64((1 << 24) - 1)
+_JOKER = np.int64(1 << 24)
 _ACES = np.int64(sum(1 << (s * 6 + 5) for s in range(4)))
 _KINGS = np.int64(sum(1 << (s * 6 + 4) for s in range(4)))
 MOON = 6
@@ -92,7 +112,22 @@ def estimate(hand, trump, p):
 @kernel(inline="always")
 def best_trump(hand, p):
     """(suit, estimate) of the suit with the highest trick estimate; ties to the lowest suit."""
-    w = _weights(p)
+    return best_trump_w(hand, _weights(p))
+
+
+@kernel(inline="always")
+def row_weights(rows, r):
+    """``_weights`` of row ``r`` of a 2-D strategy array, read without taking a row view (no reference counting)."""
+    return (
+        rows[r, P_W_TRUMP], rows[r, P_W_TRUMP + 1], rows[r, P_W_TRUMP + 2], rows[r, P_W_TRUMP + 3],
+        rows[r, P_W_TRUMP + 4], rows[r, P_W_TRUMP + 5], rows[r, P_W_TRUMP + 6], rows[r, P_W_TRUMP + 7],
+        rows[r, P_W_OFF_ACE], rows[r, P_W_OFF_KING], rows[r, P_W_VOID],
+    )
+
+
+@kernel
+def best_trump_w(hand, w):
+    """``best_trump`` with the weights as a tuple (``_weights``); not inlined (scalar arguments: a cheap call)."""
     best_s = 0
     best_e = _estimate_w(hand, 0, w)
     for t in range(1, 4):
@@ -103,35 +138,136 @@ def best_trump(hand, p):
     return best_s, best_e
 
 
+# Strategy rows (``strategy_rows``): a strategy's parameter vector followed by its estimate table, so
+# one float64 array row carries everything a seat's decisions read. For a suit's six cards as a 6-bit
+# mask m (9 T J Q K A), column [T_<role> + m] holds what they add to the estimate when the suit plays
+# that role (T_TRUMP: it is trump; T_SAME: it shares trump's colour; T_OTHER: the other colour),
+# packed as an integer: weight in units of WEIGHT_STEP << T_UNITS | trumps held << 8 | 1 if the suit
+# counts as void. Sums of entries are exact integers (below 2**53) and keep the fields apart
+# (trumps <= 7, voids <= 3). T_VOID holds w_void in units; T_OK is 1 where the table may be used.
+N_PARAMS = len(GHOST_PARAM_NAMES)
+T_TRUMP = N_PARAMS
+T_SAME = T_TRUMP + 64
+T_OTHER = T_SAME + 64
+T_VOID = T_OTHER + 64
+T_OK = T_VOID + 1
+ROW_WIDTH = T_OK + 1
+T_UNITS = 16
+_UNIT = 1.0 / WEIGHT_STEP
+_FIELD = float(1 << T_UNITS)
+
+
+@kernel
+def strategy_rows(strat_params):
+    """Each strategy (row of ``strat_params``) followed by its estimate table: float64 (n, ``ROW_WIDTH``).
+
+    The table gives ``best_trump`` exactly (for hands without the joker)
+    when every weight is a whole number of units below the limit, as
+    ``sim.strategy`` makes them; otherwise ``T_OK`` is 0 and the estimates
+    are summed directly.
+    """
+    n = strat_params.shape[0]
+    rows = np.zeros((n, ROW_WIDTH), np.float64)
+    for k in range(n):
+        for i in range(N_PARAMS):
+            rows[k, i] = strat_params[k, i]
+        ok = 1.0
+        for i in range(11):
+            x = strat_params[k, P_W_TRUMP + i] if i < 8 else strat_params[k, P_W_OFF_ACE + i - 8]
+            if not (-WEIGHT_LIMIT < x < WEIGHT_LIMIT) or x * _UNIT != np.floor(x * _UNIT):
+                ok = 0.0
+        if ok == 0.0:
+            continue
+        w = rows[k]
+        ace = w[P_W_OFF_ACE] * _UNIT
+        king = w[P_W_OFF_KING] * _UNIT
+        left = w[P_W_TRUMP + 5] * _UNIT
+        for m in range(64):
+            t = 0.0
+            same = 0.0
+            other = 0.0
+            for r in range(6):  # plain rank 9 T J Q K A; weights in the order 9 T Q K A left right joker
+                if (m >> r) & 1:
+                    t += w[P_W_TRUMP + (0, 1, 6, 2, 3, 4)[r]] * _UNIT * _FIELD + 256
+            if (m >> 2) & 1:
+                same += left * _FIELD + 256
+            if (m >> 5) & 1:
+                same += ace * _FIELD
+                other += ace * _FIELD
+            if (m >> 4) & 1:
+                same += king * _FIELD
+                other += king * _FIELD
+            rows[k, T_TRUMP + m] = t
+            rows[k, T_SAME + m] = same + (1 if m & 0b111011 == 0 else 0)
+            rows[k, T_OTHER + m] = other + (1 if m == 0 else 0)
+        rows[k, T_VOID] = rows[k, P_W_VOID] * _UNIT
+        rows[k, T_OK] = ok
+    return rows
+
+
 @kernel(inline="always")
-def bid_level(est, p):
-    """Bid level the estimate supports: 6 (moon), 5, 4, 3, or 0 for none."""
-    if est >= p[P_MOON]:
-        return MOON
-    if est >= p[P_BID5]:
-        return 5
-    if est >= p[P_BID4]:
-        return 4
-    if est >= p[P_BID3]:
-        return 3
-    return 0
+def _table_units(e, w_void):
+    """Estimate in units from a sum ``e`` of table entries: the weights, plus the voids with two or more trumps."""
+    x = np.int64(e)
+    v = x >> T_UNITS
+    if (x >> 8) & 255 >= 2:
+        v += (x & 255) * w_void
+    return v
+
+
+@kernel(inline="always")
+def best_trump_tab(hand, rows, r):
+    """``best_trump`` from the estimate table of ``rows[r]`` (``strategy_rows``): all four suits from four masks.
+
+    For hands of the 24-card deck (no joker); the same (suit, estimate) as ``best_trump``.
+    """
+    m0 = hand & 63
+    m1 = (hand >> 6) & 63
+    m2 = (hand >> 12) & 63
+    m3 = (hand >> 18) & 63
+    w_void = np.int64(rows[r, T_VOID])
+    o01 = rows[r, T_OTHER + m0] + rows[r, T_OTHER + m1]
+    o23 = rows[r, T_OTHER + m2] + rows[r, T_OTHER + m3]
+    best_s = 0
+    best_u = _table_units(rows[r, T_TRUMP + m0] + rows[r, T_SAME + m1] + o23, w_void)
+    u = _table_units(rows[r, T_TRUMP + m1] + rows[r, T_SAME + m0] + o23, w_void)
+    if u > best_u:
+        best_s, best_u = 1, u
+    u = _table_units(rows[r, T_TRUMP + m2] + rows[r, T_SAME + m3] + o01, w_void)
+    if u > best_u:
+        best_s, best_u = 2, u
+    u = _table_units(rows[r, T_TRUMP + m3] + rows[r, T_SAME + m2] + o01, w_void)
+    if u > best_u:
+        best_s, best_u = 3, u
+    return best_s, best_u / _UNIT
+
+
+@kernel(inline="always")
+def best_of_row(hand, rows, r):
+    """(suit, estimate) of ``hand``'s best suit under strategy row ``rows[r]``: by its table if usable, else summed."""
+    if rows[r, T_OK] == 1.0:
+        return best_trump_tab(hand, rows, r)
+    return best_trump_w(hand, row_weights(rows, r))
 
 
 @kernel(inline="always")
 def score_shift(seat, scores, target, p):
-    """Score-aware shift of the bid thresholds for ``seat`` given the game ``scores``."""
+    """Score-aware shift of the bid thresholds for ``seat`` given the game ``scores`` (by seat)."""
+    return shift_of(seat, (scores[0], scores[1], scores[2]), target, p[P_SHIFT_SELF], p[P_SHIFT_OPP], p[P_NEAR])
+
+
+@kernel(inline="always")
+def shift_of(seat, scores, target, self_near, opp_near, near):
+    """``score_shift`` on the scores as a tuple and the strategy's shifts and ``near_target`` as numbers."""
     shift = 0.0
-    self_near = p[P_SHIFT_SELF]
-    opp_near = p[P_SHIFT_OPP]
     if self_near == 0.0 and opp_near == 0.0:
         return shift  # not score-aware: adding zeros would change nothing
-    line = target - p[P_NEAR]
-    if scores[seat] >= line:
+    line = target - near
+    s0, s1, s2 = scores
+    if (s0 if seat == 0 else (s1 if seat == 1 else s2)) >= line:
         shift += self_near
-    for s in range(scores.shape[0]):
-        if s != seat and scores[s] >= line:
-            shift += opp_near
-            break
+    if (seat != 0 and s0 >= line) or (seat != 1 and s1 >= line) or (seat != 2 and s2 >= line):
+        shift += opp_near
     return shift
 
 
@@ -141,30 +277,51 @@ def choose_call(est, standing, forced, shift, p):
 
     ``forced``: the dealer is stuck; ``shift`` is added to every threshold.
     """
-    level = bid_level(est - shift, p)
-    if level == MOON:
-        return MOON
-    if level > standing:
-        if p[P_JUMP] >= 0.5:
-            return level
-        return max(3, standing + 1)
-    if forced:
-        return 3
-    return 0
+    return call_of(est - shift, standing, forced, p[P_MOON], p[P_BID5], p[P_BID4], p[P_BID3], p[P_JUMP])
+
+
+@kernel(inline="always")
+def call_of(est, standing, forced, moon, bid5, bid4, bid3, jump):
+    """``choose_call`` of the shifted estimate ``est`` with the strategy's thresholds and ``bid_jump`` as numbers."""
+    level = 5 if est >= bid5 else (4 if est >= bid4 else (3 if est >= bid3 else 0))
+    bid = level if jump >= 0.5 else max(3, standing + 1)
+    call = bid if level > standing else (3 if forced else 0)
+    return MOON if est >= moon else call  # selects, not branches: the outcome is hard to predict
 
 
 @kernel
 def random_call(standing, forced, dstate, dbuf):
     """A call drawn uniformly from the legal ones: pass (unless forced), each bid above ``standing``, moon."""
+    rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
+    call, rng = random_call_rng(standing, forced, rng)
+    dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
+    dbuf[0] = np.int64(rng[4])
+    dbuf[1] = rng[5]
+    return call
+
+
+@kernel
+def bounded_rng(n, rng):
+    """``rng.bounded(n)`` on a decision stream held as a tuple (s0, s1, s2, s3, held, has); returns (draw, rng).
+
+    Numbers only, so a plain call (not inlined) costs no reference counting.
+    """
+    k, held, has, s0, s1, s2, s3 = draw_bounded(n, rng[4], rng[5], rng[0], rng[1], rng[2], rng[3])
+    return k, (s0, s1, s2, s3, held, has)
+
+
+@kernel
+def random_call_rng(standing, forced, rng):
+    """``random_call`` on a decision stream held as a tuple (``bounded_rng``); returns (call, rng)."""
     low = max(3, standing + 1)
     n_bids = 6 - low + 1 if low <= 6 else 0
     n = n_bids + (0 if forced else 1)
-    k = bounded(dstate, dbuf, n)
+    k, rng = bounded_rng(n, rng)
     if not forced:
         if k == 0:
-            return 0
+            return 0, rng
         k -= 1
-    return low + k
+    return low + k, rng
 
 
 @kernel
@@ -209,32 +366,57 @@ def strongest_trump(trumps, trump):
 @kernel
 def least_value(mask, trump):
     """Card of least value in non-empty ``mask``: the lowest-ranked non-trump (ties: lowest suit), else the weakest trump."""
-    plain = mask & ~SUIT_MASK[trump, trump]
-    if plain != 0:
-        for r in range(6):
-            m = plain & RANK_MASK[r]
-            if m != 0:
-                return lowest(m)
-    return weakest_trump(mask, trump)
+    return lowest_value(mask, trump)
+
+
+@kernel(inline="always")
+def value_ranks(mask, trump):
+    """Card mask ``mask`` in value space (``tables.VALUE_ORDER``): four lookups, no branches (joker: bit 24)."""
+    return (
+        VALUE_BITS[trump, 0, mask & 63] | VALUE_BITS[trump, 1, (mask >> 6) & 63]
+        | VALUE_BITS[trump, 2, (mask >> 12) & 63] | VALUE_BITS[trump, 3, (mask >> 18) & 63] | (mask & _JOKER)
+    )
+
+
+@kernel(inline="always")
+def card_mask(ranks, trump):
+    """Value-space mask ``ranks`` back to a card mask (the inverse of ``value_ranks``)."""
+    return (
+        CARD_BITS[trump, 0, ranks & 63] | CARD_BITS[trump, 1, (ranks >> 6) & 63]
+        | CARD_BITS[trump, 2, (ranks >> 12) & 63] | CARD_BITS[trump, 3, (ranks >> 18) & 63] | (ranks & _JOKER)
+    )
+
+
+@kernel(inline="always")
+def lowest_value(mask, trump):
+    """``least_value``, inlined: the lowest bit of ``mask`` in value space."""
+    return VALUE_ORDER[trump, lowest(value_ranks(mask, trump))]
 
 
 @kernel
 def choose_lead(hand, trump, played, is_maker, lead_min):
     """Lead: the maker's top trump when holding ``lead_min`` or more, else a sure winner of least value, else least value."""
-    trumps = hand & SUIT_MASK[trump, trump]
+    v = lead_rank(value_ranks(hand, trump), trump, value_ranks(played, trump), is_maker, lead_min)
+    return VALUE_ORDER[trump, v]
+
+
+@kernel(inline="always")
+def lead_rank(hand, trump, played, is_maker, lead_min):
+    """``choose_lead`` in value space (``hand``, ``played`` and the result by value rank), inlined.
+
+    A sure winner is a card that no unseen card of its suit beats.
+    """
+    trumps = hand & V_SUIT_MASK[trump, trump]
     if is_maker and trumps != 0 and popcount(trumps) >= lead_min:
-        return strongest_trump(trumps, trump)
-    unseen = DECK24 & ~hand & ~played
+        return highest(trumps)
+    unseen = DECK24 & ~hand & ~played  # the 24 cards are value ranks 0..23 too
     sure = np.int64(0)
     m = hand
     while m != 0:
-        c = lowest(m)
+        v = lowest(m)
         m &= m - 1
-        if HIGHER[trump, c] & unseen == 0:
-            sure |= np.int64(1) << c
-    if sure != 0:
-        return least_value(sure, trump)
-    return least_value(hand, trump)
+        sure |= np.int64((V_HIGHER[trump, v] & unseen) == 0) << v
+    return lowest(sure if sure != 0 else hand)
 
 
 @kernel
@@ -242,11 +424,12 @@ def choose_follow(legal, trump, led, winning):
     """Follow: the cheapest ``legal`` card that beats the ``winning`` card so far, else the one of least value.
 
     Cards that can beat it are all of one effective suit (the led suit, or
-    trump when void), so the cheapest is the weakest trump or the lowest card.
+    trump when void): the weakest trump, or the lowest card. (The trick-play
+    kernel does the same in value space, ``kernels.ghost.play_core``.)
     """
     winners = legal & BEATS[trump, led, winning]
     if winners != 0:
         if winners & SUIT_MASK[trump, trump]:
             return weakest_trump(winners, trump)
         return lowest(winners)
-    return least_value(legal, trump)
+    return lowest_value(legal, trump)

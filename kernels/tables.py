@@ -18,6 +18,9 @@ rank, joker = 24). Index order is always ``[trump, ...]`` with trump 0..3.
 - ``RANK_MASK[r]``: the four cards of rank ``r``; ``TRUMP_PLAIN[t]``: the trump
   suit's cards other than the bowers and joker (their index order is their
   order of power); ``RIGHT[t]``, ``LEFT[t]``: the bowers' card indices.
+- ``VALUE_ORDER``, ``VALUE_RANK``, ``VALUE_BITS``, ``CARD_BITS`` and the ``V_*`` tables: the
+  cards renumbered by value rank ("value space", ``_build_value_space``), where the card of
+  least value of a mask is its lowest bit.
 """
 
 import numpy as np
@@ -89,4 +92,53 @@ def _build_masks():
 
 BEATS, RANK_MASK, TRUMP_PLAIN, RIGHT, LEFT = _build_masks()
 for _a in (BEATS, RANK_MASK, TRUMP_PLAIN, RIGHT, LEFT):
+    _a.setflags(write=False)
+
+
+
+def _build_value_space():
+    """The cards renumbered by value, per trump: the "value space" the trick-play kernel works in.
+
+    A card's value rank ranks it by ``VALUE`` (least first, ties to the lower card index; the
+    joker is always rank 24), so in value space the card of least value of a mask is its lowest
+    bit and the strongest trump its highest. ``VALUE_ORDER[t, v]``: the card of value rank ``v``;
+    ``VALUE_RANK[t, c]``: the value rank of card ``c``; ``VALUE_BITS[t, k, x]``: the value ranks
+    (as a mask) of the cards of bits ``6k .. 6k+5`` of a card mask, given as the 6-bit ``x``;
+    ``CARD_BITS[t, k, x]`` the other way round. ``V_SUIT_MASK``, ``V_BEATS``, ``V_HIGHER`` and
+    ``V_EFF_SUIT`` are ``SUIT_MASK``, ``BEATS``, ``HIGHER`` and ``EFF_SUIT`` in value space.
+    """
+    order = np.zeros((N_SUITS, N_CARDS), np.int64)
+    rank = np.zeros((N_SUITS, N_CARDS), np.int64)
+    value_bits = np.zeros((N_SUITS, 4, 64), np.int64)
+    card_bits = np.zeros((N_SUITS, 4, 64), np.int64)
+    v_suit = np.zeros((N_SUITS, N_SUITS), np.int64)
+    v_beats = np.zeros((N_SUITS, N_SUITS, N_CARDS), np.int64)
+    v_higher = np.zeros((N_SUITS, N_CARDS), np.int64)
+    v_eff = np.zeros((N_SUITS, N_CARDS), np.int64)
+    for t in range(N_SUITS):
+        order[t] = sorted(range(N_CARDS), key=lambda c: (VALUE[t, c], c))
+        rank[t, order[t]] = np.arange(N_CARDS)
+        assert rank[t, JOKER] == JOKER
+
+        def to_value(mask, t=t):
+            """Card mask ``mask`` as a mask of value ranks."""
+            return sum(1 << int(rank[t, c]) for c in range(N_CARDS) if (mask >> c) & 1)
+
+        for k in range(4):
+            for x in range(64):
+                value_bits[t, k, x] = to_value(x << (6 * k))
+                card_bits[t, k, x] = sum(1 << int(order[t, 6 * k + j]) for j in range(6) if (x >> j) & 1)
+        for s in range(N_SUITS):
+            v_suit[t, s] = to_value(SUIT_MASK[t, s])
+        for v in range(N_CARDS):
+            c = order[t, v]
+            v_higher[t, v] = to_value(HIGHER[t, c])
+            v_eff[t, v] = EFF_SUIT[t, c]
+            for led in range(N_SUITS):
+                v_beats[t, led, v] = to_value(BEATS[t, led, c])
+    return order, rank, value_bits, card_bits, v_suit, v_beats, v_higher, v_eff
+
+
+VALUE_ORDER, VALUE_RANK, VALUE_BITS, CARD_BITS, V_SUIT_MASK, V_BEATS, V_HIGHER, V_EFF_SUIT = _build_value_space()
+for _a in (VALUE_ORDER, VALUE_RANK, VALUE_BITS, CARD_BITS, V_SUIT_MASK, V_BEATS, V_HIGHER, V_EFF_SUIT):
     _a.setflags(write=False)
