@@ -128,7 +128,7 @@ def _call(rec, n_calls, seat, code):
     return n_calls + 1
 
 
-@kernel(inline="always")
+@kernel(_nrt=False)
 def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks):
     """Play five tricks among the active seats (all but ``out``, -1 for none); plays into ``rec``, counts into ``tricks``.
 
@@ -192,7 +192,7 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
     rec[R_NPLAYS] = n
 
 
-@kernel
+@kernel(_nrt=False)
 def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
     """Both rounds of the auction and the dealer's exchange; calls and discard into ``rec``.
 
@@ -274,18 +274,16 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
 
 
 @kernel(inline="always")
-def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, work, pw, pm, rec):
+def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec):
     """Auction, alone, merge, play and score a hand already dealt into ``rec``.
 
     ``dealt``: masks of position 1, 2, 3 (dealer), dummy; ``kitty``: its 4
     cards in deal order, the first turned up; ``force`` as in ``auction``
     (``NO_FORCE`` for none; its ``F_ALONE`` decides the forced seat's going
-    alone if it makes trump). ``work`` is int64 scratch of at
-    least 45 entries, ``pw`` float64 and ``pm`` int64 (4, 8) scratch for the merge.
+    alone if it makes trump). ``hands``, ``tricks``, ``points`` are int64[3] scratch (by seat), ``pw``
+    float64 and ``pm`` int64 (4, 8) scratch for the merge: separate arrays, so
+    no view is made per hand.
     """
-    hands = work[0:3]
-    tricks = work[3:6]
-    points = work[6:9]
     rec[R_DEALER] = dealer
     for p in range(3):
         seat = (dealer + 1 + p) % 3
@@ -354,11 +352,14 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, work, pw, pm, dealer, rules, params, wt, order, rec):
+def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules, params, wt,
+              order, rec):
     """Deal (Fisher-Yates, one card at a time to positions 1, 2, 3 and the dummy; 4 to the kitty) and play one hand."""
-    dealt = work[41:45]
     deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
-    play_dealt(dealt, deck[20:24], dealer, rules, params, wt, order, NO_FORCE, dstate, dbuf, work, pw, pm, rec)
+    for i in range(4):
+        kitty[i] = deck[20 + i]
+    play_dealt(dealt, kitty, dealer, rules, params, wt, order, NO_FORCE, dstate, dbuf, hands, tricks, points, pw, pm,
+               rec)
 
 
 @kernel(inline="always")

@@ -64,7 +64,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
     for ci in prange(states.shape[0]):
         state = states[ci].copy()
         dstate0 = dstates[ci].copy()
-        buf, dbuf0, _, work, pw, pm, wt, order, rec = _scratch()
+        buf, dbuf0, _, _, _, (hands, tricks, points), pw, pm, wt, order, rec = _scratch()
         card_weights(params, wt, order)
         dstate = np.empty(4, np.uint64)
         dbuf = np.zeros(2, np.int64)
@@ -77,7 +77,6 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
         dealt = np.zeros(4, np.int64)
         kitty = np.zeros(4, np.int64)
         kitty[0] = up
-        hands = np.zeros(N_SEATS, np.int64)
         force = NO_FORCE.copy()
         pts = np.zeros(n_actions, np.int64)
         mar = np.zeros(n_actions, np.int64)
@@ -119,7 +118,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 force[F_AT] = n_passes
                 force[F_CALL] = actions[a, 0]
                 force[F_ALONE] = actions[a, 1]
-                play_dealt(dealt, kitty, ADVICE_DEALER, rules, params, wt, order, force, dstate, dbuf, work, pw, pm, rec)
+                play_dealt(dealt, kitty, ADVICE_DEALER, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points,
+                           pw, pm, rec)
                 t = rec[R_TRICKS + seat]
                 p = rec[R_POINTS + seat]
                 m = _margin2(rec, seat)

@@ -60,14 +60,15 @@ from kernels.ghost_sim import (
 from kernels.jit import kernel
 from kernels.rng import next_u64, splitmix_seed
 
-WORK = 48  # int64 scratch entries per chunk
 
 
 @kernel(inline="always")
 def _scratch():
-    """Per-chunk scratch: buf, dbuf, deck, work, pw and pm (merge), wt (card weights), order (keep orders), record."""
+    """Per-chunk scratch: buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw and pm (merge), wt (card
+    weights), order (keep orders), record row."""
     return (
-        np.zeros(2, np.int64), np.zeros(2, np.int64), np.empty(24, np.int64), np.zeros(WORK, np.int64),
+        np.zeros(2, np.int64), np.zeros(2, np.int64), np.empty(24, np.int64), np.zeros(4, np.int64),
+        np.zeros(4, np.int64), (np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64)),
         np.zeros((4, 8), np.float64), np.zeros((4, 8), np.int64), np.zeros((N_SEATS, 4, 24), np.float64),
         np.zeros((N_SEATS, 5, 7), np.int64), np.zeros(R_WIDTH, np.int64),
     )
@@ -83,12 +84,13 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
     for ci in prange(states.shape[0]):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
-        buf, dbuf, deck, work, pw, pm, wt, order, scratch = _scratch()
+        buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, scratch = _scratch()
         card_weights(params, wt, order)
         acc = np.zeros(S_WIDTH, np.int64)
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             rec = records[h] if want_records else scratch
-            play_hand(state, buf, dstate, dbuf, deck, work, pw, pm, (first_hand + h) % 3, rules, params, wt, order, rec)
+            play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, (first_hand + h) % 3,
+                      rules, params, wt, order, rec)
             tally(rec, acc)
         summary[ci, :] = acc
 
@@ -99,14 +101,14 @@ def play_order(deal_order, dealer, rules, params, force, dstate, rec):
 
     ``force``: one seat's decision at one turn (``kernels.cutthroat.F_*``; ``NO_FORCE`` for none).
     """
-    buf, dbuf, deck, work, pw, pm, wt, order, _ = _scratch()
+    buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, _ = _scratch()
     card_weights(params, wt, order)
-    dealt = work[41:45]
     for k in range(4):
         dealt[k] = 0
+        kitty[k] = deal_order[20 + k]
     for i in range(20):
         dealt[i % 4] |= np.int64(1) << deal_order[i]
-    play_dealt(dealt, deal_order[20:24], dealer, rules, params, wt, order, force, dstate, dbuf, work, pw, pm, rec)
+    play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec)
 
 
 @kernel
@@ -169,8 +171,8 @@ def tally_strategies(rec, seat_strat, acc):
 
 
 @kernel
-def play_game(state, buf, dstate, dbuf, deck, work, pw, pm, wt, order, rec, rules, params, seat_strat, target, max_hands,
-              scores, hand_acc, strat_acc):
+def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, wt, order, rec, rules, params,
+              seat_strat, target, max_hands, scores, hand_acc, strat_acc):
     """Play one game to ``target`` from dealer ``FIRST_DEALER``; returns (winner, hands, went on past a tie).
 
     After a hand, a unique highest score at or above the target wins; a tie
@@ -181,7 +183,8 @@ def play_game(state, buf, dstate, dbuf, deck, work, pw, pm, wt, order, rec, rule
     dealer = FIRST_DEALER
     went_on = False
     for n in range(1, max_hands + 1):
-        play_hand(state, buf, dstate, dbuf, deck, work, pw, pm, dealer, rules, params, wt, order, rec)
+        play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules, params, wt,
+                  order, rec)
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         for s in range(N_SEATS):
@@ -205,7 +208,7 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
         chunk = states[ci].copy()
         state = np.empty(4, np.uint64)
         dstate = np.empty(4, np.uint64)
-        buf, dbuf, deck, work, pw, pm, wt, order, rec = _scratch()
+        buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, rec = _scratch()
         scores = np.zeros(N_SEATS, np.int64)
         params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
@@ -225,8 +228,9 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
                     seat_strat[s] = assignments[a, s]
                     params[s, :] = strat_params[assignments[a, s]]
                 card_weights(params, wt, order)
-                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, pw, pm, wt, order, rec, rules, params,
-                                               seat_strat, target, max_hands, scores, h_acc, s_acc)
+                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
+                                               wt, order, rec, rules, params, seat_strat, target, max_hands, scores,
+                                               h_acc, s_acc)
                 row = game_out[g * n_assign + a]
                 row[GO_WINNER] = winner
                 row[GO_HANDS] = n

@@ -162,7 +162,7 @@ def _group_prefix(cards, wt, order, seat, t, g, base, pw, pm):
     return min(n, KEEP)
 
 
-@kernel(inline="always")
+@kernel(_nrt=False)
 def best_keep(ten, t, wt, order, seat, void_w, pw, pm):
     """The 5 of the ``ten`` cards with the highest estimate for trump ``t``; ties: the largest mask.
 
@@ -171,7 +171,8 @@ def best_keep(ten, t, wt, order, seat, void_w, pw, pm):
     every split of 5 over trump and the three off-suits, the best set keeps
     the top cards of each group by (weight, index), and the best split wins:
     the same set as trying all 252, in at most 56 sums (``pw``/``pm`` are
-    (4, 8) scratch).
+    (4, 8) scratch). Compiled once, not inlined, and without reference
+    counting (``_nrt=False``: it never allocates), so a call is cheap.
     """
     _group_prefix(ten & SUIT_MASK[t, t], wt, order, seat, t, 0, 0, pw, pm)
     s1 = 1 if t == 0 else 0

@@ -159,7 +159,7 @@ def target_level(hand, seat, pepper, params, wt):
     return level
 
 
-@kernel
+@kernel(_nrt=False)
 def auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, rec):
     """The auction (RULES.md 3 with the reference's readings); calls into ``rec``. Returns (bidder, level, forced).
 
