@@ -30,10 +30,11 @@ from kernels.cutthroat_strategy import (
     random_keep,
 )
 from kernels.deal import deal_packets
-from kernels.ghost_strategy import choose_follow, choose_lead, least_value, nth_card, random_card
+from kernels.bits import lowest
+from kernels.ghost_strategy import card_mask, lead_rank, nth_card, random_card, value_ranks
 from kernels.jit import kernel
 from kernels.rng import bounded
-from kernels.tables import EFF_SUIT, POWER, SUIT_MASK
+from kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
 from sim.rules import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
 
 N_SEATS = 3
@@ -133,60 +134,71 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
     """Play five tricks among the active seats (all but ``out``, -1 for none); plays into ``rec``, counts into ``tricks``.
 
     Leads as Ghost Hand's strategy; a defender follows with its card of least
-    value while its partner is winning the trick, else as Ghost Hand.
+    value while its partner is winning the trick, else with the cheapest card
+    that wins, else its card of least value. Played in value space
+    (``tables.VALUE_ORDER``, as Ghost Hand's ``play_core``): the card of least
+    value of a mask is its lowest bit. Compiled once, without reference
+    counting (``_nrt=False``: it never allocates).
     """
+    v0 = value_ranks(hands[0], trump)
+    v1 = value_ranks(hands[1], trump)
+    v2 = value_ranks(hands[2], trump)
     played = np.int64(0)
-    h0, h1, h2 = hands[0], hands[1], hands[2]
     t0 = t1 = t2 = 0
-    rnd0, rnd1, rnd2 = is_random(params, 0), is_random(params, 1), is_random(params, 2)
+    rnd = 0  # bit per seat playing at random
+    for s in range(N_SEATS):
+        if is_random(params, s):
+            rnd |= 1 << s
     lead_min = params[maker, Q_LEAD_TRUMP]
     n = 0
     for _ in range(N_TRICKS):
-        led = -1
-        winning = -1
-        winner = -1
+        led = 0
+        winning = 0  # by value rank
+        winner = leader
+        first = True
         for k in range(N_SEATS):
-            seat = (leader + k) % 3
+            seat = leader + k
+            seat = seat - 3 if seat >= 3 else seat
             if seat == out:
                 continue
-            hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
+            hand = v0 if seat == 0 else (v1 if seat == 1 else v2)
             legal = hand
-            if led >= 0:
-                legal = hand & SUIT_MASK[trump, led]
-                if legal == 0:
-                    legal = hand
-            if rnd0 if seat == 0 else (rnd1 if seat == 1 else rnd2):
-                card = random_card(legal, dstate, dbuf)
-            elif led < 0:
-                card = choose_lead(hand, trump, played, seat == maker, lead_min)
+            if not first:
+                follow = hand & V_SUIT_MASK[trump, led]
+                legal = follow if follow != 0 else hand
+            if (rnd >> seat) & 1 == 1:
+                card = random_card(card_mask(legal, trump), dstate, dbuf)
+                v = VALUE_RANK[trump, card]
+                takes = not first and (V_BEATS[trump, led, winning] >> v) & 1 == 1
+            elif first:
+                v = lead_rank(hand, trump, played, seat == maker, lead_min)
+                takes = False
             elif seat != maker and winner != maker:  # the partner holds the trick
-                card = least_value(legal, trump)
+                v = lowest(legal)
+                takes = (V_BEATS[trump, led, winning] >> v) & 1 == 1
             else:
-                card = choose_follow(legal, trump, led, winning)
-            bit = np.int64(1) << card
-            if seat == 0:
-                h0 = hand & ~bit
-            elif seat == 1:
-                h1 = hand & ~bit
-            else:
-                h2 = hand & ~bit
+                winners = legal & V_BEATS[trump, led, winning]
+                v = lowest(winners if winners != 0 else legal)
+                takes = winners != 0
+            bit = np.int64(1) << v
+            hand &= ~bit
+            v0 = hand if seat == 0 else v0
+            v1 = hand if seat == 1 else v1
+            v2 = hand if seat == 2 else v2
             played |= bit
-            if led < 0:
-                led = EFF_SUIT[trump, card]
-                winning = card
-                winner = seat
-            elif POWER[trump, led, card] > POWER[trump, led, winning]:
-                winning = card
-                winner = seat
+            if first:
+                led = V_EFF_SUIT[trump, v]
+                winning = v
+                first = False
+            else:
+                winning = v if takes else winning
+                winner = seat if takes else winner
             rec[R_PLAYS + 2 * n] = seat
-            rec[R_PLAYS + 2 * n + 1] = card
+            rec[R_PLAYS + 2 * n + 1] = VALUE_ORDER[trump, v]
             n += 1
-        if winner == 0:
-            t0 += 1
-        elif winner == 1:
-            t1 += 1
-        else:
-            t2 += 1
+        t0 += winner == 0
+        t1 += winner == 1
+        t2 += winner == 2
         leader = winner
     tricks[0], tricks[1], tricks[2] = t0, t1, t2
     rec[R_NPLAYS] = n
