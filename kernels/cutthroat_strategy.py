@@ -35,9 +35,6 @@ Q_LEAD_TRUMP = _q("lead_trump_min")
 Q_RANDOM = _q("random")
 
 KEEP = 5  # cards the maker keeps of the ten
-# Every split (trumps, off-suit 1, 2, 3) of the five kept cards: 56 rows.
-SPLITS = np.array([(k, a, b, KEEP - k - a - b) for k in range(KEEP + 1) for a in range(KEEP + 1 - k)
-                   for b in range(KEEP + 1 - k - a)], np.int64)
 
 
 @kernel
@@ -157,8 +154,6 @@ def _group_prefix(cards, wt, order, seat, t, g, base, pw, pm):
         macc |= held << c
         pw[g, n] = acc
         pm[g, n] = macc
-    for c in range(1, KEEP + 1):  # more cards than the group holds: never chosen
-        pw[g, c] = pw[g, c] if c <= n else -np.inf
     return min(n, KEEP)
 
 
@@ -170,27 +165,31 @@ def best_keep(ten, t, wt, order, seat, void_w, pw, pm):
     depends only on how many cards it keeps of each effective suit. So for
     every split of 5 over trump and the three off-suits, the best set keeps
     the top cards of each group by (weight, index), and the best split wins:
-    the same set as trying all 252, in at most 56 sums (``pw``/``pm`` are
-    (4, 8) scratch). Compiled once, not inlined, and without reference
+    the same set as trying all 252, in at most 56 sums (only the splits the
+    groups can fill are tried; ``pw``/``pm`` are (4, 8) scratch). Compiled once, not inlined, and without reference
     counting (``_nrt=False``: it never allocates), so a call is cheap.
     """
-    _group_prefix(ten & SUIT_MASK[t, t], wt, order, seat, t, 0, 0, pw, pm)
+    n0 = _group_prefix(ten & SUIT_MASK[t, t], wt, order, seat, t, 0, 0, pw, pm)
     s1 = 1 if t == 0 else 0
     s2 = s1 + 1 if s1 + 1 != t else s1 + 2
     s3 = 6 - t - s1 - s2
-    _group_prefix(ten & SUIT_MASK[t, s1], wt, order, seat, t, 1, s1 * 6, pw, pm)
-    _group_prefix(ten & SUIT_MASK[t, s2], wt, order, seat, t, 2, s2 * 6, pw, pm)
-    _group_prefix(ten & SUIT_MASK[t, s3], wt, order, seat, t, 3, s3 * 6, pw, pm)
+    n1 = _group_prefix(ten & SUIT_MASK[t, s1], wt, order, seat, t, 1, s1 * 6, pw, pm)
+    n2 = _group_prefix(ten & SUIT_MASK[t, s2], wt, order, seat, t, 2, s2 * 6, pw, pm)
+    n3 = _group_prefix(ten & SUIT_MASK[t, s3], wt, order, seat, t, 3, s3 * 6, pw, pm)
     best_v = -np.inf
     best_m = np.int64(-1)
-    for i in range(SPLITS.shape[0]):  # a fixed walk, no data-dependent loop bounds to mispredict
-        k, c1, c2, c3 = SPLITS[i, 0], SPLITS[i, 1], SPLITS[i, 2], SPLITS[i, 3]
-        v = pw[0, k] + pw[1, c1] + pw[2, c2] + pw[3, c3]
-        v += ((c1 == 0) + (c2 == 0) + (c3 == 0)) * void_w * (k >= 2)
-        msk = pm[0, k] | pm[1, c1] | pm[2, c2] | pm[3, c3]
-        better = (v > best_v) | ((v == best_v) & (msk > best_m))
-        best_v = v if better else best_v
-        best_m = msk if better else best_m
+    # only the splits each group can fill: a strong maker's long trump suit leaves few
+    for k in range(max(0, KEEP - n1 - n2 - n3), min(KEEP, n0) + 1):
+        for c1 in range(min(KEEP - k, n1) + 1):
+            rest = KEEP - k - c1
+            for c2 in range(max(0, rest - n3), min(rest, n2) + 1):
+                c3 = rest - c2
+                v = pw[0, k] + pw[1, c1] + pw[2, c2] + pw[3, c3]
+                v += ((c1 == 0) + (c2 == 0) + (c3 == 0)) * void_w * (k >= 2)
+                msk = pm[0, k] | pm[1, c1] | pm[2, c2] | pm[3, c3]
+                better = (v > best_v) | ((v == best_v) & (msk > best_m))
+                best_v = v if better else best_v
+                best_m = msk if better else best_m
     return best_m
 
 
