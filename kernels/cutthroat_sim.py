@@ -13,6 +13,7 @@ from numba import prange
 
 from kernels.bits import lowest
 from kernels.cutthroat import (
+    CALL_ACCEPT,
     CALL_PASS,
     MAKER_NEEDS,
     N_SEATS,
@@ -26,7 +27,6 @@ from kernels.cutthroat import (
     R_TRICKS,
     R_WIDTH,
     S_WIDTH,
-    CALL_ACCEPT,
     play_dealt,
     play_hand,
     tally,
@@ -34,32 +34,20 @@ from kernels.cutthroat import (
 from kernels.cutthroat_strategy import Q_VOID, best_keep, card_weights
 from kernels.deal import deal_packets
 from kernels.ghost_sim import (
-    DECISION_MIX,
     FIRST_DEALER,
-    GA_GAMES,
-    GA_HANDS,
-    GA_HANDS_SQ,
-    GA_MARGIN,
-    GA_TIEBREAKS,
-    GA_UNFINISHED,
-    GA_WINS,
-    GO_HANDS,
-    GO_SCORES,
-    GO_WINNER,
     ST_BIDDER,
-    ST_GAMES,
     ST_HANDS,
     ST_MADE,
     ST_MAKER,
     ST_POINTS,
     ST_POINTS_SQ,
     ST_SWAPS,
-    ST_WINS,
     _top_seats,
+    record_game,
+    seed_game,
 )
 from kernels.jit import kernel
-from kernels.rng import next_u64, splitmix_seed
-
+from kernels.rng import next_u64
 
 
 @kernel(inline="always")
@@ -218,12 +206,7 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
         for g in range(ci * chunk_sets, min((ci + 1) * chunk_sets, n_sets)):
             game_seed = next_u64(chunk)
             for a in range(n_assign):
-                if a > 0 and not duplicate:
-                    game_seed = next_u64(chunk)
-                splitmix_seed(game_seed, state)
-                splitmix_seed(game_seed ^ (DECISION_MIX * np.uint64(a + 1)), dstate)
-                buf[1] = 0
-                dbuf[1] = 0
+                game_seed = seed_game(chunk, game_seed, a, duplicate, state, dstate, buf, dbuf)
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
                     params[s, :] = strat_params[assignments[a, s]]
@@ -231,25 +214,5 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
                                                wt, order, rec, rules, params, seat_strat, target, max_hands, scores,
                                                h_acc, s_acc)
-                row = game_out[g * n_assign + a]
-                row[GO_WINNER] = winner
-                row[GO_HANDS] = n
-                for s in range(N_SEATS):
-                    row[GO_SCORES + s] = scores[s]
-                    s_acc[seat_strat[s], ST_GAMES] += 1
-                g_acc[GA_GAMES] += 1
-                g_acc[GA_HANDS] += n
-                g_acc[GA_HANDS_SQ] += n * n
-                if went_on:
-                    g_acc[GA_TIEBREAKS] += 1
-                if winner < 0:
-                    g_acc[GA_UNFINISHED] += 1
-                    continue
-                s_acc[seat_strat[winner], ST_WINS] += 1
-                set_wins[g, seat_strat[winner]] += 1
-                g_acc[GA_WINS + winner] += 1
-                other = -(1 << 30)
-                for s in range(N_SEATS):
-                    if s != winner and scores[s] > other:
-                        other = scores[s]
-                g_acc[GA_MARGIN] += scores[winner] - other
+                record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
+                            scores)

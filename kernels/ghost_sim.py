@@ -215,6 +215,54 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
     return -1, max_hands, went_on
 
 
+@kernel(inline="always")
+def seed_game(chunk, game_seed, a, duplicate, state, dstate, buf, dbuf):
+    """Seed the deal and decision streams of assignment ``a``'s game in a set; returns the game seed used.
+
+    With ``duplicate`` every assignment replays the set's game seed, otherwise
+    each after the first draws its own from the chunk's stream.
+    """
+    if a > 0 and not duplicate:
+        game_seed = next_u64(chunk)
+    splitmix_seed(game_seed, state)
+    splitmix_seed(game_seed ^ (DECISION_MIX * np.uint64(a + 1)), dstate)
+    buf[1] = 0
+    dbuf[1] = 0
+    return game_seed
+
+
+@kernel(inline="always")
+def record_game(row, g_acc, s_acc, set_wins_g, seat_strat, winner, n, went_on, scores):
+    """Book one finished game: its output ``row`` and the game, per-strategy and set-win counters.
+
+    ``winner`` indexes ``scores`` (a seat, or in Hasenpfeffer a side, whose
+    strategy is that of seat ``winner``); -1 for unfinished. The margin is
+    the winner's score minus the best other.
+    """
+    row[GO_WINNER] = winner
+    row[GO_HANDS] = n
+    for s in range(scores.shape[0]):
+        row[GO_SCORES + s] = scores[s]
+    for s in range(seat_strat.shape[0]):
+        s_acc[seat_strat[s], ST_GAMES] += 1
+    g_acc[GA_GAMES] += 1
+    g_acc[GA_HANDS] += n
+    g_acc[GA_HANDS_SQ] += n * n
+    if went_on:
+        g_acc[GA_TIEBREAKS] += 1
+    if winner < 0:
+        g_acc[GA_UNFINISHED] += 1
+        return
+    s_acc[seat_strat[winner], ST_WINS] += 1
+    set_wins_g[seat_strat[winner]] += 1
+    g_acc[GA_WINS + winner] += 1
+    other = -(1 << 30)
+    for s in range(scores.shape[0]):
+        if s != winner and scores[s] > other:
+            other = scores[s]
+    g_acc[GA_MARGIN] += scores[winner] - other
+
+
 @kernel(parallel=True)
 def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
                  set_wins, game_out, hand_acc, strat_acc, game_acc):
@@ -247,35 +295,10 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
         for g in range(ci * chunk_sets, min((ci + 1) * chunk_sets, n_sets)):
             game_seed = next_u64(chunk)
             for a in range(n_assign):
-                if a > 0 and not duplicate:
-                    game_seed = next_u64(chunk)
-                splitmix_seed(game_seed, state)
-                splitmix_seed(game_seed ^ (DECISION_MIX * np.uint64(a + 1)), dstate)
-                buf[1] = 0
-                dbuf[1] = 0
+                game_seed = seed_game(chunk, game_seed, a, duplicate, state, dstate, buf, dbuf)
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat,
                                                target, max_hands, scores, h_acc, s_acc)
-                row = game_out[g * n_assign + a]
-                row[GO_WINNER] = winner
-                row[GO_HANDS] = n
-                for s in range(N_SEATS):
-                    row[GO_SCORES + s] = scores[s]
-                    s_acc[seat_strat[s], ST_GAMES] += 1
-                g_acc[GA_GAMES] += 1
-                g_acc[GA_HANDS] += n
-                g_acc[GA_HANDS_SQ] += n * n
-                if went_on:
-                    g_acc[GA_TIEBREAKS] += 1
-                if winner < 0:
-                    g_acc[GA_UNFINISHED] += 1
-                    continue
-                s_acc[seat_strat[winner], ST_WINS] += 1
-                set_wins[g, seat_strat[winner]] += 1
-                g_acc[GA_WINS + winner] += 1
-                other = -(1 << 30)
-                for s in range(N_SEATS):
-                    if s != winner and scores[s] > other:
-                        other = scores[s]
-                g_acc[GA_MARGIN] += scores[winner] - other
+                record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
+                            scores)

@@ -13,7 +13,7 @@ read by ``sim.records`` and ``sim.hasenpfeffer``.
 import numpy as np
 
 from kernels.bits import lowest, popcount
-from kernels.cutthroat_strategy import best_suit, estimate
+from kernels.cutthroat_strategy import best_suit
 from kernels.deal import shuffle
 from kernels.ghost_strategy import choose_follow, least_value, nth_card, random_card, strongest_trump, weakest_trump
 from kernels.jit import kernel

@@ -12,34 +12,23 @@ threes, -) as bidder and their makes; ``ST_WINS`` counts games its side won.
 import numpy as np
 from numba import prange
 
+from kernels.cutthroat_strategy import estimate
 from kernels.ghost_sim import (
-    DECISION_MIX,
-    GA_GAMES,
-    GA_HANDS,
-    GA_HANDS_SQ,
-    GA_MARGIN,
-    GA_TIEBREAKS,
-    GA_UNFINISHED,
-    GA_WINS,
-    GO_HANDS,
-    GO_SCORES,
-    GO_WINNER,
     ST_BIDDER,
-    ST_GAMES,
     ST_HANDS,
     ST_MADE,
     ST_MAKER,
     ST_POINTS,
     ST_POINTS_SQ,
-    ST_WINS,
+    record_game,
+    seed_game,
 )
-from kernels.cutthroat_strategy import estimate
 from kernels.hasenpfeffer import (
     LITTLE_PEPPER,
-    NO_FORCE,
-    P_VOID,
     N_CARDS,
     N_SEATS,
+    NO_FORCE,
+    P_VOID,
     R_BID,
     R_BIDDER,
     R_CALLS,
@@ -57,7 +46,7 @@ from kernels.hasenpfeffer import (
     tally,
 )
 from kernels.jit import kernel
-from kernels.rng import next_u64, splitmix_seed
+from kernels.rng import next_u64
 from sim.rules import H_PEPPER
 
 FIRST_DEALER = 3  # seat 0 is position 1 in a game's first hand
@@ -191,37 +180,15 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
         for g in range(ci * chunk_sets, min((ci + 1) * chunk_sets, n_sets)):
             game_seed = next_u64(chunk)
             for a in range(n_assign):
-                if a > 0 and not duplicate:
-                    game_seed = next_u64(chunk)
-                splitmix_seed(game_seed, state)
-                splitmix_seed(game_seed ^ (DECISION_MIX * np.uint64(a + 1)), dstate)
-                buf[1] = 0
-                dbuf[1] = 0
+                game_seed = seed_game(chunk, game_seed, a, duplicate, state, dstate, buf, dbuf)
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
                     params[s, :] = strat_params[assignments[a, s]]
                 card_weights(params, wt)
                 winner, n, both = play_game(state, buf, dstate, dbuf, deck, work, wt, rec, rules, params, seat_strat,
                                             target, max_hands, scores, h_acc, s_acc)
-                row = game_out[g * n_assign + a]
-                row[GO_WINNER] = winner
-                row[GO_HANDS] = n
-                row[GO_SCORES] = scores[0]
-                row[GO_SCORES + 1] = scores[1]
-                for s in range(N_SEATS):
-                    s_acc[seat_strat[s], ST_GAMES] += 1
-                g_acc[GA_GAMES] += 1
-                g_acc[GA_HANDS] += n
-                g_acc[GA_HANDS_SQ] += n * n
-                if both:
-                    g_acc[GA_TIEBREAKS] += 1
-                if winner < 0:
-                    g_acc[GA_UNFINISHED] += 1
-                    continue
-                s_acc[seat_strat[winner], ST_WINS] += 1
-                set_wins[g, seat_strat[winner]] += 1
-                g_acc[GA_WINS + winner] += 1
-                g_acc[GA_MARGIN] += scores[winner] - scores[1 - winner]
+                record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, both,
+                            scores)
 
 
 @kernel
