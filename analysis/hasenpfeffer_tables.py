@@ -14,6 +14,7 @@ import pandas as pd
 from analysis.intervals import wilson
 from kernels import hasenpfeffer as hk
 from kernels.hasenpfeffer_sim import estimates
+from kernels.tables import SUIT_MASK
 from sim.cards import SUITS, mask_of_names, parse_card
 from sim.strategy import to_vector
 
@@ -79,7 +80,7 @@ def hand_features(rows: np.ndarray, params: dict, pepper: bool) -> pd.DataFrame:
     taken = rows[idx, hk.R_TRICKS + side] + rows[idx, hk.R_TRICKS + side + 2]
     need = np.minimum(level, 6)
     names = np.array(PEPPER if pepper else NUMERIC)
-    trumps_held = np.array([bin(int(h) & int(m)).count("1") for h, m in zip(after, _trump_masks(trump))], np.int64)
+    trumps_held = _popcount(after & SUIT_MASK[trump, trump])
     return pd.DataFrame({
         "bid": names[level - 1],
         "forced": rows[:, hk.R_FORCED].astype(bool),
@@ -95,10 +96,10 @@ def hand_features(rows: np.ndarray, params: dict, pepper: bool) -> pd.DataFrame:
     })
 
 
-def _trump_masks(trump: np.ndarray) -> np.ndarray:
-    from kernels.tables import SUIT_MASK
-
-    return SUIT_MASK[trump, trump]
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    """Set bits of each int64 mask, vectorised (any NumPy version)."""
+    as_bytes = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(-1, 8)
+    return np.unpackbits(as_bytes, axis=1).sum(axis=1).astype(np.int64)
 
 
 def cells(features: pd.DataFrame) -> pd.DataFrame:

@@ -343,6 +343,16 @@ def _estimates(actions, acc, pxy, mxy) -> list[dict]:
     ]
 
 
+def recommendation_line(rec: dict, alone: str = "") -> str:
+    """The last line of a should-bid answer: the best action, how surely it beats the runner-up."""
+    if "runner_up" not in rec:
+        return f"recommendation: {rec['action']}{alone}"
+    lo, hi = rec["diff_ci95"]
+    sure = "clearly" if rec["clear"] else "not clearly (within the interval)"
+    return (f"recommendation: {rec['action']} — {sure} better than {rec['runner_up']} by "
+            f"{rec['diff_points']:+.3f} points a hand ({lo:+.3f} to {hi:+.3f})")
+
+
 def _diff(acc, pxy, i, j):
     """Paired mean difference of points (action i minus j) and its 95% interval."""
     n = float(acc[i, ga.A_N])

@@ -23,6 +23,7 @@ from sim.advice import (
     AdviceError,
     _recommend,
     action_stats,
+    recommendation_line,
     sample_actions,
 )
 from sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
@@ -143,13 +144,5 @@ def format_advice(r: dict) -> str:
             f"{e['action']:<28} {100 * e['maker_share']:>6.1f}% {mk:>20} {e['mean_tricks']:>7.2f} "
             f"{e['expected_points']:>+8.3f} {f'({lo:+.3f} to {hi:+.3f})':>18} {e['expected_margin']:>+7.3f}"
         )
-    rec = r["recommendation"]
-    lines.append("")
-    if "runner_up" in rec:
-        lo, hi = rec["diff_ci95"]
-        sure = "clearly" if rec["clear"] else "not clearly (within the interval)"
-        lines.append(f"recommendation: {rec['action']} — {sure} better than {rec['runner_up']} "
-                     f"by {rec['diff_points']:+.3f} points a hand ({lo:+.3f} to {hi:+.3f})")
-    else:
-        lines.append(f"recommendation: {rec['action']} (the only call open)")
+    lines += ["", recommendation_line(r["recommendation"], " (the only call open)")]
     return "\n".join(lines)
