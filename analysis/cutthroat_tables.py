@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.intervals import wilson
-from kernels import cutthroat as ck
-from kernels.cutthroat_strategy import estimates
+from kernels.cutthroat import hand as ck
+from kernels.cutthroat.strategy import estimates
 from sim.cards import SUITS, mask_of_names, parse_card
 from sim.strategy import to_vector
 

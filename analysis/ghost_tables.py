@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.intervals import Z95, wilson
-from kernels import ghost_stats as gst
+from kernels.ghost import stats as gst
 from sim.cards import SUITS, parse_card
 from sim.strategy import GHOST_PARAM_NAMES
 
@@ -81,7 +81,7 @@ def maker_rows(records: list[dict], strategy_params: dict | None = None) -> pd.D
     strategy's trick estimate of the maker's hand for the named trump, if
     ``strategy_params`` is given), made, points.
     """
-    from kernels.ghost_strategy import estimate
+    from kernels.ghost.strategy import estimate
 
     vec = None
     if strategy_params is not None:

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.intervals import wilson
-from kernels import hasenpfeffer as hk
-from kernels.hasenpfeffer_sim import estimates
+from kernels.hasenpfeffer import hand as hk
+from kernels.hasenpfeffer.drivers import estimates
 from kernels.tables import SUIT_MASK
 from sim.cards import SUITS, mask_of_names, parse_card
 from sim.strategy import to_vector

@@ -17,13 +17,13 @@ from pathlib import Path
 import numba
 
 _HERE = Path(__file__).resolve().parent
-_SOURCES = [*sorted(_HERE.glob("*.py")), *(_HERE.parent / "sim" / f for f in ("cards.py", "rules.py", "strategy.py"))]
+_SOURCES = sorted(p for p in _HERE.rglob("*.py") if "__pycache__" not in p.parts)
 
 
 def _source_tag() -> str:
     h = hashlib.sha256()
     for path in _SOURCES:
-        h.update(path.name.encode())
+        h.update(path.relative_to(_HERE).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

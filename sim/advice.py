@@ -15,7 +15,8 @@ import time
 import numpy as np
 
 from analysis.intervals import Z95, wilson
-from kernels import ghost_advice as ga
+from kernels import advice as ka
+from kernels.ghost import advice as ga
 from sim import runner
 from sim.cards import SUITS, card_str, mask_of, parse_cards
 from sim.errors import UserError
@@ -212,7 +213,7 @@ def sample_actions(run_chunks, n_act: int, samples: int | None, cap: int, seed: 
     gives the per-action estimates the adaptive stop looks at. Returns (acc,
     pts_xy, mar_xy, kept, draws, stopped).
     """
-    acc = np.zeros((n_act, ga.A_WIDTH), np.int64)
+    acc = np.zeros((n_act, ka.A_WIDTH), np.int64)
     pxy = np.zeros((n_act, n_act), np.int64)
     mxy = np.zeros((n_act, n_act), np.int64)
     draws = kept = 0
@@ -224,7 +225,7 @@ def sample_actions(run_chunks, n_act: int, samples: int | None, cap: int, seed: 
         targets = np.array([min(CHUNK_SAMPLES, total - kept - i * CHUNK_SAMPLES) for i in range(n_chunks)], np.int64)
         d = np.zeros(n_chunks, np.int64)
         k = np.zeros(n_chunks, np.int64)
-        a = np.zeros((n_chunks, n_act, ga.A_WIDTH), np.int64)
+        a = np.zeros((n_chunks, n_act, ka.A_WIDTH), np.int64)
         p = np.zeros((n_chunks, n_act, n_act), np.int64)
         m = np.zeros((n_chunks, n_act, n_act), np.int64)
         run_chunks(runner.chunk_states(seed, chunk, n_chunks), runner.decision_states(seed, chunk, n_chunks), targets,
@@ -303,18 +304,18 @@ def _mean_ci(n, s, ss, scale=1.0):
 
 
 def action_stats(row, maker_key: str) -> dict:
-    """One action's estimates from its counters (``kernels.ghost_advice.A_*``), with 95% intervals.
+    """One action's estimates from its counters (``kernels.ghost.advice.A_*``), with 95% intervals.
 
     ``maker_key`` names the share of samples in which the player (or side)
     ended up making trump; ``make_prob`` is the chance of making it then.
     """
     c = row.astype(float)
-    n = c[ga.A_N]
-    maker = int(row[ga.A_MAKER])
-    made = int(row[ga.A_MADE])
-    pts, pts_ci = _mean_ci(n, c[ga.A_PTS], c[ga.A_PTS_SQ])
-    mar, mar_ci = _mean_ci(n, c[ga.A_MAR], c[ga.A_MAR_SQ], 2.0)
-    tr, tr_ci = _mean_ci(n, c[ga.A_TRICKS], c[ga.A_TRICKS_SQ])
+    n = c[ka.A_N]
+    maker = int(row[ka.A_MAKER])
+    made = int(row[ka.A_MADE])
+    pts, pts_ci = _mean_ci(n, c[ka.A_PTS], c[ka.A_PTS_SQ])
+    mar, mar_ci = _mean_ci(n, c[ka.A_MAR], c[ka.A_MAR_SQ], 2.0)
+    tr, tr_ci = _mean_ci(n, c[ka.A_TRICKS], c[ka.A_TRICKS_SQ])
     return {
         "samples": int(n),
         maker_key: maker / n,
@@ -355,8 +356,8 @@ def recommendation_line(rec: dict, alone: str = "") -> str:
 
 def _diff(acc, pxy, i, j):
     """Paired mean difference of points (action i minus j) and its 95% interval."""
-    n = float(acc[i, ga.A_N])
-    d = float(acc[i, ga.A_PTS] - acc[j, ga.A_PTS]) / n
+    n = float(acc[i, ka.A_N])
+    d = float(acc[i, ka.A_PTS] - acc[j, ka.A_PTS]) / n
     ss = float(pxy[i, i] - 2 * pxy[i, j] + pxy[j, j]) / n
     var = max(ss - d * d, 0.0) * n / max(n - 1, 1)
     half = Z95 * math.sqrt(var / n)

@@ -8,16 +8,11 @@ diamonds/hearts (2, 3) red, so the suit of the same colour is ``suit ^ 1``.
 
 from __future__ import annotations
 
+from kernels.cards import DECK24, DECK25, JOKER, N_CARDS, N_RANKS, N_SUITS  # noqa: F401  (the encoding)
 from sim.errors import UserError
 
 SUITS = "CSDH"
 RANKS = "9TJQKA"
-N_SUITS = 4
-N_RANKS = 6
-JOKER = 24
-N_CARDS = 25
-DECK24 = (1 << 24) - 1
-DECK25 = (1 << 25) - 1
 
 _SUIT_ALIASES = {"C": 0, "S": 1, "D": 2, "H": 3, "♣": 0, "♠": 1, "♦": 2, "♥": 3}
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.intervals import mean_interval
-from kernels import cutthroat as ck
-from kernels import cutthroat_sim as cs
+from kernels.cutthroat import hand as ck
+from kernels.cutthroat import drivers as cs
 from sim import records as rec_mod
 from sim.cards import CardError, parse_card
 from sim.rules import RULES_VERSION

@@ -3,7 +3,7 @@
 The situation is the player's five cards, the up-card, the position and the
 passes before the turn (round one: 0 to 2 passes; round two: 3 passes of
 round one then 0 to 2). Every open call is played on the same sampled deals
-(``kernels.cutthroat_advice``); sampling, stopping and the paired intervals
+(``kernels.cutthroat.advice``); sampling, stopping and the paired intervals
 are those of Ghost Hand's advice (``sim.advice``).
 """
 
@@ -13,8 +13,8 @@ import time
 
 import numpy as np
 
-from kernels import cutthroat as ck
-from kernels import cutthroat_advice as ca
+from kernels.cutthroat import hand as ck
+from kernels.cutthroat import advice as ca
 from sim import runner
 from sim.advice import (
     CHUNK_SAMPLES,

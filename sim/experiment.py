@@ -19,8 +19,9 @@ from typing import Callable
 import numpy as np
 
 from analysis.intervals import Z95, wilson
-from kernels import ghost as gk
-from kernels import ghost_sim as gs
+from kernels import games as kg
+from kernels.ghost import hand as gk
+from kernels.ghost import drivers as gs
 from sim import runner
 from sim.rules import RULES_VERSION
 from sim.strategy import PARAM_NAMES, StrategyError, check_value, load_strategy, to_vector
@@ -59,8 +60,8 @@ class _Totals:
         self.sets = 0
         self.sum_x = np.zeros(n_strat)
         self.sum_xx = np.zeros((n_strat, n_strat))  # sum of x_i * x_j over sets
-        self.strategy = np.zeros((n_strat, gs.ST_WIDTH), np.int64)
-        self.game = np.zeros(gs.GA_WIDTH, np.int64)
+        self.strategy = np.zeros((n_strat, kg.ST_WIDTH), np.int64)
+        self.game = np.zeros(kg.GA_WIDTH, np.int64)
         self.hand = np.zeros(hand_width, np.int64)
 
     def add(self, out: dict) -> None:
@@ -91,9 +92,9 @@ class _Totals:
 
 
 def _cutthroat_extras(acc: np.ndarray, hands: int) -> dict:
-    """A Cutthroat strategy's own rates (``kernels.cutthroat_sim`` fills the ST_MAKER/ST_MADE cells)."""
+    """A Cutthroat strategy's own rates (``kernels.cutthroat.drivers`` fills the ST_MAKER/ST_MADE cells)."""
     def rate(k: int):
-        won, made = int(acc[gs.ST_MAKER + k]), int(acc[gs.ST_MADE + k])
+        won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
         lo, hi = wilson(made, won) if won else (None, None)
         return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
 
@@ -102,7 +103,7 @@ def _cutthroat_extras(acc: np.ndarray, hands: int) -> dict:
     lone_def, lone_def_set = rate(2)
     ordered, ordered_made = rate(3)
     return {
-        "call_rate": int(acc[gs.ST_BIDDER]) / hands if hands else None,
+        "call_rate": int(acc[kg.ST_BIDDER]) / hands if hands else None,
         "maker_rate": makers / hands if hands else None,
         "make_rate": made,
         "round_one_make_rate": ordered_made,
@@ -110,21 +111,21 @@ def _cutthroat_extras(acc: np.ndarray, hands: int) -> dict:
         "alone_make_rate": alone_made,
         "defend_alone_rate": lone_def / hands if hands else None,
         "defend_alone_euchre_rate": lone_def_set,
-        "exchanges": int(acc[gs.ST_SWAPS]),
+        "exchanges": int(acc[kg.ST_SWAPS]),
     }
 
 
 def _hasenpfeffer_extras(acc: np.ndarray, hands: int) -> dict:
-    """A Hasenpfeffer strategy's own rates (``kernels.hasenpfeffer_sim`` fills the ST_MAKER/ST_MADE cells)."""
+    """A Hasenpfeffer strategy's own rates (``kernels.hasenpfeffer.drivers`` fills the ST_MAKER/ST_MADE cells)."""
     def rate(k: int):
-        won, made = int(acc[gs.ST_MAKER + k]), int(acc[gs.ST_MADE + k])
+        won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
         lo, hi = wilson(made, won) if won else (None, None)
         return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
 
     contracts, made = rate(0)
     peppers, pepper_made = rate(1)
     return {
-        "bid_rate": int(acc[gs.ST_BIDDER]) / hands if hands else None,
+        "bid_rate": int(acc[kg.ST_BIDDER]) / hands if hands else None,
         "bidder_rate": contracts / hands if hands else None,
         "make_rate": made,
         "pepper_rate": peppers / hands if hands else None,
@@ -133,16 +134,16 @@ def _hasenpfeffer_extras(acc: np.ndarray, hands: int) -> dict:
 
 
 def _strategy_report(name: str, acc: np.ndarray, mean_ci, variant: str = "ghost") -> dict:
-    hands = int(acc[gs.ST_HANDS])
-    games = int(acc[gs.ST_GAMES])
-    pts, pts_sq = int(acc[gs.ST_POINTS]), int(acc[gs.ST_POINTS_SQ])
+    hands = int(acc[kg.ST_HANDS])
+    games = int(acc[kg.ST_GAMES])
+    pts, pts_sq = int(acc[kg.ST_POINTS]), int(acc[kg.ST_POINTS_SQ])
     mean_pts = pts / hands if hands else None
     sd = math.sqrt(max(pts_sq / hands - mean_pts**2, 0.0)) if hands else None
     rate, low, high = mean_ci
     common = {
         "name": name,
         "games": games,
-        "wins": int(acc[gs.ST_WINS]),
+        "wins": int(acc[kg.ST_WINS]),
         "win_rate": rate,
         "win_rate_ci95": [low, high],
         "hands": hands,
@@ -155,18 +156,18 @@ def _strategy_report(name: str, acc: np.ndarray, mean_ci, variant: str = "ghost"
         return {**common, **_hasenpfeffer_extras(acc, hands)}
     make = {}
     for i, level in enumerate(LEVELS):
-        won, made = int(acc[gs.ST_MAKER + i]), int(acc[gs.ST_MADE + i])
+        won, made = int(acc[kg.ST_MAKER + i]), int(acc[kg.ST_MADE + i])
         lo, hi = wilson(made, won) if won else (None, None)
         make[level] = {"won": won, "made": made, "make_rate": made / won if won else None, "make_rate_ci95": [lo, hi]}
-    makers = int(acc[gs.ST_MAKER: gs.ST_MAKER + 4].sum())
+    makers = int(acc[kg.ST_MAKER: kg.ST_MAKER + 4].sum())
     return {
         **common,
-        "bid_rate": int(acc[gs.ST_BIDDER]) / hands if hands else None,
+        "bid_rate": int(acc[kg.ST_BIDDER]) / hands if hands else None,
         "maker_rate": makers / hands if hands else None,
         "make_rate_by_bid": make,
-        "moon_rate": int(acc[gs.ST_MAKER + 3]) / hands if hands else None,
-        "moons_made": int(acc[gs.ST_MADE + 3]),
-        "swap_rate": int(acc[gs.ST_SWAPS]) / hands if hands else None,
+        "moon_rate": int(acc[kg.ST_MAKER + 3]) / hands if hands else None,
+        "moons_made": int(acc[kg.ST_MADE + 3]),
+        "swap_rate": int(acc[kg.ST_SWAPS]) / hands if hands else None,
     }
 
 
@@ -238,7 +239,7 @@ def run_experiment(
 def _add(totals, out, progress, total_games):
     totals.add(out)
     if progress is not None:
-        progress(int(totals.game[gs.GA_GAMES]), total_games)
+        progress(int(totals.game[kg.GA_GAMES]), total_games)
 
 
 def _round_sets(games: int, n_assign: int) -> int:

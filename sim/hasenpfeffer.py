@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.intervals import mean_interval
-from kernels import hasenpfeffer as hk
-from kernels import hasenpfeffer_sim as hs
+from kernels.hasenpfeffer import hand as hk
+from kernels.hasenpfeffer import drivers as hs
 from sim import records as rec_mod
 from sim.cards import CardError, parse_card
 from sim.rules import RULES_VERSION

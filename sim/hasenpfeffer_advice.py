@@ -2,7 +2,7 @@
 
 The situation is the player's six cards, the position (1 = dealer's left, 4
 = dealer) and the calls before the turn. Every legal call is played on the
-same sampled deals (``kernels.hasenpfeffer_advice``); points, tricks and the
+same sampled deals (``kernels.hasenpfeffer.advice``); points, tricks and the
 make chance are the player's side's. Sampling, stopping and the paired
 intervals are those of Ghost Hand's advice (``sim.advice``).
 """
@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from kernels import hasenpfeffer_advice as ha
+from kernels.hasenpfeffer import advice as ha
 from sim import runner
 from sim.advice import (
     CHUNK_SAMPLES,

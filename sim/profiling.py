@@ -7,8 +7,8 @@ count (median of ``repeats`` runs after a warm-up) and reads the process's
 peak resident set size after each.
 
 The auction and the trick play run fused with the deal inside one kernel
-(``kernels.ghost_sim.simulate_chunks``). ``auction`` times
-``kernels.ghost_sim.auction_chunks`` (deal and auction, no play) and
+(``kernels.ghost.drivers.simulate_chunks``). ``auction`` times
+``kernels.ghost.drivers.auction_chunks`` (deal and auction, no play) and
 reports its ns per hand minus the deal's; ``play`` is ``hand`` minus
 ``auction_chunks``; both rows are marked derived. With ``variant =
 "cutthroat"`` or ``"hasenpfeffer"`` the same cases time that variant's
@@ -132,7 +132,7 @@ def _deal_once(n: int, variant: str = "ghost") -> float:
 
 def _deal_auction_once(n: int) -> float:
     """Deal and hold the auction for ``n`` hands (no play), seeded as the runner seeds; seconds."""
-    from kernels.ghost_sim import auction_chunks
+    from kernels.ghost.drivers import auction_chunks
     from sim import runner
     from sim.rules import encode, get_variant, resolve
 
@@ -184,18 +184,18 @@ def items(kernel: str, hands: int) -> int:
 
 
 def _dispatchers(kernel: str, variant: str = "ghost") -> list:
-    from kernels import cutthroat_advice as ca
-    from kernels import cutthroat_sim as cs
-    from kernels import ghost_advice as ga
-    from kernels import ghost_sim as gs
+    from kernels.cutthroat import advice as ca
+    from kernels.cutthroat import drivers as cs
+    from kernels.ghost import advice as ga
+    from kernels.ghost import drivers as gs
     from kernels.deal import deal_many
 
     if variant == "cutthroat":
         return {"deal": [deal_many], "hand": [cs.simulate_chunks], "game": [cs.games_chunks],
                 "should-bid": [ca.advice_chunks]}[kernel]
     if variant == "hasenpfeffer":
-        from kernels import hasenpfeffer_advice as ha
-        from kernels import hasenpfeffer_sim as hs
+        from kernels.hasenpfeffer import advice as ha
+        from kernels.hasenpfeffer import drivers as hs
 
         return {"deal": [deal_many], "hand": [hs.simulate_chunks], "game": [hs.games_chunks],
                 "should-bid": [ha.advice_chunks]}[kernel]

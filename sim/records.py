@@ -19,9 +19,9 @@ import tempfile
 
 import numpy as np
 
-from kernels import cutthroat as ck
-from kernels import ghost as gk
-from kernels import hasenpfeffer as hk
+from kernels.cutthroat import hand as ck
+from kernels.ghost import hand as gk
+from kernels.hasenpfeffer import hand as hk
 from sim.cards import SUITS, card_str, mask_str
 from sim.errors import UserError
 from sim.rules import RULES_VERSION, Variant

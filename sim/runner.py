@@ -15,12 +15,13 @@ import numba
 import numpy as np
 
 from analysis.intervals import mean_interval, wilson
-from kernels import cutthroat as ck
-from kernels import cutthroat_sim as cs
-from kernels import ghost as gk
-from kernels import ghost_sim as gs
-from kernels import hasenpfeffer as hk
-from kernels import hasenpfeffer_sim as hs
+from kernels import games as kg
+from kernels.cutthroat import hand as ck
+from kernels.cutthroat import drivers as cs
+from kernels.ghost import hand as gk
+from kernels.ghost import drivers as gs
+from kernels.hasenpfeffer import hand as hk
+from kernels.hasenpfeffer import drivers as hs
 from sim import records as rec_mod
 from sim.errors import UserError
 from sim.rules import RULES_VERSION, encode, get_variant, resolve
@@ -386,10 +387,10 @@ def run_games(
         n_chunks = -(-n // GAME_CHUNK_SETS)
         states = chunk_states(seed, first // GAME_CHUNK_SETS, n_chunks)
         set_wins = np.zeros((n, n_strat), np.int64)
-        games = np.zeros((n * n_assign, gs.GO_WIDTH), np.int64)
+        games = np.zeros((n * n_assign, kg.GO_WIDTH), np.int64)
         hand_acc = np.zeros((n_chunks, k.S_WIDTH), np.int64)
-        strat_acc = np.zeros((n_chunks, n_strat, gs.ST_WIDTH), np.int64)
-        game_acc = np.zeros((n_chunks, gs.GA_WIDTH), np.int64)
+        strat_acc = np.zeros((n_chunks, n_strat, kg.ST_WIDTH), np.int64)
+        game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
         sim.games_chunks(
             states, GAME_CHUNK_SETS, n, assignments, duplicate, rules_vec, strat_params, target, max_hands,
             set_wins, games, hand_acc, strat_acc, game_acc,
@@ -432,14 +433,14 @@ def simulate_games(
     compiled = sum(sim.games_chunks.stats.cache_misses.values()) > before
     warm_s = time.perf_counter() - t_warm
     hand_tot = np.zeros(k.S_WIDTH, np.int64)
-    game_tot = np.zeros(gs.GA_WIDTH, np.int64)
+    game_tot = np.zeros(kg.GA_WIDTH, np.int64)
     t0 = time.perf_counter()
 
     def on_batch(first, out):
         hand_tot[:] += out["hand"]
         game_tot[:] += out["game"]
         if progress is not None:
-            progress(int(game_tot[gs.GA_GAMES]), games)
+            progress(int(game_tot[kg.GA_GAMES]), games)
 
     run_games(seed, games, assignments, strat_params, True, rules_vec, on_batch, variant=v.name)
     elapsed = time.perf_counter() - t0
@@ -460,21 +461,21 @@ def game_summary(g: np.ndarray, variant: str = "ghost") -> dict:
     hand (seats 0 & 2) and ``"2"`` the dealer's side; ``tiebreak_games`` then
     counts the games both sides reached the target on the same hand.
     """
-    n = int(g[gs.GA_GAMES])
-    finished = n - int(g[gs.GA_UNFINISHED])
-    mean, low, high = mean_interval(int(g[gs.GA_HANDS]), int(g[gs.GA_HANDS_SQ]), n)
+    n = int(g[kg.GA_GAMES])
+    finished = n - int(g[kg.GA_UNFINISHED])
+    mean, low, high = mean_interval(int(g[kg.GA_HANDS]), int(g[kg.GA_HANDS_SQ]), n)
     starts = 2 if variant == "hasenpfeffer" else gk.N_SEATS
-    wins = {str(p + 1): int(g[gs.GA_WINS + p]) for p in range(starts)}
+    wins = {str(p + 1): int(g[kg.GA_WINS + p]) for p in range(starts)}
     return {
         "games": n,
         "unfinished": n - finished,
-        "tiebreak_games": int(g[gs.GA_TIEBREAKS]),
+        "tiebreak_games": int(g[kg.GA_TIEBREAKS]),
         "hands_per_game": mean,
         "hands_per_game_ci95": [low, high],
         "wins_by_start": wins,
         "win_share_by_start": {p: w / n for p, w in wins.items()},
         "win_share_ci95_by_start": {p: list(wilson(w, n)) for p, w in wins.items()},
-        "mean_final_margin": int(g[gs.GA_MARGIN]) / finished if finished else None,
+        "mean_final_margin": int(g[kg.GA_MARGIN]) / finished if finished else None,
     }
 
 
@@ -508,9 +509,9 @@ def game_results(
             out.append({
                 "set": first + g,
                 "assignment": assign[a].tolist(),
-                "winner": row[gs.GO_WINNER] if row[gs.GO_WINNER] >= 0 else None,
-                "hands": row[gs.GO_HANDS],
-                "scores": row[gs.GO_SCORES: gs.GO_SCORES + n_scores],
+                "winner": row[kg.GO_WINNER] if row[kg.GO_WINNER] >= 0 else None,
+                "hands": row[kg.GO_HANDS],
+                "scores": row[kg.GO_SCORES: kg.GO_SCORES + n_scores],
             })
 
     run_games(seed, start + count - chunk_start, assign, strat_params, duplicate, rules_vec, on_batch, chunk_start,

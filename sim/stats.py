@@ -13,9 +13,9 @@ from typing import Callable
 
 import numpy as np
 
-from kernels import ghost as gk
-from kernels import ghost_sim as gs
-from kernels import ghost_stats as gst
+from kernels.ghost import hand as gk
+from kernels.ghost import drivers as gs
+from kernels.ghost import stats as gst
 from sim import runner
 
 

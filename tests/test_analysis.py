@@ -9,7 +9,7 @@ import pytest
 
 from analysis import ghost_tables as gt
 from analysis.report import table_set, write_report, write_tables
-from kernels import ghost_stats as gst
+from kernels.ghost import stats as gst
 from sim import runner, stats
 from sim.records import read_records
 from sim.strategy import PRESETS

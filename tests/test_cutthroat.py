@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis import cutthroat_tables as ct
-from kernels import cutthroat as ck
+from kernels.cutthroat import hand as ck
 from sim import records as rec_mod
 from sim import runner
 from sim.cli import main
@@ -271,7 +271,7 @@ def test_should_bid_bad_cutthroat_input(capsys, args, words):
 
 def test_forcing_the_strategys_own_call_changes_nothing_and_other_calls_take_effect():
     """The should-bid path: a forced call equal to the strategy's gives the same record; others are obeyed."""
-    from kernels import cutthroat as ck2
+    from kernels.cutthroat import hand as ck2
     from sim.cutthroat import play_order
 
     rng = np.random.default_rng(5)

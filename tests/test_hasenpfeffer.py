@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis import hasenpfeffer_tables as ht
-from kernels import hasenpfeffer as hk
+from kernels.hasenpfeffer import hand as hk
 from sim import records as rec_mod
 from sim import runner
 from sim.cli import main

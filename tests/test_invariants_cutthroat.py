@@ -181,7 +181,7 @@ def _p_right_bower_with_position_one() -> Fraction:
 
 @pytest.fixture(scope="module")
 def kernel_deals():
-    from kernels import cutthroat_sim as cs
+    from kernels.cutthroat import drivers as cs
 
     n = runner.CHUNK_SIZE
     states = runner.chunk_states(DEAL_SEED, 0, DEAL_CHUNKS)

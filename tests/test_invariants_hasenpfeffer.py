@@ -184,7 +184,7 @@ P_WIDOW = Fraction(1, 25)
 
 @pytest.fixture(scope="module")
 def kernel_deals():
-    from kernels import hasenpfeffer_sim as hs
+    from kernels.hasenpfeffer import drivers as hs
 
     n = runner.CHUNK_SIZE
     states = runner.chunk_states(DEAL_SEED, 0, DEAL_CHUNKS)

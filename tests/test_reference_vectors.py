@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernels import ghost as gk
+from kernels.ghost import hand as gk
 from kernels.tables import EFF_SUIT
 from sim import runner
 from sim.cards import SUITS, parse_card

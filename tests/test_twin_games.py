@@ -19,8 +19,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from kernels import ghost_sim as gs
-from kernels import ghost_strategy as kst
+from kernels import games as kg
+from kernels.ghost import drivers as gs
+from kernels.ghost import strategy as kst
 from kernels import rng as krng
 from sim import runner
 from sim.rules import GHOST, encode, resolve
@@ -472,8 +473,8 @@ def test_duplicate_games_of_one_deterministic_strategy_are_equal():
 
 def _game_counters(details: list[dict], n_strategies: int) -> dict:
     """What ``run_games`` counts, recomputed from the reference's games."""
-    strat = np.zeros((n_strategies, gs.ST_WIDTH), np.int64)
-    game = np.zeros(gs.GA_WIDTH, np.int64)
+    strat = np.zeros((n_strategies, kg.ST_WIDTH), np.int64)
+    game = np.zeros(kg.GA_WIDTH, np.int64)
     sets = sorted({d["set"] for d in details})
     set_wins = np.zeros((len(sets), n_strategies), np.int64)
     for d in details:
@@ -483,28 +484,28 @@ def _game_counters(details: list[dict], n_strategies: int) -> dict:
             for s in range(3):
                 row = strat[seat_strat[s]]
                 pts = rec["points"][str(s)]
-                row[gs.ST_HANDS] += 1
-                row[gs.ST_POINTS] += pts
-                row[gs.ST_POINTS_SQ] += pts * pts
-                row[gs.ST_BIDDER] += s in bidders
-                row[gs.ST_SWAPS] += rec["swap"] == s
+                row[kg.ST_HANDS] += 1
+                row[kg.ST_POINTS] += pts
+                row[kg.ST_POINTS_SQ] += pts * pts
+                row[kg.ST_BIDDER] += s in bidders
+                row[kg.ST_SWAPS] += rec["swap"] == s
                 if rec["maker"] == s:
-                    row[gs.ST_MAKER + rec["bid"] - 3] += 1
-                    row[gs.ST_MADE + rec["bid"] - 3] += rec["tricks"][str(s)] >= rec["bid"]
+                    row[kg.ST_MAKER + rec["bid"] - 3] += 1
+                    row[kg.ST_MADE + rec["bid"] - 3] += rec["tricks"][str(s)] >= rec["bid"]
         for s in range(3):
-            strat[seat_strat[s], gs.ST_GAMES] += 1
-        game[gs.GA_GAMES] += 1
-        game[gs.GA_HANDS] += d["hands"]
-        game[gs.GA_HANDS_SQ] += d["hands"] ** 2
-        game[gs.GA_TIEBREAKS] += d["went_on"]
+            strat[seat_strat[s], kg.ST_GAMES] += 1
+        game[kg.GA_GAMES] += 1
+        game[kg.GA_HANDS] += d["hands"]
+        game[kg.GA_HANDS_SQ] += d["hands"] ** 2
+        game[kg.GA_TIEBREAKS] += d["went_on"]
         if d["winner"] is None:
-            game[gs.GA_UNFINISHED] += 1
+            game[kg.GA_UNFINISHED] += 1
             continue
         w = d["winner"]
-        strat[seat_strat[w], gs.ST_WINS] += 1
+        strat[seat_strat[w], kg.ST_WINS] += 1
         set_wins[sets.index(d["set"]), seat_strat[w]] += 1
-        game[gs.GA_WINS + w] += 1
-        game[gs.GA_MARGIN] += d["scores"][w] - max(d["scores"][s] for s in range(3) if s != w)
+        game[kg.GA_WINS + w] += 1
+        game[kg.GA_MARGIN] += d["scores"][w] - max(d["scores"][s] for s in range(3) if s != w)
     return {"strategy": strat, "game": game, "set_wins": set_wins}
 
 

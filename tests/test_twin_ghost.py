@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kernels import deal as kdeal
-from kernels import ghost as gk
+from kernels.ghost import hand as gk
 from kernels import rng as krng
 from sim import runner
 from sim.rules import GHOST

@@ -15,7 +15,7 @@ from numba import prange
 
 from kernels.bits import popcount
 from kernels.deal import deal_packets
-from kernels.ghost import (
+from kernels.ghost.hand import (
     HAND_SIZE,
     R_BID,
     R_DEAL,
@@ -32,7 +32,7 @@ from kernels.ghost import (
     margin2,
     play_dealt,
 )
-from kernels.ghost_strategy import best_trump, estimate
+from kernels.ghost.strategy import best_trump, estimate
 from kernels.jit import kernel
 
 N_LEVELS, N_POS, N_TRUMPS, N_BOWERS, N_ACES = 4, 3, 7, 3, 4

@@ -13,14 +13,14 @@ read by ``sim.records`` and ``sim.hasenpfeffer``.
 import numpy as np
 
 from kernels.bits import lowest, popcount
-from kernels.cutthroat_strategy import best_suit
+from kernels.estimate import best_suit
 from kernels.deal import shuffle
-from kernels.ghost_strategy import choose_follow, least_value, nth_card, random_card, strongest_trump, weakest_trump
+from kernels.play import choose_follow, least_value, nth_card, random_card, strongest_trump, weakest_trump
 from kernels.jit import kernel
 from kernels.rng import bounded
 from kernels.tables import EFF_SUIT, HIGHER, POWER, SUIT_MASK, TRUMP_RANK
-from sim.rules import H_BIDDER_LEADS, H_DEFENDERS_SCORE, H_PASS_FINAL, H_PEPPER, H_REDEAL, H_UNDERTRICKS, H_WIDOW_DEAD
-from sim.strategy import param_index
+from kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_DEFENDERS_SCORE, H_PASS_FINAL, H_PEPPER, H_REDEAL, H_UNDERTRICKS, H_WIDOW_DEAD
+from kernels.hasenpfeffer.codes import PARAM_NAMES
 
 N_SEATS = 4
 HAND_SIZE = 6
@@ -35,8 +35,7 @@ BIG_PEPPER = 7
 FORCED_BID = 3
 
 
-def _p(name: str) -> int:
-    return param_index(name, "hasenpfeffer")
+_p = PARAM_NAMES.index
 
 
 P_W = _p("w_trump_nine")  # 8 trump weights in TRUMP_RANK order: 9 T Q K A left right joker

@@ -12,8 +12,8 @@ threes, -) as bidder and their makes; ``ST_WINS`` counts games its side won.
 import numpy as np
 from numba import prange
 
-from kernels.cutthroat_strategy import estimate
-from kernels.ghost_sim import (
+from kernels.estimate import estimate
+from kernels.games import (
     ST_BIDDER,
     ST_HANDS,
     ST_MADE,
@@ -23,7 +23,7 @@ from kernels.ghost_sim import (
     record_game,
     seed_game,
 )
-from kernels.hasenpfeffer import (
+from kernels.hasenpfeffer.hand import (
     LITTLE_PEPPER,
     N_CARDS,
     N_SEATS,
@@ -47,7 +47,7 @@ from kernels.hasenpfeffer import (
 )
 from kernels.jit import kernel
 from kernels.rng import next_u64
-from sim.rules import H_PEPPER
+from kernels.hasenpfeffer.codes import H_PEPPER
 
 FIRST_DEALER = 3  # seat 0 is position 1 in a game's first hand
 WORK = 16

@@ -20,7 +20,7 @@ import numpy as np
 
 from kernels.bits import lowest, popcount
 from kernels.deal import deal_four
-from kernels.ghost_strategy import (  # noqa: F401  (best_trump and estimate are re-exported for the tests)
+from kernels.ghost.strategy import (  # noqa: F401  (best_trump and estimate are re-exported for the tests)
     P_BID3,
     P_BID4,
     P_BID5,
@@ -36,16 +36,12 @@ from kernels.ghost_strategy import (  # noqa: F401  (best_trump and estimate are
     best_trump,
     bounded_rng,
     call_of,
-    card_mask,
     estimate,
-    lead_rank,
-    nth_card,
     random_call_rng,
-    random_card,
     shift_of,
-    value_ranks,
 )
 from kernels.jit import kernel
+from kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
 from kernels.tables import (
     EFF_SUIT,
     POWER,
@@ -56,7 +52,7 @@ from kernels.tables import (
     VALUE_ORDER,
     VALUE_RANK,
 )
-from sim.rules import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP
+from kernels.ghost.codes import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP
 
 DECK = np.int64((1 << 24) - 1)
 N_SEATS = 3

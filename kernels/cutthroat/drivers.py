@@ -12,7 +12,7 @@ import numpy as np
 from numba import prange
 
 from kernels.bits import lowest
-from kernels.cutthroat import (
+from kernels.cutthroat.hand import (
     CALL_ACCEPT,
     CALL_PASS,
     MAKER_NEEDS,
@@ -31,10 +31,9 @@ from kernels.cutthroat import (
     play_hand,
     tally,
 )
-from kernels.cutthroat_strategy import Q_VOID, best_keep, card_weights
+from kernels.cutthroat.strategy import Q_VOID, best_keep, card_weights
 from kernels.deal import deal_packets
-from kernels.ghost_sim import (
-    FIRST_DEALER,
+from kernels.games import (
     ST_BIDDER,
     ST_HANDS,
     ST_MADE,
@@ -42,12 +41,14 @@ from kernels.ghost_sim import (
     ST_POINTS,
     ST_POINTS_SQ,
     ST_SWAPS,
-    _top_seats,
+    top_seats,
     record_game,
     seed_game,
 )
 from kernels.jit import kernel
 from kernels.rng import next_u64
+
+FIRST_DEALER = 2  # seat 0 is position 1 in a game's first hand
 
 
 @kernel(inline="always")
@@ -178,7 +179,7 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, point
         for s in range(N_SEATS):
             scores[s] += rec[R_POINTS + s]
         dealer = (dealer + 1) % 3
-        leaders = _top_seats(scores[0], scores[1], scores[2], 7)
+        leaders = top_seats(scores[0], scores[1], scores[2], 7)
         if scores[lowest(leaders)] >= target:
             if leaders & (leaders - 1) == 0:
                 return lowest(leaders), n, went_on

@@ -13,7 +13,7 @@ strategy.
 import numpy as np
 from numba import prange
 
-from kernels.cutthroat import (
+from kernels.cutthroat.hand import (
     CALL_PASS,
     F_ALONE,
     F_AT,
@@ -30,10 +30,10 @@ from kernels.cutthroat import (
     auction,
     play_dealt,
 )
-from kernels.cutthroat_sim import _scratch
-from kernels.cutthroat_strategy import card_weights
+from kernels.cutthroat.drivers import _scratch
+from kernels.cutthroat.strategy import card_weights
 from kernels.deal import shuffle
-from kernels.ghost_advice import _reseed, add_products, tally_action
+from kernels.advice import add_products, reseed, tally_action
 from kernels.jit import kernel
 
 ADVICE_DEALER = 2  # the dealer's seat: position p is seat p - 1
@@ -57,7 +57,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
     ``actions[a]`` = (call code, alone: -1 strategy, 0 no, 1 yes). Chunk
     ``ci`` draws until it keeps ``targets[ci]`` samples or has drawn
     ``max_draws``, writing ``draws[ci]``, ``kept[ci]``, the per-action
-    counters ``acc[ci, a, A_*]`` (``kernels.ghost_advice`` layout) and the
+    counters ``acc[ci, a, A_*]`` (``kernels.ghost.advice`` layout) and the
     sums of products of the actions' points and doubled margins.
     """
     n_actions = actions.shape[0]
@@ -108,7 +108,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 if rec[R_CALLS + 2 * i + 1] != CALL_PASS:
                     keep = False
             if not keep:
-                _reseed(dstate0, dbuf0)
+                reseed(dstate0, dbuf0)
                 continue
             n_kept += 1
             for a in range(n_actions):
@@ -127,6 +127,6 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 mar[a] = m
                 tally_action(acc[ci, a], rec[R_MAKER] == seat, t >= MAKER_NEEDS, t, p, m)
             add_products(pts, mar, pts_xy[ci], mar_xy[ci])
-            _reseed(dstate0, dbuf0)
+            reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

@@ -13,7 +13,7 @@ counters (``S_*``) are fixed-width int64 rows read by ``sim.records`` and
 import numpy as np
 
 from kernels.bits import popcount
-from kernels.cutthroat_strategy import (
+from kernels.cutthroat.strategy import (
     Q_ALONE,
     Q_ASSIST,
     Q_DEF_ALONE,
@@ -25,17 +25,16 @@ from kernels.cutthroat_strategy import (
     Q_VOID,
     best_exchange,
     best_keep,
-    best_suit,
-    estimate,
     random_keep,
 )
 from kernels.deal import deal_packets
 from kernels.bits import lowest
-from kernels.ghost_strategy import card_mask, lead_rank, nth_card, random_card, value_ranks
+from kernels.estimate import best_suit, estimate
+from kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
 from kernels.jit import kernel
 from kernels.rng import bounded
 from kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
-from sim.rules import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
+from kernels.cutthroat.codes import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
 
 N_SEATS = 3
 HAND_SIZE = 5

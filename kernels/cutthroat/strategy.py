@@ -10,15 +10,14 @@ is a sum over the hand's five cards plus the void term.
 import numpy as np
 
 from kernels.bits import lowest, popcount
-from kernels.ghost_strategy import nth_card
+from kernels.estimate import estimate
+from kernels.play import nth_card
 from kernels.jit import kernel
 from kernels.rng import bounded
 from kernels.tables import SUIT_MASK, TRUMP_RANK
-from sim.strategy import param_index
+from kernels.cutthroat.codes import PARAM_NAMES
 
-
-def _q(name: str) -> int:
-    return param_index(name, "cutthroat")
+_q = PARAM_NAMES.index
 
 
 Q_W = _q("w_trump_nine")  # 7 trump weights in TRUMP_RANK order: 9 T Q K A left right
@@ -83,24 +82,6 @@ def card_weights(params, wt, order):
 
 
 @kernel(inline="always")
-def estimate(hand, t, wt, seat, void_w):
-    """Trick estimate of ``hand`` for trump ``t``: its cards' weights, plus ``void_w`` per empty off-suit with 2+ trumps."""
-    est = 0.0
-    m = hand
-    while m != 0:
-        c = lowest(m)
-        m &= m - 1
-        est += wt[seat, t, c]
-    if popcount(hand & SUIT_MASK[t, t]) >= 2:
-        voids = 0
-        for s in range(4):
-            if s != t and (hand & SUIT_MASK[t, s]) == 0:
-                voids += 1
-        est += voids * void_w
-    return est
-
-
-@kernel(inline="always")
 def best_exchange(hand, up, t, wt, seat, void_w):
     """(discard, estimate): the card of ``hand`` whose exchange for ``up`` leaves the best estimate; ties: lowest card."""
     best_d = -1
@@ -115,20 +96,6 @@ def best_exchange(hand, up, t, wt, seat, void_w):
             best_d = d
             best_e = e
     return best_d, best_e
-
-
-@kernel(inline="always")
-def best_suit(hand, allowed, wt, seat, void_w):
-    """(suit, estimate) of the suit in ``allowed`` (bit per suit) with the best estimate; ties: lowest suit."""
-    best_s = -1
-    best_e = 0.0
-    for s in range(4):
-        if (allowed >> s) & 1:
-            e = estimate(hand, s, wt, seat, void_w)
-            if best_s < 0 or e > best_e:
-                best_s = s
-                best_e = e
-    return best_s, best_e
 
 
 @kernel(inline="always")

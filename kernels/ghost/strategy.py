@@ -18,23 +18,16 @@ registers as a tuple (``bounded_rng``).
 
 import numpy as np
 
-from kernels.bits import highest, lowest, popcount
+from kernels.bits import popcount
 from kernels.deal import draw_bounded
 from kernels.jit import kernel
-from kernels.rng import bounded
 from kernels.tables import (
-    BEATS,
-    CARD_BITS,
-    LEFT,
-    RIGHT,
     SUIT_MASK,
-    TRUMP_PLAIN,
-    V_HIGHER,
-    V_SUIT_MASK,
-    VALUE_BITS,
-    VALUE_ORDER,
 )
-from sim.strategy import GHOST_PARAM_NAMES, WEIGHT_LIMIT, WEIGHT_STEP, param_index
+from kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
+from kernels.ghost.codes import PARAM_NAMES
+
+param_index = PARAM_NAMES.index
 
 DECK24 = np.int64((1 << 24) - 1)
 _JOKER = np.int64(1 << 24)
@@ -145,7 +138,7 @@ def best_trump_w(hand, w):
 # packed as an integer: weight in units of WEIGHT_STEP << T_UNITS | trumps held << 8 | 1 if the suit
 # counts as void. Sums of entries are exact integers (below 2**53) and keep the fields apart
 # (trumps <= 7, voids <= 3). T_VOID holds w_void in units; T_OK is 1 where the table may be used.
-N_PARAMS = len(GHOST_PARAM_NAMES)
+N_PARAMS = len(PARAM_NAMES)
 T_TRUMP = N_PARAMS
 T_SAME = T_TRUMP + 64
 T_OTHER = T_SAME + 64
@@ -324,112 +317,3 @@ def random_call_rng(standing, forced, rng):
     return low + k, rng
 
 
-@kernel
-def nth_card(mask, k):
-    """The ``k``-th card (0-based, ascending) of ``mask``."""
-    for _ in range(k):
-        mask &= mask - 1
-    return lowest(mask)
-
-
-@kernel
-def random_card(legal, dstate, dbuf):
-    """A card of ``legal`` drawn uniformly (the k-th in ascending order)."""
-    return nth_card(legal, bounded(dstate, dbuf, popcount(legal)))
-
-
-@kernel
-def weakest_trump(trumps, trump):
-    """The trump of least power in non-empty ``trumps``: a plain trump (9 T Q K A in index order), else left, else right."""
-    plain = trumps & TRUMP_PLAIN[trump]
-    if plain != 0:
-        return lowest(plain)
-    if (trumps >> LEFT[trump]) & 1:
-        return LEFT[trump]
-    if (trumps >> RIGHT[trump]) & 1:
-        return RIGHT[trump]
-    return lowest(trumps)  # the joker
-
-
-@kernel
-def strongest_trump(trumps, trump):
-    """The trump of most power in non-empty ``trumps`` (joker, right, left, then A K Q T 9)."""
-    if (trumps >> 24) & 1:
-        return 24
-    if (trumps >> RIGHT[trump]) & 1:
-        return RIGHT[trump]
-    if (trumps >> LEFT[trump]) & 1:
-        return LEFT[trump]
-    return highest(trumps)
-
-
-@kernel
-def least_value(mask, trump):
-    """Card of least value in non-empty ``mask``: the lowest-ranked non-trump (ties: lowest suit), else the weakest trump."""
-    return lowest_value(mask, trump)
-
-
-@kernel(inline="always")
-def value_ranks(mask, trump):
-    """Card mask ``mask`` in value space (``tables.VALUE_ORDER``): four lookups, no branches (joker: bit 24)."""
-    return (
-        VALUE_BITS[trump, 0, mask & 63] | VALUE_BITS[trump, 1, (mask >> 6) & 63]
-        | VALUE_BITS[trump, 2, (mask >> 12) & 63] | VALUE_BITS[trump, 3, (mask >> 18) & 63] | (mask & _JOKER)
-    )
-
-
-@kernel(inline="always")
-def card_mask(ranks, trump):
-    """Value-space mask ``ranks`` back to a card mask (the inverse of ``value_ranks``)."""
-    return (
-        CARD_BITS[trump, 0, ranks & 63] | CARD_BITS[trump, 1, (ranks >> 6) & 63]
-        | CARD_BITS[trump, 2, (ranks >> 12) & 63] | CARD_BITS[trump, 3, (ranks >> 18) & 63] | (ranks & _JOKER)
-    )
-
-
-@kernel(inline="always")
-def lowest_value(mask, trump):
-    """``least_value``, inlined: the lowest bit of ``mask`` in value space."""
-    return VALUE_ORDER[trump, lowest(value_ranks(mask, trump))]
-
-
-@kernel
-def choose_lead(hand, trump, played, is_maker, lead_min):
-    """Lead: the maker's top trump when holding ``lead_min`` or more, else a sure winner of least value, else least value."""
-    v = lead_rank(value_ranks(hand, trump), trump, value_ranks(played, trump), is_maker, lead_min)
-    return VALUE_ORDER[trump, v]
-
-
-@kernel(inline="always")
-def lead_rank(hand, trump, played, is_maker, lead_min):
-    """``choose_lead`` in value space (``hand``, ``played`` and the result by value rank), inlined.
-
-    A sure winner is a card that no unseen card of its suit beats.
-    """
-    trumps = hand & V_SUIT_MASK[trump, trump]
-    if is_maker and trumps != 0 and popcount(trumps) >= lead_min:
-        return highest(trumps)
-    unseen = DECK24 & ~hand & ~played  # the 24 cards are value ranks 0..23 too
-    sure = np.int64(0)
-    m = hand
-    while m != 0:
-        v = lowest(m)
-        m &= m - 1
-        sure |= np.int64((V_HIGHER[trump, v] & unseen) == 0) << v
-    return lowest(sure if sure != 0 else hand)
-
-
-@kernel
-def choose_follow(legal, trump, led, winning):
-    """Follow: the cheapest ``legal`` card that beats the ``winning`` card so far, else the one of least value.
-
-    Cards that can beat it are all of one effective suit (the led suit, or
-    trump when void): the weakest trump, or the lowest card. (The trick-play
-    kernel does the same in value space, ``kernels.ghost.play_core``.)
-    """
-    winners = legal & BEATS[trump, led, winning]
-    if winners != 0:
-        if winners & SUIT_MASK[trump, trump]:
-            return weakest_trump(winners, trump)
-        return lowest(winners)
-    return lowest_value(legal, trump)

@@ -13,7 +13,7 @@ import numpy as np
 from numba import prange
 
 from kernels.deal import shuffle
-from kernels.ghost import (
+from kernels.ghost.hand import (
     F_AT,
     F_CALL,
     F_SEAT,
@@ -33,12 +33,10 @@ from kernels.ghost import (
     margin2,
     play_dealt,
 )
+from kernels.advice import A_N, A_WIDTH, add_products, reseed, tally_action  # noqa: F401  (A_WIDTH: the row width)
 from kernels.jit import kernel
-from kernels.rng import next_u64, splitmix_seed
 
 # per-action counters
-A_N, A_MAKER, A_MADE, A_TRICKS, A_TRICKS_SQ, A_PTS, A_PTS_SQ, A_MAR, A_MAR_SQ = range(9)
-A_WIDTH = 9
 
 ADVICE_DEALER = 2  # the dealer's seat: position p is seat p - 1
 
@@ -62,39 +60,6 @@ def prefix_matches(rec, prefix, swap_given):
     if in_prefix:
         return swapper == swap_given
     return swap_given < 0
-
-
-@kernel(inline="always")
-def tally_action(row, maker, made, tricks, points, margin2):
-    """Add one played sample to an action's counters ``row`` (``A_*``); ``margin2`` is twice the margin."""
-    row[A_N] += 1
-    if maker:
-        row[A_MAKER] += 1
-        if made:
-            row[A_MADE] += 1
-    row[A_TRICKS] += tricks
-    row[A_TRICKS_SQ] += tricks * tricks
-    row[A_PTS] += points
-    row[A_PTS_SQ] += points * points
-    row[A_MAR] += margin2
-    row[A_MAR_SQ] += margin2 * margin2
-
-
-@kernel(inline="always")
-def add_products(pts, mar, pts_xy, mar_xy):
-    """Add the sample's products of the actions' points (and doubled margins), for paired intervals."""
-    n = pts.shape[0]
-    for a in range(n):
-        for b in range(n):
-            pts_xy[a, b] += pts[a] * pts[b]
-            mar_xy[a, b] += mar[a] * mar[b]
-
-
-@kernel
-def _reseed(dstate, dbuf):
-    """A fresh decision stream for the next draw, seeded from this one (no overlap between samples)."""
-    splitmix_seed(next_u64(dstate), dstate)
-    dbuf[1] = 0
 
 
 @kernel(parallel=True)
@@ -150,7 +115,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
             auction(hands, dealt[3], ADVICE_DEALER, rules, params, scores, target_score, NO_FORCE, dstate, dbuf, rec)
             keep = prefix_matches(rec, prefix, swap_given)
             if not keep:
-                _reseed(dstate0, dbuf0)
+                reseed(dstate0, dbuf0)
                 continue
             n_kept += 1
             for a in range(n_actions):
@@ -169,6 +134,6 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 mar[a] = m
                 tally_action(acc[ci, a], rec[R_MAKER] == seat, t >= rec[R_BID], t, p, m)
             add_products(pts, mar, pts_xy[ci], mar_xy[ci])
-            _reseed(dstate0, dbuf0)
+            reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

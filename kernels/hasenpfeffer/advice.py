@@ -11,9 +11,9 @@ player's call at this turn forced and everything else left to the strategy.
 import numpy as np
 from numba import prange
 
-from kernels.ghost_advice import _reseed, add_products, tally_action
+from kernels.advice import add_products, reseed, tally_action
 from kernels.deal import shuffle
-from kernels.hasenpfeffer import (
+from kernels.hasenpfeffer.hand import (
     F_AT,
     F_CALL,
     F_SEAT,
@@ -31,7 +31,7 @@ from kernels.hasenpfeffer import (
     card_weights,
     play_dealt,
 )
-from kernels.hasenpfeffer_sim import _scratch
+from kernels.hasenpfeffer.drivers import _scratch
 from kernels.jit import kernel
 
 ADVICE_DEALER = 3  # the dealer's seat: position p is seat p - 1
@@ -43,7 +43,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
     """Sample deals on which the strategy repeats the calls ``prefix`` (k, 2), and play every action on each.
 
     ``actions[a]`` is the level called (0 = pass). Counters as in
-    ``kernels.ghost_advice`` (points and tricks are the player's side's;
+    ``kernels.ghost.advice`` (points and tricks are the player's side's;
     the margin is twice the side's points minus the other side's, doubled).
     """
     n_actions = actions.shape[0]
@@ -99,7 +99,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                         keep = False
                         break
             if not keep:
-                _reseed(dstate0, dbuf0)
+                reseed(dstate0, dbuf0)
                 continue
             n_kept += 1
             for a in range(n_actions):
@@ -117,6 +117,6 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 ours = rec[R_BIDDER] >= 0 and rec[R_BIDDER] % 2 == side
                 tally_action(acc[ci, a], ours, ours and t >= bid_need(rec[R_BID]), t, p, m)
             add_products(pts, mar, pts_xy[ci], mar_xy[ci])
-            _reseed(dstate0, dbuf0)
+            reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

@@ -1,0 +1,30 @@
+"""Hasenpfeffer as data the kernels read: rule options with their codes (``H_*`` cells), the strategy parameter layout.
+
+As ``kernels/ghost/codes.py``: ``OPTIONS`` (name, values with the default
+first, kernel codes) in kernel order; ``PARAMS`` (name, default, meaning) in
+the order of a seat's strategy row.
+"""
+
+from kernels.ghost.codes import PARAMS as _GHOST_PARAMS
+
+OPTIONS = (
+    ("pass_is_final", (False, True), (0, 1)),
+    ("all_pass", ("joker_bids_three", "redeal"), (0, 1)),
+    ("bidding", ("numeric", "pepper"), (0, 1)),
+    ("widow", ("exchange", "dead"), (0, 1)),
+    ("first_lead", ("dealer_left", "bidder"), (0, 1)),
+    ("fail_penalty", ("bid", "undertricks"), (0, 1)),
+    ("defenders_score_tricks", (False, True), (0, 1)),
+)
+H_PASS_FINAL, H_REDEAL, H_PEPPER, H_WIDOW_DEAD, H_BIDDER_LEADS, H_UNDERTRICKS, H_DEFENDERS_SCORE = range(7)
+
+PARAMS: tuple[tuple[str, float, str], ...] = tuple(p for p in _GHOST_PARAMS if p[0].startswith("w_")) + (
+    ("partner_help", 1.25, "tricks the partner is expected to add to the bidder's own estimate"),
+    ("cushion", 0.0, "bid L when own estimate + partner_help reaches L + cushion"),
+    ("support_margin", 0.0, "over a partner's bid, bid only when the level beats it by this much more"),
+    ("bid_jump", 1.0, "1: bid the level the hand supports at once; 0: the least bid that beats the standing bid"),
+    ("big_pepper_min", 6.5, "pepper bidding: a hand worth 6 bids big pepper when the partnership estimate reaches this"),
+    ("lead_trump_min", 2.0, "a bidder with at least this many trumps leads the highest trump"),
+    ("random", 0.0, "1: every decision uniformly at random among the legal choices"),
+)
+PARAM_NAMES = tuple(p[0] for p in PARAMS)
