@@ -18,26 +18,22 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.intervals import Z95, wilson
+from analysis.intervals import Z95
 from kernels import games as kg
-from kernels.ghost import hand as gk
-from kernels.ghost import drivers as gs
 from sim import runner
 from sim.rules import RULES_VERSION
-from sim.strategy import PARAM_NAMES, StrategyError, check_value, load_strategy, to_vector
+from sim.rules import get_variant
+from sim.strategy import StrategyError, check_value, load_strategy, to_vector
 
-LEVELS = ("3", "4", "5", "moon")
+def all_assignments(n_strategies: int, seats: int = 3) -> np.ndarray:
+    """Seat assignments used equally: every arrangement of the strategies over the seats using each one.
 
-
-def all_assignments(n_strategies: int) -> np.ndarray:
-    """Seat assignments used equally: every arrangement of the strategies over 3 seats using each one.
-
-    Two strategies: the 6 arrangements AAB, ABA, BAA, ABB, BAB, BBA (each holds
-    9 of the 18 seats); three: the 6 permutations.
+    Two strategies at 3 seats: the 6 arrangements AAB, ABA, BAA, ABB, BAB, BBA
+    (each holds 9 of the 18 seats); three: the 6 permutations.
     """
     if n_strategies not in (2, 3):
         raise runner.RunError(f"an experiment compares 2 or 3 strategies, got {n_strategies}")
-    rows = [a for a in itertools.product(range(n_strategies), repeat=gk.N_SEATS) if len(set(a)) == n_strategies]
+    rows = [a for a in itertools.product(range(n_strategies), repeat=seats) if len(set(a)) == n_strategies]
     return np.array(rows, np.int64)
 
 
@@ -46,15 +42,17 @@ def rotations_one_vs_base() -> np.ndarray:
     return np.array([(0, 1, 1), (1, 0, 1), (1, 1, 0)], np.int64)
 
 
-def partnerships() -> np.ndarray:
-    """Hasenpfeffer: strategy 0 as partners in seats 0 & 2 against 1 in seats 1 & 3, then the sides exchanged."""
+def partnerships(n_strategies: int = 2) -> np.ndarray:
+    """Partnership games: strategy 0 as partners in seats 0 & 2 against 1 in seats 1 & 3, then the sides exchanged."""
+    if n_strategies != 2:
+        raise runner.RunError(f"a partnership experiment compares 2 strategies (one per side), got {n_strategies}")
     return np.array([(0, 1, 0, 1), (1, 0, 1, 0)], np.int64)
 
 
 class _Totals:
     """Running sums over deal sets and counters, merged batch by batch (constant memory)."""
 
-    def __init__(self, n_strat: int, slots: np.ndarray, hand_width: int = gk.S_WIDTH):
+    def __init__(self, n_strat: int, slots: np.ndarray, hand_width: int):
         self.n_strat = n_strat
         self.slots = slots.astype(float)  # seats held by each strategy in one set
         self.sets = 0
@@ -91,49 +89,7 @@ class _Totals:
         return float(mean), float(mean - half), float(mean + half)
 
 
-def _cutthroat_extras(acc: np.ndarray, hands: int) -> dict:
-    """A Cutthroat strategy's own rates (``kernels.cutthroat.drivers`` fills the ST_MAKER/ST_MADE cells)."""
-    def rate(k: int):
-        won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
-        lo, hi = wilson(made, won) if won else (None, None)
-        return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
-
-    makers, made = rate(0)
-    alone, alone_made = rate(1)
-    lone_def, lone_def_set = rate(2)
-    ordered, ordered_made = rate(3)
-    return {
-        "call_rate": int(acc[kg.ST_BIDDER]) / hands if hands else None,
-        "maker_rate": makers / hands if hands else None,
-        "make_rate": made,
-        "round_one_make_rate": ordered_made,
-        "alone_rate": alone / hands if hands else None,
-        "alone_make_rate": alone_made,
-        "defend_alone_rate": lone_def / hands if hands else None,
-        "defend_alone_euchre_rate": lone_def_set,
-        "exchanges": int(acc[kg.ST_SWAPS]),
-    }
-
-
-def _hasenpfeffer_extras(acc: np.ndarray, hands: int) -> dict:
-    """A Hasenpfeffer strategy's own rates (``kernels.hasenpfeffer.drivers`` fills the ST_MAKER/ST_MADE cells)."""
-    def rate(k: int):
-        won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
-        lo, hi = wilson(made, won) if won else (None, None)
-        return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
-
-    contracts, made = rate(0)
-    peppers, pepper_made = rate(1)
-    return {
-        "bid_rate": int(acc[kg.ST_BIDDER]) / hands if hands else None,
-        "bidder_rate": contracts / hands if hands else None,
-        "make_rate": made,
-        "pepper_rate": peppers / hands if hands else None,
-        "pepper_make_rate": pepper_made,
-    }
-
-
-def _strategy_report(name: str, acc: np.ndarray, mean_ci, variant: str = "ghost") -> dict:
+def _strategy_report(name: str, acc: np.ndarray, mean_ci, variant="ghost") -> dict:
     hands = int(acc[kg.ST_HANDS])
     games = int(acc[kg.ST_GAMES])
     pts, pts_sq = int(acc[kg.ST_POINTS]), int(acc[kg.ST_POINTS_SQ])
@@ -150,25 +106,7 @@ def _strategy_report(name: str, acc: np.ndarray, mean_ci, variant: str = "ghost"
         "points_per_hand": mean_pts,
         "points_per_hand_ci95": [mean_pts - Z95 * sd / math.sqrt(hands), mean_pts + Z95 * sd / math.sqrt(hands)] if hands else None,
     }
-    if variant == "cutthroat":
-        return {**common, **_cutthroat_extras(acc, hands)}
-    if variant == "hasenpfeffer":
-        return {**common, **_hasenpfeffer_extras(acc, hands)}
-    make = {}
-    for i, level in enumerate(LEVELS):
-        won, made = int(acc[kg.ST_MAKER + i]), int(acc[kg.ST_MADE + i])
-        lo, hi = wilson(made, won) if won else (None, None)
-        make[level] = {"won": won, "made": made, "make_rate": made / won if won else None, "make_rate_ci95": [lo, hi]}
-    makers = int(acc[kg.ST_MAKER: kg.ST_MAKER + 4].sum())
-    return {
-        **common,
-        "bid_rate": int(acc[kg.ST_BIDDER]) / hands if hands else None,
-        "maker_rate": makers / hands if hands else None,
-        "make_rate_by_bid": make,
-        "moon_rate": int(acc[kg.ST_MAKER + 3]) / hands if hands else None,
-        "moons_made": int(acc[kg.ST_MADE + 3]),
-        "swap_rate": int(acc[kg.ST_SWAPS]) / hands if hands else None,
-    }
+    return {**common, **get_variant(variant).strategy_extras(acc, hands)}
 
 
 def run_experiment(
@@ -183,7 +121,7 @@ def run_experiment(
     assignments: np.ndarray | None = None,
     names: list[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
-    variant: str = "ghost",
+    variant="ghost",
 ) -> dict:
     """Play the strategies against each other in whole games and compare them.
 
@@ -197,13 +135,11 @@ def run_experiment(
     loaded = [load_strategy(s, v.name) for s in strategies]
     names = list(names) if names else [n for n, _ in loaded]
     names = _unique_names(names)
-    sides = v.name == "hasenpfeffer"
-    if sides and len(loaded) != 2:
-        raise runner.RunError(f"a Hasenpfeffer experiment compares 2 strategies (one per partnership), got {len(loaded)}")
+    sides = v.partnerships
     if assignments is not None:
         assign = np.asarray(assignments, np.int64)
     else:
-        assign = partnerships() if sides else all_assignments(len(loaded))
+        assign = v.experiment_assignments(len(loaded))
     if not isinstance(games, (int, np.integer)) or games <= 0:
         raise runner.RunError(f"--games must be a positive integer, got {games!r}")
     if until_significant and max_games < games:
@@ -214,14 +150,14 @@ def run_experiment(
     batch_sets = _round_sets(games, n_assign)
     cap_sets = _round_sets(max_games, n_assign) if until_significant else batch_sets
     slots = np.array([(assign == s).sum() for s in range(len(loaded))]) // (2 if sides else 1)  # games (sides) held
-    totals = _Totals(len(loaded), slots, runner._kernels(v.name)[0].S_WIDTH)
+    totals = _Totals(len(loaded), slots, v.hand_kernels.S_WIDTH)
     t0 = time.perf_counter()
     stopped = "games"
     while True:
         first = totals.sets
         n = min(batch_sets, cap_sets - first)
         runner.run_games(seed, n, assign, strat_params, duplicate, rules_vec,
-                         lambda f, o: _add(totals, o, progress, cap_sets * n_assign), first, variant=v.name)
+                         lambda f, o: _add(totals, o, progress, cap_sets * n_assign), first, variant=v)
         if not until_significant:
             break
         lead = _leading_pair(totals)
@@ -292,7 +228,7 @@ def _report(totals, names, loaded, assign, duplicate, rules_d, seed, threads, el
         "deal_sets": totals.sets,
         "games": g["games"],
         "unfinished": g["unfinished"],
-        "hands": int(totals.hand[gk.S_HANDS]),
+        "hands": int(totals.hand[get_variant(variant).hand_kernels.S_HANDS]),
         "hands_per_game": g["hands_per_game"],
         "pairs": pairs,
         "leading_pair": [names[lead[0]], names[lead[1]]] if lead else None,
@@ -307,13 +243,14 @@ def _report(totals, names, loaded, assign, duplicate, rules_d, seed, threads, el
 # ---------------------------------------------------------------- sweeps
 
 
-def parse_range(text: str, variant: str = "ghost") -> tuple[str, list[float]]:
+def parse_range(text: str, variant="ghost") -> tuple[str, list[float]]:
     """``NAME=START:STOP:STEP`` (STOP included) → (name, values); StrategyError on a bad one."""
     if "=" not in text:
         raise StrategyError(f"--param {text!r} must be NAME=START:STOP:STEP")
     name, spec = (x.strip() for x in text.split("=", 1))
-    if name not in PARAM_NAMES[variant]:
-        raise StrategyError(f"unknown strategy parameter {name!r} in --param ({variant})")
+    v = get_variant(variant)
+    if name not in v.param_names:
+        raise StrategyError(f"unknown strategy parameter {name!r} in --param ({v.name})")
     parts = spec.split(":")
     try:
         nums = [float(p) for p in parts]
@@ -344,7 +281,7 @@ def run_sweep(
     threads: int | None = None,
     rules: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
-    variant: str = "ghost",
+    variant="ghost",
 ) -> dict:
     """One row per value (grid for several ``--param``): that strategy against two copies of ``base``.
 
@@ -367,7 +304,7 @@ def run_sweep(
         cand.update(dict(zip(names, combo)))
         res = run_experiment(
             [cand, base_params], games=games, seed=seed, threads=threads, rules=rules,
-            assignments=partnerships() if variant == "hasenpfeffer" else rotations_one_vs_base(),
+            assignments=get_variant(variant).sweep_assignments(),
             names=["candidate", base_name], variant=variant,
         )
         c = res["strategies"][0]
@@ -378,7 +315,7 @@ def run_sweep(
             "win_rate_ci95": c["win_rate_ci95"],
             "points_per_hand": c["points_per_hand"],
             "base_points_per_hand": res["strategies"][1]["points_per_hand"],
-            "bid_rate": c["call_rate"] if variant == "cutthroat" else c["bid_rate"],
+            "bid_rate": c[get_variant(variant).sweep_rate],
             "swap_rate": c.get("swap_rate"),
         })
         done += 1
@@ -388,7 +325,7 @@ def run_sweep(
     for i, r in enumerate(rows):
         r["best"] = i == best
     return {
-        "variant": variant,
+        "variant": get_variant(variant).name,
         "rules_version": RULES_VERSION,
         "rules": runner.resolve_run(variant, seed, rules)[1],
         "base": base_name,

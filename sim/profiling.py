@@ -6,13 +6,13 @@ it loads or compiles the kernels first, then times each one at each thread
 count (median of ``repeats`` runs after a warm-up) and reads the process's
 peak resident set size after each.
 
-The auction and the trick play run fused with the deal inside one kernel
-(``kernels.ghost.drivers.simulate_chunks``). ``auction`` times
-``kernels.ghost.drivers.auction_chunks`` (deal and auction, no play) and
-reports its ns per hand minus the deal's; ``play`` is ``hand`` minus
-``auction_chunks``; both rows are marked derived. With ``variant =
-"cutthroat"`` or ``"hasenpfeffer"`` the same cases time that variant's
-kernels (deal, whole hands, games, should-bid); their phases are not timed apart.
+The auction and the trick play run fused with the deal inside each variant's
+hand kernel. A variant that has a phase kernel (``Variant.phase_run``: deal
+and auction, no play; Ghost Hand's ``auction_chunks``) also gets ``auction``
+(its ns per hand minus the deal's) and ``play`` (``hand`` minus it), marked
+derived; every variant gets the derived ``auction+play`` (``hand`` minus
+``deal``). A derived row whose difference of two timings is not positive (a
+busy machine) is left out and listed under ``derived_skipped`` with the reason.
 """
 
 from __future__ import annotations
@@ -31,37 +31,44 @@ from sim.runner import RunError, max_threads
 
 KERNELS = ("deal", "auction", "play", "hand", "game", "should-bid")
 DERIVED = "auction+play"
-ADVICE_HAND = "JH KH TH 9H AS 9C"
-CUTTHROAT_ADVICE = ("QC TS 9S KD 9H", "JS")  # hand, up-card: position 1, round one
-HASENPFEFFER_ADVICE = "JK JH JD AH KH 9C"  # position 1, nothing called
 HANDS_PER_GAME = 15  # ``game`` plays hands // 15 games (about 13 hands a game to 32)
 HANDS_PER_SAMPLE = 20  # ``should-bid`` draws hands // 20 samples per action (each plays 18 hands)
 UNITS = {"deal": "deals", "deal+auction": "hands", "hand": "hands", DERIVED: "hands", "auction": "hands",
          "play": "hands", "game": "games", "should-bid": "samples/action"}
 FUSED_NOTE = (
     "derived rows: auction = deal+auction minus deal, play = hand minus deal+auction, auction+play = hand minus "
-    "deal (the phases run fused in kernels/ghost_sim.py simulate_chunks; deal+auction is auction_chunks)."
+    "deal (the phases run fused in the hand kernel, kernels/NAME/drivers.py simulate_chunks; deal+auction is the "
+    "variant's phase kernel)."
 )
 
 
-def parse_kernels(text: str, variant: str = "ghost") -> list[str]:
+def parse_kernels(text: str, variant="ghost") -> list[str]:
     """Kernel names from ``"all"`` or a comma list of KERNELS; RunError on an unknown one."""
+    from sim.rules import get_variant
+
+    v = get_variant(variant)
     names = [p.strip().lower() for p in (text or "").split(",") if p.strip()]
     if not names:
         raise RunError("--kernel needs a name: " + ", ".join(KERNELS) + " or all")
     out: list[str] = []
     for n in names:
-        if variant != "ghost" and n in ("auction", "play"):
-            raise RunError(f"--kernel {n}: the auction and the play are timed apart for Ghost Hand only")
+        if n in ("auction", "play") and n not in v.phases:
+            timed = [x.title for x in _variants() if x.phases]
+            raise RunError(f"--kernel {n}: the auction and the play are timed apart for {' and '.join(timed)} only")
         if n == "all":
-            wanted = (["deal", "hand", "game", "should-bid"] if variant != "ghost"
-                      else ["deal", "auction", "play", "hand", "game", "should-bid"])
+            wanted = ["deal", *v.phases, "hand", "game", "should-bid"]
         elif n in KERNELS:
             wanted = [n]
         else:
             raise RunError(f"unknown kernel {n!r} (choose from {', '.join(KERNELS)}, all)")
         out += [w for w in wanted if w not in out]
     return out
+
+
+def _variants():
+    from sim.variants import all_variants
+
+    return all_variants()
 
 
 def parse_threads(text: str | None) -> list[int]:
@@ -116,62 +123,37 @@ def machine() -> dict:
 # ---------------------------------------------------------------- the cases
 
 
-def _deal_once(n: int, variant: str = "ghost") -> float:
-    """Deal ``n`` deals as the runner seeds them (Ghost Hand: 4 hands of 6; Cutthroat: 4 of 5 and a kitty;
-    Hasenpfeffer: 4 of 6 from 25 and the widow); seconds."""
+def _deal_once(n: int, variant="ghost") -> float:
+    """Deal ``n`` deals as the runner seeds them, in the variant's layout (``Variant.deal_layout``); seconds."""
     from kernels.deal import deal_many
     from sim import runner
+    from sim.rules import get_variant
 
+    cards, hands, size = get_variant(variant).deal_layout
     t0 = time.perf_counter()
     n_chunks = -(-n // runner.CHUNK_SIZE)
     states = runner.chunk_states(0, 0, n_chunks)
-    cards = 25 if variant == "hasenpfeffer" else 24
-    deal_many(states, runner.CHUNK_SIZE, n, cards, 4, 5 if variant == "cutthroat" else 6, np.zeros(n_chunks, np.int64))
+    deal_many(states, runner.CHUNK_SIZE, n, cards, hands, size, np.zeros(n_chunks, np.int64))
     return time.perf_counter() - t0
 
 
-def _deal_auction_once(n: int) -> float:
-    """Deal and hold the auction for ``n`` hands (no play), seeded as the runner seeds; seconds."""
-    from kernels.ghost.drivers import auction_chunks
-    from sim import runner
-    from sim.rules import encode, get_variant, resolve
-
-    v = get_variant("ghost")
-    rules = encode(v, resolve(v, None))
-    params = runner.seat_params("default")[1]
-    t0 = time.perf_counter()
-    n_chunks = -(-n // runner.CHUNK_SIZE)
-    auction_chunks(runner.chunk_states(0, 0, n_chunks), runner.decision_states(0, 0, n_chunks), runner.CHUNK_SIZE, n,
-                   rules, params, runner.TARGET, np.zeros(n_chunks, np.int64))
-    return time.perf_counter() - t0
-
-
-def _hand_once(n: int, threads: int, variant: str = "ghost") -> float:
+def _hand_once(n: int, threads: int, variant="ghost") -> float:
     from sim import runner
 
     return runner.simulate(variant, hands=n, seed=0, threads=threads)["elapsed_s"]
 
 
-def _game_once(n: int, threads: int, variant: str = "ghost") -> tuple[float, int]:
+def _game_once(n: int, threads: int, variant="ghost") -> tuple[float, int]:
     from sim import runner
 
     s = runner.simulate_games(variant, games=n, seed=0, threads=threads)
     return s["elapsed_s"], s["hands"]
 
 
-def _advice_once(n: int, threads: int, variant: str = "ghost") -> float:
-    if variant == "hasenpfeffer":
-        from sim.hasenpfeffer_advice import advise as hasenpfeffer_advise
+def _advice_once(n: int, threads: int, variant="ghost") -> float:
+    from sim.rules import get_variant
 
-        return hasenpfeffer_advise(HASENPFEFFER_ADVICE, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
-    if variant == "cutthroat":
-        from sim.cutthroat_advice import advise as cutthroat_advise
-
-        hand, up = CUTTHROAT_ADVICE
-        return cutthroat_advise(hand, up, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
-    from sim.advice import advise
-
-    return advise(ADVICE_HAND, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
+    return get_variant(variant).profile_advice(n, threads)
 
 
 def items(kernel: str, hands: int) -> int:
@@ -183,35 +165,25 @@ def items(kernel: str, hands: int) -> int:
     return hands
 
 
-def _dispatchers(kernel: str, variant: str = "ghost") -> list:
-    from kernels.cutthroat import advice as ca
-    from kernels.cutthroat import drivers as cs
-    from kernels.ghost import advice as ga
-    from kernels.ghost import drivers as gs
+def _dispatchers(kernel: str, variant="ghost") -> list:
     from kernels.deal import deal_many
+    from sim.rules import get_variant
 
-    if variant == "cutthroat":
-        return {"deal": [deal_many], "hand": [cs.simulate_chunks], "game": [cs.games_chunks],
-                "should-bid": [ca.advice_chunks]}[kernel]
-    if variant == "hasenpfeffer":
-        from kernels.hasenpfeffer import advice as ha
-        from kernels.hasenpfeffer import drivers as hs
-
-        return {"deal": [deal_many], "hand": [hs.simulate_chunks], "game": [hs.games_chunks],
-                "should-bid": [ha.advice_chunks]}[kernel]
-    return {"deal": [deal_many], "deal+auction": [gs.auction_chunks], "hand": [gs.simulate_chunks],
-            "game": [gs.games_chunks], "should-bid": [ga.advice_chunks]}[kernel]
+    v = get_variant(variant)
+    return {"deal": [deal_many], "deal+auction": list(v.phase_dispatchers), "hand": [v.drivers.simulate_chunks],
+            "game": [v.drivers.games_chunks], "should-bid": list(v.advice_kernels)}[kernel]
 
 
-def _smallest_run(kernel: str, variant: str = "ghost") -> None:
+def _smallest_run(kernel: str, variant="ghost") -> None:
     from sim import runner
+    from sim.rules import get_variant
 
     if kernel == "deal":
         _deal_once(1, variant)
     elif kernel == "deal+auction":
-        _deal_auction_once(1)
+        get_variant(variant).phase_run(1)
     elif kernel == "hand":
-        from sim.rules import encode, get_variant, resolve
+        from sim.rules import encode, resolve
 
         v = get_variant(variant)
         runner.warm_up(encode(v, resolve(v, None)), runner.seat_params("default", variant)[1], variant)
@@ -231,7 +203,7 @@ def timed_kernels(kernels: list[str]) -> list[str]:
     return out
 
 
-def compile_kernels(kernels: list[str], variant: str = "ghost") -> dict:
+def compile_kernels(kernels: list[str], variant="ghost") -> dict:
     """Load (from Numba's cache) or compile the kernels behind ``kernels`` by running each once, tiny.
 
     Returns ``compile_s`` (total seconds), ``compiled`` (whether any had to
@@ -253,7 +225,7 @@ def compile_kernels(kernels: list[str], variant: str = "ghost") -> dict:
     }
 
 
-def measure(kernel: str, n: int, threads: int, repeats: int = 3, variant: str = "ghost") -> dict:
+def measure(kernel: str, n: int, threads: int, repeats: int = 3, variant="ghost") -> dict:
     """Time ``kernel`` on ``n`` items at ``threads`` threads: median of ``repeats`` runs after one warm-up.
 
     ``hand``, ``game`` and ``should-bid`` use the elapsed time their runner
@@ -268,7 +240,9 @@ def measure(kernel: str, n: int, threads: int, repeats: int = 3, variant: str = 
         def once(m):
             return _deal_once(m, variant)
     elif kernel == "deal+auction":
-        once: Callable[[int], float] = _deal_auction_once
+        from sim.rules import get_variant
+
+        once: Callable[[int], float] = get_variant(variant).phase_run
     elif kernel == "hand":
         def once(m):
             return _hand_once(m, threads, variant)
@@ -303,10 +277,15 @@ def measure(kernel: str, n: int, threads: int, repeats: int = 3, variant: str = 
     return row
 
 
-def derive_phases(rows: list[dict]) -> list[dict]:
-    """Derived rows per thread count: ``auction``, ``play`` and ``auction+play`` ns per hand, from measured rows."""
+def derive_phases(rows: list[dict], skipped: list | None = None) -> list[dict]:
+    """Derived rows per thread count: ``auction``, ``play`` and ``auction+play`` ns per hand, from measured rows.
+
+    A difference that is not positive gives no row; it is appended to
+    ``skipped`` (name, threads, reason) instead.
+    """
     by = {(r["name"], r["threads"]): r for r in rows}
     out = []
+    skipped = [] if skipped is None else skipped
     for h in rows:
         if h["name"] != "hand":
             continue
@@ -318,9 +297,14 @@ def derive_phases(rows: list[dict]) -> list[dict]:
         if ("deal", t) in by:
             parts.append((DERIVED, h["ns_per_item"] - by[("deal", t)]["ns_per_item"]))
         for name, ns in parts:
+            if ns <= 0:
+                skipped.append({"name": name, "threads": t, "reason": (
+                    f"the difference of its two timings was {ns:.1f} ns (not positive: the machine was busy "
+                    "during one of them); rerun with more --hands or --repeats")})
+                continue
             out.append({
                 "name": name, "unit": UNITS[name], "items": h["items"], "threads": t,
-                "seconds": ns * h["items"] / 1e9, "per_second": 1e9 / ns if ns > 0 else None, "ns_per_item": ns,
+                "seconds": ns * h["items"] / 1e9, "per_second": 1e9 / ns, "ns_per_item": ns,
                 "parallel_efficiency": None, "peak_rss_mib": h["peak_rss_mib"], "derived": True,
             })
     return out
@@ -341,7 +325,7 @@ def profile(
     threads: list[int] | None = None,
     repeats: int = 3,
     on_row: Callable[[dict], None] | None = None,
-    variant: str = "ghost",
+    variant="ghost",
 ) -> dict:
     """Compile, then time every kernel at every thread count; the result ``bower profile --json`` prints.
 
@@ -371,13 +355,16 @@ def profile(
                     on_row(row)
     finally:
         numba.set_num_threads(before)
+    skipped: list[dict] = []
     if any(k in kernels for k in ("auction", "play")) or {"deal", "hand"} <= set(kernels):
-        derived = derive_phases(rows)
+        derived = derive_phases(rows, skipped)
         at = max(i for i, r in enumerate(rows) if r["name"] == "hand") + 1
         rows[at:at] = derived
     add_efficiency(rows)
+    from sim.rules import get_variant
+
     return {
-        "variant": variant,
+        "variant": get_variant(variant).name,
         "compile_s": comp["compile_s"],
         "compiled": comp["compiled"],
         "compile": comp["by_kernel"],
@@ -387,4 +374,5 @@ def profile(
         "threads": threads,
         "requested": kernels,
         "kernels": rows,
+        "derived_skipped": skipped,
     }

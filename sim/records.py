@@ -19,14 +19,10 @@ import tempfile
 
 import numpy as np
 
-from kernels.cutthroat import hand as ck
-from kernels.ghost import hand as gk
-from kernels.hasenpfeffer import hand as hk
-from sim.cards import SUITS, card_str, mask_str
+from sim.cards import card_str, mask_str
 from sim.errors import UserError
-from sim.rules import RULES_VERSION, Variant
+from sim.rules import RULES_VERSION  # noqa: F401  (the records carry it)
 
-CALL_NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
 SEAT_KEYS = ("0", "1", "2")
 CARD_NAMES = [card_str(c) for c in range(25)]
 # the card strings of each 6-bit pattern of one suit, so a mask converts a suit at a time
@@ -48,132 +44,43 @@ class RecordsError(UserError, OSError):
     """A records path that cannot be written or has an unknown extension."""
 
 
-CUTTHROAT_ACCEPT = {1: "order", 2: "assist", 3: "take"}  # the round-one acceptance by position
 
 
-def row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> dict:
-    """One kernel record row as the record dict."""
-    if variant.name == "cutthroat":
-        return cutthroat_row_to_dict(row, hand, variant, rules)
-    if variant.name == "hasenpfeffer":
-        return hasenpfeffer_row_to_dict(row, hand, variant, rules)
-    r = row.tolist()
-    maker = r[gk.R_MAKER]
-    deal = {SEAT_KEYS[s]: _cards(r[gk.R_DEAL + s]) for s in range(gk.N_SEATS)}
-    deal["ghost"] = _cards(r[gk.R_DEAL + 3])
-    flat = r[gk.R_CALLS: gk.R_CALLS + 2 * r[gk.R_NCALLS]]
-    calls = [[flat[i], CALL_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
-    flat = r[gk.R_PLAYS: gk.R_PLAYS + 2 * r[gk.R_NPLAYS]]
-    plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
-    return {
-        "variant": variant.name,
-        "rules_version": RULES_VERSION,
-        "rules": dict(rules),
-        "hand": hand,
-        "dealer": r[gk.R_DEALER],
-        "deal": deal,
-        "swap": r[gk.R_SWAP] if r[gk.R_SWAP] >= 0 else None,
-        "calls": calls,
-        "maker": maker if maker >= 0 else None,
-        "bid": r[gk.R_BID] if maker >= 0 else None,
-        "trump": SUITS[r[gk.R_TRUMP]] if maker >= 0 else None,
-        "plays": plays,
-        "tricks": {SEAT_KEYS[s]: r[gk.R_TRICKS + s] for s in range(gk.N_SEATS)},
-        "points": {SEAT_KEYS[s]: r[gk.R_POINTS + s] for s in range(gk.N_SEATS)},
-    }
+
+def row_to_dict(row: np.ndarray, hand: int, variant, rules: dict) -> dict:
+    """One kernel record row as the record dict (the variant's ``row_to_dict``)."""
+    return variant.row_to_dict(row, hand, rules)
 
 
-def cutthroat_row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> dict:
-    """One Cutthroat kernel record row as the record dict.
+def rule_type(value):
+    """The Arrow type of a rule option's value in the records' ``rules`` struct."""
+    import pyarrow as pa
 
-    Beyond the common fields: ``dummy``, ``kitty`` (in deal order),
-    ``upcard`` (the kitty's first card), calls written ``order`` / ``assist``
-    / ``take`` / a suit letter / ``pass``, ``discards`` (``dealer``: the card
-    the dealer exchanged for the up-card or None; ``maker``: the 5 cards the
-    maker put down when merging the dummy, [] when alone) and ``alone`` (the
-    seats that went alone).
-    """
-    r = row.tolist()
-    maker = r[ck.R_MAKER]
-    dealer = r[ck.R_DEALER]
-    deal = {SEAT_KEYS[s]: _cards(r[ck.R_DEAL + s]) for s in range(ck.N_SEATS)}
-    kitty = [CARD_NAMES[c] for c in r[ck.R_KITTY: ck.R_KITTY + 4]]
-    flat = r[ck.R_CALLS: ck.R_CALLS + 2 * r[ck.R_NCALLS]]
-    calls = []
-    for i in range(0, len(flat), 2):
-        seat, code = flat[i], flat[i + 1]
-        if code == ck.CALL_PASS:
-            name = "pass"
-        elif code == ck.CALL_ACCEPT:
-            name = CUTTHROAT_ACCEPT[(seat - dealer) % 3 or 3]
-        else:
-            name = SUITS[code - ck.CALL_SUIT]
-        calls.append([seat, name])
-    flat = r[ck.R_PLAYS: ck.R_PLAYS + 2 * r[ck.R_NPLAYS]]
-    plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
-    discard = r[ck.R_DEALER_DISCARD]
-    return {
-        "variant": variant.name,
-        "rules_version": RULES_VERSION,
-        "rules": dict(rules),
-        "hand": hand,
-        "dealer": dealer,
-        "deal": deal,
-        "dummy": _cards(r[ck.R_DUMMY]),
-        "kitty": kitty,
-        "upcard": kitty[0],
-        "calls": calls,
-        "maker": maker if maker >= 0 else None,
-        "trump": SUITS[r[ck.R_TRUMP]] if maker >= 0 else None,
-        "discards": {"dealer": CARD_NAMES[discard] if discard >= 0 else None, "maker": _cards(r[ck.R_MAKER_DISCARDS])},
-        "alone": [s for s in range(ck.N_SEATS) if (r[ck.R_ALONE] >> s) & 1],
-        "plays": plays,
-        "tricks": {SEAT_KEYS[s]: r[ck.R_TRICKS + s] for s in range(ck.N_SEATS)},
-        "points": {SEAT_KEYS[s]: r[ck.R_POINTS + s] for s in range(ck.N_SEATS)},
-    }
+    if isinstance(value, bool):
+        return pa.bool_()
+    if isinstance(value, int):
+        return pa.int64()
+    return pa.string()
 
 
-HASEN_NUMERIC = ("pass", "1", "2", "3", "4", "5", "6")
-HASEN_PEPPER = ("pass", "1", "2", "3", "4", "5", "little-pepper", "big-pepper")
+def common_fields(rules: dict) -> list:
+    """The (name, Arrow type) of the fields every variant's records start with."""
+    import pyarrow as pa
+
+    return [
+        ("variant", pa.string()),
+        ("rules_version", pa.string()),
+        ("rules", pa.struct([(k, rule_type(v)) for k, v in rules.items()])),
+        ("hand", pa.int64()),
+        ("dealer", pa.int64()),
+    ]
 
 
-def hasenpfeffer_row_to_dict(row: np.ndarray, hand: int, variant: Variant, rules: dict) -> dict:
-    """One Hasenpfeffer kernel record row as the record dict.
+def parquet_schema(variant, rules: dict):
+    """The Arrow schema of a variant's records (same fields as the JSON records)."""
+    import pyarrow as pa
 
-    ``deal`` has four seats (the joker written ``JK``), ``widow`` the 25th
-    card, calls ``"pass"``, ``"1"``..``"6"`` or ``"little-pepper"`` /
-    ``"big-pepper"``; ``forced`` is true for the joker holder's forced 3
-    (not a call); ``bidder``, ``bid``, ``trump``; ``discard`` the card the
-    bidder put down after taking the widow (None when the widow is dead);
-    ``tricks`` by seat and ``points`` by side (``"0"``: seats 0 & 2,
-    ``"1"``: seats 1 & 3).
-    """
-    r = row.tolist()
-    names = HASEN_PEPPER if rules["bidding"] == "pepper" else HASEN_NUMERIC
-    bidder = r[hk.R_BIDDER]
-    flat = r[hk.R_CALLS: hk.R_CALLS + 2 * r[hk.R_NCALLS]]
-    calls = [[flat[i], names[flat[i + 1]]] for i in range(0, len(flat), 2)]
-    flat = r[hk.R_PLAYS: hk.R_PLAYS + 2 * r[hk.R_NPLAYS]]
-    plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
-    discard = r[hk.R_DISCARD]
-    return {
-        "variant": variant.name,
-        "rules_version": RULES_VERSION,
-        "rules": dict(rules),
-        "hand": hand,
-        "dealer": r[hk.R_DEALER],
-        "deal": {str(s): _cards(r[hk.R_DEAL + s]) for s in range(hk.N_SEATS)},
-        "widow": CARD_NAMES[r[hk.R_WIDOW]],
-        "calls": calls,
-        "forced": bool(r[hk.R_FORCED]),
-        "bidder": bidder if bidder >= 0 else None,
-        "bid": names[r[hk.R_BID]] if bidder >= 0 else None,
-        "trump": SUITS[r[hk.R_TRUMP]] if bidder >= 0 else None,
-        "discard": CARD_NAMES[discard] if discard >= 0 else None,
-        "plays": plays,
-        "tricks": {str(s): r[hk.R_TRICKS + s] for s in range(hk.N_SEATS)},
-        "points": {"0": r[hk.R_POINTS], "1": r[hk.R_POINTS + 1]},
-    }
+    return pa.schema(common_fields(rules) + variant.arrow_fields(rules))
 
 
 @contextlib.contextmanager
@@ -192,7 +99,7 @@ def gc_paused():
             gc.enable()
 
 
-def to_dicts(records: np.ndarray, first_hand: int, variant: Variant, rules: dict) -> list[dict]:
+def to_dicts(records: np.ndarray, first_hand: int, variant, rules: dict) -> list[dict]:
     """Record dicts of a batch of kernel rows whose first row is hand ``first_hand``."""
     with gc_paused():
         return [row_to_dict(records[i], first_hand + i, variant, rules) for i in range(records.shape[0])]
@@ -228,7 +135,7 @@ class _AtomicFile:
 class JsonlWriter:
     """Streams record dicts as JSON lines."""
 
-    def __init__(self, path: str, variant: Variant, rules: dict):
+    def __init__(self, path: str, variant, rules: dict):
         self.variant, self.rules = variant, rules
         self.file = _AtomicFile(path)
         self.fh = open(self.file.tmp, "w", encoding="utf-8")
@@ -250,82 +157,6 @@ class JsonlWriter:
         self.file.abort()
 
 
-def parquet_schema(variant: Variant, rules: dict):
-    """The Arrow schema of a variant's records (same fields as the JSON records)."""
-    import pyarrow as pa
-
-    def rule_type(v):
-        if isinstance(v, bool):
-            return pa.bool_()
-        if isinstance(v, int):
-            return pa.int64()
-        return pa.string()
-
-    seat_ints = pa.struct([(k, pa.int64()) for k in SEAT_KEYS])
-    if variant.name == "hasenpfeffer":
-        four = ("0", "1", "2", "3")
-        return pa.schema(
-            [
-                ("variant", pa.string()),
-                ("rules_version", pa.string()),
-                ("rules", pa.struct([(k, rule_type(v)) for k, v in rules.items()])),
-                ("hand", pa.int64()),
-                ("dealer", pa.int64()),
-                ("deal", pa.struct([(k, pa.list_(pa.string())) for k in four])),
-                ("widow", pa.string()),
-                ("calls", pa.list_(pa.list_(pa.string()))),
-                ("forced", pa.bool_()),
-                ("bidder", pa.int64()),
-                ("bid", pa.string()),
-                ("trump", pa.string()),
-                ("discard", pa.string()),
-                ("plays", pa.list_(pa.list_(pa.string()))),
-                ("tricks", pa.struct([(k, pa.int64()) for k in four])),
-                ("points", pa.struct([(k, pa.int64()) for k in ("0", "1")])),
-            ]
-        )
-    if variant.name == "cutthroat":
-        return pa.schema(
-            [
-                ("variant", pa.string()),
-                ("rules_version", pa.string()),
-                ("rules", pa.struct([(k, rule_type(v)) for k, v in rules.items()])),
-                ("hand", pa.int64()),
-                ("dealer", pa.int64()),
-                ("deal", pa.struct([(k, pa.list_(pa.string())) for k in SEAT_KEYS])),
-                ("dummy", pa.list_(pa.string())),
-                ("kitty", pa.list_(pa.string())),
-                ("upcard", pa.string()),
-                ("calls", pa.list_(pa.list_(pa.string()))),
-                ("maker", pa.int64()),
-                ("trump", pa.string()),
-                ("discards", pa.struct([("dealer", pa.string()), ("maker", pa.list_(pa.string()))])),
-                ("alone", pa.list_(pa.int64())),
-                ("plays", pa.list_(pa.list_(pa.string()))),
-                ("tricks", seat_ints),
-                ("points", seat_ints),
-            ]
-        )
-    return pa.schema(
-        [
-            ("variant", pa.string()),
-            ("rules_version", pa.string()),
-            ("rules", pa.struct([(k, rule_type(v)) for k, v in rules.items()])),
-            ("hand", pa.int64()),
-            ("dealer", pa.int64()),
-            ("deal", pa.struct([(k, pa.list_(pa.string())) for k in (*SEAT_KEYS, "ghost")])),
-            ("swap", pa.int64()),
-            ("calls", pa.list_(pa.list_(pa.string()))),
-            ("maker", pa.int64()),
-            ("bid", pa.int64()),
-            ("trump", pa.string()),
-            ("plays", pa.list_(pa.list_(pa.string()))),
-            ("tricks", seat_ints),
-            ("points", seat_ints),
-        ]
-    )
-
-
 class ParquetWriter:
     """Streams records into a Parquet file, one row group per batch.
 
@@ -334,7 +165,7 @@ class ParquetWriter:
     back as ints where the JSON form has ints.
     """
 
-    def __init__(self, path: str, variant: Variant, rules: dict):
+    def __init__(self, path: str, variant, rules: dict):
         import pyarrow.parquet as pq
 
         self.variant, self.rules = variant, rules
@@ -367,7 +198,7 @@ class ParquetWriter:
             self.file.abort()
 
 
-def open_writer(path: str, variant: Variant, rules: dict):
+def open_writer(path: str, variant, rules: dict):
     """A streaming writer for ``path`` chosen by its extension (``.jsonl`` or ``.parquet``)."""
     lower = str(path).lower()
     if lower.endswith(".jsonl"):
@@ -391,15 +222,6 @@ def read_records(path: str) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-NEEDED_FIELDS = {
-    "ghost": {"variant", "dealer", "deal", "swap", "maker", "bid", "trump", "tricks", "points"},
-    "cutthroat": {"variant", "dealer", "deal", "dummy", "kitty", "upcard", "calls", "maker", "trump", "discards",
-                  "alone", "tricks", "points"},
-    "hasenpfeffer": {"variant", "dealer", "deal", "widow", "calls", "forced", "bidder", "bid", "trump", "discard",
-                     "tricks", "points"},
-}
-
-
 def read_records_checked(path: str) -> list[dict]:
     """``read_records`` with bad input as RecordsError: missing file, wrong format, no records, mixed variants."""
     lower = str(path).lower()
@@ -414,9 +236,12 @@ def read_records_checked(path: str) -> list[dict]:
     if not recs:
         raise RecordsError(f"{path} holds no records")
     first = recs[0].get("variant") if isinstance(recs[0], dict) else None
-    if first not in NEEDED_FIELDS:
-        raise RecordsError(f"{path}: record 0 is not a bower hand record of a known variant ({', '.join(NEEDED_FIELDS)})")
-    needed = NEEDED_FIELDS[first]
+    from sim.variants import all_variants, names
+
+    known = {v.name: v for v in all_variants()}
+    if first not in known:
+        raise RecordsError(f"{path}: record 0 is not a bower hand record of a known variant ({', '.join(names())})")
+    needed = known[first].record_fields
     for i, r in enumerate(recs):
         if not isinstance(r, dict) or not needed <= set(r):
             raise RecordsError(f"{path}: record {i} is not a bower {first} hand record (needs {', '.join(sorted(needed))})")

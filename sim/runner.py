@@ -16,18 +16,11 @@ import numpy as np
 
 from analysis.intervals import mean_interval, wilson
 from kernels import games as kg
-from kernels.cutthroat import hand as ck
-from kernels.cutthroat import drivers as cs
-from kernels.ghost import hand as gk
-from kernels.ghost import drivers as gs
-from kernels.hasenpfeffer import hand as hk
-from kernels.hasenpfeffer import drivers as hs
 from sim import records as rec_mod
 from sim.errors import UserError
-from sim.rules import RULES_VERSION, encode, get_variant, resolve
+from sim.rules import encode, get_variant, resolve
 from sim.strategy import load_strategy, to_vector
 
-TARGET = get_variant("ghost").target
 CHUNK_SIZE = 4096  # hands per chunk (independent hands)
 GAME_CHUNK_SETS = 64  # deal sets per chunk (whole games)
 SUMMARY_BATCH_CHUNKS = 64
@@ -72,38 +65,24 @@ def set_threads(threads: int | None) -> int:
     return n
 
 
-def _kernels(variant: str):
-    """(record/summary layout module, simulation module) of a variant's kernels."""
-    return {"cutthroat": (ck, cs), "hasenpfeffer": (hk, hs)}.get(variant, (gk, gs))
+def _simulate_chunks(v, states, dstates, first, n, rules_vec, params, want_records, records, summary):
+    """Run the variant's hand kernel on a batch of chunks."""
+    v.run_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, want_records, records, summary)
 
 
-def _simulate_chunks(variant, states, dstates, first, n, rules_vec, params, want_records, records, summary):
-    """Run a variant's hand kernel on a batch of chunks."""
-    if variant in ("cutthroat", "hasenpfeffer"):
-        _kernels(variant)[1].simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, want_records,
-                                             records, summary)
-    else:
-        gs.simulate_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, TARGET, want_records, records,
-                           summary, *_no_stats(states.shape[0]))
-
-
-def warm_up(rules_vec: np.ndarray, params: np.ndarray, variant: str = "ghost") -> tuple[float, bool]:
+def warm_up(rules_vec: np.ndarray, params: np.ndarray, variant="ghost") -> tuple[float, bool]:
     """Load or compile the simulation kernel before timing; (seconds, whether it compiled)."""
-    k, sim = _kernels(variant)
+    v = get_variant(variant)
+    k, sim = v.hand_kernels, v.drivers
     t0 = time.perf_counter()
     before = sum(sim.simulate_chunks.stats.cache_misses.values())
-    _simulate_chunks(variant, chunk_states(0, 0, 1), decision_states(0, 0, 1), 0, 1, rules_vec, params, False,
+    _simulate_chunks(v, chunk_states(0, 0, 1), decision_states(0, 0, 1), 0, 1, rules_vec, params, False,
                      np.zeros((1, k.R_WIDTH), np.int64), np.zeros((1, k.S_WIDTH), np.int64))
     compiled = sum(sim.simulate_chunks.stats.cache_misses.values()) > before
     return time.perf_counter() - t0, compiled
 
 
-def _no_stats(n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
-    """Empty bid-histogram arguments for ``simulate_chunks`` runs that keep no histograms."""
-    return np.zeros((n_chunks, 0, 4), np.int64), np.zeros((n_chunks, 0, 4), np.int64)
-
-
-def seat_params(strategy, variant: str = "ghost") -> tuple[str, np.ndarray]:
+def seat_params(strategy, variant="ghost") -> tuple[str, np.ndarray]:
     """(name, params by seat (seats, P)) for one strategy in every seat, or a list of one per seat."""
     seats = get_variant(variant).players
     if isinstance(strategy, (list, tuple)):
@@ -133,14 +112,15 @@ def run_hands(
     want_records: bool,
     on_batch: Callable[[int, np.ndarray | None, np.ndarray], None],
     batch_chunks: int,
-    variant: str = "ghost",
+    variant="ghost",
 ) -> None:
     """Play hands ``start .. start+count-1`` (start a multiple of CHUNK_SIZE), batch by batch.
 
     ``on_batch(first_hand, records or None, summary_rows)`` gets each batch in
     hand order.
     """
-    k, _ = _kernels(variant)
+    v = get_variant(variant)
+    k = v.hand_kernels
     assert start % CHUNK_SIZE == 0
     end = start + count
     first = start
@@ -151,13 +131,13 @@ def run_hands(
         states, dstates = chunk_states(seed, c0, n_chunks), decision_states(seed, c0, n_chunks)
         records = np.zeros((n if want_records else 1, k.R_WIDTH), np.int64)
         summary = np.zeros((n_chunks, k.S_WIDTH), np.int64)
-        _simulate_chunks(variant, states, dstates, first, n, rules_vec, params, want_records, records, summary)
+        _simulate_chunks(v, states, dstates, first, n, rules_vec, params, want_records, records, summary)
         on_batch(first, records if want_records else None, summary)
         first += n
 
 
 def simulate(
-    variant: str = "ghost",
+    variant="ghost",
     hands: int = 1_000_000,
     seed: int = 0,
     threads: int | None = None,
@@ -176,7 +156,7 @@ def simulate(
     if not isinstance(hands, (int, np.integer)) or hands <= 0:
         raise RunError(f"--hands must be a positive integer, got {hands!r}")
     n_threads = set_threads(threads)
-    k, _ = _kernels(v.name)
+    k = v.hand_kernels
     writer = rec_mod.open_writer(records_path, v, rules_d) if records_path else None
     try:
         warm_s, compiled = warm_up(rules_vec, params, v.name)
@@ -200,7 +180,7 @@ def simulate(
     try:
         run_hands(
             0, hands, seed, rules_vec, params, writer is not None, on_batch,
-            RECORD_BATCH_CHUNKS if writer is not None else SUMMARY_BATCH_CHUNKS, v.name,
+            RECORD_BATCH_CHUNKS if writer is not None else SUMMARY_BATCH_CHUNKS, v,
         )
         if writer is not None:
             writer.close()
@@ -209,7 +189,7 @@ def simulate(
             writer.abort()
         raise
     elapsed = time.perf_counter() - t0
-    summary = _summarizer(v.name)(total, v.name, rules_d, strategy_name, seed, n_threads, elapsed)
+    summary = v.summarize(total, rules_d, strategy_name, seed, n_threads, elapsed)
     summary["warm_up_s"] = warm_s
     summary["compiled"] = compiled
     return summary
@@ -227,7 +207,7 @@ def rows_run(variant: str, hands: int, seed: int, threads: int | None, rules: di
     if not isinstance(hands, (int, np.integer)) or hands <= 0:
         raise RunError(f"--hands must be a positive integer, got {hands!r}")
     n_threads = set_threads(threads)
-    k, _ = _kernels(v.name)
+    k = v.hand_kernels
     total = np.zeros(k.S_WIDTH, np.int64)
     done = 0
     t0 = time.perf_counter()
@@ -240,62 +220,12 @@ def rows_run(variant: str, hands: int, seed: int, threads: int | None, rules: di
         if progress is not None:
             progress(done, hands)
 
-    run_hands(0, hands, seed, rules_vec, params, True, on_batch, 16, v.name)
-    return _summarizer(v.name)(total, v.name, rules_d, name, seed, n_threads, time.perf_counter() - t0)
-
-
-def _summarizer(variant: str):
-    """The function that turns a variant's merged counters into its summary dict."""
-    if variant == "cutthroat":
-        from sim.cutthroat import summarize as cutthroat_summarize
-
-        return cutthroat_summarize
-    if variant == "hasenpfeffer":
-        from sim.hasenpfeffer import summarize as hasenpfeffer_summarize
-
-        return hasenpfeffer_summarize
-    return summarize
-
-
-def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed: int, threads: int, elapsed: float) -> dict:
-    """The summary dict of a run from its merged counters."""
-    n = int(total[gk.S_HANDS])
-    bids = {}
-    for i, name in enumerate(("3", "4", "5", "moon")):
-        count = int(total[gk.S_BIDS + i])
-        made = int(total[gk.S_MADE + i])
-        low, high = wilson(made, count) if count else (None, None)
-        bids[name] = {"count": count, "made": made, "make_rate": made / count if count else None, "make_rate_ci95": [low, high]}
-    positions = ("1", "2", "3")
-    return {
-        "variant": variant,
-        "rules_version": RULES_VERSION,
-        "rules": rules,
-        "strategy": strategy,
-        "seed": seed,
-        "threads": threads,
-        "hands": n,
-        "thrown_in": int(total[gk.S_THROWN]),
-        "played": n - int(total[gk.S_THROWN]),
-        "swaps": int(total[gk.S_SWAPS]),
-        "swaps_by_position": {p: int(total[gk.S_SWAP_POS + i]) for i, p in enumerate(positions)},
-        "bids": bids,
-        "moons_called": bids["moon"]["count"],
-        "moons_made": bids["moon"]["made"],
-        "makers_by_position": {p: int(total[gk.S_MAKER_POS + i]) for i, p in enumerate(positions)},
-        "points_per_hand_by_position": {p: int(total[gk.S_POINTS + i]) / n for i, p in enumerate(positions)},
-        "points_per_hand_ci95_by_position": {
-            p: list(mean_interval(int(total[gk.S_POINTS + i]), int(total[gk.S_POINTS_SQ + i]), n)[1:])
-            for i, p in enumerate(positions)
-        },
-        "tricks_per_hand_by_position": {p: int(total[gk.S_TRICKS + i]) / n for i, p in enumerate(positions)},
-        "elapsed_s": elapsed,
-        "hands_per_second": n / elapsed if elapsed > 0 else None,
-    }
+    run_hands(0, hands, seed, rules_vec, params, True, on_batch, 16, v)
+    return v.summarize(total, rules_d, name, seed, n_threads, time.perf_counter() - t0)
 
 
 def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default",
-                 variant: str = "ghost") -> list[dict]:
+                 variant="ghost") -> list[dict]:
     """Records (dicts, as written to ``.jsonl``) of hands ``start .. start+count-1`` of a run.
 
     ``strategy``: one strategy for every seat, or a list of three (by seat).
@@ -308,48 +238,8 @@ def hand_records(seed: int, start: int, count: int, rules: dict | None = None, s
     def on_batch(first, recs, summary):
         out.extend(rec_mod.to_dicts(recs, first, v, rules_d))
 
-    run_hands(chunk_start, start + count - chunk_start, seed, rules_vec, params, True, on_batch, RECORD_BATCH_CHUNKS,
-              v.name)
+    run_hands(chunk_start, start + count - chunk_start, seed, rules_vec, params, True, on_batch, RECORD_BATCH_CHUNKS, v)
     return out[start - chunk_start:]
-
-
-def deal_masks(seed: int, start: int, count: int) -> np.ndarray:
-    """Ghost Hand deals of hands ``start ..`` as masks (count, 4): position 1, 2, 3 (dealer), ghost."""
-    out = np.empty((count, 4), np.int64)
-    h = start
-    while h < start + count:
-        c = h // CHUNK_SIZE
-        chunk_first = c * CHUNK_SIZE
-        upto = min((c + 1) * CHUNK_SIZE, start + count)
-        tmp = np.empty((upto - chunk_first, 4), np.int64)
-        gs.deal_chunk(chunk_states(seed, c, 1)[0], upto - chunk_first, tmp)
-        out[h - start: upto - start] = tmp[h - chunk_first:]
-        h = upto
-    return out
-
-
-def play_with_choices(hands: list[int], trump: int, leader: int, choices: list[int]) -> dict:
-    """Play six tricks from the given hands (by seat), each play the ``choices[i] % n``-th legal card."""
-    h = np.array(hands, np.int64)
-    rec = np.zeros(gk.R_WIDTH, np.int64)
-    tricks = np.zeros(gk.N_SEATS, np.int64)
-    ch = np.array(choices, np.int64)
-    if ch.shape[0] < gk.N_PLAYS:
-        raise ValueError(f"need {gk.N_PLAYS} choices")
-    _, params = seat_params("default")
-    dstate, dbuf = decision_states(0, 0, 1)[0], np.zeros(2, np.int64)
-    gk.play_tricks(h, np.int64(trump), np.int64(leader), np.int64(leader), params, ch, dstate, dbuf, rec, tricks)
-    plays = [(int(rec[gk.R_PLAYS + 2 * i]), int(rec[gk.R_PLAYS + 2 * i + 1])) for i in range(gk.N_PLAYS)]
-    return {"plays": plays, "tricks": [int(t) for t in tricks]}
-
-
-def score_hand(maker: int, bid: int, tricks: list[int], rules: dict | None = None) -> list[int]:
-    """Points per seat for a Ghost Hand hand with the given maker, bid (6 = moon) and tricks."""
-    v = get_variant("ghost")
-    vec = encode(v, resolve(v, rules))
-    points = np.zeros(gk.N_SEATS, np.int64)
-    gk.score_hand(np.int64(maker), np.int64(bid), np.array(tricks, np.int64), vec, points)
-    return [int(p) for p in points]
 
 
 # ---------------------------------------------------------------- whole games
@@ -365,7 +255,7 @@ def run_games(
     on_batch: Callable[[int, dict], None],
     first_set: int = 0,
     max_hands: int = MAX_HANDS_PER_GAME,
-    variant: str = "ghost",
+    variant="ghost",
 ) -> None:
     """Play deal sets ``first_set .. first_set + n_sets - 1`` (first_set a multiple of GAME_CHUNK_SETS).
 
@@ -375,8 +265,9 @@ def run_games(
     summed counters ``hand``, ``strategy``, ``game``.
     """
     assert first_set % GAME_CHUNK_SETS == 0
-    k, sim = _kernels(variant)
-    target = get_variant(variant).target
+    v = get_variant(variant)
+    k, sim = v.hand_kernels, v.drivers
+    target = v.target
     assignments = np.ascontiguousarray(assignments, np.int64)
     strat_params = np.ascontiguousarray(strat_params, np.float64)
     n_strat, n_assign = strat_params.shape[0], assignments.shape[0]
@@ -403,7 +294,7 @@ def run_games(
 
 
 def simulate_games(
-    variant: str = "ghost",
+    variant="ghost",
     games: int = 100_000,
     seed: int = 0,
     threads: int | None = None,
@@ -426,10 +317,10 @@ def simulate_games(
     n_threads = set_threads(threads)
     strat_params = to_vector(params, v.name)[None, :]
     assignments = np.zeros((1, v.players), np.int64)
-    k, sim = _kernels(v.name)
+    k, sim = v.hand_kernels, v.drivers
     t_warm = time.perf_counter()
     before = sum(sim.games_chunks.stats.cache_misses.values())
-    run_games(seed, 1, assignments, strat_params, True, rules_vec, lambda f, o: None, variant=v.name)
+    run_games(seed, 1, assignments, strat_params, True, rules_vec, lambda f, o: None, variant=v)
     compiled = sum(sim.games_chunks.stats.cache_misses.values()) > before
     warm_s = time.perf_counter() - t_warm
     hand_tot = np.zeros(k.S_WIDTH, np.int64)
@@ -442,10 +333,10 @@ def simulate_games(
         if progress is not None:
             progress(int(game_tot[kg.GA_GAMES]), games)
 
-    run_games(seed, games, assignments, strat_params, True, rules_vec, on_batch, variant=v.name)
+    run_games(seed, games, assignments, strat_params, True, rules_vec, on_batch, variant=v)
     elapsed = time.perf_counter() - t0
-    summary = _summarizer(v.name)(hand_tot, v.name, rules_d, name, seed, n_threads, elapsed)
-    summary.update(game_summary(game_tot, v.name))
+    summary = v.summarize(hand_tot, rules_d, name, seed, n_threads, elapsed)
+    summary.update(game_summary(game_tot, v))
     summary["games_per_second"] = games / elapsed if elapsed > 0 else None
     summary["max_hands_per_game"] = MAX_HANDS_PER_GAME
     summary["warm_up_s"] = warm_s
@@ -453,7 +344,7 @@ def simulate_games(
     return summary
 
 
-def game_summary(g: np.ndarray, variant: str = "ghost") -> dict:
+def game_summary(g: np.ndarray, variant="ghost") -> dict:
     """Game-level results from summed game counters.
 
     Wins are by starting position (1 = position 1 in the first hand); in
@@ -464,8 +355,8 @@ def game_summary(g: np.ndarray, variant: str = "ghost") -> dict:
     n = int(g[kg.GA_GAMES])
     finished = n - int(g[kg.GA_UNFINISHED])
     mean, low, high = mean_interval(int(g[kg.GA_HANDS]), int(g[kg.GA_HANDS_SQ]), n)
-    starts = 2 if variant == "hasenpfeffer" else gk.N_SEATS
-    wins = {str(p + 1): int(g[kg.GA_WINS + p]) for p in range(starts)}
+    units = get_variant(variant).win_units
+    wins = {u: int(g[kg.GA_WINS + p]) for p, u in enumerate(units)}
     return {
         "games": n,
         "unfinished": n - finished,
@@ -487,7 +378,7 @@ def game_results(
     strategies=("default",),
     assignments=((0, 0, 0),),
     duplicate: bool = True,
-    variant: str = "ghost",
+    variant="ghost",
 ) -> list[dict]:
     """Per-game results of deal sets ``start .. start+count-1``: one dict per (set, assignment).
 
@@ -495,7 +386,7 @@ def game_results(
     (seat or None when unfinished), ``hands``, ``scores`` (by seat).
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
-    n_scores = 2 if v.name == "hasenpfeffer" else v.players
+    n_scores = v.score_units
     strat_params = np.stack([to_vector(load_strategy(s, v.name)[1], v.name) for s in strategies])
     assign = np.array(assignments, np.int64)
     chunk_start = start - start % GAME_CHUNK_SETS
@@ -515,34 +406,8 @@ def game_results(
             })
 
     run_games(seed, start + count - chunk_start, assign, strat_params, duplicate, rules_vec, on_batch, chunk_start,
-              variant=v.name)
+              variant=v)
     skip = (start - chunk_start) * assign.shape[0]
     return out[skip:]
 
 
-def play_forced(
-    dealt: list[int],
-    dealer: int,
-    force: tuple[int, int, int, int, int] | None = None,
-    rules: dict | None = None,
-    strategy="default",
-    scores: tuple[int, int, int] = (0, 0, 0),
-    seed: int = 0,
-) -> dict:
-    """The record of one hand played from given masks (position 1, 2, 3, ghost) with one decision forced.
-
-    ``force`` = (seat, at, swap, call, trump) as ``kernels.ghost.F_*`` (-1
-    for "as the strategy does"; ``at`` -1 = the seat's first turn, else the
-    turn made when that many calls have been made). Random strategies draw
-    from the decision stream of hand chunk 0 of ``seed``. The kernel path
-    used by should-bid and the swap analysis, exposed for the twin tests.
-    """
-    v, rules_d, rules_vec = resolve_run("ghost", seed, rules)
-    _, params = seat_params(strategy)
-    f = gk.NO_FORCE.copy() if force is None else np.array(force, np.int64)
-    rec = np.zeros(gk.R_WIDTH, np.int64)
-    work = np.zeros(16, np.int64)
-    dstate, dbuf = decision_states(seed, 0, 1)[0], np.zeros(2, np.int64)
-    gk.play_dealt(np.array(dealt, np.int64), dstate, dbuf, work, np.int64(dealer), rules_vec, params,
-                  np.array(scores, np.int64), np.int64(TARGET), f, rec)
-    return rec_mod.row_to_dict(rec, 0, v, rules_d)

@@ -24,3 +24,22 @@ def rate_line(label: str, r: dict, of: int) -> str:
         low, high = r["make_rate_ci95"]
         shown = f"{100 * r['make_rate']:>9.2f}%   ({100 * low:.2f}-{100 * high:.2f}%)"
     return f"  {label:<16} {r['count']:>10,} {pct(r['count'], of):>7} {r['made']:>10,} {shown}"
+
+
+def share(x) -> str:
+    """A rate as a percentage (two decimals), or ``-`` for None."""
+    return "-" if x is None else f"{100 * x:.2f}%"
+
+
+def position_lines(s: dict, positions: tuple, header: str) -> list[str]:
+    """The summary's table by position: mean points with their interval, mean tricks, auctions won."""
+    ci = s["points_per_hand_ci95_by_position"]
+    pad = 44 - len(header)
+    return [
+        "",
+        header + " " * max(pad, 1) + "        ".join(positions),
+        "  mean points per hand              " + " ".join(f"{s['points_per_hand_by_position'][p]:>8.4f}" for p in positions),
+        "    95% interval                    " + " ".join(f"{'±%.4f' % ((ci[p][1] - ci[p][0]) / 2):>8}" for p in positions),
+        "  mean tricks per hand              " + " ".join(f"{s['tricks_per_hand_by_position'][p]:>8.4f}" for p in positions),
+        "  hands won as maker                " + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in positions),
+    ]

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from analysis.intervals import Z999, wilson
-from sim.advice import AdviceError, ImpossibleAuction, advise, open_actions, parse_calls, replay_turns
+from sim.advice import AdviceError, ImpossibleAuction
+from sim.variants.ghost.advice import advise, open_actions, parse_calls, replay_turns
 from sim.cards import CardError, parse_cards
 from sim.cli import main
 from sim.rules import GHOST, resolve

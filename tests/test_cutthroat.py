@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from analysis import cutthroat_tables as ct
+from sim.variants.cutthroat import tables as ct
 from kernels.cutthroat import hand as ck
 from sim import records as rec_mod
 from sim import runner
@@ -224,7 +224,7 @@ def test_cli_bad_cutthroat_input_is_one_line_exit_2(capsys, args, words):
 
 
 def test_should_bid_orders_a_monster_and_passes_trash():
-    from sim.cutthroat_advice import advise
+    from sim.variants.cutthroat.advice import advise
 
     strong = advise("JS,JC,AS,KS,AH", "QS", position=1, samples=3000, seed=2, threads=1)
     assert strong["recommendation"]["action"].startswith("order")
@@ -236,7 +236,7 @@ def test_should_bid_orders_a_monster_and_passes_trash():
 
 
 def test_should_bid_is_the_same_for_any_thread_count_and_reads_the_passes():
-    from sim.cutthroat_advice import advise
+    from sim.variants.cutthroat.advice import advise
 
     a = advise("QC,TS,9S,KD,9H", "JS", position=2, calls="pass", samples=2048, seed=4, threads=1)
     b = advise("QC,TS,9S,KD,9H", "JS", position=2, calls="pass", samples=2048, seed=4, threads=2)
@@ -272,7 +272,7 @@ def test_should_bid_bad_cutthroat_input(capsys, args, words):
 def test_forcing_the_strategys_own_call_changes_nothing_and_other_calls_take_effect():
     """The should-bid path: a forced call equal to the strategy's gives the same record; others are obeyed."""
     from kernels.cutthroat import hand as ck2
-    from sim.cutthroat import play_order
+    from sim.variants.cutthroat.hands import play_order
 
     rng = np.random.default_rng(5)
     checked = 0

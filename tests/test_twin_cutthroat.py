@@ -31,7 +31,7 @@ from tests.reference.ghost import card_from_str, cards_from_mask, legal_cards
 from tests.reference.rng import Xoshiro256ss, decision_chunk_rng
 
 try:  # the kernel side is written alongside this file
-    from sim import cutthroat as kc
+    from sim.variants.cutthroat import hands as kc
     from sim import runner
 except ImportError:  # pragma: no cover
     kc = runner = None

@@ -31,7 +31,7 @@ from tests.reference import hasenpfeffer_play as pp
 from tests.reference.rng import Xoshiro256ss, decision_chunk_rng
 
 try:  # the kernel side is written alongside this file
-    from sim import hasenpfeffer as kh
+    from sim.variants.hasenpfeffer import hands as kh
     from sim import runner
 except ImportError:  # pragma: no cover
     kh = runner = None

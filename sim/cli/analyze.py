@@ -15,9 +15,9 @@ def analyze(records, strategy, csv_dir, parquet_dir):
     """Print the analysis tables of a .jsonl or .parquet records file (any variant)."""
     import pandas as pd
 
-    from analysis import ghost_tables as gt
-    from analysis.report import check_out_dir, table_set, write_tables
+    from analysis.report import check_out_dir, write_tables
     from sim.records import RecordsError, read_records_checked
+    from sim.rules import get_variant
     from sim.strategy import load_strategy
 
     if csv_dir and parquet_dir:
@@ -26,27 +26,13 @@ def analyze(records, strategy, csv_dir, parquet_dir):
         if d:
             check_out_dir(d)
     recs = read_records_checked(records)
-    variant = recs[0]["variant"]
-    _, params = load_strategy(strategy, variant)
-    if variant == "cutthroat":
-        from analysis import cutthroat_tables as ct
-
-        tables = ct.tables_from_records(recs, params)
-        shown = list(tables)
-    elif variant == "hasenpfeffer":
-        from analysis import hasenpfeffer_tables as ht
-
-        tables = ht.tables_from_records(recs, params)
-        shown = list(tables)
-    else:
-        hist = gt.histograms_from_records(recs, params)
-        tables = table_set(hist["bids"], hist["estimates"], gt.position_from_records(recs))
-        shown = ["bid_by_position", "bid_by_trumps", "bid_by_bowers", "bid_by_off_aces", "bid_by_estimate",
-                 "moon_odds", "position"]
+    v = get_variant(recs[0]["variant"])
+    _, params = load_strategy(strategy, v)
+    tables, shown = v.analysis_tables(recs, params)
     with pd.option_context("display.width", 160, "display.max_columns", 30, "display.max_rows", 200,
                            "display.float_format", "{:.4f}".format):
         played = sum(r.get("maker", r.get("bidder")) is not None for r in recs)
-        click.echo(f"{records}: {len(recs):,} {variant} hands, {played:,} played (rules {recs[0]['rules_version']})\n")
+        click.echo(f"{records}: {len(recs):,} {v.name} hands, {played:,} played (rules {recs[0]['rules_version']})\n")
         for name in shown:
             click.echo(f"== {name.replace('_', ' ')} ==")
             click.echo(tables[name].to_string(index=False))

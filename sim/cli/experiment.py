@@ -45,9 +45,6 @@ def experiment(strategies, variant, games, seed, threads, rules, until_significa
         click.echo(format_experiment(res))
 
 
-def _pct(x) -> str:
-    return "-" if x is None else f"{100 * x:.2f}%"
-
 
 def format_experiment(r: dict) -> str:
     """The human-readable report of an experiment result."""
@@ -60,8 +57,7 @@ def format_experiment(r: dict) -> str:
         f"seat assignments: {len(r['assignments'])} ({', '.join('/'.join(a) for a in r['assignments'])})",
         "",
     ]
-    table = {"cutthroat": _cutthroat_table, "hasenpfeffer": _hasenpfeffer_table}.get(r["variant"], _ghost_table)
-    lines += table(r)
+    lines += get_variant(r["variant"]).experiment_table(r)
     lines += ["", "pairs (difference in win rate, 95% interval):"]
     for p in r["pairs"]:
         lo, hi = p["ci95"]
@@ -79,52 +75,3 @@ def format_experiment(r: dict) -> str:
     return "\n".join(lines)
 
 
-def _ghost_table(r: dict) -> list[str]:
-    """Per-strategy rows of a Ghost Hand experiment: bids, make rates by bid, moons, swaps."""
-    lines = [
-        f"{'strategy':<16} {'games':>9} {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'bid rate':>9} "
-        f"{'make 3':>7} {'make 4':>7} {'make 5':>7} {'moons':>7} {'swaps':>7}",
-    ]
-    for s in r["strategies"]:
-        lo, hi = s["win_rate_ci95"]
-        mk = s["make_rate_by_bid"]
-        lines.append(
-            f"{s['name'][:16]:<16} {s['games']:>9,} {_pct(s['win_rate']):>9} {'(' + _pct(lo) + '-' + _pct(hi) + ')':>19} "
-            f"{s['points_per_hand']:>9.3f} {_pct(s['bid_rate']):>9} "
-            + " ".join(f"{_pct(mk[k]['make_rate']):>7}" for k in ("3", "4", "5"))
-            + f" {_pct(s['moon_rate']):>7} {_pct(s['swap_rate']):>7}"
-        )
-    return lines
-
-
-def _cutthroat_table(r: dict) -> list[str]:
-    """Per-strategy rows of a Cutthroat experiment: calls, make rates, going alone."""
-    lines = [
-        f"{'strategy':<16} {'games':>9} {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'maker':>7} "
-        f"{'made':>7} {'alone':>7} {'made':>7} {'def.alone':>9} {'euchred':>7}",
-    ]
-    for s in r["strategies"]:
-        lo, hi = s["win_rate_ci95"]
-        lines.append(
-            f"{s['name'][:16]:<16} {s['games']:>9,} {_pct(s['win_rate']):>9} {'(' + _pct(lo) + '-' + _pct(hi) + ')':>19} "
-            f"{s['points_per_hand']:>9.3f} {_pct(s['maker_rate']):>7} {_pct(s['make_rate']['rate']):>7} "
-            f"{_pct(s['alone_rate']):>7} {_pct(s['alone_make_rate']['rate']):>7} {_pct(s['defend_alone_rate']):>9} "
-            f"{_pct(s['defend_alone_euchre_rate']['rate']):>7}"
-        )
-    return lines
-
-
-def _hasenpfeffer_table(r: dict) -> list[str]:
-    """Per-strategy rows of a Hasenpfeffer experiment (each strategy is a partnership): bids, makes, peppers."""
-    lines = [
-        f"{'strategy':<16} {'games':>9} {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'bids':>7} "
-        f"{'bidder':>7} {'made':>7} {'peppers':>8} {'made':>7}",
-    ]
-    for s in r["strategies"]:
-        lo, hi = s["win_rate_ci95"]
-        lines.append(
-            f"{s['name'][:16]:<16} {s['games'] // 2:>9,} {_pct(s['win_rate']):>9} {'(' + _pct(lo) + '-' + _pct(hi) + ')':>19} "
-            f"{s['points_per_hand']:>9.3f} {_pct(s['bid_rate']):>7} {_pct(s['bidder_rate']):>7} "
-            f"{_pct(s['make_rate']['rate']):>7} {_pct(s['pepper_rate']):>8} {_pct(s['pepper_make_rate']['rate']):>7}"
-        )
-    return lines

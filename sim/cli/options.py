@@ -2,9 +2,14 @@
 
 import click
 
-variant_option = click.option(
-    "--variant", default="ghost", show_default=True, help="Game variant: ghost, cutthroat or hasenpfeffer."
-)
+def _variant_help() -> str:
+    from sim.variants import names
+
+    known = names()
+    return "Game variant: " + ", ".join(known[:-1]) + " or " + known[-1] + "."
+
+
+variant_option = click.option("--variant", default="ghost", show_default=True, help=_variant_help())
 seed_option = click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Random seed.")
 threads_option = click.option(
     "--threads", default=None, type=int, help="Kernel threads (default: all cores). Results do not depend on it."

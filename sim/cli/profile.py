@@ -72,19 +72,19 @@ def format_profile(r: dict) -> str:
                          f"({row['hands']:,} hands in {row['items']:,} games)")
     from sim.profiling import FUSED_NOTE
 
+    from sim.rules import get_variant
+
+    v = get_variant(r.get("variant", "ghost"))
     if any(row["derived"] for row in r["kernels"]):
-        if r.get("variant") in ("cutthroat", "hasenpfeffer"):
+        if not v.phases:
             lines.append("* derived row: auction+play = hand minus deal (everything after the deal, fused in "
-                         f"kernels/{r['variant']}_sim.py simulate_chunks).")
+                         f"kernels/{v.name}/drivers.py simulate_chunks).")
         else:
             lines.append("* " + FUSED_NOTE)
+    for row in r.get("derived_skipped", []):
+        lines.append(f"derived row {row['name']} at {row['threads']} thread(s) left out: {row['reason']}")
     if any(row["name"] == "should-bid" for row in r["kernels"]):
-        if r.get("variant") == "cutthroat":
-            lines.append("should-bid: samples per action per second (position 1, round one, 3 actions).")
-        elif r.get("variant") == "hasenpfeffer":
-            lines.append("should-bid: samples per action per second (position 1, nothing called, 7 actions).")
-        else:
-            lines.append("should-bid: samples per action per second (position 1, 18 actions: each sample plays 18 hands).")
+        lines.append(v.profile_notes.get("should-bid", "should-bid: samples per action per second."))
     lines.append("efficiency = per second at T threads / (T x per second at 1 thread); "
                  "peak RSS = the process's peak resident set size after the run (it never goes down).")
     return "\n".join(lines)

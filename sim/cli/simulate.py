@@ -55,91 +55,39 @@ def simulate(variant, hands, games, seed, threads, rules, strategy, as_json, rec
         click.echo(format_summary(summary))
 
 
-def _pct(n: int, d: int) -> str:
-    return f"{100.0 * n / d:.2f}%" if d else "-"
-
-
 def format_summary(s: dict) -> str:
-    """The human-readable summary of a ``runner.simulate`` result."""
+    """The human-readable summary of a ``runner.simulate`` result: header, the variant's block, games, throughput."""
     from sim.rules import get_variant
 
-    title = get_variant(s["variant"]).title
+    v = get_variant(s["variant"])
     n = s["hands"]
-    rules = " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in s["rules"].items())
+    rules = " ".join(f"{k}={str(x).lower() if isinstance(x, bool) else x}" for k, x in s["rules"].items())
     lines = [
-        f"{title}: {n:,} hands, seed {s['seed']}, strategy {s['strategy']}, {s['threads']} thread(s)",
+        f"{v.title}: {n:,} hands, seed {s['seed']}, strategy {s['strategy']}, {s['threads']} thread(s)",
         f"rules: {rules}  [{s['rules_version']}]",
     ]
     if s.get("compiled"):
         lines.append(f"compiled the kernels first ({s['warm_up_s']:.1f} s, cached for later runs)")
     lines.append("")
-    if s["variant"] == "hasenpfeffer":
-        from sim.hasenpfeffer import format_summary as hasenpfeffer_body
-
-        lines.append(hasenpfeffer_body(s))
-        return _finish(s, lines)
-    if s["variant"] == "cutthroat":
-        from sim.cutthroat import format_summary as cutthroat_body
-
-        lines.append(cutthroat_body(s))
-    else:
-        lines.append(_ghost_body(s))
-    ci = s["points_per_hand_ci95_by_position"]
-    lines += [
-        "",
-        "position (1 = dealer's left, 3 = dealer)    1        2        3",
-        "  mean points per hand              "
-        + " ".join(f"{s['points_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
-        "    95% interval                    "
-        + " ".join(f"{'±%.4f' % ((ci[p][1] - ci[p][0]) / 2):>8}" for p in ("1", "2", "3")),
-        "  mean tricks per hand              "
-        + " ".join(f"{s['tricks_per_hand_by_position'][p]:>8.4f}" for p in ("1", "2", "3")),
-        "  hands won as maker                "
-        + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in ("1", "2", "3")),
-    ]
+    lines.append(v.format_summary(s))
     return _finish(s, lines)
-
-
-def _ghost_body(s: dict) -> str:
-    """The Ghost Hand part of the summary: swaps, bids, moons."""
-    n = s["hands"]
-    by_pos = s["swaps_by_position"]
-    lines = [
-        f"hands dealt      {n:>12,}",
-        f"thrown in        {s['thrown_in']:>12,}  {_pct(s['thrown_in'], n):>8}",
-        f"ghost swaps      {s['swaps']:>12,}  {_pct(s['swaps'], n):>8}   by position 1/2/3: "
-        + " / ".join(f"{by_pos[p]:,}" for p in ("1", "2", "3")),
-        "",
-        "bid won       hands   share      made   make rate   (95% interval)",
-    ]
-    played = s["played"]
-    for level, b in s["bids"].items():
-        if b["make_rate"] is None:
-            rate = f"{'-':>10}"
-        else:
-            low, high = b["make_rate_ci95"]
-            rate = f"{100 * b['make_rate']:>9.2f}%   ({100 * low:.2f}-{100 * high:.2f}%)"
-        lines.append(f"  {level:<6} {b['count']:>10,} {_pct(b['count'], played):>7} {b['made']:>10,} {rate}")
-    lines.append(f"moons called {s['moons_called']:,}, made {s['moons_made']:,}")
-    return "\n".join(lines)
 
 
 def _finish(s: dict, lines: list) -> str:
     """The games block, throughput and records lines that end every summary."""
     from sim.rules import get_variant
 
+    v = get_variant(s["variant"])
     if "games" in s:
         ws, wci = s["win_share_by_start"], s["win_share_ci95_by_start"]
         lines += [
             "",
-            f"games            {s['games']:>12,}   to {get_variant(s['variant']).target}, "
+            f"games            {s['games']:>12,}   to {v.target}, "
             f"{s['hands_per_game']:.2f} hands per game (95%: {s['hands_per_game_ci95'][0]:.2f}-{s['hands_per_game_ci95'][1]:.2f})",
-            ("  win share by side (1 = the side of position 1 in the first hand, 2 = the dealer's side)"
-             if s["variant"] == "hasenpfeffer" else "  win share by starting position (1 = dealer's left in the first hand)"),
+            f"  win share by {v.win_units_note}",
             "    " + "   ".join(f"{p}: {100 * ws[p]:.2f}% ({100 * wci[p][0]:.2f}-{100 * wci[p][1]:.2f}%)" for p in ws),
             f"  mean final margin {s['mean_final_margin']:.2f} points; {s['tiebreak_games']:,} games "
-            + ("ended with both sides past the target (the bidding side won)" if s["variant"] == "hasenpfeffer"
-               else "went on past a tie at the top"),
+            + v.tiebreak_note,
         ]
         if s["unfinished"]:
             lines.append(f"  {s['unfinished']:,} games had no winner after {s['max_hands_per_game']:,} hands and were stopped")

@@ -13,14 +13,14 @@ from sim.cli.options import variant_option
 def strategies(variant, show):
     """List a variant's strategy presets with their parameters, or print one as TOML."""
     from sim.rules import get_variant
-    from sim.strategy import PARAMS, VARIANT_PRESET_NOTES, VARIANT_PRESETS, load_strategy, to_toml
+    from sim.strategy import load_strategy, to_toml
 
     v = get_variant(variant)
     if show is not None:
         name, params = load_strategy(show, v.name)
         click.echo(to_toml(name, params, v.name), nl=False)
         return
-    presets, notes, table = VARIANT_PRESETS[v.name], VARIANT_PRESET_NOTES[v.name], PARAMS[v.name]
+    presets, notes, table = v.presets, v.preset_notes, v.params
     names = list(presets)
     click.echo(f"{v.title} strategy presets (bower strategies --variant {v.name} --show NAME prints one as TOML):")
     for n in names:

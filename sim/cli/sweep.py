@@ -48,11 +48,12 @@ def format_sweep(r: dict) -> str:
     from sim.rules import get_variant
 
     names = r["params"]
+    v = get_variant(r["variant"])
     lines = [
-        f"{get_variant(r['variant']).title} sweep against two copies of {r['base']}: {r['games_per_row']:,} games per row, seed {r['seed']}",
+        f"{v.title} sweep against two copies of {r['base']}: {r['games_per_row']:,} games per row, seed {r['seed']}",
         ("win rate of the candidate partnership (1/2 = as good as the base), 95% interval; * = best"
-         if r["variant"] == "hasenpfeffer" else
-         "win rate of the candidate seat (1/3 = as good as the base), 95% interval; * = best"),
+         if v.partnerships else
+         f"win rate of the candidate seat (1/{v.players} = as good as the base), 95% interval; * = best"),
         "",
         " ".join(f"{n:>14}" for n in names) + f" {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'base pts':>9}",
     ]

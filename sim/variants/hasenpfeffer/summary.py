@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import mean_interval
+from analysis.intervals import mean_interval, wilson
+from kernels import games as kg
 from kernels.hasenpfeffer import hand as hk
-from kernels.hasenpfeffer import drivers as hs
-from sim import records as rec_mod
-from sim.cards import CardError, parse_card
 from sim.rules import RULES_VERSION
-from sim.text import pct, rate, rate_line
+from sim.text import pct, rate, rate_line, share
 
 NUMERIC_NAMES = ("1", "2", "3", "4", "5", "6")
 PEPPER_NAMES = ("1", "2", "3", "4", "5", "little-pepper", "big-pepper")
@@ -27,7 +25,7 @@ def bid_names(rules: dict) -> tuple:
     return PEPPER_NAMES if rules["bidding"] == "pepper" else NUMERIC_NAMES
 
 
-def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed: int, threads: int,
+def summarize(total: np.ndarray, rules: dict, strategy: str, seed: int, threads: int,
               elapsed: float) -> dict:
     """The summary dict of a Hasenpfeffer run from its merged counters (``kernels.hasenpfeffer.S_*``)."""
     t = [int(x) for x in total]
@@ -37,7 +35,7 @@ def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed:
     made = sum(t[hk.S_MADE + i] for i in range(7))
     sides = ("position_1_side", "dealer_side")
     return {
-        "variant": variant,
+        "variant": "hasenpfeffer",
         "rules_version": RULES_VERSION,
         "rules": rules,
         "strategy": strategy,
@@ -89,34 +87,10 @@ def format_summary(s: dict) -> str:
     return "\n".join(lines)
 
 
-def _order(order) -> np.ndarray:
-    cards = [parse_card(x) if isinstance(x, str) else int(x) for x in order]
-    if len(cards) != 25 or sorted(cards) != list(range(25)):
-        raise CardError("a Hasenpfeffer deal order holds each of the 25 cards (the joker JK included) once")
-    return np.array(cards, np.int64)
-
-
-def play_order(order, dealer: int, rules: dict | None = None, strategy="default", seed: int = 0) -> dict:
-    """The record of one hand dealt from a 25-card ``order`` (top first; card strings or indices).
-
-    Cards 0..23 go in packets of three to positions 1, 2, 3, 4 (dealer),
-    twice round; card 24 is the widow. ``strategy``: one for every seat or a
-    list of four. Random seats draw from the decision stream of hand chunk 0
-    of ``seed``.
-    """
-    from sim.runner import decision_states, resolve_run, seat_params
-
-    v, rules_d, rules_vec = resolve_run("hasenpfeffer", seed, rules)
-    _, params = seat_params(strategy, "hasenpfeffer")
-    rec = np.zeros(hk.R_WIDTH, np.int64)
-    hs.play_order(_order(order), np.int64(dealer), rules_vec, params, decision_states(seed, 0, 1)[0], rec)
-    return rec_mod.row_to_dict(rec, 0, v, rules_d)
-
-
 def table_run(hands: int, seed: int = 0, threads: int | None = None, rules: dict | None = None, strategy="default",
               progress=None) -> tuple[dict, "object"]:
     """Play ``hands`` hands and sum the analysis cells batch by batch: (summary, cells frame)."""
-    from analysis.hasenpfeffer_tables import Accumulator
+    from sim.variants.hasenpfeffer.tables import Accumulator
     from sim import runner
     from sim.strategy import load_strategy
 
@@ -124,3 +98,37 @@ def table_run(hands: int, seed: int = 0, threads: int | None = None, rules: dict
     acc = Accumulator(load_strategy(strategy, "hasenpfeffer")[1], rules_d["bidding"] == "pepper")
     summary = runner.rows_run("hasenpfeffer", hands, seed, threads, rules, strategy, acc.add_rows, progress)
     return summary, acc.frame()
+
+
+def experiment_table(r: dict) -> list[str]:
+    """Per-strategy rows of a Hasenpfeffer experiment (each strategy is a partnership): bids, makes, peppers."""
+    lines = [
+        f"{'strategy':<16} {'games':>9} {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'bids':>7} "
+        f"{'bidder':>7} {'made':>7} {'peppers':>8} {'made':>7}",
+    ]
+    for s in r["strategies"]:
+        lo, hi = s["win_rate_ci95"]
+        lines.append(
+            f"{s['name'][:16]:<16} {s['games'] // 2:>9,} {share(s['win_rate']):>9} {'(' + share(lo) + '-' + share(hi) + ')':>19} "
+            f"{s['points_per_hand']:>9.3f} {share(s['bid_rate']):>7} {share(s['bidder_rate']):>7} "
+            f"{share(s['make_rate']['rate']):>7} {share(s['pepper_rate']):>8} {share(s['pepper_make_rate']['rate']):>7}"
+        )
+    return lines
+
+
+def strategy_extras(acc: np.ndarray, hands: int) -> dict:
+    """A Hasenpfeffer strategy's own rates (``kernels.hasenpfeffer.drivers`` fills the ST_MAKER/ST_MADE cells)."""
+    def rate(k: int):
+        won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
+        lo, hi = wilson(made, won) if won else (None, None)
+        return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
+
+    contracts, made = rate(0)
+    peppers, pepper_made = rate(1)
+    return {
+        "bid_rate": int(acc[kg.ST_BIDDER]) / hands if hands else None,
+        "bidder_rate": contracts / hands if hands else None,
+        "make_rate": made,
+        "pepper_rate": peppers / hands if hands else None,
+        "pepper_make_rate": pepper_made,
+    }

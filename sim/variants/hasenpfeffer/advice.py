@@ -27,7 +27,7 @@ from sim.advice import (
     sample_actions,
 )
 from sim.cards import card_str, mask_of, parse_cards
-from sim.hasenpfeffer import NUMERIC_NAMES, PEPPER_NAMES
+from sim.variants.hasenpfeffer.summary import NUMERIC_NAMES, PEPPER_NAMES
 
 SEATS = 4
 
@@ -185,3 +185,14 @@ def format_advice(r: dict) -> str:
                      f"{e['expected_points']:>+8.3f} {f'({lo:+.3f} to {hi:+.3f})':>18} {e['expected_margin']:>+7.3f}")
     lines += ["", recommendation_line(r["recommendation"])]
     return "\n".join(lines)
+
+
+def ask(hand: str, question: dict, strategy="default", samples=None, seed: int = 0, threads=None, rules=None) -> dict:
+    """``bower should-bid`` for Hasenpfeffer: ``question`` holds the command's flags (position, calls, bid)."""
+    for flag, key in (("--scores", "scores"), ("--upcard", "upcard")):
+        if question.get(key) is not None:
+            raise AdviceError(f"{flag} is not a Hasenpfeffer question; it takes the hand, --position, --calls, --bid")
+    if question.get("swapped") is not None:
+        raise AdviceError("--swapped is a Ghost Hand question; Hasenpfeffer has no ghost hand")
+    return advise(hand, position=question.get("position", 1), calls=question.get("calls"), bid=question.get("bid"),
+                  strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules)

@@ -221,7 +221,7 @@ def table_set(c: pd.DataFrame, position: pd.DataFrame | None = None) -> dict[str
 
 def tables_from_records(records: list[dict], params: dict) -> dict[str, pd.DataFrame]:
     """The tables of saved Cutthroat records (the maker's strength judged by ``params``)."""
-    from analysis.ghost_tables import position_from_records
+    from sim.variants.ghost.tables import position_from_records
 
     acc = Accumulator(params)
     acc.add_rows(rows_from_records(records))

@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import mean_interval
+from analysis.intervals import mean_interval, wilson
+from kernels import games as kg
 from kernels.cutthroat import hand as ck
-from kernels.cutthroat import drivers as cs
-from sim import records as rec_mod
-from sim.cards import CardError, parse_card
 from sim.rules import RULES_VERSION
-from sim.text import pct, rate, rate_line
+from sim.text import pct, position_lines, rate, rate_line, share
 
 POSITIONS = ("1", "2", "3")
 UP_RANKS = ("9", "T", "J", "Q", "K", "A")
 
 
-def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed: int, threads: int,
+def summarize(total: np.ndarray, rules: dict, strategy: str, seed: int, threads: int,
               elapsed: float) -> dict:
     """The summary dict of a Cutthroat run from its merged counters (``kernels.cutthroat.S_*``)."""
     t = [int(x) for x in total]
@@ -31,7 +29,7 @@ def summarize(total: np.ndarray, variant: str, rules: dict, strategy: str, seed:
     makers = {p: t[ck.S_MAKER_R1 + i] + t[ck.S_MAKER_R2 + i] for i, p in enumerate(POSITIONS)}
     made = sum(t[ck.S_MADE_R1 + i] + t[ck.S_MADE_R2 + i] for i in range(3))
     return {
-        "variant": variant,
+        "variant": "cutthroat",
         "rules_version": RULES_VERSION,
         "rules": rules,
         "strategy": strategy,
@@ -88,58 +86,58 @@ def format_summary(s: dict) -> str:
         f"marches (all 5) {s['marches']:,}, euchres {s['euchres']:,}; lone makers marched {s['maker_alone']['marches']:,}",
         f"lone defenders {d['count']:,}: euchred the maker {d['euchres']:,}, took all five {d['all_five']:,}",
     ]
+    lines += position_lines(s, POSITIONS, "position (1 = dealer's left, 3 = dealer)")
     return "\n".join(lines)
-
-
-def _order(order) -> np.ndarray:
-    cards = []
-    for x in order:
-        cards.append(parse_card(x) if isinstance(x, str) else int(x))
-    if len(cards) != 24 or sorted(cards) != list(range(24)):
-        raise CardError("a Cutthroat deal order holds each of the 24 cards once")
-    return np.array(cards, np.int64)
-
-
-def play_order(order, dealer: int, rules: dict | None = None, strategy="default", seed: int = 0,
-               force: tuple[int, int, int, int] | None = None) -> dict:
-    """The record of one hand dealt from a 24-card ``order`` (top first; card strings or indices).
-
-    Cards 0..19 go one at a time to positions 1, 2, 3 (dealer) and the
-    dummy; 20..23 are the kitty, the first turned up. ``strategy``: one for
-    every seat or a list of three. Random seats draw from the decision
-    stream of hand chunk 0 of ``seed``. ``force`` = (seat, at, call, alone)
-    as ``kernels.cutthroat.F_*`` makes one decision (the should-bid path).
-    """
-    from sim.runner import decision_states, resolve_run, seat_params
-
-    v, rules_d, rules_vec = resolve_run("cutthroat", seed, rules)
-    _, params = seat_params(strategy, "cutthroat")
-    rec = np.zeros(ck.R_WIDTH, np.int64)
-    f = ck.NO_FORCE.copy() if force is None else np.array(force, np.int64)
-    cs.play_order(_order(order), np.int64(dealer), rules_vec, params, f, decision_states(seed, 0, 1)[0], rec)
-    return rec_mod.row_to_dict(rec, 0, v, rules_d)
-
-
-def best_keep(cards10, trump: int, strategy="default") -> list[int]:
-    """The 5 card indices the strategy keeps of the maker's 10 cards (hand and dummy) with ``trump``."""
-    from sim.strategy import load_strategy, to_vector
-
-    mask = 0
-    for x in cards10:
-        mask |= 1 << (parse_card(x) if isinstance(x, str) else int(x))
-    params = to_vector(load_strategy(strategy, "cutthroat")[1], "cutthroat")
-    keep = int(cs.keep_of(np.int64(mask), np.int64(trump), params))
-    return [c for c in range(24) if (keep >> c) & 1]
-
 
 
 def table_run(hands: int, seed: int = 0, threads: int | None = None, rules: dict | None = None, strategy="default",
               progress=None) -> tuple[dict, "object"]:
     """Play ``hands`` hands and sum the analysis cells batch by batch: (summary, cells frame)."""
-    from analysis.cutthroat_tables import Accumulator
+    from sim.variants.cutthroat.tables import Accumulator
     from sim import runner
     from sim.strategy import load_strategy
 
     acc = Accumulator(load_strategy(strategy, "cutthroat")[1])
     summary = runner.rows_run("cutthroat", hands, seed, threads, rules, strategy, acc.add_rows, progress)
     return summary, acc.frame()
+
+
+def experiment_table(r: dict) -> list[str]:
+    """Per-strategy rows of a Cutthroat experiment: calls, make rates, going alone."""
+    lines = [
+        f"{'strategy':<16} {'games':>9} {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'maker':>7} "
+        f"{'made':>7} {'alone':>7} {'made':>7} {'def.alone':>9} {'euchred':>7}",
+    ]
+    for s in r["strategies"]:
+        lo, hi = s["win_rate_ci95"]
+        lines.append(
+            f"{s['name'][:16]:<16} {s['games']:>9,} {share(s['win_rate']):>9} {'(' + share(lo) + '-' + share(hi) + ')':>19} "
+            f"{s['points_per_hand']:>9.3f} {share(s['maker_rate']):>7} {share(s['make_rate']['rate']):>7} "
+            f"{share(s['alone_rate']):>7} {share(s['alone_make_rate']['rate']):>7} {share(s['defend_alone_rate']):>9} "
+            f"{share(s['defend_alone_euchre_rate']['rate']):>7}"
+        )
+    return lines
+
+
+def strategy_extras(acc: np.ndarray, hands: int) -> dict:
+    """A Cutthroat strategy's own rates (``kernels.cutthroat.drivers`` fills the ST_MAKER/ST_MADE cells)."""
+    def rate(k: int):
+        won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
+        lo, hi = wilson(made, won) if won else (None, None)
+        return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
+
+    makers, made = rate(0)
+    alone, alone_made = rate(1)
+    lone_def, lone_def_set = rate(2)
+    ordered, ordered_made = rate(3)
+    return {
+        "call_rate": int(acc[kg.ST_BIDDER]) / hands if hands else None,
+        "maker_rate": makers / hands if hands else None,
+        "make_rate": made,
+        "round_one_make_rate": ordered_made,
+        "alone_rate": alone / hands if hands else None,
+        "alone_make_rate": alone_made,
+        "defend_alone_rate": lone_def / hands if hands else None,
+        "defend_alone_euchre_rate": lone_def_set,
+        "exchanges": int(acc[kg.ST_SWAPS]),
+    }

@@ -15,7 +15,7 @@ import pandas as pd
 from analysis.intervals import Z95, wilson
 from kernels.ghost import stats as gst
 from sim.cards import SUITS, parse_card
-from sim.strategy import GHOST_PARAM_NAMES
+from kernels.ghost.codes import PARAM_NAMES as GHOST_PARAM_NAMES
 
 LEVEL_NAMES = ["3", "4", "5", "moon"]
 FEATURES = ["bid", "position", "trumps", "bowers", "off_aces"]
@@ -269,3 +269,26 @@ def break_even(table: pd.DataFrame, min_decisions: int = 200) -> float | None:
         if y[i - 1] > 0 >= y[i]:
             return float(x[i - 1] + (x[i] - x[i - 1]) * y[i - 1] / (y[i - 1] - y[i]))
     return None
+
+
+def table_set(bids, estimates=None, position=None, swap_acc=None, swap_mirror=None) -> dict[str, pd.DataFrame]:
+    """Every table of a run, by file stem: bid success (full and by each feature), estimate, moon, position, swap."""
+    tables = {
+        "bid_success": bid_success(bids),
+        "bid_by_position": bid_success(bids, ["position"]),
+        "bid_by_trumps": bid_success(bids, ["trumps"]),
+        "bid_by_bowers": bid_success(bids, ["bowers"]),
+        "bid_by_off_aces": bid_success(bids, ["off_aces"]),
+        "moon_odds": moon_odds(bids),
+        "moon_by_trumps": moon_odds(bids, ["trumps"]),
+        "moon_odds_by_features": moon_odds(bids, ["trumps", "bowers", "off_aces"]),
+    }
+    if estimates is not None:
+        tables["bid_by_estimate"] = bid_by_estimate(estimates)
+    if position is not None:
+        tables["position"] = position
+    if swap_acc is not None:
+        tables["swap_value"] = swap_table(swap_acc, by_position=False)
+        tables["swap_value_by_position"] = swap_table(swap_acc, by_position=True)
+        tables["swap_by_position"] = swap_overall(swap_acc, swap_mirror)
+    return tables

@@ -146,3 +146,14 @@ def format_advice(r: dict) -> str:
         )
     lines += ["", recommendation_line(r["recommendation"], " (the only call open)")]
     return "\n".join(lines)
+
+
+def ask(hand: str, question: dict, strategy="default", samples=None, seed: int = 0, threads=None, rules=None) -> dict:
+    """``bower should-bid`` for Cutthroat: ``question`` holds the command's flags (upcard, position, calls)."""
+    for flag, key in (("--bid", "bid"), ("--scores", "scores")):
+        if question.get(key) is not None:
+            raise AdviceError(f"{flag} is a Ghost Hand question; Cutthroat takes the hand, --upcard, --position, --calls")
+    if question.get("swapped") is not None:
+        raise AdviceError("--swapped is a Ghost Hand question; Cutthroat has no ghost hand")
+    return advise(hand, question.get("upcard"), position=question.get("position", 1), calls=question.get("calls"),
+                  strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules)

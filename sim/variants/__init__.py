@@ -1,0 +1,45 @@
+"""The registry of variants: every game bower plays, each one package implementing ``sim.variants.base.Variant``.
+
+``get_variant("cutthroat")`` (or an alias) gives the ``Variant`` object that
+the commands, runner, records, experiments, analysis, report and profile go
+through; ``VARIANTS`` lists them in the order help texts show. Adding a
+variant is adding its packages and one line to ``_PACKAGES`` (README:
+"Adding a variant").
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from sim.rules import RuleError
+
+_PACKAGES = ("ghost", "cutthroat", "hasenpfeffer")
+_loaded: dict = {}
+
+
+def _load(key: str):
+    if key not in _loaded:
+        _loaded[key] = importlib.import_module(f"sim.variants.{key}").VARIANT
+    return _loaded[key]
+
+
+def names() -> tuple[str, ...]:
+    """The variant names, in registry order."""
+    return _PACKAGES
+
+
+def all_variants() -> list:
+    """Every ``Variant``, in registry order."""
+    return [_load(k) for k in _PACKAGES]
+
+
+def get_variant(name):
+    """The ``Variant`` called ``name`` or one of its aliases (any case); RuleError naming the known ones otherwise."""
+    if not isinstance(name, str):
+        return name  # already a Variant
+    key = name.strip().lower()
+    for k in _PACKAGES:
+        v = _load(k)
+        if key == v.name or key in v.aliases:
+            return v
+    raise RuleError(f"unknown variant {name!r} (known: {', '.join(_PACKAGES)})")

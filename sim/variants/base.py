@@ -1,0 +1,116 @@
+"""The interface every variant implements: one ``Variant`` object per game, listed by ``sim.variants``.
+
+A variant is two packages: its Numba code under ``kernels/NAME/`` (``codes``:
+rule codes and the strategy parameter layout; ``hand``: the deal, auction,
+play and score of one hand with its record and summary layouts; ``strategy``;
+``drivers``: hands, games and experiments in chunks; ``advice``: should-bid),
+and its engine package ``sim/variants/NAME/`` that builds the ``Variant``
+below from its own modules (``strategy``: presets; ``records``; ``summary``:
+the summary, its text and the experiment columns; ``tables``: the analysis
+tables and plots; ``advice``: the should-bid question; ``report``). The
+commands, runner, records, experiments, analysis, report and profile only
+ever go through these fields; none of them names a variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Callable
+
+import numpy as np
+
+from sim.rules import Option, RuleError
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One game: what it is, its rules and strategies, its kernels, records, summaries, tables and questions."""
+
+    # ---- identity and table
+    name: str  # the --variant name, also the records' ``variant`` field
+    title: str
+    aliases: tuple[str, ...]  # other names accepted by --variant
+    players: int  # seats at the table
+    hand_size: int  # cards dealt to each seat
+    target: int  # points that win a game
+    partnerships: bool  # True: seats 0 & 2 play against 1 & 3, games are won by side
+    options: tuple[Option, ...]  # rule options in kernel order (from ``kernels/NAME/codes.py``)
+
+    # ---- strategies (the parameter layout comes from ``kernels/NAME/codes.py``)
+    params: tuple[tuple[str, float, str], ...]  # (name, default, meaning) in kernel order
+    presets: dict[str, dict[str, float]]
+    preset_notes: dict[str, str]
+    switches: frozenset[str]  # parameters that are 0 = off, 1 = on
+    non_negative: frozenset[str]
+
+    # ---- kernels
+    hand_kernels: ModuleType  # R_WIDTH, S_WIDTH, S_HANDS: the record and summary layouts
+    drivers: ModuleType  # simulate_chunks and games_chunks (numba dispatchers)
+    run_chunks: Callable  # (states, dstates, first, chunk, n, rules_vec, params, want_records, records, summary) -> None
+
+    # ---- records
+    row_to_dict: Callable[[np.ndarray, int, dict], dict]  # (kernel row, hand number, rules) -> record dict
+    arrow_fields: Callable[[dict], list]  # rules -> [(name, pyarrow type)] of the Parquet schema
+    record_fields: frozenset[str]  # fields a record must have to be read back
+
+    # ---- summaries
+    summarize: Callable  # (counters, rules, strategy, seed, threads, elapsed) -> summary dict
+    format_summary: Callable[[dict], str]  # the variant's block of the text summary
+    win_units: tuple[str, ...]  # game win shares are by these ("1", "2", "3": starting position; "1", "2": side)
+    win_units_note: str  # what the units are, for the text summary
+    tiebreak_note: str  # what ``tiebreak_games`` counts
+
+    # ---- experiments and sweeps
+    experiment_assignments: Callable[[int], np.ndarray]  # strategies -> seat assignments (rows: strategy by seat)
+    sweep_assignments: Callable[[], np.ndarray]  # candidate 0 against base 1
+    strategy_extras: Callable[[np.ndarray, int], dict]  # per-strategy counters (ST_*), seat-hands -> its own rates
+    experiment_table: Callable[[dict], list[str]]  # the per-strategy rows of the experiment's text
+    sweep_rate: str  # the key of strategy_extras shown as the sweep's "bid rate"
+
+    # ---- analysis and report
+    analysis_tables: Callable[[list, dict], tuple[dict, list]]  # (records, params) -> (tables, names to print)
+    report: Callable  # (**run options) -> (tables, meta, notes) of the HTML report
+    plots: dict[str, str]  # file name -> caption of the report's plots
+    draw_plots: Callable[[dict, str], None]  # (tables, folder) draws them
+
+    # ---- should-bid
+    advise: Callable  # (hand, question dict, strategy, samples, seed, threads, rules) -> answer dict
+    format_advice: Callable[[dict], str]
+
+    # ---- profile
+    deal_layout: tuple[int, int, int]  # (cards in the deck, hands dealt, cards per hand) as the kernels deal
+    phases: tuple[str, ...]  # derived profile rows timed apart with phase_run (Ghost Hand: auction, play), or ()
+    profile_advice: Callable[[int, int], float]  # (samples, threads) -> seconds of one should-bid run
+    advice_kernels: tuple  # numba dispatchers of should-bid
+    profile_notes: dict[str, str] = field(default_factory=dict)  # kernel -> a line under the profile table
+    phase_run: Callable[[int], float] | None = None  # hands -> seconds of deal and auction alone (with ``phases``)
+    phase_dispatchers: tuple = ()  # numba dispatchers of phase_run
+
+    @property
+    def defaults(self) -> dict[str, float]:
+        """Every strategy parameter with its default."""
+        return {p[0]: p[1] for p in self.params}
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        """The strategy parameters in kernel order."""
+        return tuple(p[0] for p in self.params)
+
+    @property
+    def score_units(self) -> int:
+        """How many scores a game keeps: one per side with partnerships, else one per seat."""
+        return 2 if self.partnerships else self.players
+
+    def option(self, name: str) -> Option:
+        """The rule option called ``name``; RuleError naming the known ones otherwise."""
+        for o in self.options:
+            if o.name == name:
+                return o
+        known = ", ".join(o.name for o in self.options)
+        raise RuleError(f"unknown rule option {name!r} for {self.name} (known: {known})")
+
+
+def options_from(codes: tuple) -> tuple[Option, ...]:
+    """Rule option objects from a kernel ``codes.OPTIONS`` table of (name, values, codes)."""
+    return tuple(Option(name, tuple(values), tuple(c)) for name, values, c in codes)

@@ -1,0 +1,44 @@
+"""Pieces the variant packages share: the report run of the variants whose tables fold streamed records."""
+
+from __future__ import annotations
+
+from analysis.report import check_out_dir, run_meta
+from sim import runner
+from sim.progress import Progress
+from sim.strategy import load_strategy
+
+
+def records_report_run(v, table_run, hands: int, games: int | None, swap_deals, seed: int, threads, rules_d: dict,
+                       strategy, out_dir: str):
+    """Play the report's hands through ``table_run`` (tables folded batch by batch) and its whole games.
+
+    Returns (summary, cells, games summary, strategy name, parameters, games).
+    """
+    if swap_deals is not None:
+        raise runner.RunError(f"--swap-deals is the Ghost Hand report's swap analysis; {v.title} has no ghost hand")
+    games = max(hands // 20, 64) if games is None else games
+    if games <= 0:
+        raise runner.RunError(f"--games must be a positive integer, got {games}")
+    name, params = load_strategy(strategy, v)
+    check_out_dir(out_dir)
+    bar = Progress("hands")
+    try:
+        s, cells = table_run(hands, seed=seed, threads=threads, rules=rules_d, strategy=strategy, progress=bar)
+    finally:
+        bar.close()
+    bar = Progress("games")
+    try:
+        g = runner.simulate_games(variant=v, games=games, seed=seed, threads=threads, rules=rules_d,
+                                  strategy=strategy, progress=bar)
+    finally:
+        bar.close()
+    return s, cells, g, name, params, games
+
+
+def records_report_meta(v, name, params, rules_d, seed, hands, games, what, rules, strategy, out_dir) -> dict:
+    """The meta table of a records-table report, with the command that reproduces it."""
+    return run_meta(v, name, params, rules_d, seed, {
+        "hands": f"{hands:,} ({what})",
+        "games": f"{games:,} whole games to {v.target} (win shares)",
+    }, f"bower report --variant {v.name} --hands {hands} --games {games} --seed {seed} "
+        f"--strategy {strategy} " + " ".join(f"--rule {r}" for r in rules) + f" --out {out_dir}")

@@ -1,0 +1,93 @@
+"""Cutthroat (RULES.md 2): three-handed Euchre with a dummy hand the maker merges, up-card and two rounds, game to 10.
+
+The ``Variant`` below wires this package's modules (``strategy``,
+``records``, ``summary``, ``tables``, ``plots``, ``report``, ``advice``,
+``hands``) to the interface of ``sim.variants.base``, over the kernels in
+``kernels/cutthroat/``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels.cutthroat import advice as ca
+from kernels.cutthroat import codes
+from kernels.cutthroat import drivers as cs
+from kernels.cutthroat import hand as ck
+from sim.variants import base
+from sim.variants.cutthroat import advice, plots, records, report, strategy, summary, tables
+
+ADVICE = ("QC TS 9S KD 9H", "JS")  # the profiled should-bid question: hand, up-card; position 1, round one
+
+
+def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
+    """The hand kernel on a batch of chunks."""
+    cs.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out)
+
+
+def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:
+    """The tables ``bower analyze`` prints from saved records (all of them)."""
+    t = tables.tables_from_records(recs, params)
+    return t, list(t)
+
+
+def profile_advice(n: int, threads: int) -> float:
+    """Seconds of one should-bid run of ``n`` samples per action (position 1, round one)."""
+    hand, up = ADVICE
+    return advice.advise(hand, up, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
+
+
+def rotations_one_vs_base() -> np.ndarray:
+    """The 3 rotations of (candidate, base, base): strategy 0 in each seat once."""
+    return np.array([(0, 1, 1), (1, 0, 1), (1, 1, 0)], np.int64)
+
+
+def all_assignments(n_strategies: int) -> np.ndarray:
+    """Every arrangement of 2 or 3 strategies over the three seats that uses each one."""
+    from sim.experiment import all_assignments as arrange
+
+    return arrange(n_strategies, 3)
+
+
+VARIANT = base.Variant(
+    name="cutthroat",
+    title="Cutthroat: three-handed Euchre with a dummy",
+    aliases=("cut-throat",),
+    players=3,
+    hand_size=5,
+    target=10,
+    partnerships=False,
+    options=base.options_from(codes.OPTIONS),
+    params=codes.PARAMS,
+    presets=strategy.PRESETS,
+    preset_notes=strategy.PRESET_NOTES,
+    switches=strategy.SWITCHES,
+    non_negative=strategy.NON_NEGATIVE,
+    hand_kernels=ck,
+    drivers=cs,
+    run_chunks=run_chunks,
+    row_to_dict=records.row_to_dict,
+    arrow_fields=records.arrow_fields,
+    record_fields=records.FIELDS,
+    summarize=summary.summarize,
+    format_summary=summary.format_summary,
+    win_units=("1", "2", "3"),
+    win_units_note="starting position (1 = dealer's left in the first hand)",
+    tiebreak_note="went on past a tie at the top",
+    experiment_assignments=all_assignments,
+    sweep_assignments=rotations_one_vs_base,
+    strategy_extras=summary.strategy_extras,
+    experiment_table=summary.experiment_table,
+    sweep_rate="call_rate",
+    analysis_tables=analysis_tables,
+    report=report.report,
+    plots=plots.PLOTS,
+    draw_plots=plots.draw_plots,
+    advise=advice.ask,
+    format_advice=advice.format_advice,
+    deal_layout=(24, 4, 5),
+    phases=(),
+    profile_advice=profile_advice,
+    advice_kernels=(ca.advice_chunks,),
+    profile_notes={"should-bid": "should-bid: samples per action per second (position 1, round one, 3 actions)."},
+)

@@ -1,0 +1,90 @@
+"""Cutthroat records: a kernel record row as the record dict, and the Parquet fields of the records."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels.cutthroat import hand as ck
+from sim.cards import SUITS
+from sim.records import CARD_NAMES, _cards
+from sim.rules import RULES_VERSION
+
+SEAT_KEYS = ("0", "1", "2")
+ACCEPT = {1: "order", 2: "assist", 3: "take"}  # the round-one acceptance by position
+
+
+def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
+    """One Cutthroat kernel record row as the record dict.
+
+    Beyond the common fields: ``dummy``, ``kitty`` (in deal order),
+    ``upcard`` (the kitty's first card), calls written ``order`` / ``assist``
+    / ``take`` / a suit letter / ``pass``, ``discards`` (``dealer``: the card
+    the dealer exchanged for the up-card or None; ``maker``: the 5 cards the
+    maker put down when merging the dummy, [] when alone) and ``alone`` (the
+    seats that went alone).
+    """
+    r = row.tolist()
+    maker = r[ck.R_MAKER]
+    dealer = r[ck.R_DEALER]
+    deal = {SEAT_KEYS[s]: _cards(r[ck.R_DEAL + s]) for s in range(ck.N_SEATS)}
+    kitty = [CARD_NAMES[c] for c in r[ck.R_KITTY: ck.R_KITTY + 4]]
+    flat = r[ck.R_CALLS: ck.R_CALLS + 2 * r[ck.R_NCALLS]]
+    calls = []
+    for i in range(0, len(flat), 2):
+        seat, code = flat[i], flat[i + 1]
+        if code == ck.CALL_PASS:
+            name = "pass"
+        elif code == ck.CALL_ACCEPT:
+            name = ACCEPT[(seat - dealer) % 3 or 3]
+        else:
+            name = SUITS[code - ck.CALL_SUIT]
+        calls.append([seat, name])
+    flat = r[ck.R_PLAYS: ck.R_PLAYS + 2 * r[ck.R_NPLAYS]]
+    plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
+    discard = r[ck.R_DEALER_DISCARD]
+    return {
+        "variant": "cutthroat",
+        "rules_version": RULES_VERSION,
+        "rules": dict(rules),
+        "hand": hand,
+        "dealer": dealer,
+        "deal": deal,
+        "dummy": _cards(r[ck.R_DUMMY]),
+        "kitty": kitty,
+        "upcard": kitty[0],
+        "calls": calls,
+        "maker": maker if maker >= 0 else None,
+        "trump": SUITS[r[ck.R_TRUMP]] if maker >= 0 else None,
+        "discards": {"dealer": CARD_NAMES[discard] if discard >= 0 else None, "maker": _cards(r[ck.R_MAKER_DISCARDS])},
+        "alone": [s for s in range(ck.N_SEATS) if (r[ck.R_ALONE] >> s) & 1],
+        "plays": plays,
+        "tricks": {SEAT_KEYS[s]: r[ck.R_TRICKS + s] for s in range(ck.N_SEATS)},
+        "points": {SEAT_KEYS[s]: r[ck.R_POINTS + s] for s in range(ck.N_SEATS)},
+    }
+
+
+
+
+def arrow_fields(rules: dict) -> list:
+    """The (name, Arrow type) of the Cutthroat fields after the common ones."""
+    import pyarrow as pa
+
+    seat_ints = pa.struct([(k, pa.int64()) for k in SEAT_KEYS])
+    return [
+        ("deal", pa.struct([(k, pa.list_(pa.string())) for k in SEAT_KEYS])),
+        ("dummy", pa.list_(pa.string())),
+        ("kitty", pa.list_(pa.string())),
+        ("upcard", pa.string()),
+        ("calls", pa.list_(pa.list_(pa.string()))),
+        ("maker", pa.int64()),
+        ("trump", pa.string()),
+        ("discards", pa.struct([("dealer", pa.string()), ("maker", pa.list_(pa.string()))])),
+        ("alone", pa.list_(pa.int64())),
+        ("plays", pa.list_(pa.list_(pa.string()))),
+        ("tricks", seat_ints),
+        ("points", seat_ints),
+    ]
+
+
+FIELDS = frozenset({"variant", "dealer", "deal", "dummy", "kitty", "upcard", "calls", "maker", "trump", "discards",
+                    "alone", "tricks", "points"})

@@ -1,0 +1,52 @@
+"""Cutthroat strategies: the default in words, the presets.
+
+Default Cutthroat strategy (``CUTTHROAT_PARAMS``; same trick estimate and
+weights, no joker). ``u`` is the up-card's suit:
+
+- *Round one*: position 1 orders it up when its estimate for ``u`` reaches
+  ``order_min``, position 2 assists at ``assist_min``; the dealer takes it up
+  when the best 5 of its 6 cards (hand and up-card) reach ``take_min``.
+- *Exchange*: after any acceptance the dealer would discard the card whose
+  loss leaves the highest estimate for ``u`` (ties: lowest card); under
+  ``dealer_pickup = optional`` it exchanges only if that beats its own hand.
+- *Round two*: the best allowed suit is named when its estimate reaches
+  ``name_min`` (ties: lowest suit); a stuck dealer always names it.
+- *Alone*: the maker goes alone (no dummy) at ``alone_min``; then the
+  defenders, from the maker's left, the first at ``defend_alone_min``.
+- *Merge*: of the 10 cards, the maker keeps the 5 with the highest estimate
+  (ties: the set with the largest bit mask), which counts voids and trump
+  length, not only high cards.
+- *Play*: leads as in Ghost Hand; a defender whose partner is winning the
+  trick plays its card of least value instead of overtaking.
+- *Random* (``random`` >= 0.5): every call, exchange, alone decision, keep
+  set and card uniformly at random among the legal ones.
+"""
+
+from __future__ import annotations
+
+from kernels.cutthroat.codes import PARAMS
+
+SWITCHES = frozenset({"random"})
+NON_NEGATIVE = frozenset({"lead_trump_min"})
+
+
+def _preset(**changes: float) -> dict[str, float]:
+    params = {p[0]: p[1] for p in PARAMS}
+    params.update(changes)
+    return params
+
+
+PRESETS: dict[str, dict[str, float]] = {
+    "default": _preset(),
+    "cautious": _preset(order_min=2.75, assist_min=1.0, take_min=1.25, name_min=1.75),
+    "aggressive": _preset(order_min=1.75, assist_min=0.0, take_min=0.0, name_min=0.5),
+    "never-alone": _preset(alone_min=99.0, defend_alone_min=99.0),
+    "random": _preset(random=1.0),
+}
+PRESET_NOTES = {
+    "default": "the strategy README describes",
+    "cautious": "makes trump only on stronger hands",
+    "aggressive": "makes trump on weaker hands, counting on the dummy",
+    "never-alone": "the default, never going alone as maker or defender",
+    "random": "every choice uniformly at random among the legal ones: the floor to beat",
+}

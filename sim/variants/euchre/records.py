@@ -1,0 +1,135 @@
+"""Standard Euchre records: a kernel record row as the record dict (``kernels/euchre/SPEC.md``, "Records"), and its Parquet fields.
+
+``ARROW_FIELDS`` (built on first use, so importing this module does not load
+pyarrow) lists the (name, Arrow type) of every record field; ``arrow_fields``
+those after the common ones (as the other variants). In Parquet, ``calls``
+and ``plays`` are lists of structs ``{seat, call}`` / ``{seat, card}``:
+``to_arrow_row`` and ``from_arrow_row`` convert a record dict between its JSON
+form (``[seat, value]`` pairs) and that one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels.euchre import hand as ek
+from sim.cards import SUITS
+from sim.records import CARD_NAMES, _cards
+from sim.rules import RULES_VERSION
+
+VARIANT = "euchre"
+SEAT_KEYS = ("0", "1", "2", "3")
+SIDE_KEYS = ("0", "1")
+
+FIELDS = frozenset({"variant", "dealer", "deal", "kitty", "upcard", "calls", "discard", "alone", "maker", "trump",
+                    "plays", "tricks", "points"})
+
+
+def _call_name(code: int) -> str:
+    if code == ek.CALL_PASS:
+        return "pass"
+    if code == ek.CALL_ORDER:
+        return "order"
+    return SUITS[code - ek.CALL_SUIT]
+
+
+def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
+    """One Euchre kernel record row as the record dict.
+
+    Beyond the common fields: ``deal`` (seat string -> the five cards dealt,
+    ascending), ``kitty`` (its 4 cards in deal order), ``upcard`` (the
+    kitty's first), ``calls`` (``[seat, "pass" | "order" | suit letter]``),
+    ``discard`` (the dealer's, after an order; else None), ``alone`` (the
+    seats that went alone, ascending), ``maker`` and ``trump`` (None when
+    thrown in), ``plays`` (``[seat, card]``), ``tricks`` by seat and
+    ``points`` by side (``"0"``: seats 0 & 2, ``"1"``: seats 1 & 3).
+    """
+    r = row.tolist()
+    maker = r[ek.R_MAKER]
+    kitty = [CARD_NAMES[c] for c in r[ek.R_KITTY: ek.R_KITTY + 4]]
+    flat = r[ek.R_CALLS: ek.R_CALLS + 2 * r[ek.R_NCALLS]]
+    calls = [[flat[i], _call_name(flat[i + 1])] for i in range(0, len(flat), 2)]
+    flat = r[ek.R_PLAYS: ek.R_PLAYS + 2 * r[ek.R_NPLAYS]]
+    plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
+    discard = r[ek.R_DISCARD]
+    return {
+        "variant": VARIANT,
+        "rules_version": RULES_VERSION,
+        "rules": dict(rules),
+        "hand": hand,
+        "dealer": r[ek.R_DEALER],
+        "deal": {SEAT_KEYS[s]: _cards(r[ek.R_DEAL + s]) for s in range(ek.N_SEATS)},
+        "kitty": kitty,
+        "upcard": kitty[0],
+        "calls": calls,
+        "discard": CARD_NAMES[discard] if discard >= 0 else None,
+        "alone": [s for s in range(ek.N_SEATS) if (r[ek.R_ALONE] >> s) & 1],
+        "maker": maker if maker >= 0 else None,
+        "trump": SUITS[r[ek.R_TRUMP]] if maker >= 0 else None,
+        "plays": plays,
+        "tricks": {SEAT_KEYS[s]: r[ek.R_TRICKS + s] for s in range(ek.N_SEATS)},
+        "points": {SIDE_KEYS[k]: r[ek.R_POINTS + k] for k in range(2)},
+    }
+
+
+def _rules_struct(rules: dict | None):
+    import pyarrow as pa
+
+    from kernels.euchre.codes import OPTIONS
+
+    names = [o[0] for o in OPTIONS] if rules is None else list(rules)
+    return pa.struct([(k, pa.bool_()) for k in names])  # every Euchre option is a switch
+
+
+def arrow_fields(rules: dict | None = None) -> list:
+    """The (name, Arrow type) of the Euchre fields after the common ones (``deal`` .. ``points``)."""
+    import pyarrow as pa
+
+    return [
+        ("deal", pa.struct([(k, pa.list_(pa.string())) for k in SEAT_KEYS])),
+        ("kitty", pa.list_(pa.string())),
+        ("upcard", pa.string()),
+        ("calls", pa.list_(pa.struct([("seat", pa.int64()), ("call", pa.string())]))),
+        ("discard", pa.string()),
+        ("alone", pa.list_(pa.int64())),
+        ("maker", pa.int64()),
+        ("trump", pa.string()),
+        ("plays", pa.list_(pa.struct([("seat", pa.int64()), ("card", pa.string())]))),
+        ("tricks", pa.struct([(k, pa.int64()) for k in SEAT_KEYS])),
+        ("points", pa.struct([(k, pa.int64()) for k in SIDE_KEYS])),
+    ]
+
+
+def all_arrow_fields(rules: dict | None = None) -> list:
+    """The (name, Arrow type) of every field of a Euchre record, the common ones first."""
+    import pyarrow as pa
+
+    return [
+        ("variant", pa.string()),
+        ("rules_version", pa.string()),
+        ("rules", _rules_struct(rules)),
+        ("hand", pa.int64()),
+        ("dealer", pa.int64()),
+    ] + arrow_fields(rules)
+
+
+def to_arrow_row(d: dict) -> dict:
+    """A record dict with ``calls`` and ``plays`` as lists of structs, for ``pyarrow.Table.from_pylist``."""
+    out = dict(d)
+    out["calls"] = [{"seat": s, "call": c} for s, c in d["calls"]]
+    out["plays"] = [{"seat": s, "card": c} for s, c in d["plays"]]
+    return out
+
+
+def from_arrow_row(d: dict) -> dict:
+    """A row read back from Parquet in the JSON form (``[seat, value]`` pairs)."""
+    out = dict(d)
+    out["calls"] = [[x["seat"], x["call"]] for x in d["calls"]]
+    out["plays"] = [[x["seat"], x["card"]] for x in d["plays"]]
+    return out
+
+
+def __getattr__(name: str):
+    if name == "ARROW_FIELDS":
+        return all_arrow_fields()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

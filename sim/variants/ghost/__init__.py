@@ -1,0 +1,118 @@
+"""Ghost Hand Euchre (RULES.md 1): three players, six cards each and a ghost hand to swap for, bids 3 to moon, race to 32.
+
+The ``Variant`` below wires this package's modules to the interface of
+``sim.variants.base``: ``strategy`` (presets), ``records``, ``summary``,
+``tables`` and ``plots``, ``report``, ``advice`` (should-bid), ``stats``
+(the report's kernel histograms and paired swap analysis) and ``hands``
+(single-hand paths for the tests), over the kernels in ``kernels/ghost/``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels.ghost import advice as ga
+from kernels.ghost import codes
+from kernels.ghost import drivers as gs
+from kernels.ghost import hand as gk
+from sim.variants import base
+from sim.variants.ghost import advice, plots, records, report, strategy, summary, tables
+
+TARGET = 32
+ADVICE_HAND = "JH KH TH 9H AS 9C"  # the profiled should-bid question: position 1, nothing called
+
+
+def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
+    """The hand kernel on a batch of chunks, without the report's bid histograms."""
+    n_chunks = states.shape[0]
+    gs.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, TARGET, want_records, records_out,
+                       summary_out, np.zeros((n_chunks, 0, 4), np.int64), np.zeros((n_chunks, 0, 4), np.int64))
+
+
+def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:
+    """The tables ``bower analyze`` prints from saved records, and which of them to show."""
+    hist = tables.histograms_from_records(recs, params)
+    t = tables.table_set(hist["bids"], hist["estimates"], tables.position_from_records(recs))
+    shown = ["bid_by_position", "bid_by_trumps", "bid_by_bowers", "bid_by_off_aces", "bid_by_estimate", "moon_odds",
+             "position"]
+    return t, shown
+
+
+def profile_advice(n: int, threads: int) -> float:
+    """Seconds of one should-bid run of ``n`` samples per action (position 1, nothing called)."""
+    return advice.advise(ADVICE_HAND, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
+
+
+def phase_run(n: int) -> float:
+    """Deal and hold the auction for ``n`` hands (no play), seeded as the runner seeds; seconds."""
+    import time
+
+    from sim import runner
+    from sim.rules import encode, resolve
+
+    rules = encode(VARIANT, resolve(VARIANT, None))
+    params = runner.seat_params("default", VARIANT)[1]
+    t0 = time.perf_counter()
+    n_chunks = -(-n // runner.CHUNK_SIZE)
+    gs.auction_chunks(runner.chunk_states(0, 0, n_chunks), runner.decision_states(0, 0, n_chunks), runner.CHUNK_SIZE,
+                      n, rules, params, TARGET, np.zeros(n_chunks, np.int64))
+    return time.perf_counter() - t0
+
+
+def rotations_one_vs_base() -> np.ndarray:
+    """The 3 rotations of (candidate, base, base): strategy 0 in each seat once."""
+    return np.array([(0, 1, 1), (1, 0, 1), (1, 1, 0)], np.int64)
+
+
+def all_assignments(n_strategies: int) -> np.ndarray:
+    """Every arrangement of 2 or 3 strategies over the three seats that uses each one."""
+    from sim.experiment import all_assignments as arrange
+
+    return arrange(n_strategies, 3)
+
+
+VARIANT = base.Variant(
+    name="ghost",
+    title="Ghost Hand Euchre",
+    aliases=("ghost-hand", "ghosthand"),
+    players=3,
+    hand_size=6,
+    target=TARGET,
+    partnerships=False,
+    options=base.options_from(codes.OPTIONS),
+    params=codes.PARAMS,
+    presets=strategy.PRESETS,
+    preset_notes=strategy.PRESET_NOTES,
+    switches=strategy.SWITCHES,
+    non_negative=strategy.NON_NEGATIVE,
+    hand_kernels=gk,
+    drivers=gs,
+    run_chunks=run_chunks,
+    row_to_dict=records.row_to_dict,
+    arrow_fields=records.arrow_fields,
+    record_fields=records.FIELDS,
+    summarize=summary.summarize,
+    format_summary=summary.format_summary,
+    win_units=("1", "2", "3"),
+    win_units_note="starting position (1 = dealer's left in the first hand)",
+    tiebreak_note="went on past a tie at the top",
+    experiment_assignments=all_assignments,
+    sweep_assignments=rotations_one_vs_base,
+    strategy_extras=summary.strategy_extras,
+    experiment_table=summary.experiment_table,
+    sweep_rate="bid_rate",
+    analysis_tables=analysis_tables,
+    report=report.report,
+    plots=plots.PLOTS,
+    draw_plots=plots.draw_plots,
+    advise=advice.ask,
+    format_advice=advice.format_advice,
+    deal_layout=(24, 4, 6),
+    phases=("auction", "play"),
+    profile_advice=profile_advice,
+    advice_kernels=(ga.advice_chunks,),
+    profile_notes={"should-bid": "should-bid: samples per action per second (position 1, 18 actions: each sample plays "
+                                 "18 hands)."},
+    phase_run=phase_run,
+    phase_dispatchers=(gs.auction_chunks,),
+)

@@ -1,0 +1,64 @@
+"""Ghost Hand records: a kernel record row as the record dict, and the Parquet fields of the records."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels.ghost import hand as gk
+from sim.cards import SUITS
+from sim.records import CARD_NAMES, _cards
+from sim.rules import RULES_VERSION
+
+SEAT_KEYS = ("0", "1", "2")
+CALL_NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
+
+
+def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
+    """One Ghost Hand kernel record row as the record dict: deal with the ghost, swap, calls, maker, bid, tricks, points."""
+    r = row.tolist()
+    maker = r[gk.R_MAKER]
+    deal = {SEAT_KEYS[s]: _cards(r[gk.R_DEAL + s]) for s in range(gk.N_SEATS)}
+    deal["ghost"] = _cards(r[gk.R_DEAL + 3])
+    flat = r[gk.R_CALLS: gk.R_CALLS + 2 * r[gk.R_NCALLS]]
+    calls = [[flat[i], CALL_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
+    flat = r[gk.R_PLAYS: gk.R_PLAYS + 2 * r[gk.R_NPLAYS]]
+    plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
+    return {
+        "variant": "ghost",
+        "rules_version": RULES_VERSION,
+        "rules": dict(rules),
+        "hand": hand,
+        "dealer": r[gk.R_DEALER],
+        "deal": deal,
+        "swap": r[gk.R_SWAP] if r[gk.R_SWAP] >= 0 else None,
+        "calls": calls,
+        "maker": maker if maker >= 0 else None,
+        "bid": r[gk.R_BID] if maker >= 0 else None,
+        "trump": SUITS[r[gk.R_TRUMP]] if maker >= 0 else None,
+        "plays": plays,
+        "tricks": {SEAT_KEYS[s]: r[gk.R_TRICKS + s] for s in range(gk.N_SEATS)},
+        "points": {SEAT_KEYS[s]: r[gk.R_POINTS + s] for s in range(gk.N_SEATS)},
+    }
+
+
+
+
+def arrow_fields(rules: dict) -> list:
+    """The (name, Arrow type) of the Ghost Hand fields after the common ones."""
+    import pyarrow as pa
+
+    seat_ints = pa.struct([(k, pa.int64()) for k in SEAT_KEYS])
+    return [
+        ("deal", pa.struct([(k, pa.list_(pa.string())) for k in (*SEAT_KEYS, "ghost")])),
+        ("swap", pa.int64()),
+        ("calls", pa.list_(pa.list_(pa.string()))),
+        ("maker", pa.int64()),
+        ("bid", pa.int64()),
+        ("trump", pa.string()),
+        ("plays", pa.list_(pa.list_(pa.string()))),
+        ("tricks", seat_ints),
+        ("points", seat_ints),
+    ]
+
+
+FIELDS = frozenset({"variant", "dealer", "deal", "swap", "maker", "bid", "trump", "tricks", "points"})

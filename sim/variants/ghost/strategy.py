@@ -1,0 +1,63 @@
+"""Ghost Hand strategies: the default in words, the presets.
+
+Default Ghost Hand strategy (README explains it for players):
+
+- *Trick estimate* of a hand for trump ``t``: the sum of the weight of each
+  trump by its rank (``w_trump_*``, ``w_left``, ``w_right``), of each off-suit
+  ace and king, and, if the hand holds at least two trumps, ``w_void`` for
+  each other suit it lacks. Weights are rounded to steps of 1/4096 trick
+  (``WEIGHT_STEP``), so every estimate is an exact sum in any order. The best
+  suit is the one with the highest estimate (ties: lowest suit, C S D H).
+- *Swap*: at a player's turn, before their first call, while the ghost is
+  still there, swap when the best estimate is below ``swap_below``.
+- *Call*: the estimate's level is moon if it reaches ``bid_moon``, else 5, 4 or
+  3 by ``bid_5``, ``bid_4``, ``bid_3``, else none. Score-aware play shifts every
+  threshold: the level is taken of ``estimate - shift``, where ``shift`` is
+  ``0.0``, plus ``bid_shift_self_near`` if the player's game score is at least
+  ``target - near_target``, plus ``bid_shift_opp_near`` if an opponent's is. Moon is called whenever it
+  is the level. Otherwise a level above the standing bid bids: the level
+  itself when ``bid_jump`` >= 0.5, else the least legal bid (3, or one above
+  the standing bid). A stuck dealer with no level bids 3. The maker names
+  the best suit of the hand they hold.
+- *Lead*: the maker holding at least ``lead_trump_min`` trumps leads the
+  highest trump; otherwise a sure winner (no unseen card of its suit beats it)
+  of least value; otherwise the card of least value.
+- *Follow*: the cheapest legal card that beats the trick so far; if none,
+  the legal card of least value. Ties of value go to the lowest card index.
+- *Random* (``random`` >= 0.5) replaces every decision by a uniform draw from
+  the game's decision stream: swap or not (when a swap is open), a call among
+  the legal ones (pass unless stuck, then each bid above the standing bid,
+  moon last), the trump suit, and each card among the legal ones (ascending).
+"""
+
+from __future__ import annotations
+
+from kernels.ghost.codes import PARAMS
+
+SWITCHES = frozenset({"bid_jump", "random"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "near_target"})
+
+
+def _preset(**changes: float) -> dict[str, float]:
+    params = {p[0]: p[1] for p in PARAMS}
+    params.update(changes)
+    return params
+
+
+PRESETS: dict[str, dict[str, float]] = {
+    "default": _preset(),
+    "cautious": _preset(swap_below=2.8, bid_3=3.2, bid_4=3.6, bid_5=4.9, bid_moon=5.4),
+    "aggressive": _preset(swap_below=3.2, bid_3=2.4, bid_4=2.8, bid_5=4.1, bid_moon=4.7),
+    "never-swap": _preset(swap_below=-1.0),
+    "score-aware": _preset(bid_shift_self_near=0.4, bid_shift_opp_near=-0.4),
+    "random": _preset(random=1.0),
+}
+
+PRESET_NOTES = {
+    "default": "the strategy README describes",
+    "cautious": "bids only on stronger hands, swaps less",
+    "aggressive": "bids on weaker hands, swaps more",
+    "never-swap": "the default, never taking the ghost hand",
+    "score-aware": "near the target bids less (tricks score anyway); bids more to stop an opponent near it",
+    "random": "every choice uniformly at random among the legal ones: the floor to beat",
+}

@@ -1,0 +1,79 @@
+"""Hasenpfeffer (RULES.md 3): four players in partnerships, 25 cards with the joker, a widow, numeric or pepper bids.
+
+The ``Variant`` below wires this package's modules (``strategy``,
+``records``, ``summary``, ``tables``, ``plots``, ``report``, ``advice``,
+``hands``) to the interface of ``sim.variants.base``, over the kernels in
+``kernels/hasenpfeffer/``.
+"""
+
+from __future__ import annotations
+
+from kernels.hasenpfeffer import advice as ha
+from kernels.hasenpfeffer import codes
+from kernels.hasenpfeffer import drivers as hs
+from kernels.hasenpfeffer import hand as hk
+from sim.experiment import partnerships
+from sim.variants import base
+from sim.variants.hasenpfeffer import advice, plots, records, report, strategy, summary, tables
+
+ADVICE_HAND = "JK JH JD AH KH 9C"  # the profiled should-bid question: position 1, nothing called
+
+
+def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
+    """The hand kernel on a batch of chunks."""
+    hs.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out)
+
+
+def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:
+    """The tables ``bower analyze`` prints from saved records (all of them)."""
+    t = tables.tables_from_records(recs, params)
+    return t, list(t)
+
+
+def profile_advice(n: int, threads: int) -> float:
+    """Seconds of one should-bid run of ``n`` samples per action (position 1, nothing called)."""
+    return advice.advise(ADVICE_HAND, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
+
+
+VARIANT = base.Variant(
+    name="hasenpfeffer",
+    title="Hasenpfeffer",
+    aliases=("hasen",),
+    players=4,
+    hand_size=6,
+    target=10,
+    partnerships=True,
+    options=base.options_from(codes.OPTIONS),
+    params=codes.PARAMS,
+    presets=strategy.PRESETS,
+    preset_notes=strategy.PRESET_NOTES,
+    switches=strategy.SWITCHES,
+    non_negative=strategy.NON_NEGATIVE,
+    hand_kernels=hk,
+    drivers=hs,
+    run_chunks=run_chunks,
+    row_to_dict=records.row_to_dict,
+    arrow_fields=records.arrow_fields,
+    record_fields=records.FIELDS,
+    summarize=summary.summarize,
+    format_summary=summary.format_summary,
+    win_units=("1", "2"),
+    win_units_note="side (1 = the side of position 1 in the first hand, 2 = the dealer's side)",
+    tiebreak_note="ended with both sides past the target (the bidding side won)",
+    experiment_assignments=partnerships,
+    sweep_assignments=partnerships,
+    strategy_extras=summary.strategy_extras,
+    experiment_table=summary.experiment_table,
+    sweep_rate="bid_rate",
+    analysis_tables=analysis_tables,
+    report=report.report,
+    plots=plots.PLOTS,
+    draw_plots=plots.draw_plots,
+    advise=advice.ask,
+    format_advice=advice.format_advice,
+    deal_layout=(25, 4, 6),
+    phases=(),
+    profile_advice=profile_advice,
+    advice_kernels=(ha.advice_chunks,),
+    profile_notes={"should-bid": "should-bid: samples per action per second (position 1, nothing called, 7 actions)."},
+)

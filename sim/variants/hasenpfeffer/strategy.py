@@ -1,0 +1,48 @@
+"""Hasenpfeffer strategies: the default in words, the presets.
+
+Default Hasenpfeffer strategy (``HASENPFEFFER_PARAMS``; the Ghost Hand
+weights with the joker):
+
+- *Bid*: the partnership's estimate is the best suit's estimate of the
+  player's six cards plus ``partner_help``; the level is the largest L in
+  1..6 with estimate >= L + ``cushion`` (pepper bidding: a 6 is little
+  pepper, or big pepper from ``big_pepper_min``). A player bids when the
+  level beats the standing bid (by ``support_margin`` more over a
+  partner's bid): the level itself with ``bid_jump``, else the least bid.
+- *Widow*: the bidder takes it and keeps the six of seven cards and the
+  trump with the highest estimate (ties: lowest suit, then lowest discard).
+- *Play*: the bidder leads its top trump with ``lead_trump_min`` trumps;
+  else everyone cashes a sure winner of least value; the bidder's partner
+  then leads its weakest trump (to the partner's strength). Nobody
+  overtakes a partner who is winning the trick; otherwise the cheapest card
+  that wins, else the card of least value.
+"""
+
+from __future__ import annotations
+
+from kernels.hasenpfeffer.codes import PARAMS
+
+SWITCHES = frozenset({"bid_jump", "random"})
+NON_NEGATIVE = frozenset({"lead_trump_min"})
+
+
+def _preset(**changes: float) -> dict[str, float]:
+    params = {p[0]: p[1] for p in PARAMS}
+    params.update(changes)
+    return params
+
+
+PRESETS: dict[str, dict[str, float]] = {
+    "default": _preset(),
+    "cautious": _preset(cushion=0.5),
+    "aggressive": _preset(cushion=-0.5),
+    "creeping": _preset(bid_jump=0.0),
+    "random": _preset(random=1.0),
+}
+PRESET_NOTES = {
+    "default": "the strategy README describes",
+    "cautious": "bids half a trick lower on the same hand (cushion 0.5)",
+    "aggressive": "bids half a trick higher on the same hand (cushion -0.5)",
+    "creeping": "raises the standing bid by one at a time instead of bidding its level at once",
+    "random": "every choice uniformly at random among the legal ones: the floor to beat",
+}
