@@ -73,16 +73,22 @@ for name, threads, n in cases:
             run_experiment(["default", "aggressive", "random"], games=n, seed=0, threads=threads)
     elif name == "swap":
         try:
-            from sim.stats import swap_values
-        except ImportError:
-            continue
+            from sim.variants.ghost.stats import swap_values
+        except ImportError:  # before the variants became packages
+            try:
+                from sim.stats import swap_values
+            except ImportError:
+                continue
         def once(n=n, threads=threads):
             swap_values(n, seed=0, threads=threads)
     elif name == "advice":
         try:
-            from sim.advice import advise
-        except ImportError:
-            continue
+            from sim.variants.ghost.advice import advise
+        except ImportError:  # before the variants became packages
+            try:
+                from sim.advice import advise
+            except ImportError:
+                continue
         def once(n=n, threads=threads):
             advise("JH KH TH 9H AS 9C", position=1, samples=n, seed=0, threads=threads)
     elif name.startswith("ct-"):
@@ -97,7 +103,10 @@ for name, threads, n in cases:
             def once(n=n, threads=threads):
                 runner.simulate_games("cutthroat", games=n, seed=0, threads=threads)
         else:
-            from sim.cutthroat_advice import advise as ct_advise
+            try:
+                from sim.variants.cutthroat.advice import advise as ct_advise
+            except ImportError:  # before the variants became packages
+                from sim.cutthroat_advice import advise as ct_advise
             def once(n=n, threads=threads):
                 ct_advise("QC TS 9S KD 9H", "JS", position=1, samples=n, seed=0, threads=threads)
     elif name.startswith("hp-"):
@@ -112,9 +121,27 @@ for name, threads, n in cases:
             def once(n=n, threads=threads):
                 runner.simulate_games("hasenpfeffer", games=n, seed=0, threads=threads)
         else:
-            from sim.hasenpfeffer_advice import advise as hp_advise
+            try:
+                from sim.variants.hasenpfeffer.advice import advise as hp_advise
+            except ImportError:  # before the variants became packages
+                from sim.hasenpfeffer_advice import advise as hp_advise
             def once(n=n, threads=threads):
                 hp_advise("JK JH JD AH KH 9C", position=1, samples=n, seed=0, threads=threads)
+    elif name.startswith("eu-"):
+        try:  # an older commit without standard Euchre
+            runner.simulate("euchre", hands=10, seed=0, threads=threads)
+        except Exception:
+            continue
+        if name == "eu-hand":
+            def once(n=n, threads=threads):
+                runner.simulate("euchre", hands=n, seed=0, threads=threads)
+        elif name == "eu-game":
+            def once(n=n, threads=threads):
+                runner.simulate_games("euchre", games=n, seed=0, threads=threads)
+        else:
+            from sim.variants.euchre.advice import advise as eu_advise
+            def once(n=n, threads=threads):
+                eu_advise("JH JD AH KH 9S", "QH", position=1, samples=n, seed=0, threads=threads)
     else:
         import tempfile, os
         def once(n=n, threads=threads):
@@ -189,11 +216,15 @@ def main() -> None:
         "hp-hand": [1_000_000, 4_000_000],
         "hp-game": [100_000],
         "hp-advice": [100_000],
+        "eu-hand": [1_000_000, 4_000_000],
+        "eu-game": [100_000],
+        "eu-advice": [100_000],
     }
     if args.quick:
         sizes = {"deal": [1_000_000], "hand": [1_000_000], "game": [100_000], "duplicate": [60_000], "swap": [200_000],
                  "advice": [20_000], "records": [10_000], "ct-hand": [1_000_000], "ct-game": [50_000],
-                 "ct-advice": [50_000], "hp-hand": [1_000_000], "hp-game": [50_000], "hp-advice": [20_000]}
+                 "ct-advice": [50_000], "hp-hand": [1_000_000], "hp-game": [50_000], "hp-advice": [20_000],
+                 "eu-hand": [1_000_000], "eu-game": [50_000], "eu-advice": [20_000]}
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
     cases.append(("random", 1, 1_000_000))  # the peer comparison's second bower figure: 1 thread only
     info = machine()
@@ -218,7 +249,8 @@ def main() -> None:
     print("'advice' = should-bid samples per action (position 1, 18 actions: each sample plays 18 hands);")
     print("'random' = 'hand' with the random strategy in every seat (the peer comparison below);")
     print("'ct-hand', 'ct-game', 'ct-advice' = the same for Cutthroat (games to 10; should-bid at position 1, 3 actions);")
-    print("'hp-hand', 'hp-game', 'hp-advice' = the same for Hasenpfeffer (games to 10 by side; should-bid at position 1, 7 actions)")
+    print("'hp-hand', 'hp-game', 'hp-advice' = the same for Hasenpfeffer (games to 10 by side; should-bid at position 1, 7 actions);")
+    print("'eu-hand', 'eu-game', 'eu-advice' = the same for standard Euchre (games to 10 by side; should-bid at position 1, round one)")
     print()
     header = f"{'kernel':<9} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
     if args.against:

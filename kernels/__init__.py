@@ -23,7 +23,8 @@ _SOURCES = sorted(p for p in _HERE.rglob("*.py") if "__pycache__" not in p.parts
 def _source_tag() -> str:
     h = hashlib.sha256()
     for path in _SOURCES:
-        h.update(path.relative_to(_HERE).as_posix().encode())
+        name = path.relative_to(_HERE).as_posix() if path.is_relative_to(_HERE) else path.name
+        h.update(name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

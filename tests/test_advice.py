@@ -10,9 +10,12 @@ from sim.advice import AdviceError, ImpossibleAuction
 from sim.variants.ghost.advice import advise, open_actions, parse_calls, replay_turns
 from sim.cards import CardError, parse_cards
 from sim.cli import main
-from sim.rules import GHOST, resolve
-from sim.strategy import GHOST_DEFAULTS
+from sim.rules import resolve
 from tests.reference import ghost as ref
+from sim.variants import get_variant
+
+GHOST = get_variant("ghost")
+GHOST_DEFAULTS = get_variant("ghost").defaults
 
 RULES = resolve(GHOST)
 UNTIL = resolve(GHOST, {"auction": "until_passes"})

@@ -7,12 +7,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import ghost_tables as gt
-from analysis.report import table_set, write_report, write_tables
+from sim.variants.ghost import tables as gt
+from analysis.report import write_report, write_tables
+from sim.variants.ghost.tables import table_set
 from kernels.ghost import stats as gst
-from sim import runner, stats
+from sim import runner
+from sim.variants.ghost import stats
 from sim.records import read_records
-from sim.strategy import PRESETS
+from sim.variants import get_variant
+
+PRESETS = get_variant("ghost").presets
 
 
 @pytest.mark.parametrize(
@@ -153,7 +157,8 @@ def test_report_references_only_its_own_files(tmp_path):
     sw = stats.swap_values(20000, seed=1)
     tables = table_set(agg["bids"], agg["estimates"], gt.position_from_summary(agg["summary"]), sw["acc"])
     out = tmp_path / "rep"
-    path = write_report(str(out), tables, {"seed": 1}, ["note"])
+    ghost = get_variant("ghost")
+    path = write_report(str(out), tables, {"seed": 1}, ["note"], ghost.plots, ghost.draw_plots)
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     parser = _Refs()

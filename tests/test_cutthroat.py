@@ -12,8 +12,12 @@ from kernels.cutthroat import hand as ck
 from sim import records as rec_mod
 from sim import runner
 from sim.cli import main
-from sim.rules import CUTTHROAT, resolve
-from sim.strategy import CUTTHROAT_DEFAULTS, load_strategy, to_toml
+from sim.rules import resolve
+from sim.strategy import load_strategy, to_toml
+from sim.variants import get_variant
+
+CUTTHROAT = get_variant("cutthroat")
+CUTTHROAT_DEFAULTS = get_variant("cutthroat").defaults
 
 DEFAULT = CUTTHROAT_DEFAULTS
 
@@ -211,7 +215,7 @@ def test_cli_simulate_games_experiment_sweep_analyze_report(capsys, tmp_path):
         (["simulate", "--variant", "cutthroat", "--rule", "dealer_pickup=sometimes"], "bad value"),
         (["simulate", "--variant", "cutthroat", "--strategy", "never-swap"], "unknown strategy 'never-swap' for cutthroat"),
         (["sweep", "--variant", "cutthroat", "--param", "bid_4=3:4:0.5"], "unknown strategy parameter 'bid_4' in --param (cutthroat)"),
-        (["should-bid", "JH,JD,AH,KH,QH,9C", "--upcard", "TS"], "--upcard is a Cutthroat question"),
+        (["should-bid", "JH,JD,AH,KH,QH,9C", "--upcard", "TS"], "--upcard is a question of the variants with an up-card"),
     ],
 )
 def test_cli_bad_cutthroat_input_is_one_line_exit_2(capsys, args, words):

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from sim import runner
+from sim.variants.ghost import hands as ghost_hands
 from sim.cards import parse_card
 
 N_DEALS = 400_000
@@ -36,7 +37,7 @@ def assert_inside(hits: int, n: int, exact: float, comparisons: int = 1, what: s
 
 @pytest.fixture(scope="module")
 def deals() -> np.ndarray:
-    masks = runner.deal_masks(SEED, 0, N_DEALS)
+    masks = ghost_hands.deal_masks(SEED, 0, N_DEALS)
     assert masks.shape == (N_DEALS, 4)
     # the four hands partition the deck in every deal
     assert np.all(masks[:, 0] | masks[:, 1] | masks[:, 2] | masks[:, 3] == (1 << 24) - 1)

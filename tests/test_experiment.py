@@ -5,7 +5,11 @@ import pytest
 
 from sim import experiment as ex
 from sim import runner
-from sim.strategy import GHOST_DEFAULTS, PRESETS, StrategyError, load_strategy, load_toml, to_toml
+from sim.strategy import StrategyError, load_strategy, load_toml, to_toml
+from sim.variants import get_variant
+
+GHOST_DEFAULTS = get_variant("ghost").defaults
+PRESETS = get_variant("ghost").presets
 
 TIMING = ("elapsed_s", "games_per_second", "threads")
 

@@ -12,9 +12,13 @@ from kernels.hasenpfeffer import hand as hk
 from sim import records as rec_mod
 from sim import runner
 from sim.cli import main
-from sim.rules import HASENPFEFFER, resolve
-from sim.strategy import HASENPFEFFER_DEFAULTS, load_strategy, to_toml
+from sim.rules import resolve
+from sim.strategy import load_strategy, to_toml
 from tests.reference import hasenpfeffer as ref
+from sim.variants import get_variant
+
+HASENPFEFFER = get_variant("hasenpfeffer")
+HASENPFEFFER_DEFAULTS = get_variant("hasenpfeffer").defaults
 
 DEFAULT = HASENPFEFFER_DEFAULTS
 

@@ -21,9 +21,11 @@ import numpy as np
 import pytest
 
 from sim import runner
-from sim.rules import CUTTHROAT
 from tests.reference import cutthroat as ct
 from tests.reference.ghost import JACK, card_from_str, legal_cards
+from sim.variants import get_variant
+
+CUTTHROAT = get_variant("cutthroat")
 
 RULE_OPTIONS = {o.name: list(o.values) for o in CUTTHROAT.options}
 ALL_RULES = [dict(zip(RULE_OPTIONS, values)) for values in itertools.product(*RULE_OPTIONS.values())]

@@ -17,8 +17,11 @@ import pytest
 
 from sim import runner
 from sim.cards import parse_card
-from sim.rules import GHOST, resolve
+from sim.rules import resolve
 from tests.reference import ghost as ref
+from sim.variants import get_variant
+
+GHOST = get_variant("ghost")
 
 CALL_VALUE = {"3": 3, "4": 4, "5": 5, "moon": 6}
 

@@ -109,8 +109,25 @@ def test_cutthroat_kernels_are_profiled_too(capsys):
     r = json.loads(out)
     assert r["variant"] == "cutthroat"
     seen = {(k["name"], k["threads"]) for k in r["kernels"]}
-    assert seen == {(n, t) for n in ("deal", "hand", "auction+play", "game", "should-bid") for t in ts}
+    skipped = {(k["name"], k["threads"]) for k in r["derived_skipped"]}
+    # a derived row (hand minus deal) is left out, saying why, when a busy machine makes the difference non-positive
+    assert seen | skipped == {(n, t) for n in ("deal", "hand", "auction+play", "game", "should-bid") for t in ts}
+    assert not seen & skipped
+    assert all(k["name"] == "auction+play" and "not positive" in k["reason"] for k in r["derived_skipped"])
     for k in r["kernels"]:
         assert k["per_second"] > 0 and k["ns_per_item"] > 0
     code, out, err = run(capsys, "profile", "--variant", "cutthroat", "--kernel", "auction")
-    assert code == 2 and "Ghost Hand only" in err
+    assert code == 2 and "Ghost Hand Euchre only" in err
+
+
+def test_derived_rows_are_left_out_when_their_difference_is_not_positive():
+    from sim.profiling import derive_phases
+
+    def row(name, ns):
+        return {"name": name, "threads": 1, "items": 1000, "ns_per_item": ns, "peak_rss_mib": 1.0}
+
+    skipped = []
+    out = derive_phases([row("deal", 50.0), row("deal+auction", 40.0), row("hand", 300.0)], skipped)
+    assert [r["name"] for r in out] == ["play", "auction+play"]  # auction = 40 - 50 < 0 is left out
+    assert all(r["per_second"] == 1e9 / r["ns_per_item"] for r in out)
+    assert [s["name"] for s in skipped] == ["auction"] and "-10.0 ns" in skipped[0]["reason"]

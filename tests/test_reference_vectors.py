@@ -20,6 +20,7 @@ import pytest
 from kernels.ghost import hand as gk
 from kernels.tables import EFF_SUIT
 from sim import runner
+from sim.variants.ghost import hands as ghost_hands
 from sim.cards import SUITS, parse_card
 from tests.reference import ghost as ref
 
@@ -117,4 +118,4 @@ def test_score_reference(v):
 
 def test_score_kernel():
     for v in SCORES:
-        assert runner.score_hand(v["maker"], BID[v["bid"]], v["tricks"], v["rules"]) == v["points"], v
+        assert ghost_hands.score_hand(v["maker"], BID[v["bid"]], v["tricks"], v["rules"]) == v["points"], v

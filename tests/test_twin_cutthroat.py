@@ -23,8 +23,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.rules import CUTTHROAT
-from sim.strategy import CUTTHROAT_DEFAULTS, CUTTHROAT_PRESETS
 from tests.reference import cutthroat as ct
 from tests.reference import cutthroat_play as cp
 from tests.reference.ghost import card_from_str, cards_from_mask, legal_cards
@@ -35,6 +33,11 @@ try:  # the kernel side is written alongside this file
     from sim import runner
 except ImportError:  # pragma: no cover
     kc = runner = None
+from sim.variants import get_variant
+
+CUTTHROAT = get_variant("cutthroat")
+CUTTHROAT_DEFAULTS = get_variant("cutthroat").defaults
+CUTTHROAT_PRESETS = get_variant("cutthroat").presets
 
 needs_kernel = pytest.mark.skipif(kc is None, reason="sim/cutthroat.py does not exist yet")
 

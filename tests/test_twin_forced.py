@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim import runner
+from sim.variants.ghost import hands as ghost_hands
 from tests.reference import ghost as ref
 from tests.test_twin_games import seat_strategies
 from tests.test_twin_ghost import RULE_OPTIONS, _first_difference, rule_sets
@@ -67,7 +68,7 @@ def _swap_open(rules: dict, unforced: dict, k: int, seat: int) -> bool:
 
 deal_from_perm = st.permutations(range(24)).map(lambda p: [sum(1 << c for c in p[6 * i: 6 * i + 6]) for i in range(4)])
 deal_from_stream = st.tuples(st.integers(0, 2**20), st.integers(0, 300)).map(
-    lambda t: runner.deal_masks(t[0], t[1], 1)[0].tolist()
+    lambda t: ghost_hands.deal_masks(t[0], t[1], 1)[0].tolist()
 )
 deals = st.one_of(deal_from_perm, deal_from_stream)
 score_sets = st.one_of(
@@ -127,7 +128,7 @@ def _missed_force(draw, unforced, trump=None):
 def _both(setup, force) -> dict:
     """The record from the kernels and from the reference, which must be equal."""
     deal, dealer, rules, strategy, scores, seed = setup
-    kernel = runner.play_forced(deal, dealer, force, rules, strategy, scores, seed)
+    kernel = ghost_hands.play_forced(deal, dealer, force, rules, strategy, scores, seed)
     reference = ref.play_forced(deal, dealer, force, rules, strategy, scores, seed)
     assert kernel == reference, f"force {force}\n" + _first_difference(kernel, reference)
     return reference
@@ -199,7 +200,7 @@ def test_every_rule_combination_and_every_forced_call_twin():
     # For each rule set, a few deals; at every turn of the unforced auction, every legal
     # call (and the strategy's), the three swap choices and the trumps in turn.
     names = list(RULE_OPTIONS)
-    deal_list = runner.deal_masks(77, 0, 64 * 3).tolist()
+    deal_list = ghost_hands.deal_masks(77, 0, 64 * 3).tolist()
     n = 0
     for i, values in enumerate(itertools.product(*RULE_OPTIONS.values())):
         rules = dict(zip(names, values))
@@ -223,7 +224,7 @@ def test_every_rule_combination_and_every_forced_call_twin():
 
 def _turn_cases(n_deals: int, rules: dict, strategy, seed: int = 5):
     """(setup, unforced record) for deals 0.. of ``seed``, the dealer turning."""
-    for h, deal in enumerate(runner.deal_masks(seed, 0, n_deals).tolist()):
+    for h, deal in enumerate(ghost_hands.deal_masks(seed, 0, n_deals).tolist()):
         setup = (deal, h % 3, rules, strategy, (0, 0, 0), h)
         yield setup, ref.play_forced(*setup[:2], None, *setup[2:])
 
@@ -310,13 +311,13 @@ def test_mirrored_deal_identity_for_the_dealer(auction, stick):
     # whole hand is the same, given the swap is still open at the dealer's first turn.
     rules = {"auction": auction, "stick_the_dealer": stick, "swap": "at_turn"}
     checked = 0
-    deal_list = runner.deal_masks(2024, 0, 3000).tolist()
+    deal_list = ghost_hands.deal_masks(2024, 0, 3000).tolist()
     for h, deal in enumerate(deal_list):
         dealer = h % 3
         strategy = MIRROR_STRATEGIES[h % len(MIRROR_STRATEGIES)]
         seed = h // 7
-        swap = runner.play_forced(deal, dealer, (dealer, -1, 1, -1, -1), rules, strategy, seed=seed)
-        keep = runner.play_forced(_mirror(deal), dealer, (dealer, -1, 0, -1, -1), rules, strategy, seed=seed)
+        swap = ghost_hands.play_forced(deal, dealer, (dealer, -1, 1, -1, -1), rules, strategy, seed=seed)
+        keep = ghost_hands.play_forced(_mirror(deal), dealer, (dealer, -1, 0, -1, -1), rules, strategy, seed=seed)
         if swap["swap"] != dealer:  # someone swapped before, or a moon ended the auction first
             continue
         assert keep["swap"] is None

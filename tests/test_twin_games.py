@@ -24,11 +24,15 @@ from kernels.ghost import drivers as gs
 from kernels.ghost import strategy as kst
 from kernels import rng as krng
 from sim import runner
-from sim.rules import GHOST, encode, resolve
-from sim.strategy import PRESETS, load_strategy, resolve_strategy, to_vector
+from sim.rules import encode, resolve
+from sim.strategy import load_strategy, resolve_strategy, to_vector
 from tests.reference import ghost as ref
 from tests.reference import rng as rref
 from tests.test_twin_ghost import PARAM_STRATEGIES, RULE_OPTIONS, _first_difference, _summary_from_records, rule_sets
+from sim.variants import get_variant
+
+GHOST = get_variant("ghost")
+PRESETS = get_variant("ghost").presets
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SETS = runner.GAME_CHUNK_SETS
@@ -127,7 +131,7 @@ def test_game_streams_twin(seed, assignment):
     out = np.empty(4, np.uint64)
     krng.splitmix_seed(np.uint64(seed), out)
     assert [int(x) for x in out] == rref.splitmix64_state(seed)
-    assert int(gs.DECISION_MIX) == rref.DECISION_MIX
+    assert int(kg.DECISION_MIX) == rref.DECISION_MIX
     mixed = seed ^ ((0xD1B54A32D192ED03 * (assignment + 1)) % 2**64)  # the spec's decision seed
     krng.splitmix_seed(np.uint64(mixed), out)
     assert [int(x) for x in out] == rref.game_decision_rng(seed, assignment).s
@@ -528,7 +532,7 @@ def test_run_games_counters_twin(rules, duplicate):
     for key in ("strategy", "game", "set_wins"):
         assert got[key].tolist() == want[key].tolist(), key
     records = [r for d in details for r in d["records"]]
-    summary = runner.summarize(got["hand"], "ghost", resolved, "mix", 31, 1, 1.0)
+    summary = get_variant("ghost").summarize(got["hand"], resolved, "mix", 31, 1, 1.0)
     summary["bids"] = {b: {"count": x["count"], "made": x["made"]} for b, x in summary["bids"].items()}
     want_summary = _summary_from_records(records)
     assert {k: summary[k] for k in want_summary} == want_summary

@@ -19,10 +19,14 @@ from kernels import deal as kdeal
 from kernels.ghost import hand as gk
 from kernels import rng as krng
 from sim import runner
-from sim.rules import GHOST
-from sim.strategy import GHOST_DEFAULTS, resolve_strategy, to_vector
+from sim.variants.ghost import hands as ghost_hands
+from sim.strategy import resolve_strategy, to_vector
 from tests.reference import ghost as ref
 from tests.reference.rng import Xoshiro256ss
+from sim.variants import get_variant
+
+GHOST = get_variant("ghost")
+GHOST_DEFAULTS = get_variant("ghost").defaults
 
 CHUNK = runner.CHUNK_SIZE
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -139,7 +143,7 @@ def test_deal_packets_twin(state, n_deals):
 )
 def test_deal_masks_twin(seed, chunk, offset, count):
     start = chunk * CHUNK + offset
-    got = runner.deal_masks(seed, start, count)
+    got = ghost_hands.deal_masks(seed, start, count)
     assert got.shape == (count, 4)
     assert got.tolist() == ref.deal_masks(seed, start, count)
 
@@ -275,7 +279,7 @@ def _hands_of(perm: list[int]) -> list[int]:
 )
 def test_play_with_choices_twin(perm, trump, leader, choices):
     hands = _hands_of(perm)
-    kernel = runner.play_with_choices(hands, trump, leader, choices)
+    kernel = ghost_hands.play_with_choices(hands, trump, leader, choices)
     reference = ref.play_with_choices(hands, trump, leader, choices)
     assert [tuple(p) for p in kernel["plays"]] == reference["plays"]
     assert list(kernel["tricks"]) == reference["tricks"]
@@ -322,4 +326,4 @@ def test_score_table_exhaustive_twin():
         rules = {"moon_set_penalty": penalty, "set_keeps_tricks": keeps}
         for maker, bid, tricks in itertools.product(range(3), (3, 4, 5, 6), compositions):
             want = ref.score_hand(maker, bid, list(tricks), rules)
-            assert runner.score_hand(maker, bid, list(tricks), rules) == want, (maker, bid, tricks, rules)
+            assert ghost_hands.score_hand(maker, bid, list(tricks), rules) == want, (maker, bid, tricks, rules)

@@ -24,7 +24,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.strategy import HASENPFEFFER_DEFAULTS, HASENPFEFFER_PRESETS
 from tests.reference import ghost
 from tests.reference import hasenpfeffer as hp
 from tests.reference import hasenpfeffer_play as pp
@@ -35,6 +34,10 @@ try:  # the kernel side is written alongside this file
     from sim import runner
 except ImportError:  # pragma: no cover
     kh = runner = None
+from sim.variants import get_variant
+
+HASENPFEFFER_DEFAULTS = get_variant("hasenpfeffer").defaults
+HASENPFEFFER_PRESETS = get_variant("hasenpfeffer").presets
 
 needs_kernel = pytest.mark.skipif(kh is None, reason="sim/hasenpfeffer.py does not exist yet")
 

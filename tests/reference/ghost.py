@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sim.rules import GHOST, RULES_VERSION, resolve
+from sim.rules import RULES_VERSION, resolve
 from sim.strategy import resolve_strategy
 from tests.reference.rng import (
     Xoshiro256ss,
@@ -36,6 +36,9 @@ from tests.reference.rng import (
     game_deal_rng,
     game_decision_rng,
 )
+from sim.variants import get_variant
+
+GHOST = get_variant("ghost")
 
 SUIT_LETTERS = "CSDH"  # clubs, spades, diamonds, hearts
 RANK_LETTERS = "9TJQKA"  # nine (low) .. ace (high), plain-suit order

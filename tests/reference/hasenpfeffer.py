@@ -75,7 +75,8 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 
-from sim.rules import Option, Variant, resolve
+from sim.rules import Option, resolve
+from tests.reference.variant import Variant
 from tests.reference import ghost as _ghost
 from tests.reference.ghost import (  # the 24-card helpers shared with Ghost Hand (re-exported)
     DECK,
