@@ -51,7 +51,7 @@ def bid_stats(
         e_acc = np.zeros((n_chunks, gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
         gs.simulate_chunks(
             runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
-            runner.CHUNK_SIZE, n, rules_vec, params, runner.TARGET, False, np.zeros((1, gk.R_WIDTH), np.int64),
+            runner.CHUNK_SIZE, n, rules_vec, params, v.target, False, np.zeros((1, gk.R_WIDTH), np.int64),
             summary, b_acc, e_acc,
         )
         total += summary.sum(axis=0)
@@ -62,7 +62,7 @@ def bid_stats(
             progress(first, hands)
     elapsed = time.perf_counter() - t0
     return {
-        "summary": runner.summarize(total, v.name, rules_d, name, seed, n_threads, elapsed),
+        "summary": v.summarize(total, rules_d, name, seed, n_threads, elapsed),
         "bids": bids,
         "estimates": ests,
     }
@@ -107,7 +107,7 @@ def swap_values(
         m_acc = np.zeros((n_chunks, 3, gst.MI_WIDTH), np.int64)
         gst.swap_chunks(
             runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
-            runner.CHUNK_SIZE, n, rules_vec, params, runner.TARGET, paired, b_acc, rows, m_acc,
+            runner.CHUNK_SIZE, n, rules_vec, params, v.target, paired, b_acc, rows, m_acc,
         )
         acc += b_acc.sum(axis=0)
         mirror += m_acc.sum(axis=0)
