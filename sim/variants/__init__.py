@@ -13,7 +13,7 @@ import importlib
 
 from sim.rules import RuleError
 
-_PACKAGES = ("ghost", "cutthroat", "hasenpfeffer")
+_PACKAGES = ("ghost", "cutthroat", "hasenpfeffer", "euchre")
 _loaded: dict = {}
 
 

@@ -19,6 +19,8 @@ from kernels.euchre.codes import OPTIONS, PARAM_NAMES, PARAMS
 from sim.cards import CardError, parse_card
 
 DEFAULTS = {p[0]: p[1] for p in PARAMS}
+SWITCHES = frozenset({"lead_next", "random"})  # 0 = off, 1 = on (on from 0.5)
+NON_NEGATIVE = frozenset({"lead_trump_min"})
 _THRESHOLDS = ("order_min_1", "order_min_2", "order_min_3", "take_min", "name_min_1", "name_min_2", "name_min_3",
                "name_min_4")
 
@@ -52,8 +54,6 @@ class EuchreInputError(ValueError):
 def _value(name: str, value) -> float:
     if name not in DEFAULTS:
         raise EuchreInputError(f"unknown strategy parameter {name!r} (euchre)")
-    if isinstance(value, bool):
-        raise EuchreInputError(f"bad value {value!r} for strategy parameter {name!r} (a number)")
     try:
         value = float(value)
     except (TypeError, ValueError):
@@ -64,6 +64,10 @@ def _value(name: str, value) -> float:
         if abs(value) >= WEIGHT_LIMIT:
             raise EuchreInputError(f"bad value {value!r} for strategy parameter {name!r} (a weight below {WEIGHT_LIMIT:g})")
         value = round(value / WEIGHT_STEP) * WEIGHT_STEP
+    if name in SWITCHES and not 0.0 <= value <= 1.0:
+        raise EuchreInputError(f"bad value {value!r} for strategy parameter {name!r} (0 = off, 1 = on)")
+    if name in NON_NEGATIVE and value < 0:
+        raise EuchreInputError(f"bad value {value!r} for strategy parameter {name!r} (not negative)")
     return value
 
 

@@ -2,10 +2,10 @@
 
 ``ARROW_FIELDS`` (built on first use, so importing this module does not load
 pyarrow) lists the (name, Arrow type) of every record field; ``arrow_fields``
-those after the common ones (as the other variants). In Parquet, ``calls``
-and ``plays`` are lists of structs ``{seat, call}`` / ``{seat, card}``:
-``to_arrow_row`` and ``from_arrow_row`` convert a record dict between its JSON
-form (``[seat, value]`` pairs) and that one.
+those after the common ones (as the other variants). Nested dicts are
+structs; ``calls`` and ``plays`` are lists of ``[seat, value]`` string pairs,
+as the engine's Parquet writer and reader (``sim.records``) store them for
+every variant (a Parquet list holds one type).
 """
 
 from __future__ import annotations
@@ -89,12 +89,12 @@ def arrow_fields(rules: dict | None = None) -> list:
         ("deal", pa.struct([(k, pa.list_(pa.string())) for k in SEAT_KEYS])),
         ("kitty", pa.list_(pa.string())),
         ("upcard", pa.string()),
-        ("calls", pa.list_(pa.struct([("seat", pa.int64()), ("call", pa.string())]))),
+        ("calls", pa.list_(pa.list_(pa.string()))),
         ("discard", pa.string()),
         ("alone", pa.list_(pa.int64())),
         ("maker", pa.int64()),
         ("trump", pa.string()),
-        ("plays", pa.list_(pa.struct([("seat", pa.int64()), ("card", pa.string())]))),
+        ("plays", pa.list_(pa.list_(pa.string()))),
         ("tricks", pa.struct([(k, pa.int64()) for k in SEAT_KEYS])),
         ("points", pa.struct([(k, pa.int64()) for k in SIDE_KEYS])),
     ]
@@ -111,22 +111,6 @@ def all_arrow_fields(rules: dict | None = None) -> list:
         ("hand", pa.int64()),
         ("dealer", pa.int64()),
     ] + arrow_fields(rules)
-
-
-def to_arrow_row(d: dict) -> dict:
-    """A record dict with ``calls`` and ``plays`` as lists of structs, for ``pyarrow.Table.from_pylist``."""
-    out = dict(d)
-    out["calls"] = [{"seat": s, "call": c} for s, c in d["calls"]]
-    out["plays"] = [{"seat": s, "card": c} for s, c in d["plays"]]
-    return out
-
-
-def from_arrow_row(d: dict) -> dict:
-    """A row read back from Parquet in the JSON form (``[seat, value]`` pairs)."""
-    out = dict(d)
-    out["calls"] = [[x["seat"], x["call"]] for x in d["calls"]]
-    out["plays"] = [[x["seat"], x["card"]] for x in d["plays"]]
-    return out
 
 
 def __getattr__(name: str):

@@ -1,0 +1,43 @@
+"""Standard Euchre as data the kernels read: rule options with their codes (``E_*`` cells), the strategy parameter layout.
+
+As ``kernels/ghost/codes.py``: ``OPTIONS`` (name, values with the default
+first, kernel codes) in kernel order; ``PARAMS`` (name, default, meaning) in
+the order of a seat's strategy row (``kernels/euchre/SPEC.md``, "Strategy
+parameters").
+"""
+
+OPTIONS = (
+    ("stick_the_dealer", (False, True), (0, 1)),
+    ("allow_lone_defender", (False, True), (0, 1)),
+)
+E_STICK, E_LONE_DEFENDER = range(2)
+
+PARAMS: tuple[tuple[str, float, str], ...] = (
+    # trump weights in TRUMP_RANK order (kernels/tables.py): 9 T Q K A left right
+    ("w_trump_nine", 0.25, "weight of the 9 of trump"),
+    ("w_trump_ten", 0.25, "weight of the 10 of trump"),
+    ("w_trump_queen", 0.375, "weight of the queen of trump"),
+    ("w_trump_king", 0.5, "weight of the king of trump"),
+    ("w_trump_ace", 0.625, "weight of the ace of trump"),
+    ("w_left", 0.75, "weight of the left bower"),
+    ("w_right", 1.0, "weight of the right bower"),
+    ("w_off_ace", 0.5, "weight of an ace of a suit that is not trump"),
+    ("w_off_king", 0.125, "weight of a king of a suit that is not trump"),
+    ("w_void", 0.25, "per empty non-trump suit, counted only with 2+ trumps"),
+    ("up_weight", 1.0, ("share of the up-card's own weight counted for (dealer's partner) or against (positions 1 "
+                        "and 3) in round one")),
+    ("order_min_1", 3.0, "round one, position 1 orders up from this"),
+    ("order_min_2", 2.75, "round one, position 2 (the dealer's partner) orders up from this"),
+    ("order_min_3", 3.0, "round one, position 3 orders up from this"),
+    ("take_min", 2.75, "round one, the dealer takes the up-card from this"),
+    ("name_min_1", 2.75, "round two, position 1 names from this"),
+    ("name_min_2", 2.75, "round two, position 2 names from this"),
+    ("name_min_3", 2.75, "round two, position 3 names from this"),
+    ("name_min_4", 2.5, "round two, the dealer (when not stuck) names from this"),
+    ("alone_min", 4.0, "the maker goes alone from this"),
+    ("defend_alone_min", 4.5, "a defender defends alone from this (only under allow_lone_defender)"),
+    ("lead_trump_min", 2.0, "a maker on lead with at least this many trumps leads its highest trump"),
+    ("lead_next", 1.0, "1: a defender of a round-two hand leads \"next\" on the first lead; 0: off"),
+    ("random", 0.0, ">= 0.5: every decision uniformly at random among the legal choices"),
+)
+PARAM_NAMES = tuple(p[0] for p in PARAMS)

@@ -1,0 +1,208 @@
+"""Standard Euchre simulation drivers: independent hands, one hand from a given order, whole games and experiments.
+
+Same contract as the other variants: each chunk owns its RNG states and
+writes only its own output rows, so results never depend on the thread
+count. Games are won by a side (0: seats 0 & 2, 1: seats 1 & 3), as
+Hasenpfeffer's: the per-game row holds the winning side and the two side
+scores, ``GA_WINS`` counts wins by side; only one side scores on a hand, so
+no game goes past a tie. Per strategy (``ST_*``): ``ST_MAKER``/``ST_MADE``
+cells count (made trump in round one, in round two, went alone as maker,
+defended alone) and their makes (for a lone defender: the makers euchred);
+``ST_BIDDER`` the hands in which the seat made a call other than pass,
+``ST_SWAPS`` the dealer's taking up the up-card, ``ST_POINTS`` its side's points.
+"""
+
+import numpy as np
+from numba import prange
+
+from kernels.deal import deal_packets
+from kernels.euchre.hand import (
+    CALL_PASS,
+    MAKER_NEEDS,
+    N_CARDS,
+    N_SEATS,
+    R_ALONE,
+    R_CALLS,
+    R_DEALER,
+    R_MAKER,
+    R_NCALLS,
+    R_POINTS,
+    R_TRICKS,
+    R_WIDTH,
+    S_WIDTH,
+    play_dealt,
+    play_hand,
+    round_one,
+    tally,
+)
+from kernels.euchre.strategy import card_weights
+from kernels.games import (
+    ST_BIDDER,
+    ST_HANDS,
+    ST_MADE,
+    ST_MAKER,
+    ST_POINTS,
+    ST_POINTS_SQ,
+    ST_SWAPS,
+    record_game,
+    seed_game,
+)
+from kernels.jit import kernel
+from kernels.rng import next_u64
+
+FIRST_DEALER = 3  # seat 0 is position 1 in a game's first hand
+
+
+@kernel(inline="always")
+def _scratch():
+    """Per-chunk scratch: buf, dbuf, deck, dealt (by position), kitty, hands and tricks (by seat), wt, record row."""
+    return (
+        np.zeros(2, np.int64), np.zeros(2, np.int64), np.empty(N_CARDS, np.int64), np.zeros(N_SEATS, np.int64),
+        np.zeros(4, np.int64), np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64),
+        np.zeros((N_SEATS, 4, N_CARDS), np.float64), np.zeros(R_WIDTH, np.int64),
+    )
+
+
+@kernel(parallel=True)
+def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary):
+    """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
+
+    Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
+    rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat.
+    """
+    for ci in prange(states.shape[0]):
+        state = states[ci].copy()
+        dstate = dstates[ci].copy()
+        buf, dbuf, deck, dealt, kitty, hands, tricks, wt, scratch = _scratch()
+        card_weights(params, wt)
+        acc = np.zeros(S_WIDTH, np.int64)
+        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
+            rec = records[h] if want_records else scratch
+            play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, (first_hand + h) % 4, rules, params,
+                      wt, rec)
+            tally(rec, acc)
+        summary[ci, :] = acc
+
+
+@kernel
+def play_order(deal_order, dealer, rules, params, force, dstate, rec):
+    """One hand dealt from a 24-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``.
+
+    Card ``i < 20`` goes to position ``i % 4 + 1``; 20..23 are the kitty, the
+    first turned up. ``force``: one seat's decision at one turn
+    (``kernels.euchre.hand.F_*``; ``NO_FORCE`` for none).
+    """
+    _, dbuf, _, dealt, kitty, hands, tricks, wt, _ = _scratch()
+    card_weights(params, wt)
+    for k in range(4):
+        dealt[k] = 0
+        kitty[k] = deal_order[20 + k]
+    for i in range(20):
+        dealt[i % 4] |= np.int64(1) << deal_order[i]
+    play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec)
+
+
+@kernel
+def deal_chunk(state, count, out, kitty):
+    """Deals of ``count`` hands from one chunk state: ``out`` (count, 4) by position 1..4; ``kitty`` (count, 4)."""
+    buf = np.zeros(2, np.int64)
+    deck = np.empty(N_CARDS, np.int64)
+    for h in range(count):
+        deal_packets(state, buf, deck, N_CARDS, N_SEATS, 5, out[h])
+        for i in range(4):
+            kitty[h, i] = deck[20 + i]
+
+
+@kernel(inline="always")
+def tally_strategies(rec, seat_strat, acc):
+    """Add one hand to the per-strategy counters ``acc`` (row = strategy of the seat)."""
+    maker = rec[R_MAKER]
+    callers = 0
+    for i in range(rec[R_NCALLS]):
+        if rec[R_CALLS + 2 * i + 1] != CALL_PASS:
+            callers |= 1 << rec[R_CALLS + 2 * i]
+    alone = rec[R_ALONE]
+    dealer = rec[R_DEALER]
+    first = maker >= 0 and round_one(rec)
+    made = False
+    if maker >= 0:
+        side = maker & 1
+        made = rec[R_TRICKS + side] + rec[R_TRICKS + side + 2] >= MAKER_NEEDS
+    for s in range(N_SEATS):
+        k = seat_strat[s]
+        pts = rec[R_POINTS + (s & 1)]
+        acc[k, ST_HANDS] += 1
+        acc[k, ST_POINTS] += pts
+        acc[k, ST_POINTS_SQ] += pts * pts
+        if (callers >> s) & 1:
+            acc[k, ST_BIDDER] += 1
+        if s == dealer and first:
+            acc[k, ST_SWAPS] += 1
+        if maker < 0:
+            continue
+        if maker == s:
+            cell = 0 if first else 1
+            acc[k, ST_MAKER + cell] += 1
+            acc[k, ST_MADE + cell] += made
+            if (alone >> s) & 1:
+                acc[k, ST_MAKER + 2] += 1
+                acc[k, ST_MADE + 2] += made
+        elif (alone >> s) & 1:
+            acc[k, ST_MAKER + 3] += 1
+            acc[k, ST_MADE + 3] += not made
+
+
+@kernel
+def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, rec, rules, params, seat_strat, target,
+              max_hands, scores, hand_acc, strat_acc):
+    """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, False).
+
+    After a hand, the side at or above the target wins (only one side scores
+    on a hand). No winner after ``max_hands``: -1.
+    """
+    scores[0] = 0
+    scores[1] = 0
+    dealer = FIRST_DEALER
+    for n in range(1, max_hands + 1):
+        play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec)
+        tally(rec, hand_acc)
+        tally_strategies(rec, seat_strat, strat_acc)
+        scores[0] += rec[R_POINTS]
+        scores[1] += rec[R_POINTS + 1]
+        dealer = (dealer + 1) % 4
+        if scores[0] >= target:
+            return 0, n, False
+        if scores[1] >= target:
+            return 1, n, False
+    return -1, max_hands, False
+
+
+@kernel(parallel=True)
+def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
+                 set_wins, game_out, hand_acc, strat_acc, game_acc):
+    """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as Hasenpfeffer's ``games_chunks``)."""
+    n_assign = assignments.shape[0]
+    n_params = strat_params.shape[1]
+    for ci in prange(states.shape[0]):
+        chunk = states[ci].copy()
+        state = np.empty(4, np.uint64)
+        dstate = np.empty(4, np.uint64)
+        buf, dbuf, deck, dealt, kitty, hands, tricks, wt, rec = _scratch()
+        scores = np.zeros(2, np.int64)
+        params = np.empty((N_SEATS, n_params), np.float64)
+        seat_strat = np.empty(N_SEATS, np.int64)
+        h_acc = hand_acc[ci]
+        s_acc = strat_acc[ci]
+        g_acc = game_acc[ci]
+        for g in range(ci * chunk_sets, min((ci + 1) * chunk_sets, n_sets)):
+            game_seed = next_u64(chunk)
+            for a in range(n_assign):
+                game_seed = seed_game(chunk, game_seed, a, duplicate, state, dstate, buf, dbuf)
+                for s in range(N_SEATS):
+                    seat_strat[s] = assignments[a, s]
+                    params[s, :] = strat_params[assignments[a, s]]
+                card_weights(params, wt)
+                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, rec,
+                                               rules, params, seat_strat, target, max_hands, scores, h_acc, s_acc)
+                record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
+                            scores)

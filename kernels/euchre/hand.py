@@ -1,0 +1,437 @@
+"""Standard Euchre kernels: the deal with the up-card, both rounds, the dealer's discard, alone and lone defender, play, score.
+
+The contract is ``kernels/euchre/SPEC.md``. Seats 0..3, partners opposite
+(side = seat % 2); position p (1..4) is seat ``(dealer + p) % 4``. Rule
+options come as the int64 vector of ``codes.OPTIONS`` (``E_*`` cells), the
+strategy as one float64 row per seat (``codes.PARAMS``) and its per-card
+weight table ``wt`` (``strategy.card_weights``). Random strategies draw from
+the decision stream ``(dstate, dbuf)``; deals draw from ``(state, buf)``. The
+per-hand record (``R_*``) and summary counters (``S_*``) are fixed-width
+int64 rows read by ``sim/variants/euchre``.
+
+The hot path: ``play_hand`` (inlined into the drivers) deals, then calls two
+kernels compiled once, not inlined, and without reference counting
+(``_nrt=False``: they never allocate): ``auction`` (both rounds and the
+dealer's discard) and ``play_tricks`` (in value space, as Cutthroat).
+"""
+
+import numpy as np
+
+from kernels.bits import lowest
+from kernels.deal import deal_packets
+from kernels.euchre.codes import E_LONE_DEFENDER, E_STICK
+from kernels.euchre.strategy import (
+    Q_LEAD_NEXT,
+    Q_LEAD_TRUMP,
+    Q_VOID,
+    alone_decision,
+    best_discard,
+    is_random,
+    lead_rank,
+    name_decision,
+    order_decision,
+)
+from kernels.jit import kernel
+from kernels.play import card_mask, nth_card, random_card, value_ranks
+from kernels.rng import bounded
+from kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
+
+N_SEATS = 4
+HAND_SIZE = 5
+N_TRICKS = 5
+N_CARDS = 24
+MAX_CALLS = 8
+MAX_PLAYS = N_SEATS * N_TRICKS
+MAKER_NEEDS = 3
+
+# Call codes in the record: 0 pass, 1 order (round one, whoever makes it), 2 + suit named (round two).
+CALL_PASS = 0
+CALL_ORDER = 1
+CALL_SUIT = 2
+
+# A forced decision (should-bid): seat, the call index at which it acts, its call code there (as in the record),
+# and whether it goes alone if it becomes the maker (-1 = as the strategy does). The forced seat also passes at
+# any turn of its own before that call index (the calls before the player's turn are all passes). A forced
+# decision draws nothing from the decision stream. NO_FORCE (seat -1): none.
+F_SEAT, F_AT, F_CALL, F_ALONE = range(4)
+NO_FORCE = np.full(4, -1, np.int64)
+
+# Per-hand record layout (int64 row).
+R_DEALER = 0
+R_DEAL = 1  # 4 masks by seat, as dealt
+R_KITTY = 5  # 4 cards in deal order; the first is the up-card
+R_NCALLS = 9
+R_CALLS = 10  # MAX_CALLS pairs (seat, call code)
+R_MAKER = R_CALLS + 2 * MAX_CALLS  # seat or -1 (thrown in)
+R_TRUMP = R_MAKER + 1  # suit or -1
+R_DISCARD = R_TRUMP + 1  # the dealer's discard after an order, else -1
+R_ALONE = R_DISCARD + 1  # bit per seat: the maker and/or the lone defender
+R_NPLAYS = R_ALONE + 1
+R_PLAYS = R_NPLAYS + 1  # MAX_PLAYS pairs (seat, card)
+R_TRICKS = R_PLAYS + 2 * MAX_PLAYS  # 4: by seat (a seat sitting out: 0)
+R_POINTS = R_TRICKS + N_SEATS  # 2: by side (0: seats 0 & 2, 1: seats 1 & 3)
+R_WIDTH = R_POINTS + 2
+
+# Summary counters (int64 row per chunk; merged by summing). "By position": 1, 2, 3, 4 (dealer).
+S_HANDS = 0
+S_THROWN = 1
+S_MAKER_R1 = 2  # 4: round-one makers (orders) by position
+S_MADE_R1 = 6  # 4: of those, made (the makers' side took 3+)
+S_MAKER_R2 = 10  # 4: round-two makers by position
+S_MADE_R2 = 14  # 4
+S_MARCH = 18  # makers' side took all 5
+S_EUCHRE = 19  # makers' side took fewer than 3
+S_ALONE = 20  # makers who went alone
+S_ALONE_MADE = 21
+S_ALONE_MARCH = 22
+S_DEF_ALONE = 23  # lone defenders
+S_DEF_ALONE_SET = 24  # of those, the makers euchred
+S_DEF_ALONE_ALL = 25  # of those, the makers took no trick
+S_UP_ORDER = 26  # 6: round-one orders by up-card rank (9 T J Q K A)
+S_UP_MADE = 32  # 6
+S_POINTS = 38  # 2: points by side (0: seats 0 & 2, 1: seats 1 & 3)
+S_POINTS_SQ = 40  # 2
+S_POINTS_DEALER = 42  # 2: points of the dealer's side, of the other side (position 1's)
+S_POINTS_DEALER_SQ = 44  # 2
+S_POINTS_MAKER = 46  # 2: points of the makers' side, of the defenders' side (played hands only)
+S_POINTS_MAKER_SQ = 48  # 2
+S_TRICKS = 50  # 4: tricks by position
+S_WIDTH = 54
+
+
+@kernel(inline="always")
+def score_hand(maker_tricks, maker_alone, lone_defender):
+    """(makers' points, defenders' points) of a hand (RULES.md 4): 3-4 tricks 1, all 5 2 (alone 4); euchred 2 (lone 4)."""
+    if maker_tricks >= MAKER_NEEDS:
+        if maker_tricks < N_TRICKS:
+            return 1, 0
+        return (4 if maker_alone else 2), 0
+    return 0, (4 if lone_defender else 2)
+
+
+@kernel(inline="always")
+def _call(rec, n_calls, seat, code):
+    rec[R_CALLS + 2 * n_calls] = seat
+    rec[R_CALLS + 2 * n_calls + 1] = code
+    return n_calls + 1
+
+
+@kernel(inline="always")
+def _forced(force, seat, n_calls):
+    """0: the seat's call is its own; 1: forced to pass (a turn before the forced one); 2: the forced call."""
+    if seat != force[F_SEAT]:
+        return 0
+    if n_calls == force[F_AT]:
+        return 2
+    if n_calls < force[F_AT]:
+        return 1
+    return 0
+
+
+@kernel(_nrt=False)
+def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
+    """Both rounds of the auction and, after an order, the dealer's discard; calls and discard into ``rec``.
+
+    Returns (maker, trump); maker -1 means thrown in. ``hands`` (by seat)
+    gets the dealer's exchange. ``force`` (``F_*``) makes one seat's call at
+    one turn instead of its strategy (no draw for it).
+    """
+    u = up // 6
+    up_bit = np.int64(1) << up
+    n_calls = 0
+    maker = -1
+    trump = -1
+    took_d = -1  # the dealer's best discard, when worked out for its own take decision
+    for p in range(1, 5):
+        seat = (dealer + p) & 3
+        f = _forced(force, seat, n_calls)
+        if f == 2:
+            order = force[F_CALL] == CALL_ORDER
+        elif f == 1:
+            order = False
+        elif is_random(params, seat):
+            order = bounded(dstate, dbuf, 2) == 1
+        else:
+            order, d = order_decision(hands[seat], up, p, wt, params, seat)
+            took_d = d if p == 4 else took_d
+        n_calls = _call(rec, n_calls, seat, CALL_ORDER if order else CALL_PASS)
+        if order:
+            maker = seat
+            trump = u
+            break
+    discard = -1
+    if maker >= 0:
+        hand = hands[dealer]
+        if is_random(params, dealer):
+            discard = nth_card(hand, bounded(dstate, dbuf, HAND_SIZE))
+        elif took_d >= 0:
+            discard = took_d
+        else:
+            discard, _ = best_discard(hand | up_bit, up, u, wt, dealer, params[dealer, Q_VOID])
+        hands[dealer] = (hand & ~(np.int64(1) << discard)) | up_bit
+    else:
+        allowed = np.int64(15 & ~(1 << u))
+        for p in range(1, 5):
+            seat = (dealer + p) & 3
+            stuck = p == 4 and rules[E_STICK] == 1
+            call = -1
+            f = _forced(force, seat, n_calls)
+            if f == 2:
+                if force[F_CALL] >= CALL_SUIT:
+                    call = force[F_CALL] - CALL_SUIT
+            elif f == 1:
+                call = -1
+            elif is_random(params, seat):
+                k = bounded(dstate, dbuf, 3 if stuck else 4)
+                if not stuck:
+                    k -= 1
+                if k >= 0:
+                    call = nth_card(allowed, k)
+            else:
+                call = name_decision(hands[seat], u, p, stuck, wt, params, seat)
+            n_calls = _call(rec, n_calls, seat, CALL_PASS if call < 0 else CALL_SUIT + call)
+            if call >= 0:
+                maker = seat
+                trump = call
+                break
+    rec[R_NCALLS] = n_calls
+    rec[R_DISCARD] = discard
+    return maker, trump
+
+
+@kernel(_nrt=False)
+def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks):
+    """Play five tricks among the active seats (``out``: bit per seat sitting out); plays into ``rec``, tricks by seat.
+
+    ``next_suit``: the suit of a defender's "next" first lead (a round-two
+    hand with ``u ^ 1`` not trump), else -1. Played in value space
+    (``tables.VALUE_ORDER``): the card of least value of a mask is its lowest
+    bit. Compiled once, without reference counting (``_nrt=False``).
+    """
+    v0 = value_ranks(hands[0], trump)
+    v1 = value_ranks(hands[1], trump)
+    v2 = value_ranks(hands[2], trump)
+    v3 = value_ranks(hands[3], trump)
+    played = np.int64(0)
+    t0 = t1 = t2 = t3 = 0
+    rnd = 0  # bit per seat playing at random
+    nxt = 0  # bit per defender that leads "next" on the first lead
+    for s in range(N_SEATS):
+        if is_random(params, s):
+            rnd |= 1 << s
+        elif (s & 1) != (maker & 1) and params[s, Q_LEAD_NEXT] >= 0.5:
+            nxt |= 1 << s
+    if next_suit < 0:
+        nxt = 0
+    lead_min = params[maker, Q_LEAD_TRUMP]
+    partner = maker ^ 2
+    n = 0
+    for trick in range(N_TRICKS):
+        led = 0
+        winning = 0  # by value rank
+        winner = leader
+        for k in range(N_SEATS):
+            seat = (leader + k) & 3
+            if (out >> seat) & 1:
+                continue
+            hand = v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
+            first = seat == leader
+            legal = hand
+            if not first:
+                follow = hand & V_SUIT_MASK[trump, led]
+                legal = follow if follow != 0 else hand
+            if (rnd >> seat) & 1 == 1:
+                card = random_card(card_mask(legal, trump), dstate, dbuf)
+                v = VALUE_RANK[trump, card]
+                takes = not first and (V_BEATS[trump, led, winning] >> v) & 1 == 1
+            elif first:
+                ns = next_suit if trick == 0 and (nxt >> seat) & 1 == 1 else -1
+                v = lead_rank(hand, trump, played, seat == maker, seat == partner, ns, lead_min)
+                takes = False
+            elif winner == (seat ^ 2):  # the partner holds the trick
+                v = lowest(legal)
+                takes = (V_BEATS[trump, led, winning] >> v) & 1 == 1
+            else:
+                winners = legal & V_BEATS[trump, led, winning]
+                v = lowest(winners if winners != 0 else legal)
+                takes = winners != 0
+            bit = np.int64(1) << v
+            hand &= ~bit
+            v0 = hand if seat == 0 else v0
+            v1 = hand if seat == 1 else v1
+            v2 = hand if seat == 2 else v2
+            v3 = hand if seat == 3 else v3
+            played |= bit
+            if first:
+                led = V_EFF_SUIT[trump, v]
+                winning = v
+            else:
+                winning = v if takes else winning
+                winner = seat if takes else winner
+            rec[R_PLAYS + 2 * n] = seat
+            rec[R_PLAYS + 2 * n + 1] = VALUE_ORDER[trump, v]
+            n += 1
+        t0 += winner == 0
+        t1 += winner == 1
+        t2 += winner == 2
+        t3 += winner == 3
+        leader = winner
+    tricks[0], tricks[1], tricks[2], tricks[3] = t0, t1, t2, t3
+    rec[R_NPLAYS] = n
+
+
+@kernel(inline="always")
+def _position(seat, dealer):
+    """Position 1..4 of ``seat``."""
+    return ((seat - dealer - 1) & 3) + 1
+
+
+@kernel(inline="always")
+def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec):
+    """Auction, discard, alone, play and score a hand already dealt; everything into ``rec``.
+
+    ``dealt``: masks by position 1..4; ``kitty``: its 4 cards in deal order,
+    the first turned up; ``force`` as in ``auction`` (``NO_FORCE`` for none;
+    its ``F_ALONE`` decides the forced seat's going alone if it makes trump).
+    ``hands``, ``tricks``: int64[4] scratch (by seat). Inlined into the hot
+    loops (``play_hand``); ``play_dealt`` is the same compiled once.
+    """
+    rec[R_DEALER] = dealer
+    for p in range(N_SEATS):
+        seat = (dealer + 1 + p) & 3
+        hands[seat] = dealt[p]
+        rec[R_DEAL + seat] = dealt[p]
+    for i in range(4):
+        rec[R_KITTY + i] = kitty[i]
+    up = kitty[0]
+    maker, trump = auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec)
+    rec[R_MAKER] = maker
+    rec[R_TRUMP] = trump
+    rec[R_ALONE] = 0
+    if maker < 0:
+        rec[R_NPLAYS] = 0
+        for s in range(N_SEATS):
+            rec[R_TRICKS + s] = 0
+        rec[R_POINTS] = 0
+        rec[R_POINTS + 1] = 0
+        return
+    if maker == force[F_SEAT] and force[F_ALONE] >= 0:
+        maker_alone = force[F_ALONE] == 1
+    elif is_random(params, maker):
+        maker_alone = bounded(dstate, dbuf, 2) == 1
+    else:
+        maker_alone = alone_decision(hands[maker], trump, wt, params, maker, False)
+    lone_def = -1
+    if rules[E_LONE_DEFENDER] == 1:
+        # the defenders are maker + 1 and maker + 3; the one of lower position is asked first
+        d = (maker + 1) & 3
+        e = (maker + 3) & 3
+        if _position(e, dealer) < _position(d, dealer):
+            d, e = e, d
+        for k in range(2):
+            s = d if k == 0 else e
+            if is_random(params, s):
+                go = bounded(dstate, dbuf, 2) == 1
+            else:
+                go = alone_decision(hands[s], trump, wt, params, s, True)
+            if go:
+                lone_def = s
+                break
+    out = 0
+    if maker_alone:
+        out |= 1 << (maker ^ 2)
+        rec[R_ALONE] |= 1 << maker
+    if lone_def >= 0:
+        out |= 1 << (lone_def ^ 2)
+        rec[R_ALONE] |= 1 << lone_def
+    leader = (dealer + 1) & 3
+    while (out >> leader) & 1:
+        leader = (leader + 1) & 3
+    u = up // 6
+    round_two = trump != u
+    next_suit = u ^ 1 if round_two and (u ^ 1) != trump else -1
+    play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks)
+    side = maker & 1
+    makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)
+    for s in range(N_SEATS):
+        rec[R_TRICKS + s] = tricks[s]
+    rec[R_POINTS + side] = makers
+    rec[R_POINTS + 1 - side] = defenders
+
+
+@kernel(_nrt=False)
+def play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec):
+    """``play_dealt_inline`` compiled once, not inlined, and without reference counting (``_nrt=False``: it never
+    allocates), for the callers off the hot path (one hand from an order, should-bid): they compile faster."""
+    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec)
+
+
+@kernel(inline="always")
+def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec):
+    """Deal (SPEC.md: Fisher-Yates, one card at a time to positions 1..4; the last 4 the kitty) and play one hand."""
+    deal_packets(state, buf, deck, N_CARDS, N_SEATS, HAND_SIZE, dealt)
+    for i in range(4):
+        kitty[i] = deck[20 + i]
+    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, hands, tricks, rec)
+
+
+@kernel(inline="always")
+def round_one(rec):
+    """Whether a played hand's trump was made in round one (its last call is an order)."""
+    return rec[R_CALLS + 2 * rec[R_NCALLS] - 1] == CALL_ORDER
+
+
+@kernel(inline="always")
+def tally(rec, acc):
+    """Add one hand's record to the summary counters ``acc`` (``S_*``)."""
+    dealer = rec[R_DEALER]
+    acc[S_HANDS] += 1
+    maker = rec[R_MAKER]
+    if maker < 0:
+        acc[S_THROWN] += 1
+        return
+    pos = (maker - dealer + 3) & 3  # position - 1
+    side = maker & 1
+    mt = rec[R_TRICKS + side] + rec[R_TRICKS + side + 2]
+    made = mt >= MAKER_NEEDS
+    alone = rec[R_ALONE]
+    up_rank = rec[R_KITTY] % 6
+    if round_one(rec):
+        acc[S_MAKER_R1 + pos] += 1
+        acc[S_UP_ORDER + up_rank] += 1
+        if made:
+            acc[S_MADE_R1 + pos] += 1
+            acc[S_UP_MADE + up_rank] += 1
+    else:
+        acc[S_MAKER_R2 + pos] += 1
+        if made:
+            acc[S_MADE_R2 + pos] += 1
+    if mt == N_TRICKS:
+        acc[S_MARCH] += 1
+    if not made:
+        acc[S_EUCHRE] += 1
+    if (alone >> maker) & 1:
+        acc[S_ALONE] += 1
+        if made:
+            acc[S_ALONE_MADE] += 1
+        if mt == N_TRICKS:
+            acc[S_ALONE_MARCH] += 1
+    if alone & ~(1 << maker):
+        acc[S_DEF_ALONE] += 1
+        if not made:
+            acc[S_DEF_ALONE_SET] += 1
+        if mt == 0:
+            acc[S_DEF_ALONE_ALL] += 1
+    dside = dealer & 1
+    for k in range(2):
+        pts = rec[R_POINTS + k]
+        acc[S_POINTS + k] += pts
+        acc[S_POINTS_SQ + k] += pts * pts
+        d = rec[R_POINTS + (dside ^ k)]  # k = 0: the dealer's side
+        acc[S_POINTS_DEALER + k] += d
+        acc[S_POINTS_DEALER_SQ + k] += d * d
+        m = rec[R_POINTS + (side ^ k)]  # k = 0: the makers' side
+        acc[S_POINTS_MAKER + k] += m
+        acc[S_POINTS_MAKER_SQ + k] += m * m
+    for s in range(N_SEATS):
+        acc[S_TRICKS + ((s - dealer + 3) & 3)] += rec[R_TRICKS + s]

@@ -1,0 +1,92 @@
+"""Standard Euchre (RULES.md 4): four players in partnerships, 24 cards, up-card and two rounds, going alone, game to 10.
+
+The ``Variant`` below wires this package's modules (``strategy``,
+``records``, ``summary``, ``tables``, ``plots``, ``report``, ``advice``,
+``hands``) to the interface of ``sim.variants.base``, over the kernels in
+``kernels/euchre/`` (their contract: ``kernels/euchre/SPEC.md``).
+``play_order`` and ``score_hand`` are the single-hand paths of ``hands``.
+"""
+
+from __future__ import annotations
+
+from kernels.euchre import advice as ea
+from kernels.euchre import codes
+from kernels.euchre import drivers as ed
+from kernels.euchre import hand as ek
+from sim.experiment import partnerships
+from sim.variants import base
+from sim.variants.euchre import (
+    advice,
+    plots,
+    records,
+    report,
+    strategy,
+    summary,
+    tables,
+)
+from sim.variants.euchre.hands import play_order, score_hand
+
+ADVICE = ("JH AS KS 9H QD", "TS")  # the profiled should-bid question: hand, up-card; position 1, round one
+
+__all__ = ["VARIANT", "play_order", "score_hand"]
+
+
+def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
+    """The hand kernel on a batch of chunks."""
+    ed.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out)
+
+
+def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:
+    """The tables ``bower analyze`` prints from saved records (all of them)."""
+    t = tables.tables_from_records(recs, params)
+    return t, list(t)
+
+
+def profile_advice(n: int, threads: int) -> float:
+    """Seconds of one should-bid run of ``n`` samples per action (position 1, round one)."""
+    hand, up = ADVICE
+    return advice.advise(hand, up, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
+
+
+VARIANT = base.Variant(
+    name="euchre",
+    title="Standard Euchre",
+    aliases=("standard", "four-handed"),
+    players=4,
+    hand_size=5,
+    target=10,
+    partnerships=True,
+    options=base.options_from(codes.OPTIONS),
+    params=codes.PARAMS,
+    presets=strategy.PRESETS,
+    preset_notes=strategy.PRESET_NOTES,
+    switches=strategy.SWITCHES,
+    non_negative=strategy.NON_NEGATIVE,
+    hand_kernels=ek,
+    drivers=ed,
+    run_chunks=run_chunks,
+    row_to_dict=records.row_to_dict,
+    arrow_fields=records.arrow_fields,
+    record_fields=records.FIELDS,
+    summarize=summary.summarize,
+    format_summary=summary.format_summary,
+    win_units=("1", "2"),
+    win_units_note="side (1 = seats 0 & 2, position 1's side in the first hand; 2 = seats 1 & 3, the first dealer's side)",
+    tiebreak_note="went past a tie (none can: only one side scores on a hand)",
+    experiment_assignments=partnerships,
+    sweep_assignments=partnerships,
+    strategy_extras=summary.strategy_extras,
+    experiment_table=summary.experiment_table,
+    sweep_rate="call_rate",
+    analysis_tables=analysis_tables,
+    report=report.report,
+    plots=plots.PLOTS,
+    draw_plots=plots.draw_plots,
+    advise=advice.ask,
+    format_advice=advice.format_advice,
+    deal_layout=(24, 4, 5),
+    phases=(),
+    profile_advice=profile_advice,
+    advice_kernels=(ea.advice_chunks,),
+    profile_notes={"should-bid": "should-bid: samples per action per second (position 1, round one, 3 actions)."},
+)

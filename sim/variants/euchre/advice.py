@@ -1,0 +1,268 @@
+"""``should-bid --variant euchre``: should I order it up (or take it up, or name a suit), and should I go alone?
+
+The situation is the player's five cards, the up-card, the position (1 =
+dealer's left, 4 = dealer) and the passes before the turn (round one: 0 to 3
+passes; round two: the 4 passes of round one, then 0 to 3). Every open call
+is played on the same sampled deals (``kernels.euchre.advice``): the other
+18 cards dealt at random, kept only when the strategy, playing the other
+seats, passes at each of those calls. Tricks and the make chance are the
+player's side's; ``expected_points`` are *net*: the side's points less the
+other side's (only one side scores a hand, so a euchre counts -2), which the
+recommendation and the adaptive stop maximise; ``side_points`` are the
+side's own points alone. Sampling, stopping and the paired intervals are
+those of ``sim.advice``. ``--bid`` asks one call first: ``order`` (or ``take``),
+``alone`` (order alone), a suit letter (name it), ``H alone``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from analysis.intervals import mean_interval
+from kernels import advice as ka
+from kernels.euchre import advice as ea
+from kernels.euchre import hand as ek
+from sim import runner
+from sim.advice import (
+    CHUNK_SAMPLES,
+    DEFAULT_CAP,
+    DRAWS_PER_SAMPLE,
+    AdviceError,
+    _diff,
+    _recommend,
+    action_stats,
+    recommendation_line,
+    sample_actions,
+)
+from sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
+
+SEATS = 4
+SUIT_WORDS = {"c": 0, "clubs": 0, "s": 1, "spades": 1, "d": 2, "diamonds": 2, "h": 3, "hearts": 3}
+ORDER_WORDS = {"order", "order up", "order it up", "take", "take it up", "pick up", "pick it up", "up"}
+
+
+def parse_situation(hand: str, upcard: str | None, position: int, calls: str | None, rules: dict) -> dict:
+    """Check the hand, up-card, position and calls: (mask, up, round, passes before the turn)."""
+    cards = parse_cards(hand, allow_joker=False)
+    if len(cards) != 5:
+        raise AdviceError(f"a Euchre hand has 5 cards, got {len(cards)}")
+    if upcard is None:
+        raise AdviceError("--upcard is needed for Euchre (the kitty's turned card, e.g. --upcard JS)")
+    up = parse_card(upcard.strip())
+    if up == 24:
+        raise AdviceError("the up-card cannot be the joker (Euchre has none)")
+    if up in cards:
+        raise AdviceError(f"the up-card {card_str(up)} is also in the hand")
+    if position not in (1, 2, 3, 4):
+        raise AdviceError(f"--position must be 1 to 4 (1 = dealer's left, 4 = dealer), got {position}")
+    seq = [] if calls is None or not calls.strip() else [
+        c.strip().lower() for c in calls.replace(" ", ",").split(",") if c.strip()]
+    for i, c in enumerate(seq):
+        if c not in ("pass", "p"):
+            raise AdviceError(f"call {i + 1} ({c!r}): any call but pass ends the Euchre auction, so no one "
+                              "would have a turn after it; give the passes before your turn")
+    n = len(seq)
+    if n >= 2 * SEATS:
+        raise AdviceError(f"{n} passes: eight passes throw the hand in, so no one has a turn"
+                          + (" (and under stick_the_dealer the dealer cannot pass the eighth)"
+                             if rules["stick_the_dealer"] else ""))
+    turn = n % SEATS + 1
+    if turn != position:
+        raise AdviceError(f"after {n} passes it is position {turn}'s turn, not position {position}'s")
+    return {"mask": mask_of(cards), "up": up, "round": 1 if n < SEATS else 2, "passes": n}
+
+
+def open_actions(sit: dict, rules: dict, position: int) -> list[dict]:
+    """The calls open at the turn (``kernels.euchre.advice.open_actions``) with their names."""
+    rows = ea.open_actions(sit["passes"], sit["up"], bool(rules["stick_the_dealer"]))
+    word = "take it up" if position == 4 else "order it up"
+    out = []
+    for code, alone in rows.tolist():
+        if code == ek.CALL_PASS:
+            name = "pass"
+        else:
+            base = word if code == ek.CALL_ORDER else f"name {SUITS[code - ek.CALL_SUIT]}"
+            name = f"{base}, alone" if alone == 1 else f"{base}, with partner"
+        out.append({"action": name, "call": int(code), "alone": int(alone)})
+    return out
+
+
+def parse_bid(text: str, sit: dict) -> tuple[int, int]:
+    """(call code, alone 0/1) of a ``--bid`` question at this turn; AdviceError if it is not a call open here."""
+    t = " ".join(text.strip().lower().replace(",", " ").replace("-", " ").split())
+    alone = 0
+    if t == "alone":
+        if sit["round"] == 2:
+            raise AdviceError("--bid alone: in round two say which suit, e.g. --bid 'H alone'")
+        return ek.CALL_ORDER, 1
+    if t.endswith(" alone"):
+        t, alone = t[: -len(" alone")].strip(), 1
+    if t.startswith("name "):
+        t = t[len("name "):].strip()
+    u = sit["up"] // 6
+    if t in ORDER_WORDS or (sit["round"] == 1 and SUIT_WORDS.get(t) == u):
+        if sit["round"] == 2:
+            raise AdviceError(f"--bid {text}: the up-card was turned down in round one; name a suit "
+                              f"(not {SUITS[u]}), e.g. --bid {SUITS[u ^ 1]}")
+        return ek.CALL_ORDER, alone
+    if t in SUIT_WORDS:
+        s = SUIT_WORDS[t]
+        if sit["round"] == 1:
+            raise AdviceError(f"--bid {text}: in round one the only call is ordering up the up-card's suit "
+                              f"{SUITS[u]} (--bid order or --bid alone)")
+        if s == u:
+            raise AdviceError(f"--bid {text}: {SUITS[u]} was turned down and cannot be named in round two")
+        return ek.CALL_SUIT + s, alone
+    raise AdviceError(f"--bid {text!r}: ask order, alone, a suit letter C S D H, or a suit with alone (e.g. 'H alone')")
+
+
+def _estimates(actions, acc, gross=None) -> list[dict]:
+    """Per-action estimates (``acc`` holds net points, see ``_net``); ``gross``: the side's own points, sums and squares."""
+    out = []
+    for i, a in enumerate(actions):
+        e = {"action": a["action"], "alone": a["alone"] == 1, **action_stats(acc[i], "side_maker")}
+        if gross is not None:
+            m, lo, hi = mean_interval(int(gross[i, 0]), int(gross[i, 1]), int(acc[i, ka.A_N]))
+            e["side_points"], e["side_points_ci95"] = m, [lo, hi]
+        out.append(e)
+    return out
+
+
+def _net(a: np.ndarray, p: np.ndarray, m: np.ndarray, gross: np.ndarray) -> None:
+    """Turn a batch's counters to net points in place: A_PTS from the doubled margins, the products likewise.
+
+    The margin is the side's points less the other side's, which in Euchre is
+    the hand's net score for the side; the kernel keeps it doubled, so the
+    halved sums (and quartered squares and products) are exact. The side's
+    own points are added to ``gross`` (action, [sum, sum of squares]) first.
+    """
+    gross[:, 0] += a[:, :, ka.A_PTS].sum(axis=0)
+    gross[:, 1] += a[:, :, ka.A_PTS_SQ].sum(axis=0)
+    a[:, :, ka.A_PTS] = a[:, :, ka.A_MAR] // 2
+    a[:, :, ka.A_PTS_SQ] = a[:, :, ka.A_MAR_SQ] // 4
+    p[:] = m // 4
+
+
+def _question(actions, est, acc, pxy, call: int, alone: int) -> dict:
+    """The answer to ``--bid``: the call against its alternative (a call with partner: passing, or for a stuck
+    dealer the best other call; a call alone: the same call with partner)."""
+    i = next(j for j, a in enumerate(actions) if a["call"] == call and a["alone"] == alone)
+    if alone == 1:
+        j = next(k for k, a in enumerate(actions) if a["call"] == call and a["alone"] == 0)
+    elif actions[0]["call"] == ek.CALL_PASS:
+        j = 0
+    else:
+        j = max((k for k in range(len(actions)) if k != i), key=lambda k: est[k]["expected_points"])
+    d, ci = _diff(acc, pxy, i, j)
+    asked, other = actions[i]["action"], actions[j]["action"]
+    if ci[0] > 0:
+        verdict = f"yes: {asked} is better than {other} by {d:+.3f} points a hand"
+    elif ci[1] < 0:
+        verdict = f"no: {other} is better by {-d:.3f} points a hand"
+    else:
+        verdict = f"close call: {asked} and {other} are within the interval of each other"
+    e = est[i]
+    return {"action": asked, "against": other, "make_prob": e["make_prob"], "make_ci95": e["make_ci95"],
+            "expected_points": e["expected_points"], "ev_diff": d, "ev_diff_ci95": ci, "verdict": verdict}
+
+
+def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None = None, strategy="default",
+           samples: int | None = None, seed: int = 0, threads: int | None = None, rules: dict | None = None,
+           cap: int = DEFAULT_CAP, bid: str | None = None) -> dict:
+    """Evaluate every open call for ``hand`` at ``position`` with ``upcard`` turned, after ``calls`` (passes).
+
+    ``bid`` (``order``, ``alone``, a suit letter, ``H alone``) also answers
+    "should I make this call?" against its alternative.
+    """
+    _, rules_d, rules_vec = runner.resolve_run("euchre", seed, rules)
+    sit = parse_situation(hand, upcard, position, calls, rules_d)
+    actions = open_actions(sit, rules_d, position)
+    question = None
+    if bid is not None:
+        question = parse_bid(bid, sit)
+        if not any(a["call"] == question[0] and a["alone"] == question[1] for a in actions):
+            raise AdviceError(f"--bid {bid}: not a call open at this turn")
+    name, params = runner.seat_params(strategy, "euchre")
+    if samples is not None and samples <= 0:
+        raise AdviceError(f"--samples must be a positive integer, got {samples}")
+    n_threads = runner.set_threads(threads)
+    act = np.array([[a["call"], a["alone"]] for a in actions], np.int64)
+    before = sum(ea.advice_chunks.stats.cache_misses.values())
+    t0 = time.perf_counter()
+
+    gross = np.zeros((len(actions), 2), np.int64)
+
+    def run_chunks(states, dstates, targets, d, k, a, p, m):
+        ea.advice_chunks(states, dstates, targets, DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(sit["mask"]),
+                         np.int64(sit["up"]), np.int64(position - 1), rules_vec, params, np.int64(sit["passes"]), act,
+                         d, k, a, p, m)
+        _net(a, p, m, gross)
+
+    acc, pxy, _, kept, draws, stopped = sample_actions(
+        run_chunks, len(actions), samples, cap, seed, name, lambda a, p, m: _estimates(actions, a))
+    est = _estimates(actions, acc, gross)
+    result = {
+        "variant": "euchre",
+        "hand": [card_str(c) for c in range(24) if sit["mask"] >> c & 1],
+        "upcard": card_str(sit["up"]),
+        "position": position,
+        "round": sit["round"],
+        "passes_before": sit["passes"],
+        "rules": rules_d,
+        "strategy": name,
+        "seed": seed,
+        "threads": n_threads,
+        "samples": kept,
+        "draws": draws,
+        "acceptance_rate": kept / draws,
+        "stopped": stopped,
+        "actions": est,
+        "recommendation": _recommend(est, acc, pxy),
+        "compiled": sum(ea.advice_chunks.stats.cache_misses.values()) > before,
+        "elapsed_s": time.perf_counter() - t0,
+    }
+    if question is not None:
+        result["question"] = _question(actions, est, acc, pxy, *question)
+    return result
+
+
+def format_advice(r: dict) -> str:
+    """The human-readable answer: each call with its side's make chance and expected points, and the recommendation."""
+    lines = [
+        f"Standard Euchre, position {r['position']} (1 = dealer's left, 4 = dealer), round {r['round']}, "
+        f"up-card {r['upcard']}, hand {' '.join(r['hand'])}",
+        f"{r['samples']:,} sampled deals consistent with {r['passes_before']} pass(es) before your turn "
+        f"({100 * r['acceptance_rate']:.1f}% of {r['draws']:,} drawn), strategy {r['strategy']}, seed {r['seed']}",
+        "",
+    ]
+    if "question" in r:
+        q = r["question"]
+        mk = "" if q["make_prob"] is None else f" (your side makes it {100 * q['make_prob']:.1f}% of the time)"
+        lines += [f"{q['action']}? {q['verdict']}{mk}", ""]
+    lines.append(f"{'action':<26} {'side makes':>10} {'make chance':>20} {'tricks':>7} {'side pts':>8} "
+                 f"{'net points':>10} {'(95% interval)':>18}")
+    for e in r["actions"]:
+        mk = "-" if e["make_prob"] is None else (
+            f"{100 * e['make_prob']:.1f}% ({100 * e['make_ci95'][0]:.1f}-{100 * e['make_ci95'][1]:.1f})")
+        lo, hi = e["points_ci95"]
+        lines.append(
+            f"{e['action']:<26} {100 * e['side_maker']:>9.1f}% {mk:>20} {e['mean_tricks']:>7.2f} "
+            f"{e['side_points']:>8.3f} {e['expected_points']:>+10.3f} {f'({lo:+.3f} to {hi:+.3f})':>18}"
+        )
+    lines += ["", "net points: your side's points less the other side's, per hand (a euchre counts -2, -4 alone)",
+              recommendation_line(r["recommendation"], " (the only call open)")]
+    return "\n".join(lines)
+
+
+def ask(hand: str, question: dict, strategy="default", samples=None, seed: int = 0, threads=None, rules=None) -> dict:
+    """``bower should-bid`` for Euchre: ``question`` holds the command's flags (upcard, position, calls, bid)."""
+    if question.get("scores") is not None:
+        raise AdviceError("--scores is a Ghost Hand question; Euchre takes the hand, --upcard, --position, --calls, "
+                          "--bid")
+    if question.get("swapped") is not None:
+        raise AdviceError("--swapped is a Ghost Hand question; Euchre has no ghost hand")
+    return advise(hand, question.get("upcard"), position=question.get("position", 1), calls=question.get("calls"),
+                  strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules,
+                  bid=question.get("bid"))

@@ -1,0 +1,42 @@
+"""Standard Euchre strategies: the default in words, the presets.
+
+Default Standard Euchre strategy (``kernels/euchre/SPEC.md``; the parameters
+are ``kernels.euchre.codes.PARAMS``). ``E(hand, t)`` is the trick estimate of a
+hand for trump ``t``: the sum of its cards' weights (trumps ``w_trump_*``,
+``w_left``, ``w_right``; an off-suit ace ``w_off_ace``, king ``w_off_king``)
+plus ``w_void`` per empty non-trump suit when it holds 2+ trumps. ``u`` is
+the up-card's suit and ``w_up`` the up-card's weight for trump ``u``:
+
+- *Round one*, positions 1 to 4 (the dealer): position 1 or 3 orders it up
+  when ``E(hand, u) - up_weight * w_up`` reaches ``order_min_1`` /
+  ``order_min_3`` (the up-card goes to an opponent), the dealer's partner
+  (position 2) when ``E(hand, u) + up_weight * w_up`` reaches ``order_min_2``;
+  the dealer takes it up when its best five of six (hand and up-card, the
+  up-card kept) reach ``take_min``.
+- *Discard*: after an order the dealer takes the up-card and discards the
+  card whose loss leaves the highest estimate for ``u`` (ties: lowest card).
+- *Round two*: the best suit other than ``u`` (ties: lowest suit) is named
+  when its estimate reaches ``name_min_p`` of the position; under
+  ``stick_the_dealer`` the dealer, reached, always names it.
+- *Alone*: the maker goes alone at ``alone_min``; under
+  ``allow_lone_defender`` the defenders, the lower position first, defend
+  alone at ``defend_alone_min`` (the first who does plays alone).
+- *Lead*: a maker with ``lead_trump_min`` trumps leads its highest trump;
+  on the first lead of a round-two hand a defender leads "next" (its highest
+  card of the suit of the up-card's colour, when that suit is not trump)
+  with ``lead_next``; else a sure winner of least value; the maker's partner
+  leads its weakest trump; else its card of least value.
+- *Follow*: when the partner is winning the trick, the card of least value;
+  otherwise the cheapest card that wins, else the card of least value.
+- *Random* (``random`` >= 0.5): every call, discard, alone decision and card
+  uniformly at random among the legal ones.
+"""
+
+from __future__ import annotations
+
+from sim.variants.euchre.hands import PRESET_NOTES, PRESETS
+
+SWITCHES = frozenset({"random", "lead_next"})
+NON_NEGATIVE = frozenset({"lead_trump_min"})
+
+__all__ = ["NON_NEGATIVE", "PRESETS", "PRESET_NOTES", "SWITCHES"]
