@@ -185,8 +185,8 @@ def test_parameters_are_the_spec_table():
         "name_min_1", "name_min_2", "name_min_3", "name_min_4", "alone_min", "defend_alone_min",
         "lead_trump_min", "lead_next", "random")
     assert [P[n] for n in ep.EUCHRE_PARAM_NAMES] == [
-        0.25, 0.25, 0.375, 0.5, 0.625, 0.75, 1.0, 0.5, 0.125, 0.25, 1.0, 3.0, 2.75, 3.0, 2.75,
-        2.75, 2.75, 2.75, 2.5, 4.0, 4.5, 2.0, 1.0, 0.0]
+        0.25, 0.25, 0.375, 0.5, 0.625, 0.75, 1.0, 0.5, 0.125, 0.25, 0.75, 2.5, 2.25, 2.5, 1.75,
+        1.5, 1.5, 1.5, 1.25, 2.75, 2.75, 2.0, 1.0, 0.0]
     assert all(P[n] / 2**-12 == int(P[n] / 2**-12) for n in P if n.startswith("w_"))
     assert PRESET_NAMES == ["aggressive", "cautious", "default", "never-alone", "random"]
     for name, delta in (("cautious", 0.5), ("aggressive", -0.5)):
@@ -222,7 +222,7 @@ UP = eu.card_from_str("9H")  # hearts; its weight as trump is w_trump_nine = 0.2
 def test_round_one_on_its_thresholds():
     hand = _c("JH JD AH KS 9C")  # hearts: 1 + 0.75 + 0.625 + K 0.125 + the diamond void 0.25 = 2.75
     assert ep.estimate(hand, 3, P) == 2.75 and ep.card_weight(UP, 3, P) == 0.25
-    assert [ep.round_one_value(p, hand, UP, P) for p in (1, 2, 3)] == [2.5, 3.0, 2.5]
+    assert [ep.round_one_value(p, hand, UP, P) for p in (1, 2, 3)] == [2.5625, 2.9375, 2.5625]  # up_weight 0.75
     for p, name in ((1, "order_min_1"), (2, "order_min_2"), (3, "order_min_3")):
         v = ep.round_one_value(p, hand, UP, P)
         assert ep.orders_up(p, hand, UP, {**P, name: v})

@@ -1,130 +1,60 @@
 """Standard Euchre's single-hand paths: one hand from a given deal order, the score table; strategies and rules as vectors.
 
-Strategies are resolved here from ``kernels.euchre.codes.PARAMS`` (not
-``sim.strategy``): a preset name of ``PRESETS`` (``kernels/euchre/SPEC.md``),
-or a dict of parameters over the defaults. Weights (``w_*``) are rounded to
-multiples of ``kernels.estimate.WEIGHT_STEP``, so every estimate is exact.
+Strategies and rules are resolved by the engine (``sim.strategy``,
+``sim.rules``) against this variant's tables: a preset name of
+``strategy.PRESETS``, a ``.toml`` file, or a dict of parameters over the
+defaults (weights rounded to multiples of ``kernels.estimate.WEIGHT_STEP``).
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
 from kernels.euchre import drivers as ed
 from kernels.euchre import hand as ek
-from kernels.euchre.codes import OPTIONS, PARAM_NAMES, PARAMS
 from sim.cards import CardError, parse_card
-
-DEFAULTS = {p[0]: p[1] for p in PARAMS}
-SWITCHES = frozenset({"lead_next", "random"})  # 0 = off, 1 = on (on from 0.5)
-NON_NEGATIVE = frozenset({"lead_trump_min"})
-_THRESHOLDS = ("order_min_1", "order_min_2", "order_min_3", "take_min", "name_min_1", "name_min_2", "name_min_3",
-               "name_min_4")
+from sim.variants.euchre.strategy import PRESET_NOTES, PRESETS  # noqa: F401  (the tests read them here too)
 
 
-def _preset(**changes: float) -> dict[str, float]:
-    params = dict(DEFAULTS)
-    params.update(changes)
-    return params
+def _variant():
+    from sim.variants import get_variant
 
-
-PRESETS: dict[str, dict[str, float]] = {
-    "default": _preset(),
-    "cautious": _preset(**{k: DEFAULTS[k] + 0.5 for k in _THRESHOLDS}),
-    "aggressive": _preset(**{k: DEFAULTS[k] - 0.5 for k in _THRESHOLDS}),
-    "never-alone": _preset(alone_min=99.0, defend_alone_min=99.0),
-    "random": _preset(random=1.0),
-}
-PRESET_NOTES = {
-    "default": "the strategy kernels/euchre/SPEC.md describes",
-    "cautious": "orders, takes and names trump half a trick later (every order_min, take_min, name_min +0.5)",
-    "aggressive": "orders, takes and names trump half a trick sooner (every order_min, take_min, name_min -0.5)",
-    "never-alone": "the default, never going alone as maker or defender",
-    "random": "every choice uniformly at random among the legal ones: the floor to beat",
-}
-
-
-class EuchreInputError(ValueError):
-    """A strategy, rule set or deal order the Euchre paths do not accept."""
-
-
-def _value(name: str, value) -> float:
-    if name not in DEFAULTS:
-        raise EuchreInputError(f"unknown strategy parameter {name!r} (euchre)")
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise EuchreInputError(f"bad value {value!r} for strategy parameter {name!r} (a number)") from None
-    if not math.isfinite(value):
-        raise EuchreInputError(f"bad value {value!r} for strategy parameter {name!r} (a finite number)")
-    if name.startswith("w_"):
-        if abs(value) >= WEIGHT_LIMIT:
-            raise EuchreInputError(f"bad value {value!r} for strategy parameter {name!r} (a weight below {WEIGHT_LIMIT:g})")
-        value = round(value / WEIGHT_STEP) * WEIGHT_STEP
-    if name in SWITCHES and not 0.0 <= value <= 1.0:
-        raise EuchreInputError(f"bad value {value!r} for strategy parameter {name!r} (0 = off, 1 = on)")
-    if name in NON_NEGATIVE and value < 0:
-        raise EuchreInputError(f"bad value {value!r} for strategy parameter {name!r} (not negative)")
-    return value
+    return get_variant("euchre")
 
 
 def resolve_strategy(strategy="default") -> dict[str, float]:
-    """Every parameter of one strategy: a preset name, or a dict of parameters over the defaults."""
-    if isinstance(strategy, dict):
-        params = {k: _value(k, v) for k, v in DEFAULTS.items()}
-        for k, v in strategy.items():
-            params[k] = _value(k, v)
-        return params
-    if isinstance(strategy, str) and strategy in PRESETS:
-        return {k: _value(k, v) for k, v in PRESETS[strategy].items()}
-    raise EuchreInputError(f"unknown strategy {strategy!r} for euchre (presets: {', '.join(PRESETS)}; or a dict)")
+    """Every parameter of one strategy: a preset name, a ``.toml`` path, or a dict over the defaults."""
+    from sim.strategy import resolve_strategy as resolve
+
+    return resolve(strategy, _variant())
 
 
 def params_vector(strategy="default") -> np.ndarray:
     """The float64 parameter row of one strategy, in ``codes.PARAMS`` order."""
-    params = resolve_strategy(strategy)
-    return np.array([params[n] for n in PARAM_NAMES], np.float64)
+    from sim.strategy import to_vector
+
+    return to_vector(resolve_strategy(strategy), _variant())
 
 
 def seat_params(strategy="default") -> np.ndarray:
     """Parameters by seat (4, P): one strategy for every seat, or a list of four (by seat)."""
-    if isinstance(strategy, (list, tuple)):
-        if len(strategy) != ek.N_SEATS:
-            raise EuchreInputError(f"need one strategy per seat (4), got {len(strategy)}")
-        return np.stack([params_vector(s) for s in strategy])
-    return np.tile(params_vector(strategy), (ek.N_SEATS, 1))
+    from sim.runner import seat_params as by_seat
 
-
-_TRUE = {"true", "yes", "1", "on"}
-_FALSE = {"false", "no", "0", "off"}
+    return by_seat(strategy, _variant())[1]
 
 
 def resolve_rules(rules: dict | None = None) -> dict:
     """Every Euchre rule option with its value: the defaults, then ``rules`` (bools or "true"/"false" strings)."""
-    out = {name: values[0] for name, values, _ in OPTIONS}
-    for name, raw in (rules or {}).items():
-        if name not in out:
-            raise EuchreInputError(f"unknown rule option {name!r} for euchre (known: {', '.join(out)})")
-        if isinstance(raw, bool):
-            out[name] = raw
-            continue
-        text = str(raw).strip().lower()
-        if text in _TRUE:
-            out[name] = True
-        elif text in _FALSE:
-            out[name] = False
-        else:
-            raise EuchreInputError(f"bad value {raw!r} for rule option {name!r} (allowed: false | true)")
-    return out
+    from sim.rules import resolve
+
+    return resolve(_variant(), rules)
 
 
 def rules_vector(rules: dict | None = None) -> np.ndarray:
     """The int64 vector of kernel codes (``codes.E_*`` cells) of a rule set (missing options: their defaults)."""
-    resolved = resolve_rules(rules)
-    return np.array([codes[values.index(resolved[name])] for name, values, codes in OPTIONS], np.int64)
+    from sim.rules import encode
+
+    return encode(_variant(), resolve_rules(rules))
 
 
 def _order(order) -> np.ndarray:
@@ -148,7 +78,7 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
     from sim.variants.euchre.records import row_to_dict
 
     if not 0 <= int(dealer) < ek.N_SEATS:
-        raise EuchreInputError(f"dealer must be a seat 0..3, got {dealer!r}")
+        raise CardError(f"dealer must be a seat 0..3, got {dealer!r}")
     rules_d = resolve_rules(rules)
     params = seat_params(strategy)
     rec = np.zeros(ek.R_WIDTH, np.int64)

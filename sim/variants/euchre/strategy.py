@@ -34,9 +34,35 @@ the up-card's suit and ``w_up`` the up-card's weight for trump ``u``:
 
 from __future__ import annotations
 
-from sim.variants.euchre.hands import PRESET_NOTES, PRESETS
+from kernels.euchre.codes import PARAMS
 
 SWITCHES = frozenset({"random", "lead_next"})
 NON_NEGATIVE = frozenset({"lead_trump_min"})
+DEFAULTS = {p[0]: p[1] for p in PARAMS}
+_THRESHOLDS = ("order_min_1", "order_min_2", "order_min_3", "take_min", "name_min_1", "name_min_2", "name_min_3",
+               "name_min_4")
+
+
+def _preset(**changes: float) -> dict[str, float]:
+    params = dict(DEFAULTS)
+    params.update(changes)
+    return params
+
+
+PRESETS: dict[str, dict[str, float]] = {
+    "default": _preset(),
+    "cautious": _preset(**{k: DEFAULTS[k] + 0.5 for k in _THRESHOLDS}),
+    "aggressive": _preset(**{k: DEFAULTS[k] - 0.5 for k in _THRESHOLDS}),
+    "never-alone": _preset(alone_min=99.0, defend_alone_min=99.0),
+    "random": _preset(random=1.0),
+}
+PRESET_NOTES = {
+    "default": "the strategy kernels/euchre/SPEC.md describes",
+    "cautious": "orders, takes and names trump half a trick later (every order_min, take_min, name_min +0.5)",
+    "aggressive": "orders, takes and names trump half a trick sooner (every order_min, take_min, name_min -0.5)",
+    "never-alone": "the default, never going alone as maker or defender",
+    "random": "every choice uniformly at random among the legal ones: the floor to beat",
+}
+
 
 __all__ = ["NON_NEGATIVE", "PRESETS", "PRESET_NOTES", "SWITCHES"]
