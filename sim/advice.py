@@ -118,6 +118,24 @@ def action_stats(row, maker_key: str) -> dict:
     }
 
 
+def run_fields(strategy: str, seed: int, threads: int, kept: int, draws: int, stopped: str, actions: list,
+               recommendation: dict, compiled: bool, elapsed: float) -> dict:
+    """The fields every should-bid answer ends with: how it was sampled, the actions, the recommendation."""
+    return {
+        "strategy": strategy,
+        "seed": seed,
+        "threads": threads,
+        "samples": kept,
+        "draws": draws,
+        "acceptance_rate": kept / draws,
+        "stopped": stopped,
+        "actions": actions,
+        "recommendation": recommendation,
+        "compiled": compiled,
+        "elapsed_s": elapsed,
+    }
+
+
 def recommendation_line(rec: dict, alone: str = "") -> str:
     """The last line of a should-bid answer: the best action, how surely it beats the runner-up."""
     if "runner_up" not in rec:

@@ -1,8 +1,10 @@
-"""Pieces the variant packages share: the report run of the variants whose tables fold streamed records."""
+"""Pieces the variant packages share: a strategy's counter cells in experiments, the report run of record tables."""
 
 from __future__ import annotations
 
+from analysis.intervals import wilson
 from analysis.report import check_out_dir, run_meta
+from kernels import games as kg
 from sim import runner
 from sim.progress import Progress
 from sim.strategy import load_strategy
@@ -42,3 +44,10 @@ def records_report_meta(v, name, params, rules_d, seed, hands, games, what, rule
         "games": f"{games:,} whole games to {v.target} (win shares)",
     }, f"bower report --variant {v.name} --hands {hands} --games {games} --seed {seed} "
         f"--strategy {strategy} " + " ".join(f"--rule {r}" for r in rules) + f" --out {out_dir}")
+
+
+def maker_cell(acc, k: int) -> tuple[int, dict]:
+    """Cell ``k`` of a strategy's ``ST_MAKER`` / ``ST_MADE`` counters: (count, {count, made, rate, rate_ci95})."""
+    won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
+    lo, hi = wilson(made, won) if won else (None, None)
+    return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}

@@ -13,8 +13,8 @@ import time
 
 import numpy as np
 
-from kernels.cutthroat import hand as ck
 from kernels.cutthroat import advice as ca
+from kernels.cutthroat import hand as ck
 from sim import runner
 from sim.advice import (
     CHUNK_SAMPLES,
@@ -24,6 +24,7 @@ from sim.advice import (
     _recommend,
     action_stats,
     recommendation_line,
+    run_fields,
     sample_actions,
 )
 from sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
@@ -113,17 +114,8 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
         "round": sit["round"],
         "passes_before": sit["passes"],
         "rules": rules_d,
-        "strategy": name,
-        "seed": seed,
-        "threads": n_threads,
-        "samples": kept,
-        "draws": draws,
-        "acceptance_rate": kept / draws,
-        "stopped": stopped,
-        "actions": est,
-        "recommendation": _recommend(est, acc, pxy),
-        "compiled": sum(ca.advice_chunks.stats.cache_misses.values()) > before,
-        "elapsed_s": time.perf_counter() - t0,
+        **run_fields(name, seed, n_threads, kept, draws, stopped, est, _recommend(est, acc, pxy),
+                     sum(ca.advice_chunks.stats.cache_misses.values()) > before, time.perf_counter() - t0),
     }
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import mean_interval, wilson
+from analysis.intervals import mean_interval
 from kernels import games as kg
 from kernels.cutthroat import hand as ck
 from sim.rules import RULES_VERSION
 from sim.text import pct, position_lines, rate, rate_line, share
+from sim.variants.common import maker_cell
 
 POSITIONS = ("1", "2", "3")
 UP_RANKS = ("9", "T", "J", "Q", "K", "A")
@@ -93,9 +94,9 @@ def format_summary(s: dict) -> str:
 def table_run(hands: int, seed: int = 0, threads: int | None = None, rules: dict | None = None, strategy="default",
               progress=None) -> tuple[dict, "object"]:
     """Play ``hands`` hands and sum the analysis cells batch by batch: (summary, cells frame)."""
-    from sim.variants.cutthroat.tables import Accumulator
     from sim import runner
     from sim.strategy import load_strategy
+    from sim.variants.cutthroat.tables import Accumulator
 
     acc = Accumulator(load_strategy(strategy, "cutthroat")[1])
     summary = runner.rows_run("cutthroat", hands, seed, threads, rules, strategy, acc.add_rows, progress)
@@ -121,15 +122,10 @@ def experiment_table(r: dict) -> list[str]:
 
 def strategy_extras(acc: np.ndarray, hands: int) -> dict:
     """A Cutthroat strategy's own rates (``kernels.cutthroat.drivers`` fills the ST_MAKER/ST_MADE cells)."""
-    def rate(k: int):
-        won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
-        lo, hi = wilson(made, won) if won else (None, None)
-        return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
-
-    makers, made = rate(0)
-    alone, alone_made = rate(1)
-    lone_def, lone_def_set = rate(2)
-    ordered, ordered_made = rate(3)
+    makers, made = maker_cell(acc, 0)
+    alone, alone_made = maker_cell(acc, 1)
+    lone_def, lone_def_set = maker_cell(acc, 2)
+    ordered, ordered_made = maker_cell(acc, 3)
     return {
         "call_rate": int(acc[kg.ST_BIDDER]) / hands if hands else None,
         "maker_rate": makers / hands if hands else None,

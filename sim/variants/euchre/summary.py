@@ -16,6 +16,7 @@ from kernels import games as kg
 from kernels.euchre import hand as ek
 from sim.rules import RULES_VERSION
 from sim.text import pct, rate, rate_line, share
+from sim.variants.common import maker_cell
 
 POSITIONS = ("1", "2", "3", "4")
 UP_RANKS = ("9", "T", "J", "Q", "K", "A")
@@ -196,18 +197,13 @@ def strategy_extras(acc: np.ndarray, hands: int) -> dict:
     round two, 2 went alone as maker, 3 defended alone (made: the makers
     were euchred). Rates are per seat-hand (``hands``).
     """
-    def cell(k: int):
-        won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
-        lo, hi = wilson(made, won) if won else (None, None)
-        return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
-
     def per(x):
         return x / hands if hands else None
 
-    r1, r1_made = cell(0)
-    r2, r2_made = cell(1)
-    alone, alone_made = cell(2)
-    lone_def, lone_def_set = cell(3)
+    r1, r1_made = maker_cell(acc, 0)
+    r2, r2_made = maker_cell(acc, 1)
+    alone, alone_made = maker_cell(acc, 2)
+    lone_def, lone_def_set = maker_cell(acc, 3)
     makers = r1 + r2
     made = r1_made["made"] + r2_made["made"]
     lo, hi = wilson(made, makers) if makers else (None, None)

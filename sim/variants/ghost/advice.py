@@ -21,6 +21,7 @@ from sim.advice import (
     _diff,
     _recommend,
     action_stats,
+    run_fields,
     sample_actions,
 )
 from sim.cards import SUITS, card_str, mask_of, parse_cards
@@ -180,17 +181,8 @@ def advise(
         "swap_open": swap_open,
         "scores": {str(i + 1): s for i, s in enumerate(seat_scores)},
         "rules": rules_d,
-        "strategy": name,
-        "seed": seed,
-        "threads": n_threads,
-        "samples": kept,
-        "draws": draws,
-        "acceptance_rate": kept / draws,
-        "stopped": stopped,
-        "actions": est,
-        "recommendation": rec,
-        "compiled": sum(ga.advice_chunks.stats.cache_misses.values()) > before,
-        "elapsed_s": elapsed,
+        **run_fields(name, seed, n_threads, kept, draws, stopped, est, rec,
+                     sum(ga.advice_chunks.stats.cache_misses.values()) > before, elapsed),
     }
     if question is not None:
         result["question"] = _answer(question, est, acc, pxy)

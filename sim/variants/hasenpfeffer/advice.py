@@ -24,6 +24,7 @@ from sim.advice import (
     _recommend,
     action_stats,
     recommendation_line,
+    run_fields,
     sample_actions,
 )
 from sim.cards import card_str, mask_of, parse_cards
@@ -137,17 +138,8 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
         "calls": [[s + 1, names[c]] for s, c in state["prefix"]],
         "standing": names[state["standing"]],
         "rules": rules_d,
-        "strategy": name,
-        "seed": seed,
-        "threads": n_threads,
-        "samples": kept,
-        "draws": draws,
-        "acceptance_rate": kept / draws,
-        "stopped": stopped,
-        "actions": est,
-        "recommendation": _recommend(est, acc, pxy),
-        "compiled": sum(ha.advice_chunks.stats.cache_misses.values()) > before,
-        "elapsed_s": time.perf_counter() - t0,
+        **run_fields(name, seed, n_threads, kept, draws, stopped, est, _recommend(est, acc, pxy),
+                     sum(ha.advice_chunks.stats.cache_misses.values()) > before, time.perf_counter() - t0),
     }
     if question is not None:
         i = next(j for j, a in enumerate(actions) if a["call"] == question)

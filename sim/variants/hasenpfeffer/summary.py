@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import mean_interval, wilson
+from analysis.intervals import mean_interval
 from kernels import games as kg
 from kernels.hasenpfeffer import hand as hk
 from sim.rules import RULES_VERSION
 from sim.text import pct, rate, rate_line, share
+from sim.variants.common import maker_cell
 
 NUMERIC_NAMES = ("1", "2", "3", "4", "5", "6")
 PEPPER_NAMES = ("1", "2", "3", "4", "5", "little-pepper", "big-pepper")
@@ -90,9 +91,9 @@ def format_summary(s: dict) -> str:
 def table_run(hands: int, seed: int = 0, threads: int | None = None, rules: dict | None = None, strategy="default",
               progress=None) -> tuple[dict, "object"]:
     """Play ``hands`` hands and sum the analysis cells batch by batch: (summary, cells frame)."""
-    from sim.variants.hasenpfeffer.tables import Accumulator
     from sim import runner
     from sim.strategy import load_strategy
+    from sim.variants.hasenpfeffer.tables import Accumulator
 
     _, rules_d, _ = runner.resolve_run("hasenpfeffer", seed, rules)
     acc = Accumulator(load_strategy(strategy, "hasenpfeffer")[1], rules_d["bidding"] == "pepper")
@@ -118,13 +119,8 @@ def experiment_table(r: dict) -> list[str]:
 
 def strategy_extras(acc: np.ndarray, hands: int) -> dict:
     """A Hasenpfeffer strategy's own rates (``kernels.hasenpfeffer.drivers`` fills the ST_MAKER/ST_MADE cells)."""
-    def rate(k: int):
-        won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
-        lo, hi = wilson(made, won) if won else (None, None)
-        return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
-
-    contracts, made = rate(0)
-    peppers, pepper_made = rate(1)
+    contracts, made = maker_cell(acc, 0)
+    peppers, pepper_made = maker_cell(acc, 1)
     return {
         "bid_rate": int(acc[kg.ST_BIDDER]) / hands if hands else None,
         "bidder_rate": contracts / hands if hands else None,
