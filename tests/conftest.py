@@ -14,6 +14,10 @@ import os
 
 import pytest
 
+# Idle OpenMP threads (Numba's threading layer) sleep instead of spinning, so two workers' kernels do not
+# burn each other's cores between parallel regions. Read when the OpenMP runtime loads, at the first kernel.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if _WORKER and not os.environ.get("NUMBA_CACHE_DIR"):
     import kernels
@@ -37,7 +41,8 @@ def _group(item) -> str:
     return "ghost"
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the marks
 def pytest_collection_modifyitems(config, items):
-    """Mark every test with its variant's group (used only by ``--dist loadgroup``)."""
+    """Mark every test with its variant's group (``xdist_group``, read only under ``--dist loadgroup``)."""
     for item in items:
         item.add_marker(pytest.mark.xdist_group(_group(item)))
