@@ -18,7 +18,7 @@ run: setup
 	$(VENV)/bin/bower simulate
 
 test: setup
-	$(PY) -m pytest -q -n 2 --dist loadgroup
+	$(PY) -m pytest -q -n 2
 
 bench: setup
 	$(PY) -m pip install -q -e '.[test,bench]'
