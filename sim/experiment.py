@@ -21,9 +21,9 @@ import numpy as np
 from analysis.intervals import Z95
 from kernels import games as kg
 from sim import runner
-from sim.rules import RULES_VERSION
-from sim.rules import get_variant
+from sim.rules import RULES_VERSION, get_variant
 from sim.strategy import StrategyError, check_value, load_strategy, to_vector
+
 
 def all_assignments(n_strategies: int, seats: int = 3) -> np.ndarray:
     """Seat assignments used equally: every arrangement of the strategies over the seats using each one.
@@ -35,6 +35,11 @@ def all_assignments(n_strategies: int, seats: int = 3) -> np.ndarray:
         raise runner.RunError(f"an experiment compares 2 or 3 strategies, got {n_strategies}")
     rows = [a for a in itertools.product(range(n_strategies), repeat=seats) if len(set(a)) == n_strategies]
     return np.array(rows, np.int64)
+
+
+def three_seat_assignments(n_strategies: int) -> np.ndarray:
+    """Every arrangement of 2 or 3 strategies over three seats that uses each one (the three-player variants)."""
+    return all_assignments(n_strategies, 3)
 
 
 def rotations_one_vs_base() -> np.ndarray:

@@ -8,14 +8,22 @@ The ``Variant`` below wires this package's modules (``strategy``,
 
 from __future__ import annotations
 
-import numpy as np
 
 from kernels.cutthroat import advice as ca
 from kernels.cutthroat import codes
 from kernels.cutthroat import drivers as cs
 from kernels.cutthroat import hand as ck
+from sim.experiment import rotations_one_vs_base, three_seat_assignments
 from sim.variants import base
-from sim.variants.cutthroat import advice, plots, records, report, strategy, summary, tables
+from sim.variants.cutthroat import (
+    advice,
+    plots,
+    records,
+    report,
+    strategy,
+    summary,
+    tables,
+)
 
 ADVICE = ("QC TS 9S KD 9H", "JS")  # the profiled should-bid question: hand, up-card; position 1, round one
 
@@ -35,18 +43,6 @@ def profile_advice(n: int, threads: int) -> float:
     """Seconds of one should-bid run of ``n`` samples per action (position 1, round one)."""
     hand, up = ADVICE
     return advice.advise(hand, up, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
-
-
-def rotations_one_vs_base() -> np.ndarray:
-    """The 3 rotations of (candidate, base, base): strategy 0 in each seat once."""
-    return np.array([(0, 1, 1), (1, 0, 1), (1, 1, 0)], np.int64)
-
-
-def all_assignments(n_strategies: int) -> np.ndarray:
-    """Every arrangement of 2 or 3 strategies over the three seats that uses each one."""
-    from sim.experiment import all_assignments as arrange
-
-    return arrange(n_strategies, 3)
 
 
 VARIANT = base.Variant(
@@ -74,7 +70,7 @@ VARIANT = base.Variant(
     win_units=("1", "2", "3"),
     win_units_note="starting position (1 = dealer's left in the first hand)",
     tiebreak_note="went on past a tie at the top",
-    experiment_assignments=all_assignments,
+    experiment_assignments=three_seat_assignments,
     sweep_assignments=rotations_one_vs_base,
     strategy_extras=summary.strategy_extras,
     experiment_table=summary.experiment_table,

@@ -15,6 +15,7 @@ from kernels.ghost import advice as ga
 from kernels.ghost import codes
 from kernels.ghost import drivers as gs
 from kernels.ghost import hand as gk
+from sim.experiment import rotations_one_vs_base, three_seat_assignments
 from sim.variants import base
 from sim.variants.ghost import advice, plots, records, report, strategy, summary, tables
 
@@ -59,18 +60,6 @@ def phase_run(n: int) -> float:
     return time.perf_counter() - t0
 
 
-def rotations_one_vs_base() -> np.ndarray:
-    """The 3 rotations of (candidate, base, base): strategy 0 in each seat once."""
-    return np.array([(0, 1, 1), (1, 0, 1), (1, 1, 0)], np.int64)
-
-
-def all_assignments(n_strategies: int) -> np.ndarray:
-    """Every arrangement of 2 or 3 strategies over the three seats that uses each one."""
-    from sim.experiment import all_assignments as arrange
-
-    return arrange(n_strategies, 3)
-
-
 VARIANT = base.Variant(
     name="ghost",
     title="Ghost Hand Euchre",
@@ -96,7 +85,7 @@ VARIANT = base.Variant(
     win_units=("1", "2", "3"),
     win_units_note="starting position (1 = dealer's left in the first hand)",
     tiebreak_note="went on past a tie at the top",
-    experiment_assignments=all_assignments,
+    experiment_assignments=three_seat_assignments,
     sweep_assignments=rotations_one_vs_base,
     strategy_extras=summary.strategy_extras,
     experiment_table=summary.experiment_table,
