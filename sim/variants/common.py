@@ -51,3 +51,13 @@ def maker_cell(acc, k: int) -> tuple[int, dict]:
     won, made = int(acc[kg.ST_MAKER + k]), int(acc[kg.ST_MADE + k])
     lo, hi = wilson(made, won) if won else (None, None)
     return won, {"count": won, "made": made, "rate": made / won if won else None, "rate_ci95": [lo, hi]}
+
+
+def all_tables(tables_from_records):
+    """``Variant.analysis_tables`` for a variant whose ``bower analyze`` prints every table it builds."""
+
+    def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:
+        t = tables_from_records(recs, params)
+        return t, list(t)
+
+    return analysis_tables

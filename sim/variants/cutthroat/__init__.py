@@ -8,13 +8,13 @@ The ``Variant`` below wires this package's modules (``strategy``,
 
 from __future__ import annotations
 
-
 from kernels.cutthroat import advice as ca
 from kernels.cutthroat import codes
 from kernels.cutthroat import drivers as cs
 from kernels.cutthroat import hand as ck
 from sim.experiment import rotations_one_vs_base, three_seat_assignments
 from sim.variants import base
+from sim.variants.common import all_tables
 from sim.variants.cutthroat import (
     advice,
     plots,
@@ -26,17 +26,6 @@ from sim.variants.cutthroat import (
 )
 
 ADVICE = ("QC TS 9S KD 9H", "JS")  # the profiled should-bid question: hand, up-card; position 1, round one
-
-
-def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
-    """The hand kernel on a batch of chunks."""
-    cs.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out)
-
-
-def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:
-    """The tables ``bower analyze`` prints from saved records (all of them)."""
-    t = tables.tables_from_records(recs, params)
-    return t, list(t)
 
 
 def profile_advice(n: int, threads: int) -> float:
@@ -61,7 +50,7 @@ VARIANT = base.Variant(
     non_negative=strategy.NON_NEGATIVE,
     hand_kernels=ck,
     drivers=cs,
-    run_chunks=run_chunks,
+    run_chunks=cs.simulate_chunks,  # the interface's signature already
     row_to_dict=records.row_to_dict,
     arrow_fields=records.arrow_fields,
     record_fields=records.FIELDS,
@@ -75,7 +64,7 @@ VARIANT = base.Variant(
     strategy_extras=summary.strategy_extras,
     experiment_table=summary.experiment_table,
     sweep_rate="call_rate",
-    analysis_tables=analysis_tables,
+    analysis_tables=all_tables(tables.tables_from_records),
     report=report.report,
     plots=plots.PLOTS,
     draw_plots=plots.draw_plots,

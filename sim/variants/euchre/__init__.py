@@ -15,6 +15,7 @@ from kernels.euchre import drivers as ed
 from kernels.euchre import hand as ek
 from sim.experiment import partnerships
 from sim.variants import base
+from sim.variants.common import all_tables
 from sim.variants.euchre import (
     advice,
     plots,
@@ -29,17 +30,6 @@ from sim.variants.euchre.hands import play_order, score_hand
 ADVICE = ("JH AS KS 9H QD", "TS")  # the profiled should-bid question: hand, up-card; position 1, round one
 
 __all__ = ["VARIANT", "play_order", "score_hand"]
-
-
-def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
-    """The hand kernel on a batch of chunks."""
-    ed.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out)
-
-
-def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:
-    """The tables ``bower analyze`` prints from saved records (all of them)."""
-    t = tables.tables_from_records(recs, params)
-    return t, list(t)
 
 
 def profile_advice(n: int, threads: int) -> float:
@@ -64,7 +54,7 @@ VARIANT = base.Variant(
     non_negative=strategy.NON_NEGATIVE,
     hand_kernels=ek,
     drivers=ed,
-    run_chunks=run_chunks,
+    run_chunks=ed.simulate_chunks,  # the interface's signature already
     row_to_dict=records.row_to_dict,
     arrow_fields=records.arrow_fields,
     record_fields=records.FIELDS,
@@ -78,7 +68,7 @@ VARIANT = base.Variant(
     strategy_extras=summary.strategy_extras,
     experiment_table=summary.experiment_table,
     sweep_rate="call_rate",
-    analysis_tables=analysis_tables,
+    analysis_tables=all_tables(tables.tables_from_records),
     report=report.report,
     plots=plots.PLOTS,
     draw_plots=plots.draw_plots,

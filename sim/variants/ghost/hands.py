@@ -10,7 +10,13 @@ import numpy as np
 from kernels.ghost import drivers as gs
 from kernels.ghost import hand as gk
 from sim.rules import encode, get_variant, resolve
-from sim.runner import CHUNK_SIZE, chunk_states, decision_states, resolve_run, seat_params
+from sim.runner import (
+    CHUNK_SIZE,
+    chunk_states,
+    decision_states,
+    resolve_run,
+    seat_params,
+)
 
 TARGET = 32
 

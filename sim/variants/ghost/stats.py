@@ -13,8 +13,8 @@ from typing import Callable
 
 import numpy as np
 
-from kernels.ghost import hand as gk
 from kernels.ghost import drivers as gs
+from kernels.ghost import hand as gk
 from kernels.ghost import stats as gst
 from sim import runner
 

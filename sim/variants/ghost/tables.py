@@ -14,8 +14,8 @@ import pandas as pd
 
 from analysis.intervals import Z95, wilson
 from kernels.ghost import stats as gst
-from sim.cards import SUITS, parse_card
 from kernels.ghost.codes import PARAM_NAMES as GHOST_PARAM_NAMES
+from sim.cards import SUITS, parse_card
 
 LEVEL_NAMES = ["3", "4", "5", "moon"]
 FEATURES = ["bid", "position", "trumps", "bowers", "off_aces"]

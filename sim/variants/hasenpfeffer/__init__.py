@@ -14,20 +14,18 @@ from kernels.hasenpfeffer import drivers as hs
 from kernels.hasenpfeffer import hand as hk
 from sim.experiment import partnerships
 from sim.variants import base
-from sim.variants.hasenpfeffer import advice, plots, records, report, strategy, summary, tables
+from sim.variants.common import all_tables
+from sim.variants.hasenpfeffer import (
+    advice,
+    plots,
+    records,
+    report,
+    strategy,
+    summary,
+    tables,
+)
 
 ADVICE_HAND = "JK JH JD AH KH 9C"  # the profiled should-bid question: position 1, nothing called
-
-
-def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
-    """The hand kernel on a batch of chunks."""
-    hs.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out)
-
-
-def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:
-    """The tables ``bower analyze`` prints from saved records (all of them)."""
-    t = tables.tables_from_records(recs, params)
-    return t, list(t)
 
 
 def profile_advice(n: int, threads: int) -> float:
@@ -51,7 +49,7 @@ VARIANT = base.Variant(
     non_negative=strategy.NON_NEGATIVE,
     hand_kernels=hk,
     drivers=hs,
-    run_chunks=run_chunks,
+    run_chunks=hs.simulate_chunks,  # the interface's signature already
     row_to_dict=records.row_to_dict,
     arrow_fields=records.arrow_fields,
     record_fields=records.FIELDS,
@@ -65,7 +63,7 @@ VARIANT = base.Variant(
     strategy_extras=summary.strategy_extras,
     experiment_table=summary.experiment_table,
     sweep_rate="bid_rate",
-    analysis_tables=analysis_tables,
+    analysis_tables=all_tables(tables.tables_from_records),
     report=report.report,
     plots=plots.PLOTS,
     draw_plots=plots.draw_plots,

@@ -6,7 +6,6 @@ import os
 
 import pandas as pd
 
-
 PLOTS = {
     "make_by_bid.png": "Make rate by contract and where the joker was dealt",
     "widow_value.png": "The widow's value by the card it was",
