@@ -146,6 +146,11 @@ class JsonlWriter:
         with gc_paused():
             self.fh.write("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts))
 
+    def write_dicts(self, dicts: list[dict]) -> None:
+        """Append record dicts as they are."""
+        with gc_paused():
+            self.fh.write("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts))
+
     def close(self) -> None:
         """Finish the file and give it its name."""
         self.fh.close()
@@ -165,11 +170,14 @@ class ParquetWriter:
     back as ints where the JSON form has ints.
     """
 
-    def __init__(self, path: str, variant, rules: dict):
+    def __init__(self, path: str, variant, rules: dict, extra: list | None = None):
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
         self.variant, self.rules = variant, rules
         self.schema = parquet_schema(variant, rules)
+        for name, typ in extra or []:
+            self.schema = self.schema.append(pa.field(name, typ))
         self.file = _AtomicFile(path)
         self.writer = pq.ParquetWriter(self.file.tmp, self.schema)
 
@@ -182,6 +190,16 @@ class ParquetWriter:
             for d in rows:
                 d["calls"] = [[str(s), c] for s, c in d["calls"]]
                 d["plays"] = [[str(s), c] for s, c in d["plays"]]
+            table = pa.Table.from_pylist(rows, schema=self.schema)
+        self.writer.write_table(table)
+
+    def write_dicts(self, dicts: list[dict]) -> None:
+        """Append record dicts in the JSON form as one row group."""
+        import pyarrow as pa
+
+        with gc_paused():
+            rows = [dict(d, calls=[[str(a), b] for a, b in d["calls"]], plays=[[str(a), b] for a, b in d["plays"]])
+                    for d in dicts]
             table = pa.Table.from_pylist(rows, schema=self.schema)
         self.writer.write_table(table)
 
@@ -198,13 +216,16 @@ class ParquetWriter:
             self.file.abort()
 
 
-def open_writer(path: str, variant, rules: dict):
-    """A streaming writer for ``path`` chosen by its extension (``.jsonl`` or ``.parquet``)."""
+def open_writer(path: str, variant, rules: dict, extra: list | None = None):
+    """A streaming writer for ``path`` chosen by its extension (``.jsonl`` or ``.parquet``).
+
+    ``extra``: (name, Arrow type) of fields added after the variant's own (Parquet only needs them).
+    """
     lower = str(path).lower()
     if lower.endswith(".jsonl"):
         return JsonlWriter(path, variant, rules)
     if lower.endswith(".parquet"):
-        return ParquetWriter(path, variant, rules)
+        return ParquetWriter(path, variant, rules, extra)
     raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
 
 
@@ -248,3 +269,74 @@ def read_records_checked(path: str) -> list[dict]:
         if r["variant"] != first:
             raise RecordsError(f"{path}: record {i} is variant {r['variant']!r}, record 0 {first!r}; one variant per file")
     return recs
+
+
+def iter_record_batches(path: str, batch: int = 4096):
+    """Yield the records of a ``.jsonl`` or ``.parquet`` file in lists of up to ``batch``, without reading it whole.
+
+    Checked as ``read_records_checked`` (RecordsError): the format, a known
+    variant, the fields its records need, one variant per file; a line that
+    is not JSON is named by its line number.
+    """
+    lower = str(path).lower()
+    if not (lower.endswith(".jsonl") or lower.endswith(".parquet")):
+        raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
+    from sim.variants import all_variants, names
+
+    known = {v.name: v for v in all_variants()}
+    state = {"variant": None, "index": 0}
+
+    def check(recs):
+        for r in recs:
+            i = state["index"]
+            name = r.get("variant") if isinstance(r, dict) else None
+            if state["variant"] is None:
+                if name not in known:
+                    raise RecordsError(f"{path}: record 0 is not a bower hand record of a known variant "
+                                       f"({', '.join(names())})")
+                state["variant"] = name
+            needed = known[state["variant"]].record_fields
+            if not isinstance(r, dict) or not needed <= set(r):
+                raise RecordsError(f"{path}: record {i} is not a bower {state['variant']} hand record "
+                                   f"(needs {', '.join(sorted(needed))})")
+            if name != state["variant"]:
+                raise RecordsError(f"{path}: record {i} is variant {name!r}, record 0 {state['variant']!r}; "
+                                   "one variant per file")
+            state["index"] += 1
+        return recs
+
+    try:
+        if lower.endswith(".parquet"):
+            import pyarrow.parquet as pq
+
+            for b in pq.ParquetFile(path).iter_batches(batch_size=batch):
+                rows = b.to_pylist()
+                for d in rows:
+                    d["calls"] = [[int(a), c] for a, c in d["calls"]]
+                    d["plays"] = [[int(a), c] for a, c in d["plays"]]
+                yield check(rows)
+        else:
+            with open(path, encoding="utf-8") as fh:
+                rows = []
+                for lineno, line in enumerate(fh, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        rows.append(json.loads(line))
+                    except ValueError as e:
+                        raise RecordsError(f"{path}: line {lineno} is not JSON ({e.msg})") from None
+                    if len(rows) == batch:
+                        yield check(rows)
+                        rows = []
+                if rows:
+                    yield check(rows)
+    except FileNotFoundError:
+        raise RecordsError(f"no records file {path}") from None
+    except UnicodeDecodeError:
+        raise RecordsError(f"cannot read records from {path}: it is not UTF-8 text") from None
+    except (OSError, ValueError) as e:
+        if isinstance(e, RecordsError):
+            raise
+        raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
+    if state["index"] == 0:
+        raise RecordsError(f"{path} holds no records")

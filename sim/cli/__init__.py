@@ -12,6 +12,7 @@ from sim.cli.profile import profile
 from sim.cli.report import report
 from sim.cli.should_bid import should_bid
 from sim.cli.simulate import simulate
+from sim.cli.solve import solve
 from sim.cli.strategies import strategies
 from sim.cli.sweep import sweep
 
@@ -30,6 +31,7 @@ cli.add_command(analyze)
 cli.add_command(report)
 cli.add_command(should_bid)
 cli.add_command(profile)
+cli.add_command(solve)
 
 
 def main(argv=None) -> None:

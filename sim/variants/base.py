@@ -24,6 +24,24 @@ from sim.rules import Option, RuleError
 
 
 @dataclass(frozen=True)
+class CardPlay:
+    """What the double-dummy solver and replay (``sim.solve``, ``sim.replay``) need of a variant's card play.
+
+    The two sides of a hand are the maker's side (the maker alone, or with a
+    partner in a partnership variant) and everyone else in play.
+    """
+
+    seats: int  # seats that can hold cards in play (Ghost Hand's ghost is not one)
+    hand_size: int  # cards each seat in play holds at the first lead
+    joker: bool  # the joker is in the deck
+    maker_field: str  # the record field naming the maker ("maker", or Hasenpfeffer's "bidder")
+    first_leader: Callable[[int, int, int, dict, frozenset], int]  # (maker, dealer, active mask, rules, alone) -> leader
+    leader_note: str  # who leads the first trick, for help texts
+    contract: Callable[[dict], tuple[str, int]]  # record of a hand played -> (contract label, tricks the makers need)
+    contracts: tuple[str, ...]  # every contract label, in table order
+
+
+@dataclass(frozen=True)
 class Variant:
     """One game: what it is, its rules and strategies, its kernels, records, summaries, tables and questions."""
 
@@ -78,6 +96,9 @@ class Variant:
     advise: Callable  # (hand, question dict, strategy, samples, seed, threads, rules) -> answer dict
     format_advice: Callable[[dict], str]
 
+    # ---- card play (double-dummy solver, replay)
+    card_play: CardPlay
+
     # ---- profile
     deal_layout: tuple[int, int, int]  # (cards in the deck, hands dealt, cards per hand) as the kernels deal
     phases: tuple[str, ...]  # derived profile rows timed apart with phase_run (Ghost Hand: auction, play), or ()
@@ -101,6 +122,13 @@ class Variant:
     def score_units(self) -> int:
         """How many scores a game keeps: one per side with partnerships, else one per seat."""
         return 2 if self.partnerships else self.players
+
+    def maker_side(self, maker: int, active: int) -> int:
+        """The mask of the seats in play (``active``) on the side of ``maker``: partners sit opposite."""
+        side = 1 << maker
+        if self.partnerships:
+            side |= 1 << ((maker + 2) % 4)
+        return side & active
 
     def option(self, name: str) -> Option:
         """The rule option called ``name``; RuleError naming the known ones otherwise."""

@@ -34,6 +34,29 @@ def profile_advice(n: int, threads: int) -> float:
     return advice.advise(hand, up, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
 
 
+def first_leader(maker: int, dealer: int, active: int, rules: dict, alone=frozenset()) -> int:
+    """Cutthroat: position 1; if someone went alone, the first seat in play to their left (a lone defender first)."""
+    defenders = [s for s in alone if s != maker]
+    if defenders and maker in alone:
+        return defenders[0]
+    if defenders:
+        lone = defenders[0]
+    elif maker in alone:
+        lone = maker
+    else:
+        lone = dealer
+    for k in range(1, 4):
+        seat = (lone + k) % 3
+        if active >> seat & 1:
+            return seat
+    return maker
+
+
+def contract(rec: dict) -> tuple[str, int]:
+    """Cutthroat: the maker needs 3 tricks, with the dummy or alone."""
+    return ("alone" if rec["maker"] in (rec.get("alone") or []) else "dummy"), 3
+
+
 VARIANT = base.Variant(
     name="cutthroat",
     title="Cutthroat: three-handed Euchre with a dummy",
@@ -70,6 +93,12 @@ VARIANT = base.Variant(
     draw_plots=plots.draw_plots,
     advise=advice.ask,
     format_advice=advice.format_advice,
+    card_play=base.CardPlay(
+        seats=3, hand_size=5, joker=False, maker_field="maker",
+        leader_note="position 1, or the seat in play left of the one who went alone (a lone defender first)",
+        first_leader=first_leader,
+        contract=contract, contracts=("dummy", "alone"),
+    ),
     deal_layout=(24, 4, 5),
     phases=(),
     profile_advice=profile_advice,

@@ -38,6 +38,20 @@ def profile_advice(n: int, threads: int) -> float:
     return advice.advise(hand, up, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
 
 
+def first_leader(maker: int, dealer: int, active: int, rules: dict, alone=frozenset()) -> int:
+    """Euchre: position 1, skipping a seat that sits out."""
+    for k in range(1, 5):
+        seat = (dealer + k) % 4
+        if active >> seat & 1:
+            return seat
+    return maker
+
+
+def contract(rec: dict) -> tuple[str, int]:
+    """Euchre: the makers need 3 tricks, with the partner or alone."""
+    return ("alone" if rec["maker"] in (rec.get("alone") or []) else "partner"), 3
+
+
 VARIANT = base.Variant(
     name="euchre",
     title="Standard Euchre",
@@ -74,6 +88,12 @@ VARIANT = base.Variant(
     draw_plots=plots.draw_plots,
     advise=advice.ask,
     format_advice=advice.format_advice,
+    card_play=base.CardPlay(
+        seats=4, hand_size=5, joker=False, maker_field="maker",
+        leader_note="position 1, skipping a seat that sits out",
+        first_leader=first_leader,
+        contract=contract, contracts=("partner", "alone"),
+    ),
     deal_layout=(24, 4, 5),
     phases=(),
     profile_advice=profile_advice,

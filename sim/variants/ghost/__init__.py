@@ -60,6 +60,16 @@ def phase_run(n: int) -> float:
     return time.perf_counter() - t0
 
 
+def first_leader(maker: int, dealer: int, active: int, rules: dict, alone=frozenset()) -> int:
+    """Ghost Hand: the high bidder leads the first trick."""
+    return maker
+
+
+def contract(rec: dict) -> tuple[str, int]:
+    """Ghost Hand: the bid (``moon`` needs all 6 tricks)."""
+    return ("moon", 6) if rec["bid"] == 6 else (str(rec["bid"]), int(rec["bid"]))
+
+
 VARIANT = base.Variant(
     name="ghost",
     title="Ghost Hand Euchre",
@@ -96,6 +106,12 @@ VARIANT = base.Variant(
     draw_plots=plots.draw_plots,
     advise=advice.ask,
     format_advice=advice.format_advice,
+    card_play=base.CardPlay(
+        seats=3, hand_size=6, joker=False, maker_field="maker",
+        leader_note="the maker leads",
+        first_leader=first_leader,
+        contract=contract, contracts=("3", "4", "5", "moon"),
+    ),
     deal_layout=(24, 4, 6),
     phases=("auction", "play"),
     profile_advice=profile_advice,

@@ -33,6 +33,17 @@ def profile_advice(n: int, threads: int) -> float:
     return advice.advise(ADVICE_HAND, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
 
 
+def first_leader(maker: int, dealer: int, active: int, rules: dict, alone=frozenset()) -> int:
+    """Hasenpfeffer: position 1, or the bidder with ``first_lead = bidder``."""
+    return maker if rules.get("first_lead") == "bidder" else (dealer + 1) % 4
+
+
+def contract(rec: dict) -> tuple[str, int]:
+    """Hasenpfeffer: the bid (either pepper needs all 6 tricks)."""
+    bid = str(rec["bid"])
+    return bid, 6 if "pepper" in bid else int(bid)
+
+
 VARIANT = base.Variant(
     name="hasenpfeffer",
     title="Hasenpfeffer",
@@ -69,6 +80,12 @@ VARIANT = base.Variant(
     draw_plots=plots.draw_plots,
     advise=advice.ask,
     format_advice=advice.format_advice,
+    card_play=base.CardPlay(
+        seats=4, hand_size=6, joker=True, maker_field="bidder",
+        leader_note="position 1 (the bidder with --rule first_lead=bidder)",
+        first_leader=first_leader,
+        contract=contract, contracts=("1", "2", "3", "4", "5", "6", "little-pepper", "big-pepper"),
+    ),
     deal_layout=(25, 4, 6),
     phases=(),
     profile_advice=profile_advice,

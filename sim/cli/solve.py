@@ -1,0 +1,140 @@
+"""``bower solve``: double-dummy tricks of a deal, a part-played position, or every record of a file."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from sim.cli.options import json_option, rule_option, threads_option, variant_option
+
+
+@click.command()
+@click.argument("deal", required=False)
+@variant_option
+@click.option("--trump", default=None, metavar="SUIT", help="Trump suit (C S D H). Without it: the table of every trump.")
+@click.option("--maker", default=None, type=int, metavar="SEAT", help="The maker's seat (with --trump).")
+@click.option("--leader", default=None, type=int, metavar="SEAT",
+              help="The seat that leads the first trick (default: as the rules say, see below).")
+@click.option("--dealer", default=None, type=int, metavar="SEAT",
+              help="The dealer's seat, which fixes position 1 (default: the last seat, so seat 0 is position 1).")
+@click.option("--plays", default=None, metavar="CARDS",
+              help="Cards played since the first lead, in order: solve that position and value each legal card.")
+@rule_option
+@json_option
+@click.option("--records", "records_in", default=None, metavar="IN",
+              help="Add a 'dd' object to every record of IN (.jsonl or .parquet), written to --out.")
+@click.option("--out", "out_path", default=None, metavar="OUT", help="Where --records writes (.jsonl or .parquet).")
+@threads_option
+def solve(deal, variant, trump, maker, leader, dealer, plays, rules, as_json, records_in, out_path, threads):
+    """Double-dummy analysis: every hand open, best play by both sides.
+
+    DEAL gives each seat in play its cards at the first lead (after any swap,
+    merge, widow or discard), e.g. "0:JH JD AH KH QH TH 1:9C TC ... 2:...";
+    a seat sitting out is left out. The maker's side is the maker alone (Ghost
+    Hand: against the other two together; Cutthroat: against the defenders) or
+    with its partner (Hasenpfeffer, Euchre). First leader by default: Ghost
+    Hand the maker; Cutthroat, Euchre and Hasenpfeffer position 1 (Euchre
+    skipping a seat that sits out; Hasenpfeffer the bidder with --rule
+    first_lead=bidder).
+
+    \b
+    Without --trump: the tricks the maker's side takes for each trump and maker.
+    With --trump and --maker: the tricks of that contract; with --plays also
+    the position after those cards and the value of each legal card.
+    With --records IN --out OUT: every record gets dd.tricks (its contract)
+    and dd.table (each trump), from the hands as played.
+    """
+    from sim import solve as S
+    from sim.rules import get_variant, parse_rule_args
+
+    v = get_variant(variant)
+    if records_in is not None:
+        if deal is not None or trump or plays or maker is not None:
+            raise click.UsageError("--records solves a file; leave out DEAL, --trump, --maker and --plays")
+        if not out_path:
+            raise click.UsageError("--records needs --out FILE (.jsonl or .parquet)")
+        _solve_file(records_in, out_path, threads, as_json)
+        return
+    if out_path:
+        raise click.UsageError("--out goes with --records")
+    if deal is None:
+        raise click.UsageError("give a DEAL (e.g. \"0:JH JD AH KH QH TH 1:... 2:...\") or --records IN --out OUT")
+    rules_d = parse_rule_args(v, rules)
+    hands = S.parse_deal(v, deal)
+    for name, seat in (("--leader", leader), ("--dealer", dealer), ("--maker", maker)):
+        if seat is not None and not 0 <= seat < v.card_play.seats:
+            raise S.DealError(f"{name} {seat} is not a seat at the {v.title} table (0..{v.card_play.seats - 1})")
+    if leader is not None and leader not in hands:
+        raise S.DealError(f"--leader {leader}: that seat holds no cards in the deal")
+    if trump is None:
+        if plays or maker is not None:
+            raise click.UsageError("--maker and --plays need --trump")
+        table = S.dd_table(v, hands, rules_d, dealer, leader)
+        if as_json:
+            click.echo(json.dumps({"variant": v.name, "table": {t: {str(m): x for m, x in row.items()}
+                                                              for t, row in table.items()}}, indent=2))
+        else:
+            click.echo(format_table(v, hands, table, leader))
+        return
+    if maker is None:
+        raise click.UsageError("--trump needs --maker SEAT")
+    cards = []
+    if plays:
+        from sim.cards import parse_cards
+
+        cards = parse_cards(plays, allow_joker=v.card_play.joker)
+    result = S.solve(v, hands, S.parse_suit(trump), maker, leader, cards, rules_d, dealer)
+    result["variant"] = v.name
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+    else:
+        click.echo(format_position(v, result, len(cards)))
+
+
+def _solve_file(records_in, out_path, threads, as_json):
+    from sim import solve as S
+    from sim.progress import Progress
+
+    progress = Progress("records", enabled=None if not as_json else False)
+    try:
+        s = S.solve_records(records_in, out_path, threads, progress)
+    finally:
+        progress.close()
+    if as_json:
+        click.echo(json.dumps(s, indent=2))
+    else:
+        click.echo(f"{s['records']:,} records, {s['solved']:,} hands played, each solved for 4 trumps "
+                   f"on {s['threads']} thread(s) in {s['elapsed_s']:.2f} s ({s['solves_per_second']:,.0f} solves/s); "
+                   f"written to {s['out']}")
+
+
+def format_table(v, hands: dict, table: dict, leader) -> str:
+    """The double-dummy table as text: a row per trump, a column per maker."""
+    seats = sorted(hands)
+    n = len(next(iter(hands.values())))
+    lead = f"seat {leader} leads" if leader is not None else v.card_play.leader_note
+    side = "with their partner" if v.partnerships else "alone"
+    lines = [f"{v.title}: double-dummy tricks of the maker's side ({side}), of {n}; {lead}",
+             "trump " + "".join(f"{'maker ' + str(m):>9}" for m in seats)]
+    for t, row in table.items():
+        lines.append(f"{t:<6}" + "".join(f"{row[m]:>9}" for m in seats))
+    return "\n".join(lines)
+
+
+def format_position(v, r: dict, n_plays: int) -> str:
+    """One solved contract or position as text, with each legal card's value."""
+    side = ", ".join(str(s) for s in r["side"])
+    total = r["tricks_taken"] + r["tricks_left"] if n_plays == 0 else None
+    lines = [f"{v.title}: trump {r['trump']}, maker seat {r['maker']} (side: seat {side}), seat {r['leader']} led"]
+    if n_plays:
+        lines.append(f"after {n_plays} card(s): the maker's side has taken {r['tricks_taken']}, "
+                     f"{r['tricks_left']} trick(s) to play")
+    lines.append(f"double dummy: the maker's side takes {r['tricks']} trick(s)"
+                 + (f" of {total}" if total is not None else " in all"))
+    if r.get("values"):
+        best = max(r["values"].values()) if r["to_play"] in r["side"] else min(r["values"].values())
+        lines.append(f"seat {r['to_play']} to play; the maker's side's tricks after each card:")
+        for c, x in r["values"].items():
+            lines.append(f"  {c:<3} {x}" + ("   best" if x == best else ""))
+    return "\n".join(lines)
