@@ -65,8 +65,8 @@ def _build_space():
 
 def _build_pext():
     """``PEXT[live, x]``: the bits of ``x`` at ``live``'s set positions packed low; ``PDEP[live, y]`` the inverse."""
-    pext = np.zeros((256, 256), np.int64)
-    pdep = np.zeros((256, 256), np.int64)
+    pext = np.zeros((256, 256), np.uint8)
+    pdep = np.zeros((256, 256), np.uint8)
     for live in range(256):
         pos = [i for i in range(8) if live >> i & 1]
         for x in range(256):
@@ -126,24 +126,28 @@ def _beats(b, w):
 
 
 @kernel
+def _column(h, live, s):
+    """Suit byte ``s`` of every seat's hand, ranks compressed among the live cards, packed a byte per seat."""
+    ls = (live >> (8 * s)) & 255
+    sh = 8 * s
+    return (np.int64(PEXT[ls, (h[0] >> sh) & 255]) | (np.int64(PEXT[ls, (h[1] >> sh) & 255]) << 8)
+            | (np.int64(PEXT[ls, (h[2] >> sh) & 255]) << 16) | (np.int64(PEXT[ls, (h[3] >> sh) & 255]) << 24))
+
+
+@kernel
 def _key(h, leader, sides):
     """The canonical transposition key of the hands ``h`` at a trick boundary: (k1, k2, tag)."""
     live = h[0] | h[1] | h[2] | h[3]
-    cols = np.zeros(4, np.int64)
-    for s in range(4):
-        ls = (live >> (8 * s)) & 255
-        c = 0
-        for seat in range(4):
-            c |= PEXT[ls, (h[seat] >> (8 * s)) & 255] << (8 * seat)
-        cols[s] = c
-    a, b, c = cols[0], cols[1], cols[2]
+    a = _column(h, live, 0)
+    b = _column(h, live, 1)
+    c = _column(h, live, 2)
     if a < b:
         a, b = b, a
     if b < c:
         b, c = c, b
     if a < b:
         a, b = b, a
-    k1 = cols[TRUMP_SLOT] | (a << 32)
+    k1 = _column(h, live, TRUMP_SLOT) | (a << 32)
     k2 = b | (c << 32)
     tag = leader | (sides << 2)
     return k1, k2, tag
@@ -172,12 +176,12 @@ def _quick_tricks(h, leader, active):
     others = live & ~h[leader]
     lt = h[leader]
     ls = (live >> 24) & 255
-    q = _top_run(PEXT[ls, (lt >> 24) & 255], popcount(ls))
+    q = _top_run(np.int64(PEXT[ls, (lt >> 24) & 255]), popcount(ls))
     if (others >> 24) & 255 == 0:
         for s in range(3):
             ls = (live >> (8 * s)) & 255
             if ls:
-                q += _top_run(PEXT[ls, (lt >> (8 * s)) & 255], popcount(ls))
+                q += _top_run(np.int64(PEXT[ls, (lt >> (8 * s)) & 255]), popcount(ls))
     return q
 
 
@@ -199,8 +203,8 @@ def _gen_moves(h, st, ply, moves, sides, trick_mask):
         if ms == 0:
             continue
         ls = (live >> (8 * s)) & 255
-        c = PEXT[ls, ms]
-        reps |= PDEP[ls, c & ~(c >> 1)] << (8 * s)
+        c = np.int64(PEXT[ls, ms])
+        reps |= np.int64(PDEP[ls, c & ~(c >> 1)]) << (8 * s)
     n = 0
     if pos == 0:
         # masters (the highest card still out in their suit) first, trump first; then low cards up
@@ -272,6 +276,20 @@ def _search(h, st, moves, nxt, n_active, sides, target, keys, tags, bounds, node
                     st[ply, P_SLOT] = -1
                     continue
                 leader = st[ply, P_PLAYER]
+                if left == 1:
+                    # the last trick plays itself: one card each
+                    wbit = lowest(h[leader])
+                    wseat = leader
+                    p = nxt[leader]
+                    while p != leader:
+                        b = lowest(h[p])
+                        if _beats(b, wbit):
+                            wbit, wseat = b, p
+                        p = nxt[p]
+                    result = won + ((sides >> wseat) & 1) >= target
+                    phase = RETURN
+                    st[ply, P_SLOT] = -1
+                    continue
                 q = _quick_tricks(h, leader, n_active)
                 if q > left:
                     q = left

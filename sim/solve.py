@@ -447,3 +447,39 @@ def _count_records(path: str) -> int:
             return sum(1 for line in fh if line.strip())
     except (OSError, ValueError):
         return 0
+
+
+def sample_deals(variant, n: int, seed: int = 0):
+    """``n`` random full deals in the variant's play layout, as rows for ``solve_batch`` (profile and bench).
+
+    Every seat in play holds ``hand_size`` cards from the deck; the maker is a
+    random seat, trump the suit in which the maker's side holds most cards of
+    the trump suit (the kind of contract a player makes), and the first leader
+    as the rules say with the last seat dealing.
+    """
+    from kernels.tables import SUIT_MASK
+
+    cp = variant.card_play
+    rng = np.random.default_rng(seed)
+    deck = 25 if cp.joker else 24
+    seats = cp.seats
+    active = (1 << seats) - 1
+    hands = np.zeros((n, 4), np.int64)
+    trump = np.zeros(n, np.int64)
+    leader = np.zeros(n, np.int64)
+    sides = np.zeros(n, np.int64)
+    makers = rng.integers(0, seats, n)
+    for i in range(n):
+        cards = rng.permutation(deck)[: seats * cp.hand_size]
+        for s in range(seats):
+            hands[i, s] = sum(1 << int(c) for c in cards[s * cp.hand_size:(s + 1) * cp.hand_size])
+        m = int(makers[i])
+        side = variant.maker_side(m, active)
+        held = 0
+        for s in range(seats):
+            if side >> s & 1:
+                held |= int(hands[i, s])
+        trump[i] = max(range(4), key=lambda t: (bin(held & int(SUIT_MASK[t, t])).count("1"), -t))
+        leader[i] = cp.first_leader(m, seats - 1, active, {}, frozenset())
+        sides[i] = side
+    return hands, np.full(n, active, np.int64), trump, leader, sides
