@@ -186,7 +186,21 @@ def _quick_tricks(h, leader, active):
 
 
 @kernel
-def _gen_moves(h, st, ply, moves, sides, trick_mask):
+def _trump_run(h):
+    """(how many of the top trumps still out one seat holds without a gap, that seat); (0, -1) with no trumps."""
+    live = (h[0] | h[1] | h[2] | h[3]) >> 24 & 255
+    if live == 0:
+        return 0, -1
+    top = highest(live) + 24
+    holder = 0
+    for s in range(4):
+        if h[s] >> top & 1:
+            holder = s
+    return _top_run(np.int64(PEXT[live, (h[holder] >> 24) & 255]), popcount(live)), holder
+
+
+@kernel
+def _gen_moves(h, st, ply, moves, sides, trick_mask, n_active):
     """Fill ``moves[ply]`` with the player's distinct legal cards in a cheap good order; return how many."""
     p = st[ply, P_PLAYER]
     hand = h[p]
@@ -304,6 +318,20 @@ def _search(h, st, moves, nxt, n_active, sides, target, keys, tags, bounds, node
                     phase = RETURN
                     st[ply, P_SLOT] = -1
                     continue
+                # whoever holds the top trumps wins a trick with each of them, whoever leads
+                q, holder = _trump_run(h)
+                if q > 0:
+                    if (sides >> holder) & 1:
+                        if won + q >= target:
+                            result = True
+                            phase = RETURN
+                            st[ply, P_SLOT] = -1
+                            continue
+                    elif won + left - q < target:
+                        result = False
+                        phase = RETURN
+                        st[ply, P_SLOT] = -1
+                        continue
                 k1, k2, tag = _key(h, leader, sides)
                 slot = _slot_of(k1, k2, tag) & mask
                 st[ply, P_SLOT] = slot
@@ -323,7 +351,7 @@ def _search(h, st, moves, nxt, n_active, sides, target, keys, tags, bounds, node
                         continue
             else:
                 st[ply, P_SLOT] = -1
-            st[ply, P_NM] = _gen_moves(h, st, ply, moves, sides, st[ply, P_TRICK])
+            st[ply, P_NM] = _gen_moves(h, st, ply, moves, sides, st[ply, P_TRICK], n_active)
             st[ply, P_IX] = 0
             phase = NEXT
         elif phase == NEXT:
