@@ -142,6 +142,17 @@ for name, threads, n in cases:
             from sim.variants.euchre.advice import advise as eu_advise
             def once(n=n, threads=threads):
                 eu_advise("JH JD AH KH 9S", "QH", position=1, samples=n, seed=0, threads=threads)
+    elif name.endswith("solve"):
+        try:  # an older commit without the double-dummy solver
+            from sim import solve as dd
+            from sim.variants import get_variant
+        except ImportError:
+            continue
+        vname = {"solve": "ghost", "ct-solve": "cutthroat", "hp-solve": "hasenpfeffer", "eu-solve": "euchre"}[name]
+        rows = dd.sample_deals(get_variant(vname), n, 0)
+        def once(n=n, rows=rows):
+            global nodes
+            nodes = float(dd.solve_batch(*rows)[1].mean())
     else:
         import tempfile, os
         def once(n=n, threads=threads):
@@ -154,6 +165,8 @@ for name, threads, n in cases:
     med = statistics.median(times)
     out.append({"kernel": name, "threads": threads, "items": n, "seconds": med, "per_second": n / med,
                 "ns_per_item": 1e9 * med / n})
+    if name.endswith("solve"):
+        out[-1]["nodes_per_solve"] = nodes
 print(json.dumps(out))
 '''
 
@@ -219,12 +232,17 @@ def main() -> None:
         "eu-hand": [1_000_000, 4_000_000],
         "eu-game": [100_000],
         "eu-advice": [100_000],
+        "solve": [20_000],
+        "ct-solve": [20_000],
+        "hp-solve": [5_000],
+        "eu-solve": [20_000],
     }
     if args.quick:
         sizes = {"deal": [1_000_000], "hand": [1_000_000], "game": [100_000], "duplicate": [60_000], "swap": [200_000],
                  "advice": [20_000], "records": [10_000], "ct-hand": [1_000_000], "ct-game": [50_000],
                  "ct-advice": [50_000], "hp-hand": [1_000_000], "hp-game": [50_000], "hp-advice": [20_000],
-                 "eu-hand": [1_000_000], "eu-game": [50_000], "eu-advice": [20_000]}
+                 "eu-hand": [1_000_000], "eu-game": [50_000], "eu-advice": [20_000], "solve": [5_000],
+                 "ct-solve": [5_000], "hp-solve": [1_000], "eu-solve": [5_000]}
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
     cases.append(("random", 1, 1_000_000))  # the peer comparison's second bower figure: 1 thread only
     info = machine()
@@ -251,6 +269,8 @@ def main() -> None:
     print("'ct-hand', 'ct-game', 'ct-advice' = the same for Cutthroat (games to 10; should-bid at position 1, 3 actions);")
     print("'hp-hand', 'hp-game', 'hp-advice' = the same for Hasenpfeffer (games to 10 by side; should-bid at position 1, 7 actions);")
     print("'eu-hand', 'eu-game', 'eu-advice' = the same for standard Euchre (games to 10 by side; should-bid at position 1, round one)")
+    print("'solve', 'ct-solve', 'hp-solve', 'eu-solve' = double-dummy solves of full deals from the first lead "
+          "(sim.solve.sample_deals, seed 0), with nodes per solve")
     print()
     header = f"{'kernel':<9} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
     if args.against:
@@ -263,6 +283,8 @@ def main() -> None:
         if args.against:
             b = base.get((r["kernel"], r["threads"], r["items"]))
             line += f" {b['per_second']:>14,.0f} {r['per_second'] / b['per_second']:>6.2f}" if b else f" {'-':>14} {'-':>6}"
+        if "nodes_per_solve" in r:
+            line += f"   {r['nodes_per_solve']:,.0f} nodes/solve"
         if r["threads"] > 1 and (r["kernel"], r["items"]) in single:
             eff = r["per_second"] / (r["threads"] * single[(r["kernel"], r["items"])])
             line += f"   parallel efficiency {100 * eff:.0f}%"

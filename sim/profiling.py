@@ -29,12 +29,13 @@ import numpy as np
 
 from sim.runner import RunError, max_threads
 
-KERNELS = ("deal", "auction", "play", "hand", "game", "should-bid")
+KERNELS = ("deal", "auction", "play", "hand", "game", "should-bid", "solve")
 DERIVED = "auction+play"
 HANDS_PER_GAME = 15  # ``game`` plays hands // 15 games (about 13 hands a game to 32)
 HANDS_PER_SAMPLE = 20  # ``should-bid`` draws hands // 20 samples per action (each plays 18 hands)
+HANDS_PER_SOLVE = 50  # ``solve`` solves hands // 50 full deals double dummy
 UNITS = {"deal": "deals", "deal+auction": "hands", "hand": "hands", DERIVED: "hands", "auction": "hands",
-         "play": "hands", "game": "games", "should-bid": "samples/action"}
+         "play": "hands", "game": "games", "should-bid": "samples/action", "solve": "solves"}
 FUSED_NOTE = (
     "derived rows: auction = deal+auction minus deal, play = hand minus deal+auction, auction+play = hand minus "
     "deal (the phases run fused in the hand kernel, kernels/NAME/drivers.py simulate_chunks; deal+auction is the "
@@ -56,7 +57,7 @@ def parse_kernels(text: str, variant="ghost") -> list[str]:
             timed = [x.title for x in _variants() if x.phases]
             raise RunError(f"--kernel {n}: the auction and the play are timed apart for {' and '.join(timed)} only")
         if n == "all":
-            wanted = ["deal", *v.phases, "hand", "game", "should-bid"]
+            wanted = ["deal", *v.phases, "hand", "game", "should-bid", "solve"]
         elif n in KERNELS:
             wanted = [n]
         else:
@@ -156,10 +157,29 @@ def _advice_once(n: int, threads: int, variant="ghost") -> float:
     return get_variant(variant).profile_advice(n, threads)
 
 
+_SOLVE_DEALS: dict = {}
+
+
+def _solve_once(n: int, variant="ghost") -> tuple[float, float]:
+    """Solve ``n`` random full deals of the variant (``sim.solve.sample_deals``, seed 0): (seconds, nodes per solve)."""
+    from sim import solve
+    from sim.rules import get_variant
+
+    key = (variant, n)
+    if key not in _SOLVE_DEALS:
+        _SOLVE_DEALS.clear()
+        _SOLVE_DEALS[key] = solve.sample_deals(get_variant(variant), n, 0)
+    t0 = time.perf_counter()
+    _, nodes = solve.solve_batch(*_SOLVE_DEALS[key])
+    return time.perf_counter() - t0, float(nodes.mean())
+
+
 def items(kernel: str, hands: int) -> int:
-    """Items one timed run of ``kernel`` processes for ``--hands hands``: deals, hands, games or samples."""
+    """Items one timed run of ``kernel`` processes for ``--hands hands``: deals, hands, games, samples or solves."""
     if kernel == "game":
         return max(1, hands // HANDS_PER_GAME)
+    if kernel == "solve":
+        return max(1, hands // HANDS_PER_SOLVE)
     if kernel == "should-bid":
         return max(1, hands // HANDS_PER_SAMPLE)
     return hands
@@ -170,8 +190,10 @@ def _dispatchers(kernel: str, variant="ghost") -> list:
     from sim.rules import get_variant
 
     v = get_variant(variant)
+    from kernels.solve import solve_many
+
     return {"deal": [deal_many], "deal+auction": list(v.phase_dispatchers), "hand": [v.drivers.simulate_chunks],
-            "game": [v.drivers.games_chunks], "should-bid": list(v.advice_kernels)}[kernel]
+            "game": [v.drivers.games_chunks], "should-bid": list(v.advice_kernels), "solve": [solve_many]}[kernel]
 
 
 def _smallest_run(kernel: str, variant="ghost") -> None:
@@ -189,6 +211,8 @@ def _smallest_run(kernel: str, variant="ghost") -> None:
         runner.warm_up(encode(v, resolve(v, None)), runner.seat_params("default", variant)[1], variant)
     elif kernel == "game":
         _game_once(1, 1, variant)
+    elif kernel == "solve":
+        _solve_once(1, variant)
     else:
         _advice_once(1, 1, variant)
 
@@ -254,6 +278,13 @@ def measure(kernel: str, n: int, threads: int, repeats: int = 3, variant="ghost"
     elif kernel == "should-bid":
         def once(m):
             return _advice_once(m, threads, variant)
+    elif kernel == "solve":
+        nodes = None
+
+        def once(m):
+            nonlocal nodes
+            seconds, nodes = _solve_once(m, variant)
+            return seconds
     else:
         raise RunError(f"no timed kernel {kernel!r}")
     once(min(n, 5000))
@@ -274,6 +305,8 @@ def measure(kernel: str, n: int, threads: int, repeats: int = 3, variant="ghost"
     if kernel == "game":
         row["hands"] = hands_seen
         row["hands_per_second"] = hands_seen / seconds
+    if kernel == "solve":
+        row["nodes_per_solve"] = nodes
     return row
 
 

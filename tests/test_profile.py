@@ -30,7 +30,7 @@ def test_json_has_every_kernel_and_thread_count(capsys):
     assert isinstance(r["compiled"], bool) and r["compile_s"] >= 0
     assert r["machine"]["max_threads"] == max_threads() and r["machine"]["cores"]
     seen = {(k["name"], k["threads"]) for k in r["kernels"]}
-    names = ("deal", "deal+auction", "hand", "auction", "play", "auction+play", "game", "should-bid")
+    names = ("deal", "deal+auction", "hand", "auction", "play", "auction+play", "game", "should-bid", "solve")
     want = {(n, t) for n in names for t in ts}
     assert seen == want
     derived_names = {"auction", "play", "auction+play"}
@@ -43,6 +43,8 @@ def test_json_has_every_kernel_and_thread_count(capsys):
         assert k["parallel_efficiency"] > 0
         if k["threads"] == 1:
             assert k["parallel_efficiency"] == pytest.approx(1.0)
+    solve = next(k for k in r["kernels"] if k["name"] == "solve")
+    assert solve["items"] == int(HANDS) // 50 and solve["nodes_per_solve"] > 1
     game = next(k for k in r["kernels"] if k["name"] == "game")
     assert game["items"] == int(HANDS) // 15 and game["hands_per_second"] > game["per_second"]
     by = {(k["name"], k["threads"]): k["ns_per_item"] for k in r["kernels"]}
@@ -111,7 +113,8 @@ def test_cutthroat_kernels_are_profiled_too(capsys):
     seen = {(k["name"], k["threads"]) for k in r["kernels"]}
     skipped = {(k["name"], k["threads"]) for k in r["derived_skipped"]}
     # a derived row (hand minus deal) is left out, saying why, when a busy machine makes the difference non-positive
-    assert seen | skipped == {(n, t) for n in ("deal", "hand", "auction+play", "game", "should-bid") for t in ts}
+    assert seen | skipped == {(n, t) for n in ("deal", "hand", "auction+play", "game", "should-bid", "solve")
+                              for t in ts}
     assert not seen & skipped
     assert all(k["name"] == "auction+play" and "not positive" in k["reason"] for k in r["derived_skipped"])
     for k in r["kernels"]:

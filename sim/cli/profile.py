@@ -12,10 +12,11 @@ from sim.cli.options import json_option, variant_option
 @click.command()
 @click.option(
     "--kernel", "kernel", default="all", show_default=True,
-    help="deal, auction, play, hand, game, should-bid or all (a comma list is allowed).",
+    help="deal, auction, play, hand, game, should-bid, solve or all (a comma list is allowed).",
 )
 @click.option("--hands", default=1_000_000, show_default=True, type=int,
-              help="Size of each timed run: deals/hands; games = hands/15; should-bid samples = hands/20.")
+              help="Size of each timed run: deals/hands; games = hands/15; should-bid samples = hands/20; "
+                   "solve: hands/50 full deals.")
 @click.option("--threads", "threads", default=None, metavar="1,2",
               help="Comma list of thread counts (default: 1 and all cores).")
 @variant_option
@@ -83,6 +84,13 @@ def format_profile(r: dict) -> str:
             lines.append("* " + FUSED_NOTE)
     for row in r.get("derived_skipped", []):
         lines.append(f"derived row {row['name']} at {row['threads']} thread(s) left out: {row['reason']}")
+    for row in r["kernels"]:
+        if row["name"] == "solve":
+            lines.append(f"solve at {row['threads']} thread(s): {row['per_second'] / row['threads']:,.0f} solves/s per "
+                         f"thread, {row['nodes_per_solve']:,.0f} nodes per solve")
+    if any(row["name"] == "solve" for row in r["kernels"]):
+        lines.append("solve: full deals double dummy from the first lead, the maker's side against the rest (random "
+                     "deals, seed 0; trump the maker side's longest suit).")
     if any(row["name"] == "should-bid" for row in r["kernels"]):
         lines.append(v.profile_notes.get("should-bid", "should-bid: samples per action per second."))
     lines.append("efficiency = per second at T threads / (T x per second at 1 thread); "
