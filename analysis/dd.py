@@ -40,6 +40,7 @@ from kernels.tables import EFF_SUIT, RIGHT
 ALL = "all"  # the contract label of the rows over every contract
 MIN_PLOT_HANDS = 10  # strength buckets with fewer hands are left out of the plot
 BATCH = 4096  # records per solver batch
+REPORT_BATCH = 4 * BATCH  # hands the report plays again and solves at a time (a multiple of the runner's chunk)
 PLOT = "dd_make_rate.png"
 PLOTS = {PLOT: "Played vs double-dummy make rate by hand strength (trumps held by the maker's side)"}
 TABLES = ("dd_by_contract", "dd_by_features", "dd_by_strength", "dd_trump_choice")
@@ -222,7 +223,11 @@ def trump_table(variant, frame: pd.DataFrame) -> pd.DataFrame:
 
 def dd_tables(variant, recs: list[dict]) -> dict[str, pd.DataFrame]:
     """Every double-dummy table (``TABLES``) of the records that carry ``dd`` (the others are left out)."""
-    frame = hand_frame(variant, recs)
+    return frame_tables(variant, hand_frame(variant, recs))
+
+
+def frame_tables(variant, frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Every double-dummy table (``TABLES``) of a ``hand_frame`` (frames of several batches may be concatenated)."""
     return {
         "dd_by_contract": contract_table(variant, frame),
         "dd_by_features": feature_table(variant, frame),
@@ -243,21 +248,27 @@ def report_section(v, hands: int, seed: int, rules_d: dict, strategy, progress=N
     """
     from sim import runner
 
-    recs = runner.hand_records(seed, 0, hands, rules_d, strategy, v.name)
-    solved = attach_dd(v, recs, progress=progress)
-    tables = dd_tables(v, recs)
+    frames, solved = [], 0
+    for start in range(0, hands, REPORT_BATCH):
+        recs = runner.hand_records(seed, start, min(REPORT_BATCH, hands - start), rules_d, strategy, v.name)
+        solved += attach_dd(v, recs)
+        frames.append(hand_frame(v, recs))
+        if progress is not None:
+            progress(start + len(recs), hands)
+    kept = [f for f in frames if len(f)] or frames[:1]
+    tables = frame_tables(v, pd.concat(kept, ignore_index=True) if len(kept) > 1 else kept[0])
     meta = {"double-dummy hands": f"{hands:,} (the run's first hands dealt; {solved:,} played, each solved for "
                                   f"the 4 trumps: the dd tables and plot)"}
-    notes = [
+    notes = [(
         f"Double dummy (dd_* tables and the last plot): the first {hands:,} hands dealt of this run, "
-        f"{solved:,} of them played, solved with every hand open and best play by both sides from the first lead, "
-        "the hands as played (after any swap, dummy, widow or discard). 'par' rates are the double-dummy make "
+        f"{solved:,} of them played, solved with every hand open and best play by both sides (the maker's side against everyone else in "
+        "play as one side) from the first lead, the hands as played (after any swap, dummy, widow or discard). 'par' rates are the double-dummy make "
         "rates; 'left_on_table' is the mean of the double-dummy tricks less the tricks the maker's side took (the "
         "makers' mistakes net of the defenders'); 'makeable_set' is the share of contracts that were makeable "
         "double-dummy but went down, 'unmakeable_made' the reverse (make_rate - par_rate = unmakeable_made - "
         "makeable_set). Hand strength is the number of trumps the maker's side held. Trump choice: the other "
-        "trumps are solved with the same hands, so after any discard made for the trump named.",
-    ]
+        "trumps are solved with the same hands, so after any discard made for the trump named."
+    )]
     return tables, meta, notes
 
 
@@ -286,7 +297,7 @@ def draw_plot(tables: dict[str, pd.DataFrame], staging: str) -> None:
     ax.set_xlabel("trumps held by the maker's side at the first lead (bowers counted)")
     ax.set_ylabel("make rate (95% interval)")
     ax.set_ylim(0, 1.02)
-    ax.set_title(PLOTS[PLOT])
+    ax.set_title(PLOTS[PLOT], fontsize=10)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(os.path.join(staging, PLOT), dpi=110)

@@ -118,6 +118,32 @@ def run_meta(v, name: str, params: dict, rules_d: dict, seed: int, extra: dict, 
     }
 
 
+def add_dd_section(v, tables: dict, meta: dict, notes: list, hands: int, seed: int, rules_d: dict, strategy,
+                   progress=None):
+    """Add the double-dummy part of a report to ``tables``, ``meta`` and ``notes`` (in place); (plots, draw).
+
+    The run's first ``hands`` hands are played again from ``seed`` and
+    solved (``analysis.dd.report_section``); the returned ``plots`` and
+    ``draw`` are the variant's with the played-against-double-dummy plot
+    after them, for ``write_report``.
+    """
+    from analysis import dd
+
+    dd_tables, dd_meta, dd_notes = dd.report_section(v, hands, seed, rules_d, strategy, progress)
+    tables.update(dd_tables)
+    tail = {k: meta.pop(k) for k in ("bower version", "reproduce with") if k in meta}
+    meta.update(dd_meta)
+    meta.update(tail)
+    notes.extend(dd_notes)
+    variant_draw = v.draw_plots
+
+    def draw(t: dict, staging: str) -> None:
+        variant_draw(t, staging)
+        dd.draw_plot(t, staging)
+
+    return {**v.plots, **dd.PLOTS}, draw
+
+
 def _fmt_table(df: pd.DataFrame) -> str:
     return df.to_html(index=False, float_format=lambda x: f"{x:.4f}", border=0, classes="t")
 

@@ -191,10 +191,12 @@ def test_report_writes_html_and_plots(capsys, tmp_path):
     assert code == 0 and "report.html" in out
     html = (out_dir / "report.html").read_text()
     for needle in ("Ghost Hand Euchre", "auction=one_lap", "bower-rules-1", "strategy", "seed", "20,000",
-                   "swap_value.png", "make_rate_by_strength.png", "moon_odds.png", "points_by_position.png"):
+                   "swap_value.png", "make_rate_by_strength.png", "moon_odds.png", "points_by_position.png",
+                   "dd_make_rate.png"):
         assert needle in html
     assert sorted(p.name for p in out_dir.iterdir()) == sorted(
-        ["report.html", "swap_value.png", "make_rate_by_strength.png", "moon_odds.png", "points_by_position.png"]
+        ["report.html", "swap_value.png", "make_rate_by_strength.png", "moon_odds.png", "points_by_position.png",
+         "dd_make_rate.png"]
     )
 
 

@@ -327,7 +327,7 @@ def test_cli_every_command(capsys, tmp_path):
         "trump_kind.csv"]
     code, out, _ = run(capsys, "report", "--variant", "euchre", "--hands", "3000", "--games", "64",
                        "--out", str(tmp_path / "rep"), "--csv")
-    assert code == 0 and "3 plots" in out
+    assert code == 0 and "4 plots" in out
     html = (tmp_path / "rep" / "report.html").read_text()
     assert "Standard Euchre" in html and "dealer_side.png" in html and "The deal is worth" in html
     for png in EUCHRE.plots:
