@@ -26,6 +26,9 @@ SUIT_NAMES = {"C": 0, "S": 1, "D": 2, "H": 3, "♣": 0, "♠": 1, "♦": 2, "♥
 CHUNK = 256  # deals per solver chunk (one transposition table each)
 
 
+_CARD_INDEX = {card_str(c): c for c in range(25)}  # the records' own spelling, looked up before parsing
+
+
 class DealError(UserError, ValueError):
     """A deal, play list or record that the rules do not allow."""
 
@@ -320,7 +323,9 @@ def played_hand(variant, rec: dict, index: int | None = None) -> PlayedHand | No
         try:
             seat, name = pair
             seat = int(seat)
-            card = parse_card(name)
+            card = _CARD_INDEX.get(name)
+            if card is None:
+                card = parse_card(name)
         except (TypeError, ValueError, CardError):
             raise DealError(f"{where}: field 'plays' entry {k} is {pair!r}, not [seat, card]") from None
         if not 0 <= seat < variant.card_play.seats:

@@ -126,7 +126,8 @@ def format_position(v, r: dict, n_plays: int) -> str:
     """One solved contract or position as text, with each legal card's value."""
     side = ", ".join(str(s) for s in r["side"])
     total = r["tricks_taken"] + r["tricks_left"] if n_plays == 0 else None
-    lines = [f"{v.title}: trump {r['trump']}, maker seat {r['maker']} (side: seat {side}), seat {r['leader']} led"]
+    lines = [f"{v.title}: trump {r['trump']}, maker seat {r['maker']} (side: seat {side}), "
+             f"seat {r['leader']} leads the first trick"]
     if n_plays:
         lines.append(f"after {n_plays} card(s): the maker's side has taken {r['tricks_taken']}, "
                      f"{r['tricks_left']} trick(s) to play")
@@ -134,7 +135,8 @@ def format_position(v, r: dict, n_plays: int) -> str:
                  + (f" of {total}" if total is not None else " in all"))
     if r.get("values"):
         best = max(r["values"].values()) if r["to_play"] in r["side"] else min(r["values"].values())
-        lines.append(f"seat {r['to_play']} to play; the maker's side's tricks after each card:")
+        role = "the maker's side" if r["to_play"] in r["side"] else "a defender"
+        lines.append(f"seat {r['to_play']} ({role}) to play; the maker's side's tricks after each card:")
         for c, x in r["values"].items():
             lines.append(f"  {c:<3} {x}" + ("   best" if x == best else ""))
     return "\n".join(lines)

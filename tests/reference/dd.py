@@ -126,13 +126,14 @@ def _solver(active: int, trump: int, sides: int):
     n_active = bin(active).count("1")
     suit_mask = [sum(1 << c for c in range(25) if effective_suit(c, trump) == s) for s in range(4)]
     eff = [effective_suit(c, trump) for c in range(25)]
+    strength = [trump_strength(c, trump) if eff[c] == trump else rank_of(c) for c in range(25)]
     order = {lead: [seat_to_play(lead, k, active) for k in range(n_active)] for lead in range(4) if active >> lead & 1}
 
     def wins_over(card: int, best: int) -> bool:
-        """Whether ``card`` beats ``best``, the card winning the trick so far."""
+        """Whether ``card`` beats ``best``, the card winning the trick so far (trump over the rest)."""
         if eff[card] == trump:
-            return eff[best] != trump or trump_strength(card, trump) > trump_strength(best, trump)
-        return eff[card] == eff[best] and rank_of(card) > rank_of(best)
+            return eff[best] != trump or strength[card] > strength[best]
+        return eff[card] == eff[best] and strength[card] > strength[best]
 
     @lru_cache(maxsize=1 << 20)  # bounded: an evicted position is only searched again
     def value(hands: tuple, trick: tuple, leader: int) -> int:
@@ -154,10 +155,12 @@ def _solver(active: int, trump: int, sides: int):
         if trick and hand & suit_mask[eff[trick[0]]]:  # must follow the suit led
             legal = hand & suit_mask[eff[trick[0]]]
         results = []
-        for c in range(25):
-            if legal >> c & 1:
-                rest = tuple(h & ~(1 << c) if s == seat else h for s, h in enumerate(hands))
-                results.append(value(rest, trick + (c,), leader))
+        rest = list(hands)
+        while legal:  # each legal card in turn
+            bit = legal & -legal
+            legal ^= bit
+            rest[seat] = hand ^ bit
+            results.append(value(tuple(rest), trick + (bit.bit_length() - 1,), leader))
         return max(results) if sides >> seat & 1 else min(results)
 
     return value
