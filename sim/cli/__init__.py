@@ -9,6 +9,7 @@ import click
 from sim.cli.analyze import analyze
 from sim.cli.experiment import experiment
 from sim.cli.profile import profile
+from sim.cli.replay import replay
 from sim.cli.report import report
 from sim.cli.should_bid import should_bid
 from sim.cli.simulate import simulate
@@ -32,6 +33,7 @@ cli.add_command(report)
 cli.add_command(should_bid)
 cli.add_command(profile)
 cli.add_command(solve)
+cli.add_command(replay)
 
 
 def main(argv=None) -> None:

@@ -39,6 +39,16 @@ class CardPlay:
     leader_note: str  # who leads the first trick, for help texts
     contract: Callable[[dict], tuple[str, int]]  # record of a hand played -> (contract label, tricks the makers need)
     contracts: tuple[str, ...]  # every contract label, in table order
+    # replay (``sim/variants/NAME/scoring.py``; None: no replay): KeyError names a missing field, ValueError a bad one
+    check: Callable[[dict, dict], dict] | None = None  # (record, rules) -> the record, its fields checked, canonical
+    in_play: Callable[[dict], frozenset] | None = None  # checked record of a hand played -> the seats that hold cards
+    held: Callable[[dict], dict | None] | None = None  # checked record -> seat -> cards at the first lead from 'deal'
+    score: Callable[[dict, dict, dict], dict] | None = None  # (record, tricks by seat, rules) -> points as in 'points'
+    renege: Callable[[dict, int, dict], dict] | None = None  # (record, offender, rules) -> the penalty, as 'points'
+    game_winner: Callable | None = None  # (scores, points, record, rules, target, state) -> (winner|None, state)
+    replay_fields: tuple[str, ...] = ()  # fields replay needs beyond variant, dealer, maker, trump, plays
+    deal_fields: tuple[str, ...] = ()  # fields replay needs along with 'deal' (to find the hands at the first lead)
+    renege_note: str = ""  # the renege penalty, for help texts
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from kernels.ghost import drivers as gs
 from kernels.ghost import hand as gk
 from sim.experiment import rotations_one_vs_base, three_seat_assignments
 from sim.variants import base
-from sim.variants.ghost import advice, plots, records, report, strategy, summary, tables
+from sim.variants.ghost import advice, plots, records, report, scoring, strategy, summary, tables
 
 TARGET = 32
 ADVICE_HAND = "JH KH TH 9H AS 9C"  # the profiled should-bid question: position 1, nothing called
@@ -111,6 +111,10 @@ VARIANT = base.Variant(
         leader_note="the maker leads",
         first_leader=first_leader,
         contract=contract, contracts=("3", "4", "5", "moon"),
+        check=scoring.check, in_play=scoring.in_play, held=scoring.held, score=scoring.score,
+        renege=scoring.renege, game_winner=scoring.game_winner,
+        replay_fields=("bid",), deal_fields=("swap",),
+        renege_note="the offender loses 2",
     ),
     deal_layout=(24, 4, 6),
     phases=("auction", "play"),

@@ -43,7 +43,7 @@ def _cards(value, field: str) -> list[int]:
 
 
 def held(rec: dict) -> dict[int, list[int]] | None:
-    """Seat -> cards at the first lead from ``deal`` (the swapper holds ``deal["ghost"]``, needs ``swap``); None without a deal."""
+    """Seat -> cards at the first lead from ``deal``, None without one: the seat in ``swap`` holds ``deal["ghost"]``."""
     deal = rec.get("deal")
     if deal is None:
         return None

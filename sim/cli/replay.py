@@ -1,0 +1,172 @@
+"""``bower replay``: recorded hands checked against the rules, reneges penalised, tricks and points recomputed."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+def _fields_help() -> str:
+    from sim.replay import fields_needed
+    from sim.variants import all_variants
+
+    lines = []
+    for v in all_variants():
+        f = fields_needed(v)
+        lines.append(f"  {v.name}: {', '.join(f['needed'])}; with deal: {', '.join(f['with_deal'])}")
+        lines.append(f"    renege: {v.card_play.renege_note}")
+    return "\n".join(lines)
+
+
+class _ReplayCommand(click.Command):
+    """Adds the per-variant list of record fields to the help (read from the variants, not spelled here)."""
+
+    def format_help_text(self, ctx, formatter):
+        super().format_help_text(ctx, formatter)
+        formatter.write("\n\b\nFields each record needs, and the renege penalty, by variant:\n" + _fields_help() + "\n")
+
+
+@click.command(cls=_ReplayCommand)
+@click.argument("file", metavar="FILE")
+@click.option("--dd", "dd", is_flag=True,
+              help="Add each play's double-dummy cost: tricks its side lost against the best card there.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per hand (JSON lines).")
+def replay(file, dd, as_json):
+    """Replay the hands of FILE (.jsonl or .parquet records) against the rules: reneges, tricks, points.
+
+    Each hand is replayed from its plays: turn order, the cards each seat
+    held (from 'deal' when the record has it, else the cards each seat
+    played) and following suit. A renege (not following the suit led while
+    able to) is named: trick, seat, card and the suit it should have
+    followed. The hand is scored as played, from the tricks as they fell
+    (the renege card counts where it lay); then each renege's penalty (the
+    variant's, listed below) is added: points = as played + penalties.
+
+    \b
+    A record is one JSON object per line, as `bower simulate --records`
+    writes, or typed in, e.g. (Euchre):
+      {"variant": "euchre", "dealer": 3, "maker": 1, "trump": "S",
+       "alone": [], "plays": [[0, "AH"], [1, "9H"], [2, "KH"], ...]}
+    Optional: hand; rules (default: the variant's defaults); deal (with
+    the fields below: then each card played must have been held); tricks
+    and points (compared with the replay); game (see below). A hand
+    thrown in has its maker field (maker or bidder, below) null, no plays.
+
+    \b
+    --dd: every play's cost, double dummy: the tricks the player's side
+    (the maker's side, or the defenders) lost with that card against the
+    best card at that position, best play after (0 for a best card; a
+    renege is compared with the best legal card).
+    Games: consecutive records with the same 'game' field are one game,
+    with running scores and the winner (first to the variant's target;
+    partnerships by side). A record the rules do not allow (not JSON, a
+    missing field, an unknown card, a card played twice, a seat out of
+    turn, a card the seat did not hold, a wrong number of cards) stops
+    the replay with one line naming the record and the field (status 2).
+    --json prints one JSON object per hand: hand, tricks, points (with
+    the penalties), score (as played), penalty, reneges, costs (--dd), ...
+    """
+    from sim.replay import replay_file
+    from sim.variants import get_variant
+
+    games: dict = {}
+    n = played = renege_count = differ = 0
+    for r in replay_file(file, dd):
+        n += 1
+        played += not r["thrown_in"]
+        renege_count += len(r["reneges"])
+        differ += r.get("matches") is False
+        if "game" in r:
+            games[r["game"]] = r
+        if as_json:
+            click.echo(json.dumps(r, separators=(",", ":")))
+        else:
+            click.echo(format_hand(get_variant(r["variant"]), r, dd))
+    if not as_json:
+        tail = [f"{n:,} hand(s) replayed: {played:,} played, {n - played:,} thrown in; {renege_count:,} renege(s)"]
+        if differ:
+            tail.append(f"the record's own tricks or points differ from the replay on {differ:,} hand(s)")
+        for label, r in games.items():
+            if r["winner"] is None:
+                v = get_variant(r["variant"])
+                tail.append(f"game {label}: no winner after {r['game_hand']} hand(s) ({_units(v, r['scores'], False)})")
+        click.echo("\n".join(tail))
+
+
+def _unit(v, key, short: bool = False) -> str:
+    k = int(key)
+    if not v.partnerships:
+        return f"seat {k}"
+    return f"side {k}" if short else f"side {k} (seats {k} & {k + 2})"
+
+
+def _units(v, points: dict, signed: bool = True, short: bool = False) -> str:
+    fmt = "{:+d}" if signed else "{:d}"
+    return ", ".join(f"{_unit(v, k, short)} {fmt.format(x) if x else '0'}" for k, x in sorted(points.items()))
+
+
+def format_hand(v, r: dict, dd: bool = False) -> str:
+    """One replayed hand as text: contract, tricks by seat, points, reneges, (--dd) the tricks with costs, the game."""
+    cp = v.card_play
+    head = f"record {r['record']}, hand {r['hand']} ({v.title}, dealer seat {r['dealer']})"
+    if r["thrown_in"]:
+        lines = [f"{head}: thrown in, no points"]
+    else:
+        lone = [s for s in r.get("alone") or [] if s != r["maker"]]
+        extra = f", seat {lone[0]} defends alone" if lone else ""
+        lines = [f"{head}: {cp.maker_field} seat {r['maker']}, contract {r['contract']} (needs {r['need']} tricks), "
+                 f"trump {r['trump']}{extra}; seat {r['leader']} leads",
+                 "  tricks: " + ", ".join(f"seat {s} {t if int(s) in r['in_play'] else '-'}"
+                                          for s, t in r["tricks"].items())]
+        if dd:
+            lines.extend(_tricks_text(r))
+        points = "  points: " + _units(v, r["points"])
+        if r["reneges"]:
+            points += (f"  (as played: {_units(v, r['score'], short=True)}; "
+                       f"renege penalty: {_units(v, r['penalty'], short=True)})")
+        lines.append(points)
+        for x in r["reneges"]:
+            lines.append(f"  renege: trick {x['trick']}, seat {x['seat']} played {x['card']} but could follow "
+                         f"{x['follow']}: {_units(v, {k: p for k, p in x['penalty'].items() if p}, short=True)}")
+    if r.get("matches") is False:
+        rec = r["recorded"]
+        parts = []
+        if "tricks" in rec and rec["tricks"] != r["tricks"]:
+            parts.append("tricks " + ", ".join(f"seat {s} {t}" for s, t in rec["tricks"].items()))
+        if "points" in rec and rec["points"] != r["points"]:
+            parts.append("points " + _units(v, rec["points"]))
+        lines.append("  the record says: " + "; ".join(parts))
+    if "game" in r:
+        line = f"  game {r['game']}, hand {r['game_hand']}: {_units(v, r['scores'], False, True)}"
+        if r["winner"] is not None:
+            line += f"; won by {_unit(v, r['winner'])}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _tricks_text(r: dict) -> list[str]:
+    """The tricks as played with each card's double-dummy cost, and the costs summed by side."""
+    lines = []
+    costs = r["costs"]
+    side = set(r["side"])
+    by_trick: dict[int, list] = {}
+    for c in costs:
+        by_trick.setdefault(c["trick"], []).append(c)
+    renege = {(x["trick"], x["seat"]) for x in r["reneges"]}
+    for t, plays in sorted(by_trick.items()):
+        cells = []
+        for c in plays:
+            cell = f"{c['seat']}:{c['card']}"
+            if (t, c["seat"]) in renege:
+                cell += "!"
+            if c["cost"]:
+                cell += f" (cost {c['cost']}, best {' '.join(c['best'])})"
+            cells.append(cell)
+        won = r["trick_winners"][t - 1] if t - 1 < len(r["trick_winners"]) else None
+        lines.append(f"  trick {t}: " + "  ".join(cells) + (f"  -> seat {won}" if won is not None else ""))
+    mine = sum(c["cost"] for c in costs if c["seat"] in side)
+    theirs = sum(c["cost"] for c in costs if c["seat"] not in side)
+    lines.append(f"  double dummy: the maker's side could take {r['dd_tricks']}; its own plays cost it {mine}, "
+                 f"the defenders' plays cost them {theirs}" + (" (! marks a renege)" if renege else ""))
+    return lines

@@ -1,0 +1,112 @@
+"""Standard Euchre replay in plain Python (RULES.md 4): fields checked, the hands at the first lead, the score.
+
+What ``sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
+``alone`` seats), ``in_play`` (the partner of whoever went alone sits
+out), ``held`` (the deal, the dealer's after taking the up-card),
+``score`` (exactly as ``kernels/euchre/hand.py``), ``renege`` (the other
+side scores 2, 4 against a lone hand) and ``game_winner`` (first side to
+the target). Points are by side: ``"0"`` seats 0 & 2, ``"1"`` seats 1 &
+3. Errors: KeyError names a missing field, ValueError says which field is
+wrong.
+"""
+
+from __future__ import annotations
+
+from sim.cards import CardError, parse_card
+
+SIDES = ("0", "1")
+TRICKS = 5
+MAKERS_NEED = 3
+RENEGE, LONE_RENEGE = 2, 4
+
+
+def check(rec: dict, rules: dict) -> dict:
+    """The record with ``alone`` checked: the maker and at most one defender (``allow_lone_defender``)."""
+    maker = rec.get("maker")
+    if maker is None:
+        return dict(rec, alone=[])
+    alone = rec["alone"]
+    if not isinstance(alone, (list, tuple)) or any(isinstance(s, bool) or s not in (0, 1, 2, 3) for s in alone):
+        raise ValueError(f"field 'alone' is {alone!r}, not a list of seats")
+    alone = sorted({int(s) for s in alone})
+    if (maker + 2) % 4 in alone:
+        raise ValueError(f"field 'alone': seat {(maker + 2) % 4} is the maker's partner and cannot go alone")
+    defenders = [s for s in alone if s % 2 != maker % 2]
+    if defenders and not rules["allow_lone_defender"]:
+        raise ValueError(f"field 'alone': seat {defenders[0]} defends alone but allow_lone_defender is false")
+    if len(defenders) > 1:
+        raise ValueError(f"field 'alone' is {alone}: only one defender may defend alone")
+    return dict(rec, alone=alone)
+
+
+def in_play(rec: dict) -> frozenset:
+    """The seats holding cards: all four, less the partner of each seat that went alone."""
+    out = {(s + 2) % 4 for s in rec.get("alone") or []}
+    return frozenset(range(4)) - out
+
+
+def _card(value, field: str) -> int:
+    try:
+        return parse_card(value)
+    except (TypeError, AttributeError, CardError):
+        raise ValueError(f"field {field!r} is {value!r}, not a card") from None
+
+
+def held(rec: dict) -> dict[int, list[int]] | None:
+    """Seat -> cards at the first lead from ``deal`` (or None): the dealer takes ``upcard``, puts down ``discard``."""
+    deal = rec.get("deal")
+    if deal is None:
+        return None
+    if not isinstance(deal, dict):
+        raise ValueError("field 'deal' is not an object of seat -> cards")
+    hands = {}
+    for s in in_play(rec):
+        cards = deal.get(str(s))
+        if not isinstance(cards, (list, tuple)):
+            raise ValueError(f"field 'deal' has no hand '{s}'")
+        hands[s] = {_card(c, f"deal.{s}") for c in cards}
+    dealer, discard = rec["dealer"], rec["discard"]
+    if discard is not None and dealer in hands:
+        up, down = _card(rec["upcard"], "upcard"), _card(discard, "discard")
+        if down not in hands[dealer]:
+            raise ValueError(f"field 'discard': the dealer, seat {dealer}, does not hold {discard}")
+        hands[dealer] = (hands[dealer] | {up}) - {down}
+    return {s: sorted(c) for s, c in hands.items()}
+
+
+def score(rec: dict, tricks: dict[int, int], rules: dict) -> dict[str, int]:
+    """Points by side for a hand played (RULES.md 4): makers 1, march 2 (alone 4); euchred: defenders 2 (lone 4)."""
+    maker = rec.get("maker")
+    if maker is None:
+        return {k: 0 for k in SIDES}
+    side = maker % 2
+    taken = tricks.get(side, 0) + tricks.get(side + 2, 0)
+    alone = rec.get("alone") or []
+    if taken >= MAKERS_NEED:
+        makers, defenders = (1 if taken < TRICKS else (4 if maker in alone else 2)), 0
+    else:
+        makers, defenders = 0, (4 if any(s % 2 != side for s in alone) else 2)
+    points = {k: 0 for k in SIDES}
+    points[SIDES[side]], points[SIDES[1 - side]] = makers, defenders
+    return points
+
+
+def renege(rec: dict, offender: int, rules: dict) -> dict[str, int]:
+    """The renege penalty by side (RULES.md 4): the other side scores 2, or 4 when it plays a lone hand."""
+    other = 1 - offender % 2
+    lone = any(s % 2 == other for s in rec.get("alone") or [])
+    out = {k: 0 for k in SIDES}
+    out[SIDES[other]] = LONE_RENEGE if lone else RENEGE
+    return out
+
+
+def game_winner(scores: dict[str, int], points: dict[str, int], rec: dict, rules: dict, target: int, state):
+    """(winning side or None, state) after a hand: the side at ``target`` or more.
+
+    Only a renege penalty can bring both sides there on one hand: then the
+    higher score wins, and a tie plays on.
+    """
+    a, b = scores["0"], scores["1"]
+    if max(a, b) < target or a == b:
+        return None, None
+    return (0 if a > b else 1), None
