@@ -79,10 +79,11 @@ def parse_deal(variant, text: str) -> dict[int, list[int]]:
 
 
 def check_hands(variant, hands: dict[int, list[int]]) -> dict[int, list[int]]:
-    """``hands`` if it is a position the variant can reach at a trick boundary: 2+ seats, equal counts, legal sizes."""
+    """``hands`` if the variant can hold them at a trick boundary: the seats in play, equal counts, legal sizes."""
     cp = variant.card_play
-    if len(hands) < 2:
-        raise DealError("a deal needs the hands of at least two seats in play")
+    if len(hands) not in cp.seats_in_play:
+        counts = " or ".join(str(n) for n in cp.seats_in_play)
+        raise DealError(f"a {variant.title} deal has {counts} seats in play, not {len(hands)}")
     sizes = {len(c) for c in hands.values()}
     if len(sizes) != 1:
         detail = ", ".join(f"seat {s}: {len(c)}" for s, c in sorted(hands.items()))

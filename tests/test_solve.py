@@ -101,7 +101,10 @@ def test_text_output_names_the_best_cards(capsys):
 
 @pytest.mark.parametrize("args, words", [
     (["0:JH JD AH KH QH 1:9C TC JC QC KC AC 2:9S TS JS QS KS AS"], "same number of cards"),
-    (["0:JH JD AH KH QH TH"], "at least two seats"),
+    (["0:JH JD AH KH QH TH"], "3 seats in play, not 1"),
+    (["0:JH JD AH KH QH TH 1:9C TC JC QC KC AC"], "3 seats in play, not 2"),
+    (["--variant", "euchre", "0:JH JD AH KH QH 1:9C TC JC QC KC"], "4 or 3 seats in play, not 2"),
+    (["--variant", "hasenpfeffer", "0:JH JD AH KH QH TH 1:9C TC JC QC KC AC 2:9S TS JS QS KS AS"], "4 seats"),
     (["0:JH JD AH KH QH TH 1:JH TC JC QC KC AC 2:9S TS JS QS KS AS"], "JH"),
     (["0:JH JD AH KH QH XX 1:9C TC JC QC KC AC 2:9S TS JS QS KS AS"], "malformed card"),
     (["0:JH JD AH KH QH JK 1:9C TC JC QC KC AC 2:9S TS JS QS KS AS"], "joker"),

@@ -33,6 +33,7 @@ class CardPlay:
 
     seats: int  # seats that can hold cards in play (Ghost Hand's ghost is not one)
     hand_size: int  # cards each seat in play holds at the first lead
+    seats_in_play: tuple[int, ...]  # how many seats can be in play (fewer when someone sits out)
     joker: bool  # the joker is in the deck
     maker_field: str  # the record field naming the maker ("maker", or Hasenpfeffer's "bidder")
     first_leader: Callable[[int, int, int, dict, frozenset], int]  # (maker, dealer, active mask, rules, alone) -> leader

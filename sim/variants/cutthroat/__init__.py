@@ -95,7 +95,7 @@ VARIANT = base.Variant(
     advise=advice.ask,
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
-        seats=3, hand_size=5, joker=False, maker_field="maker",
+        seats=3, hand_size=5, seats_in_play=(3, 2), joker=False, maker_field="maker",
         leader_note="position 1, or the seat in play left of the one who went alone (a lone defender first)",
         first_leader=first_leader,
         contract=contract, contracts=("dummy", "alone"),

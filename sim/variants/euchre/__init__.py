@@ -90,7 +90,7 @@ VARIANT = base.Variant(
     advise=advice.ask,
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
-        seats=4, hand_size=5, joker=False, maker_field="maker",
+        seats=4, hand_size=5, seats_in_play=(4, 3), joker=False, maker_field="maker",
         leader_note="position 1, skipping a seat that sits out",
         first_leader=first_leader,
         contract=contract, contracts=("partner", "alone"),

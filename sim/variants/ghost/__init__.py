@@ -107,7 +107,7 @@ VARIANT = base.Variant(
     advise=advice.ask,
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
-        seats=3, hand_size=6, joker=False, maker_field="maker",
+        seats=3, hand_size=6, seats_in_play=(3,), joker=False, maker_field="maker",
         leader_note="the maker leads",
         first_leader=first_leader,
         contract=contract, contracts=("3", "4", "5", "moon"),

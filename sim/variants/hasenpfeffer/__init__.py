@@ -82,7 +82,7 @@ VARIANT = base.Variant(
     advise=advice.ask,
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
-        seats=4, hand_size=6, joker=True, maker_field="bidder",
+        seats=4, hand_size=6, seats_in_play=(4,), joker=True, maker_field="bidder",
         leader_note="position 1 (the bidder with --rule first_lead=bidder)",
         first_leader=first_leader,
         contract=contract, contracts=("1", "2", "3", "4", "5", "6", "little-pepper", "big-pepper"),
