@@ -1,6 +1,6 @@
 """``make bench``: kernel throughput with machine, threads and commit (outside the test run).
 
-Usage: ``python benchmarks/run.py [--quick] [--against REV] [--json]``
+Usage: ``python benchmarks/run.py [--quick] [--against REV] [--only CASES] [--json]``
 
 Each case is warmed up first (compilation excluded), then timed ``--repeats``
 times; the median is reported. ``--against REV`` runs the same cases on
@@ -91,6 +91,17 @@ for name, threads, n in cases:
                 continue
         def once(n=n, threads=threads):
             advise("JH KH TH 9H AS 9C", position=1, samples=n, seed=0, threads=threads)
+    elif name.endswith("solve"):
+        try:  # an older commit without the double-dummy solver
+            from sim import solve as dd
+            from sim.variants import get_variant
+        except ImportError:
+            continue
+        vname = {"solve": "ghost", "ct-solve": "cutthroat", "hp-solve": "hasenpfeffer", "eu-solve": "euchre"}[name]
+        rows = dd.sample_deals(get_variant(vname), n, 0)
+        def once(n=n, rows=rows):
+            global nodes
+            nodes = float(dd.solve_batch(*rows)[1].mean())
     elif name.startswith("ct-"):
         try:  # an older commit without Cutthroat
             runner.simulate("cutthroat", hands=10, seed=0, threads=threads)
@@ -142,17 +153,6 @@ for name, threads, n in cases:
             from sim.variants.euchre.advice import advise as eu_advise
             def once(n=n, threads=threads):
                 eu_advise("JH JD AH KH 9S", "QH", position=1, samples=n, seed=0, threads=threads)
-    elif name.endswith("solve"):
-        try:  # an older commit without the double-dummy solver
-            from sim import solve as dd
-            from sim.variants import get_variant
-        except ImportError:
-            continue
-        vname = {"solve": "ghost", "ct-solve": "cutthroat", "hp-solve": "hasenpfeffer", "eu-solve": "euchre"}[name]
-        rows = dd.sample_deals(get_variant(vname), n, 0)
-        def once(n=n, rows=rows):
-            global nodes
-            nodes = float(dd.solve_batch(*rows)[1].mean())
     else:
         import tempfile, os
         def once(n=n, threads=threads):
@@ -212,6 +212,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=None)
     ap.add_argument("--against", metavar="REV", help="also measure this commit, in the same run")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", metavar="CASES", help="a comma list of cases to run (e.g. solve,hp-solve)")
     args = ap.parse_args()
     repeats = args.repeats or (3 if args.quick else 5)
     threads = sorted({1, min(2, os.cpu_count() or 1)})
@@ -245,9 +246,18 @@ def main() -> None:
                  "ct-solve": [5_000], "hp-solve": [1_000], "eu-solve": [5_000]}
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
     cases.append(("random", 1, 1_000_000))  # the peer comparison's second bower figure: 1 thread only
+    if args.only:
+        wanted = {c.strip() for c in args.only.split(",") if c.strip()}
+        unknown = wanted - {c[0] for c in cases}
+        if unknown:
+            raise SystemExit(f"unknown case(s) {', '.join(sorted(unknown))}; the cases are {', '.join(sizes)}, random")
+        cases = [c for c in cases if c[0] in wanted]
     info = machine()
     results = {"this": measure(ROOT, cases, repeats)}
-    peer = peer_section(results["this"], 20_000 if args.quick else 100_000, repeats)
+    if args.only:
+        peer = {"skipped": True, "reason": "--only runs the cases named", "how": "run without --only for it"}
+    else:
+        peer = peer_section(results["this"], 20_000 if args.quick else 100_000, repeats)
     if args.against:
         with tempfile.TemporaryDirectory() as d:
             wt = Path(d) / "base"

@@ -28,8 +28,10 @@ How it is fast (all standard in double-dummy solvers):
   (``TT_BITS``): ``2**TT_BITS`` entries of 20 bytes, 1.25 MiB per table.
 - **Equivalent cards** (adjacent in the live order of one hand's suit) are
   tried once; **quick tricks** (the leader's top trumps, and its top cards in
-  every suit once nobody else holds trump) and the target cut prune; moves
-  are ordered cheaply (cheapest winner, masters first, low cards).
+  every suit once nobody else holds trump; whoever holds the top trumps wins
+  a trick with each of them) and the target cut prune; the last trick is
+  played out directly; moves are ordered cheaply (cheapest winner, masters
+  first, low cards).
 """
 
 import numpy as np
