@@ -97,6 +97,10 @@ def test_every_registered_variant_has_both_packages_and_a_full_interface():
         assert (ROOT / "sim" / "variants" / v.name / "__init__.py").is_file()
         for f in fields(Variant):
             assert getattr(v, f.name) is not None or f.name in ("phase_run",), (v.name, f.name)
+        from sim.variants.base import CardPlay
+
+        for f in fields(CardPlay):  # the solver and replay work for every registered variant
+            assert getattr(v.card_play, f.name) not in (None, (), ""), (v.name, "card_play", f.name)
         assert v.param_names == tuple(p[0] for p in v.params)
         assert set(v.presets) >= {"default", "random"} and set(v.preset_notes) == set(v.presets)
         for preset in v.presets.values():

@@ -7,9 +7,10 @@ play and score of one hand with its record and summary layouts; ``strategy``;
 and its engine package ``sim/variants/NAME/`` that builds the ``Variant``
 below from its own modules (``strategy``: presets; ``records``; ``summary``:
 the summary, its text and the experiment columns; ``tables``: the analysis
-tables and plots; ``advice``: the should-bid question; ``report``). The
-commands, runner, records, experiments, analysis, report and profile only
-ever go through these fields; none of them names a variant.
+tables and plots; ``advice``: the should-bid question; ``report``;
+``scoring``: replay's rules, through ``CardPlay``). The commands, runner,
+records, experiments, analysis, report, profile, the double-dummy solver and
+replay only ever go through these fields; none of them names a variant.
 """
 
 from __future__ import annotations
