@@ -18,8 +18,9 @@ trump. Set beside what was played, per contract label
   (the hand strength of the report's plot: generic, and the main driver of
   a contract in every variant).
 - ``dd_trump_choice``: how often the trump named was the makers' best
-  double-dummy trump (``dd.tricks == max(dd.table)``), and the par make rate
-  had they named the best one.
+  double-dummy trump among those the auction let the maker name
+  (``CardPlay.trump_choices``: Euchre's and Cutthroat's round one only the
+  up-card's suit), and the par make rate had they named the best one.
 
 The features come from the hands as played (each seat's played cards), so
 they count the cards after any swap, dummy merge, widow or discard. Only the
@@ -88,12 +89,30 @@ def _tricks(rec: dict, seat: int) -> int:
     return int(t.get(str(seat), t.get(seat, 0)) or 0)
 
 
+def _checked_dd(d, index: int) -> tuple[int, dict]:
+    """(tricks, trump -> tricks) of a record's ``dd`` object; RecordsError naming the record when malformed."""
+    from sim.records import RecordsError
+
+    try:
+        tricks = d["tricks"]
+        table = d.get("table") or {}
+        if not isinstance(tricks, int) or isinstance(tricks, bool) or not isinstance(table, dict):
+            raise TypeError
+        table = {str(t): x for t, x in table.items() if x is not None}
+        if any(not isinstance(x, int) or isinstance(x, bool) for x in table.values()):
+            raise TypeError
+    except (TypeError, KeyError, AttributeError):
+        raise RecordsError(f"record {index}: field 'dd' is {d!r}, not a bower dd object "
+                           "({'tricks': n, 'table': {suit: n}}: see bower solve --records)") from None
+    return tricks, table
+
+
 def hand_frame(variant, recs: list[dict]) -> pd.DataFrame:
     """One row per played record with a ``dd`` object: contract, need, played and dd tricks, best trump's, features.
 
     ``played``: tricks the maker's side took; ``dd``: its double-dummy tricks
-    in the contract; ``best``: the most it takes double-dummy over the four
-    trumps; ``trumps``: trumps the maker's side held at the first lead (the
+    in the contract; ``best``: the most it takes double-dummy over the trumps
+    its maker could have named in that auction (``CardPlay.trump_choices``); ``trumps``: trumps the maker's side held at the first lead (the
     bowers and any joker counted); ``right_bower``: it held the jack of trump.
     """
     from sim.solve import played_hand
@@ -104,7 +123,7 @@ def hand_frame(variant, recs: list[dict]) -> pd.DataFrame:
         d = rec.get("dd")
         if d is None:
             continue
-        ph = played_hand(variant, rec, i)
+        ph = played_hand(variant, rec, i, check_turns=False)
         if ph is None:
             continue
         active = sum(1 << s for s in ph.hands)
@@ -112,10 +131,10 @@ def hand_frame(variant, recs: list[dict]) -> pd.DataFrame:
         seats = [s for s in ph.hands if side >> s & 1]
         cards = [c for s in seats for c in ph.hands[s]]
         label, need = cp.contract(rec)
-        table = d.get("table") or {}
+        tricks, table = _checked_dd(d, i)
+        allowed = [table[t] for t in cp.trump_choices(rec) if t in table]
         rows.append((
-            str(label), int(need), sum(_tricks(rec, s) for s in seats), int(d["tricks"]),
-            max([int(x) for x in table.values() if x is not None], default=int(d["tricks"])),
+            str(label), int(need), sum(_tricks(rec, s) for s in seats), tricks, max(allowed, default=tricks),
             int(sum(EFF_SUIT[ph.trump, c] == ph.trump for c in cards)), bool(int(RIGHT[ph.trump]) in cards),
         ))
     frame = pd.DataFrame(rows, columns=FRAME_COLUMNS)

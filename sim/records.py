@@ -239,7 +239,7 @@ def read_records(path: str) -> list[dict]:
             d["calls"] = [[int(s), c] for s, c in d["calls"]]
             d["plays"] = [[int(s), c] for s, c in d["plays"]]
         return rows
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8-sig") as fh:  # a byte-order mark some editors write is not part of the data
         return [json.loads(line) for line in fh if line.strip()]
 
 
@@ -316,7 +316,7 @@ def iter_record_batches(path: str, batch: int = 4096):
                     d["plays"] = [[int(a), c] for a, c in d["plays"]]
                 yield check(rows)
         else:
-            with open(path, encoding="utf-8") as fh:
+            with open(path, encoding="utf-8-sig") as fh:
                 rows = []
                 for lineno, line in enumerate(fh, 1):
                     if not line.strip():

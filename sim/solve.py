@@ -82,7 +82,8 @@ def check_hands(variant, hands: dict[int, list[int]]) -> dict[int, list[int]]:
     """``hands`` if the variant can hold them at a trick boundary: the seats in play, equal counts, legal sizes."""
     cp = variant.card_play
     if len(hands) not in cp.seats_in_play:
-        counts = " or ".join(str(n) for n in cp.seats_in_play)
+        c = [str(n) for n in cp.seats_in_play]
+        counts = c[0] if len(c) == 1 else ", ".join(c[:-1]) + " or " + c[-1]
         raise DealError(f"a {variant.title} deal has {counts} seats in play, not {len(hands)}")
     sizes = {len(c) for c in hands.values()}
     if len(sizes) != 1:
@@ -214,14 +215,15 @@ def card_values(pos: Position, side: int) -> dict[int, int]:
 
 
 def solve(variant, hands: dict[int, list[int]], trump: int, maker: int, leader: int | None = None,
-          plays=(), rules: dict | None = None, dealer: int | None = None) -> dict:
+          plays=(), rules: dict | None = None, dealer: int | None = None, alone=frozenset()) -> dict:
     """The double-dummy answer at one position: the maker side's tricks, and every legal card's value.
 
     ``hands``: seat -> cards at the first lead (seats in play only); ``plays``:
     cards played since, in order (checked against the rules). ``leader``
     defaults to the seat the rules make lead (``dealer`` defaults to the
-    seat before seat 0, so seat 0 is position 1). Tricks are counted for the
-    whole hand: those already taken plus best play from here.
+    seat before seat 0, so seat 0 is position 1; ``alone``: the seats that
+    went alone, where the rules make that change the leader). Tricks are
+    counted for the whole hand: those already taken plus best play from here.
     """
     check_hands(variant, hands)
     active = sum(1 << s for s in hands)
@@ -230,7 +232,7 @@ def solve(variant, hands: dict[int, list[int]], trump: int, maker: int, leader: 
     if dealer is None:
         dealer = variant.players - 1
     if leader is None:
-        leader = variant.card_play.first_leader(maker, dealer, active, rules or {}, frozenset())
+        leader = variant.card_play.first_leader(maker, dealer, active, rules or {}, frozenset(alone))
     pos = start(hands, trump, leader)
     for c in plays:
         if pos.tricks_left == 0:
@@ -251,10 +253,11 @@ def solve(variant, hands: dict[int, list[int]], trump: int, maker: int, leader: 
 
 
 def dd_table(variant, hands: dict[int, list[int]], rules: dict | None = None, dealer: int | None = None,
-             leader: int | None = None) -> dict:
+             leader: int | None = None, alone=frozenset()) -> dict:
     """Trump suit -> maker seat -> the maker side's double-dummy tricks, each leading as the rules say.
 
-    ``leader`` fixes the first leader for every entry instead.
+    ``alone``: the seats that went alone (for the rules' leader); ``leader``
+    fixes the first leader for every entry instead.
     """
     check_hands(variant, hands)
     active = sum(1 << s for s in hands)
@@ -265,7 +268,7 @@ def dd_table(variant, hands: dict[int, list[int]], rules: dict | None = None, de
     for t in range(4):
         for m in seats:
             lead = leader if leader is not None else variant.card_play.first_leader(m, dealer, active, rules or {},
-                                                                                    frozenset())
+                                                                                    frozenset(alone))
             rows.append((t, lead, variant.maker_side(m, active)))
             keys.append((t, m))
     hand_rows = np.zeros((len(rows), 4), np.int64)
@@ -305,19 +308,29 @@ class PlayedHand:
     plays: list[tuple[int, int]]  # (seat, card) in order
 
 
-def played_hand(variant, rec: dict, index: int | None = None) -> PlayedHand | None:
-    """The card play of a record, or None for a hand thrown in; DealError names the record and field."""
+def played_hand(variant, rec: dict, index: int | None = None, check_turns: bool = True) -> PlayedHand | None:
+    """The card play of a record, or None for a hand thrown in; DealError names the record and field.
+
+    ``check_turns``: also check that every card is played once and each trick
+    in turn (``records_dd`` does; the analysis of records already solved needs
+    only the hands).
+    """
     where = f"record {index}" if index is not None else "record"
-    maker = rec.get(variant.card_play.maker_field)
+    field_name = variant.card_play.maker_field
+    maker = rec.get(field_name)
     plays = rec.get("plays") or []
     if maker is None or not plays:
         return None
+    if not isinstance(plays, list):
+        raise DealError(f"{where}: field 'plays' is {plays!r}, not a list of [seat, card]")
+    if isinstance(maker, str) and maker.strip().isdigit():
+        maker = int(maker)
     try:
         trump = parse_suit(rec.get("trump"))
     except DealError:
         raise DealError(f"{where}: field 'trump' is {rec.get('trump')!r}, not a suit") from None
-    if not isinstance(maker, int) or not 0 <= maker < variant.card_play.seats:
-        raise DealError(f"{where}: field {variant.card_play.maker_field!r} is {maker!r}, not a seat")
+    if not isinstance(maker, int) or isinstance(maker, bool) or not 0 <= maker < variant.card_play.seats:
+        raise DealError(f"{where}: field {field_name!r} is {rec.get(field_name)!r}, not a seat")
     hands: dict[int, list[int]] = {}
     seq = []
     for k, pair in enumerate(plays):
@@ -335,7 +348,34 @@ def played_hand(variant, rec: dict, index: int | None = None) -> PlayedHand | No
             raise DealError(f"{where}: field 'plays' entry {k} is the joker, not in this variant's deck")
         hands.setdefault(seat, []).append(card)
         seq.append((seat, card))
+    if check_turns:
+        _check_turns(seq, trump, sum(1 << s for s in hands), where)
     return PlayedHand(hands, trump, maker, seq[0][0], seq)
+
+
+def _check_turns(seq: list[tuple[int, int]], trump: int, active: int, where: str) -> None:
+    """DealError unless every card is played once, each trick by every seat in play in turn, won as the rules say.
+
+    Following suit is not checked here: a renege is a fact of a recorded hand
+    (``bower replay`` finds and scores it); the hands as played stay the same.
+    """
+    seen: dict[int, int] = {}
+    for k, (_, c) in enumerate(seq):
+        if c in seen:
+            raise DealError(f"{where}: field 'plays' entry {k}: {card_str(c)} is played twice (entries {seen[c]} and {k})")
+        seen[c] = k
+    n = bin(active).count("1")
+    leader = seq[0][0]
+    for start_k in range(0, len(seq), n):
+        trick = seq[start_k:start_k + n]
+        seat = leader
+        for j, (s, c) in enumerate(trick):
+            if s != seat:
+                raise DealError(f"{where}: field 'plays' entry {start_k + j}: seat {s} plays {card_str(c)} "
+                                f"when it is seat {seat}'s turn")
+            seat = next_seat(seat, active)
+        if len(trick) == n:
+            leader = trick_winner(trump, trick)
 
 
 def records_dd(variant, recs: list[dict], first_index: int = 0) -> list[dict | None]:

@@ -222,3 +222,18 @@ def test_report_without_dd(capsys, tmp_path):
                        "--out", str(out_dir))
     assert code == 0 and f"{len(EUCHRE.plots)} plots" in out
     assert not (out_dir / dd.PLOT).exists() and "dd by contract" not in (out_dir / "report.html").read_text()
+
+
+def test_best_trump_only_among_the_suits_the_auction_allowed():
+    # ordered up in round one: hearts was the only trump the makers could have; spades' 4 does not count
+    r1 = record("euchre", 0, "H", SIDE_5_RIGHT, {0: 1, 1: 2, 2: 1, 3: 1}, 3, {"H": 3, "S": 4, "C": 0, "D": 0},
+                alone=[], upcard="9H", calls=[[1, "order"]])
+    # round two with hearts turned down: spades named; hearts' 5 was not open to them
+    r2 = record("euchre", 0, "S", SIDE_5_RIGHT, {0: 1, 1: 2, 2: 1, 3: 1}, 3, {"H": 5, "S": 3, "C": 4, "D": 0},
+                alone=[], upcard="9H", calls=[[1, "pass"], [2, "pass"], [3, "pass"], [0, "pass"], [1, "pass"],
+                                              [2, "pass"], [3, "pass"], [0, "S"]])
+    frame = dd.hand_frame(EUCHRE, [r1, r2])
+    assert frame["best"].tolist() == [3, 4]
+    assert get_variant("cutthroat").card_play.trump_choices({"upcard": "TS", "calls": [[1, "assist"]]}) == ("S",)
+    assert get_variant("cutthroat").card_play.trump_choices(
+        {"upcard": "TS", "calls": [[1, "pass"]] * 3, "rules": {"allow_turned_down_suit": True}}) == ("C", "S", "D", "H")

@@ -103,7 +103,11 @@ def test_text_output_names_the_best_cards(capsys):
     (["0:JH JD AH KH QH 1:9C TC JC QC KC AC 2:9S TS JS QS KS AS"], "same number of cards"),
     (["0:JH JD AH KH QH TH"], "3 seats in play, not 1"),
     (["0:JH JD AH KH QH TH 1:9C TC JC QC KC AC"], "3 seats in play, not 2"),
-    (["--variant", "euchre", "0:JH JD AH KH QH 1:9C TC JC QC KC"], "4 or 3 seats in play, not 2"),
+    (["--variant", "euchre", "0:JH JD AH KH QH"], "4, 3 or 2 seats in play, not 1"),
+    ([GHOST_DEAL, "--alone", "4"], "--alone 4"),
+    (["--records", "x.jsonl", "--out", "y.jsonl", "--variant", "euchre"], "leave out --variant"),
+    (["--records", "x.jsonl", "--out", "y.jsonl", "--rule", "swap=none"], "leave out --rule"),
+    (["--records", "x.jsonl", "--out", "y.jsonl", "--leader", "1"], "leave out --leader"),
     (["--variant", "hasenpfeffer", "0:JH JD AH KH QH TH 1:9C TC JC QC KC AC 2:9S TS JS QS KS AS"], "4 seats"),
     (["0:JH JD AH KH QH TH 1:JH TC JC QC KC AC 2:9S TS JS QS KS AS"], "JH"),
     (["0:JH JD AH KH QH XX 1:9C TC JC QC KC AC 2:9S TS JS QS KS AS"], "malformed card"),
@@ -210,3 +214,66 @@ def test_a_record_that_breaks_the_rules_is_named(capsys, records, tmp_path):
     p.write_text("".join(json.dumps(r) + "\n" for r in recs))
     one_line_error(*run(capsys, "solve", "--records", str(p), "--out", str(tmp_path / "o.jsonl")), f"record {i}")
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_cutthroat_lone_hands_move_the_first_lead(capsys):
+    # a lone defender (seat 0) against the maker (seat 1): the seat in play to the defender's left, the maker, leads
+    deal = "0:JC AC JS KS 9H 1:KC QS AS TD QH"
+    code, out, err = run(capsys, "solve", "--variant", "cutthroat", deal, "--trump", "H", "--maker", "1", "--alone", "0",
+                         "--json")
+    assert code == 0, err
+    alone = json.loads(out)
+    code, out, err = run(capsys, "solve", "--variant", "cutthroat", deal, "--trump", "H", "--maker", "1", "--leader",
+                         "1", "--json")
+    assert alone["leader"] == 1 and alone["tricks"] == json.loads(out)["tricks"]
+    # both alone: the defender leads
+    code, out, err = run(capsys, "solve", "--variant", "cutthroat", deal, "--trump", "H", "--maker", "1", "--alone", "0",
+                         "--alone", "1", "--json")
+    assert json.loads(out)["leader"] == 0
+    # a lone maker with all three seats in play: the seat to the maker's left leads
+    deal3 = "0:9C TC JS QS QD 1:9D TD JD 9H TH 2:JC AC AD QH AH"
+    code, out, err = run(capsys, "solve", "--variant", "cutthroat", deal3, "--trump", "H", "--maker", "1", "--alone",
+                         "1", "--json")
+    assert json.loads(out)["leader"] == 2
+
+
+def test_euchre_lone_maker_against_a_lone_defender(capsys, tmp_path):
+    p = tmp_path / "lone.jsonl"
+    code, _, err = run(capsys, "simulate", "--variant", "euchre", "--hands", "1000", "--seed", "1", "--rule",
+                       "allow_lone_defender=true", "--records", str(p), "--json")
+    assert code == 0, err
+    two = [r for r in read_records(str(p)) if len({s for s, _ in r["plays"]}) == 2]
+    assert two  # both sides alone: two seats in play
+    out = tmp_path / "dd.jsonl"
+    code, _, err = run(capsys, "solve", "--records", str(p), "--out", str(out))
+    assert code == 0, err
+    v = get_variant("euchre")
+    solved = {r["hand"]: r for r in read_records(str(out))}
+    for r in two:
+        ph = S.played_hand(v, r)
+        assert S.solve(v, ph.hands, ph.trump, ph.maker, leader=ph.leader)["tricks"] == solved[r["hand"]]["dd"]["tricks"]
+
+
+def test_records_with_plays_the_rules_do_not_allow_are_refused(capsys, records, tmp_path):
+    recs = [json.loads(x) for x in records["ghost"].read_text().splitlines()]
+    i = next(k for k, r in enumerate(recs) if r["plays"])
+    dup = json.loads(json.dumps(recs))
+    dup[i]["plays"][1][1] = dup[i]["plays"][0][1]  # one card played twice
+    turns = json.loads(json.dumps(recs))
+    turns[i]["plays"] = list(reversed(turns[i]["plays"]))
+    bad_dd = json.loads(json.dumps(recs))
+    bad_dd[i]["dd"] = {"tricks": "x"}
+    for name, data, words in (("dup", dup, "played twice"), ("turns", turns, "turn")):
+        p = tmp_path / f"{name}.jsonl"
+        p.write_text("".join(json.dumps(r) + "\n" for r in data))
+        one_line_error(*run(capsys, "solve", "--records", str(p), "--out", str(tmp_path / "o.jsonl")),
+                       f"record {i}: field 'plays'")
+        one_line_error(*run(capsys, "analyze", str(p), "--dd"), words)
+    p = tmp_path / "bad_dd.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in bad_dd))
+    one_line_error(*run(capsys, "analyze", str(p)), f"record {i}: field 'dd'")
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + records["ghost"].read_bytes())
+    assert run(capsys, "solve", "--records", str(bom), "--out", str(tmp_path / "o.jsonl"))[0] == 0
+    assert run(capsys, "solve", "--records", str(records["ghost"]), "--out", str(tmp_path / "p.jsonl"))[0] == 0
+    assert (tmp_path / "o.jsonl").read_bytes() == (tmp_path / "p.jsonl").read_bytes()  # a byte-order mark is not data

@@ -50,8 +50,8 @@ def report(variant, hands, swap_deals, games, seed, threads, rules, strategy, ou
             plots, draw = add_dd_section(v, tables, meta, notes, n_dd, seed, rules_d, strategy, progress=bar)
         finally:
             bar.close()
-        if dd_hands != DD_HANDS:
-            meta["reproduce with"] += f" --dd-hands {dd_hands}"
+    if dd_hands != DD_HANDS:
+        meta["reproduce with"] += f" --dd-hands {dd_hands}"
     path = write_report(out_dir, tables, meta, notes, plots, draw)
     if with_csv:
         write_tables(tables, out_dir, "csv")

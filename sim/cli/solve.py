@@ -6,18 +6,42 @@ import json
 
 import click
 
-from sim.cli.options import json_option, rule_option, threads_option, variant_option
+from sim.cli.options import _variant_help, json_option, rule_option, threads_option
 
 
-@click.command()
+def _variants_help() -> str:
+    from sim.variants import all_variants
+
+    lines = []
+    for v in all_variants():
+        cp = v.card_play
+        counts = [str(n) for n in cp.seats_in_play]
+        seats = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " or " + counts[-1]
+        side = "with their partner" if v.partnerships else "alone"
+        lines.append(f"  {v.name}: {seats} seats in play of {cp.hand_size} cards; the maker {side}; "
+                     f"first lead: {cp.leader_note}")
+    return "\n".join(lines)
+
+
+class _SolveCommand(click.Command):
+    """Adds each variant's seats, sides and first leader to the help (read from the variants, not spelled here)."""
+
+    def format_help_text(self, ctx, formatter):
+        super().format_help_text(ctx, formatter)
+        formatter.write("\n\b\nBy variant:\n" + _variants_help() + "\n")
+
+
+@click.command(cls=_SolveCommand)
 @click.argument("deal", required=False)
-@variant_option
+@click.option("--variant", default=None, help=_variant_help() + " [default: ghost; with --records: the records' own]")
 @click.option("--trump", default=None, metavar="SUIT", help="Trump suit (C S D H). Without it: the table of every trump.")
 @click.option("--maker", default=None, type=int, metavar="SEAT", help="The maker's seat (with --trump).")
 @click.option("--leader", default=None, type=int, metavar="SEAT",
               help="The seat that leads the first trick (default: as the rules say, see below).")
 @click.option("--dealer", default=None, type=int, metavar="SEAT",
               help="The dealer's seat, which fixes position 1 (default: the last seat, so seat 0 is position 1).")
+@click.option("--alone", "alone", multiple=True, type=int, metavar="SEAT",
+              help="A seat that went alone (repeatable): where the rules make that change the first leader.")
 @click.option("--plays", default=None, metavar="CARDS",
               help="Cards played since the first lead, in order: solve that position and value each legal card.")
 @rule_option
@@ -26,51 +50,59 @@ from sim.cli.options import json_option, rule_option, threads_option, variant_op
               help="Add a 'dd' object to every record of IN (.jsonl or .parquet), written to --out.")
 @click.option("--out", "out_path", default=None, metavar="OUT", help="Where --records writes (.jsonl or .parquet).")
 @threads_option
-def solve(deal, variant, trump, maker, leader, dealer, plays, rules, as_json, records_in, out_path, threads):
+def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_json, records_in, out_path, threads):
     """Double-dummy analysis: every hand open, best play by both sides.
 
     DEAL gives each seat in play its cards at the first lead (after any swap,
     merge, widow or discard), e.g. "0:JH JD AH KH QH TH 1:9C TC ... 2:...";
-    a seat sitting out is left out. The maker's side is the maker alone (Ghost
-    Hand: against the other two together; Cutthroat: against the defenders) or
-    with its partner (Hasenpfeffer, Euchre). First leader by default: Ghost
-    Hand the maker; Cutthroat, Euchre and Hasenpfeffer position 1 (Euchre
-    skipping a seat that sits out; Hasenpfeffer the bidder with --rule
-    first_lead=bidder).
+    a seat sitting out is left out. The maker's side is the maker, with
+    their partner in a partnership variant; the other side is everyone else
+    in play. The first leader is the one the rules say (below; position 1 is
+    the seat after --dealer), or --leader.
 
     \b
     Without --trump: the tricks the maker's side takes for each trump and maker.
     With --trump and --maker: the tricks of that contract; with --plays also
     the position after those cards and the value of each legal card.
     With --records IN --out OUT: every record gets dd.tricks (its contract)
-    and dd.table (each trump), from the hands as played.
+    and dd.table (each trump), from the hands and the first leader as played;
+    the variant and rules are the records' own.
     """
     from sim import solve as S
     from sim.rules import get_variant, parse_rule_args
 
-    v = get_variant(variant)
     if records_in is not None:
-        if deal is not None or trump or plays or maker is not None:
-            raise click.UsageError("--records solves a file; leave out DEAL, --trump, --maker and --plays")
+        given = [name for name, x in (("DEAL", deal), ("--trump", trump), ("--maker", maker), ("--plays", plays),
+                                      ("--leader", leader), ("--dealer", dealer), ("--alone", alone or None),
+                                      ("--rule", rules or None)) if x is not None]
+        if variant is not None:
+            given.append("--variant")
+        if given:
+            raise click.UsageError(f"--records solves a file as its records say; leave out {', '.join(given)}")
         if not out_path:
             raise click.UsageError("--records needs --out FILE (.jsonl or .parquet)")
         _solve_file(records_in, out_path, threads, as_json)
         return
     if out_path:
         raise click.UsageError("--out goes with --records")
+    v = get_variant(variant or "ghost")
     if deal is None:
         raise click.UsageError("give a DEAL (e.g. \"0:JH JD AH KH QH TH 1:... 2:...\") or --records IN --out OUT")
     rules_d = parse_rule_args(v, rules)
     hands = S.parse_deal(v, deal)
-    for name, seat in (("--leader", leader), ("--dealer", dealer), ("--maker", maker)):
+    for name, seat in (("--leader", leader), ("--dealer", dealer), ("--maker", maker),
+                       *(("--alone", a) for a in alone)):
         if seat is not None and not 0 <= seat < v.card_play.seats:
             raise S.DealError(f"{name} {seat} is not a seat at the {v.title} table (0..{v.card_play.seats - 1})")
+    for a in alone:
+        if a not in hands:
+            raise S.DealError(f"--alone {a}: that seat holds no cards in the deal")
     if leader is not None and leader not in hands:
         raise S.DealError(f"--leader {leader}: that seat holds no cards in the deal")
     if trump is None:
         if plays or maker is not None:
             raise click.UsageError("--maker and --plays need --trump")
-        table = S.dd_table(v, hands, rules_d, dealer, leader)
+        table = S.dd_table(v, hands, rules_d, dealer, leader, frozenset(alone))
         if as_json:
             click.echo(json.dumps({"variant": v.name, "table": {t: {str(m): x for m, x in row.items()}
                                                               for t, row in table.items()}}, indent=2))
@@ -84,7 +116,7 @@ def solve(deal, variant, trump, maker, leader, dealer, plays, rules, as_json, re
         from sim.cards import parse_cards
 
         cards = parse_cards(plays, allow_joker=v.card_play.joker)
-    result = S.solve(v, hands, S.parse_suit(trump), maker, leader, cards, rules_d, dealer)
+    result = S.solve(v, hands, S.parse_suit(trump), maker, leader, cards, rules_d, dealer, frozenset(alone))
     result["variant"] = v.name
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -113,7 +145,7 @@ def format_table(v, hands: dict, table: dict, leader) -> str:
     """The double-dummy table as text: a row per trump, a column per maker."""
     seats = sorted(hands)
     n = len(next(iter(hands.values())))
-    lead = f"seat {leader} leads" if leader is not None else v.card_play.leader_note
+    lead = f"seat {leader} leads" if leader is not None else f"first lead: {v.card_play.leader_note}"
     side = "with their partner" if v.partnerships else "alone"
     lines = [f"{v.title}: double-dummy tricks of the maker's side ({side}), of {n}; {lead}",
              "trump " + "".join(f"{'maker ' + str(m):>9}" for m in seats)]

@@ -41,6 +41,7 @@ class CardPlay:
     leader_note: str  # who leads the first trick, for help texts
     contract: Callable[[dict], tuple[str, int]]  # record of a hand played -> (contract label, tricks the makers need)
     contracts: tuple[str, ...]  # every contract label, in table order
+    trump_choices: Callable[[dict], tuple[str, ...]]  # record of a hand played -> the suits its maker could name
     # replay (``sim/variants/NAME/scoring.py``; None: no replay): KeyError names a missing field, ValueError a bad one
     check: Callable[[dict, dict], dict] | None = None  # (record, rules) -> the record, its fields checked, canonical
     in_play: Callable[[dict], frozenset] | None = None  # checked record of a hand played -> the seats that hold cards

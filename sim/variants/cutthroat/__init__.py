@@ -58,6 +58,18 @@ def contract(rec: dict) -> tuple[str, int]:
     return ("alone" if rec["maker"] in (rec.get("alone") or []) else "dummy"), 3
 
 
+def trump_choices(rec: dict) -> tuple[str, ...]:
+    """Cutthroat: the up-card's suit in round one; in round two any other (any suit with allow_turned_down_suit)."""
+    if not rec.get("upcard"):
+        return ("C", "S", "D", "H")  # a typed-in record without its up-card: any suit
+    up = str(rec["upcard"])[-1].upper()
+    if any(call in ("order", "assist", "take") for _, call in rec.get("calls") or []):
+        return (up,)
+    if (rec.get("rules") or {}).get("allow_turned_down_suit"):
+        return ("C", "S", "D", "H")
+    return tuple(s for s in "CSDH" if s != up)
+
+
 VARIANT = base.Variant(
     name="cutthroat",
     title="Cutthroat: three-handed Euchre with a dummy",
@@ -96,9 +108,11 @@ VARIANT = base.Variant(
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
         seats=3, hand_size=5, seats_in_play=(3, 2), joker=False, maker_field="maker",
-        leader_note="position 1, or the seat in play left of the one who went alone (a lone defender first)",
+        leader_note=("position 1; after a lone hand (--alone) the first seat in play to the lone "
+                     "player's left; when maker and defender both go alone, the defender"),
         first_leader=first_leader,
         contract=contract, contracts=("dummy", "alone"),
+        trump_choices=trump_choices,
         check=scoring.check, in_play=scoring.in_play, held=scoring.held, score=scoring.score,
         renege=scoring.renege, game_winner=scoring.game_winner,
         replay_fields=("alone",), deal_fields=("upcard", "dummy", "discards"),

@@ -53,6 +53,16 @@ def contract(rec: dict) -> tuple[str, int]:
     return ("alone" if rec["maker"] in (rec.get("alone") or []) else "partner"), 3
 
 
+def trump_choices(rec: dict) -> tuple[str, ...]:
+    """Euchre: the up-card's suit when ordered up in round one; in round two any other suit."""
+    if not rec.get("upcard"):
+        return ("C", "S", "D", "H")  # a typed-in record without its up-card: any suit
+    up = str(rec["upcard"])[-1].upper()
+    if any(call == "order" for _, call in rec.get("calls") or []):
+        return (up,)
+    return tuple(s for s in "CSDH" if s != up)
+
+
 VARIANT = base.Variant(
     name="euchre",
     title="Standard Euchre",
@@ -90,10 +100,11 @@ VARIANT = base.Variant(
     advise=advice.ask,
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
-        seats=4, hand_size=5, seats_in_play=(4, 3), joker=False, maker_field="maker",
+        seats=4, hand_size=5, seats_in_play=(4, 3, 2), joker=False, maker_field="maker",
         leader_note="position 1, skipping a seat that sits out",
         first_leader=first_leader,
         contract=contract, contracts=("partner", "alone"),
+        trump_choices=trump_choices,
         check=scoring.check, in_play=scoring.in_play, held=scoring.held, score=scoring.score,
         renege=scoring.renege, game_winner=scoring.game_winner,
         replay_fields=("alone",), deal_fields=("upcard", "discard"),

@@ -70,6 +70,11 @@ def contract(rec: dict) -> tuple[str, int]:
     return ("moon", 6) if rec["bid"] == 6 else (str(rec["bid"]), int(rec["bid"]))
 
 
+def trump_choices(rec: dict) -> tuple[str, ...]:
+    """Ghost Hand: the high bidder names any suit."""
+    return ("C", "S", "D", "H")
+
+
 VARIANT = base.Variant(
     name="ghost",
     title="Ghost Hand Euchre",
@@ -108,9 +113,10 @@ VARIANT = base.Variant(
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
         seats=3, hand_size=6, seats_in_play=(3,), joker=False, maker_field="maker",
-        leader_note="the maker leads",
+        leader_note="the maker",
         first_leader=first_leader,
         contract=contract, contracts=("3", "4", "5", "moon"),
+        trump_choices=trump_choices,
         check=scoring.check, in_play=scoring.in_play, held=scoring.held, score=scoring.score,
         renege=scoring.renege, game_winner=scoring.game_winner,
         replay_fields=("bid",), deal_fields=("swap",),

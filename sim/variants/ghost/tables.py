@@ -127,13 +127,13 @@ def histograms_from_records(records: list[dict], strategy_params: dict | None = 
     )
     sums = df.assign(cell=cell).groupby("cell")[["hands", "made", "points", "points_sq"]].sum()
     bids = np.zeros((gst.N_BID_CELLS, gst.H_WIDTH), np.int64)
-    bids[sums.index.to_numpy()] = sums.to_numpy()
+    bids[sums.index.to_numpy().astype(np.int64)] = sums.to_numpy()  # (an empty index has no integer type)
     out = {"bids": bids}
     if strategy_params is not None:
         bucket = np.clip(np.floor(df["estimate"] / gst.EST_STEP).astype(int), 0, gst.N_EST - 1)
         esums = df.assign(cell=df["level"] * gst.N_EST + bucket).groupby("cell")[["hands", "made", "points", "points_sq"]].sum()
         ests = np.zeros((gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
-        ests[esums.index.to_numpy()] = esums.to_numpy()
+        ests[esums.index.to_numpy().astype(np.int64)] = esums.to_numpy()
         out["estimates"] = ests
     return out
 

@@ -45,6 +45,11 @@ def contract(rec: dict) -> tuple[str, int]:
     return bid, 6 if "pepper" in bid else int(bid)
 
 
+def trump_choices(rec: dict) -> tuple[str, ...]:
+    """Hasenpfeffer: the high bidder names any suit."""
+    return ("C", "S", "D", "H")
+
+
 VARIANT = base.Variant(
     name="hasenpfeffer",
     title="Hasenpfeffer",
@@ -86,6 +91,7 @@ VARIANT = base.Variant(
         leader_note="position 1 (the bidder with --rule first_lead=bidder)",
         first_leader=first_leader,
         contract=contract, contracts=("1", "2", "3", "4", "5", "6", "little-pepper", "big-pepper"),
+        trump_choices=trump_choices,
         check=scoring.check, in_play=scoring.in_play, held=scoring.held, score=scoring.score,
         renege=scoring.renege, game_winner=scoring.game_winner,
         replay_fields=("bid",), deal_fields=("widow", "discard"),
