@@ -1,5 +1,7 @@
 """Counters shared by every variant's should-bid kernels: one row of ``A_*`` per action, paired products."""
 
+import numpy as np
+
 from kernels.jit import kernel
 from kernels.rng import next_u64, splitmix_seed
 
@@ -38,3 +40,68 @@ def reseed(dstate, dbuf):
     """A fresh decision stream for the next draw, seeded from this one (no overlap between samples)."""
     splitmix_seed(next_u64(dstate), dstate)
     dbuf[1] = 0
+
+
+# ---- weighted samples (the auction model of the other players: self-normalised importance sampling)
+
+W_N, W_N2, W_MAKER, W_MAKER2, W_MADE, W_TRICKS, W_TRICKS_SQ, W_PTS, W_PTS_SQ, W_MAR, W_MAR_SQ = range(11)
+W_WIDTH = 11
+M_KIND, M_TAU, M_EPS = range(3)  # the model vector: kind (0 exact rejection, 1 softmax), temperature, tremble
+MODEL_EXACT, MODEL_SOFTMAX = 0, 1
+PLAY_STRATEGY, PLAY_DD = 1, 2  # play-out bits: the strategy plays the hand out, the double-dummy solver scores it
+
+
+@kernel(inline="always")
+def tally_weighted(row, w, maker, made, tricks, points, margin2):
+    """Add one sample of weight ``w`` to an action's weighted counters ``row`` (``W_*``); ``margin2`` twice the margin."""
+    row[W_N] += w
+    row[W_N2] += w * w
+    if maker:
+        row[W_MAKER] += w
+        row[W_MAKER2] += w * w
+        if made:
+            row[W_MADE] += w
+    row[W_TRICKS] += w * tricks
+    row[W_TRICKS_SQ] += w * tricks * tricks
+    row[W_PTS] += w * points
+    row[W_PTS_SQ] += w * points * points
+    row[W_MAR] += w * margin2
+    row[W_MAR_SQ] += w * margin2 * margin2
+
+
+@kernel(inline="always")
+def add_products_weighted(w, pts, mar, pts_xy, mar_xy):
+    """Add ``w`` times the sample's products of the actions' points (and doubled margins), for paired intervals."""
+    n = pts.shape[0]
+    for a in range(n):
+        for b in range(n):
+            pts_xy[a, b] += w * pts[a] * pts[b]
+            mar_xy[a, b] += w * mar[a] * mar[b]
+
+
+@kernel
+def choice_probability(dist, n, chosen, tau, eps):
+    """The model's probability of legal choice ``chosen`` among ``n`` with distances ``dist[:n]`` (0: the strategy's).
+
+    A softmax over ``-dist / tau`` (with ``tau`` 0: the choices at the least
+    distance share it evenly), mixed with a tremble ``eps`` spread evenly over
+    the ``n`` legal choices: ``(1 - eps) * softmax + eps / n``.
+    """
+    if n <= 0 or chosen < 0 or chosen >= n:
+        return 0.0
+    best = dist[0]
+    for i in range(1, n):
+        if dist[i] < best:
+            best = dist[i]
+    if tau <= 0.0:
+        ties = 0
+        for i in range(n):
+            if dist[i] == best:
+                ties += 1
+        p = 1.0 / ties if dist[chosen] == best else 0.0
+    else:
+        z = 0.0
+        for i in range(n):
+            z += np.exp(-(dist[i] - best) / tau)
+        p = np.exp(-(dist[chosen] - best) / tau) / z
+    return (1.0 - eps) * p + eps / n

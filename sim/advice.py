@@ -167,3 +167,203 @@ def _recommend(est, acc, pxy) -> dict:
     return rec
 
 
+
+
+# ---- weighted samples: the auction model of the other players -------------------------------------------------------
+
+MODELS = ("softmax", "exact")
+DEFAULT_TAU = 0.25  # the softmax temperature, in the units of the strategy's decision statistic (tricks)
+DEFAULT_EPSILON = 0.01  # the tremble: this share of each call is spread evenly over the legal calls
+PLAYOUTS = ("strategy", "dd", "both")
+N_PLAYOUTS = 2  # kernel play-out rows: 0 the strategy plays the hand out, 1 the double-dummy solver scores it
+N_INFER = 2  # per seat: the weighted sums of the variant's two inference features (``Variant`` advice names them)
+MIN_ESS = 100.0  # below this effective sample size an answer says it rests on too few deals
+
+
+def model_vector(model: dict | None):
+    """The kernels' model vector (``kernels.advice.M_*``) of ``{"kind", "tau", "epsilon"}``; AdviceError when bad."""
+    m = dict(model or {})
+    kind = m.get("kind", "softmax")
+    if kind not in MODELS:
+        raise AdviceError(f"unknown model {kind!r} (choose from {', '.join(MODELS)})")
+    tau = float(m.get("tau", DEFAULT_TAU) if m.get("tau") is not None else DEFAULT_TAU)
+    eps = float(m.get("epsilon", DEFAULT_EPSILON) if m.get("epsilon") is not None else DEFAULT_EPSILON)
+    if not (tau >= 0 and math.isfinite(tau)):
+        raise AdviceError(f"--tau must be a number >= 0, got {tau}")
+    if not 0 <= eps < 1:
+        raise AdviceError(f"--epsilon must be at least 0 and below 1, got {eps}")
+    if kind == "exact":
+        tau, eps = 0.0, 0.0
+    return np.array([float(ka.MODEL_EXACT if kind == "exact" else ka.MODEL_SOFTMAX), tau, eps]), {
+        "kind": kind, "tau": tau, "epsilon": eps}
+
+
+def playout_bits(playout: str | None) -> int:
+    """The kernels' play-out bits (``kernels.advice.PLAY_*``) of ``strategy``, ``dd`` or ``both``."""
+    p = playout or "strategy"
+    if p not in PLAYOUTS:
+        raise AdviceError(f"unknown play-out {p!r} (choose from {', '.join(PLAYOUTS)})")
+    return {"strategy": ka.PLAY_STRATEGY, "dd": ka.PLAY_DD, "both": ka.PLAY_STRATEGY | ka.PLAY_DD}[p]
+
+
+def ess_of(wsum) -> float:
+    """The effective sample size (Σw)² / Σw² of weights summed as ``wsum = (Σw, Σw²)``."""
+    return float(wsum[0] ** 2 / wsum[1]) if wsum[1] > 0 else 0.0
+
+
+def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, cap: int, seed: int, estimates,
+                    first_row: int = 0):
+    """Draw weighted deals in fixed batches of chunks and sum every action's weighted counters; stop when asked or clear.
+
+    ``run_chunks(states, dstates, targets, draws, kept, wsum, acc, pxy, mxy, infer)``
+    runs the variant's advice kernel on a batch (shapes: ``wsum`` (chunks, 2),
+    ``acc`` (chunks, N_PLAYOUTS, actions, W_WIDTH), ``pxy``/``mxy`` (chunks,
+    N_PLAYOUTS, actions, actions), ``infer`` (chunks, seats, N_INFER));
+    ``targets[c]`` is how many deals of positive weight chunk ``c`` wants.
+    Sampling stops at ``samples`` effective deals (ESS) when given, else when
+    ``estimates(acc, pxy, mxy, ess)`` of play-out row ``first_row`` give a
+    clear or precise answer, or at ``cap`` deals of positive weight. Returns a
+    dict of the sums, ``ess``, ``kept``, ``draws`` and ``stopped``.
+    """
+    acc = np.zeros((N_PLAYOUTS, n_act, ka.W_WIDTH))
+    pxy = np.zeros((N_PLAYOUTS, n_act, n_act))
+    mxy = np.zeros((N_PLAYOUTS, n_act, n_act))
+    wsum = np.zeros(2)
+    infer = np.zeros((n_seats, N_INFER))
+    draws = kept = 0
+    chunk = 0
+    stopped = "cap"
+    while kept < cap:
+        want = cap - kept
+        n_chunks = min(BATCH_CHUNKS, -(-want // CHUNK_SAMPLES))
+        targets = np.array([min(CHUNK_SAMPLES, want - i * CHUNK_SAMPLES) for i in range(n_chunks)], np.int64)
+        d = np.zeros(n_chunks, np.int64)
+        k = np.zeros(n_chunks, np.int64)
+        w = np.zeros((n_chunks, 2))
+        a = np.zeros((n_chunks, N_PLAYOUTS, n_act, ka.W_WIDTH))
+        p = np.zeros((n_chunks, N_PLAYOUTS, n_act, n_act))
+        m = np.zeros((n_chunks, N_PLAYOUTS, n_act, n_act))
+        inf = np.zeros((n_chunks, n_seats, N_INFER))
+        run_chunks(runner.chunk_states(seed, chunk, n_chunks), runner.decision_states(seed, chunk, n_chunks), targets,
+                   d, k, w, a, p, m, inf)
+        chunk += n_chunks
+        for i in range(n_chunks):  # fixed order: the same sums for any thread count
+            wsum += w[i]
+            acc += a[i]
+            pxy += p[i]
+            mxy += m[i]
+            infer += inf[i]
+        draws += int(d.sum())
+        kept += int(k.sum())
+        ess = ess_of(wsum)
+        if kept == 0 and int(k.sum()) < int(targets.sum()):
+            stopped = "acceptance"
+            break
+        if int(k.sum()) < int(targets.sum()):
+            stopped = "acceptance"
+            break
+        if samples is not None and ess >= samples:
+            stopped = "samples"
+            break
+        if samples is None and ess >= 2:
+            est = estimates(acc[first_row], pxy[first_row], mxy[first_row], ess)
+            if _recommend_weighted(est, acc[first_row], pxy[first_row], ess)["clear"]:
+                stopped = "clear"
+                break
+            if all(e["points_ci95"][1] - e["points_ci95"][0] < TARGET_WIDTH for e in est):
+                stopped = "narrow"
+                break
+    return {"acc": acc, "pxy": pxy, "mxy": mxy, "wsum": wsum, "infer": infer, "ess": ess_of(wsum), "kept": kept,
+            "draws": draws, "stopped": stopped}
+
+
+def _wmean_ci(wn, s, ss, ess, scale=1.0):
+    mean = float(s / wn / scale)
+    var = max(float(ss / wn / scale**2) - mean * mean, 0.0)
+    if ess > 1:
+        var *= ess / (ess - 1)
+    half = Z95 * math.sqrt(var / ess) if ess > 0 else float("inf")
+    return mean, [mean - half, mean + half]
+
+
+def _wrate(num, den, den2):
+    """A weighted rate and its Wilson interval at the subset's effective sample size."""
+    if den <= 0:
+        return None, None
+    ess = den * den / den2 if den2 > 0 else 0.0
+    rate = num / den
+    lo, hi = wilson(rate * ess, ess) if ess > 0 else (0.0, 1.0)
+    return rate, [float(lo), float(hi)]
+
+
+def weighted_action_stats(row, maker_key: str, ess: float) -> dict:
+    """One action's estimates from its weighted counters (``kernels.advice.W_*``), intervals at the effective size."""
+    wn = float(row[ka.W_N])
+    share, share_ci = _wrate(row[ka.W_MAKER], wn, row[ka.W_N2])
+    make, make_ci = _wrate(row[ka.W_MADE], row[ka.W_MAKER], row[ka.W_MAKER2])
+    pts, pts_ci = _wmean_ci(wn, row[ka.W_PTS], row[ka.W_PTS_SQ], ess)
+    mar, mar_ci = _wmean_ci(wn, row[ka.W_MAR], row[ka.W_MAR_SQ], ess, 2.0)
+    tr, tr_ci = _wmean_ci(wn, row[ka.W_TRICKS], row[ka.W_TRICKS_SQ], ess)
+    return {
+        "ess": ess,
+        maker_key: share,
+        f"{maker_key}_ci95": share_ci,
+        "make_prob": make,
+        "make_ci95": make_ci,
+        "mean_tricks": tr,
+        "tricks_ci95": tr_ci,
+        "expected_points": pts,
+        "points_ci95": pts_ci,
+        "expected_margin": mar,
+        "margin_ci95": mar_ci,
+    }
+
+
+def _diff_weighted(acc, pxy, i, j, ess):
+    """Paired weighted mean difference of points (action i minus j) and its 95% interval at the effective size."""
+    wn = float(acc[i, ka.W_N])
+    d = float(acc[i, ka.W_PTS] - acc[j, ka.W_PTS]) / wn
+    ss = float(pxy[i, i] - 2 * pxy[i, j] + pxy[j, j]) / wn
+    var = max(ss - d * d, 0.0) * (ess / (ess - 1) if ess > 1 else 1.0)
+    half = Z95 * math.sqrt(var / ess) if ess > 0 else float("inf")
+    return d, [d - half, d + half]
+
+
+def _recommend_weighted(est, acc, pxy, ess) -> dict:
+    order = sorted(range(len(est)), key=lambda i: -est[i]["expected_points"])
+    best = order[0]
+    rec = {"action": est[best]["action"], "expected_points": est[best]["expected_points"], "clear": True}
+    if len(order) > 1:
+        ru = order[1]
+        d, ci = _diff_weighted(acc, pxy, best, ru, ess)
+        rec.update({"runner_up": est[ru]["action"], "diff_points": d, "diff_ci95": ci, "clear": bool(ci[0] > 0)})
+    return rec
+
+
+def model_fields(model: dict, sums: dict, playout: str, inference: list) -> dict:
+    """The fields every weighted should-bid answer carries: the model, the sampling, the inference, a warning."""
+    ess = sums["ess"]
+    out = {
+        "model": model,
+        "playout": playout,
+        "ess": ess,
+        "samples": sums["kept"],
+        "draws": sums["draws"],
+        "acceptance_rate": sums["kept"] / sums["draws"] if sums["draws"] else 0.0,
+        "stopped": sums["stopped"],
+        "inference": inference,
+    }
+    if ess < MIN_ESS:
+        out["warning"] = (f"the answer rests on an effective {ess:.0f} deals (fewer than {MIN_ESS:.0f}): the model "
+                          "finds these calls very unlikely; treat it as a rough guide")
+    return out
+
+
+def inference_rows(infer, wsum, seats: list[int], names: tuple[str, str], label) -> list[dict]:
+    """Per other seat, what the calls say about its hand: the weighted means of the variant's two features."""
+    total = float(wsum[0])
+    rows = []
+    for s in seats:
+        rows.append({"seat": s, "who": label(s), names[0]: float(infer[s, 0] / total) if total else None,
+                     names[1]: float(infer[s, 1] / total) if total else None})
+    return rows

@@ -20,20 +20,30 @@ from sim.cli.options import json_option, rule_option, seed_option, strategy_opti
 @click.option("--scores", default=None, help="Ghost Hand: game scores by position, e.g. 20,25,28 (score-aware strategies).")
 @click.option("--upcard", default=None, help="Cutthroat and Euchre: the turned card of the kitty, e.g. JS.")
 @strategy_option
-@click.option("--samples", default=None, type=int, help="Deals per action (default: adaptive, until clear or precise).")
+@click.option("--model", "model_kind", default="softmax", show_default=True, type=click.Choice(["softmax", "exact"]),
+              help="How the other players called: softmax (the strategy's preferences, with temperature --tau and "
+                   "tremble --epsilon: every legal auction is possible) or exact (exactly as the strategy would).")
+@click.option("--tau", default=None, type=float, help="The softmax temperature, in tricks of estimate [default: 0.25].")
+@click.option("--epsilon", default=None, type=float,
+              help="The tremble: the share of each call spread evenly over the legal calls [default: 0.01].")
+@click.option("--playout", default="strategy", show_default=True, type=click.Choice(["strategy", "dd", "both"]),
+              help="Score each deal by the strategy playing it out, by double-dummy play of the contract, or both.")
+@click.option("--samples", default=None, type=int,
+              help="Effective deals per action (default: adaptive, until clear or precise).")
 @seed_option
 @threads_option
 @rule_option
 @variant_option
 @json_option
-def should_bid(hand, position, calls, swapped, bid, scores, upcard, strategy, samples, seed, threads, rules, variant,
-               as_json):
+def should_bid(hand, position, calls, swapped, bid, scores, upcard, strategy, model_kind, tau, epsilon, playout, samples,
+               seed, threads, rules, variant, as_json):
     """Evaluate every action open at your turn on the same sampled deals and recommend one."""
     from sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
     question = {"position": position, "calls": calls, "swapped": None if str(swapped).lower() == "none" else swapped,
-                "bid": bid, "scores": scores, "upcard": upcard}
+                "bid": bid, "scores": scores, "upcard": upcard,
+                "model": {"kind": model_kind, "tau": tau, "epsilon": epsilon}, "playout": playout}
     r = v.advise(hand, question, strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules_d)
     click.echo(json.dumps(r, indent=2) if as_json else v.format_advice(r))
