@@ -212,7 +212,7 @@ def ess_of(wsum) -> float:
 
 
 def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, cap: int, seed: int, estimates,
-                    first_row: int = 0):
+                    first_row: int = 0, strategy_name: str = "default"):
     """Draw weighted deals in fixed batches of chunks and sum every action's weighted counters; stop when asked or clear.
 
     ``run_chunks(states, dstates, targets, draws, kept, wsum, acc, pxy, mxy, infer)``
@@ -222,8 +222,11 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
     ``targets[c]`` is how many deals of positive weight chunk ``c`` wants.
     Sampling stops at ``samples`` effective deals (ESS) when given, else when
     ``estimates(acc, pxy, mxy, ess)`` of play-out row ``first_row`` give a
-    clear or precise answer, or at ``cap`` deals of positive weight. Returns a
-    dict of the sums, ``ess``, ``kept``, ``draws`` and ``stopped``.
+    clear or precise answer, or at ``cap`` deals of positive weight. With
+    weights 0 or 1 (the exact model) the batches are those of
+    ``sample_actions``, so the answer is the same. ImpossibleAuction when no
+    deal has positive weight. Returns a dict of the sums, ``ess``, ``kept``,
+    ``draws`` and ``stopped``.
     """
     acc = np.zeros((N_PLAYOUTS, n_act, ka.W_WIDTH))
     pxy = np.zeros((N_PLAYOUTS, n_act, n_act))
@@ -232,9 +235,20 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
     infer = np.zeros((n_seats, N_INFER))
     draws = kept = 0
     chunk = 0
-    stopped = "cap"
-    while kept < cap:
-        want = cap - kept
+    ess = 0.0
+    while True:
+        if samples is not None:
+            if ess >= samples:
+                stopped = "samples"
+                break
+            # the deals expected to bring the ESS to ``samples`` (with weights 0 or 1: exactly the rest)
+            want = samples - kept if ess == kept else math.ceil((samples - ess) * kept / max(ess, 1e-12))
+        else:
+            want = cap - kept
+        want = min(want, cap - kept)
+        if want <= 0:
+            stopped = "cap"
+            break
         n_chunks = min(BATCH_CHUNKS, -(-want // CHUNK_SAMPLES))
         targets = np.array([min(CHUNK_SAMPLES, want - i * CHUNK_SAMPLES) for i in range(n_chunks)], np.int64)
         d = np.zeros(n_chunks, np.int64)
@@ -256,16 +270,15 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
         draws += int(d.sum())
         kept += int(k.sum())
         ess = ess_of(wsum)
-        if kept == 0 and int(k.sum()) < int(targets.sum()):
-            stopped = "acceptance"
-            break
+        if kept == 0:
+            raise ImpossibleAuction(
+                f"no deal among {draws:,} drawn reproduces those calls under strategy {strategy_name}: "
+                "the model finds this auction impossible (the softmax model with --epsilon above 0 never does)"
+            )
         if int(k.sum()) < int(targets.sum()):
             stopped = "acceptance"
             break
-        if samples is not None and ess >= samples:
-            stopped = "samples"
-            break
-        if samples is None and ess >= 2:
+        if samples is None:
             est = estimates(acc[first_row], pxy[first_row], mxy[first_row], ess)
             if _recommend_weighted(est, acc[first_row], pxy[first_row], ess)["clear"]:
                 stopped = "clear"
@@ -281,7 +294,7 @@ def _wmean_ci(wn, s, ss, ess, scale=1.0):
     mean = float(s / wn / scale)
     var = max(float(ss / wn / scale**2) - mean * mean, 0.0)
     if ess > 1:
-        var *= ess / (ess - 1)
+        var = var * ess / (ess - 1)  # in this order: with weights 0 or 1, exactly ``_mean_ci``
     half = Z95 * math.sqrt(var / ess) if ess > 0 else float("inf")
     return mean, [mean - half, mean + half]
 
@@ -290,9 +303,12 @@ def _wrate(num, den, den2):
     """A weighted rate and its Wilson interval at the subset's effective sample size."""
     if den <= 0:
         return None, None
-    ess = den * den / den2 if den2 > 0 else 0.0
     rate = num / den
-    lo, hi = wilson(rate * ess, ess) if ess > 0 else (0.0, 1.0)
+    if den2 == den:  # weights 0 or 1: the plain count
+        lo, hi = wilson(num, den)
+    else:
+        ess = den * den / den2 if den2 > 0 else 0.0
+        lo, hi = wilson(rate * ess, ess) if ess > 0 else (0.0, 1.0)
     return rate, [float(lo), float(hi)]
 
 
@@ -324,7 +340,7 @@ def _diff_weighted(acc, pxy, i, j, ess):
     wn = float(acc[i, ka.W_N])
     d = float(acc[i, ka.W_PTS] - acc[j, ka.W_PTS]) / wn
     ss = float(pxy[i, i] - 2 * pxy[i, j] + pxy[j, j]) / wn
-    var = max(ss - d * d, 0.0) * (ess / (ess - 1) if ess > 1 else 1.0)
+    var = max(ss - d * d, 0.0) * ess / max(ess - 1, 1)  # in this order: with weights 0 or 1, exactly ``_diff``
     half = Z95 * math.sqrt(var / ess) if ess > 0 else float("inf")
     return d, [d - half, d + half]
 
