@@ -145,7 +145,7 @@ def test_should_bid_answers_and_is_thread_independent():
     assert a["actions"] == b["actions"]
     assert [x["action"] for x in a["actions"]] == ["pass", "bid 4", "bid 5", "bid 6"]
     assert a["question"]["verdict"].startswith("yes")
-    assert a["acceptance_rate"] < 1.0
+    assert a["ess"] < a["samples"]  # the opening 3 tells something about its hand: the deals weigh unequally
     weak = advise("9C TC QD 9S TH KS", position=1, samples=2048, seed=2, bid="6")
     assert weak["question"]["verdict"].startswith("no")
 
