@@ -21,7 +21,7 @@ import numba
 import numpy as np
 import pytest
 
-from kernels.advice import A_MAKER, A_N, A_WIDTH
+from kernels.advice import W_MAKER, W_N, W_PTS, W_WIDTH
 from kernels.euchre import advice as ea
 from kernels.euchre import drivers as ed
 from kernels.euchre import hand as ek
@@ -485,16 +485,18 @@ def test_games_to_ten_by_side():
 
 
 def _advise(hand: str, up: str, n_passes: int, rules=None, strategy="default", samples=300, nc=2):
+    """The advice kernel under the exact model, strategy play-out: (actions, draws, kept, (acc, pts_xy, mar_xy))."""
     up_c = parse_card(up)
     mask = sum(1 << parse_card(c) for c in hand.split())
     actions = ea.open_actions(n_passes, up_c, eh.resolve_rules(rules)["stick_the_dealer"])
     a = len(actions)
-    out = [np.zeros((nc, a, A_WIDTH), np.int64), np.zeros((nc, a, a), np.int64), np.zeros((nc, a, a), np.int64)]
+    acc, pxy, mxy = np.zeros((nc, 2, a, W_WIDTH)), np.zeros((nc, 2, a, a)), np.zeros((nc, 2, a, a))
     draws, kept = np.zeros(nc, np.int64), np.zeros(nc, np.int64)
     ea.advice_chunks(_states(2, 0, nc), _states(2, 0, nc, 1), np.full(nc, samples, np.int64), 100_000, np.int64(mask),
                      np.int64(up_c), np.int64(n_passes % 4), eh.rules_vector(rules), eh.seat_params(strategy),
-                     np.int64(n_passes), actions, draws, kept, *out)
-    return actions, draws, kept, out
+                     np.int64(n_passes), actions, np.array([0.0, 0.0, 0.0]), np.int64(1), draws, kept,
+                     np.zeros((nc, 2)), acc, pxy, mxy, np.zeros((nc, 4, 2)))
+    return actions, draws, kept, (acc[:, 0], pxy[:, 0], mxy[:, 0])
 
 
 def test_should_bid_plays_every_open_action_on_the_same_deals():
@@ -502,16 +504,17 @@ def test_should_bid_plays_every_open_action_on_the_same_deals():
     assert actions.tolist() == [[0, -1], [1, 0], [1, 1]]
     assert kept.tolist() == [300, 300] and draws.tolist() == [300, 300]  # no call before position 1
     a = acc.sum(axis=0)
-    assert a[:, A_N].tolist() == [600, 600, 600]
-    assert a[1, A_MAKER] == a[2, A_MAKER] == 600  # ordering makes the player's side the makers
+    assert a[:, W_N].tolist() == [600, 600, 600]
+    assert a[1, W_MAKER] == a[2, W_MAKER] == 600  # ordering makes the player's side the makers
     assert pts_xy.sum(axis=0)[1, 1] >= 600  # a monster ordered up scores on every deal
     # round two, the dealer stuck: no pass; three suits, alone or not; the rejection drew more than it kept
     actions, draws, kept, (acc, _, _) = _advise("9C TC QS 9D TD", "AH", 7, {"stick_the_dealer": True}, "cautious")
     assert actions[:, 0].tolist() == [2, 2, 3, 3, 4, 4]
     assert (kept == 300).all() and (draws > kept).all()
-    assert (acc.sum(axis=0)[:, A_MAKER] == 600).all()
+    assert (acc.sum(axis=0)[:, W_MAKER] == 600).all()
     again = _advise("9C TC QS 9D TD", "AH", 7, {"stick_the_dealer": True}, "cautious")
     assert np.array_equal(again[3][0], acc)
+    assert np.isfinite(acc[:, :, W_PTS]).all()
 
 
 def test_records_as_arrow_rows_round_trip(tmp_path):

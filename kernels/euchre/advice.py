@@ -1,22 +1,45 @@
-"""Standard Euchre advice kernel: every open call evaluated on the same sampled deals ("should I order it up?").
+"""Standard Euchre advice kernel: every open call evaluated on the same weighted deals ("should I order it up?").
 
 The player's five cards and the up-card are fixed; the other 18 cards are
-dealt at random to the three other seats (5 each) and the rest of the kitty
-(3). The dealer is seat ``ADVICE_DEALER`` = 3, so position p is seat p - 1.
-A sample is kept only if the strategy, playing the other seats on those
-cards, passes at every call before the player's turn, as happened
-(rejection sampling; the player's own earlier pass, in round two, is
-forced). Each kept sample is then played once per action from the same
-cards and decision-stream state: the player's call at this turn (and, if
-given, going alone) forced, everything else left to the strategy.
+dealt uniformly at random to the three other seats (5 each) and the rest of
+the kitty (3). The dealer is seat ``ADVICE_DEALER`` = 3, so position p is
+seat p - 1. Each deal gets a weight from the model of the other players
+(``model``, ``kernels.advice.M_*``): under ``MODEL_EXACT`` 1 if the strategy,
+playing the other seats on those cards, passes at every call before the
+player's turn, as happened (today's rejection test, decision stream
+included), else 0; under ``MODEL_SOFTMAX`` the product of the model's
+probabilities of those passes (``kernels.euchre.model.deal_weight``). A deal
+of weight 0 is skipped. Each kept deal is then played once per action from
+the same cards and decision-stream state: the player's call at this turn
+(and, if given, going alone) forced, everything else left to the strategy;
+under the softmax model the other seats' passes before the turn are forced
+too (``play_observed``: a deal may be one on which the strategy would have
+called), under the exact model the play-out is today's ``hand.play_dealt``.
 Points, tricks and "made" are the player's side's (partnerships).
+
+Play-outs (``playout`` bits, ``kernels.advice.PLAY_*``): row 0 the strategy's
+play, row 1 the double-dummy value of the same contract: the hands at the
+first lead (each seat's played cards, so the dealer's hand after its pickup
+and discard; a seat sitting out holds nothing and is not in play), the first
+leader as played, the maker's side measured against the defenders; its tricks
+scored as the kernel scores a hand (``hand.score_hand``, with the same alone
+and lone-defender flags). A thrown-in hand scores 0 in both rows.
 """
 
 import numpy as np
 from numba import prange
 
-from kernels.advice import add_products, reseed, tally_action
+from kernels.advice import (
+    M_KIND,
+    MODEL_EXACT,
+    PLAY_DD,
+    PLAY_STRATEGY,
+    add_products_weighted,
+    reseed,
+    tally_weighted,
+)
 from kernels.deal import shuffle
+from kernels.euchre.codes import E_LONE_DEFENDER, E_STICK
 from kernels.euchre.drivers import _scratch
 from kernels.euchre.hand import (
     CALL_ORDER,
@@ -26,19 +49,42 @@ from kernels.euchre.hand import (
     F_AT,
     F_CALL,
     F_SEAT,
+    HAND_SIZE,
     MAKER_NEEDS,
     N_SEATS,
     NO_FORCE,
+    R_ALONE,
     R_CALLS,
+    R_DEAL,
+    R_DEALER,
+    R_DISCARD,
+    R_KITTY,
     R_MAKER,
     R_NCALLS,
+    R_NPLAYS,
+    R_PLAYS,
     R_POINTS,
     R_TRICKS,
+    R_TRUMP,
     auction,
     play_dealt,
+    play_tricks,
+    score_hand,
 )
-from kernels.euchre.strategy import card_weights
+from kernels.euchre.model import deal_features, deal_weight
+from kernels.euchre.strategy import (
+    Q_VOID,
+    alone_decision,
+    best_discard,
+    card_weights,
+    is_random,
+    name_decision,
+    order_decision,
+)
 from kernels.jit import kernel
+from kernels.play import nth_card
+from kernels.rng import bounded
+from kernels.solve import new_table, solve_position
 
 ADVICE_DEALER = 3  # the dealer's seat: position p is seat p - 1
 
@@ -65,23 +111,163 @@ def open_actions(n_passes: int, up: int, stick_the_dealer: bool) -> np.ndarray:
     return np.array(rows, np.int64)
 
 
+@kernel(_nrt=False)
+def play_observed(dealt, kitty, dealer, rules, params, wt, n_passes, call, alone, dstate, dbuf, hands, tricks, rec):
+    """Auction, discard, alone, play and score a hand already dealt, every call before ``n_passes`` a pass.
+
+    As ``hand.play_dealt`` with the force ``(seat of call n_passes, n_passes, call, alone)``, except that every
+    seat's call before ``n_passes`` is the observed pass (no draw), whatever its strategy would have called: the
+    weighted model keeps deals on which the strategy would have called otherwise. Then the forced call, then the
+    strategy (or the random player) for everything after it, as ``hand.auction`` and ``hand.play_dealt_inline``.
+    """
+    rec[R_DEALER] = dealer
+    for p in range(N_SEATS):
+        seat = (dealer + 1 + p) & 3
+        hands[seat] = dealt[p]
+        rec[R_DEAL + seat] = dealt[p]
+    for i in range(4):
+        rec[R_KITTY + i] = kitty[i]
+    up = kitty[0]
+    u = up // 6
+    up_bit = np.int64(1) << up
+    forced_seat = (dealer + n_passes % N_SEATS + 1) & 3
+    n_calls = 0
+    maker = -1
+    trump = -1
+    took_d = -1
+    for p in range(1, 5):
+        seat = (dealer + p) & 3
+        if n_calls < n_passes:
+            order = False
+        elif n_calls == n_passes:
+            order = call == CALL_ORDER
+        elif is_random(params, seat):
+            order = bounded(dstate, dbuf, 2) == 1
+        else:
+            order, d = order_decision(hands[seat], up, p, wt, params, seat)
+            took_d = d if p == 4 else took_d
+        rec[R_CALLS + 2 * n_calls] = seat
+        rec[R_CALLS + 2 * n_calls + 1] = CALL_ORDER if order else CALL_PASS
+        n_calls += 1
+        if order:
+            maker = seat
+            trump = u
+            break
+    discard = -1
+    if maker >= 0:
+        hand = hands[dealer]
+        if is_random(params, dealer):
+            discard = nth_card(hand, bounded(dstate, dbuf, HAND_SIZE))
+        elif took_d >= 0:
+            discard = took_d
+        else:
+            discard, _ = best_discard(hand | up_bit, up, u, wt, dealer, params[dealer, Q_VOID])
+        hands[dealer] = (hand & ~(np.int64(1) << discard)) | up_bit
+    else:
+        allowed = np.int64(15 & ~(1 << u))
+        for p in range(1, 5):
+            seat = (dealer + p) & 3
+            stuck = p == 4 and rules[E_STICK] == 1
+            named = -1
+            if n_calls < n_passes:
+                named = -1
+            elif n_calls == n_passes:
+                if call >= CALL_SUIT:
+                    named = call - CALL_SUIT
+            elif is_random(params, seat):
+                k = bounded(dstate, dbuf, 3 if stuck else 4)
+                if not stuck:
+                    k -= 1
+                if k >= 0:
+                    named = nth_card(allowed, k)
+            else:
+                named = name_decision(hands[seat], u, p, stuck, wt, params, seat)
+            rec[R_CALLS + 2 * n_calls] = seat
+            rec[R_CALLS + 2 * n_calls + 1] = CALL_PASS if named < 0 else CALL_SUIT + named
+            n_calls += 1
+            if named >= 0:
+                maker = seat
+                trump = named
+                break
+    rec[R_NCALLS] = n_calls
+    rec[R_DISCARD] = discard
+    rec[R_MAKER] = maker
+    rec[R_TRUMP] = trump
+    rec[R_ALONE] = 0
+    if maker < 0:
+        rec[R_NPLAYS] = 0
+        for s in range(N_SEATS):
+            rec[R_TRICKS + s] = 0
+        rec[R_POINTS] = 0
+        rec[R_POINTS + 1] = 0
+        return
+    if maker == forced_seat and alone >= 0:
+        maker_alone = alone == 1
+    elif is_random(params, maker):
+        maker_alone = bounded(dstate, dbuf, 2) == 1
+    else:
+        maker_alone = alone_decision(hands[maker], trump, wt, params, maker, False)
+    lone_def = -1
+    if rules[E_LONE_DEFENDER] == 1:
+        d = (maker + 1) & 3
+        e = (maker + 3) & 3
+        if ((e - dealer - 1) & 3) < ((d - dealer - 1) & 3):
+            d, e = e, d
+        for k in range(2):
+            s = d if k == 0 else e
+            if is_random(params, s):
+                go = bounded(dstate, dbuf, 2) == 1
+            else:
+                go = alone_decision(hands[s], trump, wt, params, s, True)
+            if go:
+                lone_def = s
+                break
+    out = 0
+    if maker_alone:
+        out |= 1 << (maker ^ 2)
+        rec[R_ALONE] |= 1 << maker
+    if lone_def >= 0:
+        out |= 1 << (lone_def ^ 2)
+        rec[R_ALONE] |= 1 << lone_def
+    leader = (dealer + 1) & 3
+    while (out >> leader) & 1:
+        leader = (leader + 1) & 3
+    round_two = trump != u
+    next_suit = u ^ 1 if round_two and (u ^ 1) != trump else -1
+    play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks)
+    side = maker & 1
+    makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)
+    for s in range(N_SEATS):
+        rec[R_TRICKS + s] = tricks[s]
+    rec[R_POINTS + side] = makers
+    rec[R_POINTS + 1 - side] = defenders
+
+
 @kernel(parallel=True)
-def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, draws, kept,
-                  acc, pts_xy, mar_xy):
-    """Sample deals on which the ``n_passes`` calls before the player's turn are passes, and play every action.
+def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model, playout,
+                  draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+    """Draw deals, weigh them by the model of the ``n_passes`` passes before the player's turn, play every action.
 
     ``seat`` is the player's (position ``seat + 1``; its turn must be call
     ``n_passes``: ``n_passes % 4 == seat``). ``actions[a]`` = (call code,
-    alone: -1 strategy, 0 no, 1 yes), as ``open_actions``. Chunk ``ci``
-    draws until it keeps ``targets[ci]`` samples or has drawn ``max_draws``,
-    writing ``draws[ci]``, ``kept[ci]``, the per-action counters
-    ``acc[ci, a, A_*]`` (``kernels.advice``: the player's side made trump /
-    made it, the side's tricks and points, twice the side's margin over the
-    other side) and the sums of products of the actions' points and doubled
-    margins ``pts_xy[ci]``, ``mar_xy[ci]`` (paired intervals).
+    alone: -1 strategy, 0 no, 1 yes), as ``open_actions``. ``model``: the
+    float64[3] ``M_*`` vector; ``playout``: ``PLAY_*`` bits. Chunk ``ci``
+    draws until it keeps ``targets[ci]`` deals of positive weight or has
+    drawn ``max_draws``, writing ``draws[ci]``, ``kept[ci]``, ``wsum[ci]`` =
+    (sum of weights, of squared weights), the per-action weighted counters
+    ``acc[ci, row, a, W_*]`` (row 0 the strategy play-out, row 1 the
+    double-dummy one: the player's side made trump / made it, the side's
+    tricks and points, twice the side's margin over the other side), the
+    weighted sums of products of the actions' points and doubled margins
+    ``pts_xy[ci, row]``, ``mar_xy[ci, row]`` (paired intervals) and
+    ``infer[ci, s, j]``, the weighted sums of seat ``s``'s inference features
+    (``kernels.euchre.model.deal_features``).
     """
     n_actions = actions.shape[0]
     side = seat & 1
+    exact = model[M_KIND] == MODEL_EXACT
+    do_strat = (playout & PLAY_STRATEGY) != 0
+    do_dd = (playout & PLAY_DD) != 0
     for ci in prange(states.shape[0]):
         state = states[ci].copy()
         dstate0 = dstates[ci].copy()
@@ -101,14 +287,22 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
         check[F_SEAT] = seat
         check[F_AT] = n_passes
         check[F_CALL] = CALL_PASS
-        pts = np.zeros(n_actions, np.int64)
-        mar = np.zeros(n_actions, np.int64)
+        pts = np.zeros(n_actions, np.float64)
+        mar = np.zeros(n_actions, np.float64)
+        pts_d = np.zeros(n_actions, np.float64)
+        mar_d = np.zeros(n_actions, np.float64)
+        dist = np.zeros(4, np.float64)
+        est = np.zeros(4, np.float64)
         others = np.empty(3, np.int64)  # the positions (0-based) dealt at random
         j = 0
         for p in range(N_SEATS):
             if p != seat:  # dealer in seat 3: position p + 1 is seat p
                 others[j] = p
                 j += 1
+        keys, tags, bounds = new_table()
+        nodes = np.zeros(1, np.int64)
+        trick = np.zeros(4, np.int64)
+        dd_hands = np.zeros(4, np.int64)
         n_draws = 0
         n_kept = 0
         while n_kept < targets[ci] and n_draws < max_draws:
@@ -121,19 +315,29 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 dealt[others[i % 3]] |= np.int64(1) << unseen[i]
             for i in range(3):
                 kitty[1 + i] = unseen[15 + i]
-            dstate[:] = dstate0
-            dbuf[:] = dbuf0
-            for p in range(N_SEATS):
-                hands[p] = dealt[p]
-            auction(hands, up, ADVICE_DEALER, rules, params, wt, check, dstate, dbuf, rec)
-            keep = rec[R_NCALLS] > n_passes
-            for i in range(n_passes):
-                if rec[R_CALLS + 2 * i + 1] != CALL_PASS:
-                    keep = False
-            if not keep:
+            if exact:
+                dstate[:] = dstate0
+                dbuf[:] = dbuf0
+                for p in range(N_SEATS):
+                    hands[p] = dealt[p]
+                auction(hands, up, ADVICE_DEALER, rules, params, wt, check, dstate, dbuf, rec)
+                keep = rec[R_NCALLS] > n_passes
+                for i in range(n_passes):
+                    if rec[R_CALLS + 2 * i + 1] != CALL_PASS:
+                        keep = False
+                w = 1.0 if keep else 0.0
+            else:
+                w = deal_weight(dealt, up, ADVICE_DEALER, n_passes, seat, wt, params, model, dist, est)
+            if w == 0.0:
                 reseed(dstate0, dbuf0)
                 continue
             n_kept += 1
+            wsum[ci, 0] += w
+            wsum[ci, 1] += w * w
+            for s in range(N_SEATS):
+                f0, f1 = deal_features(dealt[s], up, wt, params, s)
+                infer[ci, s, 0] += w * f0
+                infer[ci, s, 1] += w * f1
             for a in range(n_actions):
                 dstate[:] = dstate0
                 dbuf[:] = dbuf0
@@ -141,15 +345,54 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 force[F_AT] = n_passes
                 force[F_CALL] = actions[a, 0]
                 force[F_ALONE] = actions[a, 1]
-                play_dealt(dealt, kitty, ADVICE_DEALER, rules, params, wt, force, dstate, dbuf, hands, tricks, rec)
-                t = rec[R_TRICKS + side] + rec[R_TRICKS + side + 2]
-                p = rec[R_POINTS + side]
-                m = 2 * (p - rec[R_POINTS + 1 - side])
-                pts[a] = p
-                mar[a] = m
-                ours = rec[R_MAKER] >= 0 and (rec[R_MAKER] & 1) == side
-                tally_action(acc[ci, a], ours, ours and t >= MAKER_NEEDS, t, p, m)
-            add_products(pts, mar, pts_xy[ci], mar_xy[ci])
+                if exact:  # today's play-out: the strategy reproduced the passes, so nothing needs forcing
+                    play_dealt(dealt, kitty, ADVICE_DEALER, rules, params, wt, force, dstate, dbuf, hands, tricks,
+                               rec)
+                else:
+                    play_observed(dealt, kitty, ADVICE_DEALER, rules, params, wt, n_passes, actions[a, 0],
+                                  actions[a, 1], dstate, dbuf, hands, tricks, rec)
+                maker = rec[R_MAKER]
+                ours = maker >= 0 and (maker & 1) == side
+                if do_strat:
+                    t = rec[R_TRICKS + side] + rec[R_TRICKS + side + 2]
+                    p = rec[R_POINTS + side]
+                    m = 2 * (p - rec[R_POINTS + 1 - side])
+                    pts[a] = p
+                    mar[a] = m
+                    tally_weighted(acc[ci, 0, a], w, ours, ours and t >= MAKER_NEEDS, t, p, m)
+                if do_dd:
+                    t = 0
+                    p = 0
+                    m = 0
+                    if maker >= 0:
+                        for s in range(N_SEATS):
+                            dd_hands[s] = 0
+                        for i in range(rec[R_NPLAYS]):
+                            dd_hands[rec[R_PLAYS + 2 * i]] |= np.int64(1) << rec[R_PLAYS + 2 * i + 1]
+                        active = 0
+                        for s in range(N_SEATS):
+                            if dd_hands[s] != 0:
+                                active |= 1 << s
+                        sides = (1 << maker) | (1 << (maker ^ 2))
+                        mt = solve_position(dd_hands, np.int64(active), rec[R_TRUMP], trick, 0, rec[R_PLAYS], sides,
+                                            keys, tags, bounds, nodes)
+                        alone = rec[R_ALONE]
+                        mk, df = score_hand(mt, (alone >> maker) & 1 == 1, (alone & ~(1 << maker)) != 0)
+                        if ours:
+                            t = mt
+                            p = mk
+                            m = 2 * (mk - df)
+                        else:
+                            t = 5 - mt
+                            p = df
+                            m = 2 * (df - mk)
+                    pts_d[a] = p
+                    mar_d[a] = m
+                    tally_weighted(acc[ci, 1, a], w, ours, ours and t >= MAKER_NEEDS, t, p, m)
+            if do_strat:
+                add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
+            if do_dd:
+                add_products_weighted(w, pts_d, mar_d, pts_xy[ci, 1], mar_xy[ci, 1])
             reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

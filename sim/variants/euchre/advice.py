@@ -3,14 +3,22 @@
 The situation is the player's five cards, the up-card, the position (1 =
 dealer's left, 4 = dealer) and the passes before the turn (round one: 0 to 3
 passes; round two: the 4 passes of round one, then 0 to 3). Every open call
-is played on the same sampled deals (``kernels.euchre.advice``): the other
-18 cards dealt at random, kept only when the strategy, playing the other
-seats, passes at each of those calls. Tricks and the make chance are the
+is played on the same deals (``kernels.euchre.advice``): the other 18 cards
+dealt uniformly at random, each deal weighted by the model of the other
+players (``kernels.euchre.model``: under ``softmax``, the product of the
+model's probabilities of their passes; under ``exact``, 1 when the strategy,
+playing the other seats, passes at each of those calls, else 0, which is the
+old rejection sampling, answered exactly as before). Tricks and the make chance are the
 player's side's; ``expected_points`` are *net*: the side's points less the
 other side's (only one side scores a hand, so a euchre counts -2), which the
 recommendation and the adaptive stop maximise; ``side_points`` are the
 side's own points alone. Sampling, stopping and the paired intervals are
-those of ``sim.advice``. ``--bid`` asks one call first: ``order`` (or ``take``),
+those of ``sim.advice`` (weighted, with intervals at the effective sample size,
+under ``softmax``). The play-out is the strategy's (``actions``) and/or the
+double-dummy value of the same contract (``actions_dd``). The inference
+reports, per other seat, the weighted mean of its trick estimate of the
+up-card's suit (``up_suit_estimate``) and the chance it holds that suit's
+right bower (``right_bower``). ``--bid`` asks one call first: ``order`` (or ``take``),
 ``alone`` (order alone), a suit letter (name it), ``H alone``.
 """
 
@@ -29,18 +37,31 @@ from sim.advice import (
     CHUNK_SAMPLES,
     DEFAULT_CAP,
     DRAWS_PER_SAMPLE,
+    N_INFER,
+    N_PLAYOUTS,
     AdviceError,
+    ImpossibleAuction,
     _diff,
+    _diff_weighted,
     _recommend,
+    _recommend_weighted,
+    _wmean_ci,
     action_stats,
+    inference_rows,
+    model_fields,
+    model_vector,
+    playout_bits,
     recommendation_line,
     run_fields,
     sample_actions,
+    sample_weighted,
+    weighted_action_stats,
 )
 from sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
 
 SEATS = 4
 SUIT_WORDS = {"c": 0, "clubs": 0, "s": 1, "spades": 1, "d": 2, "diamonds": 2, "h": 3, "hearts": 3}
+INFER_NAMES = ("up_suit_estimate", "right_bower")  # kernels.euchre.model.deal_features
 ORDER_WORDS = {"order", "order up", "order it up", "take", "take it up", "pick up", "pick it up", "up"}
 
 
@@ -131,6 +152,20 @@ def _estimates(actions, acc, gross=None) -> list[dict]:
     return out
 
 
+def _estimates_weighted(actions, acc, ess, kept, gross=None) -> list[dict]:
+    """Per-action weighted estimates (``acc``: one play-out row of ``W_*`` counters holding net points, see
+    ``_net_weighted``); ``gross``: the side's own points, weighted sums and squares."""
+    out = []
+    for i, a in enumerate(actions):
+        e = {"action": a["action"], "alone": a["alone"] == 1, "samples": kept,
+             **weighted_action_stats(acc[i], "side_maker", ess)}
+        if gross is not None:
+            m, ci = _wmean_ci(float(acc[i, ka.W_N]), gross[i, 0], gross[i, 1], ess)
+            e["side_points"], e["side_points_ci95"] = m, ci
+        out.append(e)
+    return out
+
+
 def _net(a: np.ndarray, p: np.ndarray, m: np.ndarray, gross: np.ndarray) -> None:
     """Turn a batch's counters to net points in place: A_PTS from the doubled margins, the products likewise.
 
@@ -146,9 +181,26 @@ def _net(a: np.ndarray, p: np.ndarray, m: np.ndarray, gross: np.ndarray) -> None
     p[:] = m // 4
 
 
-def _question(actions, est, acc, pxy, call: int, alone: int) -> dict:
+def _net_weighted(a: np.ndarray, p: np.ndarray, m: np.ndarray, gross: np.ndarray) -> None:
+    """``_net`` for a batch of weighted counters (chunk, row, action, W_*): halving and quartering are exact in
+    floating point. ``gross`` (row, action, [sum, sum of squares]) gets the side's own points, chunk by chunk."""
+    for c in range(a.shape[0]):
+        gross[:, :, 0] += a[c, :, :, ka.W_PTS]
+        gross[:, :, 1] += a[c, :, :, ka.W_PTS_SQ]
+    a[:, :, :, ka.W_PTS] = a[:, :, :, ka.W_MAR] / 2
+    a[:, :, :, ka.W_PTS_SQ] = a[:, :, :, ka.W_MAR_SQ] / 4
+    p[:] = m / 4
+
+
+# the weighted counters (W_*) that are today's integer counters (A_*), row for row, under the exact model
+_A_OF_W = [(ka.A_N, ka.W_N), (ka.A_MAKER, ka.W_MAKER), (ka.A_MADE, ka.W_MADE), (ka.A_TRICKS, ka.W_TRICKS),
+           (ka.A_TRICKS_SQ, ka.W_TRICKS_SQ), (ka.A_PTS, ka.W_PTS), (ka.A_PTS_SQ, ka.W_PTS_SQ), (ka.A_MAR, ka.W_MAR),
+           (ka.A_MAR_SQ, ka.W_MAR_SQ)]
+
+
+def _question(actions, est, diff, call: int, alone: int) -> dict:
     """The answer to ``--bid``: the call against its alternative (a call with partner: passing, or for a stuck
-    dealer the best other call; a call alone: the same call with partner)."""
+    dealer the best other call; a call alone: the same call with partner). ``diff(i, j)``: the paired difference."""
     i = next(j for j, a in enumerate(actions) if a["call"] == call and a["alone"] == alone)
     if alone == 1:
         j = next(k for k, a in enumerate(actions) if a["call"] == call and a["alone"] == 0)
@@ -156,7 +208,7 @@ def _question(actions, est, acc, pxy, call: int, alone: int) -> dict:
         j = 0
     else:
         j = max((k for k in range(len(actions)) if k != i), key=lambda k: est[k]["expected_points"])
-    d, ci = _diff(acc, pxy, i, j)
+    d, ci = diff(i, j)
     asked, other = actions[i]["action"], actions[j]["action"]
     if ci[0] > 0:
         verdict = f"yes: {asked} is better than {other} by {d:+.3f} points a hand"
@@ -169,17 +221,31 @@ def _question(actions, est, acc, pxy, call: int, alone: int) -> dict:
             "expected_points": e["expected_points"], "ev_diff": d, "ev_diff_ci95": ci, "verdict": verdict}
 
 
+def _who(player: int):
+    """Seat label for the inference lines, relative to the player (dealer in seat 3: position = seat + 1)."""
+    return lambda s: f"position {s + 1} ({'partner' if (s - player) % 2 == 0 else 'opponent'}" + (
+        ", dealer)" if s == ea.ADVICE_DEALER else ")")
+
+
 def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None = None, strategy="default",
            samples: int | None = None, seed: int = 0, threads: int | None = None, rules: dict | None = None,
-           cap: int = DEFAULT_CAP, bid: str | None = None) -> dict:
+           cap: int = DEFAULT_CAP, bid: str | None = None, model: dict | None = None,
+           playout: str | None = "strategy") -> dict:
     """Evaluate every open call for ``hand`` at ``position`` with ``upcard`` turned, after ``calls`` (passes).
 
     ``bid`` (``order``, ``alone``, a suit letter, ``H alone``) also answers
-    "should I make this call?" against its alternative.
+    "should I make this call?" against its alternative. ``model``:
+    ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: softmax with the
+    defaults of ``sim.advice``); ``playout``: ``strategy``, ``dd`` or
+    ``both``. ``samples`` is the effective sample size wanted (under
+    ``exact``, the kept deals, as before).
     """
     _, rules_d, rules_vec = runner.resolve_run("euchre", seed, rules)
     sit = parse_situation(hand, upcard, position, calls, rules_d)
     actions = open_actions(sit, rules_d, position)
+    mvec, mdesc = model_vector(model)
+    playout = playout or "strategy"
+    bits = playout_bits(playout)
     question = None
     if bid is not None:
         question = parse_bid(bid, sit)
@@ -190,21 +256,15 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
     n_threads = runner.set_threads(threads)
     act = np.array([[a["call"], a["alone"]] for a in actions], np.int64)
+    n_act = len(actions)
     before = sum(ea.advice_chunks.stats.cache_misses.values())
     t0 = time.perf_counter()
-
-    gross = np.zeros((len(actions), 2), np.int64)
-
-    def run_chunks(states, dstates, targets, d, k, a, p, m):
-        ea.advice_chunks(states, dstates, targets, DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(sit["mask"]),
-                         np.int64(sit["up"]), np.int64(position - 1), rules_vec, params, np.int64(sit["passes"]), act,
-                         d, k, a, p, m)
-        _net(a, p, m, gross)
-
-    acc, pxy, _, kept, draws, stopped = sample_actions(
-        run_chunks, len(actions), samples, cap, seed, name, lambda a, p, m: _estimates(actions, a))
-    est = _estimates(actions, acc, gross)
-    result = {
+    player = position - 1
+    exact = mdesc["kind"] == "exact"
+    args = (np.int64(sit["mask"]), np.int64(sit["up"]), np.int64(player), rules_vec, params, np.int64(sit["passes"]),
+            act, mvec)
+    budget = DRAWS_PER_SAMPLE * CHUNK_SAMPLES
+    head = {
         "variant": "euchre",
         "hand": [card_str(c) for c in range(24) if sit["mask"] >> c & 1],
         "upcard": card_str(sit["up"]),
@@ -212,39 +272,140 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
         "round": sit["round"],
         "passes_before": sit["passes"],
         "rules": rules_d,
-        **run_fields(name, seed, n_threads, kept, draws, stopped, est, _recommend(est, acc, pxy),
-                     sum(ea.advice_chunks.stats.cache_misses.values()) > before, time.perf_counter() - t0),
     }
+    others = [s for s in range(SEATS) if s != player]
+    if exact:
+        # today's code path: integer counters, sample_actions' batches and stop, the strategy play-out always
+        gross = np.zeros((n_act, 2), np.int64)
+        side = {"wsum": np.zeros(2), "infer": np.zeros((SEATS, N_INFER)), "dd": np.zeros((n_act, ka.W_WIDTH)),
+                "dd_p": np.zeros((n_act, n_act)), "dd_m": np.zeros((n_act, n_act)), "dd_gross": np.zeros((n_act, 2))}
+
+        def run_chunks(states, dstates, targets, d, k, a, p, m):
+            nc = len(targets)
+            w = np.zeros((nc, 2))
+            fa = np.zeros((nc, N_PLAYOUTS, n_act, ka.W_WIDTH))
+            fp = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
+            fm = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
+            inf = np.zeros((nc, SEATS, N_INFER))
+            ea.advice_chunks(states, dstates, targets, budget, *args, np.int64(bits | ka.PLAY_STRATEGY), d, k, w, fa,
+                             fp, fm, inf)
+            for ai, wi in _A_OF_W:
+                a[:, :, ai] = fa[:, 0, :, wi].astype(np.int64)
+            p[:] = fp[:, 0].astype(np.int64)
+            m[:] = fm[:, 0].astype(np.int64)
+            _net(a, p, m, gross)
+            if bits & ka.PLAY_DD:
+                g = np.zeros((1, n_act, 2))
+                _net_weighted(fa[:, 1:], fp[:, 1:], fm[:, 1:], g)
+                side["dd_gross"] += g[0]
+            for c in range(nc):
+                side["wsum"] += w[c]
+                side["infer"] += inf[c]
+                side["dd"] += fa[c, 1]
+                side["dd_p"] += fp[c, 1]
+                side["dd_m"] += fm[c, 1]
+
+        acc, pxy, _, kept, draws, stopped = sample_actions(
+            run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a))
+        est = _estimates(actions, acc, gross)
+        result = {**head, **run_fields(name, seed, n_threads, kept, draws, stopped, est, _recommend(est, acc, pxy),
+                                       sum(ea.advice_chunks.stats.cache_misses.values()) > before,
+                                       time.perf_counter() - t0)}
+        ess = float(kept)
+        inference = inference_rows(side["infer"], side["wsum"], others, INFER_NAMES, _who(player))
+        result.update({"model": mdesc, "playout": playout, "ess": ess, "inference": inference})
+        if question is not None:
+            result["question"] = _question(actions, est, lambda i, j: _diff(acc, pxy, i, j), *question)
+        if bits & ka.PLAY_DD:
+            est_dd = _estimates_weighted(actions, side["dd"], ess, kept, side["dd_gross"])
+            result["actions_dd"] = est_dd
+            result["recommendation_dd"] = _recommend_weighted(est_dd, side["dd"], side["dd_p"], ess)
+        return result
+
+    gross = np.zeros((N_PLAYOUTS, n_act, 2))
+    first_row = 0 if bits & ka.PLAY_STRATEGY else 1
+
+    def run_weighted(states, dstates, targets, d, k, w, a, p, m, inf):
+        ea.advice_chunks(states, dstates, targets, budget, *args, np.int64(bits), d, k, w, a, p, m, inf)
+        _net_weighted(a, p, m, gross)
+
+    sums = sample_weighted(run_weighted, n_act, SEATS, samples, cap, seed,
+                           lambda a, p, m, e: _estimates_weighted(actions, a, e, 0), first_row)
+    if sums["kept"] == 0:
+        raise ImpossibleAuction(
+            f"no deal among {sums['draws']:,} drawn has positive weight under the model (epsilon "
+            f"{mdesc['epsilon']}, tau {mdesc['tau']}): the model finds this auction impossible; use epsilon > 0")
+    ess, kept = sums["ess"], sums["kept"]
+    rows = {}
+    for r in (0, 1):
+        if bits & (ka.PLAY_STRATEGY if r == 0 else ka.PLAY_DD):
+            est_r = _estimates_weighted(actions, sums["acc"][r], ess, kept, gross[r])
+            rows[r] = (est_r, _recommend_weighted(est_r, sums["acc"][r], sums["pxy"][r], ess))
+    est, rec = rows[first_row]
+    inference = inference_rows(sums["infer"], sums["wsum"], others, INFER_NAMES, _who(player))
+    result = {**head, **run_fields(name, seed, n_threads, kept, sums["draws"], sums["stopped"], est, rec,
+                                   sum(ea.advice_chunks.stats.cache_misses.values()) > before,
+                                   time.perf_counter() - t0)}
+    result.update(model_fields(mdesc, sums, playout, inference))
+    if 1 in rows:
+        result["actions_dd"], result["recommendation_dd"] = rows[1]
     if question is not None:
-        result["question"] = _question(actions, est, acc, pxy, *question)
+        acc_r, pxy_r = sums["acc"][first_row], sums["pxy"][first_row]
+        result["question"] = _question(actions, est, lambda i, j: _diff_weighted(acc_r, pxy_r, i, j, ess), *question)
     return result
 
 
 def format_advice(r: dict) -> str:
     """The human-readable answer: each call with its side's make chance and expected points, and the recommendation."""
-    lines = [
-        f"Standard Euchre, position {r['position']} (1 = dealer's left, 4 = dealer), round {r['round']}, "
-        f"up-card {r['upcard']}, hand {' '.join(r['hand'])}",
-        f"{r['samples']:,} sampled deals consistent with {r['passes_before']} pass(es) before your turn "
-        f"({100 * r['acceptance_rate']:.1f}% of {r['draws']:,} drawn), strategy {r['strategy']}, seed {r['seed']}",
-        "",
-    ]
+    lines = [(f"Standard Euchre, position {r['position']} (1 = dealer's left, 4 = dealer), round {r['round']}, "
+             f"up-card {r['upcard']}, hand {' '.join(r['hand'])}")]
+    m = r.get("model") or {"kind": "exact"}
+    if m["kind"] == "exact":
+        lines.append(f"{r['samples']:,} sampled deals consistent with {r['passes_before']} pass(es) before your turn "
+                     f"({100 * r['acceptance_rate']:.1f}% of {r['draws']:,} drawn), strategy {r['strategy']}, "
+                     f"seed {r['seed']}")
+        lines.append("model: exact (the other players call exactly as the strategy would; rejection sampling)")
+    else:
+        lines.append(f"{r['samples']:,} deals weighted by the model of the {r['passes_before']} pass(es) before your "
+                     f"turn (of {r['draws']:,} drawn), effective sample size {r['ess']:,.0f}, strategy "
+                     f"{r['strategy']}, seed {r['seed']}")
+        lines.append(f"model: softmax, tau {m['tau']:g} (tricks), epsilon {m['epsilon']:g}: each other player passes "
+                     "with the strategy's probability, softened by tau, with a tremble epsilon")
+    lines.append(f"play-out: {r.get('playout', 'strategy')}")
+    for row in r.get("inference") or []:
+        if row["up_suit_estimate"] is None:
+            continue
+        lines.append(f"  {row['who']}: trick estimate in the up-card's suit {row['up_suit_estimate']:.2f}, holds "
+                     f"its right bower {100 * row['right_bower']:.1f}%")
+    if r.get("warning"):
+        lines.append(f"warning: {r['warning']}")
+    lines.append("")
     if "question" in r:
         q = r["question"]
         mk = "" if q["make_prob"] is None else f" (your side makes it {100 * q['make_prob']:.1f}% of the time)"
         lines += [f"{q['action']}? {q['verdict']}{mk}", ""]
-    lines.append(f"{'action':<26} {'side makes':>10} {'make chance':>20} {'tricks':>7} {'side pts':>8} "
-                 f"{'net points':>10} {'(95% interval)':>18}")
-    for e in r["actions"]:
-        mk = "-" if e["make_prob"] is None else (
-            f"{100 * e['make_prob']:.1f}% ({100 * e['make_ci95'][0]:.1f}-{100 * e['make_ci95'][1]:.1f})")
-        lo, hi = e["points_ci95"]
-        lines.append(
-            f"{e['action']:<26} {100 * e['side_maker']:>9.1f}% {mk:>20} {e['mean_tricks']:>7.2f} "
-            f"{e['side_points']:>8.3f} {e['expected_points']:>+10.3f} {f'({lo:+.3f} to {hi:+.3f})':>18}"
-        )
-    lines += ["", "net points: your side's points less the other side's, per hand (a euchre counts -2, -4 alone)",
-              recommendation_line(r["recommendation"], " (the only call open)")]
+    tables = [("actions", "recommendation", None)]
+    if "actions_dd" in r:
+        if r.get("playout") == "dd":
+            tables = [("actions_dd", "recommendation_dd", "double-dummy play-out")]
+        else:
+            tables = [("actions", "recommendation", "strategy play-out"),
+                      ("actions_dd", "recommendation_dd", "double-dummy play-out")]
+    for key, rkey, title in tables:
+        if title:
+            lines.append(f"{title}:")
+        lines.append(f"{'action':<26} {'side makes':>10} {'make chance':>20} {'tricks':>7} {'side pts':>8} "
+                     f"{'net points':>10} {'(95% interval)':>18}")
+        for e in r[key]:
+            mk = "-" if e["make_prob"] is None else (
+                f"{100 * e['make_prob']:.1f}% ({100 * e['make_ci95'][0]:.1f}-{100 * e['make_ci95'][1]:.1f})")
+            lo, hi = e["points_ci95"]
+            lines.append(
+                f"{e['action']:<26} {100 * e['side_maker']:>9.1f}% {mk:>20} {e['mean_tricks']:>7.2f} "
+                f"{e['side_points']:>8.3f} {e['expected_points']:>+10.3f} {f'({lo:+.3f} to {hi:+.3f})':>18}"
+            )
+        lines += ["", recommendation_line(r[rkey], " (the only call open)"), ""]
+    lines.append("net points: your side's points less the other side's, per hand (a euchre counts -2, -4 alone)")
     return "\n".join(lines)
 
 
@@ -257,4 +418,4 @@ def ask(hand: str, question: dict, strategy="default", samples=None, seed: int =
         raise AdviceError("--swapped is a Ghost Hand question; Euchre has no ghost hand")
     return advise(hand, question.get("upcard"), position=question.get("position", 1), calls=question.get("calls"),
                   strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules,
-                  bid=question.get("bid"))
+                  bid=question.get("bid"), model=question.get("model"), playout=question.get("playout"))

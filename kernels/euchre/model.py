@@ -1,0 +1,184 @@
+"""Standard Euchre: the auction model of the other players (should-bid, issue 14).
+
+For one drawn deal, ``deal_weight`` walks the calls before the player's turn
+(all passes: any other call ends the Euchre auction) and returns the deal's
+weight, the product over the other seats' observed passes of
+``kernels.advice.choice_probability(dist, n, 0, tau, eps)``. ``dist[i]`` is
+how far the seat's own decision statistic (SPEC.md, "The auction", under that
+seat's strategy row) is from the range in which the strategy would make legal
+choice ``i``:
+
+- Round one (choices: 0 pass, 1 order). The statistic ``x`` and threshold
+  ``t``: positions 1 and 3 ``E(hand, u) - up_weight * w_up`` against
+  ``order_min_p``; position 2 ``E(hand, u) + up_weight * w_up`` against
+  ``order_min_2``; the dealer ``best_discard(hand | up, up, u)[1]`` against
+  ``take_min``. The strategy orders when ``x >= t``, so the distance of the
+  order is ``max(0, t - x)`` and of the pass ``x - t + TIE_STEP`` when
+  ``x >= t`` (0 otherwise): ``TIE_STEP`` (2**-13, below the 2**-12 grid of
+  the estimates) makes a hand exactly at the threshold, which orders, count
+  as outside the pass range, so that a sharp model is the exact rule.
+- Round two (choices: 0 pass, then the three suits other than the turned-down
+  one in suit order). With ``E(s)`` the estimate of each allowed suit, ``e``
+  the best and ``t`` = ``name_min_p``: the pass's distance is
+  ``e - t + TIE_STEP`` when ``e >= t`` (0 otherwise); a suit ``x``'s is
+  ``max(0, b - E(x))`` with ``b`` the least estimate at which the strategy
+  would name ``x``: ``max(t, E(y) for allowed y > x, E(y) + TIE_STEP for
+  allowed y < x)`` (ties go to the lowest suit). A stuck dealer's call is the
+  last of the auction, so it is never observed before the player's turn.
+- A seat playing the ``random`` preset: all distances 0 (uniform over the
+  legal calls: 1/2 in round one, 1/4 in round two).
+
+Going alone and the lone defender come after the auction's last call, so no
+such decision is observed before the player's turn. The player's own earlier
+pass (round two) is its own, not weighed.
+
+Inference features of every seat (``deal_features``): 0, the trick estimate
+``E(hand, u)`` of the up-card's suit under the seat's own strategy row (the
+dealer's hand as dealt, before any pickup); 1, whether it holds the right
+bower of the up-card's suit (1.0 or 0.0).
+"""
+
+import numpy as np
+
+from kernels.advice import M_EPS, M_TAU, choice_probability
+from kernels.estimate import estimate
+from kernels.euchre.strategy import (
+    Q_NAME,
+    Q_ORDER,
+    Q_TAKE,
+    Q_UP,
+    Q_VOID,
+    best_discard,
+    card_weights,
+    is_random,
+)
+from kernels.jit import kernel
+
+N_SEATS = 4
+TIE_STEP = 2.0 ** -13  # half the estimates' grid (2**-12): a statistic exactly at a threshold is on the call's side
+RANK_JACK = 2
+
+
+@kernel(inline="always")
+def round_one_stat(hand, up, position, wt, params, seat):
+    """(statistic, threshold) of a strategic seat's round-one decision at ``position`` 1..4 (orders when >=)."""
+    u = up // 6
+    vw = params[seat, Q_VOID]
+    if position == 4:
+        _, e = best_discard(hand | (np.int64(1) << up), up, u, wt, seat, vw)
+        return e, params[seat, Q_TAKE]
+    e = estimate(hand, u, wt, seat, vw)
+    w_up = params[seat, Q_UP] * wt[seat, u, up]
+    if position == 2:
+        return e + w_up, params[seat, Q_ORDER + 1]
+    return e - w_up, params[seat, Q_ORDER + position - 1]
+
+
+@kernel(inline="always")
+def round_one_distances(hand, up, position, wt, params, seat, dist):
+    """``dist[0]`` (pass), ``dist[1]`` (order) of a seat's round-one decision; returns the number of choices, 2."""
+    if is_random(params, seat):
+        dist[0] = 0.0
+        dist[1] = 0.0
+        return 2
+    x, t = round_one_stat(hand, up, position, wt, params, seat)
+    dist[0] = x - t + TIE_STEP if x >= t else 0.0
+    dist[1] = t - x if t > x else 0.0
+    return 2
+
+
+@kernel(inline="always")
+def round_two_distances(hand, u, position, wt, params, seat, dist, est):
+    """``dist[0]`` (pass), ``dist[1..3]`` (the suits other than ``u`` in order) of a non-stuck round-two decision.
+
+    ``est``: float64[4] scratch. Returns the number of choices, 4.
+    """
+    if is_random(params, seat):
+        for i in range(4):
+            dist[i] = 0.0
+        return 4
+    vw = params[seat, Q_VOID]
+    best = -1.0e300
+    for s in range(4):
+        if s != u:
+            est[s] = estimate(hand, s, wt, seat, vw)
+            best = max(best, est[s])
+    t = params[seat, Q_NAME + position - 1]
+    dist[0] = best - t + TIE_STEP if best >= t else 0.0
+    i = 1
+    for x in range(4):
+        if x == u:
+            continue
+        b = t
+        for y in range(4):
+            if y == u or y == x:
+                continue
+            need = est[y] + TIE_STEP if y < x else est[y]
+            b = max(b, need)
+        dist[i] = b - est[x] if b > est[x] else 0.0
+        i += 1
+    return 4
+
+
+@kernel(inline="always")
+def decision_distances(hands, up, dealer, call_index, wt, params, dist, est):
+    """The distances of the decision at call ``call_index`` (0..6, every call before it a pass); returns n choices."""
+    p = call_index % N_SEATS + 1
+    seat = (dealer + p) & 3
+    if call_index < N_SEATS:
+        return round_one_distances(hands[seat], up, p, wt, params, seat, dist)
+    return round_two_distances(hands[seat], up // 6, p, wt, params, seat, dist, est)
+
+
+@kernel(inline="always")
+def deal_weight(hands, up, dealer, n_passes, player, wt, params, model, dist, est):
+    """The deal's weight: the product over the other seats' passes at calls ``0 .. n_passes - 1`` of the model's
+    probability of that pass (choice 0). ``hands`` by seat (as dealt); ``model`` the ``M_*`` vector (softmax);
+    ``dist``, ``est``: float64[4] scratch."""
+    w = 1.0
+    tau = model[M_TAU]
+    eps = model[M_EPS]
+    for i in range(n_passes):
+        seat = (dealer + i % N_SEATS + 1) & 3
+        if seat == player:
+            continue
+        n = decision_distances(hands, up, dealer, i, wt, params, dist, est)
+        w *= choice_probability(dist, n, 0, tau, eps)
+        if w == 0.0:
+            return 0.0
+    return w
+
+
+@kernel(inline="always")
+def deal_features(hand, up, wt, params, seat):
+    """(E(hand, u) under ``seat``'s strategy, 1.0 if ``hand`` holds the right bower of ``u`` else 0.0)."""
+    u = up // 6
+    e = estimate(hand, u, wt, seat, params[seat, Q_VOID])
+    rb = 1.0 if (hand >> (u * 6 + RANK_JACK)) & 1 else 0.0
+    return e, rb
+
+
+@kernel
+def call_probabilities(hands, up, dealer, call_index, params, model, out):
+    """Every legal choice's probability at call ``call_index`` (the tests: they sum to 1); returns n choices.
+
+    ``out[i]`` for choice ``i`` (0 pass, 1 order; round two 1..3 the suits other than the up-card's in order).
+    """
+    wt = np.zeros((N_SEATS, 4, 24), np.float64)
+    card_weights(params, wt)
+    dist = np.zeros(4, np.float64)
+    est = np.zeros(4, np.float64)
+    n = decision_distances(hands, up, dealer, call_index, wt, params, dist, est)
+    for i in range(n):
+        out[i] = choice_probability(dist, n, i, model[M_TAU], model[M_EPS])
+    return n
+
+
+@kernel
+def weight_of(hands, up, dealer, n_passes, player, params, model):
+    """``deal_weight`` with its own scratch (the tests)."""
+    wt = np.zeros((N_SEATS, 4, 24), np.float64)
+    card_weights(params, wt)
+    dist = np.zeros(4, np.float64)
+    est = np.zeros(4, np.float64)
+    return deal_weight(hands, up, dealer, n_passes, player, wt, params, model, dist, est)
