@@ -58,7 +58,9 @@ def test_question_answer_and_json_fields(capsys):
     q = r["question"]
     assert q["bid"] == "4" and q["trump"] == "H" and q["verdict"].startswith("yes")
     assert q["ev_vs_pass_ci95"][0] > 0 and 0.99 < q["make_prob"] <= 1
-    assert 0 < r["acceptance_rate"] < 1 and r["samples"] == 3000
+    # the softmax model keeps every deal and weighs it: the effective sample size reaches the samples asked for
+    assert r["acceptance_rate"] == 1 and r["ess"] >= 3000 and r["samples"] > r["ess"]
+    assert r["model"] == {"kind": "softmax", "tau": 0.25, "epsilon": 0.01}
     assert {a["action"] for a in r["actions"]} >= {"pass", "4 H", "5 C", "moon S"}
     assert "3 H" not in {a["action"] for a in r["actions"]}  # a 3 cannot beat the standing 3
     assert set(r["recommendation"]) >= {"action", "clear", "runner_up", "diff_points", "diff_ci95"}
@@ -140,10 +142,12 @@ def test_turn_order_and_open_actions():
     assert s["forced"] and [a["action"] for a in open_actions(s, True)][0] == "3 C"
 
 
-def test_impossible_auction_is_reported():
+def test_impossible_auction_is_reported_under_the_exact_model_only():
     # under the default strategy a player who keeps their hand (estimate >= 3.0) always bids
     with pytest.raises(ImpossibleAuction, match="impossible"):
-        advise("JH JD AH KH 9S TC", position=2, calls="pass", samples=100)
+        advise("JH JD AH KH 9S TC", position=2, calls="pass", samples=100, model={"kind": "exact"})
+    r = advise("JH JD AH KH 9S TC", position=2, calls="pass", samples=100)  # the softmax model answers
+    assert r["ess"] >= 100 and r["actions"]
 
 
 @pytest.mark.parametrize(
@@ -174,7 +178,10 @@ def test_bad_situations(kwargs, error, words):
 
 def test_bad_input_on_the_command_line(capsys):
     for args in (["should-bid", "JH JD AH"], ["should-bid", "JH JD AH KH QH TH", "--calls", "4,3", "--position", "3"],
-                 ["should-bid", "JH JD AH KH 9S TC", "--position", "2", "--calls", "pass", "--samples", "50"]):
+                 ["should-bid", "JH JD AH KH 9S TC", "--position", "2", "--calls", "pass", "--samples", "50",
+                  "--model", "exact"],
+                 ["should-bid", "JH JD AH KH 9S TC", "--tau", "-1"],
+                 ["should-bid", "JH JD AH KH 9S TC", "--epsilon", "1"]):
         with pytest.raises(SystemExit) as e:
             main(args)
         out, err = capsys.readouterr()

@@ -1,18 +1,42 @@
-"""Ghost Hand advice kernel: every open action evaluated on the same sampled deals ("should I bid 4?").
+"""Ghost Hand advice kernel: every open action evaluated on the same weighted deals ("should I bid 4?").
 
-The player's six cards are fixed; the other 18 are dealt at random to the two
-other players and the ghost. A sample is kept only if the strategy, playing
-the other seats on those cards, makes exactly the calls (and the swap) that
-were made before the player's turn (rejection sampling). Each kept sample is
-then played once per action from the same cards and decision-stream state,
-the player's decision at this turn forced to the action and everything else
-left to the strategy.
+The player's six cards are fixed; the other 18 are dealt uniformly at random
+to the two other players and the ghost (the only hard facts). Each deal gets
+a weight from the model of the other players (``kernels.ghost.model``): with
+the exact model (``MODEL_EXACT``) 1 if the strategy, playing the other seats
+on those cards, makes exactly the calls (and the swap) made before the
+player's turn, else 0 (today's rejection sampling, on the same streams);
+with the softmax model the product of the model's probabilities of the
+observed swap decisions and calls. A deal of weight 0 is drawn and skipped.
+Each kept deal is then played once per action from the same cards and
+decision-stream state, the player's decision at this turn forced to the
+action, the observed decisions before it imposed (softmax; under the exact
+model the strategy makes them itself) and everything after it left to the
+strategy. Play-out row 0 is the strategy's play of the cards; row 1 the
+double-dummy value of the same contract (same hands at the first lead, same
+trump, maker and bid): the maker's tricks are the solver's with the maker
+alone against the other two, and, as every defender scores its own tricks in
+Ghost Hand, each defender's tricks are the solver's with that defender alone
+against the other two (so the three need not add up to 6). Points are the
+rules' scoring of those tricks. A hand thrown in scores 0 in both rows.
 """
 
 import numpy as np
 from numba import prange
 
+from kernels.advice import (
+    M_EPS,
+    M_KIND,
+    M_TAU,
+    MODEL_EXACT,
+    PLAY_DD,
+    PLAY_STRATEGY,
+    add_products_weighted,
+    reseed,
+    tally_weighted,
+)
 from kernels.deal import shuffle
+from kernels.ghost.codes import G_AUCTION, G_STICK, G_SWAP
 from kernels.ghost.hand import (
     F_AT,
     F_CALL,
@@ -21,24 +45,31 @@ from kernels.ghost.hand import (
     F_TRUMP,
     N_SEATS,
     NO_FORCE,
+    R_BID,
     R_CALLS,
     R_MAKER,
     R_NCALLS,
+    R_NPLAYS,
+    R_PLAYS,
     R_POINTS,
     R_SWAP,
     R_TRICKS,
-    R_BID,
+    R_TRUMP,
+    SEAT_ROWS,
     auction,
     chunk_scratch,
     margin2,
+    play_core,
     play_dealt,
+    record_calls,
+    score_of,
 )
-from kernels.advice import A_N, A_WIDTH, add_products, reseed, tally_action  # noqa: F401  (A_WIDTH: the row width)
+from kernels.ghost.model import MAX_CHOICES, N_FEATURES, auction_replay, deal_weight
 from kernels.jit import kernel
-
-# per-action counters
+from kernels.solve import TT_BITS, solve_position
 
 ADVICE_DEALER = 2  # the dealer's seat: position p is seat p - 1
+DD_ACTIVE = np.int64(0b0111)  # seats 0..2 in play for the solver (its seat 3, the ghost's place, holds nothing)
 
 
 @kernel
@@ -62,20 +93,99 @@ def prefix_matches(rec, prefix, swap_given):
     return swap_given < 0
 
 
+@kernel
+def replay_dealt(dealt, dstate, dbuf, rules, rows, scores, target, prefix, swap_given, force, rec):
+    """``hand.play_dealt`` (dealer in seat 2) with the observed calls and swap imposed (``model.auction_replay``)."""
+    rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
+    maker, bid, trump, h0, h1, h2, swapper, n_calls, calls, rng = auction_replay(
+        dealt[0], dealt[1], dealt[2], dealt[3], ADVICE_DEALER, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows,
+        (scores[0], scores[1], scores[2]), target, prefix, swap_given,
+        (force[F_SEAT], force[F_AT], force[F_SWAP], force[F_CALL], force[F_TRUMP]), rng,
+    )
+    dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
+    dbuf[0] = np.int64(rng[4])
+    dbuf[1] = rng[5]
+    record_calls(rec, np.int64(0), swapper, n_calls, calls)
+    rec[R_MAKER] = maker
+    rec[R_BID] = bid
+    rec[R_TRUMP] = trump
+    t0 = t1 = t2 = 0
+    p0 = p1 = p2 = 0
+    if maker < 0:
+        rec[R_NPLAYS] = 0
+    else:
+        t0, t1, t2, _, _, _ = play_core(h0, h1, h2, trump, maker, maker, rows, SEAT_ROWS, rec, np.bool_(False),
+                                        dstate, dbuf, rec, np.int64(0))
+        p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)
+    rec[R_TRICKS] = t0
+    rec[R_TRICKS + 1] = t1
+    rec[R_TRICKS + 2] = t2
+    rec[R_POINTS] = p0
+    rec[R_POINTS + 1] = p1
+    rec[R_POINTS + 2] = p2
+
+
+@kernel
+def dd_tricks(rec, seen, values, n_seen, keys, tags, bounds, nodes, fl, trick, out):
+    """Double-dummy tricks by seat (``out``) of the contract played in ``rec``: maker and each defender alone.
+
+    The hands at the first lead are each seat's played cards; solves are
+    cached per deal in ``seen``/``values`` (``n_seen`` entries) by hands,
+    trump and maker; ``keys[s], tags[s], bounds[s]`` is the transposition
+    table (``solve.new_table``) of the solves measuring seat ``s``. Returns
+    the new ``n_seen``.
+    """
+    maker = rec[R_MAKER]
+    trump = rec[R_TRUMP]
+    for s in range(4):
+        fl[s] = 0
+    for i in range(rec[R_NPLAYS]):
+        fl[rec[R_PLAYS + 2 * i]] |= np.int64(1) << rec[R_PLAYS + 2 * i + 1]
+    for j in range(n_seen):
+        if (seen[j, 0] == fl[0] and seen[j, 1] == fl[1] and seen[j, 2] == fl[2] and seen[j, 3] == trump
+                and seen[j, 4] == maker):
+            for s in range(N_SEATS):
+                out[s] = values[j, s]
+            return n_seen
+    for s in range(N_SEATS):
+        out[s] = solve_position(fl, DD_ACTIVE, trump, trick, 0, maker, np.int64(1) << s, keys[s], tags[s], bounds[s],
+                                nodes)
+    if n_seen < seen.shape[0]:
+        seen[n_seen, 0] = fl[0]
+        seen[n_seen, 1] = fl[1]
+        seen[n_seen, 2] = fl[2]
+        seen[n_seen, 3] = trump
+        seen[n_seen, 4] = maker
+        for s in range(N_SEATS):
+            values[n_seen, s] = out[s]
+        n_seen += 1
+    return n_seen
+
+
 @kernel(parallel=True)
 def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params, scores, target_score, prefix,
-                  swap_given, actions, draws, kept, acc, pts_xy, mar_xy):
-    """Sample deals consistent with the auction so far and play every action on each kept one.
+                  swap_given, actions, model, playout, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+    """Draw deals, weight them by the model and play every action on each one of positive weight.
 
     Chunk ``ci`` draws deals from ``states[ci]`` until it keeps ``targets[ci]``
-    samples or has drawn ``max_draws``; it writes ``draws[ci]``,
-    ``kept[ci]``, the per-action counters ``acc[ci, a, A_*]`` and the sums of
-    products of the actions' points (``pts_xy[ci, a, b]``) and of twice their
-    margins (``mar_xy``), from which paired differences get their intervals.
-    ``actions[a]`` = (swap, call, trump), -1 meaning "as the strategy does".
+    of positive weight or has drawn ``max_draws``; it writes ``draws[ci]``,
+    ``kept[ci]``, ``wsum[ci]`` = (Σw, Σw²), the weighted counters
+    ``acc[ci, row, a, W_*]`` and the weighted sums of products of the
+    actions' points (``pts_xy[ci, row, a, b]``) and of twice their margins
+    (``mar_xy``), row 0 for the strategy play-out (``playout & PLAY_STRATEGY``)
+    and row 1 for the double-dummy one (``playout & PLAY_DD``), and
+    ``infer[ci, s, j]`` = Σ w · feature j of seat s (``model.FEATURE_NAMES``).
+    ``actions[a]`` = (swap, call, trump), -1 meaning "as the strategy does";
+    ``model`` is ``kernels.advice``'s model vector; ``params`` has a
+    ``strategy_rows`` row per seat.
     """
     n_actions = actions.shape[0]
     k = prefix.shape[0]
+    exact = model[M_KIND] == MODEL_EXACT
+    tau = model[M_TAU]
+    eps = model[M_EPS]
+    do_strategy = (playout & PLAY_STRATEGY) != 0
+    do_dd = (playout & PLAY_DD) != 0
     for ci in prange(states.shape[0]):
         state, dstate0, buf, dbuf0, _, rec, work, _ = chunk_scratch(states, dstates, ci)
         dstate = np.empty(4, np.uint64)
@@ -88,9 +198,26 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 n += 1
         dealt = np.zeros(4, np.int64)
         hands = np.zeros(N_SEATS, np.int64)
+        whands = np.zeros(N_SEATS, np.int64)
         force = NO_FORCE.copy()
-        pts = np.zeros(n_actions, np.int64)
-        mar = np.zeros(n_actions, np.int64)
+        pts = np.zeros(n_actions)
+        mar = np.zeros(n_actions)
+        pts_dd = np.zeros(n_actions)
+        mar_dd = np.zeros(n_actions)
+        feats = np.zeros((N_SEATS, N_FEATURES))
+        best_e = np.zeros(N_SEATS)
+        dist = np.zeros(MAX_CHOICES)
+        seen = np.zeros((n_actions, 5), np.int64)
+        values = np.zeros((n_actions, N_SEATS), np.int64)
+        fl = np.zeros(4, np.int64)
+        trick = np.zeros(4, np.int64)
+        tdd = np.zeros(N_SEATS, np.int64)
+        nodes = np.zeros(1, np.int64)
+        # the chunk's transposition tables (``solve.new_table``), one per measured seat (double-dummy play-out)
+        n_tt = (1 << TT_BITS) if do_dd else 1
+        keys = np.zeros((N_SEATS, n_tt, 2), np.int64)
+        tags = np.full((N_SEATS, n_tt), -1, np.int16)
+        bounds = np.zeros((N_SEATS, n_tt, 2), np.int8)
         slots = np.empty(3, np.int64)  # dealing slots (pos 1, 2, 3, ghost) other than the player's
         j = 0
         for slot in range(4):
@@ -99,6 +226,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 j += 1
         n_draws = 0
         n_kept = 0
+        sw = 0.0
+        sw2 = 0.0
         while n_kept < targets[ci] and n_draws < max_draws:
             n_draws += 1
             shuffle(state, buf, unseen, 18)
@@ -107,17 +236,29 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
             dealt[seat] = hand
             for i in range(18):
                 dealt[slots[i % 3]] |= np.int64(1) << unseen[i]
-            # the strategy's own auction on these cards must reproduce the calls so far
-            dstate[:] = dstate0
-            dbuf[:] = dbuf0
             for s in range(N_SEATS):
-                hands[s] = dealt[s]  # dealer in seat 2: seat s holds dealing slot s
-            auction(hands, dealt[3], ADVICE_DEALER, rules, params, scores, target_score, NO_FORCE, dstate, dbuf, rec)
-            keep = prefix_matches(rec, prefix, swap_given)
-            if not keep:
+                whands[s] = dealt[s]  # dealer in seat 2: seat s holds dealing slot s
+            w = deal_weight(whands, dealt[3], ADVICE_DEALER, rules[G_STICK], rules[G_SWAP], params, scores,
+                            target_score, prefix, swap_given, seat, tau, eps, feats, best_e, dist)
+            if exact:
+                # the strategy's own auction on these cards must reproduce the calls so far (today's test)
+                dstate[:] = dstate0
+                dbuf[:] = dbuf0
+                for s in range(N_SEATS):
+                    hands[s] = dealt[s]
+                auction(hands, dealt[3], ADVICE_DEALER, rules, params, scores, target_score, NO_FORCE, dstate, dbuf,
+                        rec)
+                w = 1.0 if prefix_matches(rec, prefix, swap_given) else 0.0
+            if not w > 0.0:
                 reseed(dstate0, dbuf0)
                 continue
             n_kept += 1
+            sw += w
+            sw2 += w * w
+            for s in range(N_SEATS):
+                for f in range(N_FEATURES):
+                    infer[ci, s, f] += w * feats[s, f]
+            n_seen = 0
             for a in range(n_actions):
                 dstate[:] = dstate0
                 dbuf[:] = dbuf0
@@ -126,14 +267,43 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 force[F_SWAP] = actions[a, 0]
                 force[F_CALL] = actions[a, 1]
                 force[F_TRUMP] = actions[a, 2]
-                play_dealt(dealt, dstate, dbuf, work, ADVICE_DEALER, rules, params, scores, target_score, force, rec)
-                t = rec[R_TRICKS + seat]
-                p = rec[R_POINTS + seat]
-                m = margin2(rec, seat)
-                pts[a] = p
-                mar[a] = m
-                tally_action(acc[ci, a], rec[R_MAKER] == seat, t >= rec[R_BID], t, p, m)
-            add_products(pts, mar, pts_xy[ci], mar_xy[ci])
+                if exact:
+                    play_dealt(dealt, dstate, dbuf, work, ADVICE_DEALER, rules, params, scores, target_score, force,
+                               rec)
+                else:
+                    replay_dealt(dealt, dstate, dbuf, rules, params, scores, target_score, prefix, swap_given, force,
+                                 rec)
+                maker = rec[R_MAKER]
+                bid = rec[R_BID]
+                if do_strategy:
+                    t = rec[R_TRICKS + seat]
+                    p = rec[R_POINTS + seat]
+                    m = margin2(rec, seat)
+                    pts[a] = p
+                    mar[a] = m
+                    tally_weighted(acc[ci, 0, a], w, maker == seat, t >= bid, t, p, m)
+                if do_dd:
+                    if maker < 0:
+                        td = 0
+                        p = 0
+                        m = 0
+                        made = False
+                    else:
+                        n_seen = dd_tricks(rec, seen, values, n_seen, keys, tags, bounds, nodes, fl, trick, tdd)
+                        q0, q1, q2 = score_of(maker, bid, tdd[0], tdd[1], tdd[2], rules)
+                        td = tdd[seat]
+                        p = q0 if seat == 0 else (q1 if seat == 1 else q2)
+                        m = 2 * p - (q0 + q1 + q2 - p)
+                        made = tdd[maker] >= bid
+                    pts_dd[a] = p
+                    mar_dd[a] = m
+                    tally_weighted(acc[ci, 1, a], w, maker == seat, made, td, p, m)
+            if do_strategy:
+                add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
+            if do_dd:
+                add_products_weighted(w, pts_dd, mar_dd, pts_xy[ci, 1], mar_xy[ci, 1])
             reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept
+        wsum[ci, 0] = sw
+        wsum[ci, 1] = sw2

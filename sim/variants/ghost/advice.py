@@ -3,6 +3,15 @@
 Positions are 1 (dealer's left) to 3 (dealer); in the kernel the dealer sits
 in seat 2, so position p is seat p - 1. The sampling, statistics and
 recommendation are the shared ones of ``sim.advice``.
+
+The other players' observed swap decisions and calls are weighted by the
+model of ``kernels.ghost.model`` (``--model softmax``, the default: every
+legal auction has positive probability when epsilon > 0) or by exact
+rejection (``--model exact``: today's answer, bit for bit, through the same
+integer statistics). What the calls say about each other player is reported
+as the weighted mean of two features of the hand it holds (after any swap):
+its best trick estimate (``best_estimate``) and whether it holds the right
+bower of that best suit (``right_bower``).
 """
 
 from __future__ import annotations
@@ -11,18 +20,30 @@ import time
 
 import numpy as np
 
+from kernels import advice as ka
 from kernels.ghost import advice as ga
+from kernels.ghost import model as gm
+from kernels.ghost.strategy import strategy_rows
 from sim import runner
 from sim.advice import (
     CHUNK_SAMPLES,
     DEFAULT_CAP,
     DRAWS_PER_SAMPLE,
     AdviceError,
+    ImpossibleAuction,
     _diff,
+    _diff_weighted,
     _recommend,
+    _recommend_weighted,
     action_stats,
+    inference_rows,
+    model_fields,
+    model_vector,
+    playout_bits,
     run_fields,
     sample_actions,
+    sample_weighted,
+    weighted_action_stats,
 )
 from sim.cards import SUITS, card_str, mask_of, parse_cards
 
@@ -139,9 +160,16 @@ def advise(
     threads: int | None = None,
     rules: dict | None = None,
     cap: int = DEFAULT_CAP,
+    model: dict | None = None,
+    playout: str | None = "strategy",
 ) -> dict:
-    """Evaluate every open action for ``hand`` at ``position`` after ``calls``; see README for the fields."""
-    v, rules_d, rules_vec = runner.resolve_run("ghost", seed, rules)
+    """Evaluate every open action for ``hand`` at ``position`` after ``calls``; see README for the fields.
+
+    ``model`` is ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: the
+    softmax model with the defaults of ``sim.advice``); ``playout`` is
+    ``strategy``, ``dd`` or ``both``.
+    """
+    _, rules_d, rules_vec = runner.resolve_run("ghost", seed, rules)
     mask = parse_hand(hand)
     codes = parse_calls(calls)
     state = replay_turns(position, codes, rules_d)
@@ -150,28 +178,51 @@ def advise(
     seat_scores = _parse_scores(scores)
     actions = open_actions(state, swap_open)
     question = _parse_bid(bid, state)
+    mvec, mdesc = model_vector(model)
+    playout = playout or "strategy"
+    bits = playout_bits(playout)
     name, params = runner.seat_params(strategy)
+    rows = strategy_rows(params)
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
     n_threads = runner.set_threads(threads)
     act = np.array([[a["swap"], a["call"], a["trump"]] for a in actions], np.int64)
     prefix = np.array(state["prefix"], np.int64).reshape(-1, 2)
     seat = position - 1
+    n_act = len(actions)
     before = sum(ga.advice_chunks.stats.cache_misses.values())
     t0 = time.perf_counter()
 
-    def run_chunks(states, dstates, targets, d, k, a, p, m):
+    def kernel(states, dstates, targets, d, k, w, a, p, m, inf):
         ga.advice_chunks(
-            states, dstates, targets, DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), seat, rules_vec, params,
+            states, dstates, targets, DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), seat, rules_vec, rows,
             np.array(seat_scores, np.int64), TARGET, prefix, -1 if swap_given is None else swap_given - 1, act,
-            d, k, a, p, m,
+            mvec, bits, d, k, w, a, p, m, inf,
         )
 
-    acc, pxy, mxy, kept, draws, stopped = sample_actions(
-        run_chunks, len(actions), samples, cap, seed, name, lambda a, p, m: _estimates(actions, a, p, m))
+    exact = mdesc["kind"] == "exact"
+    main_row = 0 if bits & ka.PLAY_STRATEGY else 1
+    if exact:
+        sums = _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row)
+    else:
+        sums = sample_weighted(kernel, n_act, N_SEATS, samples, cap, seed,
+                               lambda a, p, m, e: _estimates_w(actions, a, p, m, e), first_row=main_row,
+                               strategy_name=name)
+        if sums["kept"] == 0:
+            raise ImpossibleAuction(
+                f"no deal among {sums['draws']:,} drawn has positive weight under the model "
+                f"(epsilon {mdesc['epsilon']}, tau {mdesc['tau']}): use epsilon > 0"
+            )
     elapsed = time.perf_counter() - t0
-    est = _estimates(actions, acc, pxy, mxy)
-    rec = _recommend(est, acc, pxy)
+    rows_est = {}
+    for row in ([0] if bits & ka.PLAY_STRATEGY else []) + ([1] if bits & ka.PLAY_DD else []):
+        rows_est[row] = _row_estimates(actions, sums, row, exact)
+    est, rec, acc_m, pxy_m, diff = rows_est[main_row]
+    others = [s for s in range(N_SEATS) if s != seat]
+    inference = inference_rows(sums["infer"], sums["wsum"], others, gm.FEATURE_NAMES, lambda s: f"position {s + 1}")
+    for row in inference:  # whether the seat made an observed decision, or its features are only the deal's prior
+        row["called"] = row["seat"] + 1 in state["called"]
+        row["swapped"] = swap_given == row["seat"] + 1
     result = {
         "variant": "ghost",
         "hand": [card_str(c) for c in range(24) if mask >> c & 1],
@@ -181,12 +232,73 @@ def advise(
         "swap_open": swap_open,
         "scores": {str(i + 1): s for i, s in enumerate(seat_scores)},
         "rules": rules_d,
-        **run_fields(name, seed, n_threads, kept, draws, stopped, est, rec,
+        **model_fields(mdesc, sums, playout, inference),
+        **run_fields(name, seed, n_threads, sums["kept"], sums["draws"], sums["stopped"], est, rec,
                      sum(ga.advice_chunks.stats.cache_misses.values()) > before, elapsed),
     }
+    if bits & ka.PLAY_DD:
+        result["actions_dd"] = rows_est[1][0]
+        result["recommendation_dd"] = rows_est[1][1]
     if question is not None:
-        result["question"] = _answer(question, est, acc, pxy)
+        result["question"] = _answer(question, est, acc_m, pxy_m, diff)
     return result
+
+
+N_SEATS = 3
+_W_TO_A = [(ka.A_N, ka.W_N), (ka.A_MAKER, ka.W_MAKER), (ka.A_MADE, ka.W_MADE), (ka.A_TRICKS, ka.W_TRICKS),
+           (ka.A_TRICKS_SQ, ka.W_TRICKS_SQ), (ka.A_PTS, ka.W_PTS), (ka.A_PTS_SQ, ka.W_PTS_SQ), (ka.A_MAR, ka.W_MAR),
+           (ka.A_MAR_SQ, ka.W_MAR_SQ)]
+
+
+def _as_counts(acc_w):
+    """The integer counters (``A_*``) of weighted counters whose weights are all 1 (the exact model)."""
+    out = np.zeros(acc_w.shape[:-1] + (ka.A_WIDTH,), np.int64)
+    for ai, wi in _W_TO_A:
+        out[..., ai] = np.rint(acc_w[..., wi]).astype(np.int64)
+    return out
+
+
+def _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row):
+    """Today's rejection sampling (``sim.advice.sample_actions``, integer counters) through the weighted kernel."""
+    from sim.advice import N_INFER, N_PLAYOUTS
+
+    extra = {"acc": np.zeros((N_PLAYOUTS, n_act, ka.W_WIDTH)), "pxy": np.zeros((N_PLAYOUTS, n_act, n_act)),
+             "mxy": np.zeros((N_PLAYOUTS, n_act, n_act)), "wsum": np.zeros(2), "infer": np.zeros((N_SEATS, N_INFER))}
+
+    def run_chunks(states, dstates, targets, d, k, a, p, m):
+        n = states.shape[0]
+        w = np.zeros((n, 2))
+        aw = np.zeros((n, N_PLAYOUTS, n_act, ka.W_WIDTH))
+        pw = np.zeros((n, N_PLAYOUTS, n_act, n_act))
+        mw = np.zeros((n, N_PLAYOUTS, n_act, n_act))
+        inf = np.zeros((n, N_SEATS, N_INFER))
+        kernel(states, dstates, targets, d, k, w, aw, pw, mw, inf)
+        a[:] = _as_counts(aw[:, main_row])
+        p[:] = np.rint(pw[:, main_row]).astype(np.int64)
+        m[:] = np.rint(mw[:, main_row]).astype(np.int64)
+        for i in range(n):
+            extra["acc"] += aw[i]
+            extra["pxy"] += pw[i]
+            extra["mxy"] += mw[i]
+            extra["wsum"] += w[i]
+            extra["infer"] += inf[i]
+
+    _, _, _, kept, draws, stopped = sample_actions(
+        run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a, p, m))
+    return {**extra, "ess": float(kept), "kept": kept, "draws": draws, "stopped": stopped}
+
+
+def _row_estimates(actions, sums, row, exact):
+    """(estimates, recommendation, counters, point products, paired difference) of play-out ``row``."""
+    if exact:
+        acc = _as_counts(sums["acc"][row])
+        pxy = np.rint(sums["pxy"][row]).astype(np.int64)
+        mxy = np.rint(sums["mxy"][row]).astype(np.int64)
+        est = _estimates(actions, acc, pxy, mxy)
+        return est, _recommend(est, acc, pxy), acc, pxy, _diff
+    acc, pxy, mxy, ess = sums["acc"][row], sums["pxy"][row], sums["mxy"][row], sums["ess"]
+    est = _estimates_w(actions, acc, pxy, mxy, ess)
+    return est, _recommend_weighted(est, acc, pxy, ess), acc, pxy, lambda a, p, i, j: _diff_weighted(a, p, i, j, ess)
 
 
 def _parse_swapped(swapped, position, state, rules):
@@ -243,7 +355,22 @@ def _estimates(actions, acc, pxy, mxy) -> list[dict]:
     ]
 
 
-def _answer(code: int, est, acc, pxy) -> dict:
+def _estimates_w(actions, acc, pxy, mxy, ess) -> list[dict]:
+    n = int(round(ess))
+    return [
+        {
+            "action": a["action"],
+            "call": CALL_NAMES.get(a["call"]) if a["call"] >= 0 else None,
+            "trump": SUITS[a["trump"]] if a["trump"] >= 0 else None,
+            "swap": a["swap"] == 1,
+            "samples": n,
+            **weighted_action_stats(acc[i], "wins_auction", ess),
+        }
+        for i, a in enumerate(actions)
+    ]
+
+
+def _answer(code: int, est, acc, pxy, diff=_diff) -> dict:
     """The answer to "should I bid CODE?": its best suit, make chance, value against passing, verdict."""
     name = CALL_NAMES[code]
     cand = [i for i, e in enumerate(est) if e["call"] == name and not e["swap"]]
@@ -259,7 +386,7 @@ def _answer(code: int, est, acc, pxy) -> dict:
     }
     passes = [i for i, x in enumerate(est) if x["action"] == "pass"]
     if passes:
-        d, ci = _diff(acc, pxy, best, passes[0])
+        d, ci = diff(acc, pxy, best, passes[0])
         out.update({"ev_vs_pass": d, "ev_vs_pass_ci95": ci})
         if ci[0] > 0:
             out["verdict"] = f"yes: bid {name} in {e['trump']}, better than passing by {d:+.2f} points a hand"
@@ -269,7 +396,7 @@ def _answer(code: int, est, acc, pxy) -> dict:
             out["verdict"] = f"close call: bidding {name} in {e['trump']} and passing are within the interval"
     else:
         out["verdict"] = f"the dealer is stuck: bid {name} in {e['trump']} scores {e['expected_points']:+.2f} a hand"
-    rec = _recommend(est, acc, pxy)
+    rec = max(est, key=lambda x: x["expected_points"])
     if rec["action"] != e["action"]:
         out["verdict"] += f" (best of all: {rec['action']})"
     return out
@@ -279,8 +406,38 @@ def _pct(x) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
+def _table(actions, best) -> list[str]:
+    lines = [f"{'action':<32} {'wins bid':>8} {'makes':>7} {'tricks':>7} {'points':>8} {'(95% interval)':>18} "
+             f"{'margin':>8}"]
+    for a in sorted(actions, key=lambda a: -a["expected_points"]):
+        lo, hi = a["points_ci95"]
+        lines.append(
+            f"{a['action'][:32]:<32} {_pct(a['wins_auction']):>8} {_pct(a['make_prob']):>7} {a['mean_tricks']:>7.2f} "
+            f"{a['expected_points']:>+8.3f} {f'({lo:+.3f} to {hi:+.3f})':>18} {a['expected_margin']:>+8.3f}"
+            + ("  <- best" if a["action"] == best else "")
+        )
+    return lines
+
+
+def _rec_line(rec) -> str:
+    if "runner_up" in rec:
+        lo, hi = rec["diff_ci95"]
+        kind = "clearly best" if rec["clear"] else "a close call"
+        return (f"Recommendation: {rec['action']} ({kind}: {rec['diff_points']:+.3f} points over {rec['runner_up']}, "
+                f"95% {lo:+.3f} to {hi:+.3f})")
+    return f"Recommendation: {rec['action']} (the only legal action)"
+
+
+def _model_line(r: dict) -> str:
+    m = r.get("model") or {}
+    if m.get("kind") == "exact":
+        return "model of the other players: exact (they call exactly as the strategy would: rejection sampling)"
+    return (f"model of the other players: softmax over the strategy's distances, tau {m.get('tau')} tricks, "
+            f"tremble epsilon {m.get('epsilon')}; effective sample size {r.get('ess', 0):,.0f}")
+
+
 def format_advice(r: dict) -> str:
-    """The human-readable answer of ``sim.advice.advise``."""
+    """The human-readable answer of ``advise``."""
     calls = ", ".join(f"position {p}: {c}" for p, c in r["calls"]) or "none"
     lines = []
     q = r.get("question")
@@ -293,46 +450,45 @@ def format_advice(r: dict) -> str:
                f"({q['ev_vs_pass_ci95'][0]:+.3f} to {q['ev_vs_pass_ci95'][1]:+.3f})" if "ev_vs_pass" in q else ""),
             "",
         ]
+    swapped = f"position {r['swapped']} swapped for the ghost" if r.get("swapped") else None
     lines += [
         f"Hand {' '.join(r['hand'])} at position {r['position']} (1 = dealer's left, 3 = dealer); calls so far: {calls}; "
-        + ("the ghost is still there" if r["swap_open"] else "no swap open"),
+        + (swapped or ("the ghost is still there" if r["swap_open"] else "no swap open")),
         f"{r['samples']:,} sampled deals per action (acceptance {_pct(r['acceptance_rate'])} of {r['draws']:,} drawn), "
         f"strategy {r['strategy']} for everyone afterwards, seed {r['seed']}",
     ]
+    if "model" in r:
+        lines.append(_model_line(r))
+    for row in r.get("inference", []):
+        est, rb = row.get("best_estimate"), row.get("right_bower")
+        if est is not None:
+            said = "what the calls say about" if row.get("called", True) else "no call yet from"
+            held = " (the ghost's cards)" if row.get("swapped") else ""
+            lines.append(f"  {said} {row['who']}: best trick estimate of the hand held{held} {est:.2f} on average, "
+                         f"right bower of that suit {_pct(rb)}")
+    if r.get("warning"):
+        lines.append(f"warning: {r['warning']}")
     if r.get("compiled"):
         lines.append("(compiled the advice kernel first; cached for later calls)")
-    lines += [
-        "",
-        f"{'action':<32} {'wins bid':>8} {'makes':>7} {'tricks':>7} {'points':>8} {'(95% interval)':>18} {'margin':>8}",
-    ]
-    best = r["recommendation"]["action"]
-    for a in sorted(r["actions"], key=lambda a: -a["expected_points"]):
-        lo, hi = a["points_ci95"]
-        lines.append(
-            f"{a['action'][:32]:<32} {_pct(a['wins_auction']):>8} {_pct(a['make_prob']):>7} {a['mean_tricks']:>7.2f} "
-            f"{a['expected_points']:>+8.3f} {f'({lo:+.3f} to {hi:+.3f})':>18} {a['expected_margin']:>+8.3f}"
-            + ("  <- best" if a["action"] == best else "")
-        )
-    rec = r["recommendation"]
-    lines.append("")
-    if "runner_up" in rec:
-        lo, hi = rec["diff_ci95"]
-        kind = "clearly best" if rec["clear"] else "a close call"
-        lines.append(
-            f"Recommendation: {rec['action']} ({kind}: {rec['diff_points']:+.3f} points over {rec['runner_up']}, "
-            f"95% {lo:+.3f} to {hi:+.3f})"
-        )
-    else:
-        lines.append(f"Recommendation: {rec['action']} (the only legal action)")
+    playout = r.get("playout", "strategy")
+    head = {"strategy": "strategy play-out", "dd": "double-dummy play-out", "both": "strategy play-out"}[playout]
+    lines += ["", f"{head}:"] + _table(r["actions"], r["recommendation"]["action"])
+    lines += ["", _rec_line(r["recommendation"])]
+    if playout == "both" and "actions_dd" in r:
+        lines += ["", "double-dummy play-out (the contract's tricks with best play by every seat):"]
+        lines += _table(r["actions_dd"], r["recommendation_dd"]["action"])
+        lines += ["", _rec_line(r["recommendation_dd"]).replace("Recommendation:", "Double-dummy recommendation:")]
     lines.append("'makes' is the chance of making the contract when you win the auction; 'margin' is your points "
                  "minus the mean of the two opponents'.")
     return "\n".join(lines)
 
 
 def ask(hand: str, question: dict, strategy="default", samples=None, seed: int = 0, threads=None, rules=None) -> dict:
-    """``bower should-bid`` for Ghost Hand: ``question`` holds the command's flags (position, calls, swapped, bid, scores)."""
+    """``bower should-bid`` for Ghost Hand: ``question`` holds the command's flags (position, calls, swapped, bid,
+    scores, model, playout)."""
     if question.get("upcard") is not None:
         raise AdviceError("--upcard is a question of the variants with an up-card (Cutthroat, Euchre), not Ghost Hand")
     return advise(hand, position=question.get("position", 1), calls=question.get("calls"),
                   swapped=question.get("swapped"), bid=question.get("bid"), scores=question.get("scores"),
-                  strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules)
+                  strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules,
+                  model=question.get("model"), playout=question.get("playout") or "strategy")

@@ -1,0 +1,321 @@
+"""Ghost Hand's model of the other players (should-bid): how likely each observed swap and call is on a drawn deal.
+
+The other players are modelled as the strategy with noise: at each decision,
+legal choice ``i`` gets a *distance* ``dist[i]``, how far the strategy's own
+decision statistic is from the range that would make the strategy choose
+``i`` (0 for the strategy's own choice), and the model's probability is
+``kernels.advice.choice_probability`` (a softmax over ``-dist / tau`` mixed
+with a tremble ``eps``). The decisions and their statistics:
+
+- **Swap** (at a player's first turn, while the ghost is there): the best
+  trick estimate ``be`` of the hand held (no score shift: the strategy swaps
+  when ``be < swap_below``). Keep: ``max(0, swap_below - be)``; swap:
+  ``be - swap_below + DELTA`` when ``be >= swap_below``, else 0.
+- **Call** (each turn, with the hand held after any swap; every lap of
+  ``until_passes``; pass not legal for a stuck dealer): ``x = be - shift``,
+  the estimate after the strategy's score shift (``shift_of``). The strategy's
+  call ``call_of(x, ...)`` is piecewise constant in ``x`` with breaks at
+  ``bid_3, bid_4, bid_5, bid_moon``; ``dist[i]`` is the distance from ``x`` to
+  the set of ``x`` where ``call_of`` gives call ``i`` (a union of half-open
+  intervals ``[lo, hi)``: ``lo - x`` below one, ``x - hi + DELTA`` above it). A
+  call the strategy never makes (a jump bid when ``bid_jump`` is off) gets its
+  distance as if ``bid_jump`` were on, at least ``DELTA`` (so a hand at the
+  jump's level finds the jump about as likely as the least bid under the
+  default tau, and the sharp model still never jumps); one it cannot make
+  even then gets ``|x - threshold of its level| + DELTA``.
+- ``DELTA`` (half a weight step, ``2**-13`` trick): estimates move in steps of
+  ``WEIGHT_STEP``, so an estimate exactly at a threshold (which the strategy
+  reads as ``>=``) is half a step inside its own range; the other side then has
+  a positive distance, and the sharp model (``tau -> 0``, ``eps = 0``) is the
+  strategy's exact choice, ties included.
+- A seat playing the ``random`` preset: uniform over the legal choices (its
+  own policy, with no tremble).
+
+The player's own earlier calls (second lap of ``until_passes``) are given,
+not modelled (factor 1). ``deal_weight`` also leaves, per seat, the two
+inference features: the best trick estimate of the hand the seat holds
+(after any swap) and whether that hand holds the right bower of its best
+suit. ``auction_replay`` is ``hand.auction_core`` with the observed calls and
+swap imposed on the turns before the player's, for the play-outs.
+"""
+
+import numpy as np
+
+from kernels.advice import choice_probability
+from kernels.ghost.strategy import (
+    P_BID3,
+    P_BID4,
+    P_BID5,
+    P_JUMP,
+    P_MOON,
+    P_NEAR,
+    P_RANDOM,
+    P_SHIFT_OPP,
+    P_SHIFT_SELF,
+    P_SWAP_BELOW,
+    best_of_row,
+    bounded_rng,
+    call_of,
+    random_call_rng,
+    shift_of,
+)
+from kernels.jit import kernel
+
+DELTA = 2.0**-13  # half a weight step (``kernels.estimate.WEIGHT_STEP``): see the module docstring
+MOON = 6
+MAX_CHOICES = 5  # pass, 3, 4, 5, moon
+N_FEATURES = 2
+FEATURE_NAMES = ("best_estimate", "right_bower")
+
+
+@kernel
+def _range_dist(c, x, standing, forced, moon, bid5, bid4, bid3, jump):
+    """Distance from ``x`` to the set where ``call_of`` gives ``c`` (``inf`` if it never does)."""
+    if call_of(x, standing, forced, moon, bid5, bid4, bid3, jump) == c:
+        return 0.0
+    best = np.inf
+    for k in range(4):
+        b = moon if k == 0 else (bid5 if k == 1 else (bid4 if k == 2 else bid3))
+        if call_of(b, standing, forced, moon, bid5, bid4, bid3, jump) == c:  # b opens an interval of c
+            d = abs(x - b)
+            best = min(best, d)
+        bm = np.nextafter(b, -np.inf)
+        if call_of(bm, standing, forced, moon, bid5, bid4, bid3, jump) == c:  # b closes an interval of c
+            d = (x - b + DELTA) if x >= b else (b - x)
+            best = min(best, d)
+    return best
+
+
+@kernel
+def call_distance(c, x, standing, forced, moon, bid5, bid4, bid3, jump):
+    """The model's distance of legal call ``c`` for the shifted estimate ``x`` (module docstring)."""
+    d = _range_dist(c, x, standing, forced, moon, bid5, bid4, bid3, jump)
+    if d == np.inf and jump < 0.5:  # a jump the strategy never makes: as if it did, never quite its own choice
+        d = max(_range_dist(c, x, standing, forced, moon, bid5, bid4, bid3, 1.0), DELTA)
+    if d == np.inf:
+        t = bid3 if c <= 3 else (bid4 if c == 4 else (bid5 if c == 5 else moon))
+        d = abs(x - t) + DELTA
+    return d
+
+
+@kernel
+def n_legal_calls(standing, forced):
+    """How many calls are legal: pass (unless forced), each bid above ``standing``, moon."""
+    low = max(3, standing + 1)
+    return (0 if forced else 1) + (MOON - low + 1)
+
+
+@kernel
+def call_index(call, standing, forced):
+    """Index of ``call`` among the legal calls in ``call_distances``' order (pass first, then ascending)."""
+    if call == 0:
+        return 0
+    low = max(3, standing + 1)
+    return (0 if forced else 1) + call - low
+
+
+@kernel
+def call_distances(x, standing, forced, moon, bid5, bid4, bid3, jump, dist):
+    """Distances of the legal calls into ``dist`` (pass unless forced, bids above ``standing``, moon); returns n."""
+    n = 0
+    if not forced:
+        dist[0] = call_distance(0, x, standing, forced, moon, bid5, bid4, bid3, jump)
+        n = 1
+    low = max(3, standing + 1)
+    for c in range(low, MOON + 1):
+        dist[n] = call_distance(c, x, standing, forced, moon, bid5, bid4, bid3, jump)
+        n += 1
+    return n
+
+
+@kernel
+def swap_distances(be, swap_below, dist):
+    """Distances of keep (``dist[0]``) and swap (``dist[1]``) for a best estimate ``be``; returns 2."""
+    if be >= swap_below:
+        dist[0] = 0.0
+        dist[1] = be - swap_below + DELTA
+    else:
+        dist[0] = swap_below - be
+        dist[1] = 0.0
+    return 2
+
+
+@kernel
+def call_probability(rows, r, x, standing, forced, call, tau, eps, dist):
+    """The model's probability that strategy row ``r`` with shifted estimate ``x`` makes legal ``call``."""
+    if rows[r, P_RANDOM] >= 0.5:
+        return 1.0 / n_legal_calls(standing, forced)
+    n = call_distances(x, standing, forced, rows[r, P_MOON], rows[r, P_BID5], rows[r, P_BID4], rows[r, P_BID3],
+                       rows[r, P_JUMP], dist)
+    return choice_probability(dist, n, call_index(call, standing, forced), tau, eps)
+
+
+@kernel
+def swap_probability(rows, r, be, swapped, tau, eps, dist):
+    """The model's probability that strategy row ``r`` with best estimate ``be`` swaps (``swapped``) or keeps."""
+    if rows[r, P_RANDOM] >= 0.5:
+        return 0.5
+    swap_distances(be, rows[r, P_SWAP_BELOW], dist)
+    return choice_probability(dist, 2, 1 if swapped else 0, tau, eps)
+
+
+@kernel
+def deal_weight(hands, ghost, dealer, rules_stick, swap_rule, rows, scores, target, prefix, swap_given, me, tau, eps,
+                feats, best_e, dist):
+    """The model's weight of one drawn deal: the product of the probabilities of the observed decisions.
+
+    ``hands`` (by seat, int64[3], rewritten by an observed swap), ``ghost``;
+    ``prefix`` (k, 2) the calls (seat, call) before the player's turn (seat
+    ``me``), already checked legal; ``swap_given`` the seat that swapped before
+    the player's turn, or -1. ``rules_stick``/``swap_rule`` are the
+    ``G_STICK``/``G_SWAP`` codes; ``scores`` (by seat) and ``target`` feed the
+    score shift. Leaves in ``feats[s]`` each seat's inference features (the
+    best estimate of the hand it holds and whether it holds that suit's right
+    bower); ``best_e`` and ``dist`` are scratch (3 and ``MAX_CHOICES``).
+    """
+    swap_open = swap_rule == 1
+    stick = rules_stick == 1
+    standing = 0
+    n_passed = 0
+    called = 0
+    w = 1.0
+    sc = (scores[0], scores[1], scores[2])
+    for i in range(prefix.shape[0]):
+        seat = prefix[i, 0]
+        call = prefix[i, 1]
+        if (called >> seat) & 1 == 0:
+            if swap_open:
+                if seat != me:
+                    _, be = best_of_row(hands[seat], rows, seat)
+                    w *= swap_probability(rows, seat, be, seat == swap_given, tau, eps, dist)
+                if seat == swap_given:
+                    hands[seat] = ghost
+                    swap_open = False
+            _, best_e[seat] = best_of_row(hands[seat], rows, seat)
+        forced = stick and seat == dealer and n_passed == 2 and standing == 0
+        if seat != me:
+            shift = shift_of(seat, sc, target, rows[seat, P_SHIFT_SELF], rows[seat, P_SHIFT_OPP], rows[seat, P_NEAR])
+            w *= call_probability(rows, seat, best_e[seat] - shift, standing, forced, call, tau, eps, dist)
+        called |= 1 << seat
+        if call == 0:
+            n_passed += 1
+        else:
+            standing = call
+    for s in range(3):
+        bs, be = best_of_row(hands[s], rows, s)
+        feats[s, 0] = be
+        feats[s, 1] = (hands[s] >> (bs * 6 + 2)) & 1
+    return w
+
+
+@kernel
+def auction_replay(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule, rows, scores, target, prefix,
+                   swap_given, force, rng):
+    """``hand.auction_core`` with the turns before the player's imposed: the calls ``prefix`` and the swap given.
+
+    Turn ``i < len(prefix)`` makes call ``prefix[i, 1]``; a seat's first turn
+    among them swaps exactly when it is ``swap_given`` (and the swap is
+    open); later turns are the strategy's, and ``force`` (``F_*`` as a tuple)
+    overrides one seat's decisions at one turn, as in ``auction_core``. Seat
+    ``s`` plays strategy row ``rows[s]``. Same returns as ``auction_core``.
+    """
+    k = prefix.shape[0]
+    until_passes = auction_rule == 1
+    swap_open = swap_rule == 1
+    stick = stick_rule == 1
+    f_seat, f_at, f_swap, f_call, f_trump = force
+    standing = 0
+    maker = -1
+    swapper = -1
+    n_calls = 0
+    calls = np.int64(0)
+    n_passed = 0
+    passed = 0
+    called = 0
+    best_s0 = best_s1 = best_s2 = 0
+    best_e0 = best_e1 = best_e2 = 0.0
+    pos = 1
+    while True:
+        seat = (dealer + pos) % 3
+        r = seat
+        if (passed >> seat) & 1 == 0 and seat != maker:
+            given = n_calls < k
+            forced = stick and seat == dealer and n_passed == 2 and standing == 0
+            rnd = rows[r, P_RANDOM] >= 0.5
+            at_force = seat == f_seat and (n_calls == f_at if f_at >= 0 else (called >> seat) & 1 == 0)
+            if (called >> seat) & 1 == 0:
+                hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
+                deciding = swap_open
+                known = False
+                bs, be = 0, 0.0
+                while True:
+                    if not known:
+                        bs, be = best_of_row(hand, rows, r)
+                        known = True
+                    if not deciding:
+                        break
+                    deciding = False
+                    if given:
+                        do_swap = seat == swap_given
+                    elif at_force and f_swap >= 0:
+                        do_swap = f_swap == 1
+                    elif rnd:
+                        kk, rng = bounded_rng(np.int64(2), rng)
+                        do_swap = kk == 1
+                    else:
+                        do_swap = be < rows[r, P_SWAP_BELOW]
+                    if do_swap:
+                        hand = ghost
+                        if seat == 0:
+                            h0 = ghost
+                        elif seat == 1:
+                            h1 = ghost
+                        else:
+                            h2 = ghost
+                        swapper = seat
+                        swap_open = False
+                        known = False
+                if seat == 0:
+                    best_s0, best_e0 = bs, be
+                elif seat == 1:
+                    best_s1, best_e1 = bs, be
+                else:
+                    best_s2, best_e2 = bs, be
+            if given:
+                call = prefix[n_calls, 1]
+            elif at_force and f_call >= 0:
+                call = f_call
+            elif rnd:
+                call, rng = random_call_rng(standing, forced, rng)
+            else:
+                be = best_e0 if seat == 0 else (best_e1 if seat == 1 else best_e2)
+                shift = shift_of(seat, scores, target, rows[r, P_SHIFT_SELF], rows[r, P_SHIFT_OPP], rows[r, P_NEAR])
+                call = call_of(be - shift, standing, forced, rows[r, P_MOON], rows[r, P_BID5], rows[r, P_BID4],
+                               rows[r, P_BID3], rows[r, P_JUMP])
+            calls |= ((seat << 3) | call) << (5 * n_calls)
+            n_calls += 1
+            called |= 1 << seat
+            passes = call == 0
+            passed |= np.int64(passes) << seat
+            n_passed += passes
+            standing = standing if passes else call
+            maker = maker if passes else seat
+            if call == MOON:
+                break
+        if pos == 3:
+            if not until_passes or n_passed == 3:
+                break
+            pos = 1
+        else:
+            pos += 1
+        if until_passes and maker >= 0 and n_passed == 2:
+            break
+    trump = -1
+    if maker >= 0:
+        if maker == f_seat and f_trump >= 0:
+            trump = f_trump
+        elif rows[maker, P_RANDOM] >= 0.5:
+            trump, rng = bounded_rng(np.int64(4), rng)
+        else:
+            trump = best_s0 if maker == 0 else (best_s1 if maker == 1 else best_s2)
+    return maker, standing, trump, h0, h1, h2, swapper, n_calls, calls, rng
