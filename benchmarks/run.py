@@ -91,6 +91,14 @@ for name, threads, n in cases:
                 continue
         def once(n=n, threads=threads):
             advise("JH KH TH 9H AS 9C", position=1, samples=n, seed=0, threads=threads)
+    elif name == "advice-dd":
+        try:  # an older commit without the double-dummy play-out
+            from sim.variants.ghost.advice import advise as dd_advise
+            dd_advise("JH KH TH 9H AS 9C", position=1, samples=10, seed=0, threads=threads, playout="dd")
+        except Exception:
+            continue
+        def once(n=n, threads=threads):
+            dd_advise("JH KH TH 9H AS 9C", position=1, samples=n, seed=0, threads=threads, playout="dd")
     elif name.endswith("solve"):
         try:  # an older commit without the double-dummy solver
             from sim import solve as dd
@@ -223,6 +231,7 @@ def main() -> None:
         "duplicate": [120_000],
         "swap": [1_000_000],
         "advice": [100_000],
+        "advice-dd": [20_000],
         "records": [20_000],
         "ct-hand": [1_000_000, 4_000_000],
         "ct-game": [100_000],
@@ -240,8 +249,8 @@ def main() -> None:
     }
     if args.quick:
         sizes = {"deal": [1_000_000], "hand": [1_000_000], "game": [100_000], "duplicate": [60_000], "swap": [200_000],
-                 "advice": [20_000], "records": [10_000], "ct-hand": [1_000_000], "ct-game": [50_000],
-                 "ct-advice": [50_000], "hp-hand": [1_000_000], "hp-game": [50_000], "hp-advice": [20_000],
+                 "advice": [20_000], "advice-dd": [5_000], "records": [10_000], "ct-hand": [1_000_000],
+                 "ct-game": [50_000], "ct-advice": [50_000], "hp-hand": [1_000_000], "hp-game": [50_000], "hp-advice": [20_000],
                  "eu-hand": [1_000_000], "eu-game": [50_000], "eu-advice": [20_000], "solve": [5_000],
                  "ct-solve": [5_000], "hp-solve": [1_000], "eu-solve": [5_000]}
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
@@ -274,7 +283,9 @@ def main() -> None:
     print(f"median of {repeats} runs after warm-up; 'hand' = deal + swap + auction + 6 tricks + score, summary mode;")
     print("'game' = whole games to 32 (default strategy); 'duplicate' = experiment games (default/aggressive/random);")
     print("'swap' = deals of the paired swap analysis (each decision point played twice);")
-    print("'advice' = should-bid samples per action (position 1, 18 actions: each sample plays 18 hands);")
+    print("'advice' = should-bid samples per action (position 1, 18 actions: each sample plays 18 hands; the softmax "
+          "auction model: samples are the effective sample size asked for);")
+    print("'advice-dd' = the same with the double-dummy play-out (each action's contract solved);")
     print("'random' = 'hand' with the random strategy in every seat (the peer comparison below);")
     print("'ct-hand', 'ct-game', 'ct-advice' = the same for Cutthroat (games to 10; should-bid at position 1, 3 actions);")
     print("'hp-hand', 'hp-game', 'hp-advice' = the same for Hasenpfeffer (games to 10 by side; should-bid at position 1, 7 actions);")
