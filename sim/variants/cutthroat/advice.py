@@ -2,9 +2,17 @@
 
 The situation is the player's five cards, the up-card, the position and the
 passes before the turn (round one: 0 to 2 passes; round two: 3 passes of
-round one then 0 to 2). Every open call is played on the same sampled deals
-(``kernels.cutthroat.advice``); sampling, stopping and the paired intervals
-are those of Ghost Hand's advice (``sim.advice``).
+round one then 0 to 2). Every open call is played on the same weighted deals
+(``kernels.cutthroat.advice``): under the softmax model each deal weighs the
+model's probability of the other players' passes (``kernels.cutthroat.model``),
+under ``exact`` only the deals on which the strategy passes as they did count
+(the old rejection, with the old driver, counters and intervals:
+``sim.advice.sample_actions``). The answer adds the model, the play-out, the
+effective sample size, what the passes say about each other seat (its mean
+trick estimate in the up-card's suit and the chance it holds that suit's right
+bower) and, with the double-dummy play-out, ``actions_dd`` and
+``recommendation_dd``. With ``--playout dd`` alone, ``actions`` and
+``recommendation`` are the double-dummy ones too.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ import time
 
 import numpy as np
 
+from kernels import advice as ka
 from kernels.cutthroat import advice as ca
 from kernels.cutthroat import hand as ck
 from sim import runner
@@ -20,12 +29,22 @@ from sim.advice import (
     CHUNK_SAMPLES,
     DEFAULT_CAP,
     DRAWS_PER_SAMPLE,
+    N_INFER,
+    N_PLAYOUTS,
     AdviceError,
+    ImpossibleAuction,
     _recommend,
+    _recommend_weighted,
     action_stats,
+    inference_rows,
+    model_fields,
+    model_vector,
+    playout_bits,
     recommendation_line,
     run_fields,
     sample_actions,
+    sample_weighted,
+    weighted_action_stats,
 )
 from sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
 
@@ -84,29 +103,64 @@ def _estimates(actions, acc) -> list[dict]:
             for i, a in enumerate(actions)]
 
 
+def _weighted_estimates(actions, acc, ess) -> list[dict]:
+    return [{"action": a["action"], "alone": a["alone"] == 1, **weighted_action_stats(acc[i], "maker_share", ess)}
+            for i, a in enumerate(actions)]
+
+
+INFERENCE_NAMES = ("up_suit_estimate", "right_bower")  # per other seat: what the passes say about its hand
+_W_TO_A = ((ka.A_N, ka.W_N), (ka.A_MAKER, ka.W_MAKER), (ka.A_MADE, ka.W_MADE), (ka.A_TRICKS, ka.W_TRICKS),
+           (ka.A_TRICKS_SQ, ka.W_TRICKS_SQ), (ka.A_PTS, ka.W_PTS), (ka.A_PTS_SQ, ka.W_PTS_SQ), (ka.A_MAR, ka.W_MAR),
+           (ka.A_MAR_SQ, ka.W_MAR_SQ))
+
+
+def _as_counts(wacc):
+    """Weighted counters of weight-1 deals (the exact model) as the old integer counters (``kernels.advice.A_*``)."""
+    out = np.zeros(wacc.shape[:-1] + (ka.A_WIDTH,), np.int64)
+    for a, w in _W_TO_A:
+        out[..., a] = np.rint(wacc[..., w]).astype(np.int64)
+    return out
+
+
+def _who(position: int):
+    def label(s: int) -> str:
+        p = s + 1
+        return f"position {p}" + (" (dealer)" if p == 3 else "")
+    return label
+
+
 def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None = None, strategy="default",
            samples: int | None = None, seed: int = 0, threads: int | None = None, rules: dict | None = None,
-           cap: int = DEFAULT_CAP) -> dict:
-    """Evaluate every open call for ``hand`` at ``position`` with ``upcard`` turned, after ``calls`` (passes)."""
+           cap: int = DEFAULT_CAP, model: dict | None = None, playout: str | None = "strategy") -> dict:
+    """Evaluate every open call for ``hand`` at ``position`` with ``upcard`` turned, after ``calls`` (passes).
+
+    ``model``: ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: softmax with
+    ``sim.advice.DEFAULT_TAU`` and ``DEFAULT_EPSILON``); ``playout``:
+    ``strategy``, ``dd`` or ``both``. ``samples`` is the effective sample size
+    wanted (exactly the kept deals under the exact model).
+    """
     v, rules_d, rules_vec = runner.resolve_run("cutthroat", seed, rules)
     sit = parse_situation(hand, upcard, position, calls)
     actions = open_actions(sit, rules_d, position)
     name, params = runner.seat_params(strategy, "cutthroat")
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
+    mvec, mdesc = model_vector(model)
+    playout = playout or "strategy"
+    bits = playout_bits(playout)
     n_threads = runner.set_threads(threads)
     act = np.array([[a["call"], a["alone"]] for a in actions], np.int64)
+    n_act = len(actions)
     before = sum(ca.advice_chunks.stats.cache_misses.values())
     t0 = time.perf_counter()
+    seats = [s for s in range(ck.N_SEATS) if s != position - 1]
 
-    def run_chunks(states, dstates, targets, d, k, a, p, m):
+    def kernel_chunks(states, dstates, targets, d, k, w, a, p, m, inf):
         ca.advice_chunks(states, dstates, targets, DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(sit["mask"]),
-                         np.int64(sit["up"]), position - 1, rules_vec, params, sit["passes"], act, d, k, a, p, m)
+                         np.int64(sit["up"]), position - 1, rules_vec, params, sit["passes"], act, mvec,
+                         np.int64(bits), d, k, w, a, p, m, inf)
 
-    acc, pxy, mxy, kept, draws, stopped = sample_actions(
-        run_chunks, len(actions), samples, cap, seed, name, lambda a, p, m: _estimates(actions, a))
-    est = _estimates(actions, acc)
-    return {
+    head = {
         "variant": "cutthroat",
         "hand": [card_str(c) for c in range(24) if sit["mask"] >> c & 1],
         "upcard": card_str(sit["up"]),
@@ -114,29 +168,112 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
         "round": sit["round"],
         "passes_before": sit["passes"],
         "rules": rules_d,
-        **run_fields(name, seed, n_threads, kept, draws, stopped, est, _recommend(est, acc, pxy),
-                     sum(ca.advice_chunks.stats.cache_misses.values()) > before, time.perf_counter() - t0),
     }
+    if mdesc["kind"] == "exact":
+        # today's path: the old driver, counters and intervals (the same numbers, bit for bit)
+        extra = {"w": np.zeros(2), "a": np.zeros((N_PLAYOUTS, n_act, ka.W_WIDTH)),
+                 "p": np.zeros((N_PLAYOUTS, n_act, n_act)), "m": np.zeros((N_PLAYOUTS, n_act, n_act)),
+                 "inf": np.zeros((ck.N_SEATS, N_INFER))}
+
+        def run_chunks(states, dstates, targets, d, k, a, p, m):
+            nc = len(targets)
+            w = np.zeros((nc, 2))
+            wa = np.zeros((nc, N_PLAYOUTS, n_act, ka.W_WIDTH))
+            wp = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
+            wm = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
+            inf = np.zeros((nc, ck.N_SEATS, N_INFER))
+            kernel_chunks(states, dstates, targets, d, k, w, wa, wp, wm, inf)
+            row = 0 if bits & ka.PLAY_STRATEGY else 1
+            a += _as_counts(wa[:, row])
+            p += np.rint(wp[:, row]).astype(np.int64)
+            m += np.rint(wm[:, row]).astype(np.int64)
+            for i in range(nc):
+                extra["w"] += w[i]
+                extra["a"] += wa[i]
+                extra["p"] += wp[i]
+                extra["m"] += wm[i]
+                extra["inf"] += inf[i]
+
+        acc, pxy, mxy, kept, draws, stopped = sample_actions(
+            run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a))
+        est = _estimates(actions, acc)
+        out = {**head, **run_fields(name, seed, n_threads, kept, draws, stopped, est, _recommend(est, acc, pxy),
+                                    False, 0.0)}
+        sums = {"ess": float(kept), "kept": kept, "draws": draws, "stopped": stopped}
+        wsum, infer, wacc, wpxy = extra["w"], extra["inf"], extra["a"], extra["p"]
+        ess = float(kept)
+    else:
+        sums = sample_weighted(kernel_chunks, n_act, ck.N_SEATS, samples, cap, seed,
+                               lambda a, p, m, e: _weighted_estimates(actions, a, e),
+                               first_row=0 if bits & ka.PLAY_STRATEGY else 1)
+        ess = sums["ess"]
+        if sums["kept"] == 0:
+            raise ImpossibleAuction(f"no deal among {sums['draws']:,} drawn gives those calls a positive weight under "
+                                    f"strategy {name} (the random seats' calls did not come up)")
+        wsum, infer, wacc, wpxy = sums["wsum"], sums["infer"], sums["acc"], sums["pxy"]
+        row = 0 if bits & ka.PLAY_STRATEGY else 1
+        est = _weighted_estimates(actions, wacc[row], ess)
+        out = {**head, **run_fields(name, seed, n_threads, sums["kept"], sums["draws"], sums["stopped"], est,
+                                    _recommend_weighted(est, wacc[row], wpxy[row], ess), False, 0.0)}
+    inference = inference_rows(infer, wsum, seats, INFERENCE_NAMES, _who(position))
+    out.update(model_fields(mdesc, sums, playout, inference))
+    out["ess"] = ess
+    if bits & ka.PLAY_DD:
+        dd = _weighted_estimates(actions, wacc[1], ess)
+        out["actions_dd"] = dd
+        out["recommendation_dd"] = _recommend_weighted(dd, wacc[1], wpxy[1], ess)
+    out["compiled"] = sum(ca.advice_chunks.stats.cache_misses.values()) > before
+    out["elapsed_s"] = time.perf_counter() - t0
+    return out
 
 
-def format_advice(r: dict) -> str:
-    """The human-readable answer: each call with its make chance and expected points, and the recommendation."""
-    lines = [
-        f"Cutthroat, position {r['position']} (1 = dealer's left, 3 = dealer), round {r['round']}, "
-        f"up-card {r['upcard']}, hand {' '.join(r['hand'])}",
-        f"{r['samples']:,} sampled deals consistent with {r['passes_before']} pass(es) before your turn "
-        f"({100 * r['acceptance_rate']:.1f}% of {r['draws']:,} drawn), strategy {r['strategy']}, seed {r['seed']}",
-        "",
-        f"{'action':<28} {'maker':>7} {'make chance':>20} {'tricks':>7} {'points':>8} {'(95% interval)':>18} {'margin':>7}",
-    ]
-    for e in r["actions"]:
+def _table(rows) -> list[str]:
+    lines = [f"{'action':<28} {'maker':>7} {'make chance':>20} {'tricks':>7} {'points':>8} {'(95% interval)':>18} "
+             f"{'margin':>7}"]
+    for e in rows:
         mk = "-" if e["make_prob"] is None else f"{100 * e['make_prob']:.1f}% ({100 * e['make_ci95'][0]:.1f}-{100 * e['make_ci95'][1]:.1f})"
         lo, hi = e["points_ci95"]
         lines.append(
             f"{e['action']:<28} {100 * e['maker_share']:>6.1f}% {mk:>20} {e['mean_tricks']:>7.2f} "
             f"{e['expected_points']:>+8.3f} {f'({lo:+.3f} to {hi:+.3f})':>18} {e['expected_margin']:>+7.3f}"
         )
-    lines += ["", recommendation_line(r["recommendation"], " (the only call open)")]
+    return lines
+
+
+def format_advice(r: dict) -> str:
+    """The human-readable answer: the model, each call with its make chance and expected points, the recommendation."""
+    m = r.get("model", {"kind": "exact"})
+    if m["kind"] == "exact":
+        mline = "model: exact (the other players called exactly as the strategy would)"
+    else:
+        mline = (f"model: softmax over the strategy's preferences, tau {m['tau']:g}, epsilon {m['epsilon']:g} "
+                 "(the other players' calls weigh each deal)")
+    ess = r.get("ess", r["samples"])
+    lines = [
+        f"Cutthroat, position {r['position']} (1 = dealer's left, 3 = dealer), round {r['round']}, "
+        f"up-card {r['upcard']}, hand {' '.join(r['hand'])}",
+        (f"{r['samples']:,} sampled deals consistent with {r['passes_before']} pass(es) before your turn "
+         f"({100 * r['acceptance_rate']:.1f}% of {r['draws']:,} drawn), strategy {r['strategy']}, seed {r['seed']}"
+         if m["kind"] == "exact" else
+         f"{r['samples']:,} weighted deals played for {r['passes_before']} pass(es) before your turn "
+         f"({100 * r['acceptance_rate']:.1f}% of {r['draws']:,} drawn; the lightest go through Russian roulette), "
+         f"strategy {r['strategy']}, seed {r['seed']}"),
+        f"{mline}; effective sample size {ess:,.0f}; play-out {r.get('playout', 'strategy')}",
+    ]
+    for row in r.get("inference", []):
+        e, b = row["up_suit_estimate"], row["right_bower"]
+        if e is not None:
+            lines.append(f"  {row['who']}: mean trick estimate in the up-card's suit {e:.2f}, "
+                         f"holds its right bower {100 * b:.0f}%")
+    if r.get("warning"):
+        lines.append(f"warning: {r['warning']}")
+    playout = r.get("playout", "strategy")
+    if playout != "dd":
+        lines += ["", *(["strategy play-out:"] if playout == "both" else []), *_table(r["actions"]), "",
+                  recommendation_line(r["recommendation"], " (the only call open)")]
+    if "actions_dd" in r:
+        lines += ["", "double-dummy play-out (the contract with best play by both sides):", *_table(r["actions_dd"]),
+                  "", recommendation_line(r["recommendation_dd"], " (the only call open)")]
     return "\n".join(lines)
 
 
@@ -148,4 +285,5 @@ def ask(hand: str, question: dict, strategy="default", samples=None, seed: int =
     if question.get("swapped") is not None:
         raise AdviceError("--swapped is a Ghost Hand question; Cutthroat has no ghost hand")
     return advise(hand, question.get("upcard"), position=question.get("position", 1), calls=question.get("calls"),
-                  strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules)
+                  strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules,
+                  model=question.get("model"), playout=question.get("playout") or "strategy")
