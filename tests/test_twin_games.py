@@ -312,7 +312,7 @@ def test_score_aware_bidding_matters_in_independent_hands():
 # ---------------------------------------------------------------- whole games
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=20, **SETTINGS)
 @given(
     seed=seeds,
     start=st.one_of(st.integers(0, 6), st.integers(SETS - 3, SETS - 1), st.integers(0, 20 * SETS)),

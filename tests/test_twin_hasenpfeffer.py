@@ -611,7 +611,7 @@ def games_setup(draw):
 
 
 @needs_kernel
-@settings(max_examples=30, **SETTINGS)
+@settings(max_examples=15, **SETTINGS)
 @given(seed=seeds, start=st.one_of(st.integers(0, 4), st.integers(61, 63), st.integers(0, 2000)),
        count=st.integers(1, 3), rules=rule_sets, setup=games_setup(), duplicate=st.booleans())
 def test_game_results_twin(seed, start, count, rules, setup, duplicate):
