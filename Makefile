@@ -18,6 +18,7 @@ run: setup
 	$(VENV)/bin/bower simulate
 
 test: setup
+	$(PY) -m tests.warm
 	$(PY) -m pytest -q -n 2
 
 bench: setup
