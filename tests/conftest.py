@@ -5,7 +5,10 @@ one, named after the worker), so no two processes ever write one cache file;
 each compiles the kernels its tests need. (Grouping the tests by variant so
 that each variant compiles once was tried: the Ghost Hand group alone then
 outlasted the other three, 12 min against 8.5 with the default distribution.)
-Run without ``-n`` the suite is unchanged.
+``make test`` first runs ``tests/warm.py``, which compiles the engine's kernels
+once, half in each of two processes, into both workers' folders, so the
+workers load them instead of each compiling them again. Run without ``-n``
+the suite is unchanged.
 """
 
 from __future__ import annotations
