@@ -206,6 +206,19 @@ def playout_bits(playout: str | None) -> int:
     return {"strategy": ka.PLAY_STRATEGY, "dd": ka.PLAY_DD, "both": ka.PLAY_STRATEGY | ka.PLAY_DD}[p]
 
 
+_W_TO_A = ((ka.A_N, ka.W_N), (ka.A_MAKER, ka.W_MAKER), (ka.A_MADE, ka.W_MADE), (ka.A_TRICKS, ka.W_TRICKS),
+           (ka.A_TRICKS_SQ, ka.W_TRICKS_SQ), (ka.A_PTS, ka.W_PTS), (ka.A_PTS_SQ, ka.W_PTS_SQ), (ka.A_MAR, ka.W_MAR),
+           (ka.A_MAR_SQ, ka.W_MAR_SQ))
+
+
+def as_counts(wacc):
+    """Weighted counters (``kernels.advice.W_*``) whose weights are all 1 (the exact model) as the integer ``A_*`` ones."""
+    out = np.zeros(wacc.shape[:-1] + (ka.A_WIDTH,), np.int64)
+    for a, w in _W_TO_A:
+        out[..., a] = np.rint(wacc[..., w]).astype(np.int64)
+    return out
+
+
 def ess_of(wsum) -> float:
     """The effective sample size (Σw)² / Σw² of weights summed as ``wsum = (Σw, Σw²)``."""
     return float(wsum[0] ** 2 / wsum[1]) if wsum[1] > 0 else 0.0

@@ -26,6 +26,7 @@ from kernels.cutthroat import advice as ca
 from kernels.cutthroat import hand as ck
 from sim import runner
 from sim.advice import (
+    as_counts,
     CHUNK_SAMPLES,
     DEFAULT_CAP,
     DRAWS_PER_SAMPLE,
@@ -109,19 +110,6 @@ def _weighted_estimates(actions, acc, ess) -> list[dict]:
 
 
 INFERENCE_NAMES = ("up_suit_estimate", "right_bower")  # per other seat: what the passes say about its hand
-_W_TO_A = ((ka.A_N, ka.W_N), (ka.A_MAKER, ka.W_MAKER), (ka.A_MADE, ka.W_MADE), (ka.A_TRICKS, ka.W_TRICKS),
-           (ka.A_TRICKS_SQ, ka.W_TRICKS_SQ), (ka.A_PTS, ka.W_PTS), (ka.A_PTS_SQ, ka.W_PTS_SQ), (ka.A_MAR, ka.W_MAR),
-           (ka.A_MAR_SQ, ka.W_MAR_SQ))
-
-
-def _as_counts(wacc):
-    """Weighted counters of weight-1 deals (the exact model) as the old integer counters (``kernels.advice.A_*``)."""
-    out = np.zeros(wacc.shape[:-1] + (ka.A_WIDTH,), np.int64)
-    for a, w in _W_TO_A:
-        out[..., a] = np.rint(wacc[..., w]).astype(np.int64)
-    return out
-
-
 def _who(position: int):
     def label(s: int) -> str:
         p = s + 1
@@ -184,7 +172,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
             inf = np.zeros((nc, ck.N_SEATS, N_INFER))
             kernel_chunks(states, dstates, targets, d, k, w, wa, wp, wm, inf)
             row = 0 if bits & ka.PLAY_STRATEGY else 1
-            a += _as_counts(wa[:, row])
+            a += as_counts(wa[:, row])
             p += np.rint(wp[:, row]).astype(np.int64)
             m += np.rint(wm[:, row]).astype(np.int64)
             for i in range(nc):

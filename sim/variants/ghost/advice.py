@@ -26,6 +26,7 @@ from kernels.ghost import model as gm
 from kernels.ghost.strategy import strategy_rows
 from sim import runner
 from sim.advice import (
+    as_counts,
     CHUNK_SAMPLES,
     DEFAULT_CAP,
     DRAWS_PER_SAMPLE,
@@ -245,19 +246,6 @@ def advise(
 
 
 N_SEATS = 3
-_W_TO_A = [(ka.A_N, ka.W_N), (ka.A_MAKER, ka.W_MAKER), (ka.A_MADE, ka.W_MADE), (ka.A_TRICKS, ka.W_TRICKS),
-           (ka.A_TRICKS_SQ, ka.W_TRICKS_SQ), (ka.A_PTS, ka.W_PTS), (ka.A_PTS_SQ, ka.W_PTS_SQ), (ka.A_MAR, ka.W_MAR),
-           (ka.A_MAR_SQ, ka.W_MAR_SQ)]
-
-
-def _as_counts(acc_w):
-    """The integer counters (``A_*``) of weighted counters whose weights are all 1 (the exact model)."""
-    out = np.zeros(acc_w.shape[:-1] + (ka.A_WIDTH,), np.int64)
-    for ai, wi in _W_TO_A:
-        out[..., ai] = np.rint(acc_w[..., wi]).astype(np.int64)
-    return out
-
-
 def _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row):
     """Today's rejection sampling (``sim.advice.sample_actions``, integer counters) through the weighted kernel."""
     from sim.advice import N_INFER, N_PLAYOUTS
@@ -273,7 +261,7 @@ def _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row):
         mw = np.zeros((n, N_PLAYOUTS, n_act, n_act))
         inf = np.zeros((n, N_SEATS, N_INFER))
         kernel(states, dstates, targets, d, k, w, aw, pw, mw, inf)
-        a[:] = _as_counts(aw[:, main_row])
+        a[:] = as_counts(aw[:, main_row])
         p[:] = np.rint(pw[:, main_row]).astype(np.int64)
         m[:] = np.rint(mw[:, main_row]).astype(np.int64)
         for i in range(n):
@@ -291,7 +279,7 @@ def _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row):
 def _row_estimates(actions, sums, row, exact):
     """(estimates, recommendation, counters, point products, paired difference) of play-out ``row``."""
     if exact:
-        acc = _as_counts(sums["acc"][row])
+        acc = as_counts(sums["acc"][row])
         pxy = np.rint(sums["pxy"][row]).astype(np.int64)
         mxy = np.rint(sums["mxy"][row]).astype(np.int64)
         est = _estimates(actions, acc, pxy, mxy)

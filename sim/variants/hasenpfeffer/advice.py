@@ -24,6 +24,7 @@ from kernels import advice as ka
 from kernels.hasenpfeffer import advice as ha
 from sim import runner
 from sim.advice import (
+    as_counts,
     CHUNK_SAMPLES,
     DEFAULT_CAP,
     DRAWS_PER_SAMPLE,
@@ -120,19 +121,6 @@ def _weighted_estimates(actions, acc, ess) -> list[dict]:
 
 
 INFERENCE_NAMES = ("best_suit_estimate", "joker")  # per other seat: its best suit's trick estimate, holds the joker
-_W_TO_A = ((ka.A_N, ka.W_N), (ka.A_MAKER, ka.W_MAKER), (ka.A_MADE, ka.W_MADE), (ka.A_TRICKS, ka.W_TRICKS),
-           (ka.A_TRICKS_SQ, ka.W_TRICKS_SQ), (ka.A_PTS, ka.W_PTS), (ka.A_PTS_SQ, ka.W_PTS_SQ), (ka.A_MAR, ka.W_MAR),
-           (ka.A_MAR_SQ, ka.W_MAR_SQ))
-
-
-def _as_counts(wacc):
-    """Weighted counters of weight-1 deals (the exact model) as the old integer counters (``kernels.advice.A_*``)."""
-    out = np.zeros(wacc.shape[:-1] + (ka.A_WIDTH,), np.int64)
-    for a, w in _W_TO_A:
-        out[..., a] = np.rint(wacc[..., w]).astype(np.int64)
-    return out
-
-
 def _who(player: int):
     def label(s: int) -> str:
         roles = (["dealer"] if s + 1 == SEATS else []) + (["your partner"] if s == (player + 2) % SEATS else [])
@@ -206,7 +194,7 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
             wm = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             inf = np.zeros((nc, SEATS, N_INFER))
             kernel_chunks(states, dstates, targets, d, k, w, wa, wp, wm, inf)
-            a += _as_counts(wa[:, row])
+            a += as_counts(wa[:, row])
             p += np.rint(wp[:, row]).astype(np.int64)
             m += np.rint(wm[:, row]).astype(np.int64)
             for i in range(nc):
