@@ -22,7 +22,10 @@ def wilson(successes, trials, z: float = Z95):
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low, high = centre - half, centre + half
+    # exactly 0 below no successes and 1 above all successes (the formula leaves rounding there)
+    low = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(k == n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    low, high = np.where(n == 0, np.nan, low), np.where(n == 0, np.nan, high)
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
@@ -34,3 +37,20 @@ def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tupl
     var = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
     half = z * math.sqrt(var / n)
     return mean, mean - half, mean + half
+
+
+def wilson_clustered(mean: float, se: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """A Wilson interval (inside [0, 1]) for a rate ``mean`` whose standard error ``se`` comes from clusters.
+
+    The effective number of trials is ``mean (1 - mean) / se**2`` (Kish's
+    design effect: games of one deal set are correlated), then the Wilson
+    score interval of ``mean`` at that many trials. Where that is undefined
+    (a rate of 0 or 1, or no spread between clusters) ``trials`` is used.
+    """
+    p = min(max(float(mean), 0.0), 1.0)
+    n = float(trials)
+    if 0.0 < p < 1.0 and se > 0.0:
+        n = p * (1.0 - p) / (se * se)
+    if n <= 0:
+        return float("nan"), float("nan")
+    return wilson(p * n, n, z)

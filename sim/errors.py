@@ -1,8 +1,62 @@
-"""The base of every bad-input error: the CLI prints it as one line and exits with status 2.
+"""The errors the command line shows as one line: bad input (status 2) and a stop by a signal (130, 143).
 
-Kept free of imports so that catching it costs nothing at start-up.
+``UserError`` is a ``click.ClickException``, so click's standalone mode
+prints it (``bower: error: ...``, one line) and exits with its status; the
+library raises it for bad input and callers that are not the CLI catch it
+like any exception. ``Terminated`` is what the CLI's SIGTERM handler raises
+in the main thread: a ``KeyboardInterrupt``, so every cleanup that runs on
+Ctrl-C (temporary ``.bower-*.part`` files, ``.bower-*/`` staging folders)
+runs on SIGTERM too.
 """
 
+from __future__ import annotations
 
-class UserError(Exception):
-    """Bad input from the user (a card, a rule option, a path, a situation): one clear line, exit 2."""
+import click
+
+EXIT_BAD_INPUT = 2  # bad input, a fault (a full disk, an unreadable file)
+EXIT_INTERRUPTED = 130  # SIGINT (Ctrl-C): 128 + 2
+EXIT_TERMINATED = 143  # SIGTERM (kill, timeout, systemd, batch schedulers): 128 + 15
+
+
+def one_line(text: str) -> str:
+    """``text`` with its lines joined by spaces, so an error is always one line."""
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+def os_reason(e: OSError) -> str:
+    """Why an OSError happened, in words (``No space left on device``), whoever raised it (Python or Arrow)."""
+    import os
+
+    if e.errno:
+        return os.strerror(e.errno)
+    return one_line(str(e)) or type(e).__name__
+
+
+class UserError(click.ClickException):
+    """Bad input from the user (a card, a rule option, a path, a situation) or a fault: one clear line, exit 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    def show(self, file=None) -> None:
+        """Print ``bower: error: MESSAGE`` (one line) on stderr."""
+        click.echo(f"bower: error: {one_line(self.format_message())}", file=file, err=file is None)
+
+
+class CommandLineError(UserError):
+    """A command line click could not parse (an unknown option, a bad value), shown as one line."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that the cleanup of an interrupt runs."""
+
+
+class Stopped(click.ClickException):
+    """A run stopped by SIGINT (exit 130) or SIGTERM (exit 143): ``bower: interrupted`` / ``bower: terminated``."""
+
+    def __init__(self, terminated: bool = False):
+        super().__init__("terminated" if terminated else "interrupted")
+        self.exit_code = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+
+    def show(self, file=None) -> None:
+        """Print ``bower: interrupted`` or ``bower: terminated`` on stderr."""
+        click.echo(f"bower: {self.format_message()}", file=file, err=file is None)

@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.intervals import Z95
+from analysis.intervals import Z95, wilson_clustered
 from kernels import games as kg
 from sim import runner
 from sim.rules import RULES_VERSION, get_variant
@@ -77,8 +77,16 @@ class _Totals:
         self.hand += out["hand"]
 
     def mean_ci(self, i: int) -> tuple[float, float, float]:
-        """Win rate of strategy i with its 95% interval over deal sets."""
-        return self._ci(self.sum_x[i], self.sum_xx[i, i])
+        """Win rate of strategy i with its 95% interval over deal sets, inside [0, 1].
+
+        The standard error comes from the spread of the per-set rates (games
+        of one set are correlated); the interval is Wilson's at the effective
+        number of games that standard error implies (``wilson_clustered``).
+        """
+        mean, low, high = self._ci(self.sum_x[i], self.sum_xx[i, i])
+        se = (high - low) / (2 * Z95)
+        low, high = wilson_clustered(mean, se, self.sets * self.slots[i])
+        return mean, low, high
 
     def diff_ci(self, i: int, j: int) -> tuple[float, float, float]:
         """Win-rate difference i - j with its paired 95% interval over deal sets."""
@@ -145,8 +153,9 @@ def run_experiment(
         assign = np.asarray(assignments, np.int64)
     else:
         assign = v.experiment_assignments(len(loaded))
-    if not isinstance(games, (int, np.integer)) or games <= 0:
-        raise runner.RunError(f"--games must be a positive integer, got {games!r}")
+    games = runner.check_count("--games", games, runner.MAX_GAMES)
+    if until_significant:
+        max_games = runner.check_count("--max-games", max_games, runner.MAX_GAMES)
     if until_significant and max_games < games:
         raise runner.RunError(f"--max-games ({max_games}) must be at least --games ({games})")
     n_threads = runner.set_threads(threads)

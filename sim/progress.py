@@ -1,31 +1,137 @@
-"""A progress bar with time left, on stderr, for long runs (only when stderr is a terminal)."""
+"""What long runs say on stderr: a progress bar with time left, and a notice when Numba compiles.
+
+The bar is drawn only when stderr is a terminal (and not under ``--quiet``).
+Its time left leaves out the seconds Numba spent compiling while it ran, so
+a first run's estimate is not inflated by the compile. ``watch_compiles``
+(the CLI installs it) prints ``bower: compiling kernels (first run only) ...``
+on stderr when Numba starts compiling (it does only on a cache miss), once
+per process, before the compile's minutes rather than after them.
+"""
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
+
+COMPILE_NOTICE = "bower: compiling kernels (first run only; later runs load them from the cache)..."
+
+_quiet = False
+_active: list = []  # bars with a line drawn, so a notice starts on a fresh line
+
+
+def set_quiet(quiet: bool) -> None:
+    """``--quiet``: no progress bars and no compile notice for the rest of the command."""
+    global _quiet
+    _quiet = bool(quiet)
+
+
+def is_quiet() -> bool:
+    """Whether ``--quiet`` is in force."""
+    return _quiet
+
+
+class _CompileClock:
+    """Seconds Numba has spent compiling in this process (outermost compiles only), and the notice."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.depth = 0
+        self.started = 0.0
+        self.total = 0.0
+        self.noticed = False
+        self.stream = None  # where the notice goes; None: no notice
+
+    def on_start(self) -> None:
+        with self.lock:
+            self.depth += 1
+            if self.depth > 1:
+                return
+            self.started = time.perf_counter()
+            stream, self.noticed = (self.stream, True) if self.stream and not self.noticed else (None, self.noticed)
+        if stream is not None and not _quiet:
+            for bar in list(_active):
+                bar.close()
+            stream.write(COMPILE_NOTICE + "\n")
+            stream.flush()
+
+    def on_end(self) -> None:
+        with self.lock:
+            self.depth = max(self.depth - 1, 0)
+            if self.depth == 0:
+                self.total += time.perf_counter() - self.started
+
+    def seconds(self) -> float:
+        """Compile seconds so far, a compile in progress included."""
+        with self.lock:
+            return self.total + (time.perf_counter() - self.started if self.depth else 0.0)
+
+
+_clock = _CompileClock()
+_listener = None
+
+
+def compile_seconds() -> float:
+    """Seconds Numba has spent compiling in this process since ``watch_compiles`` (0 before it)."""
+    return _clock.seconds()
+
+
+def watch_compiles(stream=None) -> None:
+    """Count Numba's compile time from now on and print the compile notice on ``stream`` (stderr) once.
+
+    Numba raises its ``numba:compile`` event only when it compiles (a cache
+    miss), not when it loads a kernel from its cache. Calling it again only
+    re-arms the notice (the CLI does, once per command).
+    """
+    global _listener
+    _clock.stream = stream or sys.stderr
+    _clock.noticed = False
+    if _listener is None:
+        from numba.core import event
+
+        class _Listener(event.Listener):
+            def on_start(self, ev):
+                _clock.on_start()
+
+            def on_end(self, ev):
+                _clock.on_end()
+
+        _listener = _Listener()
+        event.register("numba:compile", _listener)
 
 
 class Progress:
-    """Callable ``progress(done, total)`` that redraws a one-line bar at most ten times a second."""
+    """Callable ``progress(done, total)`` that redraws a one-line bar at most ten times a second.
 
-    def __init__(self, label: str, enabled: bool | None = None, stream=None):
+    ``enabled``: None draws the bar when the stream is a terminal and
+    ``--quiet`` is off. The time left is estimated from the seconds since the
+    bar started less those Numba spent compiling meanwhile (``compile_clock``).
+    """
+
+    def __init__(self, label: str, enabled: bool | None = None, stream=None, clock=time.perf_counter,
+                 compile_clock=compile_seconds):
         self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.enabled = (self.stream.isatty() and not _quiet) if enabled is None else enabled
         self.label = label
-        self.t0 = time.perf_counter()
-        self.last = 0.0
+        self.clock, self.compile_clock = clock, compile_clock
+        self.t0 = clock()
+        self.c0 = compile_clock()
+        self.last = float("-inf")
         self.drawn = False
+
+    def elapsed(self) -> float:
+        """Seconds of work since the bar started: compile time left out."""
+        return max(self.clock() - self.t0 - (self.compile_clock() - self.c0), 0.0)
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
             return
-        now = time.perf_counter()
+        now = self.clock()
         if done < total and now - self.last < 0.1:
             return
         self.last = now
         frac = min(done / total, 1.0) if total else 1.0
-        elapsed = now - self.t0
+        elapsed = self.elapsed()
         left = elapsed * (1 - frac) / frac if frac > 0 else float("nan")
         width = 30
         bar = "#" * int(width * frac) + "." * (width - int(width * frac))
@@ -33,9 +139,13 @@ class Progress:
         self.stream.write(f"\r{self.label} [{bar}] {100 * frac:5.1f}% {done:,}/{total:,} {eta}")
         self.stream.flush()
         self.drawn = True
+        if self not in _active:
+            _active.append(self)
 
     def close(self) -> None:
         """End the bar's line (if one was drawn)."""
+        if self in _active:
+            _active.remove(self)
         if self.drawn:
             self.stream.write("\n")
             self.stream.flush()

@@ -20,7 +20,7 @@ import tempfile
 import numpy as np
 
 from sim.cards import card_str, mask_str
-from sim.errors import UserError
+from sim.errors import UserError, os_reason
 from sim.rules import RULES_VERSION  # noqa: F401  (the records carry it)
 
 SEAT_KEYS = ("0", "1", "2")
@@ -109,6 +109,7 @@ class _AtomicFile:
     """A temporary file beside ``path``, renamed onto it by ``commit`` or removed by ``abort``."""
 
     def __init__(self, path: str):
+        self.given = path
         self.path = os.path.abspath(path)
         directory = os.path.dirname(self.path)
         if os.path.isdir(self.path):
@@ -119,11 +120,18 @@ class _AtomicFile:
             raise RecordsError(f"cannot write records to {path}: {e.strerror or e}") from None
         os.close(fd)
 
+    def fault(self, e: OSError) -> RecordsError:
+        """The RecordsError of a failed write (a full disk, a quota): the file and why, one line."""
+        return RecordsError(f"cannot write records to {self.given}: {os_reason(e)}")
+
     def commit(self):
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(self.tmp, 0o666 & ~umask)
-        os.replace(self.tmp, self.path)
+        try:
+            os.chmod(self.tmp, 0o666 & ~umask)
+            os.replace(self.tmp, self.path)
+        except OSError as e:
+            raise self.fault(e) from None
 
     def abort(self):
         try:
@@ -133,32 +141,50 @@ class _AtomicFile:
 
 
 class JsonlWriter:
-    """Streams record dicts as JSON lines."""
+    """Streams record dicts as JSON lines (unbuffered: a failed write fails at once, nothing is left to flush)."""
 
     def __init__(self, path: str, variant, rules: dict):
         self.variant, self.rules = variant, rules
         self.file = _AtomicFile(path)
-        self.fh = open(self.file.tmp, "w", encoding="utf-8")
+        try:
+            self.fh = open(self.file.tmp, "wb", buffering=0)
+        except OSError as e:
+            self.file.abort()
+            raise self.file.fault(e) from None
+
+    def _put(self, text: str) -> None:
+        data = memoryview(text.encode("utf-8"))
+        try:
+            while data:
+                data = data[self.fh.write(data):]
+        except OSError as e:
+            raise self.file.fault(e) from None
 
     def write(self, first_hand: int, records: np.ndarray) -> None:
         """Append the records of a batch of kernel rows."""
         dicts = to_dicts(records, first_hand, self.variant, self.rules)
         with gc_paused():
-            self.fh.write("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts))
+            self._put("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts))
 
     def write_dicts(self, dicts: list[dict]) -> None:
         """Append record dicts as they are."""
         with gc_paused():
-            self.fh.write("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts))
+            self._put("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts))
 
     def close(self) -> None:
         """Finish the file and give it its name."""
-        self.fh.close()
+        try:
+            self.fh.close()
+        except OSError as e:
+            raise self.file.fault(e) from None
         self.file.commit()
 
     def abort(self) -> None:
         """Drop the partial file."""
-        self.fh.close()
+        try:
+            self.fh.close()
+        except OSError:
+            pass
         self.file.abort()
 
 
@@ -179,7 +205,20 @@ class ParquetWriter:
         for name, typ in extra or []:
             self.schema = self.schema.append(pa.field(name, typ))
         self.file = _AtomicFile(path)
-        self.writer = pq.ParquetWriter(self.file.tmp, self.schema)
+        try:
+            self.writer = pq.ParquetWriter(self.file.tmp, self.schema)
+        except OSError as e:
+            self.file.abort()
+            raise self.file.fault(e) from None
+        except BaseException:
+            self.file.abort()
+            raise
+
+    def _put(self, table) -> None:
+        try:
+            self.writer.write_table(table)
+        except OSError as e:
+            raise self.file.fault(e) from None
 
     def write(self, first_hand: int, records: np.ndarray) -> None:
         """Append the records of a batch of kernel rows as one row group."""
@@ -191,7 +230,7 @@ class ParquetWriter:
                 d["calls"] = [[str(s), c] for s, c in d["calls"]]
                 d["plays"] = [[str(s), c] for s, c in d["plays"]]
             table = pa.Table.from_pylist(rows, schema=self.schema)
-        self.writer.write_table(table)
+        self._put(table)
 
     def write_dicts(self, dicts: list[dict]) -> None:
         """Append record dicts in the JSON form as one row group."""
@@ -201,17 +240,22 @@ class ParquetWriter:
             rows = [dict(d, calls=[[str(a), b] for a, b in d["calls"]], plays=[[str(a), b] for a, b in d["plays"]])
                     for d in dicts]
             table = pa.Table.from_pylist(rows, schema=self.schema)
-        self.writer.write_table(table)
+        self._put(table)
 
     def close(self) -> None:
         """Finish the file and give it its name."""
-        self.writer.close()
+        try:
+            self.writer.close()
+        except OSError as e:
+            raise self.file.fault(e) from None
         self.file.commit()
 
     def abort(self) -> None:
         """Drop the partial file."""
         try:
             self.writer.close()
+        except Exception:  # a full disk again: the file goes anyway
+            pass
         finally:
             self.file.abort()
 
@@ -239,8 +283,17 @@ def read_records(path: str) -> list[dict]:
             d["calls"] = [[int(s), c] for s, c in d["calls"]]
             d["plays"] = [[int(s), c] for s, c in d["plays"]]
         return rows
+    out = []
     with open(path, encoding="utf-8-sig") as fh:  # a byte-order mark some editors write is not part of the data
-        return [json.loads(line) for line in fh if line.strip()]
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except ValueError as e:
+                raise RecordsError(f"cannot read records from {path}: line {lineno} is not JSON "
+                                   f"({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
+    return out
 
 
 def read_records_checked(path: str) -> list[dict]:
@@ -250,8 +303,14 @@ def read_records_checked(path: str) -> list[dict]:
         raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
     try:
         recs = read_records(path)
+    except RecordsError:
+        raise
     except FileNotFoundError:
         raise RecordsError(f"no records file {path}") from None
+    except IsADirectoryError:
+        raise RecordsError(f"cannot read records from {path}: it is a directory") from None
+    except UnicodeDecodeError:
+        raise RecordsError(f"cannot read records from {path}: it is not UTF-8 text") from None
     except (OSError, ValueError) as e:
         raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
     if not recs:

@@ -20,6 +20,7 @@ from sim import records as rec_mod
 from sim.errors import UserError
 from sim.rules import encode, get_variant, resolve
 from sim.strategy import load_strategy, to_vector
+from sim.text import limit_text
 
 CHUNK_SIZE = 4096  # hands per chunk (independent hands)
 GAME_CHUNK_SETS = 64  # deal sets per chunk (whole games)
@@ -27,6 +28,8 @@ SUMMARY_BATCH_CHUNKS = 64
 RECORD_BATCH_CHUNKS = 2
 GAME_BATCH_CHUNKS = 32
 MAX_HANDS_PER_GAME = 1000
+MAX_HANDS = 10**12  # hands one run may ask for: days at ten million hands a second
+MAX_GAMES = 10**10  # whole games one run may ask for (each about 10 to 20 hands)
 
 
 class RunError(UserError, ValueError):
@@ -54,6 +57,15 @@ def decision_states(seed: int, first_chunk: int, n_chunks: int) -> np.ndarray:
 def max_threads() -> int:
     """Threads available to the kernels (all cores unless NUMBA_NUM_THREADS says less)."""
     return numba.config.NUMBA_NUM_THREADS
+
+
+def check_count(flag: str, n, limit: int) -> int:
+    """``n`` if it is a whole number from 1 to ``limit``; RunError naming ``flag`` and the limit otherwise."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+        raise RunError(f"{flag} must be a positive integer, got {n!r}")
+    if n > limit:
+        raise RunError(f"{flag} {int(n):,} is more than any run could finish: at most {limit_text(limit)}")
+    return int(n)
 
 
 def set_threads(threads: int | None) -> int:
@@ -153,8 +165,9 @@ def simulate(
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
     strategy_name, params = seat_params(strategy, v.name)
-    if not isinstance(hands, (int, np.integer)) or hands <= 0:
-        raise RunError(f"--hands must be a positive integer, got {hands!r}")
+    hands = check_count("--hands", hands, MAX_HANDS)
+    if records_path is not None and not str(records_path).strip():
+        raise RunError("--records needs a file name ending in .jsonl or .parquet")
     n_threads = set_threads(threads)
     k = v.hand_kernels
     writer = rec_mod.open_writer(records_path, v, rules_d) if records_path else None
@@ -204,8 +217,7 @@ def rows_run(variant: str, hands: int, seed: int, threads: int | None, rules: di
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
     name, params = seat_params(strategy, v.name)
-    if not isinstance(hands, (int, np.integer)) or hands <= 0:
-        raise RunError(f"--hands must be a positive integer, got {hands!r}")
+    hands = check_count("--hands", hands, MAX_HANDS)
     n_threads = set_threads(threads)
     k = v.hand_kernels
     total = np.zeros(k.S_WIDTH, np.int64)
@@ -311,8 +323,7 @@ def simulate_games(
     ``tiebreak_games`` (games that went on past a tie at the top).
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
-    if not isinstance(games, (int, np.integer)) or games <= 0:
-        raise RunError(f"--games must be a positive integer, got {games!r}")
+    games = check_count("--games", games, MAX_GAMES)
     name, params = load_strategy(strategy, v.name)
     n_threads = set_threads(threads)
     strat_params = to_vector(params, v.name)[None, :]

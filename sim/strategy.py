@@ -70,25 +70,56 @@ def check_value(name: str, value, where: str = "", variant="ghost") -> float:
     return value
 
 
+def _toml_value(name: str, value, path: str, v) -> float:
+    """A TOML value for parameter ``name``: a switch is ``true``/``false`` (or 0/1), anything else a number."""
+    if name in v.param_names:
+        if name in v.switches:
+            if isinstance(value, bool):
+                return 1.0 if value else 0.0
+            if not isinstance(value, (int, float)):
+                raise StrategyError(f"bad value {value!r} for strategy parameter {name!r} in {path} "
+                                    "(a switch: true or false)")
+        elif isinstance(value, bool) or not isinstance(value, (int, float)):
+            shown = str(value).lower() if isinstance(value, bool) else repr(value)
+            raise StrategyError(f"bad value {shown} for strategy parameter {name!r} in {path} (a number)")
+    return check_value(name, value, path, v)
+
+
 def load_toml(path: str, variant="ghost") -> dict[str, float]:
-    """A strategy from a TOML file that sets every parameter (and optionally ``name`` and ``variant``)."""
+    """A strategy from a TOML file: every parameter, or ``base = "PRESET"`` and the parameters that differ.
+
+    Optional keys: ``name`` (a string), ``variant`` (the file's variant),
+    ``base`` (a preset of that variant the file starts from). Switches are
+    ``true``/``false``; every other parameter is a number.
+    """
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
     except OSError as e:
         raise StrategyError(f"cannot read strategy file {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise StrategyError(f"strategy file {path} is not UTF-8 text (a TOML file is)") from None
     except tomllib.TOMLDecodeError as e:
         raise StrategyError(f"strategy file {path} is not valid TOML: {e}") from None
-    data.pop("name", None)
     v = _variant(variant)
+    name = data.pop("name", None)
+    if name is not None and not isinstance(name, str):
+        raise StrategyError(f"strategy file {path}: name must be a string (name = \"...\"), got {name!r}")
     declared = data.pop("variant", v.name)
-    if str(declared).lower() != v.name:
+    if not isinstance(declared, str) or declared.lower() != v.name:
         raise StrategyError(f"strategy file {path} is for variant {declared!r}, not {v.name!r}")
-    params = {k: check_value(k, x, path, v) for k, x in data.items()}
+    base = data.pop("base", None)
+    if base is not None and (not isinstance(base, str) or base not in v.presets):
+        raise StrategyError(f"strategy file {path}: base {base!r} is not a {v.name} preset "
+                            f"({', '.join(v.presets)})")
+    params = {k: _toml_value(k, x, path, v) for k, x in data.items()}
+    if base is not None:
+        return {**v.presets[base], **params}
     missing = [n for n in v.param_names if n not in params]
     if missing:
         raise StrategyError(f"strategy file {path} is missing parameter {missing[0]!r}" + (
-            f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+            f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
+            + "; or name a preset to start from, e.g. base = \"default\"")
     return params
 
 
@@ -119,9 +150,11 @@ def to_toml(name: str, params: dict[str, float], variant="ghost") -> str:
     v = _variant(variant)
     lines = [f"# bower strategy for {v.title}: {name}", f"name = {name!r}".replace("'", '"'),
              f'variant = "{v.name}"', ""]
+    lines[3:3] = ["", "# base = \"default\" would start from a preset: then only the parameters that differ are needed"]
     for pname, _, doc in v.params:
         lines.append(f"# {doc}")
-        lines.append(f"{pname} = {params[pname]!r}")
+        value = params[pname]
+        lines.append(f"{pname} = {str(bool(value)).lower() if pname in v.switches and value in (0.0, 1.0) else repr(value)}")
     return "\n".join(lines) + "\n"
 
 

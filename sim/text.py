@@ -5,6 +5,14 @@ from __future__ import annotations
 from analysis.intervals import wilson
 
 
+def limit_text(n: int) -> str:
+    """A count limit as people write it: ``1e12`` for a power of ten (from a million up), else ``123,456``."""
+    s = str(n)
+    if n >= 10**6 and s.strip("0") == "1":
+        return f"1e{len(s) - 1}"
+    return f"{n:,}"
+
+
 def pct(n: int, d: int) -> str:
     """``n`` as a percentage of ``d`` (two decimals), or ``-`` when ``d`` is 0."""
     return f"{100.0 * n / d:.2f}%" if d else "-"
@@ -32,7 +40,11 @@ def share(x) -> str:
 
 
 def position_lines(s: dict, positions: tuple, header: str) -> list[str]:
-    """The summary's table by position: mean points with their interval, mean tricks, auctions won."""
+    """The summary's table by position: mean points with their interval, mean tricks, auctions won (as maker).
+
+    ``makers_by_position`` counts the hands each position became the maker
+    in (won the auction), made or not; the variants' tables give make rates.
+    """
     ci = s["points_per_hand_ci95_by_position"]
     pad = 44 - len(header)
     return [
@@ -41,5 +53,5 @@ def position_lines(s: dict, positions: tuple, header: str) -> list[str]:
         "  mean points per hand              " + " ".join(f"{s['points_per_hand_by_position'][p]:>8.4f}" for p in positions),
         "    95% interval                    " + " ".join(f"{'±%.4f' % ((ci[p][1] - ci[p][0]) / 2):>8}" for p in positions),
         "  mean tricks per hand              " + " ".join(f"{s['tricks_per_hand_by_position'][p]:>8.4f}" for p in positions),
-        "  hands won as maker                " + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in positions),
+        "  auctions won (became maker)       " + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in positions),
     ]

@@ -177,7 +177,7 @@ def test_toml_round_trip_and_errors(tmp_path):
         "missing": (good.replace(bid_4 + "\n", ""), "missing parameter 'bid_4'"),
         "unknown": (good + "bid_7 = 1.0\n", "unknown strategy parameter 'bid_7'"),
         "bad": (good.replace(bid_4, 'bid_4 = "high"'), "bad value 'high' for strategy parameter 'bid_4'"),
-        "switch": (good.replace("random = 0.0", "random = 3.0"), "'random'"),
+        "switch": (good.replace("random = false", "random = 3.0"), "'random'"),
         "negative": (good.replace("near_target = 6.0", "near_target = -1.0"), "'near_target'"),
         "syntax": ("bid_4 = = 3", "not valid TOML"),
     }

@@ -1,13 +1,26 @@
-"""The ``bower`` command line: one click group, one module per command."""
+"""The ``bower`` command line: one click group, one module per command.
+
+``main`` runs the group in click's standalone mode, so shell completion
+works (``_BOWER_COMPLETE=bash_source bower``) and every error is a
+``click.ClickException`` that prints itself: bad input and faults as one
+line ``bower: error: ...`` with status 2 (``sim.errors.UserError``), Ctrl-C
+as ``bower: interrupted`` (130) and SIGTERM as ``bower: terminated`` (143),
+after the same cleanup. Options default from ``BOWER_<COMMAND>_<OPTION>``
+environment variables (``BOWER_SEED`` and ``BOWER_THREADS`` for every
+command).
+"""
 
 from __future__ import annotations
 
+import errno
+import signal
 import sys
 
 import click
 
 from sim.cli.analyze import analyze
 from sim.cli.experiment import experiment
+from sim.cli.options import quiet_option
 from sim.cli.profile import profile
 from sim.cli.replay import replay
 from sim.cli.report import report
@@ -16,49 +29,87 @@ from sim.cli.simulate import simulate
 from sim.cli.solve import solve
 from sim.cli.strategies import strategies
 from sim.cli.sweep import sweep
+from sim.errors import CommandLineError, Stopped, Terminated, UserError, os_reason
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="bower-euchre", prog_name="bower")
-def cli():
-    """bower: Monte Carlo simulation of Euchre variants."""
+def _os_error_line(e: OSError) -> str:
+    """An OSError nobody named more closely, as one line: its reason and the file."""
+    reason = os_reason(e)
+    return f"{reason}: {e.filename}" if e.filename else reason
 
 
-cli.add_command(simulate)
-cli.add_command(experiment)
-cli.add_command(sweep)
-cli.add_command(strategies)
-cli.add_command(analyze)
-cli.add_command(report)
-cli.add_command(should_bid)
-cli.add_command(profile)
-cli.add_command(solve)
-cli.add_command(replay)
+class BowerGroup(click.Group):
+    """The group that turns every failure below it into a one-line click exception."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as e:
+            if isinstance(e, UserError):
+                raise
+            raise CommandLineError(e.format_message()) from None
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (UserError, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except click.UsageError as e:
+            raise CommandLineError(e.format_message()) from None
+        except Terminated:
+            raise Stopped(terminated=True) from None
+        except KeyboardInterrupt:
+            raise Stopped() from None
+        except OSError as e:
+            if e.errno == errno.EPIPE:
+                raise  # click's standalone mode quiets a closed pipe
+            raise UserError(_os_error_line(e)) from None
+        except MemoryError:
+            raise UserError("out of memory (ask for a smaller run)") from None
+
+
+@click.group(cls=BowerGroup, invoke_without_command=True, context_settings={
+    "help_option_names": ["-h", "--help"], "auto_envvar_prefix": "BOWER"})
+@click.version_option(package_name="bower-euchre", prog_name="bower", allow_from_autoenv=False)
+@quiet_option
+@click.pass_context
+def cli(ctx):
+    """bower: Monte Carlo simulation of Euchre variants.
+
+    \b
+    Exit status: 0 done; 2 bad input or a fault (one line on stderr:
+    bower: error: ...; nothing is left half-written); 130 interrupted
+    (Ctrl-C); 143 terminated (SIGTERM). Either stop removes the partial
+    output. Shell completion: eval "$(_BOWER_COMPLETE=bash_source bower)"
+    (zsh_source, fish_source for those shells).
+    """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+for _cmd in (simulate, experiment, sweep, strategies, analyze, report, should_bid, profile, solve, replay):
+    if not any(p.name == "quiet" for p in _cmd.params):
+        quiet_option(_cmd)  # --quiet on every command, after its own options
+    cli.add_command(_cmd)
+
+
+def _on_sigterm(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM does not cut the cleanup short
+    raise Terminated()
 
 
 def main(argv=None) -> None:
-    """Entry point: run the CLI; bad input prints one line ``bower: error: ...`` and exits 2."""
-    from sim.errors import UserError
+    """Entry point: run the CLI in click's standalone mode (it always exits; statuses in ``cli``'s help)."""
+    from sim.progress import set_quiet, watch_compiles
 
-    args = sys.argv[1:] if argv is None else list(argv)
-    if not args:
-        click.echo(cli.get_help(click.Context(cli, info_name="bower")))
-        sys.exit(0)
+    set_quiet(False)
+    watch_compiles(sys.stderr)
     try:
-        cli.main(args=args, prog_name="bower", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("bower: interrupted", err=True)
-        sys.exit(130)
-    except click.exceptions.UsageError as e:
-        click.echo(f"bower: error: {e.format_message()}", err=True)
-        sys.exit(2)
-    except click.exceptions.ClickException as e:
-        click.echo(f"bower: error: {e.format_message()}", err=True)
-        sys.exit(2)
-    except UserError as e:
-        click.echo(f"bower: error: {e}", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        click.echo("bower: interrupted", err=True)
-        sys.exit(130)
-    sys.exit(0)
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread
+        previous = None
+    try:
+        cli.main(args=None if argv is None else list(argv), prog_name="bower", standalone_mode=True)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
-from sim.cli.options import threads_option
+from sim.cli.options import StrategySpec, json_option, threads_option
+
+
+def _rows(df) -> list[dict]:
+    """A table as JSON rows: numbers as numbers, NaN as null, categories as their labels."""
+    return json.loads(df.to_json(orient="records", double_precision=15))
 
 
 @click.command()
-@click.argument("records", metavar="RECORDS")
-@click.option("--strategy", default="default", show_default=True,
+@click.argument("records", metavar="RECORDS", type=click.Path(dir_okay=False))
+@click.option("--strategy", default="default", show_default=True, type=StrategySpec(),
               help="Strategy whose trick estimate buckets the hands (preset or .toml of the records' variant).")
 @click.option("--csv", "csv_dir", default=None, metavar="DIR", help="Write every table as DIR/NAME.csv.")
 @click.option("--parquet", "parquet_dir", default=None, metavar="DIR", help="Write every table as DIR/NAME.parquet.")
@@ -17,7 +24,8 @@ from sim.cli.options import threads_option
               help="Solve the played hands that carry no 'dd' object double dummy now (as bower solve --records), "
                    "for the double-dummy tables.")
 @threads_option
-def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads):
+@json_option
+def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json):
     """Print the analysis tables of a .jsonl or .parquet records file (any variant).
 
     When the records carry double-dummy results ('dd', from bower solve
@@ -28,11 +36,15 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads):
     import pandas as pd
 
     from analysis import dd
-    from analysis.report import check_out_dir, write_tables
+    from analysis.report import OutputError, check_out_dir, write_tables
+    from sim.errors import os_reason
     from sim.records import RecordsError, read_records_checked
     from sim.rules import get_variant
     from sim.strategy import load_strategy
 
+    for flag, d in (("--csv", csv_dir), ("--parquet", parquet_dir)):
+        if d is not None and not d.strip():
+            raise RecordsError(f"{flag} needs a folder name")
     if csv_dir and parquet_dir:
         raise RecordsError("give --csv or --parquet, not both")
     for d in (csv_dir, parquet_dir):
@@ -49,7 +61,7 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads):
         from sim.runner import set_threads
 
         set_threads(threads)
-        bar = Progress("double dummy")
+        bar = Progress("double dummy", enabled=False if as_json else None)
         try:
             solved = dd.attach_dd(v, recs, progress=bar)
         finally:
@@ -60,6 +72,24 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads):
     if with_dd:
         tables.update(dd.dd_tables(v, recs))
         shown = [*shown, *dd.TABLES]
+    written = []
+    for d, fmt in ((csv_dir, "csv"), (parquet_dir, "parquet")):
+        if d:
+            try:
+                paths = write_tables(tables, d, fmt)
+            except OSError as e:
+                if isinstance(e, OutputError):
+                    raise
+                raise OutputError(f"cannot write to {d}: {os_reason(e)}") from None
+            written.append((d, fmt, paths))
+    if as_json:
+        click.echo(json.dumps({
+            "records": records, "variant": v.name, "rules_version": recs[0]["rules_version"], "hands": len(recs),
+            "played": played, "dd": {"with_dd": with_dd, "missing": missing, "solved": solved},
+            "tables": {name: _rows(tables[name]) for name in shown},
+            "written": {fmt: {"dir": d, "files": paths} for d, fmt, paths in written},
+        }, indent=2))
+        return
     with pd.option_context("display.width", 160, "display.max_columns", 30, "display.max_rows", 200,
                            "display.float_format", "{:.4f}".format):
         click.echo(f"{records}: {len(recs):,} {v.name} hands, {played:,} played (rules {recs[0]['rules_version']})\n")
@@ -76,7 +106,5 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads):
     elif played and not with_dd:
         click.echo(f"no double-dummy tables: the records carry no 'dd'; add it with bower solve --records {records} "
                    f"--out FILE2 (then bower analyze FILE2), or run bower analyze {records} --dd")
-    for d, fmt in ((csv_dir, "csv"), (parquet_dir, "parquet")):
-        if d:
-            paths = write_tables(tables, d, fmt)
-            click.echo(f"wrote {len(paths)} tables to {d}/ ({fmt})")
+    for d, fmt, paths in written:
+        click.echo(f"wrote {len(paths)} tables to {d}/ ({fmt})")

@@ -6,18 +6,22 @@ import json
 
 import click
 
-from sim.cli.options import json_option, rule_option, seed_option, threads_option, variant_option
+from sim.cli.options import Count, StrategySpec, json_option, rule_option, seed_option, threads_option, variant_option
+from sim.runner import MAX_GAMES
+from sim.text import limit_text
 
 
 @click.command()
-@click.argument("strategies", nargs=-1, required=True)
+@click.argument("strategies", nargs=-1, required=True, type=StrategySpec())
 @variant_option
-@click.option("--games", default=100_000, show_default=True, type=int, help="Games to play (rounded up to whole deal sets).")
+@click.option("--games", default=100_000, show_default=True, type=Count(high=MAX_GAMES),
+              help=f"Games to play (rounded up to whole deal sets; at most {limit_text(MAX_GAMES)}).")
 @seed_option
 @threads_option
 @rule_option
 @click.option("--until-significant", is_flag=True, help="Keep playing batches of --games until the leading pair differs significantly.")
-@click.option("--max-games", default=1_000_000, show_default=True, type=int, help="Stop --until-significant here.")
+@click.option("--max-games", default=1_000_000, show_default=True, type=Count(high=MAX_GAMES),
+              help=f"Stop --until-significant here (at most {limit_text(MAX_GAMES)}).")
 @click.option("--independent", is_flag=True, help="Give every seat assignment its own deals (no duplicate play), for comparison.")
 @json_option
 def experiment(strategies, variant, games, seed, threads, rules, until_significant, max_games, independent, as_json):

@@ -1,6 +1,17 @@
-"""Options shared by several commands, spelled once."""
+"""Options and value types shared by several commands, spelled once.
+
+Closed sets are ``click.Choice`` (or a comma list of choices), so ``--help``
+lists them and shell completion offers them; counts take ``1000000``,
+``1_000_000`` or ``1e6`` and state their limit; ``--seed`` and ``--threads``
+default from ``BOWER_SEED`` and ``BOWER_THREADS``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
 
 import click
+
 
 def _variant_help() -> str:
     from sim.variants import names
@@ -9,15 +20,175 @@ def _variant_help() -> str:
     return "Game variant: " + ", ".join(known[:-1]) + " or " + known[-1] + "."
 
 
-variant_option = click.option("--variant", default="ghost", show_default=True, help=_variant_help())
-seed_option = click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Random seed.")
+class Count(click.ParamType):
+    """A whole number written ``1000000``, ``1_000_000`` or ``1e6``, between ``low`` and ``high``."""
+
+    name = "count"
+
+    def __init__(self, low: int = 1, high: int | None = None, why: str = "more than any run could finish"):
+        self.low, self.high, self.why = low, high, why
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "N"
+
+    def convert(self, value, param, ctx):
+        from sim.text import limit_text
+
+        if isinstance(value, bool):
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip()
+            try:
+                n = int(text)  # also 1_000_000
+            except ValueError:
+                try:
+                    d = Decimal(text.replace("_", ""))
+                except InvalidOperation:
+                    d = None
+                if d is None or not d.is_finite() or d != d.to_integral_value():
+                    self.fail(f"{value!r} is not a whole number (write 1000000, 1_000_000 or 1e6)", param, ctx)
+                n = int(d)
+        if n < self.low:
+            self.fail(f"{n:,} is less than {self.low:,}" if self.low != 1 else f"{n:,} is not a positive integer",
+                      param, ctx)
+        if self.high is not None and n > self.high:
+            self.fail(f"{n:,} is {self.why}: at most {limit_text(self.high)}", param, ctx)
+        return n
+
+
+class VariantChoice(click.Choice):
+    """A variant name (or one of its aliases), given as the variant's own name; listed in ``--help``."""
+
+    def __init__(self):
+        from sim.variants import names
+
+        super().__init__(names(), case_sensitive=False)
+
+    def convert(self, value, param, ctx):
+        from sim.rules import RuleError, get_variant
+
+        try:
+            return get_variant(str(value).strip().lower()).name
+        except RuleError as e:
+            self.fail(str(e), param, ctx)
+
+
+class CommaChoice(click.ParamType):
+    """A comma list of words from a closed set (each word checked, the text passed on as given)."""
+
+    name = "list"
+
+    def __init__(self, choices, what: str = "value", normalise=lambda w: w.strip().lower(), split_spaces: bool = False,
+                 empty_ok: bool = True):
+        self.choices = tuple(choices)
+        self.what = what
+        self.normalise = normalise
+        self.split_spaces = split_spaces
+        self.empty_ok = empty_ok
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "[" + "|".join(self.choices) + "][,...]"
+
+    def words(self, text: str) -> list[str]:
+        """The words of ``text`` as the set spells them; BadParameter names the first unknown one."""
+        out = []
+        for part in str(text).split(","):
+            if not part.strip():
+                continue
+            w = self.normalise(part)
+            if w in self.choices:
+                out.append(w)
+                continue
+            for sub in part.split() if self.split_spaces else [part]:
+                w = self.normalise(sub)
+                if w not in self.choices:
+                    raise click.BadParameter(f"unknown {self.what} {sub.strip()!r} (choose from "
+                                             f"{', '.join(self.choices)})")
+                out.append(w)
+        if not out and not self.empty_ok:
+            raise click.BadParameter(f"needs a {self.what}: {', '.join(self.choices)}")
+        return out
+
+    def convert(self, value, param, ctx):
+        try:
+            self.words(value)
+        except click.BadParameter as e:
+            self.fail(e.message, param, ctx)
+        return value
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        head, _, last = incomplete.rpartition(",")
+        prefix = head + "," if head else ""
+        return [CompletionItem(prefix + c) for c in self.choices if c.startswith(last.lower())]
+
+
+class StrategySpec(click.ParamType):
+    """A strategy preset name or a ``.toml`` file; completes the presets and file names."""
+
+    name = "strategy"
+
+    def convert(self, value, param, ctx):
+        text = str(value)
+        if not text.strip():
+            self.fail("give a preset name (bower strategies) or a .toml file", param, ctx)
+        return text
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        from sim.variants import all_variants
+
+        variant = (ctx.params.get("variant") if ctx is not None else None) or None
+        presets = []
+        for v in all_variants():
+            if variant in (None, v.name):
+                presets += [p for p in v.presets if p not in presets]
+        return [CompletionItem(p) for p in presets if p.startswith(incomplete)] + [
+            CompletionItem(incomplete, type="file")]
+
+
+def _check_rules(ctx, param, value):
+    """``--rule`` values: each option at most once (``--rule X=a --rule X=b`` is refused)."""
+    seen: dict[str, str] = {}
+    for pair in value or ():
+        if "=" not in pair:
+            continue  # parse_rule_args names the form
+        name, raw = (x.strip() for x in pair.split("=", 1))
+        if name in seen:
+            raise click.BadParameter(f"rule option {name!r} given twice ({name}={seen[name]} and {name}={raw}); "
+                                     "give each rule option once", ctx=ctx, param=param)
+        seen[name] = raw
+    return value
+
+
+def _set_quiet(ctx, param, value):
+    if value:
+        from sim.progress import set_quiet
+
+        set_quiet(True)
+    return value
+
+
+variant_option = click.option("--variant", default="ghost", show_default=True, type=VariantChoice(),
+                              help=_variant_help())
+seed_option = click.option("--seed", default=0, show_default=True, type=Count(low=0), envvar="BOWER_SEED",
+                           show_envvar=True, help="Random seed.")
 threads_option = click.option(
-    "--threads", default=None, type=int, help="Kernel threads (default: all cores). Results do not depend on it."
+    "--threads", default=None, type=click.IntRange(min=1), envvar="BOWER_THREADS", show_envvar=True,
+    help="Kernel threads (default: all cores). Results do not depend on it.",
 )
 rule_option = click.option(
-    "--rule", "rules", multiple=True, metavar="NAME=VALUE", help="Rule option as named in RULES.md (repeatable)."
+    "--rule", "rules", multiple=True, metavar="NAME=VALUE", callback=_check_rules,
+    help="Rule option as named in RULES.md (repeatable, each option once).",
 )
 strategy_option = click.option(
-    "--strategy", default="default", show_default=True, help="Strategy: a preset name (bower strategies) or a .toml file."
+    "--strategy", default="default", show_default=True, type=StrategySpec(),
+    help="Strategy: a preset name (bower strategies) or a .toml file.",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+                            help="No progress bar and no compile notice on stderr (results and errors still print).")

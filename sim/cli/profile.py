@@ -6,17 +6,21 @@ import json
 
 import click
 
-from sim.cli.options import json_option, variant_option
+from sim.cli.options import CommaChoice, Count, json_option, variant_option
+from sim.profiling import KERNELS
+from sim.text import limit_text
+
+MAX_PROFILE_HANDS = 10**8  # the solve case holds hands/50 deals in memory; larger runs time nothing new
 
 
 @click.command()
 @click.option(
-    "--kernel", "kernel", default="all", show_default=True,
-    help="deal, auction, play, hand, game, should-bid, solve or all (a comma list is allowed).",
+    "--kernel", "kernel", default="all", show_default=True, type=CommaChoice((*KERNELS, "all"), "kernel", empty_ok=False),
+    help="Kernels to time (a comma list is allowed; auction and play: Ghost Hand only).",
 )
-@click.option("--hands", default=1_000_000, show_default=True, type=int,
+@click.option("--hands", default=1_000_000, show_default=True, type=Count(high=MAX_PROFILE_HANDS),
               help="Size of each timed run: deals/hands; games = hands/15; should-bid samples = hands/20; "
-                   "solve: hands/50 full deals.")
+                   f"solve: hands/50 full deals (at most {limit_text(MAX_PROFILE_HANDS)}).")
 @click.option("--threads", "threads", default=None, metavar="1,2",
               help="Comma list of thread counts (default: 1 and all cores).")
 @variant_option
@@ -24,15 +28,12 @@ from sim.cli.options import json_option, variant_option
 def profile(kernel, hands, threads, variant, as_json):
     """Time each kernel at each thread count (after compiling or loading it), median of 3 runs."""
     from sim import profiling
-    from sim.runner import RunError
 
     from sim.rules import get_variant
 
     v = get_variant(variant)
     kernels = profiling.parse_kernels(kernel, v.name)
     thread_list = profiling.parse_threads(threads)
-    if hands <= 0:
-        raise RunError(f"--hands must be a positive integer, got {hands}")
     result = profiling.profile(kernels, hands=hands, threads=thread_list, variant=v.name)
     if as_json:
         click.echo(json.dumps(result, indent=2))

@@ -6,15 +6,38 @@ import json
 
 import click
 
-from sim.cli.options import json_option, rule_option, seed_option, strategy_option, threads_option, variant_option
+from sim.cli.options import (
+    CommaChoice,
+    Count,
+    json_option,
+    rule_option,
+    seed_option,
+    strategy_option,
+    threads_option,
+    variant_option,
+)
+from sim.text import limit_text
+
+MAX_SAMPLES = 10**9  # effective deals per action one question may ask for
+
+# every word a variant's auction knows (each variant checks its own and says why a call cannot come before a
+# turn: Ghost Hand pass 3 4 5 moon; Cutthroat and Euchre passes only, as any other call ends the auction;
+# Hasenpfeffer pass 1-6 or, under pepper bidding, 1-5 little-pepper big-pepper)
+CALLS = ("pass", "p", "1", "2", "3", "4", "5", "6", "moon", "little-pepper", "big-pepper", "order", "assist", "take")
+
+
+def _call_word(text: str) -> str:
+    return text.strip().lower().replace("_", "-").replace(" ", "-")
 
 
 @click.command(name="should-bid")
 @click.argument("hand")
-@click.option("--position", default=1, show_default=True, type=int,
-              help="Your position: 1 = dealer's left, the last position is the dealer.")
-@click.option("--calls", default=None, help='Calls made before your turn, in order, e.g. "pass,3".')
-@click.option("--swapped", default="none", show_default=True,
+@click.option("--position", default=1, show_default=True, type=click.IntRange(1, 4),
+              help="Your position: 1 = dealer's left, the last position is the dealer (3 in Ghost Hand and "
+                   "Cutthroat, 4 in Hasenpfeffer and Euchre).")
+@click.option("--calls", default=None, type=CommaChoice(CALLS, "call", normalise=_call_word, split_spaces=True),
+              help='Calls made before your turn, in order, e.g. "pass,3" (Cutthroat and Euchre: passes only).')
+@click.option("--swapped", default="none", show_default=True, type=click.Choice(["none", "1", "2", "3"]),
               help="Ghost Hand: position that already swapped for the ghost, or none.")
 @click.option("--bid", default=None, help="Answer this question first: should I bid (or call) this?")
 @click.option("--scores", default=None, help="Ghost Hand: game scores by position, e.g. 20,25,28 (score-aware strategies).")
@@ -28,8 +51,9 @@ from sim.cli.options import json_option, rule_option, seed_option, strategy_opti
               help="The tremble: the share of each call spread evenly over the legal calls [default: 0.01].")
 @click.option("--playout", default="strategy", show_default=True, type=click.Choice(["strategy", "dd", "both"]),
               help="Score each deal by the strategy playing it out, by double-dummy play of the contract, or both.")
-@click.option("--samples", default=None, type=int,
-              help="Effective deals per action (default: adaptive, until clear or precise).")
+@click.option("--samples", default=None, type=Count(high=MAX_SAMPLES),
+              help=f"Effective deals per action (default: adaptive, until clear or precise; at most "
+                   f"{limit_text(MAX_SAMPLES)}).")
 @seed_option
 @threads_option
 @rule_option

@@ -6,14 +6,26 @@ import json
 
 import click
 
-from sim.cli.options import json_option, rule_option, seed_option, strategy_option, threads_option, variant_option
+from sim.cli.options import (
+    Count,
+    json_option,
+    rule_option,
+    seed_option,
+    strategy_option,
+    threads_option,
+    variant_option,
+)
+from sim.runner import MAX_GAMES, MAX_HANDS
+from sim.text import limit_text
 
 
 @click.command()
 @variant_option
-@click.option("--hands", default=1_000_000, show_default=True, type=int, help="Number of hands to deal.")
-@click.option("--games", default=None, type=int,
-              help="Play this many whole games (to the variant's target) instead of independent hands.")
+@click.option("--hands", default=1_000_000, show_default=True, type=Count(high=MAX_HANDS),
+              help=f"Number of hands to deal (1e6 and 1_000_000 are read too; at most {limit_text(MAX_HANDS)}).")
+@click.option("--games", default=None, type=Count(high=MAX_GAMES),
+              help="Play this many whole games (to the variant's target) instead of independent hands "
+                   f"(at most {limit_text(MAX_GAMES)}).")
 @seed_option
 @threads_option
 @rule_option
@@ -28,14 +40,12 @@ def simulate(variant, hands, games, seed, threads, rules, strategy, as_json, rec
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
-    if hands <= 0:
-        raise runner.RunError(f"--hands must be a positive integer, got {hands}")
+    if records_path is not None and not records_path.strip():
+        raise runner.RunError("--records needs a file name ending in .jsonl or .parquet")
     progress = Progress("games" if games is not None else "hands", enabled=None if not as_json else False)
     try:
         if games is not None:
-            if games <= 0:
-                raise runner.RunError(f"--games must be a positive integer, got {games}")
-            if records_path:
+            if records_path is not None:
                 raise runner.RunError("--records writes independent hands; leave out --games to write records")
             summary = runner.simulate_games(
                 variant=v.name, games=games, seed=seed, threads=threads, rules=rules_d, strategy=strategy, progress=progress

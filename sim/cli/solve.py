@@ -6,7 +6,7 @@ import json
 
 import click
 
-from sim.cli.options import _variant_help, json_option, rule_option, threads_option
+from sim.cli.options import VariantChoice, _variant_help, json_option, rule_option, threads_option
 
 
 def _variants_help() -> str:
@@ -33,7 +33,8 @@ class _SolveCommand(click.Command):
 
 @click.command(cls=_SolveCommand)
 @click.argument("deal", required=False)
-@click.option("--variant", default=None, help=_variant_help() + " [default: ghost; with --records: the records' own]")
+@click.option("--variant", default=None, type=VariantChoice(),
+              help=_variant_help() + " [default: ghost; with --records: the records' own]")
 @click.option("--trump", default=None, metavar="SUIT", help="Trump suit (C S D H). Without it: the table of every trump.")
 @click.option("--maker", default=None, type=int, metavar="SEAT", help="The maker's seat (with --trump).")
 @click.option("--leader", default=None, type=int, metavar="SEAT",

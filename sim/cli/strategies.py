@@ -2,25 +2,44 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
-from sim.cli.options import variant_option
+from sim.cli.options import StrategySpec, json_option, variant_option
 
 
 @click.command()
 @variant_option
-@click.option("--show", "show", default=None, metavar="NAME", help="Print one strategy (preset or .toml) as TOML to start from.")
-def strategies(variant, show):
-    """List a variant's strategy presets with their parameters, or print one as TOML."""
+@click.option("--show", "show", default=None, metavar="NAME", type=StrategySpec(),
+              help="Print one strategy (preset or .toml) as TOML to start from.")
+@json_option
+def strategies(variant, show, as_json):
+    """List a variant's strategy presets with their parameters, or print one as TOML.
+
+    A strategy file sets every parameter, or names a preset to start from
+    (base = "default") and sets only those that differ; switches are true or
+    false, every other parameter a number.
+    """
     from sim.rules import get_variant
     from sim.strategy import load_strategy, to_toml
 
     v = get_variant(variant)
     if show is not None:
         name, params = load_strategy(show, v.name)
-        click.echo(to_toml(name, params, v.name), nl=False)
+        if as_json:
+            click.echo(json.dumps({"variant": v.name, "name": name, "parameters": params}, indent=2))
+        else:
+            click.echo(to_toml(name, params, v.name), nl=False)
         return
     presets, notes, table = v.presets, v.preset_notes, v.params
+    if as_json:
+        click.echo(json.dumps({
+            "variant": v.name,
+            "presets": {n: {"note": notes[n], "parameters": presets[n]} for n in presets},
+            "parameters": [{"name": p, "default": d, "meaning": doc, "switch": p in v.switches} for p, d, doc in table],
+        }, indent=2))
+        return
     names = list(presets)
     click.echo(f"{v.title} strategy presets (bower strategies --variant {v.name} --show NAME prints one as TOML):")
     for n in names:

@@ -6,15 +6,18 @@ import json
 
 import click
 
-from sim.cli.options import json_option, rule_option, seed_option, threads_option, variant_option
+from sim.cli.options import Count, StrategySpec, json_option, rule_option, seed_option, threads_option, variant_option
+from sim.runner import MAX_GAMES
+from sim.text import limit_text
 
 
 @click.command()
 @click.option("--param", "params", multiple=True, required=True, metavar="NAME=START:STOP:STEP",
               help="Parameter values to try (STOP included); a second --param makes a grid.")
-@click.option("--base", default="default", show_default=True, help="Base strategy (preset or .toml).")
+@click.option("--base", default="default", show_default=True, type=StrategySpec(), help="Base strategy (preset or .toml).")
 @variant_option
-@click.option("--games", default=30_000, show_default=True, type=int, help="Games per value.")
+@click.option("--games", default=30_000, show_default=True, type=Count(high=MAX_GAMES),
+              help=f"Games per value (at most {limit_text(MAX_GAMES)}).")
 @seed_option
 @threads_option
 @rule_option
@@ -27,8 +30,6 @@ def sweep(params, base, variant, games, seed, threads, rules, as_json):
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
-    if games <= 0:
-        raise ex.runner.RunError(f"--games must be a positive integer, got {games}")
     for p in params:
         ex.parse_range(p, v.name)
     progress = Progress("values", enabled=False if as_json else None)

@@ -150,7 +150,7 @@ def format_summary(s: dict) -> str:
         "  mean tricks per hand              " + " ".join(
             f"{'-' if s['tricks_per_hand_by_position'][p] is None else format(s['tricks_per_hand_by_position'][p], '.4f'):>8}"
             for p in POSITIONS),
-        "  hands won as maker                " + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in POSITIONS),
+        "  auctions won (became maker)       " + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in POSITIONS),
     ]
     return "\n".join(lines)
 

@@ -28,13 +28,23 @@ def bid_names(rules: dict) -> tuple:
 
 def summarize(total: np.ndarray, rules: dict, strategy: str, seed: int, threads: int,
               elapsed: float) -> dict:
-    """The summary dict of a Hasenpfeffer run from its merged counters (``kernels.hasenpfeffer.S_*``)."""
+    """The summary dict of a Hasenpfeffer run from its merged counters (``kernels.hasenpfeffer.S_*``).
+
+    ``bids`` counts the contracts reached by bidding, by level; the joker
+    holder's forced 3s are ``forced_threes`` alone, so ``bids`` and
+    ``forced_threes`` together count every hand played once (``made``).
+    """
     t = [int(x) for x in total]
     n = t[hk.S_HANDS]
     played = n - t[hk.S_THROWN]
     names = bid_names(rules)
     made = sum(t[hk.S_MADE + i] for i in range(7))
     sides = ("position_1_side", "dealer_side")
+    # the kernel counts the joker holder's forced 3s under level 3 as well: ``bids`` are the contracts bid,
+    # ``forced_threes`` the forced ones, so the two add up to every hand played
+    bids = {name: [t[hk.S_BIDS + i], t[hk.S_MADE + i]] for i, name in enumerate(names)}
+    bids[names[2]][0] -= t[hk.S_FORCED]
+    bids[names[2]][1] -= t[hk.S_FORCED_MADE]
     return {
         "variant": "hasenpfeffer",
         "rules_version": RULES_VERSION,
@@ -47,7 +57,7 @@ def summarize(total: np.ndarray, rules: dict, strategy: str, seed: int, threads:
         "played": played,
         "made": rate(made, played),
         "forced_threes": rate(t[hk.S_FORCED_MADE], t[hk.S_FORCED]),
-        "bids": {name: rate(t[hk.S_MADE + i], t[hk.S_BIDS + i]) for i, name in enumerate(names)},
+        "bids": {name: rate(m, c) for name, (c, m) in bids.items()},
         "by_joker": {place: rate(t[hk.S_JOKER_MADE + i], t[hk.S_JOKER + i]) for i, place in enumerate(JOKER_PLACES)},
         "bidders_by_position": {str(p + 1): t[hk.S_BIDDER_POS + p] for p in range(4)},
         "bidding_side_tricks_per_hand": t[hk.S_BID_TRICKS] / played if played else None,
