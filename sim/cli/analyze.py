@@ -86,7 +86,7 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
         click.echo(json.dumps({
             "records": records, "variant": v.name, "rules_version": recs[0]["rules_version"], "hands": len(recs),
             "played": played, "dd": {"with_dd": with_dd, "missing": missing, "solved": solved},
-            "tables": {name: _rows(tables[name]) for name in shown},
+            "tables": {name: _rows(df) for name, df in tables.items()},
             "written": {fmt: {"dir": d, "files": paths} for d, fmt, paths in written},
         }, indent=2))
         return

@@ -26,15 +26,30 @@ MAX_SAMPLES = 10**9  # effective deals per action one question may ask for
 CALLS = ("pass", "p", "1", "2", "3", "4", "5", "6", "moon", "little-pepper", "big-pepper", "order", "assist", "take")
 
 
+def _most_seats() -> int:
+    from sim.variants import all_variants
+
+    return max(v.players for v in all_variants())
+
+
+def _dealers() -> str:
+    """Which position is the dealer's in each variant, for the help: ``3 in ghost, cutthroat; ...``."""
+    from sim.variants import all_variants
+
+    by: dict[int, list[str]] = {}
+    for v in all_variants():
+        by.setdefault(v.players, []).append(v.name)
+    return "; ".join(f"{n} in {', '.join(titles)}" for n, titles in sorted(by.items()))
+
+
 def _call_word(text: str) -> str:
     return text.strip().lower().replace("_", "-").replace(" ", "-")
 
 
 @click.command(name="should-bid")
 @click.argument("hand")
-@click.option("--position", default=1, show_default=True, type=click.IntRange(1, 4),
-              help="Your position: 1 = dealer's left, the last position is the dealer (3 in Ghost Hand and "
-                   "Cutthroat, 4 in Hasenpfeffer and Euchre).")
+@click.option("--position", default=1, show_default=True, type=click.IntRange(1, _most_seats()),
+              help="Your position: 1 = dealer's left, the last position is the dealer (" + _dealers() + ").")
 @click.option("--calls", default=None, type=CommaChoice(CALLS, "call", normalise=_call_word, split_spaces=True),
               help='Calls made before your turn, in order, e.g. "pass,3" (Cutthroat and Euchre: passes only).')
 @click.option("--swapped", default="none", show_default=True, type=click.Choice(["none", "1", "2", "3"]),
