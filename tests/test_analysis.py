@@ -9,6 +9,7 @@ import pytest
 
 from sim.variants.ghost import tables as gt
 from analysis.report import write_report, write_tables
+from analysis.report_plots import drawer
 from sim.variants.ghost.tables import table_set
 from kernels.ghost import stats as gst
 from sim import runner
@@ -157,12 +158,15 @@ def test_report_references_only_its_own_files(tmp_path):
     sw = stats.swap_values(20000, seed=1)
     tables = table_set(agg["bids"], agg["estimates"], gt.position_from_summary(agg["summary"]), sw["acc"])
     out = tmp_path / "rep"
-    ghost = get_variant("ghost")
-    path = write_report(str(out), tables, {"seed": 1}, ["note"], ghost.plots, ghost.draw_plots)
+    plots, draw = drawer(get_variant("ghost"))
+    path = write_report(str(out), tables, {"seed": 1}, ["note"], plots, draw)
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     parser = _Refs()
     parser.feed(text)
+    anchors = [r for r in parser.refs if r.startswith("#")]  # the contents list's links into the page
+    parser.refs = [r for r in parser.refs if not r.startswith("#")]
+    assert anchors and all(f"id='{a[1:]}'" in text for a in anchors)
     assert sorted(parser.refs) == sorted(f for f in os.listdir(out) if f.endswith(".png"))
     assert "http:" not in text and "https:" not in text and "<script" not in text
     for f in parser.refs:
