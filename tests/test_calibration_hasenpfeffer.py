@@ -51,7 +51,8 @@ MODEL = {"kind": "softmax", "tau": TAU, "epsilon": EPS}
 ADVICE_SAMPLES = 20_000
 PEPPER = {"bidding": "pepper"}
 SITUATIONS = [
-    pytest.param("JH JD AH KH 9S TC", 1, "3,4,pass,pass", None, 24_000, 0.1, id="numeric-second-turn-after-3-4-pass-pass"),
+    pytest.param("JH JD AH KH 9S TC", 1, "3,4,pass,pass", None, 24_000, 0.1,
+                 id="numeric-second-turn-after-3-4-pass-pass"),
     pytest.param("QH AH KH 9S TC 9D", 4, "4,pass,little-pepper", PEPPER, 110_000, 0.3,
                  id="pepper-dealer-after-4-pass-little-pepper"),
 ]
