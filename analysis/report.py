@@ -249,9 +249,11 @@ table.meta th{width:11rem;text-align:left;vertical-align:top;padding:4px 10px 4p
 table.meta td{padding:4px 0;vertical-align:top;overflow-wrap:anywhere}
 table.meta tr+tr th,table.meta tr+tr td{border-top:1px solid #eeeeea}
 table.params{width:100%}
+table.params th:first-child,table.params td.n{width:1%;white-space:nowrap}
+h3{font-size:1rem;margin:1.4rem 0 0.4rem}
 table.params td,table.params th{padding:3px 10px 3px 0;text-align:left;vertical-align:top;border-top:1px solid #eeeeea}
-table.params td.n{text-align:right;white-space:nowrap}
-table.params tr.changed td{background:#fff6dc}
+table.params .n{text-align:right;white-space:nowrap}
+table.params tr.changed td,table.params tr.changed th{background:#fff6dc}
 code,pre{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:0.85em}
 pre{white-space:pre-wrap;overflow-wrap:break-word;background:#f3f3ef;padding:0.5rem 0.7rem;border-radius:4px;margin:0}
 .chips{display:flex;flex-wrap:wrap;gap:0.3rem}.chips code{background:#f0f0eb;border-radius:3px;padding:0 0.35rem}
@@ -281,33 +283,41 @@ def _lede(meta: dict) -> str:
     return " · ".join(bits)
 
 
-def _param_table(params: dict) -> str:
-    """The strategy's parameters as a table: name, value (the default beside a changed one), meaning."""
-    e = html.escape
-    rows = []
-    changed = 0
+def _params(params: dict) -> list[tuple[str, str, str, bool]]:
+    """(name, value as shown, meaning, changed from the default) of each strategy parameter."""
+    out = []
     for k, p in params.items():
         if not isinstance(p, dict):
             p = {"value": p}
         value, default = p.get("value"), p.get("default")
-        is_changed = default is not None and value != default
-        changed += is_changed
+        changed = default is not None and value != default
         shown = f"{value:g}" if isinstance(value, (int, float)) else str(value)
-        if is_changed:
+        if changed:
             shown += f" (default {default:g})"
-        rows.append(f"<tr{' class=changed' if is_changed else ''}><th scope='row'><code>{e(k)}</code></th>"
-                    f"<td class='n'>{e(shown)}</td><td>{e(p.get('meaning') or '')}</td></tr>")
+        out.append((k, shown, p.get("meaning") or "", changed))
+    return out
+
+
+def _param_summary(params: dict) -> str:
+    """``22 parameters, none changed from the defaults`` (or how many were)."""
+    changed = sum(c for *_, c in _params(params))
+    return (f"{len(params)} parameters, {changed if changed else 'none'} changed from the defaults"
+            + (" (highlighted)" if changed else ""))
+
+
+def _param_table(params: dict) -> str:
+    """The strategy's parameters as a table: name, value (the default beside a changed one), meaning."""
+    e = html.escape
+    rows = [f"<tr{' class=changed' if changed else ''}><th scope='row'><code>{e(k)}</code></th>"
+            f"<td class='n'>{e(shown)}</td><td>{e(meaning)}</td></tr>" for k, shown, meaning, changed in _params(params)]
     head = "<tr><th>parameter</th><th class='n'>value</th><th>meaning</th></tr>"
-    table = f"<div class='scroll'><table class='params'><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></div>"
-    summary = f"{len(params)} parameters, {changed if changed else 'none'} changed from the defaults" + (
-        " (highlighted)" if changed else "")
-    return f"<p class='rows'>{e(summary)}</p>{table}"
+    return f"<div><table class='params'><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></div>"
 
 
 def _meta_value(key: str, value) -> str:
     e = html.escape
     if isinstance(value, dict):
-        return _param_table(value)
+        return f"{e(_param_summary(value))}: <a href='#params'>the table below</a>"
     text = str(value)
     if key == "reproduce with":
         return f"<pre>{e(re.sub(r'  +', ' ', text).strip())}</pre>"
@@ -374,7 +384,10 @@ def page_html(tables: dict[str, pd.DataFrame], meta: dict, notes: list[str], plo
     rows = "".join(f"<tr><th scope='row'>{e(str(k))}</th><td>{_meta_value(str(k), v)}</td></tr>"
                    for k, v in meta.items())
     sections.append({"id": "run", "title": "How this report was made", "kind": "run"})
-    body.append(f"<section id='run'><h2>How this report was made</h2><table class='meta'>{rows}</table></section>")
+    params = "".join(f"<h3 id='params'>{e(str(k).capitalize())}</h3>{_param_table(v)}" for k, v in meta.items()
+                     if isinstance(v, dict))
+    body.append(f"<section id='run'><h2>How this report was made</h2><table class='meta'>{rows}</table>{params}"
+                "</section>")
 
     groups = [("Plots", "plots", "plot"), ("Tables", "tables", "table")]
     items = ["<li><a href='#summary'>Summary</a></li>"]

@@ -124,6 +124,13 @@ def _errorbar(ax, x, g, col, low, high, color, label, **kw):
                 label=label, **kw)
 
 
+def _n(count) -> str:
+    """A count for a label: ``8103.0`` -> ``8,103`` (the report's own count format)."""
+    from analysis.report_format import fmt_count
+
+    return fmt_count(count)
+
+
 def _left_out(n: int, least: int, what: str = "hands") -> str:
     return f"{n} cell{'s' if n != 1 else ''} with fewer than {least} {what} left out." if n else ""
 
@@ -149,12 +156,12 @@ def position_plot(tables: dict, path: str, names: dict | None = None) -> str:
         _nothing(ax, "no positions in this run")
     else:
         names = names or {}
-        labels = [f"{p}{chr(10) + names[int(p)] if int(p) in names else ''}\n{h:,} hands"
+        labels = [f"{p}{chr(10) + names[int(p)] if int(p) in names else ''}\n{_n(h)} hands"
                   for p, h in zip(pos["position"], pos["hands"])]
         _bar_intervals(ax, labels, pos["points_per_hand"], pos["points_low"], pos["points_high"])
         _set_ylim(ax, y_limits(pos["points_low"], pos["points_high"], bars=True), rate=False)
         ax.set_xlabel("position")
-        ax.set_ylabel("mean points per hand (95% interval)")
+        ax.set_ylabel("mean points per hand\n(95% interval)")
     _save(fig, path)
     return note
 
@@ -180,7 +187,7 @@ def ghost_make_rate(tables: dict, path: str) -> str:
         s = pd.concat(shown)
         _set_ylim(ax, y_limits(s["make_low"], s["make_high"], rate=True), rate=True)
         ax.set_xlabel("strategy's trick estimate of the maker's hand (bucket start)")
-        ax.set_ylabel("make rate (95% interval shaded)")
+        ax.set_ylabel("make rate\n(95% interval shaded)")
         _legend(fig, ax)
     else:
         _nothing(ax, "no estimate bucket with 30+ hands")
@@ -211,18 +218,33 @@ def ghost_swap_value(tables: dict, path: str) -> str:
             ax.fill_between(x, g["gain_low"], g["gain_high"], alpha=0.2, color=c, lw=0)
             shown.append(g)
     notes = []
+    wide = False
     if shown:
         s = pd.concat(shown)
         ax.axhline(0, color="black", lw=0.8)
         be = gt.break_even(tables["swap_value"]) if "swap_value" in tables else None
         if be is not None:
             ax.axvline(be, color="grey", ls="--", lw=1, label=f"break-even {be:.2f}")
-        _set_ylim(ax, y_limits(s["gain_low"], s["gain_high"], extra=[0]), rate=False)
+        lim = y_limits(s["gain_low"], s["gain_high"], extra=[0])
+        _set_ylim(ax, lim, rate=False)
+        wide = lim is not None and lim[1] - lim[0] > 8
+        if wide:  # a few strong hands lose a moon's worth: a log scale past 1 point keeps the break-even readable
+            from matplotlib.ticker import FuncFormatter
+
+            ax.set_yscale("symlog", linthresh=1, linscale=1.2)
+            lim = tuple(x * 1.25 if abs(x) > 1 else x for x in lim)  # the margin, in the log part's terms
+            ax.set_ylim(*lim)
+            ax.set_yticks([t for t in (-100, -10, -1, -0.5, 0, 0.5, 1, 10, 100)
+                           if lim[0] <= t <= lim[1]])
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}".replace("-", "\u2212")))
         ax.set_xlabel("strategy's best trick estimate of the hand given up (bucket midpoint)")
-        ax.set_ylabel("points gained by swapping (95% interval shaded)")
+        ax.set_ylabel("points gained by swapping\n(95% interval shaded" + (";\nlog scale past \u00b11)" if wide else ")"))
         _legend(fig, ax)
     else:
         _nothing(ax, "no strength with 100+ swap decisions")
+    if shown and wide:
+        notes.append("The scale is logarithmic beyond one point either way, so the few strong hands that lose a "
+                     "moon's worth by swapping fit beside the break-even.")
     if flat:
         notes.append(f"Position {', '.join(flat)}: swapping and keeping scored the same on every deal (no line).")
     notes.append(_left_out(dropped, 100, "decisions"))
@@ -237,11 +259,11 @@ def ghost_moon_odds(tables: dict, path: str) -> str:
     if moon is None or not len(moon):
         _nothing(ax, "no moon called in this run")
     else:
-        labels = [f"{t} trumps\n{n:,} called" for t, n in zip(moon["trumps"], moon["moons_called"])]
+        labels = [f"{t} trumps\n{_n(n)} called" for t, n in zip(moon["trumps"], moon["moons_called"])]
         _bar_intervals(ax, labels, moon["make_rate"], moon["make_low"], moon["make_high"], color="#6a8caf")
         _set_ylim(ax, y_limits(moon["make_low"], moon["make_high"], rate=True, bars=True), rate=True)
         ax.set_xlabel("trumps in the moon caller's hand")
-        ax.set_ylabel("moons made / called (95% interval)")
+        ax.set_ylabel("moons made / called\n(95% interval)")
     _save(fig, path)
     return ""
 
@@ -274,7 +296,7 @@ def _order_up(tables: dict, path: str, names: dict, least: int) -> str:
         ax.set_xlim(-0.5, 5.5)
         _set_ylim(ax, y_limits(s["make_low"], s["make_high"], rate=True), rate=True)
         ax.set_xlabel("up-card rank")
-        ax.set_ylabel("make rate (95% interval)")
+        ax.set_ylabel("make rate\n(95% interval)")
         _legend(fig, ax)
     else:
         _nothing(ax, f"no up-card with {least}+ hands ordered up")
@@ -313,13 +335,13 @@ def cutthroat_dummy_value(tables: dict, path: str) -> str:
                    label="both seen" if e == both["estimate"].iloc[0] else None)
     _set_ylim(ax, y_limits(pd.concat(shown[0::2]), pd.concat(shown[1::2]), rate=True), rate=True)
     ax.set_xlabel("strategy's trick estimate of the maker's own five cards (bucket start)")
-    ax.set_ylabel("make rate (95% interval shaded)")
+    ax.set_ylabel("make rate\n(95% interval shaded)")
     _legend(fig, ax)
     _save(fig, path)
     dummy = dv[dv["dummy_hands"] > 0]["estimate"]
     alone = dv[dv["alone_hands"] > 0]["estimate"]
     if both is not None and len(both):
-        where = ", ".join(f"{e:g} ({d:,} with the dummy, {a:,} alone)"
+        where = ", ".join(f"{e:g} ({_n(d)} with the dummy, {_n(a)} alone)"
                           for e, d, a in zip(both["estimate"], both["dummy_hands"], both["alone_hands"]))
         return (f"Like with like only where both were seen ({least}+ makers each, shaded): strength {where}. "
                 "Elsewhere the strategy always or never goes alone, so the two lines are different hands.")
@@ -354,7 +376,7 @@ def euchre_by_trumps(tables: dict, path: str) -> str:
         ax.set_xticks(range(int(s["trumps"].min()), int(s["trumps"].max()) + 1))
         _set_ylim(ax, y_limits(s["make_low"], s["make_high"], rate=True), rate=True)
         ax.set_xlabel("trumps in the maker's five dealt cards (bowers counted)")
-        ax.set_ylabel("make rate (95% interval)")
+        ax.set_ylabel("make rate\n(95% interval)")
         _legend(fig, ax)
     else:
         _nothing(ax, "no trump count with 20+ makers")
@@ -370,10 +392,10 @@ def euchre_dealer_side(tables: dict, path: str) -> str:
         _nothing(ax, "no hands in this run")
     else:
         ds = ds.iloc[:2]
-        labels = [f"{s}\n{h:,} hands" for s, h in zip(ds["side"], ds["hands"])]
+        labels = [f"{s}\n{_n(h)} hands" for s, h in zip(ds["side"], ds["hands"])]
         _bar_intervals(ax, labels, ds["points_per_hand"], ds["points_low"], ds["points_high"])
         _set_ylim(ax, y_limits(ds["points_low"], ds["points_high"], bars=True), rate=False)
-        ax.set_ylabel("mean points per hand dealt (95% interval)")
+        ax.set_ylabel("mean points per hand dealt\n(95% interval)")
     _save(fig, path)
     return ""
 
@@ -404,7 +426,7 @@ def hasenpfeffer_make_by_bid(tables: dict, path: str) -> str:
         ax.set_xlim(-0.5, len(bids) - 0.5)
         _set_ylim(ax, y_limits(s["make_low"], s["make_high"], rate=True), rate=True)
         ax.set_xlabel("contract")
-        ax.set_ylabel("make rate (95% interval)")
+        ax.set_ylabel("make rate\n(95% interval)")
         _legend(fig, ax)
     else:
         _nothing(ax, "no contract with 30+ hands")
@@ -419,14 +441,14 @@ def hasenpfeffer_widow_value(tables: dict, path: str) -> str:
     if wv is None or not len(wv):
         _nothing(ax, "no widow taken in this run")
     else:
-        labels = [f"{w}\n{h:,} hands" for w, h in zip(wv["widow"].astype(str), wv["hands"])]
+        labels = [f"{w}\n{_n(h)} hands" for w, h in zip(wv["widow"].astype(str), wv["hands"])]
         x = np.arange(len(labels))
         ax.bar(x, wv["mean_gain"], color="#6a8caf", width=0.6)
         ax.set_xticks(x, labels)
         ax.grid(False, axis="x")
         _set_ylim(ax, y_limits(wv["mean_gain"], wv["mean_gain"], bars=True), rate=False)
         ax.set_xlabel("the widow card (for the trump named)")
-        ax.set_ylabel("mean rise of the bidder's trick estimate")
+        ax.set_ylabel("mean rise of the bidder's\ntrick estimate")
     _save(fig, path)
     return ""
 
@@ -441,7 +463,7 @@ def hasenpfeffer_sides(tables: dict, path: str) -> str:
         _bar_intervals(ax, list(sd["side"]), sd["win_share"], sd["win_low"], sd["win_high"])
         ax.axhline(0.5, color="grey", ls="--", lw=1)
         _set_ylim(ax, y_limits(sd["win_low"], sd["win_high"], rate=True, bars=True), rate=True)
-        ax.set_ylabel("share of games won (95% interval)")
+        ax.set_ylabel("share of games won\n(95% interval)")
     _save(fig, path)
     return ""
 
@@ -468,7 +490,7 @@ def dd_make_rate(tables: dict, path: str) -> str:
         _set_ylim(ax, y_limits(pd.concat([st["make_low"], st["par_low"]]), pd.concat([st["make_high"], st["par_high"]]),
                                rate=True), rate=True)
         ax.set_xlabel("trumps held by the maker's side at the first lead (bowers counted)")
-        ax.set_ylabel("make rate (95% interval)")
+        ax.set_ylabel("make rate\n(95% interval)")
         _legend(fig, ax)
     else:
         _nothing(ax, f"no strength with {MIN_PLOT_HANDS}+ hands solved")

@@ -73,6 +73,49 @@ class Page(HTMLParser):
         self.text.append(data)
 
 
+def plot_faults(fig) -> list[str]:
+    """What a drawn figure gets wrong: text cut off at its edge, data outside its axes, a title, a legend on the data."""
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    fb = fig.bbox
+    faults = []
+
+    def outside(b, box, tol):
+        return b.x0 < box.x0 - tol or b.y0 < box.y0 - tol or b.x1 > box.x1 + tol or b.y1 > box.y1 + tol
+
+    for ax in fig.axes:
+        if outside(ax.get_tightbbox(r), fb, 1):  # the axes with their drawn tick labels and axis labels
+            faults.append(f"labels cut off: {ax.get_ylabel()!r} / {ax.get_xlabel()!r}")
+        for t in ax.texts:
+            if t.get_visible() and t.get_text().strip() and outside(t.get_window_extent(r), ax.bbox, 1):
+                faults.append(f"text beyond the axes: {t.get_text()!r}")
+        if ax.get_title():
+            faults.append(f"a title: {ax.get_title()!r}")
+        for artist in [*ax.lines, *ax.collections, *ax.patches]:
+            b = artist.get_window_extent(r)
+            if b.width > 0 and outside(b, ax.bbox, 2):
+                faults.append(f"data beyond the axes: {artist!r}")
+        for leg in fig.legends:
+            if leg.get_window_extent(r).overlaps(ax.bbox):
+                faults.append("the legend over the axes")
+    return faults
+
+
+@pytest.fixture(autouse=True)
+def checked_plots(monkeypatch):
+    """Every plot the tests draw is checked by ``plot_faults`` before it is saved."""
+    save = rp._save
+    found = []
+
+    def checked(fig, path):
+        found.extend(f"{os.path.basename(path)}: {f}" for f in plot_faults(fig))
+        save(fig, path)
+
+    monkeypatch.setattr(rp, "_save", checked)
+    yield
+    assert found == []
+
+
 @pytest.fixture(scope="module")
 def ghost_report(tmp_path_factory):
     """One small Ghost Hand report (with --json and --csv): (folder, summary, page text)."""
