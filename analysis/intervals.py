@@ -22,10 +22,7 @@ def wilson(successes, trials, z: float = Z95):
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # exactly 0 below no successes and 1 above all successes (the formula leaves rounding there)
-    low = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
-    high = np.where(k == n, 1.0, np.clip(centre + half, 0.0, 1.0))
-    low, high = np.where(n == 0, np.nan, low), np.where(n == 0, np.nan, high)
+    low, high = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)  # never past 0 or 1
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
@@ -53,4 +50,5 @@ def wilson_clustered(mean: float, se: float, trials: float, z: float = Z95) -> t
         n = p * (1.0 - p) / (se * se)
     if n <= 0:
         return float("nan"), float("nan")
-    return wilson(p * n, n, z)
+    low, high = wilson(p * n, n, z)
+    return (0.0 if p == 0.0 else low), (1.0 if p == 1.0 else high)  # the formula's rounding at the ends

@@ -40,7 +40,8 @@ class _CompileClock:
         self.started = 0.0
         self.total = 0.0
         self.noticed = False
-        self.stream = None  # where the notice goes; None: no notice
+        self.armed = False  # whether a compile is to be announced (while a command runs)
+        self.stream = None  # where the notice goes; None: stderr as it is at the time
 
     def on_start(self) -> None:
         with self.lock:
@@ -48,12 +49,17 @@ class _CompileClock:
             if self.depth > 1:
                 return
             self.started = time.perf_counter()
-            stream, self.noticed = (self.stream, True) if self.stream and not self.noticed else (None, self.noticed)
-        if stream is not None and not _quiet:
-            for bar in list(_active):
-                bar.close()
-            stream.write(COMPILE_NOTICE + "\n")
-            stream.flush()
+            say = self.armed and not self.noticed and not _quiet
+            self.noticed = self.noticed or say
+        if say:
+            try:
+                for bar in list(_active):
+                    bar.close()
+                stream = self.stream or sys.stderr
+                stream.write(COMPILE_NOTICE + "\n")
+                stream.flush()
+            except (OSError, ValueError):  # a closed or broken stderr never stops a compile
+                pass
 
     def on_end(self) -> None:
         with self.lock:
@@ -77,15 +83,15 @@ def compile_seconds() -> float:
 
 
 def watch_compiles(stream=None) -> None:
-    """Count Numba's compile time from now on and print the compile notice on ``stream`` (stderr) once.
+    """Count Numba's compile time from now on, and print the compile notice once on ``stream`` (None: stderr).
 
     Numba raises its ``numba:compile`` event only when it compiles (a cache
-    miss), not when it loads a kernel from its cache. Calling it again only
-    re-arms the notice (the CLI does, once per command).
+    miss), not when it loads a kernel from its cache. The CLI arms the
+    notice for each command and disarms it after (``stop_watching``).
     """
     global _listener
-    _clock.stream = stream or sys.stderr
-    _clock.noticed = False
+    with _clock.lock:
+        _clock.stream, _clock.noticed, _clock.armed = stream, False, True
     if _listener is None:
         from numba.core import event
 
@@ -98,6 +104,12 @@ def watch_compiles(stream=None) -> None:
 
         _listener = _Listener()
         event.register("numba:compile", _listener)
+
+
+def stop_watching() -> None:
+    """No compile notice from now on (compile time is still counted)."""
+    with _clock.lock:
+        _clock.armed, _clock.stream = False, None
 
 
 class Progress:

@@ -104,8 +104,8 @@ def test_help_lists_the_closed_sets(capsys, command, flag, shown):
                                           "cutthroat, hasenpfeffer, euchre)"),
     (["profile", "--kernel", "deal,shuffle"], "Invalid value for '--kernel': unknown kernel 'shuffle' (choose from "
                                               "deal, auction, play, hand, game, should-bid, solve, all)"),
-    (["should-bid", "JH JD AH KH 9S TC", "--position", "5"], "Invalid value for '--position': 5 is not in the range "
-                                                              "1<=x<=4."),
+    (["should-bid", "JH JD AH KH 9S TC", "--position", "5"], "Invalid value for '--position': '5' is not a position: "
+                                                              "1 to 4 (1 = dealer's left, the last is the dealer)"),
     (["should-bid", "JH JD AH KH 9S TC", "--calls", "pass,double"], "Invalid value for '--calls': unknown call "
                                                                      "'double'"),
     (["should-bid", "JH JD AH KH 9S TC", "--swapped", "4"], "Invalid value for '--swapped': '4' is not one of"),
@@ -250,7 +250,21 @@ def test_the_compile_notice_is_said_once_before_a_compile(monkeypatch):
     _compile_something()
     assert stream.getvalue() == COMPILE_NOTICE + "\n"
     assert progress_mod.compile_seconds() > before
-    progress_mod.watch_compiles(io.StringIO())  # back to no listener output
+    progress_mod.stop_watching()
+    progress_mod.watch_compiles(stream)
+    progress_mod.stop_watching()
+    _compile_something()  # disarmed: compiles after a command say nothing
+    assert stream.getvalue() == COMPILE_NOTICE + "\n"
+
+
+def test_a_closed_stderr_never_stops_a_compile():
+    stream = io.StringIO()
+    progress_mod.watch_compiles(stream)
+    stream.close()
+    try:
+        _compile_something()
+    finally:
+        progress_mod.stop_watching()
 
 
 def test_no_notice_under_quiet():
@@ -261,6 +275,7 @@ def test_no_notice_under_quiet():
         _compile_something()
     finally:
         progress_mod.set_quiet(False)
+        progress_mod.stop_watching()
     assert stream.getvalue() == ""
 
 

@@ -100,10 +100,10 @@ def _on_sigterm(signum, frame):
 
 def main(argv=None) -> None:
     """Entry point: run the CLI in click's standalone mode (it always exits; statuses in ``cli``'s help)."""
-    from sim.progress import set_quiet, watch_compiles
+    from sim.progress import set_quiet, stop_watching, watch_compiles
 
     set_quiet(False)
-    watch_compiles(sys.stderr)
+    watch_compiles()
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     except ValueError:  # not the main thread
@@ -111,5 +111,7 @@ def main(argv=None) -> None:
     try:
         cli.main(args=None if argv is None else list(argv), prog_name="bower", standalone_mode=True)
     finally:
+        stop_watching()
+        set_quiet(False)
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

@@ -58,6 +58,20 @@ class Count(click.ParamType):
         return n
 
 
+class Position(click.IntRange):
+    """A position at the table, 1 (the dealer's left) to ``high`` (the dealer at the largest table)."""
+
+    def __init__(self, high: int):
+        super().__init__(1, high)
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"{value!r} is not a position: 1 to {self.max} (1 = dealer's left, the last is the dealer)",
+                      param, ctx)
+
+
 class VariantChoice(click.Choice):
     """A variant name (or one of its aliases), given as the variant's own name; listed in ``--help``."""
 

@@ -9,6 +9,7 @@ import click
 from sim.cli.options import (
     CommaChoice,
     Count,
+    Position,
     json_option,
     rule_option,
     seed_option,
@@ -48,7 +49,7 @@ def _call_word(text: str) -> str:
 
 @click.command(name="should-bid")
 @click.argument("hand")
-@click.option("--position", default=1, show_default=True, type=click.IntRange(1, _most_seats()),
+@click.option("--position", default=1, show_default=True, type=Position(_most_seats()),
               help="Your position: 1 = dealer's left, the last position is the dealer (" + _dealers() + ").")
 @click.option("--calls", default=None, type=CommaChoice(CALLS, "call", normalise=_call_word, split_spaces=True),
               help='Calls made before your turn, in order, e.g. "pass,3" (Cutthroat and Euchre: passes only).')
