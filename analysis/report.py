@@ -236,7 +236,8 @@ table.t{min-width:50%}
 table.t th{background:#f3f3ef;font-weight:600;vertical-align:bottom;padding:4px 8px;border-bottom:1px solid #d6d6d0;
  white-space:normal;min-width:4.5em;max-width:11em}
 table.t td{padding:3px 8px;border-top:1px solid #eeeeea}
-table.t td .v,table.t td .ci,td.k{white-space:nowrap}
+table.t td{white-space:nowrap}
+@media (max-width:1000px){table.t td .ci{display:block;line-height:1.2}table.t{font-size:12.5px}table.t td,table.t th{padding-left:5px;padding-right:5px}table.t th{min-width:3.5em}main{padding-left:0.9rem;padding-right:0.9rem}}
 table.t tbody tr:nth-child(even){background:#fbfbf9}
 .n{text-align:right}.k{text-align:left}
 td.k{font-weight:500}
@@ -378,6 +379,10 @@ def page_html(tables: dict[str, pd.DataFrame], meta: dict, notes: list[str], plo
         legend = ("<p class='foot'>Rates are percentages with their 95% interval in brackets; means have theirs "
                   "as \u201clow to high\u201d. \u2014 marks a cell with no hands to measure, n/a a column that does not "
                   "apply to the row. Hover a header for the columns of the CSV files (--csv).</p>")
+        off = [f"{n} ({len(tables[n]):,} rows)" for n in tables if n in OFF_PAGE]
+        if off:
+            legend += (f"<p class='foot'>Too detailed for the page, in the files only (--csv): {e(', '.join(off))}."
+                       "</p>")
         body.append("<div class='group' id='tables'><h2 class='band'>Tables</h2>" + legend + "".join(table_parts)
                     + "</div>")
 

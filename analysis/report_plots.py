@@ -58,7 +58,10 @@ def _legend(fig, ax) -> None:
     """The legend below the plot, in as many columns as fit, when there is anything to name."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(handles), 4), frameon=False)
+        ncols = min(len(handles), 4)
+        while ncols > 1 and sum(len(x) for x in labels[:ncols]) > 70:  # a row that fits the plot's width
+            ncols -= 1
+        fig.legend(handles, labels, loc="outside lower center", ncols=ncols, frameon=False)
 
 
 def _nothing(ax, text: str) -> None:
@@ -287,8 +290,11 @@ def _order_up(tables: dict, path: str, names: dict, least: int) -> str:
             dropped += int(((g["hands"] > 0) & (g["hands"] < least)).sum())
             g = g[g["hands"] >= least]
             if len(g):
-                x = np.array([RANKS.index(str(u)) for u in g["upcard"]]) + dx
-                _errorbar(ax, x, g, "make_rate", "make_low", "make_high", c, names.get(int(pos), f"position {pos}"))
+                # every rank in order, a left-out one empty, so the line breaks there instead of bridging it
+                full = g.assign(rank=[RANKS.index(str(u)) for u in g["upcard"]]).set_index("rank")
+                full = full[["make_rate", "make_low", "make_high"]].astype(float).reindex(range(len(RANKS)))
+                _errorbar(ax, np.arange(len(RANKS)) + dx, full, "make_rate", "make_low", "make_high", c,
+                          names.get(int(pos), f"position {pos}"))
                 shown.append(g)
     if shown:
         s = pd.concat(shown)
