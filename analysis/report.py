@@ -9,16 +9,19 @@ network and no script; it references only the PNGs beside it, or, with
 ``single_file``, none: the images are inside it as ``data:`` URIs.
 
 The output folder is written whole or not at all: everything goes to a
-staging folder beside it, which then takes the folder's name by a rename.
-A folder that already holds files is refused (``OutputError``), unless
-``force`` is given and the folder holds only what a report writes
-(``report.html``, PNGs, CSV and Parquet tables): then the new folder
-replaces it, and nothing of the old one stays beside the new files.
+staging folder beside it, which then takes the folder's name by a rename
+(or, for a folder that exists, has its files moved in, the old ones put
+back on any failure). A folder that already holds files is refused
+(``OutputError``), unless ``force`` is given and the folder holds only what
+a report writes (``report.html``, PNGs, CSV and Parquet tables): then the
+new report replaces it, and nothing of the old one stays beside the new
+files.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import errno
 import html
 import os
@@ -107,27 +110,44 @@ def _publish(staging: str, out_dir: str, names: list[str]) -> None:
 
 
 def _replace_dir(staging: str, out_dir: str, force: bool) -> None:
-    """Give the finished ``staging`` folder the name ``out_dir`` (absent, empty, or with ``force`` a report's)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(staging, 0o777 & ~umask)
-    try:
-        os.rename(staging, out_dir)  # atomic; replaces an empty folder
-        return
-    except OSError as e:
-        if e.errno not in (errno.ENOTEMPTY, errno.EEXIST) or not os.path.isdir(out_dir):
-            raise
-    check_report_dir(out_dir, force)  # it filled up while the report ran: the same rules as at the start
+    """Put the finished ``staging`` folder's files at ``out_dir`` (absent, empty, or with ``force`` a report's).
+
+    A new ``out_dir`` is ``staging`` renamed (atomic). An existing folder
+    keeps its identity (someone's current folder, its owner and mode): its
+    old entries are moved aside, the new ones moved in, each by a rename on
+    the same filesystem, and on any failure the old ones are put back.
+    """
+    if not os.path.lexists(out_dir):
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(staging, 0o777 & ~umask)
+        try:
+            os.rename(staging, out_dir)
+            return
+        except OSError as e:
+            if e.errno not in (errno.ENOTEMPTY, errno.EEXIST) or not os.path.isdir(out_dir):
+                raise  # made by someone else while the report ran: the rules of an existing folder
+    check_report_dir(out_dir, force)  # it may have filled up while the report ran: the rules of the start
     trash = tempfile.mkdtemp(prefix=".bower-old-", dir=os.path.dirname(os.path.abspath(out_dir)))
-    old = os.path.join(trash, "old")
-    os.rename(out_dir, old)
+    moved_old, moved_new = [], []
     try:
-        os.rename(staging, out_dir)
+        for n in os.listdir(out_dir):
+            os.rename(os.path.join(out_dir, n), os.path.join(trash, n))
+            moved_old.append(n)
+        for n in os.listdir(staging):
+            os.rename(os.path.join(staging, n), os.path.join(out_dir, n))
+            moved_new.append(n)
     except BaseException:
-        os.rename(old, out_dir)
-        shutil.rmtree(trash, ignore_errors=True)
+        for n in moved_new:
+            with contextlib.suppress(OSError):
+                os.rename(os.path.join(out_dir, n), os.path.join(staging, n))
+        for n in moved_old:
+            with contextlib.suppress(OSError):
+                os.rename(os.path.join(trash, n), os.path.join(out_dir, n))
         raise
-    shutil.rmtree(trash, ignore_errors=True)
+    finally:
+        shutil.rmtree(trash, ignore_errors=True)
+    os.rmdir(staging)
 
 
 def _table_file(df: pd.DataFrame, path: str, fmt: str) -> None:

@@ -159,7 +159,7 @@ def position_plot(tables: dict, path: str, names: dict | None = None) -> str:
         _nothing(ax, "no positions in this run")
     else:
         names = names or {}
-        labels = [f"{p}{chr(10) + names[int(p)] if int(p) in names else ''}\n{_n(h)} hands"
+        labels = [f"{p}{' (' + names[int(p)] + ')' if int(p) in names else ''}\n{_n(h)} hands"
                   for p, h in zip(pos["position"], pos["hands"])]
         _bar_intervals(ax, labels, pos["points_per_hand"], pos["points_low"], pos["points_high"])
         _set_ylim(ax, y_limits(pos["points_low"], pos["points_high"], bars=True), rate=False)

@@ -382,16 +382,44 @@ def test_force_does_not_replace_other_files(capsys, tmp_path):
     assert sorted(os.listdir(out)) == ["notes.txt", "report.html"]
 
 
-def test_an_empty_folder_is_used(capsys, tmp_path):
+def test_an_empty_folder_is_used_and_kept(capsys, tmp_path):
     out = tmp_path / "rep"
     out.mkdir()
+    inode = os.stat(out).st_ino
     code, stdout, err = run(capsys, "report", "--variant", "cutthroat", *SMALL, "--dd-hands", "0", "--out", str(out))
     assert code == 0, err
     assert "report.html" in os.listdir(out) and sorted(os.listdir(tmp_path)) == ["rep"]
-    mode = os.stat(out).st_mode & 0o777
+    assert os.stat(out).st_ino == inode  # the same folder (someone's current folder stays valid)
+
+
+def test_a_new_folder_has_the_usual_mode(capsys, tmp_path):
+    out = tmp_path / "new"
+    code, stdout, err = run(capsys, "report", "--variant", "euchre", *SMALL, "--dd-hands", "0", "--out", str(out))
+    assert code == 0, err
     umask = os.umask(0)
     os.umask(umask)
-    assert mode == 0o777 & ~umask  # not the staging folder's 0700
+    assert os.stat(out).st_mode & 0o777 == 0o777 & ~umask  # not the staging folder's 0700
+
+
+def test_a_failed_replace_puts_the_old_report_back(capsys, tmp_path, monkeypatch):
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "report.html").write_text("the old page")
+    (out / "old.png").write_bytes(b"old")
+    rename = os.rename
+
+    def failing(src, dst):
+        staged = os.path.basename(os.path.dirname(os.path.abspath(src)))
+        if os.path.dirname(os.path.abspath(dst)) == str(out) and staged.startswith(".bower-") \
+                and not staged.startswith(".bower-old-") and os.path.basename(src) == "report.html":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        rename(src, dst)
+
+    monkeypatch.setattr(os, "rename", failing)
+    line = one_error(capsys, "report", *SMALL, "--dd-hands", "0", "--out", str(out), "--force")
+    assert line == f"bower: error: cannot write to {out}: No space left on device"
+    assert sorted(os.listdir(out)) == ["old.png", "report.html"] and (out / "report.html").read_text() == "the old page"
+    assert sorted(os.listdir(tmp_path)) == ["rep"]
 
 
 @pytest.mark.parametrize("variant", ["cutthroat", "hasenpfeffer", "euchre"])
