@@ -257,7 +257,9 @@ table.t th{background:#f3f3ef;font-weight:600;vertical-align:bottom;padding:4px 
  white-space:normal;min-width:4.5em;max-width:11em}
 table.t td{padding:3px 8px;border-top:1px solid #eeeeea}
 table.t td{white-space:nowrap}
-@media (max-width:1000px){table.t td .ci{display:block;line-height:1.2}table.t{font-size:12.5px}table.t td,table.t th{padding-left:5px;padding-right:5px}table.t th{min-width:3.5em}main{padding-left:0.9rem;padding-right:0.9rem}}
+@media (max-width:1000px){table.t td .ci{display:block;line-height:1.2}table.t{font-size:12.5px}
+ table.t td,table.t th{padding-left:5px;padding-right:5px}table.t th{min-width:3.5em}
+ main{padding-left:0.9rem;padding-right:0.9rem}}
 table.t tbody tr:nth-child(even){background:#fbfbf9}
 .n{text-align:right}.k{text-align:left}
 td.k{font-weight:500}
@@ -330,7 +332,8 @@ def _param_table(params: dict) -> str:
     """The strategy's parameters as a table: name, value (the default beside a changed one), meaning."""
     e = html.escape
     rows = [f"<tr{' class=changed' if changed else ''}><th scope='row'><code>{e(k)}</code></th>"
-            f"<td class='n'>{e(shown)}</td><td>{e(meaning)}</td></tr>" for k, shown, meaning, changed in _params(params)]
+            f"<td class='n'>{e(shown)}</td><td>{e(meaning)}</td></tr>"
+            for k, shown, meaning, changed in _params(params)]
     head = "<tr><th>parameter</th><th class='n'>value</th><th>meaning</th></tr>"
     return f"<div><table class='params'><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></div>"
 
@@ -477,8 +480,8 @@ def build_report(out_dir: str, tables: dict[str, pd.DataFrame], meta: dict, note
         "single_file": single_file,
         "files": files,
         "sections": sections,
-        "tables": [{"name": n, "rows": int(len(df)), "columns": list(map(str, df.columns)), "on_page": n not in OFF_PAGE}
-                   for n, df in tables.items()],
+        "tables": [{"name": n, "rows": int(len(df)), "columns": list(map(str, df.columns)),
+                    "on_page": n not in OFF_PAGE} for n, df in tables.items()],
         "plots": list(plots),
     }
 

@@ -106,7 +106,7 @@ def fmt_number(x, decimals: int = 2) -> str:
 
 
 def fmt_pct(x, decimals: int = 1) -> str:
-    """A share as a percentage: ``0.9091`` -> ``90.9%``; a share that is not 0 or 1 never reads ``0.0%`` / ``100.0%``."""
+    """A share as a percentage: ``0.9091`` -> ``90.9%``; one that is not 0 or 1 never reads ``0.0%`` / ``100.0%``."""
     if is_empty(x):
         return NO_DATA
     x = _clean(float(x))
@@ -313,5 +313,5 @@ def table_html(df: pd.DataFrame, caption: str | None = None) -> str:
 
 
 def empty_cell_notes(reasons) -> str:
-    """The footnote of a table's empty cells from its (mark, why) pairs: ``— no hands; n/a does not apply to this row``."""
+    """The footnote of a table's empty cells from (mark, why) pairs: ``— no hands; n/a does not apply to this row``."""
     return "; ".join(f"{mark} {why}" for mark, why in sorted(reasons))

@@ -241,7 +241,8 @@ def ghost_swap_value(tables: dict, path: str) -> str:
                            if lim[0] <= t <= lim[1]])
             ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}".replace("-", "\u2212")))
         ax.set_xlabel("strategy's best trick estimate of the hand given up (bucket midpoint)")
-        ax.set_ylabel("points gained by swapping\n(95% interval shaded" + (";\nlog scale past \u00b11)" if wide else ")"))
+        scale = ";\nlog scale past \u00b11)" if wide else ")"
+        ax.set_ylabel("points gained by swapping\n(95% interval shaded" + scale)
         _legend(fig, ax)
     else:
         _nothing(ax, "no strength with 100+ swap decisions")

@@ -9,7 +9,6 @@ import click
 
 from sim.cli.options import (
     Count,
-    json_option,
     rule_option,
     seed_option,
     strategy_option,
@@ -41,7 +40,7 @@ SWAP_VARIANTS = ("ghost",)  # the variants with a ghost hand, whose report has t
               help="Folder for report.html and its plots: a new or empty one (see --force).")
 @click.option("--force", is_flag=True,
               help="Replace DIR when it holds an earlier report (report.html, PNGs, CSV or Parquet files, nothing "
-                   "else): the new folder takes its place whole, nothing of the old one is kept.")
+                   "else): the new report takes its place and nothing of the old one is kept.")
 @click.option("--csv", "with_csv", is_flag=True, help="Also write every table as DIR/NAME.csv.")
 @click.option("--single-file", is_flag=True,
               help="Put the plots inside report.html (as data: URIs), so the one file can be shared.")
@@ -49,7 +48,8 @@ SWAP_VARIANTS = ("ghost",)  # the variants with a ghost hand, whose report has t
 @click.option("--dd-hands", default=DD_HANDS, show_default=True, type=Count(low=0, high=MAX_HANDS),
               help="Solve the run's first N hands double dummy for the dd tables and plot (at most --hands; "
                    "0: leave them out).")
-@json_option
+@click.option("--json", "as_json", is_flag=True,
+              help="Print what was written as one JSON object: the page's path, its files, sections and tables.")
 def report(variant, hands, swap_deals, games, seed, threads, rules, strategy, out_dir, force, with_csv, single_file,
            open_page, dd_hands, as_json):
     """Run the simulation and write DIR/report.html with tables and plots.
