@@ -54,6 +54,7 @@ class Stopped(click.ClickException):
     """A run stopped by SIGINT (exit 130) or SIGTERM (exit 143): ``bower: interrupted`` / ``bower: terminated``."""
 
     def __init__(self, terminated: bool = False):
+        """``terminated``: SIGTERM (143); otherwise SIGINT (130)."""
         super().__init__("terminated" if terminated else "interrupted")
         self.exit_code = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 

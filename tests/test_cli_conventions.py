@@ -220,7 +220,7 @@ def test_a_strategy_file_may_start_from_a_preset(capsys, tmp_path):
     code, out, _ = run(capsys, "strategies", "--show", str(path), "--json")
     assert json.loads(out)["parameters"] == want
     code, out, _ = run(capsys, "strategies", "--show", str(path))
-    assert "bid_3 = 2.5" in out and "bid_jump = true" in out
+    assert code == 0 and "bid_3 = 2.5" in out and "bid_jump = true" in out
     again = tmp_path / "again.toml"
     again.write_text(out)
     assert load_strategy(str(again))[1] == want  # what --show prints reads back

@@ -138,7 +138,7 @@ def small_disk(tmp_path):
     disk = tmp_path / "disk"
     disk.mkdir()
     proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(disk)], capture_output=True,
-                          text=True)
+                          text=True, check=False)
     if proc.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip()}")
     try:
@@ -201,28 +201,35 @@ _CHILD = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_h
 
 
 def _start_and_stop(folder: Path, sig: int, ext: str) -> subprocess.CompletedProcess:
-    """Start a long ``simulate --records``, wait for its hidden part file to grow, send ``sig``; the result."""
+    """Start a long ``simulate --records``, wait until records stream into its hidden part file, send ``sig``.
+
+    The part file exists (and a Parquet one has its header) before the
+    kernels are loaded, so the signal waits for the file to pass 256 KiB:
+    batches of records are then being written. Loading the kernels can take
+    minutes on a busy machine (or a compile after a kernel edit), hence the
+    generous wait before the signal.
+    """
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-c", _CHILD, "simulate", "--hands", "1e9", "--threads", "1",
-                             "--records", f"out.{ext}"], cwd=folder, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 300  # loading (or compiling) the kernels on a busy machine
-        while time.monotonic() < deadline:
-            parts = [p for p in folder.iterdir() if p.name.startswith(".bower-") and p.name.endswith(".part")]
-            if parts and parts[0].stat().st_size > 0:
-                break
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.1)
-        else:
-            pytest.fail("the run never started writing")
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    args = [sys.executable, "-c", _CHILD, "simulate", "--hands", "1e9", "--threads", "1", "--records", f"out.{ext}"]
+    with subprocess.Popen(args, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as proc:
+        try:
+            deadline = time.monotonic() + 900
+            while time.monotonic() < deadline:
+                parts = [p for p in folder.iterdir() if p.name.startswith(".bower-") and p.name.endswith(".part")]
+                if parts and parts[0].stat().st_size > 256 * 1024:
+                    break
+                assert proc.poll() is None, proc.communicate()
+                time.sleep(0.05)
+            else:
+                pytest.fail("the run never started writing records")
+            proc.send_signal(sig)
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)
 
 
 @pytest.mark.parametrize("sig, status, word, ext", [
@@ -371,6 +378,7 @@ def test_hasenpfeffer_summary_counts_forced_threes_once(capsys, tmp_path):
     assert sum(b["count"] for b in s["bids"].values()) + forced == s["played"] == s["made"]["count"]
     assert sum(b["made"] for b in s["bids"].values()) + s["forced_threes"]["made"] == s["made"]["made"]
     code, out, _ = run(capsys, *args)
+    assert code == 0
     rows = [line for line in out.splitlines() if line.startswith(("  bid ", "  forced 3"))]
     shares = [float(next(w for w in line.split() if w.endswith("%")).rstrip("%")) for line in rows]
     assert len(rows) == 7 and sum(shares) == pytest.approx(100.0, abs=0.05)
@@ -441,7 +449,7 @@ def test_the_position_table_counts_auctions_won_by_that_name(capsys, variant):
     code, out, _ = run(capsys, "simulate", "--variant", variant, "--hands", "3000", "--seed", "4", "--json")
     s = json.loads(out)
     code, text, _ = run(capsys, "simulate", "--variant", variant, "--hands", "3000", "--seed", "4")
-    assert "hands won as maker" not in text
+    assert code == 0 and "hands won as maker" not in text
     row = next(line for line in text.splitlines() if line.startswith("  auctions won (became maker)"))
     positions = sorted(s["makers_by_position"])
     assert [int(x.replace(",", "")) for x in row.split()[-len(positions):]] == [s["makers_by_position"][p]

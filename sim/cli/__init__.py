@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import errno
 import signal
-import sys
 
 import click
 
@@ -42,6 +41,7 @@ class BowerGroup(click.Group):
     """The group that turns every failure below it into a one-line click exception."""
 
     def make_context(self, info_name, args, parent=None, **extra):
+        """click's, with a usage error of the group's own options as one line."""
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except click.UsageError as e:
@@ -50,6 +50,7 @@ class BowerGroup(click.Group):
             raise CommandLineError(e.format_message()) from None
 
     def invoke(self, ctx):
+        """Run the command; usage errors, interrupts, OSError and MemoryError become one-line click exceptions."""
         try:
             return super().invoke(ctx)
         except (UserError, click.exceptions.Exit, click.exceptions.Abort):

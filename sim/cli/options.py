@@ -29,9 +29,11 @@ class Count(click.ParamType):
         self.low, self.high, self.why = low, high, why
 
     def get_metavar(self, param, ctx=None) -> str:
+        """``N`` in the help."""
         return "N"
 
     def convert(self, value, param, ctx):
+        """The whole number ``value`` stands for; BadParameter for another value or one past the limits."""
         from sim.text import limit_text
 
         if isinstance(value, bool):
@@ -65,6 +67,7 @@ class Position(click.IntRange):
         super().__init__(1, high)
 
     def convert(self, value, param, ctx):
+        """The position as an int; BadParameter naming the positions for another value."""
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
@@ -81,6 +84,7 @@ class VariantChoice(click.Choice):
         super().__init__(names(), case_sensitive=False)
 
     def convert(self, value, param, ctx):
+        """The variant's own name for a name or alias (any case); BadParameter naming the known ones."""
         from sim.rules import RuleError, get_variant
 
         try:
@@ -103,6 +107,7 @@ class CommaChoice(click.ParamType):
         self.empty_ok = empty_ok
 
     def get_metavar(self, param, ctx=None) -> str:
+        """The choices, as ``--help`` shows them: ``[a|b|c][,...]``."""
         return "[" + "|".join(self.choices) + "][,...]"
 
     def words(self, text: str) -> list[str]:
@@ -126,6 +131,7 @@ class CommaChoice(click.ParamType):
         return out
 
     def convert(self, value, param, ctx):
+        """``value`` unchanged once every word is checked (the command parses it further)."""
         try:
             self.words(value)
         except click.BadParameter as e:
@@ -133,6 +139,7 @@ class CommaChoice(click.ParamType):
         return value
 
     def shell_complete(self, ctx, param, incomplete):
+        """The choices that complete the list's last word."""
         from click.shell_completion import CompletionItem
 
         head, _, last = incomplete.rpartition(",")
@@ -146,12 +153,14 @@ class StrategySpec(click.ParamType):
     name = "strategy"
 
     def convert(self, value, param, ctx):
+        """``value`` as given (loading it is the command's work); BadParameter for an empty one."""
         text = str(value)
         if not text.strip():
             self.fail("give a preset name (bower strategies) or a .toml file", param, ctx)
         return text
 
     def shell_complete(self, ctx, param, incomplete):
+        """The presets (of ``--variant`` when given already) and file names that complete ``incomplete``."""
         from click.shell_completion import CompletionItem
 
         from sim.variants import all_variants
