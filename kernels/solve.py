@@ -592,6 +592,6 @@ def solve_many(hands, active, trump, leader, sides, chunk_size, out, nodes):
         cnt = np.zeros(1, np.int64)
         for i in range(ci * chunk_size, min((ci + 1) * chunk_size, n)):
             cnt[0] = 0
-            out[i] = solve_position(hands[i], active[i], trump[i], trick, 0, leader[i], sides[i], keys, tags, bounds,
-                                    cnt)
+            out[i] = solve_position(hands[i], active[i], trump[i], trick, np.int64(0), leader[i], sides[i], keys, tags,
+                                    bounds, cnt)
             nodes[i] = cnt[0]

@@ -178,6 +178,7 @@ PLAYOUTS = ("strategy", "dd", "both")
 N_PLAYOUTS = 2  # kernel play-out rows: 0 the strategy plays the hand out, 1 the double-dummy solver scores it
 N_INFER = 2  # per seat: the weighted sums of the variant's two inference features (``Variant`` advice names them)
 MIN_ESS = 100.0  # below this effective sample size an answer says it rests on too few deals
+LOW_ESS_DRAW = 5  # while the ESS is below MIN_ESS, sampling goes on up to this many times the cap
 
 
 def model_vector(model: dict | None):
@@ -235,8 +236,11 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
     ``targets[c]`` is how many deals of positive weight chunk ``c`` wants.
     Sampling stops at ``samples`` effective deals (ESS) when given, else when
     ``estimates(acc, pxy, mxy, ess)`` of play-out row ``first_row`` give a
-    clear or precise answer, or at ``cap`` deals of positive weight. With
-    weights 0 or 1 (the exact model) the batches are those of
+    clear or precise answer, or at ``cap`` deals of positive weight. An
+    answer is only called clear or precise once the ESS reaches ``MIN_ESS``,
+    and while the ESS is below it sampling draws more, up to ``LOW_ESS_DRAW``
+    times the cap (``stopped`` then says ``"low-ess"`` if it still could
+    not). With weights 0 or 1 (the exact model) the batches are those of
     ``sample_actions``, so the answer is the same. ImpossibleAuction when no
     deal has positive weight. Returns a dict of the sums, ``ess``, ``kept``,
     ``draws`` and ``stopped``.
@@ -250,6 +254,8 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
     chunk = 0
     ess = 0.0
     while True:
+        # the cap on deals of positive weight: raised while too few of them carry the weight (draw more)
+        limit = cap if kept == 0 or ess >= MIN_ESS else cap * LOW_ESS_DRAW
         if samples is not None:
             if ess >= samples:
                 stopped = "samples"
@@ -257,10 +263,10 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
             # the deals expected to bring the ESS to ``samples`` (with weights 0 or 1: exactly the rest)
             want = samples - kept if ess == kept else math.ceil((samples - ess) * kept / max(ess, 1e-12))
         else:
-            want = cap - kept
-        want = min(want, cap - kept)
+            want = limit - kept
+        want = min(want, limit - kept)
         if want <= 0:
-            stopped = "cap"
+            stopped = "cap" if ess >= MIN_ESS else "low-ess"
             break
         n_chunks = min(BATCH_CHUNKS, -(-want // CHUNK_SAMPLES))
         targets = np.array([min(CHUNK_SAMPLES, want - i * CHUNK_SAMPLES) for i in range(n_chunks)], np.int64)
@@ -291,7 +297,7 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
         if int(k.sum()) < int(targets.sum()):
             stopped = "acceptance"
             break
-        if samples is None:
+        if samples is None and ess >= MIN_ESS:
             est = estimates(acc[first_row], pxy[first_row], mxy[first_row], ess)
             if _recommend_weighted(est, acc[first_row], pxy[first_row], ess)["clear"]:
                 stopped = "clear"
@@ -383,8 +389,9 @@ def model_fields(model: dict, sums: dict, playout: str, inference: list) -> dict
         "inference": inference,
     }
     if ess < MIN_ESS:
-        out["warning"] = (f"the answer rests on an effective {ess:.0f} deals (fewer than {MIN_ESS:.0f}): the model "
-                          "finds these calls very unlikely; treat it as a rough guide")
+        out["warning"] = (f"the answer rests on an effective {ess:.0f} deals (fewer than {MIN_ESS:.0f}, after "
+                          f"{sums['draws']:,} draws): the model finds these calls very unlikely; a useful sample "
+                          "could not be reached, so treat it as a rough guide")
     return out
 
 

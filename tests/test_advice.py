@@ -187,3 +187,59 @@ def test_bad_input_on_the_command_line(capsys):
         out, err = capsys.readouterr()
         assert e.value.code == 2 and out == "" and len(err.strip().splitlines()) == 1
         assert err.startswith("bower: error:")
+
+
+# ---------------------------------------------------------------- sampling when the weight sits on few deals
+
+
+def _fake_chunks(heavy: bool):
+    """A stand-in for a variant's advice kernel: every drawn deal kept, one action, weights as asked.
+
+    ``heavy``: one deal of weight 1 per chunk and the rest 1e-9, so each chunk adds about 1 to the ESS;
+    else every deal weight 1 with points 0 or 1 alternating (a precise answer soon).
+    """
+    from kernels import advice as ka
+
+    def run(states, dstates, targets, draws, kept, wsum, acc, pxy, mxy, infer):
+        for i, t in enumerate(targets):
+            draws[i] = kept[i] = t
+            ws = np.full(t, 1e-9) if heavy else np.ones(t)
+            ws[0] = 1.0
+            pts = np.arange(t) % 2
+            wsum[i] = (ws.sum(), (ws * ws).sum())
+            acc[i, 0, 0, ka.W_N] = ws.sum()
+            acc[i, 0, 0, ka.W_N2] = (ws * ws).sum()
+            acc[i, 0, 0, ka.W_PTS] = (ws * pts).sum()
+            acc[i, 0, 0, ka.W_PTS_SQ] = (ws * pts * pts).sum()
+            pxy[i, 0, 0, 0] = (ws * pts * pts).sum()
+    return run
+
+
+def _est(acc, pxy, mxy, ess):
+    from sim.advice import weighted_action_stats
+
+    return [dict(weighted_action_stats(acc[0], "maker_share", ess), action="pass")]
+
+
+def test_a_low_ess_draws_more_then_says_so():
+    """Weight on one deal in 1,024: sampling goes on past the cap (``LOW_ESS_DRAW`` times it), then stops as
+    ``low-ess``, and the answer's warning says a useful sample could not be reached."""
+    from sim import advice as sa
+
+    sums = sa.sample_weighted(_fake_chunks(True), 1, 3, None, 19 * sa.CHUNK_SAMPLES, 0, _est)
+    assert sums["kept"] == sa.LOW_ESS_DRAW * 19 * sa.CHUNK_SAMPLES
+    assert sums["stopped"] == "low-ess"
+    assert 94 < sums["ess"] < 96  # about one effective deal per chunk of 1,024: 95 chunks
+    w = sa.model_fields({"kind": "softmax"}, sums, "strategy", [])["warning"]
+    assert "could not be reached" in w and f"{sums['draws']:,} draws" in w
+
+
+def test_a_healthy_ess_stops_when_precise_not_before_min_ess():
+    """Equal weights: the answer is precise after a few batches and sampling stops there (``narrow``), never
+    before the ESS reaches ``MIN_ESS``, and far below the cap."""
+    from sim import advice as sa
+
+    sums = sa.sample_weighted(_fake_chunks(False), 1, 3, None, sa.DEFAULT_CAP, 0, _est)
+    assert sums["stopped"] in ("narrow", "clear")
+    assert sums["ess"] >= sa.MIN_ESS and sums["kept"] < sa.DEFAULT_CAP
+    assert "warning" not in sa.model_fields({"kind": "softmax"}, sums, "strategy", [])

@@ -6,8 +6,8 @@
 - the model's choice probabilities sum to 1 over the legal calls, a random
   seat is uniform, and a sharp model (epsilon 0, tau 0) weighs a deal 1 exactly
   when the strategy reproduces the passes (the exact rejection test), else 0;
-- the forced play-out (``play_observed``) is today's ``play_dealt`` on deals the
-  strategy passes on;
+- the weighted play-out (the passes before the turn given, ``F_PASSES``) is
+  today's ``play_dealt`` on deals the strategy passes on;
 - a sharp softmax model agrees with ``--model exact`` within the intervals;
 - the same seed gives the same answer on 1 and 2 threads;
 - ``--model exact`` gives today's answers field for field: ``TODAY`` was written
@@ -61,12 +61,12 @@ TODAY = json.loads(
     '2234157528382017,-0.9799175804951313],"expected_margin":-1.1016666666666666,"margin_ci95":[-1.22341575283820'
     '17,-0.9799175804951313],"side_points":0.23666666666666666,"side_points_ci95":[0.18791157955007412,0.28542175'
     '37832592]},{"action":"order it up, with partner","alone":false,"samples":600,"side_maker":1.0,"side_maker_ci'
-    '95":[0.9936382989862994,1.0000000000000002],"make_prob":0.14166666666666666,"make_ci95":[0.11603997240185697'
+    '95":[0.9936382989862994,1.0],"make_prob":0.14166666666666666,"make_ci95":[0.11603997240185697'
     ',0.17185257999129525],"mean_tricks":1.335,"tricks_ci95":[1.2545408772022066,1.4154591227977933],"expected_po'
     'ints":-1.575,"points_ci95":[-1.65877564139801,-1.49122435860199],"expected_margin":-1.575,"margin_ci95":[-1.'
     '65877564139801,-1.49122435860199],"side_points":0.14166666666666666,"side_points_ci95":[0.11374145286732999,'
     '0.16959188046600332]},{"action":"order it up, alone","alone":true,"samples":600,"side_maker":1.0,"side_maker'
-    '_ci95":[0.9936382989862994,1.0000000000000002],"make_prob":0.0,"make_ci95":[4.336808689942018e-19,0.00636170'
+    '_ci95":[0.9936382989862994,1.0],"make_prob":0.0,"make_ci95":[4.336808689942018e-19,0.00636170'
     '101370071],"mean_tricks":0.5966666666666667,"tricks_ci95":[0.5449333365161778,0.6483999968171555],"expected_'
     'points":-2.0,"points_ci95":[-2.0,-2.0],"expected_margin":-2.0,"margin_ci95":[-2.0,-2.0],"side_points":0.0,"s'
     'ide_points_ci95":[0.0,0.0]}],"recommendation":{"action":"pass","expected_points":-1.1016666666666666,"clear"'
@@ -253,7 +253,8 @@ def test_a_sharp_model_weighs_a_deal_as_the_exact_rejection():
                 check = ek.NO_FORCE.copy()
                 check[ek.F_SEAT], check[ek.F_AT], check[ek.F_CALL] = player, n_passes, ek.CALL_PASS
                 h = hands.copy()
-                ek.auction(h, up, 3, rules, params, wt, check, np.zeros(4, np.uint64), np.zeros(2, np.int64), rec)
+                ek.auction(h, up, 3, rules, params, wt, tuple(int(x) for x in check), np.zeros(4, np.uint64),
+                           np.zeros(2, np.int64), rec)
                 passes = rec[ek.R_NCALLS] > n_passes and all(
                     rec[ek.R_CALLS + 2 * i + 1] == ek.CALL_PASS for i in range(n_passes))
                 w = em.weight_of(hands, up, 3, n_passes, player, params, sharp)
@@ -279,12 +280,13 @@ def test_the_forced_play_out_is_todays_on_deals_the_strategy_passes_on():
             if em.weight_of(hands, up, 3, n_passes, player, params, np.array([1.0, 0.0, 0.0])) == 0.0:
                 continue
             for code, alone in ea.open_actions(n_passes, up, True).tolist():
-                force = np.array([player, n_passes, code, alone], np.int64)
+                force = np.array([player, n_passes, code, alone, 0], np.int64)
+                given = np.array([player, n_passes, code, alone, n_passes], np.int64)
                 d1, d2 = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
                 ek.play_dealt(hands, kitty, 3, rules, params, wt, force, d1, np.zeros(2, np.int64), scratch[0],
                               scratch[1], rec)
-                ea.play_observed(hands, kitty, 3, rules, params, wt, n_passes, code, alone, d2, np.zeros(2, np.int64),
-                                 scratch[2], scratch[3], rec2)
+                ek.play_dealt(hands, kitty, 3, rules, params, wt, given, d2, np.zeros(2, np.int64), scratch[2],
+                              scratch[3], rec2)
                 assert np.array_equal(rec, rec2)
                 compared += 1
     assert compared > 500

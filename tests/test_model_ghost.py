@@ -6,8 +6,9 @@
 - the model's choice probabilities sum to 1 over the legal choices of a
   decision, and its sharp limit (tau -> 0, epsilon 0) puts everything on the
   strategy's own choice;
-- ``model.auction_replay`` with the strategy's own calls imposed is
-  ``hand.auction_core``;
+- ``hand.auction_core`` with the strategy's own first calls given
+  (``F_GIVEN``) is the same auction, and with other calls given it makes
+  exactly those, then the strategy's;
 - a sharp model agrees with ``--model exact`` within the intervals;
 - the same seed gives the same answer on 1 and 2 threads (both play-outs);
 - ``--model exact`` is today's answer (the golden file's fields).
@@ -160,11 +161,14 @@ def test_jump_the_strategy_never_makes_gets_its_levels_distance():
 
 
 @pytest.mark.parametrize("auction_rule,stick", [(0, 0), (1, 0), (1, 1)])
-def test_auction_replay_with_the_strategys_calls_is_auction_core(auction_rule, stick):
+def test_auction_core_with_given_calls(auction_rule, stick):
+    """Given the strategy's own first k calls (and its swap), ``auction_core`` is the same auction; given other
+    calls (a pass instead of the first bid), it makes exactly those, then goes on as the strategy would."""
     rows = _rows("aggressive")
     rng0 = (np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4), np.uint64(0), np.int64(0))
     gen = np.random.default_rng(7)
-    no_force = (-1, -1, -1, -1, -1)
+    no_force = (-1, -1, -1, -1, -1, 0, 0, -1)
+    changed = 0
     for _ in range(150):
         cards = gen.permutation(24)
         hands = [int(sum(1 << int(c) for c in cards[6 * i:6 * i + 6])) for i in range(4)]
@@ -174,12 +178,30 @@ def test_auction_replay_with_the_strategys_calls_is_auction_core(auction_rule, s
         swapper, n_calls, calls = out[6], out[7], out[8]
         seq = [((calls >> (5 * i)) & 31) for i in range(n_calls)]
         for k in range(n_calls):
-            prefix = np.array([[c >> 3, c & 7] for c in seq[:k]], np.int64).reshape(-1, 2)
-            seats_before = {int(s) for s in prefix[:, 0]}
+            seats_before = {c >> 3 for c in seq[:k]}
             given = swapper if swapper in seats_before else -1
-            rep = gm.auction_replay(hands[0], hands[1], hands[2], hands[3], 2, auction_rule, 1, stick, rows, scores,
-                                    32, prefix, given, no_force, rng0)
+            packed = sum(c << (5 * i) for i, c in enumerate(seq[:k]))
+            rep = gk.auction_core(hands[0], hands[1], hands[2], hands[3], 2, auction_rule, 1, stick, rows,
+                                  gk.SEAT_ROWS, scores, 32, (-1, -1, -1, -1, -1, k, packed, given), rng0)
             assert rep[:9] == out[:9]
+        first_bid = next((i for i, c in enumerate(seq) if c & 7), None)
+        if first_bid is None or (stick and first_bid == 2):  # a stuck dealer may not pass
+            continue
+        # the first bidder passes instead: the given calls are made as given, and the swap is the one given
+        alt = seq[:first_bid] + [seq[first_bid] & ~7]
+        packed = sum(c << (5 * i) for i, c in enumerate(alt))
+        seats_before = {c >> 3 for c in alt}
+        given = swapper if swapper in seats_before else -1
+        rep = gk.auction_core(hands[0], hands[1], hands[2], hands[3], 2, auction_rule, 1, stick, rows, gk.SEAT_ROWS,
+                              scores, 32, (-1, -1, -1, -1, -1, len(alt), packed, given), rng0)
+        got = [((rep[8] >> (5 * i)) & 31) for i in range(rep[7])]
+        assert got[:len(alt)] == alt
+        if given >= 0:
+            assert rep[6] == given
+        else:
+            assert rep[6] not in seats_before  # no seat swapped on a given turn
+        changed += 1
+    assert changed > 50
 
 
 def _close(a, b):

@@ -70,7 +70,8 @@ from kernels.cutthroat.hand import (
     R_TRICKS,
     R_TRUMP,
     auction,
-    play_dealt,
+    force_of,
+    play_dealt_once,
     score_hand,
 )
 from kernels.cutthroat.model import pass_weight
@@ -139,7 +140,7 @@ def dd_score(rec, rules, keys, tags, bounds, nodes, hands4, trick, points):
         hands4[s] |= np.int64(1) << rec[R_PLAYS + 2 * k + 1]
         active |= 1 << s
     leader = rec[R_PLAYS]
-    mt = solve_position(hands4, np.int64(active), np.int64(rec[R_TRUMP]), trick, 0, np.int64(leader),
+    mt = solve_position(hands4, np.int64(active), np.int64(rec[R_TRUMP]), trick, np.int64(0), np.int64(leader),
                         np.int64(1 << maker), keys, tags, bounds, nodes)
     alone = rec[R_ALONE]
     lone_def = -1
@@ -180,7 +181,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
         dstate0 = dstates[ci].copy()
         buf, dbuf0, _, _, _, (hands, tricks, points), pw, pm, wt, order, rec = _scratch()
         card_weights(params, wt, order)
-        pplay = params.copy() if exact else forced_passes(params, ADVICE_DEALER, n_passes)
+        pplay = params.copy() if exact else forced_passes(params, np.int64(ADVICE_DEALER), n_passes)
         keys, tags, bounds = new_table()
         nodes = np.zeros(1, np.int64)
         hands4 = np.zeros(4, np.int64)
@@ -231,7 +232,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 hands[s] = dealt[s]  # dealer in seat 2: position p is seat p - 1
             w = 1.0
             if exact or any_random:  # the strategy's (or the random seats') own calls must be the observed passes
-                auction(hands, up, ADVICE_DEALER, rules, pplay, wt, NO_FORCE, dstate, dbuf, rec)
+                auction(hands, up, np.int64(ADVICE_DEALER), rules, pplay, wt, force_of(NO_FORCE), dstate, dbuf, rec)
                 keep = rec[R_NCALLS] > n_passes
                 for i in range(n_passes):
                     if rec[R_CALLS + 2 * i + 1] != CALL_PASS:
@@ -241,7 +242,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 for s in range(N_SEATS):
                     hands[s] = dealt[s]  # undo the dealer's exchange
             if not exact and w > 0.0:
-                w = pass_weight(hands, up, ADVICE_DEALER, seat, n_passes, rules, params, wt, tau, eps, dist)
+                w = pass_weight(hands, up, np.int64(ADVICE_DEALER), seat, n_passes, rules, params, wt, tau, eps, dist)
                 r = ROULETTE * raw_sum / raw_n if raw_n > 0 else 0.0
                 raw_sum += w
                 raw_n += 1
@@ -265,8 +266,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 force[F_AT] = n_passes
                 force[F_CALL] = actions[a, 0]
                 force[F_ALONE] = actions[a, 1]
-                play_dealt(dealt, kitty, ADVICE_DEALER, rules, pplay, wt, order, force, dstate, dbuf, hands, tricks,
-                           points, pw, pm, rec)
+                play_dealt_once(dealt, kitty, np.int64(ADVICE_DEALER), rules, pplay, wt, order, force, dstate, dbuf, hands,
+                           tricks, points, pw, pm, rec)
                 maker = rec[R_MAKER]
                 if do_play:
                     t = rec[R_TRICKS + seat]

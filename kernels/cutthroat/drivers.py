@@ -27,7 +27,7 @@ from kernels.cutthroat.hand import (
     R_TRICKS,
     R_WIDTH,
     S_WIDTH,
-    play_dealt,
+    play_dealt_once,
     play_hand,
     tally,
 )
@@ -97,7 +97,8 @@ def play_order(deal_order, dealer, rules, params, force, dstate, rec):
         kitty[k] = deal_order[20 + k]
     for i in range(20):
         dealt[i % 4] |= np.int64(1) << deal_order[i]
-    play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec)
+    play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm,
+                    rec)
 
 
 @kernel

@@ -203,13 +203,20 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
     rec[R_NPLAYS] = n
 
 
+@kernel(inline="always")
+def force_of(force):
+    """A force array (``F_*``, ``NO_FORCE`` for none) as the tuple ``auction`` takes (one type for the global
+    ``NO_FORCE`` and a copy, so the auction compiles once)."""
+    return (force[F_SEAT], force[F_AT], force[F_CALL], force[F_ALONE])
+
+
 @kernel(_nrt=False)
 def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
     """Both rounds of the auction and the dealer's exchange; calls and discard into ``rec``.
 
     Returns (maker, trump); maker -1 means thrown in. ``hands`` (by seat)
-    gets the dealer's exchange. ``force`` (``F_*``) makes one seat's call at
-    one turn instead of its strategy (no draw for it).
+    gets the dealer's exchange. ``force`` (``F_*`` as a tuple, ``force_of``)
+    makes one seat's call at one turn instead of its strategy (no draw for it).
     """
     u = up // 6
     n_calls = 0
@@ -304,7 +311,7 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
     rec[R_DUMMY] = dummy
     for i in range(4):
         rec[R_KITTY + i] = kitty[i]
-    maker, trump = auction(hands, kitty[0], dealer, rules, params, wt, force, dstate, dbuf, rec)
+    maker, trump = auction(hands, kitty[0], dealer, rules, params, wt, force_of(force), dstate, dbuf, rec)
     rec[R_MAKER] = maker
     rec[R_TRUMP] = trump
     rec[R_MAKER_DISCARDS] = 0
@@ -360,6 +367,13 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
     for s in range(N_SEATS):
         rec[R_TRICKS + s] = tricks[s]
         rec[R_POINTS + s] = points[s]
+
+
+@kernel
+def play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec):
+    """``play_dealt`` compiled once, not inlined, for the callers off the hot path (should-bid, one hand from a
+    deal order): the hand's code is typed and optimised here once instead of inside each caller."""
+    play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec)
 
 
 @kernel(inline="always")

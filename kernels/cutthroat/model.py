@@ -119,7 +119,7 @@ def pass_weight(hands, up, dealer, me, n_passes, rules, params, wt, tau, eps, di
         if params[seat, Q_RANDOM] >= 0.5:
             w *= 1.0 / n
         else:
-            w *= choice_probability(dist, n, 0, tau, eps)
+            w *= choice_probability(dist, n, np.int64(0), tau, eps)
     return w
 
 

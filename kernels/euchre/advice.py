@@ -12,8 +12,8 @@ probabilities of those passes (``kernels.euchre.model.deal_weight``). A deal
 of weight 0 is skipped. Each kept deal is then played once per action from
 the same cards and decision-stream state: the player's call at this turn
 (and, if given, going alone) forced, everything else left to the strategy;
-under the softmax model the other seats' passes before the turn are forced
-too (``play_observed``: a deal may be one on which the strategy would have
+under the softmax model the passes before the turn are given too
+(``hand.F_PASSES``: a deal may be one on which the strategy would have
 called), under the exact model the play-out is today's ``hand.play_dealt``.
 Points, tricks and "made" are the player's side's (partnerships).
 
@@ -39,7 +39,6 @@ from kernels.advice import (
     tally_weighted,
 )
 from kernels.deal import shuffle
-from kernels.euchre.codes import E_LONE_DEFENDER, E_STICK
 from kernels.euchre.drivers import _scratch
 from kernels.euchre.hand import (
     CALL_ORDER,
@@ -48,17 +47,13 @@ from kernels.euchre.hand import (
     F_ALONE,
     F_AT,
     F_CALL,
+    F_PASSES,
     F_SEAT,
-    HAND_SIZE,
     MAKER_NEEDS,
     N_SEATS,
     NO_FORCE,
     R_ALONE,
     R_CALLS,
-    R_DEAL,
-    R_DEALER,
-    R_DISCARD,
-    R_KITTY,
     R_MAKER,
     R_NCALLS,
     R_NPLAYS,
@@ -67,23 +62,13 @@ from kernels.euchre.hand import (
     R_TRICKS,
     R_TRUMP,
     auction,
+    force_of,
     play_dealt,
-    play_tricks,
     score_hand,
 )
 from kernels.euchre.model import deal_features, deal_weight
-from kernels.euchre.strategy import (
-    Q_VOID,
-    alone_decision,
-    best_discard,
-    card_weights,
-    is_random,
-    name_decision,
-    order_decision,
-)
+from kernels.euchre.strategy import card_weights
 from kernels.jit import kernel
-from kernels.play import nth_card
-from kernels.rng import bounded
 from kernels.solve import new_table, solve_position
 
 ADVICE_DEALER = 3  # the dealer's seat: position p is seat p - 1
@@ -109,138 +94,6 @@ def open_actions(n_passes: int, up: int, stick_the_dealer: bool) -> np.ndarray:
             if s != up // 6:
                 rows += [(CALL_SUIT + s, 0), (CALL_SUIT + s, 1)]
     return np.array(rows, np.int64)
-
-
-@kernel(_nrt=False)
-def play_observed(dealt, kitty, dealer, rules, params, wt, n_passes, call, alone, dstate, dbuf, hands, tricks, rec):
-    """Auction, discard, alone, play and score a hand already dealt, every call before ``n_passes`` a pass.
-
-    As ``hand.play_dealt`` with the force ``(seat of call n_passes, n_passes, call, alone)``, except that every
-    seat's call before ``n_passes`` is the observed pass (no draw), whatever its strategy would have called: the
-    weighted model keeps deals on which the strategy would have called otherwise. Then the forced call, then the
-    strategy (or the random player) for everything after it, as ``hand.auction`` and ``hand.play_dealt_inline``.
-    """
-    rec[R_DEALER] = dealer
-    for p in range(N_SEATS):
-        seat = (dealer + 1 + p) & 3
-        hands[seat] = dealt[p]
-        rec[R_DEAL + seat] = dealt[p]
-    for i in range(4):
-        rec[R_KITTY + i] = kitty[i]
-    up = kitty[0]
-    u = up // 6
-    up_bit = np.int64(1) << up
-    forced_seat = (dealer + n_passes % N_SEATS + 1) & 3
-    n_calls = 0
-    maker = -1
-    trump = -1
-    took_d = -1
-    for p in range(1, 5):
-        seat = (dealer + p) & 3
-        if n_calls < n_passes:
-            order = False
-        elif n_calls == n_passes:
-            order = call == CALL_ORDER
-        elif is_random(params, seat):
-            order = bounded(dstate, dbuf, 2) == 1
-        else:
-            order, d = order_decision(hands[seat], up, p, wt, params, seat)
-            took_d = d if p == 4 else took_d
-        rec[R_CALLS + 2 * n_calls] = seat
-        rec[R_CALLS + 2 * n_calls + 1] = CALL_ORDER if order else CALL_PASS
-        n_calls += 1
-        if order:
-            maker = seat
-            trump = u
-            break
-    discard = -1
-    if maker >= 0:
-        hand = hands[dealer]
-        if is_random(params, dealer):
-            discard = nth_card(hand, bounded(dstate, dbuf, HAND_SIZE))
-        elif took_d >= 0:
-            discard = took_d
-        else:
-            discard, _ = best_discard(hand | up_bit, up, u, wt, dealer, params[dealer, Q_VOID])
-        hands[dealer] = (hand & ~(np.int64(1) << discard)) | up_bit
-    else:
-        allowed = np.int64(15 & ~(1 << u))
-        for p in range(1, 5):
-            seat = (dealer + p) & 3
-            stuck = p == 4 and rules[E_STICK] == 1
-            named = -1
-            if n_calls < n_passes:
-                named = -1
-            elif n_calls == n_passes:
-                if call >= CALL_SUIT:
-                    named = call - CALL_SUIT
-            elif is_random(params, seat):
-                k = bounded(dstate, dbuf, 3 if stuck else 4)
-                if not stuck:
-                    k -= 1
-                if k >= 0:
-                    named = nth_card(allowed, k)
-            else:
-                named = name_decision(hands[seat], u, p, stuck, wt, params, seat)
-            rec[R_CALLS + 2 * n_calls] = seat
-            rec[R_CALLS + 2 * n_calls + 1] = CALL_PASS if named < 0 else CALL_SUIT + named
-            n_calls += 1
-            if named >= 0:
-                maker = seat
-                trump = named
-                break
-    rec[R_NCALLS] = n_calls
-    rec[R_DISCARD] = discard
-    rec[R_MAKER] = maker
-    rec[R_TRUMP] = trump
-    rec[R_ALONE] = 0
-    if maker < 0:
-        rec[R_NPLAYS] = 0
-        for s in range(N_SEATS):
-            rec[R_TRICKS + s] = 0
-        rec[R_POINTS] = 0
-        rec[R_POINTS + 1] = 0
-        return
-    if maker == forced_seat and alone >= 0:
-        maker_alone = alone == 1
-    elif is_random(params, maker):
-        maker_alone = bounded(dstate, dbuf, 2) == 1
-    else:
-        maker_alone = alone_decision(hands[maker], trump, wt, params, maker, False)
-    lone_def = -1
-    if rules[E_LONE_DEFENDER] == 1:
-        d = (maker + 1) & 3
-        e = (maker + 3) & 3
-        if ((e - dealer - 1) & 3) < ((d - dealer - 1) & 3):
-            d, e = e, d
-        for k in range(2):
-            s = d if k == 0 else e
-            if is_random(params, s):
-                go = bounded(dstate, dbuf, 2) == 1
-            else:
-                go = alone_decision(hands[s], trump, wt, params, s, True)
-            if go:
-                lone_def = s
-                break
-    out = 0
-    if maker_alone:
-        out |= 1 << (maker ^ 2)
-        rec[R_ALONE] |= 1 << maker
-    if lone_def >= 0:
-        out |= 1 << (lone_def ^ 2)
-        rec[R_ALONE] |= 1 << lone_def
-    leader = (dealer + 1) & 3
-    while (out >> leader) & 1:
-        leader = (leader + 1) & 3
-    round_two = trump != u
-    next_suit = u ^ 1 if round_two and (u ^ 1) != trump else -1
-    play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks)
-    side = maker & 1
-    makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)
-    for s in range(N_SEATS):
-        rec[R_TRICKS + s] = tricks[s]
-    rec[R_POINTS + side] = makers
-    rec[R_POINTS + 1 - side] = defenders
 
 
 @kernel(parallel=True)
@@ -283,6 +136,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 n += 1
         kitty[0] = up
         force = NO_FORCE.copy()
+        if not exact:
+            force[F_PASSES] = n_passes  # the observed passes, whatever the strategy would have called
         check = NO_FORCE.copy()  # the rejection test: the player passes at its own turns up to this one
         check[F_SEAT] = seat
         check[F_AT] = n_passes
@@ -320,14 +175,14 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 dbuf[:] = dbuf0
                 for p in range(N_SEATS):
                     hands[p] = dealt[p]
-                auction(hands, up, ADVICE_DEALER, rules, params, wt, check, dstate, dbuf, rec)
+                auction(hands, up, np.int64(ADVICE_DEALER), rules, params, wt, force_of(check), dstate, dbuf, rec)
                 keep = rec[R_NCALLS] > n_passes
                 for i in range(n_passes):
                     if rec[R_CALLS + 2 * i + 1] != CALL_PASS:
                         keep = False
                 w = 1.0 if keep else 0.0
             else:
-                w = deal_weight(dealt, up, ADVICE_DEALER, n_passes, seat, wt, params, model, dist, est)
+                w = deal_weight(dealt, up, np.int64(ADVICE_DEALER), n_passes, seat, wt, params, model, dist, est)
             if w == 0.0:
                 reseed(dstate0, dbuf0)
                 continue
@@ -345,12 +200,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 force[F_AT] = n_passes
                 force[F_CALL] = actions[a, 0]
                 force[F_ALONE] = actions[a, 1]
-                if exact:  # today's play-out: the strategy reproduced the passes, so nothing needs forcing
-                    play_dealt(dealt, kitty, ADVICE_DEALER, rules, params, wt, force, dstate, dbuf, hands, tricks,
-                               rec)
-                else:
-                    play_observed(dealt, kitty, ADVICE_DEALER, rules, params, wt, n_passes, actions[a, 0],
-                                  actions[a, 1], dstate, dbuf, hands, tricks, rec)
+                play_dealt(dealt, kitty, np.int64(ADVICE_DEALER), rules, params, wt, force, dstate, dbuf, hands, tricks,
+                           rec)
                 maker = rec[R_MAKER]
                 ours = maker >= 0 and (maker & 1) == side
                 if do_strat:
@@ -374,8 +225,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                             if dd_hands[s] != 0:
                                 active |= 1 << s
                         sides = (1 << maker) | (1 << (maker ^ 2))
-                        mt = solve_position(dd_hands, np.int64(active), rec[R_TRUMP], trick, 0, rec[R_PLAYS], sides,
-                                            keys, tags, bounds, nodes)
+                        mt = solve_position(dd_hands, np.int64(active), rec[R_TRUMP], trick, np.int64(0),
+                                            rec[R_PLAYS], np.int64(sides), keys, tags, bounds, nodes)
                         alone = rec[R_ALONE]
                         mk, df = score_hand(mt, (alone >> maker) & 1 == 1, (alone & ~(1 << maker)) != 0)
                         if ours:

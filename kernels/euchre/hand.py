@@ -51,10 +51,12 @@ CALL_SUIT = 2
 
 # A forced decision (should-bid): seat, the call index at which it acts, its call code there (as in the record),
 # and whether it goes alone if it becomes the maker (-1 = as the strategy does). The forced seat also passes at
-# any turn of its own before that call index (the calls before the player's turn are all passes). A forced
-# decision draws nothing from the decision stream. NO_FORCE (seat -1): none.
-F_SEAT, F_AT, F_CALL, F_ALONE = range(4)
-NO_FORCE = np.full(4, -1, np.int64)
+# any turn of its own before that call index (the calls before the player's turn are all passes). Then how many
+# of the first calls are given as passes, whoever makes them (should-bid's weighted model: the observed passes).
+# A forced decision draws nothing from the decision stream. NO_FORCE (seat -1, no passes given): none. The
+# kernels take a force as a tuple (``force_of``).
+F_SEAT, F_AT, F_CALL, F_ALONE, F_PASSES = range(5)
+NO_FORCE = np.array([-1, -1, -1, -1, 0], np.int64)
 
 # Per-hand record layout (int64 row).
 R_DEALER = 0
@@ -117,8 +119,17 @@ def _call(rec, n_calls, seat, code):
 
 
 @kernel(inline="always")
+def force_of(force):
+    """A force array (``F_*``, ``NO_FORCE`` for none) as the tuple ``auction`` takes."""
+    return (force[F_SEAT], force[F_AT], force[F_CALL], force[F_ALONE], force[F_PASSES])
+
+
+@kernel(inline="always")
 def _forced(force, seat, n_calls):
-    """0: the seat's call is its own; 1: forced to pass (a turn before the forced one); 2: the forced call."""
+    """0: the seat's call is its own; 1: forced to pass (a given pass, or a turn before the forced one); 2: the
+    forced call."""
+    if n_calls < force[F_PASSES]:
+        return 1
     if seat != force[F_SEAT]:
         return 0
     if n_calls == force[F_AT]:
@@ -133,8 +144,9 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
     """Both rounds of the auction and, after an order, the dealer's discard; calls and discard into ``rec``.
 
     Returns (maker, trump); maker -1 means thrown in. ``hands`` (by seat)
-    gets the dealer's exchange. ``force`` (``F_*``) makes one seat's call at
-    one turn instead of its strategy (no draw for it).
+    gets the dealer's exchange. ``force`` (``F_*`` as a tuple, ``force_of``)
+    makes one seat's call at one turn instead of its strategy, and the first
+    ``F_PASSES`` calls passes (no draw for them).
     """
     u = up // 6
     up_bit = np.int64(1) << up
@@ -304,7 +316,7 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     for i in range(4):
         rec[R_KITTY + i] = kitty[i]
     up = kitty[0]
-    maker, trump = auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec)
+    maker, trump = auction(hands, up, dealer, rules, params, wt, force_of(force), dstate, dbuf, rec)
     rec[R_MAKER] = maker
     rec[R_TRUMP] = trump
     rec[R_ALONE] = 0

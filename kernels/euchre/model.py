@@ -143,7 +143,7 @@ def deal_weight(hands, up, dealer, n_passes, player, wt, params, model, dist, es
         if seat == player:
             continue
         n = decision_distances(hands, up, dealer, i, wt, params, dist, est)
-        w *= choice_probability(dist, n, 0, tau, eps)
+        w *= choice_probability(dist, n, np.int64(0), tau, eps)
         if w == 0.0:
             return 0.0
     return w

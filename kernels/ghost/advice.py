@@ -14,11 +14,13 @@ action, the observed decisions before it imposed (softmax; under the exact
 model the strategy makes them itself) and everything after it left to the
 strategy. Play-out row 0 is the strategy's play of the cards; row 1 the
 double-dummy value of the same contract (same hands at the first lead, same
-trump, maker and bid): the maker's tricks are the solver's with the maker
-alone against the other two, and, as every defender scores its own tricks in
-Ghost Hand, each defender's tricks are the solver's with that defender alone
-against the other two (so the three need not add up to 6). Points are the
-rules' scoring of those tricks. A hand thrown in scores 0 in both rows.
+trump, maker and bid), maker's side against defenders' side as in every
+variant: the maker's tricks are the solver's with the maker alone against
+the other two; as every defender scores its own tricks in Ghost Hand, the
+player's tricks as a defender are the solver's with the player alone
+against the other two, and the other defender takes the rest (``dd_tricks``).
+Points are the rules' scoring of those tricks. A hand thrown in scores 0 in
+both rows.
 """
 
 import numpy as np
@@ -36,14 +38,18 @@ from kernels.advice import (
     tally_weighted,
 )
 from kernels.deal import shuffle
-from kernels.ghost.codes import G_AUCTION, G_STICK, G_SWAP
+from kernels.ghost.codes import G_STICK, G_SWAP
 from kernels.ghost.hand import (
     F_AT,
     F_CALL,
+    F_GIVEN,
+    F_GIVEN_CALLS,
     F_SEAT,
     F_SWAP,
+    F_SWAP_GIVEN,
     F_TRUMP,
     N_SEATS,
+    N_TRICKS,
     NO_FORCE,
     R_BID,
     R_CALLS,
@@ -55,16 +61,13 @@ from kernels.ghost.hand import (
     R_SWAP,
     R_TRICKS,
     R_TRUMP,
-    SEAT_ROWS,
     auction,
     chunk_scratch,
     margin2,
-    play_core,
-    play_dealt,
-    record_calls,
+    play_dealt_once,
     score_of,
 )
-from kernels.ghost.model import MAX_CHOICES, N_FEATURES, auction_replay, deal_weight
+from kernels.ghost.model import MAX_CHOICES, N_FEATURES, deal_weight
 from kernels.jit import kernel
 from kernels.solve import TT_BITS, solve_position
 
@@ -93,47 +96,31 @@ def prefix_matches(rec, prefix, swap_given):
     return swap_given < 0
 
 
-@kernel
-def replay_dealt(dealt, dstate, dbuf, rules, rows, scores, target, prefix, swap_given, force, rec):
-    """``hand.play_dealt`` (dealer in seat 2) with the observed calls and swap imposed (``model.auction_replay``)."""
-    rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
-    maker, bid, trump, h0, h1, h2, swapper, n_calls, calls, rng = auction_replay(
-        dealt[0], dealt[1], dealt[2], dealt[3], ADVICE_DEALER, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows,
-        (scores[0], scores[1], scores[2]), target, prefix, swap_given,
-        (force[F_SEAT], force[F_AT], force[F_SWAP], force[F_CALL], force[F_TRUMP]), rng,
-    )
-    dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
-    dbuf[0] = np.int64(rng[4])
-    dbuf[1] = rng[5]
-    record_calls(rec, np.int64(0), swapper, n_calls, calls)
-    rec[R_MAKER] = maker
-    rec[R_BID] = bid
-    rec[R_TRUMP] = trump
-    t0 = t1 = t2 = 0
-    p0 = p1 = p2 = 0
-    if maker < 0:
-        rec[R_NPLAYS] = 0
-    else:
-        t0, t1, t2, _, _, _ = play_core(h0, h1, h2, trump, maker, maker, rows, SEAT_ROWS, rec, np.bool_(False),
-                                        dstate, dbuf, rec, np.int64(0))
-        p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)
-    rec[R_TRICKS] = t0
-    rec[R_TRICKS + 1] = t1
-    rec[R_TRICKS + 2] = t2
-    rec[R_POINTS] = p0
-    rec[R_POINTS + 1] = p1
-    rec[R_POINTS + 2] = p2
+@kernel(_nrt=False)
+def strategy_reproduces(dealt, dstate, dbuf, hands, rules, params, scores, target, prefix, swap_given, rec):
+    """The exact model's test: whether the strategy's own auction on ``dealt`` makes the calls and swap given."""
+    for s in range(N_SEATS):
+        hands[s] = dealt[s]
+    auction(hands, dealt[3], np.int64(ADVICE_DEALER), rules, params, scores, target, NO_FORCE, dstate, dbuf, rec)
+    return prefix_matches(rec, prefix, swap_given)
 
 
 @kernel
-def dd_tricks(rec, seen, values, n_seen, keys, tags, bounds, nodes, fl, trick, out):
-    """Double-dummy tricks by seat (``out``) of the contract played in ``rec``: maker and each defender alone.
+def dd_tricks(rec, me, seen, values, n_seen, keys, tags, bounds, nodes, fl, trick, out):
+    """Double-dummy tricks by seat (``out``) of the contract played in ``rec``, for the player in seat ``me``.
 
-    The hands at the first lead are each seat's played cards; solves are
-    cached per deal in ``seen``/``values`` (``n_seen`` entries) by hands,
-    trump and maker; ``keys[s], tags[s], bounds[s]`` is the transposition
-    table (``solve.new_table``) of the solves measuring seat ``s``. Returns
-    the new ``n_seen``.
+    The maker's tricks are the solver's with the maker alone against the
+    other two. When ``me`` defends, its tricks are the solver's with it alone
+    against the other two, and the other defender takes the rest (each
+    seat's solver value is what it can guarantee, so the two never add up
+    to more than 6). When ``me`` is the maker, the defenders' 6 - maker
+    tricks go to the first defender: every defender scores its own tricks,
+    so the split changes no point or margin of the maker. The hands at the
+    first lead are each seat's played cards; solves are cached per deal in
+    ``seen``/``values`` (``n_seen`` entries) by hands, trump and maker;
+    ``keys[i], tags[i], bounds[i]`` is the transposition table
+    (``solve.new_table``) of the maker's solves (i = 0) and the player's as
+    a defender (i = 1). Returns the new ``n_seen``.
     """
     maker = rec[R_MAKER]
     trump = rec[R_TRUMP]
@@ -147,9 +134,20 @@ def dd_tricks(rec, seen, values, n_seen, keys, tags, bounds, nodes, fl, trick, o
             for s in range(N_SEATS):
                 out[s] = values[j, s]
             return n_seen
-    for s in range(N_SEATS):
-        out[s] = solve_position(fl, DD_ACTIVE, trump, trick, 0, maker, np.int64(1) << s, keys[s], tags[s], bounds[s],
-                                nodes)
+    m = solve_position(fl, DD_ACTIVE, trump, trick, np.int64(0), maker, np.int64(1) << maker, keys[0], tags[0],
+                       bounds[0], nodes)
+    if me == maker:
+        first = (maker + 1) % N_SEATS
+        for s in range(N_SEATS):
+            out[s] = 0
+        out[maker] = m
+        out[first] = N_TRICKS - m
+    else:
+        d = solve_position(fl, DD_ACTIVE, trump, trick, np.int64(0), maker, np.int64(1) << me, keys[1], tags[1],
+                           bounds[1], nodes)
+        out[maker] = m
+        out[me] = d
+        out[N_SEATS - maker - me] = N_TRICKS - m - d
     if n_seen < seen.shape[0]:
         seen[n_seen, 0] = fl[0]
         seen[n_seen, 1] = fl[1]
@@ -200,6 +198,13 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
         hands = np.zeros(N_SEATS, np.int64)
         whands = np.zeros(N_SEATS, np.int64)
         force = NO_FORCE.copy()
+        if not exact:  # the observed turns are imposed on every play-out (under the exact model the strategy's own)
+            packed = np.int64(0)
+            for i in range(k):
+                packed |= ((prefix[i, 0] << 3) | prefix[i, 1]) << (5 * i)
+            force[F_GIVEN] = k
+            force[F_GIVEN_CALLS] = packed
+            force[F_SWAP_GIVEN] = swap_given
         pts = np.zeros(n_actions)
         mar = np.zeros(n_actions)
         pts_dd = np.zeros(n_actions)
@@ -213,11 +218,11 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
         trick = np.zeros(4, np.int64)
         tdd = np.zeros(N_SEATS, np.int64)
         nodes = np.zeros(1, np.int64)
-        # the chunk's transposition tables (``solve.new_table``), one per measured seat (double-dummy play-out)
+        # the chunk's transposition tables (``solve.new_table``): the maker's solves, the player's as a defender
         n_tt = (1 << TT_BITS) if do_dd else 1
-        keys = np.zeros((N_SEATS, n_tt, 2), np.int64)
-        tags = np.full((N_SEATS, n_tt), -1, np.int16)
-        bounds = np.zeros((N_SEATS, n_tt, 2), np.int8)
+        keys = np.zeros((2, n_tt, 2), np.int64)
+        tags = np.full((2, n_tt), -1, np.int16)
+        bounds = np.zeros((2, n_tt, 2), np.int8)
         slots = np.empty(3, np.int64)  # dealing slots (pos 1, 2, 3, ghost) other than the player's
         j = 0
         for slot in range(4):
@@ -238,17 +243,15 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 dealt[slots[i % 3]] |= np.int64(1) << unseen[i]
             for s in range(N_SEATS):
                 whands[s] = dealt[s]  # dealer in seat 2: seat s holds dealing slot s
-            w = deal_weight(whands, dealt[3], ADVICE_DEALER, rules[G_STICK], rules[G_SWAP], params, scores,
+            w = deal_weight(whands, dealt[3], np.int64(ADVICE_DEALER), rules[G_STICK], rules[G_SWAP], params, scores,
                             target_score, prefix, swap_given, seat, tau, eps, feats, best_e, dist)
             if exact:
                 # the strategy's own auction on these cards must reproduce the calls so far (today's test)
                 dstate[:] = dstate0
                 dbuf[:] = dbuf0
-                for s in range(N_SEATS):
-                    hands[s] = dealt[s]
-                auction(hands, dealt[3], ADVICE_DEALER, rules, params, scores, target_score, NO_FORCE, dstate, dbuf,
-                        rec)
-                w = 1.0 if prefix_matches(rec, prefix, swap_given) else 0.0
+                ok = strategy_reproduces(dealt, dstate, dbuf, hands, rules, params, scores, target_score, prefix,
+                                         swap_given, rec)
+                w = 1.0 if ok else 0.0
             if not w > 0.0:
                 reseed(dstate0, dbuf0)
                 continue
@@ -258,7 +261,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
             for s in range(N_SEATS):
                 for f in range(N_FEATURES):
                     infer[ci, s, f] += w * feats[s, f]
-            n_seen = 0
+            n_seen = np.int64(0)
             for a in range(n_actions):
                 dstate[:] = dstate0
                 dbuf[:] = dbuf0
@@ -267,12 +270,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 force[F_SWAP] = actions[a, 0]
                 force[F_CALL] = actions[a, 1]
                 force[F_TRUMP] = actions[a, 2]
-                if exact:
-                    play_dealt(dealt, dstate, dbuf, work, ADVICE_DEALER, rules, params, scores, target_score, force,
-                               rec)
-                else:
-                    replay_dealt(dealt, dstate, dbuf, rules, params, scores, target_score, prefix, swap_given, force,
-                                 rec)
+                play_dealt_once(dealt, dstate, dbuf, work, np.int64(ADVICE_DEALER), rules, params, scores,
+                                target_score, force, rec)
                 maker = rec[R_MAKER]
                 bid = rec[R_BID]
                 if do_strategy:
@@ -289,7 +288,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                         m = 0
                         made = False
                     else:
-                        n_seen = dd_tricks(rec, seen, values, n_seen, keys, tags, bounds, nodes, fl, trick, tdd)
+                        n_seen = dd_tricks(rec, seat, seen, values, n_seen, keys, tags, bounds, nodes, fl, trick, tdd)
                         q0, q1, q2 = score_of(maker, bid, tdd[0], tdd[1], tdd[2], rules)
                         td = tdd[seat]
                         p = q0 if seat == 0 else (q1 if seat == 1 else q2)

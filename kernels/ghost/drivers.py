@@ -26,6 +26,7 @@ from kernels.ghost.hand import (
     SEAT_ROWS,
     auction_core,
     chunk_scratch,
+    force_of,
     play_hand,
     tally,
 )
@@ -100,8 +101,7 @@ def auction_chunks(states, dstates, chunk_size, n_hands, rules, params, target, 
             h1 = d0 if dealer == 0 else (d2 if dealer == 1 else d1)
             h2 = d1 if dealer == 0 else (d0 if dealer == 1 else d2)
             out = auction_core(h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows,
-                               SEAT_ROWS, (scores[0], scores[1], scores[2]), target,
-                               (NO_FORCE[0], NO_FORCE[1], NO_FORCE[2], NO_FORCE[3], NO_FORCE[4]), rng)
+                               SEAT_ROWS, (scores[0], scores[1], scores[2]), target, force_of(NO_FORCE), rng)
             maker, rng = out[0], out[9]
             if maker >= 0:
                 count += 1

@@ -77,9 +77,12 @@ R_TRICKS = R_PLAYS + 2 * N_PLAYS  # by seat
 R_POINTS = R_TRICKS + N_SEATS  # by seat
 R_WIDTH = R_POINTS + N_SEATS
 
-# A forced decision (paired replays, should-bid): seat, turn, swap, call, trump; -1 = not forced.
-F_SEAT, F_AT, F_SWAP, F_CALL, F_TRUMP = range(5)
-NO_FORCE = np.full(5, -1, np.int64)
+# A forced decision (paired replays, should-bid): seat, turn, swap, call, trump; -1 = not forced. Then the
+# observed turns before it (should-bid's weighted model): how many of the first calls are given, those calls
+# packed as ``auction_core`` packs its calls (seat << 3 | call at bits 5i), and the seat that swapped on one
+# of those turns (-1: none did).
+F_SEAT, F_AT, F_SWAP, F_CALL, F_TRUMP, F_GIVEN, F_GIVEN_CALLS, F_SWAP_GIVEN = range(8)
+NO_FORCE = np.array([-1, -1, -1, -1, -1, 0, 0, -1], np.int64)
 SEAT_ROWS = (np.int64(0), np.int64(1), np.int64(2))  # each seat plays its own row of ``params``
 
 # Summary counters (int64 row per chunk; merged by summing).
@@ -148,8 +151,7 @@ def auction(hands, ghost, dealer, rules, params, scores, target, force, dstate, 
     rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
     maker, bid, trump, h0, h1, h2, swapper, n_calls, calls, rng = auction_core(
         hands[0], hands[1], hands[2], ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], params,
-        SEAT_ROWS, (scores[0], scores[1], scores[2]), target,
-        (force[F_SEAT], force[F_AT], force[F_SWAP], force[F_CALL], force[F_TRUMP]), rng,
+        SEAT_ROWS, (scores[0], scores[1], scores[2]), target, force_of(force), rng,
     )
     dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
     dbuf[0] = np.int64(rng[4])
@@ -157,6 +159,13 @@ def auction(hands, ghost, dealer, rules, params, scores, target, force, dstate, 
     hands[0], hands[1], hands[2] = h0, h1, h2
     record_calls(rec, np.int64(0), swapper, n_calls, calls)
     return maker, bid, trump
+
+
+@kernel(inline="always")
+def force_of(force):
+    """A force array (``F_*``, ``NO_FORCE`` for none) as the tuple ``auction_core`` takes."""
+    return (force[F_SEAT], force[F_AT], force[F_SWAP], force[F_CALL], force[F_TRUMP], force[F_GIVEN],
+            force[F_GIVEN_CALLS], force[F_SWAP_GIVEN])
 
 
 @kernel(inline="always")
@@ -179,13 +188,17 @@ def auction_core(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule,
     ``s`` plays strategy row ``rows[seat_rows[s]]``: a parameter vector, or a
     ``strategy_rows`` row whose estimate table is used when it can be.
     ``scores`` (by seat) are the game scores before this hand (for
-    score-aware strategies). ``force`` = (seat, at, swap, call, trump) as
-    ``F_*`` overrides one seat's decisions at one turn (for paired analyses
-    and should-bid): the turn is the seat's first (at = -1) or the turn made
-    when ``at`` calls have been made; there swap (0 keep, 1 swap, -1
-    strategy) replaces the swap decision if the swap is open, and call (-1
-    strategy) the call; if the seat wins the auction, trump (-1 strategy) is
-    the trump it names. ``rng`` is the decision stream as a tuple
+    score-aware strategies). ``force`` = (seat, at, swap, call, trump,
+    given, given_calls, swap_given) as ``F_*`` (``force_of``) overrides one
+    seat's decisions at one turn (for paired analyses and should-bid): the
+    turn is the seat's first (at = -1) or the turn made when ``at`` calls
+    have been made; there swap (0 keep, 1 swap, -1 strategy) replaces the
+    swap decision if the swap is open, and call (-1 strategy) the call; if
+    the seat wins the auction, trump (-1 strategy) is the trump it names.
+    Before that, the first ``given`` turns are imposed (should-bid's
+    observed auction): call ``i`` is the one packed in ``given_calls`` and a
+    seat's first turn among them swaps exactly when it is ``swap_given``
+    (while the swap is open), with no draw. ``rng`` is the decision stream as a tuple
     (``bounded_rng``). Compiled once, not inlined, and without reference
     counting (``_nrt=False``: it never allocates), so a call is cheap.
 
@@ -197,11 +210,11 @@ def auction_core(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule,
     until_passes = auction_rule == 1
     swap_open = swap_rule == 1
     stick = stick_rule == 1
-    f_seat, f_at, f_swap, f_call, f_trump = force
-    standing = 0
-    maker = -1
-    swapper = -1
-    n_calls = 0
+    f_seat, f_at, f_swap, f_call, f_trump, f_given, f_given_calls, f_swap_given = force
+    standing = np.int64(0)
+    maker = np.int64(-1)
+    swapper = np.int64(-1)
+    n_calls = np.int64(0)
     calls = np.int64(0)
     n_passed = 0
     passed = 0  # bit per seat
@@ -215,6 +228,7 @@ def auction_core(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule,
         if (passed >> seat) & 1 == 0 and seat != maker:
             forced = stick and seat == dealer and n_passed == 2 and standing == 0
             rnd = rows[r, P_RANDOM] >= 0.5
+            given = n_calls < f_given
             at_force = seat == f_seat and (n_calls == f_at if f_at >= 0 else (called >> seat) & 1 == 0)
             if (called >> seat) & 1 == 0:
                 hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
@@ -228,7 +242,9 @@ def auction_core(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule,
                     if not deciding:
                         break
                     deciding = False
-                    if at_force and f_swap >= 0:
+                    if given:
+                        do_swap = seat == f_swap_given
+                    elif at_force and f_swap >= 0:
                         do_swap = f_swap == 1
                     elif rnd:
                         k, rng = bounded_rng(np.int64(2), rng)
@@ -252,7 +268,9 @@ def auction_core(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule,
                     best_s1, best_e1 = bs, be
                 else:
                     best_s2, best_e2 = bs, be
-            if at_force and f_call >= 0:
+            if given:
+                call = (f_given_calls >> (5 * n_calls)) & 7
+            elif at_force and f_call >= 0:
                 call = f_call
             elif rnd:
                 call, rng = random_call_rng(standing, forced, rng)
@@ -405,6 +423,13 @@ def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target,
                     target, force, rec, np.int64(0))
 
 
+@kernel
+def play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec):
+    """``play_dealt`` compiled once, not inlined, for the callers off the hot path (should-bid, the swap
+    analysis): the hand's code is typed and optimised here once instead of inside each caller."""
+    play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
+
+
 @kernel(inline="always")
 def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, force, rec, base):
     """``play_dealt`` of the hands dealt to positions 1, 2, 3 and the ghost, into ``rec[base:]``.
@@ -423,8 +448,7 @@ def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_r
     rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
     maker, bid, trump, h0, h1, h2, swapper, n_calls, calls, rng = auction_core(
         h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows, seat_rows,
-        (scores[0], scores[1], scores[2]), target,
-        (force[F_SEAT], force[F_AT], force[F_SWAP], force[F_CALL], force[F_TRUMP]), rng,
+        (scores[0], scores[1], scores[2]), target, force_of(force), rng,
     )
     dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
     dbuf[0] = np.int64(rng[4])

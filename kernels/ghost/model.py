@@ -35,8 +35,8 @@ The player's own earlier calls (second lap of ``until_passes``) are given,
 not modelled (factor 1). ``deal_weight`` also leaves, per seat, the two
 inference features: the best trick estimate of the hand the seat holds
 (after any swap) and whether that hand holds the right bower of its best
-suit. ``auction_replay`` is ``hand.auction_core`` with the observed calls and
-swap imposed on the turns before the player's, for the play-outs.
+suit. The play-outs impose the observed calls and swap through
+``hand.auction_core``'s ``force`` (``F_GIVEN``).
 """
 
 import numpy as np
@@ -54,9 +54,7 @@ from kernels.ghost.strategy import (
     P_SHIFT_SELF,
     P_SWAP_BELOW,
     best_of_row,
-    bounded_rng,
     call_of,
-    random_call_rng,
     shift_of,
 )
 from kernels.jit import kernel
@@ -119,7 +117,7 @@ def call_distances(x, standing, forced, moon, bid5, bid4, bid3, jump, dist):
     """Distances of the legal calls into ``dist`` (pass unless forced, bids above ``standing``, moon); returns n."""
     n = 0
     if not forced:
-        dist[0] = call_distance(0, x, standing, forced, moon, bid5, bid4, bid3, jump)
+        dist[0] = call_distance(np.int64(0), x, standing, forced, moon, bid5, bid4, bid3, jump)
         n = 1
     low = max(3, standing + 1)
     for c in range(low, MOON + 1):
@@ -156,7 +154,7 @@ def swap_probability(rows, r, be, swapped, tau, eps, dist):
     if rows[r, P_RANDOM] >= 0.5:
         return 0.5
     swap_distances(be, rows[r, P_SWAP_BELOW], dist)
-    return choice_probability(dist, 2, 1 if swapped else 0, tau, eps)
+    return choice_probability(dist, np.int64(2), np.int64(1 if swapped else 0), tau, eps)
 
 
 @kernel
@@ -175,7 +173,7 @@ def deal_weight(hands, ghost, dealer, rules_stick, swap_rule, rows, scores, targ
     """
     swap_open = swap_rule == 1
     stick = rules_stick == 1
-    standing = 0
+    standing = np.int64(0)
     n_passed = 0
     called = 0
     w = 1.0
@@ -206,116 +204,3 @@ def deal_weight(hands, ghost, dealer, rules_stick, swap_rule, rows, scores, targ
         feats[s, 0] = be
         feats[s, 1] = (hands[s] >> (bs * 6 + 2)) & 1
     return w
-
-
-@kernel
-def auction_replay(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule, rows, scores, target, prefix,
-                   swap_given, force, rng):
-    """``hand.auction_core`` with the turns before the player's imposed: the calls ``prefix`` and the swap given.
-
-    Turn ``i < len(prefix)`` makes call ``prefix[i, 1]``; a seat's first turn
-    among them swaps exactly when it is ``swap_given`` (and the swap is
-    open); later turns are the strategy's, and ``force`` (``F_*`` as a tuple)
-    overrides one seat's decisions at one turn, as in ``auction_core``. Seat
-    ``s`` plays strategy row ``rows[s]``. Same returns as ``auction_core``.
-    """
-    k = prefix.shape[0]
-    until_passes = auction_rule == 1
-    swap_open = swap_rule == 1
-    stick = stick_rule == 1
-    f_seat, f_at, f_swap, f_call, f_trump = force
-    standing = 0
-    maker = -1
-    swapper = -1
-    n_calls = 0
-    calls = np.int64(0)
-    n_passed = 0
-    passed = 0
-    called = 0
-    best_s0 = best_s1 = best_s2 = 0
-    best_e0 = best_e1 = best_e2 = 0.0
-    pos = 1
-    while True:
-        seat = (dealer + pos) % 3
-        r = seat
-        if (passed >> seat) & 1 == 0 and seat != maker:
-            given = n_calls < k
-            forced = stick and seat == dealer and n_passed == 2 and standing == 0
-            rnd = rows[r, P_RANDOM] >= 0.5
-            at_force = seat == f_seat and (n_calls == f_at if f_at >= 0 else (called >> seat) & 1 == 0)
-            if (called >> seat) & 1 == 0:
-                hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
-                deciding = swap_open
-                known = False
-                bs, be = 0, 0.0
-                while True:
-                    if not known:
-                        bs, be = best_of_row(hand, rows, r)
-                        known = True
-                    if not deciding:
-                        break
-                    deciding = False
-                    if given:
-                        do_swap = seat == swap_given
-                    elif at_force and f_swap >= 0:
-                        do_swap = f_swap == 1
-                    elif rnd:
-                        kk, rng = bounded_rng(np.int64(2), rng)
-                        do_swap = kk == 1
-                    else:
-                        do_swap = be < rows[r, P_SWAP_BELOW]
-                    if do_swap:
-                        hand = ghost
-                        if seat == 0:
-                            h0 = ghost
-                        elif seat == 1:
-                            h1 = ghost
-                        else:
-                            h2 = ghost
-                        swapper = seat
-                        swap_open = False
-                        known = False
-                if seat == 0:
-                    best_s0, best_e0 = bs, be
-                elif seat == 1:
-                    best_s1, best_e1 = bs, be
-                else:
-                    best_s2, best_e2 = bs, be
-            if given:
-                call = prefix[n_calls, 1]
-            elif at_force and f_call >= 0:
-                call = f_call
-            elif rnd:
-                call, rng = random_call_rng(standing, forced, rng)
-            else:
-                be = best_e0 if seat == 0 else (best_e1 if seat == 1 else best_e2)
-                shift = shift_of(seat, scores, target, rows[r, P_SHIFT_SELF], rows[r, P_SHIFT_OPP], rows[r, P_NEAR])
-                call = call_of(be - shift, standing, forced, rows[r, P_MOON], rows[r, P_BID5], rows[r, P_BID4],
-                               rows[r, P_BID3], rows[r, P_JUMP])
-            calls |= ((seat << 3) | call) << (5 * n_calls)
-            n_calls += 1
-            called |= 1 << seat
-            passes = call == 0
-            passed |= np.int64(passes) << seat
-            n_passed += passes
-            standing = standing if passes else call
-            maker = maker if passes else seat
-            if call == MOON:
-                break
-        if pos == 3:
-            if not until_passes or n_passed == 3:
-                break
-            pos = 1
-        else:
-            pos += 1
-        if until_passes and maker >= 0 and n_passed == 2:
-            break
-    trump = -1
-    if maker >= 0:
-        if maker == f_seat and f_trump >= 0:
-            trump = f_trump
-        elif rows[maker, P_RANDOM] >= 0.5:
-            trump, rng = bounded_rng(np.int64(4), rng)
-        else:
-            trump = best_s0 if maker == 0 else (best_s1 if maker == 1 else best_s2)
-    return maker, standing, trump, h0, h1, h2, swapper, n_calls, calls, rng

@@ -30,7 +30,7 @@ from kernels.ghost.hand import (
     F_SWAP,
     NO_FORCE,
     margin2,
-    play_dealt,
+    play_dealt_once,
 )
 from kernels.ghost.strategy import best_trump, estimate
 from kernels.jit import kernel
@@ -118,7 +118,7 @@ def _replay(dealt, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params, sc
     dstate[:] = dstate0
     dbuf[:] = dbuf0
     force[F_SWAP] = swap
-    play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
+    play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
     seat = force[F_SEAT]
     return rec[R_POINTS + seat], margin2(rec, seat)
 
@@ -167,6 +167,7 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
         dealt2 = np.zeros(4, np.int64)
         mirrored = np.zeros(4, np.int64)
         force = NO_FORCE.copy()
+        unforced = NO_FORCE.copy()  # a copy, so play_dealt_once sees one array type
         a = acc[ci]
         mi = mirror[ci]
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
@@ -177,13 +178,13 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
             # the strategy's own play, to find the decision points (decision stream restored after)
             dstate[:] = dstate0
             dbuf[:] = dbuf0
-            play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, NO_FORCE, rec)
+            play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, unforced, rec)
             dnext[:] = dstate
             dbuf_next[:] = dbuf
             base_swap = rec[R_SWAP]
             base_pos = (base_swap - dealer + 2) % 3 + 1 if base_swap >= 0 else 4
             if not paired:
-                play_dealt(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, NO_FORCE, rec)
+                play_dealt_once(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, unforced, rec)
                 base2 = rec[R_SWAP]
                 base_pos2 = (base2 - dealer + 2) % 3 + 1 if base2 >= 0 else 4
             for pos in range(1, 4):

@@ -38,164 +38,55 @@ from kernels.advice import (
     tally_weighted,
 )
 from kernels.deal import shuffle
-from kernels.hasenpfeffer.codes import (
-    H_BIDDER_LEADS,
-    H_PASS_FINAL,
-    H_PEPPER,
-    H_REDEAL,
-    H_WIDOW_DEAD,
-)
 from kernels.hasenpfeffer.drivers import _scratch
 from kernels.hasenpfeffer.hand import (
-    BIG_PEPPER,
     F_AT,
     F_CALL,
+    F_GIVEN,
+    F_GIVEN_CALLS,
     F_SEAT,
-    FORCED_BID,
     JOKER,
     N_SEATS,
     N_TRICKS,
     NO_FORCE,
-    P_JUMP,
-    P_SUPPORT,
     R_BID,
     R_BIDDER,
     R_CALLS,
-    R_DEAL,
-    R_DEALER,
-    R_DISCARD,
-    R_FORCED,
     R_NCALLS,
     R_NPLAYS,
     R_PLAYS,
     R_POINTS,
     R_TRICKS,
     R_TRUMP,
-    R_WIDOW,
     auction,
     bid_need,
     card_weights,
-    choose_widow,
-    is_random,
-    play_dealt,
-    play_tricks,
+    play_dealt_once,
     score_hand,
-    target_level,
 )
 from kernels.hasenpfeffer.model import MAX_CHOICES, auction_weight, features
 from kernels.jit import kernel
-from kernels.rng import bounded
 from kernels.solve import new_table, solve_position
 
 ADVICE_DEALER = 3  # the dealer's seat: position p is seat p - 1
 
 
-@kernel(_nrt=False)
-def auction_after(hands, joker_seat, dealer, rules, params, wt, prefix, player, call_now, dstate, dbuf, rec):
-    """``hand.auction`` with the calls ``prefix`` (k, 2) made as observed and ``player``'s call ``call_now`` next.
-
-    The rest of the auction is the strategy's (random seats draw from the
-    decision stream). Returns (bidder, level, forced) as ``hand.auction``.
-    """
-    pepper = rules[H_PEPPER] == 1
-    top = BIG_PEPPER if pepper else 6
-    final = rules[H_PASS_FINAL] == 1
-    k = prefix.shape[0]
-    t0 = target_level(hands[0], 0, pepper, params, wt) if not is_random(params, 0) else 0
-    t1 = target_level(hands[1], 1, pepper, params, wt) if not is_random(params, 1) else 0
-    t2 = target_level(hands[2], 2, pepper, params, wt) if not is_random(params, 2) else 0
-    t3 = target_level(hands[3], 3, pepper, params, wt) if not is_random(params, 3) else 0
-    seat = (dealer + 1) % 4
-    high = 0
-    bidder = -1
-    since = 0
-    passed = 0
-    n = 0
-    while True:
-        if n < k:
-            call = prefix[n, 1]
-        elif n == k and seat == player:
-            call = call_now
-        elif is_random(params, seat):
-            kk = bounded(dstate, dbuf, 1 + top - high)
-            call = 0 if kk == 0 else high + kk
-        else:
-            tl = t0 if seat == 0 else (t1 if seat == 1 else (t2 if seat == 2 else t3))
-            margin = params[seat, P_SUPPORT] if bidder >= 0 and bidder == (seat + 2) % 4 else 0.0
-            call = 0
-            if tl >= high + 1 and tl >= (high + 1) + margin:
-                call = tl if params[seat, P_JUMP] >= 0.5 else high + 1
-        rec[R_CALLS + 2 * n] = seat
-        rec[R_CALLS + 2 * n + 1] = call
-        n += 1
-        if call == 0:
-            passed |= 1 << seat
-            since += 1
-        else:
-            high = call
-            bidder = seat
-            since = 0
-        if high == 0:
-            over = n == N_SEATS
-        elif high == top:
-            over = True
-        elif final:
-            over = (passed | (1 << bidder)) == 15
-        else:
-            over = since == N_SEATS - 1
-        if over:
-            break
-        seat = (seat + 1) % 4
-        if final:
-            while (passed >> seat) & 1:
-                seat = (seat + 1) % 4
-    rec[R_NCALLS] = n
-    if high == 0:
-        if rules[H_REDEAL] == 1 or joker_seat < 0:
-            return -1, 0, False
-        return joker_seat, FORCED_BID, True  # the forced 3: not a choice, the deal's joker holder
-    return bidder, high, False
-
-
-@kernel(inline="always")
+@kernel
 def play_after(dealt, widow, dealer, rules, params, wt, prefix, player, call_now, dstate, dbuf, work, rec):
-    """``hand.play_dealt`` with the auction of ``auction_after``: the observed calls, then the player's."""
-    hands = work[0:4]
-    tricks = work[4:8]
-    rec[R_DEALER] = dealer
-    joker_seat = -1
-    for s in range(N_SEATS):
-        hands[s] = dealt[s]
-        rec[R_DEAL + s] = dealt[s]
-        if (dealt[s] >> JOKER) & 1:
-            joker_seat = s
-    rec[R_WIDOW] = widow
-    bidder, level, forced = auction_after(hands, joker_seat, dealer, rules, params, wt, prefix, player, call_now,
-                                          dstate, dbuf, rec)
-    rec[R_FORCED] = 1 if forced else 0
-    rec[R_BIDDER] = bidder
-    rec[R_BID] = level
-    if bidder < 0:
-        rec[R_TRUMP] = -1
-        rec[R_DISCARD] = -1
-        rec[R_NPLAYS] = 0
-        for s in range(N_SEATS):
-            rec[R_TRICKS + s] = 0
-        rec[R_POINTS] = 0
-        rec[R_POINTS + 1] = 0
-        return
-    trump, discard, hand = choose_widow(hands[bidder], widow, bidder, params, wt, rules[H_WIDOW_DEAD] == 1, dstate, dbuf)
-    hands[bidder] = hand
-    rec[R_TRUMP] = trump
-    rec[R_DISCARD] = discard
-    leader = bidder if rules[H_BIDDER_LEADS] == 1 else (dealer + 1) % 4
-    play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks)
-    side = bidder % 2
-    bid_pts, def_pts = score_hand(level, tricks[side] + tricks[side + 2], rules)
-    for s in range(N_SEATS):
-        rec[R_TRICKS + s] = tricks[s]
-    rec[R_POINTS + side] = bid_pts
-    rec[R_POINTS + 1 - side] = def_pts
+    """``hand.play_dealt`` with the calls ``prefix`` (k, 2) given as observed and ``player``'s call ``call_now`` next.
+
+    The rest of the auction and the play are the strategy's (random seats draw from the decision stream):
+    the advice kernel's weighted play-out of one action, for the tests.
+    """
+    force = NO_FORCE.copy()
+    k = prefix.shape[0]
+    force[F_GIVEN] = k
+    for i in range(k):
+        force[F_GIVEN_CALLS + i] = prefix[i, 1]
+    force[F_SEAT] = player
+    force[F_AT] = k
+    force[F_CALL] = call_now
+    play_dealt_once(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec)
 
 
 @kernel(inline="always")
@@ -244,7 +135,13 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 n += 1
         dealt = np.zeros(N_SEATS, np.int64)
         hands = np.zeros(N_SEATS, np.int64)
-        force = NO_FORCE.copy()
+        force = NO_FORCE.copy()  # the player's call at its turn; the observed calls before it given (softmax)
+        force[F_SEAT] = seat
+        force[F_AT] = k
+        if not exact:
+            force[F_GIVEN] = k
+            for i in range(k):
+                force[F_GIVEN_CALLS + i] = prefix[i, 1]
         pts = np.zeros(n_actions, np.float64)
         mar = np.zeros(n_actions, np.float64)
         pts_dd = np.zeros(n_actions, np.float64)
@@ -273,14 +170,14 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 dealt[others[i % 3]] |= np.int64(1) << unseen[i]
             widow = unseen[18]
             if exact:
-                joker_seat = -1
+                joker_seat = np.int64(-1)
                 for s in range(N_SEATS):
                     hands[s] = dealt[s]
                     if (dealt[s] >> JOKER) & 1:
                         joker_seat = s
                 dstate[:] = dstate0
                 dbuf[:] = dbuf0
-                auction(hands, joker_seat, ADVICE_DEALER, rules, params, wt, NO_FORCE, dstate, dbuf, rec)
+                auction(hands, joker_seat, np.int64(ADVICE_DEALER), rules, params, wt, NO_FORCE, dstate, dbuf, rec)
                 keep = rec[R_NCALLS] > k
                 if keep:
                     for i in range(k):
@@ -304,14 +201,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
             for a in range(n_actions):
                 dstate[:] = dstate0
                 dbuf[:] = dbuf0
-                if exact:
-                    force[F_SEAT] = seat
-                    force[F_AT] = k
-                    force[F_CALL] = actions[a]
-                    play_dealt(dealt, widow, ADVICE_DEALER, rules, params, wt, force, dstate, dbuf, work, rec)
-                else:
-                    play_after(dealt, widow, ADVICE_DEALER, rules, params, wt, prefix, seat, actions[a], dstate,
-                               dbuf, work, rec)
+                force[F_CALL] = actions[a]
+                play_dealt_once(dealt, widow, np.int64(ADVICE_DEALER), rules, params, wt, force, dstate, dbuf, work, rec)
                 bidder = rec[R_BIDDER]
                 ours = bidder >= 0 and bidder % 2 == side
                 if do_strategy:

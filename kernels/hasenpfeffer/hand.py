@@ -51,8 +51,10 @@ P_LEAD_TRUMP = _p("lead_trump_min")
 P_RANDOM = _p("random")
 
 # A forced call (should-bid): seat, the call index at which it acts, the level it calls (0 = pass); -1 = none.
-F_SEAT, F_AT, F_CALL = range(3)
-NO_FORCE = np.full(3, -1, np.int64)
+# Then how many of the first calls are given (should-bid's weighted model: the observed calls, whatever the
+# strategy would have called) and those calls' levels, from F_GIVEN_CALLS on. NO_FORCE: none of either.
+F_SEAT, F_AT, F_CALL, F_GIVEN, F_GIVEN_CALLS = range(5)
+NO_FORCE = np.concatenate((np.array([-1, -1, -1, 0], np.int64), np.zeros(MAX_CALLS, np.int64)))
 
 # Per-hand record layout (int64 row).
 R_DEALER = 0
@@ -163,7 +165,8 @@ def auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, r
     """The auction (RULES.md 3 with the reference's readings); calls into ``rec``. Returns (bidder, level, forced).
 
     Bidder -1: thrown in. ``joker_seat`` is -1 when the joker is the widow.
-    ``force`` (``F_*``) makes one seat's call at one turn (no draw for it).
+    ``force`` (``F_*``) gives the first ``force[F_GIVEN]`` calls and makes one
+    seat's call at one turn (no draw for either).
     """
     pepper = rules[H_PEPPER] == 1
     top = BIG_PEPPER if pepper else 6
@@ -179,7 +182,9 @@ def auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, r
     passed = 0
     n = 0
     while True:
-        if seat == force[F_SEAT] and n == force[F_AT]:
+        if n < force[F_GIVEN]:
+            call = force[F_GIVEN_CALLS + n]
+        elif seat == force[F_SEAT] and n == force[F_AT]:
             call = force[F_CALL]
         elif is_random(params, seat):
             k = bounded(dstate, dbuf, 1 + top - high)
@@ -366,7 +371,7 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
     hands = work[0:4]
     tricks = work[4:8]
     rec[R_DEALER] = dealer
-    joker_seat = -1
+    joker_seat = np.int64(-1)
     for s in range(N_SEATS):
         hands[s] = dealt[s]
         rec[R_DEAL + s] = dealt[s]
@@ -398,6 +403,13 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
         rec[R_TRICKS + s] = tricks[s]
     rec[R_POINTS + side] = bid_pts
     rec[R_POINTS + 1 - side] = def_pts
+
+
+@kernel
+def play_dealt_once(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec):
+    """``play_dealt`` compiled once, not inlined, for the callers off the hot path (should-bid, one hand from a
+    deal order): the hand's code is typed and optimised here once instead of inside each caller."""
+    play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec)
 
 
 @kernel(inline="always")

@@ -79,7 +79,9 @@ def play_forced(
     """
     v, rules_d, rules_vec = resolve_run("ghost", seed, rules)
     _, params = seat_params(strategy)
-    f = gk.NO_FORCE.copy() if force is None else np.array(force, np.int64)
+    f = gk.NO_FORCE.copy()
+    if force is not None:  # the fields given; the rest (the observed turns before it) as in NO_FORCE
+        f[:len(force)] = np.array(force, np.int64)
     rec = np.zeros(gk.R_WIDTH, np.int64)
     work = np.zeros(16, np.int64)
     dstate, dbuf = decision_states(seed, 0, 1)[0], np.zeros(2, np.int64)
