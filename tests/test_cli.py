@@ -7,14 +7,7 @@ import sys
 
 import pytest
 
-from sim.cli import main
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
+from tests.cli_run import run
 
 
 def test_simulate_prints_summary(capsys):

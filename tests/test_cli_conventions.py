@@ -12,19 +12,12 @@ import pytest
 
 from sim import progress as progress_mod
 from sim import runner
-from sim.cli import main
+from tests.cli_run import run
 from sim.errors import CommandLineError, Stopped, UserError
 from sim.progress import COMPILE_NOTICE, Progress
 from sim.records import RecordsError
 from sim.rules import RuleError
 from sim.strategy import StrategyError, load_strategy
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 def option_help(text: str, flag: str) -> str:

@@ -22,32 +22,11 @@ import pytest
 from analysis.intervals import wilson, wilson_clustered
 from sim import records as rec_mod
 from sim import runner
-from sim.cli import main
+from tests.cli_run import run, one_error, listing
 from sim.errors import Terminated
 
 ROOT = Path(__file__).resolve().parent.parent
 NOT_UTF8 = bytes(range(128, 256)) * 3  # no valid UTF-8 text starts with a continuation byte
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
-
-
-def one_error(capsys, *args) -> str:
-    """Run a command that must fail: status 2, nothing on stdout, one ``bower: error:`` line; the line."""
-    code, out, err = run(capsys, *args)
-    assert (code, out) == (2, ""), err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bower: error: "), err
-    return lines[0]
-
-
-def listing(folder: Path) -> list[str]:
-    """Every name in ``folder``, hidden ones (``.bower-*``) included."""
-    return sorted(os.listdir(folder))
 
 
 # ---------------------------------------------------------------- a strategy file that is not UTF-8

@@ -11,7 +11,7 @@ from sim.variants.cutthroat import tables as ct
 from kernels.cutthroat import hand as ck
 from sim import records as rec_mod
 from sim import runner
-from sim.cli import main
+from tests.cli_run import run
 from sim.rules import resolve
 from sim.strategy import load_strategy, to_toml
 from sim.variants import get_variant
@@ -20,13 +20,6 @@ CUTTHROAT = get_variant("cutthroat")
 CUTTHROAT_DEFAULTS = get_variant("cutthroat").defaults
 
 DEFAULT = CUTTHROAT_DEFAULTS
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 def _rows(seed: int, n: int, rules=None, strategy="default") -> np.ndarray:

@@ -14,17 +14,11 @@ from analysis import dd
 from analysis.intervals import Z95, wilson
 from sim import runner
 from sim.cli import main
+from tests.cli_run import run
 from sim.records import read_records
 from sim.variants import all_variants, get_variant
 
 EUCHRE = get_variant("euchre")
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 def record(variant, maker, trump, hands, tricks, dd_tricks, table, **fields):

@@ -11,7 +11,7 @@ import pytest
 from kernels.euchre import hand as ek
 from sim import records as rec_mod
 from sim import runner
-from sim.cli import main
+from tests.cli_run import run
 from sim.rules import resolve
 from sim.strategy import StrategyError, load_strategy, to_toml
 from sim.variants import get_variant
@@ -22,13 +22,6 @@ EUCHRE = get_variant("euchre")
 DEFAULT = EUCHRE.defaults
 LONE_RULES = {"allow_lone_defender": True}
 LONE = {"alone_min": 2.75, "defend_alone_min": 2.25, "order_min_1": 2.5, "order_min_3": 2.5}  # many lone hands
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 def _rows(seed: int, n: int, rules=None, strategy="default") -> np.ndarray:

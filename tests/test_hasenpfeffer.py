@@ -11,7 +11,7 @@ from sim.variants.hasenpfeffer import tables as ht
 from kernels.hasenpfeffer import hand as hk
 from sim import records as rec_mod
 from sim import runner
-from sim.cli import main
+from tests.cli_run import run
 from sim.rules import resolve
 from sim.strategy import load_strategy, to_toml
 from tests.reference import hasenpfeffer as ref
@@ -21,13 +21,6 @@ HASENPFEFFER = get_variant("hasenpfeffer")
 HASENPFEFFER_DEFAULTS = get_variant("hasenpfeffer").defaults
 
 DEFAULT = HASENPFEFFER_DEFAULTS
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 def _rows(seed: int, n: int, rules=None, strategy="default") -> np.ndarray:

@@ -4,17 +4,10 @@ import json
 
 import pytest
 
-from sim.cli import main
+from tests.cli_run import run
 from sim.runner import max_threads
 
 HANDS = "3000"  # small: each test runs in a few seconds once the kernels are loaded
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 def threads_arg() -> tuple[str, list[int]]:

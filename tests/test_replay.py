@@ -15,7 +15,7 @@ import pytest
 from sim import runner
 from sim import solve as S
 from sim.cards import card_str, parse_card
-from sim.cli import main
+from tests.cli_run import run
 from sim.records import read_records
 from sim.replay import ReplayError, fields_needed, replay, replay_file, replay_hand
 from sim.variants import get_variant
@@ -45,13 +45,6 @@ def records(tmp_path_factory):
         return copy.deepcopy(_CACHE[key][1])
 
     return get
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 def write_jsonl(path, recs) -> str:

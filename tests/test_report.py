@@ -24,24 +24,9 @@ from analysis import report as rep
 from analysis import report_format as rf
 from analysis import report_plots as rp
 from sim.cli import main
+from tests.cli_run import run, one_error
 
 SMALL = ["--hands", "2000", "--games", "64", "--dd-hands", "200", "--seed", "7"]
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
-
-
-def one_error(capsys, *args) -> str:
-    """Run a command that must fail: status 2, nothing on stdout, one ``bower: error:`` line; the line."""
-    code, out, err = run(capsys, *args)
-    assert (code, out) == (2, ""), err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bower: error: "), err
-    return lines[0]
 
 
 def run_quiet(*args) -> tuple[int, str, str]:

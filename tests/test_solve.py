@@ -7,17 +7,11 @@ import pytest
 
 from sim import solve as S
 from sim.cli import main
+from tests.cli_run import run
 from sim.records import read_records
 from sim.variants import get_variant
 
 GHOST_DEAL = "0:TC JC TS 9D TH JH 1:KC 9S TD JD QH AH 2:AC KS QD AD 9H KH"
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as e:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return e.value.code, out, err
 
 
 def one_line_error(code, out, err, words):
