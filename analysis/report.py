@@ -2,9 +2,10 @@
 
 ``write_tables`` saves a variant's tables as CSV or Parquet; ``write_report``
 has the plots drawn and writes ``report.html``: a contents list, the run's
-notes, the plots (``analysis.report_plots``), every table formatted for
-reading (``analysis.report_format``) and how the report was made (rules,
-strategy parameters, the command that reproduces it). The page needs no
+notes, the plots (each variant's ``Variant.draw_plots``, with the helpers
+of ``analysis.report_plots``), every table formatted for reading
+(``analysis.report_format``) and how the report was made (rules, strategy
+parameters, the command that reproduces it). The page needs no
 network and no script; it references only the PNGs beside it, or, with
 ``single_file``, none: the images are inside it as ``data:`` URIs.
 
@@ -175,14 +176,6 @@ def write_tables(tables: dict[str, pd.DataFrame], out_dir: str, fmt: str) -> lis
         raise
     _publish(staging, out_dir, names)
     return [os.path.join(out_dir, n) for n in names]
-
-
-def position_plot(tables: dict[str, pd.DataFrame], staging: str, title: str = "Points per hand by position",
-                  xlabel: str = "position (1 = dealer's left, 3 = dealer)") -> None:
-    """Points per hand by position as ``points_by_position.png`` (``analysis.report_plots.position_plot``)."""
-    from analysis.report_plots import position_plot as draw
-
-    draw(tables, os.path.join(staging, "points_by_position.png"), {1: "dealer's left", 3: "dealer"})
 
 
 def run_meta(v, name: str, params: dict, rules_d: dict, seed: int, extra: dict, reproduce: str) -> dict:

@@ -7,7 +7,8 @@ play and score of one hand with its record and summary layouts; ``strategy``;
 and its engine package ``sim/variants/NAME/`` that builds the ``Variant``
 below from its own modules (``strategy``: presets; ``records``; ``summary``:
 the summary, its text and the experiment columns; ``tables``: the analysis
-tables and plots; ``advice``: the should-bid question; ``report``;
+tables; ``plots``: the report's plots, with ``analysis.report_plots``'
+helpers; ``advice``: the should-bid question; ``report``;
 ``scoring``: replay's rules, through ``CardPlay``). The commands, runner,
 records, experiments, analysis, report, profile, the double-dummy solver and
 replay only ever go through these fields; none of them names a variant.
@@ -102,8 +103,8 @@ class Variant:
     # ---- analysis and report
     analysis_tables: Callable[[list, dict], tuple[dict, list]]  # (records, params) -> (tables, names to print)
     report: Callable  # (**run options) -> (tables, meta, notes) of the HTML report
-    plots: dict[str, str]  # file name -> caption of the report's plots
-    draw_plots: Callable[[dict, str], None]  # (tables, folder) draws them
+    plots: dict[str, str]  # file name -> caption of the report's plots (``plots.PLOTS``)
+    draw_plots: Callable[[dict, str], dict[str, str]]  # (tables, folder) draws them -> file name -> note under it
 
     # ---- should-bid
     advise: Callable  # (hand, question dict, strategy, samples, seed, threads, rules) -> answer dict

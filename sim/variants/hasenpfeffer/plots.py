@@ -1,10 +1,15 @@
-"""Hasenpfeffer report plots (matplotlib PNGs with confidence bands), drawn into the report's staging folder."""
+"""Hasenpfeffer's report plots (``PLOTS``: file name -> caption), drawn with ``analysis.report_plots``.
+
+``draw_plots(tables, folder)`` (``Variant.draw_plots``) draws them from the
+report's tables and returns the notes under them.
+"""
 
 from __future__ import annotations
 
-import os
-
+import numpy as np
 import pandas as pd
+
+from analysis import report_plots as rp
 
 PLOTS = {
     "make_by_bid.png": "Make rate by contract and where the joker was dealt",
@@ -13,55 +18,78 @@ PLOTS = {
 }
 
 
-def draw_plots(tables: dict[str, pd.DataFrame], staging: str) -> None:
-    """Draw the report's plots (``PLOTS``) from ``tables`` into ``staging``."""
-    import matplotlib
+def make_by_bid(tables: dict, path: str) -> str:
+    """Make rate by contract, one series per place the joker was dealt, 95% intervals; cells of 30+ hands."""
+    fig, ax = rp.figure()
+    bj = tables.get("by_joker")
+    shown, dropped = [], 0
+    bids = []
+    if bj is not None and len(bj):
+        cats = bj["bid"].cat.categories if isinstance(bj["bid"].dtype, pd.CategoricalDtype) else sorted(bj["bid"].unique())
+        bids = [str(b) for b in cats if (bj["bid"].astype(str) == str(b)).any()]
+        groups = list(bj.groupby("joker", observed=True, sort=False))
+        for (place, g), dx, c in zip(groups, rp.offsets(len(groups), 0.42), rp.COLORS):
+            dropped += int(((g["hands"] > 0) & (g["hands"] < 30)).sum())
+            g = g[g["hands"] >= 30]
+            if len(g):
+                x = np.array([bids.index(str(b)) for b in g["bid"]]) + dx
+                rp.errorbar(ax, x, g, "make_rate", "make_low", "make_high", c, f"joker: {place}", ls="none")
+                shown.append(g)
+    if shown:
+        s = pd.concat(shown)
+        ax.set_xticks(range(len(bids)), bids)
+        ax.set_xlim(-0.5, len(bids) - 0.5)
+        rp.set_ylim(ax, rp.y_limits(s["make_low"], s["make_high"], rate=True), rate=True)
+        ax.set_xlabel("contract")
+        ax.set_ylabel("make rate\n(95% interval)")
+        rp.legend(fig, ax)
+    else:
+        rp.nothing(ax, "no contract with 30+ hands")
+    rp.save(fig, path)
+    return rp.left_out(dropped, 30)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    bj = tables["by_joker"]
-    bids = [str(b) for b in bj["bid"].cat.categories if (bj["bid"] == b).any()] if len(bj) else []
-    for place, g in bj.groupby("joker", observed=True):
-        g = g[g["hands"] >= 30]
-        if len(g):
-            x = [bids.index(str(b)) for b in g["bid"]]
-            ax.errorbar(x, g["make_rate"], yerr=[(g["make_rate"] - g["make_low"]).clip(lower=0),
-                        (g["make_high"] - g["make_rate"]).clip(lower=0)], marker="o", ms=4, capsize=3,
-                        label=f"joker: {place}")
-    ax.set_xticks(range(len(bids)), bids)
-    ax.set_xlabel("contract")
-    ax.set_ylabel("make rate (95% interval)")
-    ax.set_ylim(0, 1.02)
-    ax.set_title(PLOTS["make_by_bid.png"])
-    ax.legend()
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(os.path.join(staging, "make_by_bid.png"), dpi=110)
-    plt.close(fig)
+def widow_value(tables: dict, path: str) -> str:
+    """The mean rise of the bidder's trick estimate by the widow card, hands in the tick labels."""
+    fig, ax = rp.figure()
+    wv = tables.get("widow_value")
+    if wv is None or not len(wv):
+        rp.nothing(ax, "no widow taken in this run")
+    else:
+        labels = [f"{w}\n{rp.count(h)} hands" for w, h in zip(wv["widow"].astype(str), wv["hands"])]
+        x = np.arange(len(labels))
+        ax.bar(x, wv["mean_gain"], color="#6a8caf", width=0.6)
+        ax.set_xticks(x, labels)
+        ax.grid(False, axis="x")
+        rp.set_ylim(ax, rp.y_limits(wv["mean_gain"], wv["mean_gain"], bars=True), rate=False)
+        ax.set_xlabel("the widow card (for the trump named)")
+        ax.set_ylabel("mean rise of the bidder's\ntrick estimate")
+    rp.save(fig, path)
+    return ""
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    wv = tables["widow_value"]
-    if len(wv):
-        ax.bar(wv["widow"].astype(str), wv["mean_gain"], color="#6a8caf")
-    ax.set_xlabel("the widow card (for the trump named)")
-    ax.set_ylabel("mean rise of the bidder's trick estimate")
-    ax.set_title(PLOTS["widow_value.png"])
-    ax.grid(alpha=0.3, axis="y")
-    fig.tight_layout()
-    fig.savefig(os.path.join(staging, "widow_value.png"), dpi=110)
-    plt.close(fig)
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+def sides(tables: dict, path: str) -> str:
+    """Game win share of each side, 95% intervals, with the even line."""
+    fig, ax = rp.figure()
     sd = tables.get("sides")
-    if sd is not None:
-        err = [(sd["win_share"] - sd["win_low"]).clip(lower=0), (sd["win_high"] - sd["win_share"]).clip(lower=0)]
-        ax.bar(sd["side"], sd["win_share"], yerr=err, capsize=4, color="#8fbf7f")
-    ax.set_ylabel("share of games won (95% interval)")
-    ax.set_ylim(0, 1)
-    ax.set_title(PLOTS["sides.png"])
-    ax.grid(alpha=0.3, axis="y")
-    fig.tight_layout()
-    fig.savefig(os.path.join(staging, "sides.png"), dpi=110)
-    plt.close(fig)
+    if sd is None or not len(sd):
+        rp.nothing(ax, "no games in this run")
+    else:
+        rp.bar_intervals(ax, list(sd["side"]), sd["win_share"], sd["win_low"], sd["win_high"])
+        ax.axhline(0.5, color="grey", ls="--", lw=1)
+        rp.set_ylim(ax, rp.y_limits(sd["win_low"], sd["win_high"], rate=True, bars=True), rate=True)
+        ax.set_ylabel("share of games won\n(95% interval)")
+    rp.save(fig, path)
+    return ""
+
+
+DRAW = {
+    "make_by_bid.png": make_by_bid,
+    "widow_value.png": widow_value,
+    "sides.png": sides,
+}
+
+
+def draw_plots(tables: dict, folder: str) -> dict[str, str]:
+    """Draw the report's plots (``PLOTS``) from ``tables`` into ``folder``; the notes under them, by file name."""
+    return rp.draw_all(DRAW, tables, folder)
