@@ -24,6 +24,8 @@ from analysis import report as rep
 from analysis import report_format as rf
 from analysis import report_plots as rp
 from sim.cli import main
+from sim.variants.cutthroat import plots as cutthroat_plots
+from sim.variants.ghost import plots as ghost_plots
 from tests.cli_run import run, one_error
 
 SMALL = ["--hands", "2000", "--games", "64", "--dd-hands", "200", "--seed", "7"]
@@ -89,14 +91,14 @@ def plot_faults(fig) -> list[str]:
 @pytest.fixture(autouse=True)
 def checked_plots(monkeypatch):
     """Every plot the tests draw is checked by ``plot_faults`` before it is saved."""
-    save = rp._save
+    save = rp.save
     found = []
 
     def checked(fig, path):
         found.extend(f"{os.path.basename(path)}: {f}" for f in plot_faults(fig))
         save(fig, path)
 
-    monkeypatch.setattr(rp, "_save", checked)
+    monkeypatch.setattr(rp, "save", checked)
     yield
     assert found == []
 
@@ -205,14 +207,14 @@ def test_y_limits_hold_every_error_bar():
 
 def test_the_swap_plot_shows_every_band_and_has_no_title(monkeypatch, tmp_path):
     figs = []
-    monkeypatch.setattr(rp, "_save", lambda fig, path: figs.append(fig))
+    monkeypatch.setattr(rp, "save", lambda fig, path: figs.append(fig))
     strength = np.arange(12) * 0.25 + 1.0
     gain = np.linspace(1.0, -9.0, 12)  # far below the old fixed limit of -5
     sw = pd.DataFrame({"position": 1, "strength": strength, "decisions": 500, "gain_points": gain,
                        "gain_low": gain - 0.8, "gain_high": gain + 0.8, "gain_margin": gain, "margin_low": gain,
                        "margin_high": gain})
     tables = {"swap_value_by_position": sw, "swap_value": sw.drop(columns="position")}
-    rp.ghost_swap_value(tables, str(tmp_path / "swap.png"))
+    ghost_plots.swap_value(tables, str(tmp_path / "swap.png"))
     ax = figs[0].axes[0]
     lo, hi = ax.get_ylim()
     assert lo < (gain - 0.8).min() and hi > (gain + 0.8).max()
@@ -222,10 +224,10 @@ def test_the_swap_plot_shows_every_band_and_has_no_title(monkeypatch, tmp_path):
 
 def test_the_dummy_plot_says_where_both_were_seen(tmp_path):
     dv = _frame()
-    note = rp.cutthroat_dummy_value({"dummy_value": dv}, str(tmp_path / "d.png"))
+    note = cutthroat_plots.dummy_value({"dummy_value": dv}, str(tmp_path / "d.png"))
     assert note.startswith("Like with like only where both were seen") and "strength 4 (136 with the dummy, 50 alone)" in note
     apart = dv.assign(alone_hands=[0, 45, 10])
-    note = rp.cutthroat_dummy_value({"dummy_value": apart}, str(tmp_path / "d.png"))
+    note = cutthroat_plots.dummy_value({"dummy_value": apart}, str(tmp_path / "d.png"))
     assert note.startswith("No strength has 30+ makers both with the dummy and alone")
     assert (tmp_path / "d.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
