@@ -99,6 +99,23 @@ for name, threads, n in cases:
             continue
         def once(n=n, threads=threads):
             dd_advise("JH KH TH 9H AS 9C", position=1, samples=n, seed=0, threads=threads, playout="dd")
+    elif "advice-w" in name:  # should-bid on a weighted auction: samples are the effective sample size asked for
+        import importlib
+        try:  # an older commit without the weighted model (or without the variant)
+            importlib.import_module("sim.variants.euchre.advice").model_vector
+        except Exception:
+            continue
+        playout = "dd" if name.endswith("-dd") else "strategy"
+        prefix = name.split("advice-w")[0].rstrip("-")
+        question = {
+            "": ("ghost", ("JH JD AH KH 9S TC",), dict(position=3, calls="pass,3", swapped="1")),
+            "ct": ("cutthroat", ("QC TS 9S KD 9H", "JS"), dict(position=2, calls="pass")),
+            "hp": ("hasenpfeffer", ("JK JH JD AH KH 9C",), dict(position=3, calls="pass,4")),
+            "eu": ("euchre", ("AH KH QD JD 9C", "TS"), dict(position=2, calls="pass,pass,pass,pass,pass")),
+        }[prefix]
+        ask = importlib.import_module(f"sim.variants.{question[0]}.advice").advise
+        def once(n=n, threads=threads, q=question, playout=playout, ask=ask):
+            ask(*q[1], **q[2], samples=n, seed=0, threads=threads, playout=playout)
     elif name.endswith("solve"):
         try:  # an older commit without the double-dummy solver
             from sim import solve as dd
@@ -232,6 +249,14 @@ def main() -> None:
         "swap": [1_000_000],
         "advice": [100_000],
         "advice-dd": [20_000],
+        "advice-w": [100_000],
+        "advice-w-dd": [20_000],
+        "ct-advice-w": [100_000],
+        "ct-advice-w-dd": [20_000],
+        "hp-advice-w": [100_000],
+        "hp-advice-w-dd": [20_000],
+        "eu-advice-w": [100_000],
+        "eu-advice-w-dd": [20_000],
         "records": [20_000],
         "ct-hand": [1_000_000, 4_000_000],
         "ct-game": [100_000],
@@ -249,7 +274,10 @@ def main() -> None:
     }
     if args.quick:
         sizes = {"deal": [1_000_000], "hand": [1_000_000], "game": [100_000], "duplicate": [60_000], "swap": [200_000],
-                 "advice": [20_000], "advice-dd": [5_000], "records": [10_000], "ct-hand": [1_000_000],
+                 "advice": [20_000], "advice-dd": [5_000], "advice-w": [20_000], "advice-w-dd": [5_000],
+                 "ct-advice-w": [20_000], "ct-advice-w-dd": [5_000], "hp-advice-w": [20_000],
+                 "hp-advice-w-dd": [5_000], "eu-advice-w": [20_000], "eu-advice-w-dd": [5_000],
+                 "records": [10_000], "ct-hand": [1_000_000],
                  "ct-game": [50_000], "ct-advice": [50_000], "hp-hand": [1_000_000], "hp-game": [50_000], "hp-advice": [20_000],
                  "eu-hand": [1_000_000], "eu-game": [50_000], "eu-advice": [20_000], "solve": [5_000],
                  "ct-solve": [5_000], "hp-solve": [1_000], "eu-solve": [5_000]}
@@ -286,6 +314,9 @@ def main() -> None:
     print("'advice' = should-bid samples per action (position 1, 18 actions: each sample plays 18 hands; the softmax "
           "auction model: samples are the effective sample size asked for);")
     print("'advice-dd' = the same with the double-dummy play-out (each action's contract solved);")
+    print("'advice-w', 'ct-', 'hp-', 'eu-advice-w' (and '-dd') = should-bid after calls the model must weigh: Ghost Hand "
+          "position 3 after pass,3 (position 1 swapped), Cutthroat position 2 after a pass, Hasenpfeffer position 3 "
+          "after pass,4, Euchre round two at position 2; items are the effective sample size (ESS) asked for")
     print("'random' = 'hand' with the random strategy in every seat (the peer comparison below);")
     print("'ct-hand', 'ct-game', 'ct-advice' = the same for Cutthroat (games to 10; should-bid at position 1, 3 actions);")
     print("'hp-hand', 'hp-game', 'hp-advice' = the same for Hasenpfeffer (games to 10 by side; should-bid at position 1, 7 actions);")

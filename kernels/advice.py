@@ -105,3 +105,25 @@ def choice_probability(dist, n, chosen, tau, eps):
             z += np.exp(-(dist[i] - best) / tau)
         p = np.exp(-(dist[chosen] - best) / tau) / z
     return (1.0 - eps) * p + eps / n
+
+
+ROULETTE = 1.0  # softmax weights below this share of the chunk's mean weight so far go through Russian roulette
+
+
+@kernel(inline="always")
+def roulette(w, raw_sum, raw_n, state):
+    """Russian roulette on a deal's model weight ``w`` (should-bid's softmax model): the weight to play it at.
+
+    ``raw_sum``/``raw_n`` are the chunk's weights over its earlier draws. A
+    weight below ``r = ROULETTE`` times their mean is played with probability
+    ``w / r`` (a uniform from the chunk's deal stream ``state``) at weight
+    ``r``, else skipped (0). ``r`` depends only on earlier draws, so the
+    weighted sums stay unbiased, and the deals the calls make far less likely
+    than the typical one stop costing a play-out (and solves) each for almost
+    nothing in the effective sample size.
+    """
+    r = ROULETTE * raw_sum / raw_n if raw_n > 0 else 0.0
+    if 0.0 < w < r:
+        u01 = float(next_u64(state) >> np.uint64(11)) * 1.1102230246251565e-16
+        return r if u01 * r < w else 0.0
+    return w

@@ -58,8 +58,9 @@ def test_question_answer_and_json_fields(capsys):
     q = r["question"]
     assert q["bid"] == "4" and q["trump"] == "H" and q["verdict"].startswith("yes")
     assert q["ev_vs_pass_ci95"][0] > 0 and 0.99 < q["make_prob"] <= 1
-    # the softmax model keeps every deal and weighs it: the effective sample size reaches the samples asked for
-    assert r["acceptance_rate"] == 1 and r["ess"] >= 3000 and r["samples"] > r["ess"]
+    # the softmax model weighs every deal, Russian roulette plays the light ones at the chunk's mean weight or
+    # skips them: the effective sample size reaches the samples asked for
+    assert 0.2 < r["acceptance_rate"] < 1 and r["ess"] >= 3000 and r["samples"] > r["ess"]
     assert r["model"] == {"kind": "softmax", "tau": 0.25, "epsilon": 0.01}
     assert {a["action"] for a in r["actions"]} >= {"pass", "4 H", "5 C", "moon S"}
     assert "3 H" not in {a["action"] for a in r["actions"]}  # a 3 cannot beat the standing 3

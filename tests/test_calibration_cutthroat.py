@@ -48,6 +48,7 @@ from kernels.estimate import estimate
 from sim import runner
 from sim.cards import mask_of, parse_card, parse_cards
 from sim.variants.cutthroat.advice import INFERENCE_NAMES, advise, open_actions, parse_situation
+from tests.calibration import check, tol
 
 TAU, EPS = 0.25, 0.05
 MODEL = {"kind": "softmax", "tau": TAU, "epsilon": EPS}
@@ -165,10 +166,6 @@ def _outcomes(kept, up: int, me: int, n_passes: int, actions, strategy: str):
     return res
 
 
-def _tol(x, n, ess):
-    return 4 * float(np.std(x)) * np.sqrt(1 / n + 1 / ess) + 0.01
-
-
 @pytest.mark.parametrize("hand_text,up_text,position,n_passes,strategy,n_deals,min_off", SITUATIONS)
 def test_deals_simulated_from_the_model_match_should_bid(hand_text, up_text, position, n_passes, strategy, n_deals,
                                                           min_off):
@@ -190,21 +187,16 @@ def test_deals_simulated_from_the_model_match_should_bid(hand_text, up_text, pos
     assert [row["seat"] for row in r["inference"]] == sorted(feats)
     for row in r["inference"]:
         for name, x in zip(INFERENCE_NAMES, feats[row["seat"]]):
-            tol = _tol(x, n, ess)
-            report.append((row["who"], name, row[name], float(x.mean()), tol))
+            report.append((row["who"], name, row[name], float(x.mean()), tol(x, n, ess)))
     _, rules_d, _, _ = _setup()
     actions = open_actions(parse_situation(hand_text, up_text, position, calls), rules_d, position)
     res = _outcomes(kept, up, me, n_passes, actions, strategy)
     for a, (act, est) in enumerate(zip(actions, r["actions"])):
         assert act["action"] == est["action"]
         pts, tricks, maker = res[a].T
-        report.append((act["action"], "points", est["expected_points"], float(pts.mean()), _tol(pts, n, ess)))
-        report.append((act["action"], "tricks", est["mean_tricks"], float(tricks.mean()), _tol(tricks, n, ess)))
+        report.append((act["action"], "points", est["expected_points"], float(pts.mean()), tol(pts, n, ess)))
+        report.append((act["action"], "tricks", est["mean_tricks"], float(tricks.mean()), tol(tricks, n, ess)))
         if maker.all():  # the player makes trump on every deal: the make rate is over all of them
             made = (tricks >= 3).astype(float)
-            report.append((act["action"], "make", est["make_prob"], float(made.mean()), _tol(made, n, ess)))
-    lines = [f"{who:>28} {what:>16}: should-bid {got:.4f} simulated {want:.4f} diff {got - want:+.4f} tol {tol:.4f}"
-             for who, what, got, want, tol in report]
-    print(f"\nkept {n} of {n_deals} ({100 * off.mean():.0f}% off the strategy), ess {ess:.0f}", *lines, sep="\n")
-    bad = [line for line, (_, _, got, want, tol) in zip(lines, report) if not abs(got - want) < tol]
-    assert not bad, "\n".join([f"kept {n}, ess {ess:.0f}", *bad])
+            report.append((act["action"], "make", est["make_prob"], float(made.mean()), tol(made, n, ess)))
+    check(report, n, n_deals, off, ess, width=28)

@@ -60,6 +60,7 @@ from sim import runner
 from sim.advice import model_vector
 from sim.cards import mask_of, parse_card, parse_cards
 from sim.variants.euchre.advice import INFER_NAMES, advise, open_actions, parse_situation
+from tests.calibration import check, tol
 
 DEALER = 3  # should-bid's dealer seat (``kernels.euchre.advice.ADVICE_DEALER``): position p is seat p - 1
 TAU, EPS = 0.25, 0.05
@@ -133,10 +134,6 @@ def _passing(params, n_passes):
     return out
 
 
-def _tol(x, n, ess):
-    return 4 * float(np.std(x)) * np.sqrt(1 / n + 1 / ess) + 0.01
-
-
 @pytest.mark.parametrize("hand_text,up_text,position,n_passes,n_deals,min_off", SITUATIONS)
 def test_deals_simulated_from_the_model_match_should_bid(hand_text, up_text, position, n_passes, n_deals, min_off):
     """The kept simulated deals' features and play-out outcomes agree with should-bid's weighted answer."""
@@ -160,7 +157,7 @@ def test_deals_simulated_from_the_model_match_should_bid(hand_text, up_text, pos
         s = row["seat"]
         f = np.array([em.deal_features(d[s], np.int64(up), wt, params, s) for d in kept])
         for j, name in enumerate(INFER_NAMES):
-            report.append((row["who"], name, row[name], float(f[:, j].mean()), _tol(f[:, j], n, ess)))
+            report.append((row["who"], name, row[name], float(f[:, j].mean()), tol(f[:, j], n, ess)))
     actions = open_actions(parse_situation(hand_text, up_text, position, calls, rules_d), rules_d, position)
     assert [a["action"] for a in actions] == [e["action"] for e in r["actions"]]
     dstate = np.array([1, 2, 3, 4], np.uint64)
@@ -185,16 +182,12 @@ def test_deals_simulated_from_the_model_match_should_bid(hand_text, up_text, pos
             res[j] = p - rec[R_POINTS + 1 - side], p, t, ours, ours and t >= MAKER_NEEDS
         net, gross, t, ours, made = res.T
         a = est["action"]
-        report.append((a, "points (net)", est["expected_points"], float(net.mean()), _tol(net, n, ess)))
-        report.append((a, "side_points", est["side_points"], float(gross.mean()), _tol(gross, n, ess)))
-        report.append((a, "tricks", est["mean_tricks"], float(t.mean()), _tol(t, n, ess)))
-        report.append((a, "side_maker", est["side_maker"], float(ours.mean()), _tol(ours, n, ess)))
+        report.append((a, "points (net)", est["expected_points"], float(net.mean()), tol(net, n, ess)))
+        report.append((a, "side_points", est["side_points"], float(gross.mean()), tol(gross, n, ess)))
+        report.append((a, "tricks", est["mean_tricks"], float(t.mean()), tol(t, n, ess)))
+        report.append((a, "side_maker", est["side_maker"], float(ours.mean()), tol(ours, n, ess)))
         k = int(ours.sum())
         if k >= 200:  # the make rate, over the deals on which the player's side makes trump
             m = made[ours > 0]
-            report.append((a, "make", est["make_prob"], float(m.mean()), _tol(m, k, ess * est["side_maker"])))
-    lines = [f"{who:>34} {what:>16}: should-bid {got:.4f} simulated {want:.4f} diff {got - want:+.4f} tol {tol:.4f}"
-             for who, what, got, want, tol in report]
-    print(f"\nkept {n} of {n_deals} ({100 * off.mean():.0f}% off the strategy), ess {ess:.0f}", *lines, sep="\n")
-    bad = [line for line, (_, _, got, want, tol) in zip(lines, report) if not abs(got - want) < tol]
-    assert not bad, "\n".join([f"kept {n}, ess {ess:.0f}", *bad])
+            report.append((a, "make", est["make_prob"], float(m.mean()), tol(m, k, ess * est["side_maker"])))
+    check(report, n, n_deals, off, ess, width=34)

@@ -75,6 +75,7 @@ from kernels.ghost.strategy import (
 )
 from sim import runner
 from sim.variants.ghost import advice as adv
+from tests.calibration import check, tol
 
 TAU, EPS = 0.25, 0.05
 MODEL = {"kind": "softmax", "tau": TAU, "epsilon": EPS}
@@ -167,10 +168,6 @@ def _imposing(params, prefix, swap_given):
     return out
 
 
-def _tol(x, n, ess, floor=0.01):
-    return 4 * float(np.std(x)) * np.sqrt(1 / n + 1 / ess) + floor
-
-
 @pytest.mark.parametrize("hand_text,position,calls,swapped,n_deals,min_off", SITUATIONS)
 def test_deals_simulated_from_the_model_match_should_bid(hand_text, position, calls, swapped, n_deals, min_off):
     """The kept simulated deals' features and play-out outcomes agree with should-bid's weighted answer."""
@@ -198,7 +195,7 @@ def test_deals_simulated_from_the_model_match_should_bid(hand_text, position, ca
             f.append((be, float(held[s] >> (bs * 6 + 2) & 1)))
         f = np.array(f)
         for j, name in enumerate(gm.FEATURE_NAMES):
-            report.append((row["who"], name, row[name], float(f[:, j].mean()), _tol(f[:, j], n, ess)))
+            report.append((row["who"], name, row[name], float(f[:, j].mean()), tol(f[:, j], n, ess)))
     actions = adv.open_actions(state, rules_d["swap"] == "at_turn" and swapped is None and position not in
                                state["called"])
     assert [a["action"] for a in actions] == [e["action"] for e in r["actions"]]
@@ -223,15 +220,11 @@ def test_deals_simulated_from_the_model_match_should_bid(hand_text, position, ca
             res[j] = rec[R_POINTS + me], t, won, won and t >= rec[R_BID]
         pts, tricks, won, made = res.T
         a = est["action"]
-        report.append((a, "points", est["expected_points"], float(pts.mean()), _tol(pts, n, ess, 0.02)))
-        report.append((a, "tricks", est["mean_tricks"], float(tricks.mean()), _tol(tricks, n, ess)))
-        report.append((a, "wins_auction", est["wins_auction"], float(won.mean()), _tol(won, n, ess)))
+        report.append((a, "points", est["expected_points"], float(pts.mean()), tol(pts, n, ess, 0.02)))
+        report.append((a, "tricks", est["mean_tricks"], float(tricks.mean()), tol(tricks, n, ess)))
+        report.append((a, "wins_auction", est["wins_auction"], float(won.mean()), tol(won, n, ess)))
         k = int(won.sum())
         if k >= 200:  # the make rate, over the deals on which the player wins the auction
             m = made[won > 0]
-            report.append((a, "make", est["make_prob"], float(m.mean()), _tol(m, k, ess * est["wins_auction"])))
-    lines = [f"{who:>34} {what:>16}: should-bid {got:.4f} simulated {want:.4f} diff {got - want:+.4f} tol {tol:.4f}"
-             for who, what, got, want, tol in report]
-    print(f"\nkept {n} of {n_deals} ({100 * off.mean():.0f}% off the strategy), ess {ess:.0f}", *lines, sep="\n")
-    bad = [line for line, (_, _, got, want, tol) in zip(lines, report) if not abs(got - want) < tol]
-    assert not bad, "\n".join([f"kept {n}, ess {ess:.0f}", *bad])
+            report.append((a, "make", est["make_prob"], float(m.mean()), tol(m, k, ess * est["wins_auction"])))
+    check(report, n, n_deals, off, ess, width=34)

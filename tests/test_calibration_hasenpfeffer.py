@@ -45,6 +45,7 @@ from sim import runner
 from sim.advice import model_vector
 from sim.cards import mask_of, parse_cards
 from sim.variants.hasenpfeffer.advice import INFERENCE_NAMES, _names, advise, parse_call, replay_calls
+from tests.calibration import check, tol
 
 TAU, EPS = 0.25, 0.05
 MODEL = {"kind": "softmax", "tau": TAU, "epsilon": EPS}
@@ -103,10 +104,6 @@ def _simulate(hand: int, position: int, prefix, rules, n_deals: int, seed: int):
     return np.array(kept, np.int64), widows, np.array(off)
 
 
-def _tol(x, n, ess, floor=0.01):
-    return 4 * float(np.std(x)) * np.sqrt(1 / n + 1 / ess) + floor
-
-
 @pytest.mark.parametrize("hand_text,position,calls,rules,n_deals,min_off", SITUATIONS)
 def test_deals_simulated_from_the_model_match_should_bid(hand_text, position, calls, rules, n_deals, min_off):
     """The kept simulated deals' features and play-out outcomes agree with should-bid's weighted answer."""
@@ -130,7 +127,7 @@ def test_deals_simulated_from_the_model_match_should_bid(hand_text, position, ca
         s = row["seat"]
         f = np.array([hm.features(np.int64(d[s]), s, params, wt) for d in kept])
         for j, name in enumerate(INFERENCE_NAMES):
-            report.append((row["who"], name, row[name], float(f[:, j].mean()), _tol(f[:, j], n, ess)))
+            report.append((row["who"], name, row[name], float(f[:, j].mean()), tol(f[:, j], n, ess)))
     names = _names(rules_d)
     levels = [0, *range(state["standing"] + 1, state["top"] + 1)]
     assert [a["action"] for a in r["actions"]] == ["pass", *(f"bid {names[lv]}" for lv in levels[1:])]
@@ -150,15 +147,11 @@ def test_deals_simulated_from_the_model_match_should_bid(hand_text, position, ca
             res[j] = rec[R_POINTS + side], t, ours, ours and t >= bid_need(rec[R_BID])
         pts, tricks, ours, made = res.T
         act = est["action"]
-        report.append((act, "points", est["expected_points"], float(pts.mean()), _tol(pts, n, ess, 0.02)))
-        report.append((act, "tricks", est["mean_tricks"], float(tricks.mean()), _tol(tricks, n, ess)))
-        report.append((act, "side_bids", est["side_bids"], float(ours.mean()), _tol(ours, n, ess)))
+        report.append((act, "points", est["expected_points"], float(pts.mean()), tol(pts, n, ess, 0.02)))
+        report.append((act, "tricks", est["mean_tricks"], float(tricks.mean()), tol(tricks, n, ess)))
+        report.append((act, "side_bids", est["side_bids"], float(ours.mean()), tol(ours, n, ess)))
         k = int(ours.sum())
         if k >= 200:  # the make rate, over the deals on which the player's side bids (about ess * share of them)
             m = made[ours > 0]
-            report.append((act, "make", est["make_prob"], float(m.mean()), _tol(m, k, ess * est["side_bids"])))
-    lines = [f"{who:>30} {what:>18}: should-bid {got:.4f} simulated {want:.4f} diff {got - want:+.4f} tol {tol:.4f}"
-             for who, what, got, want, tol in report]
-    print(f"\nkept {n} of {n_deals} ({100 * off.mean():.0f}% off the strategy), ess {ess:.0f}", *lines, sep="\n")
-    bad = [line for line, (_, _, got, want, tol) in zip(lines, report) if not abs(got - want) < tol]
-    assert not bad, "\n".join([f"kept {n}, ess {ess:.0f}", *bad])
+            report.append((act, "make", est["make_prob"], float(m.mean()), tol(m, k, ess * est["side_bids"])))
+    check(report, n, n_deals, off, ess, width=30)

@@ -192,7 +192,8 @@ def test_every_legal_auction_gets_an_answer(n_passes, stick):
         playout = ("strategy", "dd", "both")[(n_passes + len(hand)) % 3]
         r = advise(hand, up, position=position, calls=calls, samples=64, seed=n_passes, threads=1,
                    rules={"stick_the_dealer": stick}, model=SOFT, playout=playout)
-        assert r["samples"] == r["draws"]  # epsilon > 0: every drawn deal has positive weight
+        # epsilon > 0: every drawn deal has positive weight; Russian roulette plays a light one or skips it
+        assert 0 < r["samples"] <= r["draws"]
         assert r["ess"] >= 64 and r["model"] == {"kind": "softmax", "tau": 0.25, "epsilon": 0.01}
         assert [x["seat"] for x in r["inference"]] == [s for s in range(4) if s != position - 1]
         for row in r["inference"]:

@@ -15,7 +15,7 @@ of the kitty (3). Each deal gets a weight from the model of the other players
   calls say nothing about the cards: the deal distribution is unchanged).
 
 A deal of weight 0 counts in ``draws`` only. A softmax weight ``w`` below
-``r = ROULETTE`` times the chunk's mean weight over its draws so far goes
+``r = kernels.advice.ROULETTE`` times the chunk's mean weight over its draws so far goes
 through Russian roulette: the deal is played with probability ``w / r`` (a
 uniform from the chunk's deal stream), at weight ``r``, else skipped like a
 weight 0. ``r`` depends only on earlier draws, so the weighted sums stay
@@ -48,6 +48,7 @@ from kernels.advice import (
     PLAY_STRATEGY,
     add_products_weighted,
     reseed,
+    roulette,
     tally_weighted,
 )
 from kernels.cutthroat.drivers import _scratch
@@ -87,11 +88,9 @@ from kernels.cutthroat.strategy import (
 from kernels.deal import shuffle
 from kernels.estimate import estimate
 from kernels.jit import kernel
-from kernels.rng import next_u64
 from kernels.solve import new_table, solve_position
 
 ADVICE_DEALER = 2  # the dealer's seat: position p is seat p - 1
-ROULETTE = 1.0  # softmax weights below this share of the chunk's mean weight so far go through Russian roulette
 N_FEATURES = 2  # per seat: the estimate of the up-card's suit as dealt, whether it holds that suit's right bower
 
 
@@ -243,12 +242,10 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                     hands[s] = dealt[s]  # undo the dealer's exchange
             if not exact and w > 0.0:
                 w = pass_weight(hands, up, np.int64(ADVICE_DEALER), seat, n_passes, rules, params, wt, tau, eps, dist)
-                r = ROULETTE * raw_sum / raw_n if raw_n > 0 else 0.0
-                raw_sum += w
+                raw_w = w
+                w = roulette(w, raw_sum, raw_n, state)
+                raw_sum += raw_w
                 raw_n += 1
-                if 0.0 < w < r:
-                    u01 = float(next_u64(state) >> np.uint64(11)) * 1.1102230246251565e-16
-                    w = r if u01 * r < w else 0.0
             if w <= 0.0:
                 reseed(dstate0, dbuf0)
                 continue

@@ -8,8 +8,9 @@ seat p - 1. Each deal gets a weight from the model of the other players
 playing the other seats on those cards, passes at every call before the
 player's turn, as happened (today's rejection test, decision stream
 included), else 0; under ``MODEL_SOFTMAX`` the product of the model's
-probabilities of those passes (``kernels.euchre.model.deal_weight``). A deal
-of weight 0 is skipped. Each kept deal is then played once per action from
+probabilities of those passes (``kernels.euchre.model.deal_weight``), a weight
+below the chunk's mean so far through Russian roulette
+(``kernels.advice.roulette``). A deal of weight 0 is skipped. Each kept deal is then played once per action from
 the same cards and decision-stream state: the player's call at this turn
 (and, if given, going alone) forced, everything else left to the strategy;
 under the softmax model the passes before the turn are given too
@@ -36,6 +37,7 @@ from kernels.advice import (
     PLAY_STRATEGY,
     add_products_weighted,
     reseed,
+    roulette,
     tally_weighted,
 )
 from kernels.deal import shuffle
@@ -160,6 +162,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
         dd_hands = np.zeros(4, np.int64)
         n_draws = 0
         n_kept = 0
+        raw_sum = 0.0  # the softmax weights of the chunk's draws so far (the roulette's scale)
+        raw_n = 0
         while n_kept < targets[ci] and n_draws < max_draws:
             n_draws += 1
             shuffle(state, buf, unseen, 18)
@@ -183,6 +187,11 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 w = 1.0 if keep else 0.0
             else:
                 w = deal_weight(dealt, up, np.int64(ADVICE_DEALER), n_passes, seat, wt, params, model, dist, est)
+                if w > 0.0:  # Russian roulette on light deals (``kernels.advice.roulette``)
+                    raw_w = w
+                    w = roulette(w, raw_sum, raw_n, state)
+                    raw_sum += raw_w
+                    raw_n += 1
             if w == 0.0:
                 reseed(dstate0, dbuf0)
                 continue

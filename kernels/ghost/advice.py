@@ -7,7 +7,9 @@ the exact model (``MODEL_EXACT``) 1 if the strategy, playing the other seats
 on those cards, makes exactly the calls (and the swap) made before the
 player's turn, else 0 (today's rejection sampling, on the same streams);
 with the softmax model the product of the model's probabilities of the
-observed swap decisions and calls. A deal of weight 0 is drawn and skipped.
+observed swap decisions and calls. A deal of weight 0 is drawn and skipped;
+a softmax weight below the chunk's mean so far goes through Russian roulette
+(``kernels.advice.roulette``: played at that mean with probability w/mean).
 Each kept deal is then played once per action from the same cards and
 decision-stream state, the player's decision at this turn forced to the
 action, the observed decisions before it imposed (softmax; under the exact
@@ -35,6 +37,7 @@ from kernels.advice import (
     PLAY_STRATEGY,
     add_products_weighted,
     reseed,
+    roulette,
     tally_weighted,
 )
 from kernels.deal import shuffle
@@ -231,6 +234,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 j += 1
         n_draws = 0
         n_kept = 0
+        raw_sum = 0.0  # the softmax weights of the chunk's draws so far (the roulette's scale)
+        raw_n = 0
         sw = 0.0
         sw2 = 0.0
         while n_kept < targets[ci] and n_draws < max_draws:
@@ -252,6 +257,11 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 ok = strategy_reproduces(dealt, dstate, dbuf, hands, rules, params, scores, target_score, prefix,
                                          swap_given, rec)
                 w = 1.0 if ok else 0.0
+            if not exact and w > 0.0:  # Russian roulette on light deals (``kernels.advice.roulette``)
+                raw_w = w
+                w = roulette(w, raw_sum, raw_n, state)
+                raw_sum += raw_w
+                raw_n += 1
             if not w > 0.0:
                 reseed(dstate0, dbuf0)
                 continue

@@ -9,9 +9,11 @@ weight from the model of the other players (``model``, ``kernels.advice.M_*``):
   earlier calls included), else 0; each kept deal is then played once per
   action with ``play_dealt`` and the player's call forced, as before;
 - softmax: the product over the other seats' observed calls of the model's
-  probability of each (``kernels.hasenpfeffer.model``); the play-out forces
-  the observed calls, then the player's action, and leaves the rest of the
-  auction, the widow and the play to the strategy.
+  probability of each (``kernels.hasenpfeffer.model``), a weight below the
+  chunk's mean so far through Russian roulette (``kernels.advice.roulette``);
+  the play-out gives the observed calls (``hand.F_GIVEN``), then the player's
+  action, and leaves the rest of the auction, the widow and the play to the
+  strategy.
 
 A draw of weight 0 counts in ``draws``, not in ``kept``. Each kept deal is
 played once per action from the same cards and decision-stream state. Row 0
@@ -35,6 +37,7 @@ from kernels.advice import (
     PLAY_STRATEGY,
     add_products_weighted,
     reseed,
+    roulette,
     tally_weighted,
 )
 from kernels.deal import shuffle
@@ -160,6 +163,8 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 j += 1
         n_draws = 0
         n_kept = 0
+        raw_sum = 0.0  # the softmax weights of the chunk's draws so far (the roulette's scale)
+        raw_n = 0
         while n_kept < targets[ci] and n_draws < max_draws:
             n_draws += 1
             shuffle(state, buf, unseen, 19)
@@ -187,6 +192,11 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 w = 1.0 if keep else 0.0
             else:
                 w = auction_weight(dealt, seat, prefix, rules, params, wt, model, est, dist)
+                if w > 0.0:  # Russian roulette on light deals (``kernels.advice.roulette``)
+                    raw_w = w
+                    w = roulette(w, raw_sum, raw_n, state)
+                    raw_sum += raw_w
+                    raw_n += 1
             if not w > 0.0:
                 reseed(dstate0, dbuf0)
                 continue
