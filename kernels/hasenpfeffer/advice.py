@@ -21,7 +21,8 @@ played once per action from the same cards and decision-stream state. Row 0
 (``playout & PLAY_DD``) the same contract scored double dummy: the hands at
 the first lead (each seat's played cards: after the widow and the discard)
 solved for the bidding side against the other, from the first leader, with
-one transposition table per chunk; the bidding side's tricks are scored by
+one transposition table per chunk, the actions of a deal that reach the same
+contract sharing one solve; the bidding side's tricks are scored by
 ``score_hand`` (a hand thrown in scores 0 in both rows). Points and tricks
 are the player's side's; the margin is twice the side's points minus the
 other side's (doubled, as before).
@@ -92,17 +93,40 @@ def play_after(dealt, widow, dealer, rules, params, wt, prefix, player, call_now
     play_dealt_once(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec)
 
 
-@kernel(inline="always")
-def dd_tricks(rec, lead_hands, trick, keys, tags, bounds, nodes):
-    """The bidding side's double-dummy tricks of a played record, from the hands at the first lead."""
+@kernel
+def dd_tricks(rec, lead_hands, trick, keys, tags, bounds, nodes, seen, n_seen):
+    """The bidding side's double-dummy tricks of a played record, from the hands at the first lead; (tricks, n_seen).
+
+    The level bid changes the score, not the play: the actions of one deal that
+    reach the same hands at the first lead, trump, first leader and bidding side
+    share one solve, cached in ``seen`` (rows: 4 hands, trump, leader, bidder's
+    side, tricks; ``n_seen`` of them filled).
+    """
     bidder = rec[R_BIDDER]
     for s in range(N_SEATS):
         lead_hands[s] = 0
     for i in range(rec[R_NPLAYS]):
         lead_hands[rec[R_PLAYS + 2 * i]] |= np.int64(1) << rec[R_PLAYS + 2 * i + 1]
+    trump = rec[R_TRUMP]
+    leader = rec[R_PLAYS]
+    side = bidder % 2
+    for j in range(n_seen):
+        if (seen[j, 0] == lead_hands[0] and seen[j, 1] == lead_hands[1] and seen[j, 2] == lead_hands[2]
+                and seen[j, 3] == lead_hands[3] and seen[j, 4] == trump and seen[j, 5] == leader
+                and seen[j, 6] == side):
+            return seen[j, 7], n_seen
     sides = np.int64((1 << bidder) | (1 << ((bidder + 2) % 4)))
-    return solve_position(lead_hands, np.int64(15), rec[R_TRUMP], trick, np.int64(0), rec[R_PLAYS], sides, keys, tags,
-                          bounds, nodes)
+    taken = solve_position(lead_hands, np.int64(15), trump, trick, np.int64(0), leader, sides, keys, tags, bounds,
+                           nodes)
+    if n_seen < seen.shape[0]:
+        for s in range(N_SEATS):
+            seen[n_seen, s] = lead_hands[s]
+        seen[n_seen, 4] = trump
+        seen[n_seen, 5] = leader
+        seen[n_seen, 6] = side
+        seen[n_seen, 7] = taken
+        n_seen += 1
+    return taken, n_seen
 
 
 @kernel(parallel=True)
@@ -152,6 +176,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
         est = np.zeros(N_SEATS, np.float64)
         dist = np.zeros(MAX_CHOICES, np.float64)
         lead_hands = np.zeros(N_SEATS, np.int64)
+        seen = np.zeros((n_actions, 8), np.int64)  # the deal's solves so far (``dd_tricks``)
         trick = np.zeros(4, np.int64)
         nodes = np.zeros(1, np.int64)
         keys, tags, bounds = new_table()
@@ -208,6 +233,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 f0, f1 = features(dealt[s], s, params, wt)
                 infer[ci, s, 0] += w * f0
                 infer[ci, s, 1] += w * f1
+            n_seen = np.int64(0)
             for a in range(n_actions):
                 dstate[:] = dstate0
                 dbuf[:] = dbuf0
@@ -227,7 +253,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                     p = 0
                     q = 0
                     if bidder >= 0:
-                        taken = dd_tricks(rec, lead_hands, trick, keys, tags, bounds, nodes)
+                        taken, n_seen = dd_tricks(rec, lead_hands, trick, keys, tags, bounds, nodes, seen, n_seen)
                         bid_pts, def_pts = score_hand(rec[R_BID], taken, rules)
                         if ours:
                             t, p, q = taken, bid_pts, def_pts
