@@ -306,7 +306,7 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
                 stopped = "narrow"
                 break
     return {"acc": acc, "pxy": pxy, "mxy": mxy, "wsum": wsum, "infer": infer, "ess": ess_of(wsum), "kept": kept,
-            "draws": draws, "stopped": stopped}
+            "draws": draws, "stopped": stopped, "asked": samples}
 
 
 def _wmean_ci(wn, s, ss, ess, scale=1.0):
@@ -392,6 +392,9 @@ def model_fields(model: dict, sums: dict, playout: str, inference: list) -> dict
         out["warning"] = (f"the answer rests on an effective {ess:.0f} deals (fewer than {MIN_ESS:.0f}, after "
                           f"{sums['draws']:,} draws): the model finds these calls very unlikely; a useful sample "
                           "could not be reached, so treat it as a rough guide")
+    elif sums.get("asked") and ess < sums["asked"]:
+        out["warning"] = (f"an effective sample of {sums['asked']:,} was asked for; the model's weights gave "
+                          f"{ess:,.0f} from {sums['kept']:,} deals, the most drawn, and the intervals are at that size")
     return out
 
 

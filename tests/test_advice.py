@@ -244,3 +244,14 @@ def test_a_healthy_ess_stops_when_precise_not_before_min_ess():
     assert sums["stopped"] in ("narrow", "clear")
     assert sums["ess"] >= sa.MIN_ESS and sums["kept"] < sa.DEFAULT_CAP
     assert "warning" not in sa.model_fields({"kind": "softmax"}, sums, "strategy", [])
+
+
+def test_an_ess_asked_for_and_not_reached_is_said():
+    """``--samples N`` beyond what the cap of deals gives: the answer says how far it got, at which size the
+    intervals are."""
+    from sim import advice as sa
+
+    sums = sa.sample_weighted(_fake_chunks(True), 1, 3, 500, 200 * sa.CHUNK_SAMPLES, 0, _est)
+    assert sums["stopped"] == "cap" and sa.MIN_ESS <= sums["ess"] < 500
+    w = sa.model_fields({"kind": "softmax"}, sums, "strategy", [])["warning"]
+    assert w.startswith("an effective sample of 500 was asked for") and f"{sums['kept']:,} deals" in w
