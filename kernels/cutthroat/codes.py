@@ -6,6 +6,7 @@ the order of a seat's strategy row.
 """
 
 from kernels.ghost.codes import PARAMS as _GHOST_PARAMS
+from kernels.ghost.codes import PIMC_PARAMS
 
 OPTIONS = (
     ("dealer_pickup", ("optional", "mandatory"), (0, 1)),
@@ -28,5 +29,5 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(
     ("defend_alone_min", 3.75, "a defender goes alone when its estimate for trump reaches this"),
     ("lead_trump_min", 2.0, "a maker with at least this many trumps leads the highest trump"),
     ("random", 0.0, "1: every decision uniformly at random among the legal choices"),
-)
+) + PIMC_PARAMS
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

@@ -31,10 +31,12 @@ from kernels.deal import deal_packets
 from kernels.bits import lowest
 from kernels.estimate import best_suit, estimate
 from kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
+from kernels import pimc
 from kernels.jit import kernel
 from kernels.rng import bounded
 from kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
 from kernels.cutthroat.codes import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
+from kernels.cutthroat.codes import PARAM_NAMES
 
 N_SEATS = 3
 HAND_SIZE = 5
@@ -42,6 +44,9 @@ N_TRICKS = 5
 MAX_PLAYS = N_SEATS * N_TRICKS
 MAX_CALLS = 6
 MAKER_NEEDS = 3
+DECK = np.int64((1 << 24) - 1)
+Q_PIMC = PARAM_NAMES.index("pimc_worlds")
+Q_PIMC_SEES = PARAM_NAMES.index("pimc_sees_all")
 
 # Call codes in the record: 0 pass, 1 accept the up-card (order / assist / take by position), 2 + suit named.
 CALL_PASS = 0
@@ -128,15 +133,68 @@ def _call(rec, n_calls, seat, code):
     return n_calls + 1
 
 
+@kernel(inline="always")
+def uses_pimc(params):
+    """Whether a seat plays its cards by PIMC (``pimc_worlds`` >= 1)."""
+    return params[0, Q_PIMC] >= 1.0 or params[1, Q_PIMC] >= 1.0 or params[2, Q_PIMC] >= 1.0
+
+
+@kernel(inline="always")
+def pimc_facts(rec, seat):
+    """What ``seat`` knows besides its hand and the plays, for ``pimc.choose``: (seats in play, its side, cards it
+    knows to be out of play, pinned card, where it may be), from the record of the hand so far.
+
+    Sides: the maker alone against the defenders. Out of play and seen: the
+    up-card left in the kitty or turned down, the dealer's own discard (to
+    the dealer), the maker's discards after the merge (to the maker); unseen:
+    the kitty's face-down cards, the merge's discards and the dummy of a lone
+    maker (to everyone else), a hand sitting out. After an exchange the
+    up-card is the dealer's (pinned there), or out of play with the dealer's
+    hand sitting out, or, when the dealer made trump with the dummy, the
+    dealer's or among its discards.
+    """
+    dealer = rec[R_DEALER]
+    maker = rec[R_MAKER]
+    up = rec[R_KITTY]
+    alone = rec[R_ALONE]
+    maker_alone = (alone >> maker) & 1 == 1
+    lone_def = alone & ~(np.int64(1) << maker)
+    out = -1
+    if lone_def != 0:
+        out = 3 - maker - lowest(lone_def)
+    active = np.int64(7) if out < 0 else np.int64(7) & ~(np.int64(1) << out)
+    sides = np.int64(1) << maker if seat == maker else active & ~(np.int64(1) << maker)
+    known = np.int64(0)
+    pin = np.int64(-1)
+    pin_allow = np.int64(0)
+    if rec[R_DEALER_DISCARD] < 0:
+        known |= np.int64(1) << up  # never taken: left in the kitty or turned down
+    else:
+        if seat == dealer:
+            known |= np.int64(1) << rec[R_DEALER_DISCARD]
+        if dealer == out:
+            known |= np.int64(1) << up
+        else:
+            pin = up
+            pin_allow = np.int64(1) << dealer
+            if dealer == maker and not maker_alone:
+                pin_allow |= pimc.PILE_BIT
+    if seat == maker and not maker_alone:
+        known |= rec[R_MAKER_DISCARDS]
+    return active, sides, known, pin, pin_allow
+
+
 @kernel(_nrt=False)
-def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks):
+def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws):
     """Play five tricks among the active seats (all but ``out``, -1 for none); plays into ``rec``, counts into ``tricks``.
 
     Leads as Ghost Hand's strategy; a defender follows with its card of least
     value while its partner is winning the trick, else with the cheapest card
     that wins, else its card of least value. Played in value space
     (``tables.VALUE_ORDER``, as Ghost Hand's ``play_core``): the card of least
-    value of a mask is its lowest bit. Compiled once, without reference
+    value of a mask is its lowest bit. A seat with ``pimc_worlds`` >= 1
+    plays by ``pimc.choose`` (``pimc_facts``), ``ws`` its workspace (any
+    int64 array when no seat does). Compiled once, without reference
     counting (``_nrt=False``: it never allocates).
     """
     v0 = value_ranks(hands[0], trump)
@@ -144,10 +202,14 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
     v2 = value_ranks(hands[2], trump)
     played = np.int64(0)
     t0 = t1 = t2 = 0
-    rnd = 0  # bit per seat playing at random
+    rnd = 0  # bit per seat playing at random or by PIMC
+    pim = 0  # bit per seat playing by PIMC
     for s in range(N_SEATS):
         if is_random(params, s):
             rnd |= 1 << s
+        if params[s, Q_PIMC] >= 1.0:
+            rnd |= 1 << s
+            pim |= 1 << s
     lead_min = params[maker, Q_LEAD_TRUMP]
     n = 0
     for _ in range(N_TRICKS):
@@ -166,7 +228,14 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
                 follow = hand & V_SUIT_MASK[trump, led]
                 legal = follow if follow != 0 else hand
             if (rnd >> seat) & 1 == 1:
-                card = random_card(card_mask(legal, trump), dstate, dbuf)
+                if (pim >> seat) & 1 == 1:
+                    active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
+                    card = pimc.choose(card_mask(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow,
+                                       rec, R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]),
+                                       params[seat, Q_PIMC_SEES] >= 0.5, card_mask(v0, trump), card_mask(v1, trump),
+                                       card_mask(v2, trump), np.int64(0), dstate, dbuf, ws)
+                else:
+                    card = random_card(card_mask(legal, trump), dstate, dbuf)
                 v = VALUE_RANK[trump, card]
                 takes = not first and (V_BEATS[trump, led, winning] >> v) & 1 == 1
             elif first:
@@ -362,7 +431,8 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
         leader = maker  # the first active player to the lone defender's left
     else:
         leader = (dealer + 1) % 3
-    play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks)
+    ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
+    play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws)
     score_hand(maker, tricks[maker], maker_alone, lone_def, rules, points)
     for s in range(N_SEATS):
         rec[R_TRICKS + s] = tricks[s]

@@ -6,6 +6,8 @@ the order of a seat's strategy row (``kernels/euchre/SPEC.md``, "Strategy
 parameters").
 """
 
+from kernels.ghost.codes import PIMC_PARAMS
+
 OPTIONS = (
     ("stick_the_dealer", (False, True), (0, 1)),
     ("allow_lone_defender", (False, True), (0, 1)),
@@ -39,5 +41,5 @@ PARAMS: tuple[tuple[str, float, str], ...] = (
     ("lead_trump_min", 2.0, "a maker on lead with at least this many trumps leads its highest trump"),
     ("lead_next", 1.0, "1: a defender of a round-two hand leads \"next\" on the first lead; 0: off"),
     ("random", 0.0, ">= 0.5: every decision uniformly at random among the legal choices"),
-)
+) + PIMC_PARAMS
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

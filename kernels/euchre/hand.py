@@ -12,14 +12,15 @@ int64 rows read by ``sim/variants/euchre``.
 The hot path: ``play_hand`` (inlined into the drivers) deals, then calls two
 kernels compiled once, not inlined, and without reference counting
 (``_nrt=False``: they never allocate): ``auction`` (both rounds and the
-dealer's discard) and ``play_tricks`` (in value space, as Cutthroat).
+dealer's discard) and ``play_tricks`` (in value space, as Cutthroat; a PIMC
+seat's workspace, ``kernels.pimc``, is made by the caller once per hand).
 """
 
 import numpy as np
 
 from kernels.bits import lowest
 from kernels.deal import deal_packets
-from kernels.euchre.codes import E_LONE_DEFENDER, E_STICK
+from kernels.euchre.codes import E_LONE_DEFENDER, E_STICK, PARAM_NAMES
 from kernels.euchre.strategy import (
     Q_LEAD_NEXT,
     Q_LEAD_TRUMP,
@@ -31,6 +32,7 @@ from kernels.euchre.strategy import (
     name_decision,
     order_decision,
 )
+from kernels import pimc
 from kernels.jit import kernel
 from kernels.play import card_mask, nth_card, random_card, value_ranks
 from kernels.rng import bounded
@@ -43,6 +45,9 @@ N_CARDS = 24
 MAX_CALLS = 8
 MAX_PLAYS = N_SEATS * N_TRICKS
 MAKER_NEEDS = 3
+DECK = np.int64((1 << 24) - 1)
+Q_PIMC = PARAM_NAMES.index("pimc_worlds")
+Q_PIMC_SEES = PARAM_NAMES.index("pimc_sees_all")
 
 # Call codes in the record: 0 pass, 1 order (round one, whoever makes it), 2 + suit named (round two).
 CALL_PASS = 0
@@ -211,14 +216,61 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
     return maker, trump
 
 
+@kernel(inline="always")
+def uses_pimc(params):
+    """Whether a seat plays its cards by PIMC (``pimc_worlds`` >= 1)."""
+    return (params[0, Q_PIMC] >= 1.0 or params[1, Q_PIMC] >= 1.0 or params[2, Q_PIMC] >= 1.0
+            or params[3, Q_PIMC] >= 1.0)
+
+
+@kernel(inline="always")
+def pimc_facts(rec, seat):
+    """What ``seat`` knows besides its hand and the plays, for ``pimc.choose``: (seats in play, its side, cards it
+    knows to be out of play, pinned card, where it may be), from the record of the hand so far.
+
+    Sides: the partnerships (a partner sitting out is out of play). After an
+    order the dealer holds the up-card (it may not be discarded: pinned
+    there, or out of play with the dealer sitting out) and knows its own
+    discard; a turned-down up-card is out of play and seen by all; the
+    kitty's other cards, the discard (to the others) and a hand sitting out
+    are unseen.
+    """
+    dealer = rec[R_DEALER]
+    up = rec[R_KITTY]
+    alone = rec[R_ALONE]
+    out = np.int64(0)
+    for s in range(N_SEATS):
+        if (alone >> s) & 1:
+            out |= np.int64(1) << (s ^ 2)
+    active = np.int64(15) & ~out
+    sides = (np.int64(5) << (seat & 1)) & active
+    known = np.int64(0)
+    pin = np.int64(-1)
+    pin_allow = np.int64(0)
+    discard = rec[R_DISCARD]
+    if discard < 0:
+        known |= np.int64(1) << up  # turned down
+    else:
+        if seat == dealer:
+            known |= np.int64(1) << discard
+        if (out >> dealer) & 1:
+            known |= np.int64(1) << up
+        else:
+            pin = up
+            pin_allow = np.int64(1) << dealer
+    return active, sides, known, pin, pin_allow
+
+
 @kernel(_nrt=False)
-def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks):
+def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws):
     """Play five tricks among the active seats (``out``: bit per seat sitting out); plays into ``rec``, tricks by seat.
 
     ``next_suit``: the suit of a defender's "next" first lead (a round-two
     hand with ``u ^ 1`` not trump), else -1. Played in value space
     (``tables.VALUE_ORDER``): the card of least value of a mask is its lowest
-    bit. Compiled once, without reference counting (``_nrt=False``).
+    bit. A seat with ``pimc_worlds`` >= 1 plays by ``pimc.choose``
+    (``pimc_facts``), ``ws`` its workspace (any int64 array when no seat
+    does). Compiled once, without reference counting (``_nrt=False``).
     """
     v0 = value_ranks(hands[0], trump)
     v1 = value_ranks(hands[1], trump)
@@ -226,9 +278,13 @@ def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbu
     v3 = value_ranks(hands[3], trump)
     played = np.int64(0)
     t0 = t1 = t2 = t3 = 0
-    rnd = 0  # bit per seat playing at random
+    rnd = 0  # bit per seat playing at random or by PIMC
+    pim = 0  # bit per seat playing by PIMC
     nxt = 0  # bit per defender that leads "next" on the first lead
     for s in range(N_SEATS):
+        if params[s, Q_PIMC] >= 1.0:
+            rnd |= 1 << s
+            pim |= 1 << s
         if is_random(params, s):
             rnd |= 1 << s
         elif (s & 1) != (maker & 1) and params[s, Q_LEAD_NEXT] >= 0.5:
@@ -253,7 +309,14 @@ def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbu
                 follow = hand & V_SUIT_MASK[trump, led]
                 legal = follow if follow != 0 else hand
             if (rnd >> seat) & 1 == 1:
-                card = random_card(card_mask(legal, trump), dstate, dbuf)
+                if (pim >> seat) & 1 == 1:
+                    active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
+                    card = pimc.choose(card_mask(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow,
+                                       rec, R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]),
+                                       params[seat, Q_PIMC_SEES] >= 0.5, card_mask(v0, trump), card_mask(v1, trump),
+                                       card_mask(v2, trump), card_mask(v3, trump), dstate, dbuf, ws)
+                else:
+                    card = random_card(card_mask(legal, trump), dstate, dbuf)
                 v = VALUE_RANK[trump, card]
                 takes = not first and (V_BEATS[trump, led, winning] >> v) & 1 == 1
             elif first:
@@ -362,7 +425,8 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     u = up // 6
     round_two = trump != u
     next_suit = u ^ 1 if round_two and (u ^ 1) != trump else -1
-    play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks)
+    ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
+    play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws)
     side = maker & 1
     makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)
     for s in range(N_SEATS):
@@ -371,10 +435,10 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     rec[R_POINTS + 1 - side] = defenders
 
 
-@kernel(_nrt=False)
+@kernel
 def play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec):
-    """``play_dealt_inline`` compiled once, not inlined, and without reference counting (``_nrt=False``: it never
-    allocates), for the callers off the hot path (one hand from an order, should-bid): they compile faster."""
+    """``play_dealt_inline`` compiled once, not inlined, for the callers off the hot path (one hand from an order,
+    should-bid): they compile faster. (With reference counting: a PIMC seat's workspace is made per hand.)"""
     play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec)
 
 

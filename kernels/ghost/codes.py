@@ -18,6 +18,14 @@ OPTIONS = (
 )
 G_AUCTION, G_SWAP, G_STICK, G_MOON_PENALTY, G_SET_KEEPS, G_TIEBREAK = range(6)
 
+# The PIMC card player's parameters (kernels/pimc.py), the last of every variant's strategy row.
+PIMC_PARAMS: tuple[tuple[str, float, str], ...] = (
+    ("pimc_worlds", 0.0, ("card play by PIMC: the legal card with the most double-dummy tricks summed over this "
+                          "many worlds sampled from what the player knows; 0: the heuristic card play")),
+    ("pimc_sees_all", 0.0, ("1: the PIMC player's one world is the true deal (it sees every hand: the "
+                            "double-dummy ceiling, not a fair player)")),
+)
+
 PARAMS: tuple[tuple[str, float, str], ...] = (
     # trump weights in TRUMP_RANK order (kernels/tables.py): 9 T Q K A left right joker
     ("w_trump_nine", 0.4375, "tricks credited for the 9 of trump"),
@@ -42,5 +50,5 @@ PARAMS: tuple[tuple[str, float, str], ...] = (
     ("bid_shift_self_near", 0.0, "added to every bid threshold while the player is close to the target"),
     ("bid_shift_opp_near", 0.0, "added to every bid threshold while an opponent is close to the target"),
     ("random", 0.0, "1: swap, call, name trump and play uniformly at random among the legal choices"),
-)
+) + PIMC_PARAMS
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

@@ -40,6 +40,7 @@ from kernels.ghost.strategy import (  # noqa: F401  (best_trump and estimate are
     random_call_rng,
     shift_of,
 )
+from kernels import pimc
 from kernels.jit import kernel
 from kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
 from kernels.tables import (
@@ -52,7 +53,7 @@ from kernels.tables import (
     VALUE_ORDER,
     VALUE_RANK,
 )
-from kernels.ghost.codes import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP
+from kernels.ghost.codes import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP, PARAM_NAMES
 
 DECK = np.int64((1 << 24) - 1)
 N_SEATS = 3
@@ -61,6 +62,8 @@ N_TRICKS = 6
 N_PLAYS = N_SEATS * N_TRICKS
 MOON = 6
 MAX_CALLS = 8
+P_PIMC = PARAM_NAMES.index("pimc_worlds")
+P_PIMC_SEES = PARAM_NAMES.index("pimc_sees_all")
 
 # Per-hand record layout (int64 row).
 R_DEALER = 0
@@ -315,19 +318,55 @@ def play_tricks(hands, trump, leader, maker, params, choices, dstate, dbuf, rec,
 
     With an empty ``choices`` each seat's strategy plays; otherwise play ``i``
     takes the ``choices[i] % n``-th of the n legal cards in ascending order.
+    A PIMC seat (``pimc_worlds``) reads the swap and the deal from ``rec``.
     """
+    ws = pimc.new_workspace() if uses_pimc(params, SEAT_ROWS) and choices.shape[0] == 0 else rec
     t0, t1, t2, v0, v1, v2 = play_core(hands[0], hands[1], hands[2], trump, leader, maker, params, SEAT_ROWS,
-                                       choices, choices.shape[0] > 0, dstate, dbuf, rec, np.int64(0))
+                                       choices, choices.shape[0] > 0, dstate, dbuf, rec, np.int64(0), ws)
     hands[0], hands[1], hands[2] = card_mask(v0, trump), card_mask(v1, trump), card_mask(v2, trump)
     tricks[0], tricks[1], tricks[2] = t0, t1, t2
 
 
+@kernel(inline="always")
+def uses_pimc(rows, seat_rows):
+    """Whether a seat's strategy row plays its cards by PIMC (``pimc_worlds`` >= 1)."""
+    return (rows[seat_rows[0], P_PIMC] >= 1.0 or rows[seat_rows[1], P_PIMC] >= 1.0
+            or rows[seat_rows[2], P_PIMC] >= 1.0)
+
+
+@kernel(inline="always")
+def pimc_facts(rec, base, seat):
+    """What ``seat`` knows besides its hand and the plays, for ``pimc.choose``: (seats in play, its side, cards it
+    knows to be out of play, pinned card, where it may be).
+
+    Every player plays for itself (the solver's side is the seat alone). The
+    swapper knows the dead hand (its own dealt hand); to the others the
+    ghost or the dead hand is six unseen cards out of play.
+    """
+    swapper = rec[base + R_SWAP]
+    known = rec[base + R_DEAL + swapper] if swapper == seat else np.int64(0)
+    return np.int64(7), np.int64(1) << seat, known, np.int64(-1), np.int64(0)
+
+
+@kernel(inline="always")
+def pimc_card(seat, hand, v0, v1, v2, trump, r, rows, rec, base, n, dstate, dbuf, ws):
+    """The card (card space) ``seat`` plays by PIMC with strategy row ``r``; the hands are in value space."""
+    active, sides, known, pin, pin_allow = pimc_facts(rec, base, seat)
+    return pimc.choose(card_mask(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow, rec,
+                       base + R_PLAYS, n, np.int64(rows[r, P_PIMC]), rows[r, P_PIMC_SEES] >= 0.5,
+                       card_mask(v0, trump), card_mask(v1, trump), card_mask(v2, trump), np.int64(0), dstate, dbuf,
+                       ws)
+
+
 @kernel(_nrt=False)
-def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_choices, dstate, dbuf, rec, base):
+def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_choices, dstate, dbuf, rec, base, ws):
     """``play_tricks`` on the seats' hands ``h0, h1, h2``, recording into ``rec[base:]``.
 
     Seat ``s`` plays strategy row ``rows[seat_rows[s]]``; with
     ``use_choices`` play ``i`` takes the ``choices[i] % n``-th legal card.
+    A seat whose row has ``pimc_worlds`` >= 1 plays by ``pimc.choose``
+    (instead of the heuristic or random card play), with ``ws`` its
+    workspace (``pimc.new_workspace``; any int64 array when no seat does).
     The hands are played in value space (``tables.VALUE_ORDER``), where the
     card of least value of a mask is its lowest bit: a follow is the lowest
     of the legal cards that beat the trick so far (they are all of one
@@ -341,10 +380,14 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
     v2 = value_ranks(h2, trump)
     played = np.int64(0)
     t0 = t1 = t2 = 0
-    rnd = 0  # bit per seat playing at random
+    rnd = 0  # bit per seat playing at random or by PIMC
+    pim = 0  # bit per seat playing by PIMC
     for s in range(N_SEATS):
         if rows[seat_rows[s], P_RANDOM] >= 0.5:
             rnd |= 1 << s
+        if rows[seat_rows[s], P_PIMC] >= 1.0:
+            rnd |= 1 << s
+            pim |= 1 << s
     special = use_choices or rnd != 0
     r_maker = seat_rows[0] if maker == 0 else (seat_rows[1] if maker == 1 else seat_rows[2])
     lead_min = rows[r_maker, P_LEAD_TRUMP] if maker >= 0 else 0.0
@@ -365,6 +408,9 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
                 cards = card_mask(legal, trump)
                 if use_choices:
                     card = nth_card(cards, choices[n] % popcount(cards))
+                elif (pim >> seat) & 1 == 1:
+                    r = seat_rows[0] if seat == 0 else (seat_rows[1] if seat == 1 else seat_rows[2])
+                    card = pimc_card(seat, hand, v0, v1, v2, trump, r, rows, rec, base, np.int64(n), dstate, dbuf, ws)
                 else:
                     card = random_card(cards, dstate, dbuf)
                 v = VALUE_RANK[trump, card]
@@ -462,8 +508,9 @@ def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_r
     if maker < 0:
         rec[base + R_NPLAYS] = 0
     else:
+        ws = pimc.new_workspace() if uses_pimc(rows, seat_rows) else rec  # one PIMC workspace for the hand
         t0, t1, t2, _, _, _ = play_core(h0, h1, h2, trump, maker, maker, rows, seat_rows, rec, np.bool_(False),
-                                        dstate, dbuf, rec, base)
+                                        dstate, dbuf, rec, base, ws)
         p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)
     rec[base + R_TRICKS] = t0
     rec[base + R_TRICKS + 1] = t1

@@ -6,6 +6,7 @@ the order of a seat's strategy row.
 """
 
 from kernels.ghost.codes import PARAMS as _GHOST_PARAMS
+from kernels.ghost.codes import PIMC_PARAMS
 
 OPTIONS = (
     ("pass_is_final", (False, True), (0, 1)),
@@ -26,5 +27,5 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(p for p in _GHOST_PARAMS if p
     ("big_pepper_min", 6.5, "pepper bidding: a hand worth 6 bids big pepper when the partnership estimate reaches this"),
     ("lead_trump_min", 2.0, "a bidder with at least this many trumps leads the highest trump"),
     ("random", 0.0, "1: every decision uniformly at random among the legal choices"),
-)
+) + PIMC_PARAMS
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

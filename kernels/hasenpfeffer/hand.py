@@ -16,6 +16,7 @@ from kernels.bits import lowest, popcount
 from kernels.estimate import best_suit
 from kernels.deal import shuffle
 from kernels.play import choose_follow, least_value, nth_card, random_card, strongest_trump, weakest_trump
+from kernels import pimc
 from kernels.jit import kernel
 from kernels.rng import bounded
 from kernels.tables import EFF_SUIT, HIGHER, POWER, SUIT_MASK, TRUMP_RANK
@@ -49,6 +50,8 @@ P_JUMP = _p("bid_jump")
 P_BIG_PEPPER = _p("big_pepper_min")
 P_LEAD_TRUMP = _p("lead_trump_min")
 P_RANDOM = _p("random")
+P_PIMC = _p("pimc_worlds")
+P_PIMC_SEES = _p("pimc_sees_all")
 
 # A forced call (should-bid): seat, the call index at which it acts, the level it calls (0 = pass); -1 = none.
 # Then how many of the first calls are given (should-bid's weighted model: the observed calls, whatever the
@@ -296,11 +299,48 @@ def choose_lead(hand, trump, played, role, lead_min):
 
 
 @kernel(inline="always")
-def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks):
-    """Six tricks among the four seats; plays into ``rec``, tricks by seat into ``tricks``."""
+def uses_pimc(params):
+    """Whether a seat plays its cards by PIMC (``pimc_worlds`` >= 1)."""
+    return (params[0, P_PIMC] >= 1.0 or params[1, P_PIMC] >= 1.0 or params[2, P_PIMC] >= 1.0
+            or params[3, P_PIMC] >= 1.0)
+
+
+@kernel(inline="always")
+def pimc_facts(rec, seat):
+    """What ``seat`` knows besides its hand and the plays, for ``pimc.choose``: (seats in play, its side, cards it
+    knows to be out of play, pinned card, where it may be), from the record of the hand so far.
+
+    Sides: the partnerships. The bidder knows its discard (the widow it took
+    up is in its hand or is that discard); to the others the discard, and to
+    everyone a dead widow, is one unseen card out of play. After a forced 3
+    the bidder is known to hold the joker (or to have discarded it).
+    """
+    bidder = rec[R_BIDDER]
+    discard = rec[R_DISCARD]
+    known = np.int64(1) << discard if seat == bidder and discard >= 0 else np.int64(0)
+    pin = np.int64(-1)
+    pin_allow = np.int64(0)
+    if rec[R_FORCED] == 1:
+        pin = np.int64(JOKER)
+        pin_allow = np.int64(1) << bidder
+        if discard >= 0:
+            pin_allow |= pimc.PILE_BIT
+    return np.int64(15), np.int64(5) << (seat & 1), known, pin, pin_allow
+
+
+@kernel(inline="always")
+def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws):
+    """Six tricks among the four seats; plays into ``rec``, tricks by seat into ``tricks``.
+
+    A seat with ``pimc_worlds`` >= 1 plays by ``pimc.choose``
+    (``pimc_facts``), ``ws`` its workspace (any int64 array when no seat does).
+    """
     played = np.int64(0)
+    pim = 0  # bit per seat playing by PIMC
     for s in range(N_SEATS):
         tricks[s] = 0
+        if params[s, P_PIMC] >= 1.0:
+            pim |= 1 << s
     lead_min = params[bidder, P_LEAD_TRUMP]
     partner = (bidder + 2) % 4
     n = 0
@@ -316,7 +356,12 @@ def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks)
                 legal = hand & SUIT_MASK[trump, led]
                 if legal == 0:
                     legal = hand
-            if is_random(params, seat):
+            if (pim >> seat) & 1 == 1:
+                active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
+                card = pimc.choose(hand, seat, active, trump, sides, DECK25, known, pin, pin_allow, rec, R_PLAYS,
+                                   np.int64(n), np.int64(params[seat, P_PIMC]), params[seat, P_PIMC_SEES] >= 0.5,
+                                   hands[0], hands[1], hands[2], hands[3], dstate, dbuf, ws)
+            elif is_random(params, seat):
                 card = random_card(legal, dstate, dbuf)
             elif led < 0:
                 role = 0 if seat == bidder else (1 if seat == partner else 2)
@@ -396,7 +441,8 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
     rec[R_TRUMP] = trump
     rec[R_DISCARD] = discard
     leader = bidder if rules[H_BIDDER_LEADS] == 1 else (dealer + 1) % 4
-    play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks)
+    ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
+    play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws)
     side = bidder % 2
     bid_pts, def_pts = score_hand(level, tricks[side] + tricks[side + 2], rules)
     for s in range(N_SEATS):

@@ -69,6 +69,7 @@ CUTTHROAT_PARAM_NAMES = (
     "w_trump_nine", "w_trump_ten", "w_trump_queen", "w_trump_king", "w_trump_ace", "w_left", "w_right",
     "w_off_ace", "w_off_king", "w_void",
     "order_min", "assist_min", "take_min", "name_min", "alone_min", "defend_alone_min", "lead_trump_min", "random",
+    "pimc_worlds", "pimc_sees_all",  # the PIMC card player: not in the twin (play_hand refuses pimc_worlds >= 1)
 )
 
 # Round-one acceptance words by position (1, 2, 3 = dealer), as the record writes them.
@@ -286,7 +287,10 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
     seats draw from (``bounded``), in the order the decisions are met:
     round-one calls, round-two calls, the dealer's exchange, the maker's going
     alone, the defenders' going alone, the merge's 5 picks, each card.
+    PIMC card play (``pimc_worlds`` >= 1) is not in the twin: NotImplementedError.
     """
+    if any(p.get("pimc_worlds", 0.0) >= 1.0 for p in seats):
+        raise NotImplementedError("PIMC card play (pimc_worlds >= 1) is not in the twin")
     rules = ct.resolve_rules(rules)
     decisions = decisions if decisions is not None else NoDecisions()
     deal = ct.deal_cards(order, dealer)

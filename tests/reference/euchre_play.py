@@ -20,7 +20,10 @@ Strategy parameters (``EUCHRE_PARAM_NAMES``, SPEC.md's order)::
     w_trump_nine w_trump_ten w_trump_queen w_trump_king w_trump_ace w_left w_right
     w_off_ace w_off_king w_void up_weight
     order_min_1 order_min_2 order_min_3 take_min name_min_1 name_min_2 name_min_3 name_min_4
-    alone_min defend_alone_min lead_trump_min lead_next random
+    alone_min defend_alone_min lead_trump_min lead_next random pimc_worlds pimc_sees_all
+
+(The PIMC card player's ``pimc_worlds`` and ``pimc_sees_all`` default to 0;
+``play_hand`` refuses ``pimc_worlds`` >= 1: PIMC play is not in the twin.)
 
 The play functions take one parameter dict per seat. ``resolve_params``
 builds one from a preset name or a dict over the defaults without the
@@ -125,6 +128,8 @@ EUCHRE_PARAMS: tuple[tuple[str, float], ...] = (
     ("lead_trump_min", 2.0),
     ("lead_next", 1.0),
     ("random", 0.0),
+    ("pimc_worlds", 0.0),
+    ("pimc_sees_all", 0.0),
 )
 EUCHRE_PARAM_NAMES = tuple(n for n, _ in EUCHRE_PARAMS)
 EUCHRE_DEFAULTS = dict(EUCHRE_PARAMS)
@@ -412,6 +417,8 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
     call, the dealer's discard, the maker's going alone, each defender
     asked, each card. The record is SPEC.md's "Records".
     """
+    if any(p.get("pimc_worlds", 0.0) >= 1.0 for p in seats):
+        raise NotImplementedError("PIMC card play (pimc_worlds >= 1) is not in the twin")
     rules = eu.resolve_rules(rules)
     decisions = decisions if decisions is not None else NoDecisions()
     deal = eu.deal_cards(order, dealer)

@@ -636,6 +636,8 @@ def play_hand(deal: list[list[Card]], dealer: int, rules: dict, seats: list, sco
     random players draw from, in the order swap, call, trump, cards;
     ``force``: one seat's imposed decisions (``Force``; None: nobody's).
     """
+    if any(p.get("pimc_worlds", 0.0) >= 1.0 for p in seats):
+        raise NotImplementedError("PIMC card play (pimc_worlds >= 1) is not in the twin")
     decisions = decisions if decisions is not None else NoDecisions()
     hands = {seat_of_position(dealer, p): list(deal[p - 1]) for p in (1, 2, 3)}
     ghost = list(deal[3])

@@ -72,6 +72,7 @@ HASENPFEFFER_PARAM_NAMES = (
     "w_trump_nine", "w_trump_ten", "w_trump_queen", "w_trump_king", "w_trump_ace", "w_left", "w_right", "w_joker",
     "w_off_ace", "w_off_king", "w_void",
     "partner_help", "cushion", "support_margin", "bid_jump", "big_pepper_min", "lead_trump_min", "random",
+    "pimc_worlds", "pimc_sees_all",  # the PIMC card player: not in the twin (play_hand refuses pimc_worlds >= 1)
 )
 
 
@@ -393,7 +394,10 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
     ``seats``: strategy parameters by seat; ``decisions``: the stream random
     seats draw from (``bounded``), in the order the decisions are met: each
     call, the widow discard then the trump (or the trump alone), each card.
+    PIMC card play (``pimc_worlds`` >= 1) is not in the twin: NotImplementedError.
     """
+    if any(p.get("pimc_worlds", 0.0) >= 1.0 for p in seats):
+        raise NotImplementedError("PIMC card play (pimc_worlds >= 1) is not in the twin")
     rules = hp.resolve_rules(rules)
     decisions = decisions if decisions is not None else NoDecisions()
     deal = hp.deal_cards(order, dealer)

@@ -20,14 +20,23 @@ weights, no joker). ``u`` is the up-card's suit:
   trick plays its card of least value instead of overtaking.
 - *Random* (``random`` >= 0.5): every call, exchange, alone decision, keep
   set and card uniformly at random among the legal ones.
+- *PIMC card play* (``pimc_worlds`` >= 1, ``kernels/pimc.py``) replaces the
+  lead and follow rules (and a random player's cards): at each turn the unseen
+  cards are dealt ``pimc_worlds`` times, uniformly among the deals that agree
+  with what the player has seen (its hand, the cards played, the voids shown,
+  the up-card and the kitty, discards and dummy it has seen), each deal is
+  solved double dummy (the maker alone against the two defenders together),
+  and the legal card with the most tricks for its side summed over the deals
+  is played (ties: the card of least value). ``pimc_sees_all`` = 1 makes its
+  one deal the true one.
 """
 
 from __future__ import annotations
 
 from kernels.cutthroat.codes import PARAMS
 
-SWITCHES = frozenset({"random"})
-NON_NEGATIVE = frozenset({"lead_trump_min"})
+SWITCHES = frozenset({"random", "pimc_sees_all"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
@@ -42,6 +51,8 @@ PRESETS: dict[str, dict[str, float]] = {
     "aggressive": _preset(order_min=1.75, assist_min=0.0, take_min=0.0, name_min=0.5),
     "never-alone": _preset(alone_min=99.0, defend_alone_min=99.0),
     "random": _preset(random=1.0),
+    "pimc": _preset(pimc_worlds=32.0),
+    "pimc-fast": _preset(pimc_worlds=8.0),
 }
 PRESET_NOTES = {
     "default": "the strategy README describes",
@@ -49,4 +60,6 @@ PRESET_NOTES = {
     "aggressive": "makes trump on weaker hands, counting on the dummy",
     "never-alone": "the default, never going alone as maker or defender",
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
+    "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
+    "pimc-fast": "pimc with 8 sampled deals per decision",
 }

@@ -30,14 +30,22 @@ the up-card's suit and ``w_up`` the up-card's weight for trump ``u``:
   otherwise the cheapest card that wins, else the card of least value.
 - *Random* (``random`` >= 0.5): every call, discard, alone decision and card
   uniformly at random among the legal ones.
+- *PIMC card play* (``pimc_worlds`` >= 1, ``kernels/pimc.py``) replaces the
+  lead and follow rules (and a random player's cards): at each turn the unseen
+  cards are dealt ``pimc_worlds`` times, uniformly among the deals that agree
+  with what the player has seen (its hand, the cards played, the voids shown,
+  the up-card and (to the dealer) the discard), each deal is solved double
+  dummy (the partnerships), and the legal card with the most tricks for its
+  side summed over the deals is played (ties: the card of least value).
+  ``pimc_sees_all`` = 1 makes its one deal the true one.
 """
 
 from __future__ import annotations
 
 from kernels.euchre.codes import PARAMS
 
-SWITCHES = frozenset({"random", "lead_next"})
-NON_NEGATIVE = frozenset({"lead_trump_min"})
+SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})
 DEFAULTS = {p[0]: p[1] for p in PARAMS}
 _THRESHOLDS = ("order_min_1", "order_min_2", "order_min_3", "take_min", "name_min_1", "name_min_2", "name_min_3",
                "name_min_4")
@@ -55,6 +63,8 @@ PRESETS: dict[str, dict[str, float]] = {
     "aggressive": _preset(**{k: DEFAULTS[k] - 0.5 for k in _THRESHOLDS}),
     "never-alone": _preset(alone_min=99.0, defend_alone_min=99.0),
     "random": _preset(random=1.0),
+    "pimc": _preset(pimc_worlds=32.0),
+    "pimc-fast": _preset(pimc_worlds=8.0),
 }
 PRESET_NOTES = {
     "default": "the strategy kernels/euchre/SPEC.md describes",
@@ -62,6 +72,8 @@ PRESET_NOTES = {
     "aggressive": "orders, takes and names trump half a trick sooner (every order_min, take_min, name_min -0.5)",
     "never-alone": "the default, never going alone as maker or defender",
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
+    "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
+    "pimc-fast": "pimc with 8 sampled deals per decision",
 }
 
 

@@ -28,14 +28,22 @@ Default Ghost Hand strategy (README explains it for players):
   the game's decision stream: swap or not (when a swap is open), a call among
   the legal ones (pass unless stuck, then each bid above the standing bid,
   moon last), the trump suit, and each card among the legal ones (ascending).
+- *PIMC card play* (``pimc_worlds`` >= 1, ``kernels/pimc.py``) replaces the
+  lead and follow rules (and a random player's cards): at each turn the unseen
+  cards are dealt ``pimc_worlds`` times, uniformly among the deals that agree
+  with what the player has seen (its hand, the cards played, the voids shown,
+  the dead hand if it swapped), each deal is solved double dummy with the
+  player alone against the other two, and the legal card with the most tricks
+  summed over the deals is played (ties: the card of least value).
+  ``pimc_sees_all`` = 1 makes its one deal the true one.
 """
 
 from __future__ import annotations
 
 from kernels.ghost.codes import PARAMS
 
-SWITCHES = frozenset({"bid_jump", "random"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "near_target"})
+SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "near_target", "pimc_worlds"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
@@ -51,6 +59,8 @@ PRESETS: dict[str, dict[str, float]] = {
     "never-swap": _preset(swap_below=-1.0),
     "score-aware": _preset(bid_shift_self_near=0.4, bid_shift_opp_near=-0.4),
     "random": _preset(random=1.0),
+    "pimc": _preset(pimc_worlds=32.0),
+    "pimc-fast": _preset(pimc_worlds=8.0),
 }
 
 PRESET_NOTES = {
@@ -60,4 +70,6 @@ PRESET_NOTES = {
     "never-swap": "the default, never taking the ghost hand",
     "score-aware": "near the target bids less (tricks score anyway); bids more to stop an opponent near it",
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
+    "pimc": "the default's swap and bids; cards by PIMC, 32 sampled deals solved double dummy per decision",
+    "pimc-fast": "pimc with 8 sampled deals per decision",
 }

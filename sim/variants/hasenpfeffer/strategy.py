@@ -16,14 +16,22 @@ weights with the joker):
   then leads its weakest trump (to the partner's strength). Nobody
   overtakes a partner who is winning the trick; otherwise the cheapest card
   that wins, else the card of least value.
+- *PIMC card play* (``pimc_worlds`` >= 1, ``kernels/pimc.py``) replaces the
+  lead and follow rules (and a random player's cards): at each turn the unseen
+  cards are dealt ``pimc_worlds`` times, uniformly among the deals that agree
+  with what the player has seen (its hand, the cards played, the voids shown,
+  its own discard, the joker of a forced 3), each deal is solved double dummy
+  (the partnerships), and the legal card with the most tricks for its side
+  summed over the deals is played (ties: the card of least value).
+  ``pimc_sees_all`` = 1 makes its one deal the true one.
 """
 
 from __future__ import annotations
 
 from kernels.hasenpfeffer.codes import PARAMS
 
-SWITCHES = frozenset({"bid_jump", "random"})
-NON_NEGATIVE = frozenset({"lead_trump_min"})
+SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
@@ -38,6 +46,8 @@ PRESETS: dict[str, dict[str, float]] = {
     "aggressive": _preset(cushion=-0.5),
     "creeping": _preset(bid_jump=0.0),
     "random": _preset(random=1.0),
+    "pimc": _preset(pimc_worlds=32.0),
+    "pimc-fast": _preset(pimc_worlds=8.0),
 }
 PRESET_NOTES = {
     "default": "the strategy README describes",
@@ -45,4 +55,6 @@ PRESET_NOTES = {
     "aggressive": "bids half a trick higher on the same hand (cushion -0.5)",
     "creeping": "raises the standing bid by one at a time instead of bidding its level at once",
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
+    "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
+    "pimc-fast": "pimc with 8 sampled deals per decision",
 }
