@@ -41,10 +41,15 @@ def wilson_clustered(mean: float, se: float, trials: float, z: float = Z95) -> t
 
     The effective number of trials is ``mean (1 - mean) / se**2`` (Kish's
     design effect: games of one deal set are correlated), then the Wilson
-    score interval of ``mean`` at that many trials. Where that is undefined
-    (a rate of 0 or 1, or no spread between clusters) ``trials`` is used.
+    score interval of ``mean`` at that many trials. At a rate of 0 or 1
+    that is undefined and ``trials`` is used. Between 0 and 1 with no spread
+    at all between clusters (identical strategies on duplicate deals: every
+    set splits the same way) the rate is known exactly: the interval is the
+    point, as the clusters' standard error says.
     """
     p = min(max(float(mean), 0.0), 1.0)
+    if 0.0 < p < 1.0 and se == 0.0:
+        return p, p
     n = float(trials)
     if 0.0 < p < 1.0 and se > 0.0:
         n = p * (1.0 - p) / (se * se)
