@@ -19,6 +19,7 @@ import tempfile
 
 import numpy as np
 
+from kernels.jit import kernel
 from sim.cards import card_str, mask_str
 from sim.errors import UserError, os_reason
 from sim.rules import RULES_VERSION  # noqa: F401  (the records carry it)
@@ -105,6 +106,405 @@ def to_dicts(records: np.ndarray, first_hand: int, variant, rules: dict) -> list
         return [row_to_dict(records[i], first_hand + i, variant, rules) for i in range(records.shape[0])]
 
 
+# ---------------------------------------------------------------- columnar records
+#
+# A batch of kernel rows becomes columns without a Python object per hand: each
+# variant's records module describes its record as a tree of the column kinds
+# below (``columns(rows, first_hand, rules)``, numpy arrays cut from the rows),
+# and the same tree gives the Arrow arrays of the Parquet form (``to_arrow``)
+# and the JSON text of each line (``json_lines``), built with Arrow's string
+# kernels. The text is what ``json.dumps(record, separators=(",", ":"))`` of
+# the record dict writes, byte for byte (tests/test_records_fast.py holds the
+# two paths side by side).
+
+
+class Const:
+    """The same JSON value in every row (the variant, the rules)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+class Ints:
+    """An int64 per row; ``valid`` (bool array) false where the value is null."""
+
+    __slots__ = ("values", "valid")
+
+    def __init__(self, values: np.ndarray, valid: np.ndarray | None = None):
+        self.values = np.ascontiguousarray(values, np.int64)
+        self.valid = None if valid is None or valid.all() else np.asarray(valid, bool)
+
+
+class Bools:
+    """A bool per row."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: np.ndarray):
+        self.values = np.asarray(values, bool)
+
+
+class Tokens:
+    """A string per row out of a small list of ``names`` (cards, calls, suits): ``names[idx]``, null where not ``valid``."""
+
+    __slots__ = ("names", "idx", "valid")
+
+    def __init__(self, names, idx: np.ndarray, valid: np.ndarray | None = None):
+        self.names = tuple(names)
+        self.idx = np.ascontiguousarray(idx, np.int8 if len(self.names) <= 127 else np.int32)
+        self.valid = None if valid is None or valid.all() else np.asarray(valid, bool)
+
+
+class Lists:
+    """A list per row: ``offsets`` (n + 1, from 0) into ``child``, a column over every element."""
+
+    __slots__ = ("offsets", "child")
+
+    def __init__(self, offsets: np.ndarray, child):
+        self.offsets = np.ascontiguousarray(offsets, np.int32)
+        self.child = child
+
+
+class Struct:
+    """An object per row: ``fields`` is a list of (key, column)."""
+
+    __slots__ = ("fields",)
+
+    def __init__(self, fields: list):
+        self.fields = fields
+
+
+class Pairs:
+    """A list of ``[seat, name]`` pairs per row (calls, plays): JSON ``[0,"JH"]``, Parquet ``["0","JH"]``.
+
+    ``offsets`` (n + 1) into ``seats`` (0 .. ``n_seats`` - 1) and ``idx`` (indices into ``names``).
+    """
+
+    __slots__ = ("offsets", "seats", "n_seats", "names", "idx")
+
+    def __init__(self, offsets: np.ndarray, seats: np.ndarray, n_seats: int, names, idx: np.ndarray):
+        self.offsets = np.ascontiguousarray(offsets, np.int32)
+        self.seats = np.ascontiguousarray(seats, np.int32)
+        self.n_seats = n_seats
+        self.names = tuple(names)
+        self.idx = np.ascontiguousarray(idx, np.int32)
+
+
+def offsets_of(counts: np.ndarray) -> np.ndarray:
+    """List offsets (n + 1, from 0) of per-row element counts."""
+    out = np.zeros(len(counts) + 1, np.int32)
+    np.cumsum(counts, out=out[1:])
+    return out
+
+
+_BYTE_BITS = np.zeros((256, 8), np.int8)  # the set bits of each byte value, ascending
+_BYTE_COUNT = np.zeros(256, np.int64)
+for _b in range(256):
+    _bits = [i for i in range(8) if _b >> i & 1]
+    _BYTE_BITS[_b, :len(_bits)] = _bits
+    _BYTE_COUNT[_b] = len(_bits)
+
+
+@kernel
+def _mask_cards(masks, offsets, idx, byte_bits, byte_count):
+    """The set bits (cards) of each mask, ascending, into ``idx``; list offsets into ``offsets``; returns how many."""
+    m = 0
+    offsets[0] = 0
+    for i in range(masks.shape[0]):
+        x = masks[i]
+        base = 0
+        while x != 0:
+            b = x & 255
+            for k in range(byte_count[b]):
+                idx[m + k] = byte_bits[b, k] + base
+            m += byte_count[b]
+            x >>= 8
+            base += 8
+        offsets[i + 1] = m
+    return m
+
+
+@kernel
+def _pairs(rows, start, count_col, offsets, seats, values):
+    """The (seat, value) pairs of each row (``rows[i, count_col]`` of them from column ``start``); returns how many."""
+    m = 0
+    offsets[0] = 0
+    for i in range(rows.shape[0]):
+        for k in range(rows[i, count_col]):
+            seats[m] = rows[i, start + 2 * k]
+            values[m] = rows[i, start + 2 * k + 1]
+            m += 1
+        offsets[i + 1] = m
+    return m
+
+
+def card_lists(masks: np.ndarray) -> Lists:
+    """Each mask's cards as a list of card names, in ascending card order (as ``_cards``)."""
+    masks = np.ascontiguousarray(masks, np.int64)
+    offsets = np.empty(len(masks) + 1, np.int32)
+    idx = np.empty(len(masks) * 25, np.int8)
+    m = _mask_cards(masks, offsets, idx, _BYTE_BITS, _BYTE_COUNT)
+    return Lists(offsets, Tokens(CARD_NAMES, idx[:m]))
+
+
+def cards(idx: np.ndarray, valid: np.ndarray | None = None) -> Tokens:
+    """Card indices as card names (null where not ``valid``)."""
+    idx = np.asarray(idx, np.int64)
+    return Tokens(CARD_NAMES, np.where(idx >= 0, idx, 0) if valid is not None else idx, valid)
+
+
+def fixed_lists(block: np.ndarray, child) -> Lists:
+    """Rows of ``block`` (n, k) as lists of k elements; ``child`` makes the column of the flattened block."""
+    n, k = block.shape
+    return Lists(np.arange(0, n * k + 1, k, dtype=np.int32), child(np.ascontiguousarray(block).reshape(-1)))
+
+
+def seat_lists(seat_bits: np.ndarray) -> Lists:
+    """A list of the seats whose bit is set in each mask (ascending)."""
+    masks = np.ascontiguousarray(seat_bits, np.int64)
+    offsets = np.empty(len(masks) + 1, np.int32)
+    idx = np.empty(len(masks) * 25, np.int8)
+    m = _mask_cards(masks, offsets, idx, _BYTE_BITS, _BYTE_COUNT)
+    return Lists(offsets, Ints(idx[:m]))
+
+
+def pair_block(rows: np.ndarray, start: int, count_col: int, max_pairs: int):
+    """The (seat, value) pairs a row records at ``rows[:, start:]`` (``rows[:, count_col]`` of them).
+
+    Returns (offsets, seats, values): offsets (n + 1) into the pairs of all rows.
+    """
+    n = rows.shape[0]
+    offsets = np.empty(n + 1, np.int32)
+    seats = np.empty(n * max_pairs, np.int32)
+    values = np.empty(n * max_pairs, np.int32)
+    m = _pairs(np.ascontiguousarray(rows), start, count_col, offsets, seats, values)
+    return offsets, seats[:m], values[:m]
+
+
+def lookup(codes: np.ndarray, table: dict, what: str) -> np.ndarray:
+    """``table[code]`` for each code (small non-negative ints) as indices; ValueError for a code not in ``table``."""
+    lut = np.full(max(table) + 2, -1, np.int32)
+    for k, x in table.items():
+        lut[k] = x
+    codes = np.asarray(codes, np.int64)
+    out = lut[np.clip(codes, -1, len(lut) - 1)]
+    if (out < 0).any():
+        bad = codes[out < 0][0]
+        raise ValueError(f"kernel record holds {what} code {bad}, which has no name")
+    return out
+
+
+def _repeat(value, n: int, typ):
+    import pyarrow as pa
+
+    return pa.array([value], type=typ).take(pa.array(np.zeros(n, np.int32)))
+
+
+def to_arrow(col, n: int, typ):
+    """The Arrow array of a column (``n`` rows) of Arrow type ``typ`` (the records' Parquet form)."""
+    import pyarrow as pa
+
+    if isinstance(col, Const):
+        return _repeat(col.value, n, typ)
+    if isinstance(col, Ints):
+        return pa.array(col.values, type=pa.int64(), mask=None if col.valid is None else ~col.valid)
+    if isinstance(col, Bools):
+        return pa.array(col.values, type=pa.bool_())
+    if isinstance(col, Tokens):
+        idx = pa.array(col.idx, mask=None if col.valid is None else ~col.valid)
+        if pa.types.is_dictionary(typ):
+            return pa.DictionaryArray.from_arrays(idx.cast(typ.index_type), pa.array(col.names, typ.value_type))
+        return pa.array(col.names, type=typ).take(idx)
+    if isinstance(col, Lists):
+        m = int(col.offsets[-1])
+        return pa.ListArray.from_arrays(pa.array(col.offsets), to_arrow(col.child, m, typ.value_type), type=typ)
+    if isinstance(col, Struct):
+        children = [to_arrow(c, n, typ.field(k).type) for k, c in col.fields]
+        return pa.StructArray.from_arrays(children, fields=[typ.field(k) for k, _ in col.fields])
+    if isinstance(col, Pairs):
+        seat_names = [str(s) for s in range(col.n_seats)]
+        leaf = typ.value_type.value_type
+        names = seat_names + list(col.names)
+        inner_idx = np.empty((len(col.seats), 2), np.int8 if len(names) <= 127 else np.int32)
+        inner_idx[:, 0] = col.seats
+        inner_idx[:, 1] = col.idx + len(seat_names)
+        if pa.types.is_dictionary(leaf):
+            values = pa.DictionaryArray.from_arrays(pa.array(inner_idx.reshape(-1)).cast(leaf.index_type),
+                                                    pa.array(names, leaf.value_type))
+        else:
+            values = pa.array(names, type=leaf).take(pa.array(inner_idx.reshape(-1)))
+        m = len(col.seats)
+        inner = pa.ListArray.from_arrays(pa.array(np.arange(0, 2 * m + 1, 2, dtype=np.int32)), values,
+                                         type=typ.value_type)
+        return pa.ListArray.from_arrays(pa.array(col.offsets), inner, type=typ)
+    raise TypeError(f"not a record column: {col!r}")
+
+
+def _json(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _json_pieces(col, n: int) -> list:
+    """The JSON text of a column as a list of pieces: a str (the same in every row) or an Arrow string array (n)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(col, Const):
+        return [_json(col.value)]
+    if isinstance(col, Ints):
+        text = pc.cast(pa.array(col.values, type=pa.int64(), mask=None if col.valid is None else ~col.valid),
+                       pa.string())
+        return [pc.fill_null(text, "null") if col.valid is not None else text]
+    if isinstance(col, Bools):
+        return [pa.array(["false", "true"]).take(pa.array(col.values.astype(np.int8)))]
+    if isinstance(col, Tokens):
+        table = pa.array([_json(t) for t in col.names] + ["null"])
+        idx = col.idx if col.valid is None else np.where(col.valid, col.idx, len(col.names))
+        return [table.take(pa.array(idx))]
+    if isinstance(col, Lists):
+        m = int(col.offsets[-1])
+        elems = _join(_json_pieces(col.child, m), m)
+        return ["[", pc.binary_join(pa.ListArray.from_arrays(pa.array(col.offsets), elems), ","), "]"]
+    if isinstance(col, Struct):
+        out = ["{"]
+        for i, (k, c) in enumerate(col.fields):
+            out.append(("," if i else "") + _json(k) + ":")
+            out.extend(_json_pieces(c, n))
+        out.append("}")
+        return _merge(out)
+    if isinstance(col, Pairs):
+        table = pa.array([f"[{s},{_json(name)}]" for s in range(col.n_seats) for name in col.names])
+        elems = table.take(pa.array(col.seats * len(col.names) + col.idx))
+        return ["[", pc.binary_join(pa.ListArray.from_arrays(pa.array(col.offsets), elems), ","), "]"]
+    raise TypeError(f"not a record column: {col!r}")
+
+
+def _merge(pieces: list) -> list:
+    """Adjacent constant pieces joined into one."""
+    out = []
+    for p in pieces:
+        if isinstance(p, str) and out and isinstance(out[-1], str):
+            out[-1] += p
+        else:
+            out.append(p)
+    return out
+
+
+def _join(pieces: list, n: int):
+    """The pieces of a column's JSON joined into one Arrow string array of ``n`` rows."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    pieces = _merge(pieces)
+    if len(pieces) == 1:
+        p = pieces[0]
+        return p if not isinstance(p, str) else _repeat(p, n, pa.string())
+    if all(isinstance(p, str) for p in pieces):
+        return _repeat("".join(pieces), n, pa.string())
+    return pc.binary_join_element_wise(*[pa.scalar(p) if isinstance(p, str) else p for p in pieces], "")
+
+
+def json_lines(fields: list, n: int) -> memoryview:
+    """The JSON lines (one per row, each ending in a newline) of a record's columns, as one buffer."""
+    if n == 0:
+        return memoryview(b"")
+    text = _join(_json_pieces(Struct(fields), n) + ["\n"], n)
+    offsets = np.frombuffer(text.buffers()[1], np.int32, count=len(text) + 1, offset=4 * text.offset)
+    data = text.buffers()[2]
+    return memoryview(data)[int(offsets[0]): int(offsets[-1])]
+
+
+def records_module(variant):
+    """The module of a variant's records (where its ``arrow_fields`` live); it may define ``columns``."""
+    import importlib
+
+    return importlib.import_module(variant.arrow_fields.__module__)
+
+
+def has_columns(variant) -> bool:
+    """Whether the variant's records module builds columns (``columns(rows, first_hand, rules)``)."""
+    return hasattr(records_module(variant), "columns")
+
+
+def record_columns(variant, rows: np.ndarray, first_hand: int, rules: dict) -> list:
+    """The (name, column) of every record field of a batch of kernel rows, in the record's order."""
+    return records_module(variant).columns(rows, first_hand, rules)
+
+
+def common_columns(variant_name: str, rows: np.ndarray, first_hand: int, rules: dict, dealer_col: int) -> list:
+    """The (name, column) of the fields every variant's records start with."""
+    return [
+        ("variant", Const(variant_name)),
+        ("rules_version", Const(RULES_VERSION)),
+        ("rules", Const(dict(rules))),
+        ("hand", Ints(first_hand + np.arange(rows.shape[0], dtype=np.int64))),
+        ("dealer", Ints(rows[:, dealer_col])),
+    ]
+
+
+def seat_struct(keys, values: np.ndarray) -> Struct:
+    """Seat (or side) string -> an int per row, from columns ``values[:, k]``."""
+    return Struct([(k, Ints(values[:, i])) for i, k in enumerate(keys)])
+
+
+def arrow_batch(variant, rows: np.ndarray, first_hand: int, rules: dict, schema):
+    """The records of a batch of kernel rows as an Arrow record batch of ``schema`` (derived columns included)."""
+    import pyarrow as pa
+
+    n = rows.shape[0]
+    cols = record_columns(variant, rows, first_hand, rules)
+    arrays = [to_arrow(c, n, schema.field(name).type) for name, c in cols]
+    names = [name for name, _ in cols]
+    for name, arr in derived_arrays(variant, rules, dict(zip(names, arrays))):
+        names.append(name)
+        arrays.append(arr)
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+# ---------------------------------------------------------------- derived Parquet columns
+
+MAKER_POSITION = "maker_position"
+
+
+def derived_fields(variant, rules: dict) -> list:
+    """The (name, Arrow type) of the flat columns a Parquet records file has after the record's own fields.
+
+    ``maker_position``: the position of the maker (Hasenpfeffer: the
+    bidder), 1 = dealer's left .. the dealer, null when thrown in; then one
+    int column per key of each seat-keyed object of ints: ``tricks_0`` ..,
+    ``points_0`` .. (Hasenpfeffer and Euchre: ``points_0``, ``points_1`` by
+    side). ``bower`` reads records without them; they are there for SQL and
+    dataframes.
+    """
+    import pyarrow as pa
+
+    out = [(MAKER_POSITION, pa.int64())]
+    for name, typ in variant.arrow_fields(rules):
+        if pa.types.is_struct(typ) and typ.num_fields and all(pa.types.is_int64(f.type) for f in typ):
+            out += [(f"{name}_{f.name}", pa.int64()) for f in typ]
+    return out
+
+
+def derived_arrays(variant, rules: dict, arrays: dict) -> list:
+    """The derived columns (``derived_fields``) computed from a batch's record columns (Arrow arrays by name)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    maker = arrays[variant.card_play.maker_field]
+    valid = maker.is_valid().to_numpy(zero_copy_only=False)
+    m = pc.fill_null(maker, 0).to_numpy(zero_copy_only=False)
+    d = pc.fill_null(arrays["dealer"], 0).to_numpy(zero_copy_only=False)
+    out = [(MAKER_POSITION, pa.array((m - d - 1) % variant.players + 1, type=pa.int64(),
+                                     mask=None if valid.all() else ~valid))]
+    for name, _ in variant.arrow_fields(rules):
+        typ = arrays[name].type
+        if pa.types.is_struct(typ) and typ.num_fields and all(pa.types.is_int64(f.type) for f in typ):
+            out += [(f"{name}_{f.name}", pc.struct_field(arrays[name], [i])) for i, f in enumerate(typ)]
+    return out
+
+
 class _AtomicFile:
     """A temporary file beside ``path``, renamed onto it by ``commit`` or removed by ``abort``."""
 
@@ -140,11 +540,56 @@ class _AtomicFile:
             pass
 
 
-class JsonlWriter:
-    """Streams record dicts as JSON lines (unbuffered: a failed write fails at once, nothing is left to flush)."""
+META_KEY = "bower"  # the Parquet key-value metadata key of a records file's metadata (JSON)
+META_SUFFIX = ".meta.json"  # a JSONL records file's metadata: FILE.jsonl.meta.json beside it
+RECORDS_FORMAT = "bower-records"
+RECORDS_FORMAT_VERSION = 1
 
-    def __init__(self, path: str, variant, rules: dict):
+
+def bower_version() -> str:
+    """This bower's version (the installed package's), or "unknown" when it runs from a tree not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("bower-euchre")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def file_meta(variant, rules: dict, meta: dict | None, derived: list | None = None) -> dict:
+    """The metadata object a records file carries (see ``README``, "Records"): the run's ``meta`` over the basics.
+
+    Always: ``format``, ``format_version``, ``bower_version``, ``variant``,
+    ``rules_version``, ``rules``; then whatever the writer was given (the
+    run's ``seats``, ``strategy``, ``seed``, ``first_hand``, ``hands``,
+    ``command``); for Parquet, ``derived_columns`` (the flat columns after
+    the record's fields).
+    """
+    out = {"format": RECORDS_FORMAT, "format_version": RECORDS_FORMAT_VERSION, "bower_version": bower_version(),
+           "variant": variant.name, "rules_version": RULES_VERSION, "rules": dict(rules)}
+    out.update(meta or {})
+    if derived is not None:
+        out["derived_columns"] = [name for name, _ in derived]
+    return out
+
+
+def sidecar_path(path: str) -> str:
+    """Where a JSONL records file's metadata lives: ``PATH.meta.json``."""
+    return str(path) + META_SUFFIX
+
+
+class JsonlWriter:
+    """Streams records as JSON lines (unbuffered: a failed write fails at once, nothing is left to flush).
+
+    ``close`` writes the metadata sidecar ``FILE.meta.json`` (``file_meta``)
+    and renames it, then the records file, into place; a failure leaves
+    neither (the records file's old version, if any, stays as it was).
+    """
+
+    def __init__(self, path: str, variant, rules: dict, meta: dict | None = None):
         self.variant, self.rules = variant, rules
+        self.meta = file_meta(variant, rules, meta)
+        self.columnar = has_columns(variant)
         self.file = _AtomicFile(path)
         try:
             self.fh = open(self.file.tmp, "wb", buffering=0)
@@ -152,8 +597,8 @@ class JsonlWriter:
             self.file.abort()
             raise self.file.fault(e) from None
 
-    def _put(self, text: str) -> None:
-        data = memoryview(text.encode("utf-8"))
+    def _put(self, data) -> None:
+        data = memoryview(data)
         try:
             while data:
                 data = data[self.fh.write(data):]
@@ -162,22 +607,40 @@ class JsonlWriter:
 
     def write(self, first_hand: int, records: np.ndarray) -> None:
         """Append the records of a batch of kernel rows."""
-        dicts = to_dicts(records, first_hand, self.variant, self.rules)
-        with gc_paused():
-            self._put("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts))
+        if self.columnar:
+            self._put(json_lines(record_columns(self.variant, records, first_hand, self.rules), records.shape[0]))
+            return
+        self.write_dicts(to_dicts(records, first_hand, self.variant, self.rules))
 
     def write_dicts(self, dicts: list[dict]) -> None:
         """Append record dicts as they are."""
         with gc_paused():
-            self._put("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts))
+            self._put("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts).encode("utf-8"))
 
     def close(self) -> None:
-        """Finish the file and give it its name."""
+        """Finish the file, write its sidecar, and give both their names (the sidecar first)."""
         try:
             self.fh.close()
         except OSError as e:
             raise self.file.fault(e) from None
-        self.file.commit()
+        side = _AtomicFile(sidecar_path(self.file.given))
+        try:
+            with open(side.tmp, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(self.meta, indent=2) + "\n")
+        except OSError as e:
+            side.abort()
+            raise self.file.fault(e) from None
+        try:
+            side.commit()
+        except BaseException:
+            side.abort()
+            raise
+        try:
+            self.file.commit()
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(side.path)
+            raise
 
     def abort(self) -> None:
         """Drop the partial file."""
@@ -188,25 +651,50 @@ class JsonlWriter:
         self.file.abort()
 
 
+def _dictionary_type(typ):
+    """``typ`` with every string leaf as a dictionary of int8 codes (how the columnar writer hands strings over)."""
+    import pyarrow as pa
+
+    if pa.types.is_string(typ):
+        return pa.dictionary(pa.int8(), pa.string())
+    if pa.types.is_list(typ):
+        return pa.list_(_dictionary_type(typ.value_type))
+    if pa.types.is_struct(typ):
+        return pa.struct([pa.field(f.name, _dictionary_type(f.type)) for f in typ])
+    return typ
+
+
 class ParquetWriter:
     """Streams records into a Parquet file, one row group per batch.
 
     Parquet lists hold one type, so ``calls`` and ``plays`` pairs are stored as
     ``[seat, value]`` string pairs (``["0", "moon"]``); ``bower`` reads them
-    back as ints where the JSON form has ints.
+    back as ints where the JSON form has ints. After the record's fields come
+    the derived flat columns (``derived_fields``), and the file's key-value
+    metadata ``bower`` holds ``file_meta`` as JSON.
+
+    The variant's strings are handed to Parquet as dictionary codes (the file
+    holds plain strings: its Arrow schema is not stored, so every reader sees
+    ``string``); statistics are written for the flat int columns only.
     """
 
-    def __init__(self, path: str, variant, rules: dict, extra: list | None = None):
+    def __init__(self, path: str, variant, rules: dict, extra: list | None = None, meta: dict | None = None):
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         self.variant, self.rules = variant, rules
-        self.schema = parquet_schema(variant, rules)
-        for name, typ in extra or []:
-            self.schema = self.schema.append(pa.field(name, typ))
+        self.columnar = has_columns(variant)
+        derived = derived_fields(variant, rules)
+        self.meta = file_meta(variant, rules, meta, derived)
+        own = {name for name, _ in variant.arrow_fields(rules)}
+        plain = list(parquet_schema(variant, rules)) + [pa.field(n, t) for n, t in extra or []]
+        self.record_schema = pa.schema(plain)
+        self.schema = pa.schema([pa.field(f.name, _dictionary_type(f.type)) if f.name in own else f for f in plain]
+                                + [pa.field(n, t) for n, t in derived])
+        stats = [f.name for f in self.schema if pa.types.is_integer(f.type)]
         self.file = _AtomicFile(path)
         try:
-            self.writer = pq.ParquetWriter(self.file.tmp, self.schema)
+            self.writer = pq.ParquetWriter(self.file.tmp, self.schema, store_schema=False, write_statistics=stats)
         except OSError as e:
             self.file.abort()
             raise self.file.fault(e) from None
@@ -214,23 +702,18 @@ class ParquetWriter:
             self.file.abort()
             raise
 
-    def _put(self, table) -> None:
+    def _put(self, batch) -> None:
         try:
-            self.writer.write_table(table)
+            self.writer.write_batch(batch)
         except OSError as e:
             raise self.file.fault(e) from None
 
     def write(self, first_hand: int, records: np.ndarray) -> None:
         """Append the records of a batch of kernel rows as one row group."""
-        import pyarrow as pa
-
-        rows = to_dicts(records, first_hand, self.variant, self.rules)
-        with gc_paused():
-            for d in rows:
-                d["calls"] = [[str(s), c] for s, c in d["calls"]]
-                d["plays"] = [[str(s), c] for s, c in d["plays"]]
-            table = pa.Table.from_pylist(rows, schema=self.schema)
-        self._put(table)
+        if self.columnar:
+            self._put(arrow_batch(self.variant, records, first_hand, self.rules, self.schema))
+            return
+        self.write_dicts(to_dicts(records, first_hand, self.variant, self.rules))
 
     def write_dicts(self, dicts: list[dict]) -> None:
         """Append record dicts in the JSON form as one row group."""
@@ -239,12 +722,17 @@ class ParquetWriter:
         with gc_paused():
             rows = [dict(d, calls=[[str(a), b] for a, b in d["calls"]], plays=[[str(a), b] for a, b in d["plays"]])
                     for d in dicts]
-            table = pa.Table.from_pylist(rows, schema=self.schema)
-        self._put(table)
+            table = pa.Table.from_pylist(rows, schema=self.record_schema)
+        arrays = {name: table.column(name) for name in table.column_names}
+        for name, arr in derived_arrays(self.variant, self.rules, arrays):
+            table = table.append_column(name, arr)
+        for batch in table.cast(self.schema).combine_chunks().to_batches():
+            self._put(batch)
 
     def close(self) -> None:
-        """Finish the file and give it its name."""
+        """Finish the file (its metadata last) and give it its name."""
         try:
+            self.writer.add_key_value_metadata({META_KEY: json.dumps(self.meta)})
             self.writer.close()
         except OSError as e:
             raise self.file.fault(e) from None
@@ -260,17 +748,130 @@ class ParquetWriter:
             self.file.abort()
 
 
-def open_writer(path: str, variant, rules: dict, extra: list | None = None):
+class BackgroundWriter:
+    """A writer whose batches are converted and written on a thread of their own, in order.
+
+    The kernels (which run without the GIL) play the next batch meanwhile.
+    At most ``depth`` batches wait; a failure on the thread is raised by the
+    next ``write`` or by ``close``. ``abort`` waits for the batch in hand and
+    drops the file.
+    """
+
+    def __init__(self, inner, depth: int = 2):
+        import queue
+        import threading
+
+        self.inner = inner
+        self.queue = queue.Queue(maxsize=depth)
+        self.error: BaseException | None = None
+        self.stopping = False
+        self.thread = threading.Thread(target=self._run, name="bower-records", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            item = self.queue.get()
+            if item is None:
+                return
+            if self.error is not None or self.stopping:
+                continue
+            try:
+                self.inner.write(*item)
+            except BaseException as e:  # handed to the main thread
+                self.error = e
+
+    def _check(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def write(self, first_hand: int, records: np.ndarray) -> None:
+        """Queue a batch of kernel rows (the array is the writer's from now on)."""
+        self._check()
+        self.queue.put((first_hand, records))
+
+    def _finish(self) -> None:
+        if self.thread.is_alive():
+            self.queue.put(None)
+            self.thread.join()
+
+    def close(self) -> None:
+        """Write what is queued, then finish the file; the first failure is raised."""
+        self._finish()
+        self._check()
+        self.inner.close()
+
+    def abort(self) -> None:
+        """Stop (the batch being written finishes first) and drop the partial file."""
+        self.stopping = True
+        while True:
+            try:
+                self.queue.get_nowait()
+            except Exception:
+                break
+        self._finish()
+        self.inner.abort()
+
+
+def open_writer(path: str, variant, rules: dict, extra: list | None = None, meta: dict | None = None):
     """A streaming writer for ``path`` chosen by its extension (``.jsonl`` or ``.parquet``).
 
     ``extra``: (name, Arrow type) of fields added after the variant's own (Parquet only needs them).
+    ``meta``: what the file's metadata says of the run that made it (``file_meta``).
     """
     lower = str(path).lower()
     if lower.endswith(".jsonl"):
-        return JsonlWriter(path, variant, rules)
+        return JsonlWriter(path, variant, rules, meta)
     if lower.endswith(".parquet"):
-        return ParquetWriter(path, variant, rules, extra)
+        return ParquetWriter(path, variant, rules, extra, meta)
     raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
+
+
+def read_meta(path: str) -> dict | None:
+    """The metadata a records file carries (``file_meta``), or None when it has none (files of older bowers).
+
+    Parquet: the ``bower`` key-value metadata; JSONL: the sidecar
+    ``FILE.meta.json``. RecordsError when it is there but not a JSON object.
+    """
+    if str(path).lower().endswith(".parquet"):
+        import pyarrow.parquet as pq
+
+        try:
+            kv = pq.ParquetFile(path).metadata.metadata or {}
+        except (OSError, ValueError) as e:
+            if isinstance(e, FileNotFoundError):
+                raise RecordsError(f"no records file {path}") from None
+            raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
+        raw, where = kv.get(META_KEY.encode()), f"{path}: its '{META_KEY}' metadata"
+    else:
+        side = sidecar_path(path)
+        try:
+            with open(side, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise RecordsError(f"cannot read {side}: {os_reason(e)}") from None
+        where = side
+    if raw is None:
+        return None
+    try:
+        meta = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError):
+        raise RecordsError(f"{where} is not JSON") from None
+    if not isinstance(meta, dict):
+        raise RecordsError(f"{where} is not a JSON object")
+    return meta
+
+
+def _record_columns(path: str) -> list[str] | None:
+    """The columns of a Parquet records file that are the record's fields (None: all of them)."""
+    meta = read_meta(path)
+    derived = (meta or {}).get("derived_columns")
+    if not isinstance(derived, list):
+        return None
+    import pyarrow.parquet as pq
+
+    return [n for n in pq.ParquetFile(path).schema_arrow.names if n not in set(derived)]
 
 
 def read_records(path: str) -> list[dict]:
@@ -278,7 +879,7 @@ def read_records(path: str) -> list[dict]:
     if str(path).lower().endswith(".parquet"):
         import pyarrow.parquet as pq
 
-        rows = pq.read_table(path).to_pylist()
+        rows = pq.read_table(path, columns=_record_columns(path)).to_pylist()
         for d in rows:
             d["calls"] = [[int(s), c] for s, c in d["calls"]]
             d["plays"] = [[int(s), c] for s, c in d["plays"]]
@@ -368,7 +969,7 @@ def iter_record_batches(path: str, batch: int = 4096):
         if lower.endswith(".parquet"):
             import pyarrow.parquet as pq
 
-            for b in pq.ParquetFile(path).iter_batches(batch_size=batch):
+            for b in pq.ParquetFile(path).iter_batches(batch_size=batch, columns=_record_columns(path)):
                 rows = b.to_pylist()
                 for d in rows:
                     d["calls"] = [[int(a), c] for a, c in d["calls"]]

@@ -25,7 +25,7 @@ from sim.text import limit_text
 CHUNK_SIZE = 4096  # hands per chunk (independent hands)
 GAME_CHUNK_SETS = 64  # deal sets per chunk (whole games)
 SUMMARY_BATCH_CHUNKS = 64
-RECORD_BATCH_CHUNKS = 2
+RECORD_BATCH_CHUNKS = 8  # 32,768 hands a batch written (a Parquet row group)
 GAME_BATCH_CHUNKS = 32
 MAX_HANDS_PER_GAME = 1000
 MAX_HANDS = 10**12  # hands one run may ask for: days at ten million hands a second
@@ -157,11 +157,14 @@ def simulate(
     strategy: str | dict = "default",
     records_path: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    command: str | None = None,
 ) -> dict:
     """Simulate ``hands`` independent hands and return the summary dict (see ``summarize``).
 
     With ``records_path`` (``.jsonl`` or ``.parquet``) every hand's record is
-    streamed to that file, written atomically (complete or not at all).
+    streamed to that file, written atomically (complete or not at all), with
+    the run's metadata (``records_meta``; ``command``: the command line that
+    made it, if any).
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
     strategy_name, params = seat_params(strategy, v.name)
@@ -170,7 +173,10 @@ def simulate(
         raise RunError("--records needs a file name ending in .jsonl or .parquet")
     n_threads = set_threads(threads)
     k = v.hand_kernels
-    writer = rec_mod.open_writer(records_path, v, rules_d) if records_path else None
+    writer = None
+    if records_path:
+        meta = records_meta(v, strategy, strategy_name, seed, 0, hands, command)
+        writer = rec_mod.BackgroundWriter(rec_mod.open_writer(records_path, v, rules_d, meta=meta))
     try:
         warm_s, compiled = warm_up(rules_vec, params, v.name)
     except BaseException:
@@ -206,6 +212,27 @@ def simulate(
     summary["warm_up_s"] = warm_s
     summary["compiled"] = compiled
     return summary
+
+
+def records_meta(v, strategy, strategy_name: str, seed: int, first_hand: int, hands: int,
+                 command: str | None = None) -> dict:
+    """What a records file says of the run that made it: every seat's strategy (name, parameters), seed, hands.
+
+    ``seats``: one object per seat, ``{"seat", "strategy", "params"}``;
+    ``strategy``: the run's strategy name (names joined by ``/`` when the
+    seats differ); ``first_hand`` and ``hands``: the hand numbers
+    ``first_hand .. first_hand + hands - 1``; ``command``: the command line.
+    """
+    specs = list(strategy) if isinstance(strategy, (list, tuple)) else [strategy] * v.players
+    seats = []
+    for seat, spec in enumerate(specs):
+        name, params = load_strategy(spec, v.name)
+        seats.append({"seat": seat, "strategy": name, "params": params})
+    out = {"strategy": strategy_name, "seats": seats, "seed": int(seed), "first_hand": int(first_hand),
+           "hands": int(hands)}
+    if command is not None:
+        out["command"] = command
+    return out
 
 
 def rows_run(variant: str, hands: int, seed: int, threads: int | None, rules: dict | None, strategy,

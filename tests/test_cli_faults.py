@@ -84,7 +84,8 @@ def test_a_write_that_fails_mid_run_leaves_nothing(capsys, tmp_path, monkeypatch
         return real(self, first, recs)
 
     monkeypatch.setattr(rec_mod.JsonlWriter, "write", write)
-    line = one_error(capsys, "simulate", "--hands", "20000", "--records", str(tmp_path / "out.jsonl"))
+    hands = 3 * runner.RECORD_BATCH_CHUNKS * runner.CHUNK_SIZE  # three batches
+    line = one_error(capsys, "simulate", "--hands", str(hands), "--records", str(tmp_path / "out.jsonl"))
     assert line == f"bower: error: cannot write records to {tmp_path / 'out.jsonl'}: No space left on device"
     assert len(calls) == 2 and listing(tmp_path) == []
 
@@ -106,7 +107,7 @@ def test_analyze_tables_on_a_failing_disk(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(pd.DataFrame, "to_csv", _enospc)
     line = one_error(capsys, "analyze", str(rec), "--csv", str(tmp_path / "tables"))
     assert line == f"bower: error: cannot write to {tmp_path / 'tables'}: No space left on device"
-    assert listing(tmp_path) == ["r.jsonl"]
+    assert listing(tmp_path) == ["r.jsonl", "r.jsonl.meta.json"]
 
 
 @pytest.fixture
@@ -240,7 +241,7 @@ def test_sigterm_during_the_tables_removes_the_staging_folder(capsys, tmp_path, 
     monkeypatch.setattr(pd.DataFrame, "to_csv", to_csv)
     code, out, err = run(capsys, "analyze", str(rec), "--csv", str(tmp_path / "tables"))
     assert (code, out, err) == (143, "", "bower: terminated\n")
-    assert listing(tmp_path) == ["r.jsonl"]
+    assert listing(tmp_path) == ["r.jsonl", "r.jsonl.meta.json"]
 
 
 def test_the_sigterm_handler_raises_terminated_and_is_put_back(capsys):
@@ -420,7 +421,7 @@ def test_empty_output_names_are_refused(capsys, tmp_path, monkeypatch):
         "bower: error: --records needs a file name ending in .jsonl or .parquet")
     assert one_error(capsys, "analyze", "ok.jsonl", "--csv", "") == "bower: error: --csv needs a folder name"
     assert one_error(capsys, "analyze", "ok.jsonl", "--parquet", " ") == "bower: error: --parquet needs a folder name"
-    assert listing(tmp_path) == ["ok.jsonl"]
+    assert listing(tmp_path) == ["ok.jsonl", "ok.jsonl.meta.json"]
 
 
 @pytest.mark.parametrize("variant", ["ghost", "cutthroat", "euchre"])

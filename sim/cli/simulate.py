@@ -54,6 +54,7 @@ def simulate(variant, hands, games, seed, threads, rules, strategy, as_json, rec
             summary = runner.simulate(
                 variant=v.name, hands=hands, seed=seed, threads=threads, rules=rules_d, strategy=strategy,
                 records_path=records_path, progress=progress,
+                command=records_command(v, hands, seed, rules_d, strategy, records_path) if records_path else None,
             )
     finally:
         progress.close()
@@ -63,6 +64,19 @@ def simulate(variant, hands, games, seed, threads, rules, strategy, as_json, rec
         click.echo(json.dumps(summary, indent=2))
     else:
         click.echo(format_summary(summary))
+
+
+def records_command(v, hands: int, seed: int, rules: dict, strategy, records_path: str) -> str:
+    """The ``bower simulate`` command line that writes these records again: seed, strategy and every rule spelled out."""
+    import shlex
+
+    from sim.rules import resolve
+
+    args = ["bower", "simulate", "--variant", v.name, "--hands", str(hands), "--seed", str(seed),
+            "--strategy", str(strategy)]
+    for name, value in resolve(v, rules).items():
+        args += ["--rule", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    return shlex.join(args + ["--records", str(records_path)])
 
 
 def format_summary(s: dict) -> str:

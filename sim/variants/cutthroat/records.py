@@ -1,4 +1,4 @@
-"""Cutthroat records: a kernel record row as the record dict, and the Parquet fields of the records."""
+"""Cutthroat records: a kernel record row as the record dict, a batch of rows as columns, and the Parquet fields."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import numpy as np
 
 from kernels.cutthroat import hand as ck
 from sim.cards import SUITS
+from sim import records as rc
 from sim.records import CARD_NAMES, _cards
 from sim.rules import RULES_VERSION
 
@@ -63,6 +64,41 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
     }
 
 
+
+CALL_NAMES = ("pass", "order", "assist", "take", *SUITS)  # the call names, in the order columns index them
+
+
+def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
+    """The record fields of a batch of kernel rows as columns (``sim.records``): the same values as ``row_to_dict``."""
+    maker = rows[:, ck.R_MAKER]
+    played = maker >= 0
+    dealer = rows[:, ck.R_DEALER]
+    offsets, seats, codes = rc.pair_block(rows, ck.R_CALLS, ck.R_NCALLS, ck.MAX_CALLS)
+    owner_dealer = np.repeat(dealer, np.diff(offsets))
+    position = (seats - owner_dealer) % 3
+    position = np.where(position == 0, 3, position)  # 1 order, 2 assist, 3 take
+    bad = (codes < ck.CALL_PASS) | (codes >= ck.CALL_SUIT + 4)
+    if bad.any():
+        raise ValueError(f"kernel record holds call code {codes[bad][0]}, which has no name")
+    names = np.where(codes == ck.CALL_PASS, 0, np.where(codes == ck.CALL_ACCEPT, position, codes - ck.CALL_SUIT + 4))
+    offsets_p, seats_p, cards_p = rc.pair_block(rows, ck.R_PLAYS, ck.R_NPLAYS, ck.MAX_PLAYS)
+    kitty = rows[:, ck.R_KITTY: ck.R_KITTY + 4]
+    discard = rows[:, ck.R_DEALER_DISCARD]
+    return rc.common_columns("cutthroat", rows, first_hand, rules, ck.R_DEALER) + [
+        ("deal", rc.Struct([(SEAT_KEYS[s], rc.card_lists(rows[:, ck.R_DEAL + s])) for s in range(ck.N_SEATS)])),
+        ("dummy", rc.card_lists(rows[:, ck.R_DUMMY])),
+        ("kitty", rc.fixed_lists(kitty, rc.cards)),
+        ("upcard", rc.cards(kitty[:, 0])),
+        ("calls", rc.Pairs(offsets, seats, ck.N_SEATS, CALL_NAMES, names)),
+        ("maker", rc.Ints(maker, played)),
+        ("trump", rc.Tokens(SUITS, np.where(played, rows[:, ck.R_TRUMP], 0), played)),
+        ("discards", rc.Struct([("dealer", rc.cards(discard, discard >= 0)),
+                                ("maker", rc.card_lists(rows[:, ck.R_MAKER_DISCARDS]))])),
+        ("alone", rc.seat_lists(rows[:, ck.R_ALONE])),
+        ("plays", rc.Pairs(offsets_p, seats_p, ck.N_SEATS, CARD_NAMES, cards_p)),
+        ("tricks", rc.seat_struct(SEAT_KEYS, rows[:, ck.R_TRICKS: ck.R_TRICKS + ck.N_SEATS])),
+        ("points", rc.seat_struct(SEAT_KEYS, rows[:, ck.R_POINTS: ck.R_POINTS + ck.N_SEATS])),
+    ]
 
 
 def arrow_fields(rules: dict) -> list:

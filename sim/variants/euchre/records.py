@@ -14,6 +14,7 @@ import numpy as np
 
 from kernels.euchre import hand as ek
 from sim.cards import SUITS
+from sim import records as rc
 from sim.records import CARD_NAMES, _cards
 from sim.rules import RULES_VERSION
 
@@ -70,6 +71,36 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
         "tricks": {SEAT_KEYS[s]: r[ek.R_TRICKS + s] for s in range(ek.N_SEATS)},
         "points": {SIDE_KEYS[k]: r[ek.R_POINTS + k] for k in range(2)},
     }
+
+
+
+CALL_NAMES = ("pass", "order", *SUITS)  # the call names, in the order columns index them
+
+
+def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
+    """The record fields of a batch of kernel rows as columns (``sim.records``): the same values as ``row_to_dict``."""
+    maker = rows[:, ek.R_MAKER]
+    played = maker >= 0
+    offsets, seats, codes = rc.pair_block(rows, ek.R_CALLS, ek.R_NCALLS, ek.MAX_CALLS)
+    if ((codes < ek.CALL_PASS) | (codes >= ek.CALL_SUIT + 4)).any():
+        raise ValueError("kernel record holds a call code that has no name")
+    names = np.where(codes == ek.CALL_PASS, 0, np.where(codes == ek.CALL_ORDER, 1, codes - ek.CALL_SUIT + 2))
+    offsets_p, seats_p, cards_p = rc.pair_block(rows, ek.R_PLAYS, ek.R_NPLAYS, ek.MAX_PLAYS)
+    kitty = rows[:, ek.R_KITTY: ek.R_KITTY + 4]
+    discard = rows[:, ek.R_DISCARD]
+    return rc.common_columns(VARIANT, rows, first_hand, rules, ek.R_DEALER) + [
+        ("deal", rc.Struct([(SEAT_KEYS[s], rc.card_lists(rows[:, ek.R_DEAL + s])) for s in range(ek.N_SEATS)])),
+        ("kitty", rc.fixed_lists(kitty, rc.cards)),
+        ("upcard", rc.cards(kitty[:, 0])),
+        ("calls", rc.Pairs(offsets, seats, ek.N_SEATS, CALL_NAMES, names)),
+        ("discard", rc.cards(discard, discard >= 0)),
+        ("alone", rc.seat_lists(rows[:, ek.R_ALONE])),
+        ("maker", rc.Ints(maker, played)),
+        ("trump", rc.Tokens(SUITS, np.where(played, rows[:, ek.R_TRUMP], 0), played)),
+        ("plays", rc.Pairs(offsets_p, seats_p, ek.N_SEATS, CARD_NAMES, cards_p)),
+        ("tricks", rc.seat_struct(SEAT_KEYS, rows[:, ek.R_TRICKS: ek.R_TRICKS + ek.N_SEATS])),
+        ("points", rc.seat_struct(SIDE_KEYS, rows[:, ek.R_POINTS: ek.R_POINTS + 2])),
+    ]
 
 
 def _rules_struct(rules: dict | None):

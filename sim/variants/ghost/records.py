@@ -1,4 +1,4 @@
-"""Ghost Hand records: a kernel record row as the record dict, and the Parquet fields of the records."""
+"""Ghost Hand records: a kernel record row as the record dict, a batch of rows as columns, and the Parquet fields."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import numpy as np
 
 from kernels.ghost import hand as gk
 from sim.cards import SUITS
+from sim import records as rc
 from sim.records import CARD_NAMES, _cards
 from sim.rules import RULES_VERSION
 
@@ -41,6 +42,33 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
     }
 
 
+
+CALL_INDEX = {0: 0, 3: 1, 4: 2, 5: 3, 6: 4}  # call code -> index into CALL_ORDER
+CALL_ORDER = ("pass", "3", "4", "5", "moon")
+
+
+def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
+    """The record fields of a batch of kernel rows as columns (``sim.records``): the same values as ``row_to_dict``."""
+    maker = rows[:, gk.R_MAKER]
+    played = maker >= 0
+    swap = rows[:, gk.R_SWAP]
+    offsets, seats, codes = rc.pair_block(rows, gk.R_CALLS, gk.R_NCALLS, gk.MAX_CALLS)
+    calls = rc.Pairs(offsets, seats, gk.N_SEATS, CALL_ORDER, rc.lookup(codes, CALL_INDEX, "call"))
+    offsets, seats, cards = rc.pair_block(rows, gk.R_PLAYS, gk.R_NPLAYS, gk.N_PLAYS)
+    plays = rc.Pairs(offsets, seats, gk.N_SEATS, CARD_NAMES, cards)
+    deal = [(SEAT_KEYS[s], rc.card_lists(rows[:, gk.R_DEAL + s])) for s in range(gk.N_SEATS)]
+    deal.append(("ghost", rc.card_lists(rows[:, gk.R_DEAL + 3])))
+    return rc.common_columns("ghost", rows, first_hand, rules, gk.R_DEALER) + [
+        ("deal", rc.Struct(deal)),
+        ("swap", rc.Ints(swap, swap >= 0)),
+        ("calls", calls),
+        ("maker", rc.Ints(maker, played)),
+        ("bid", rc.Ints(rows[:, gk.R_BID], played)),
+        ("trump", rc.Tokens(SUITS, np.where(played, rows[:, gk.R_TRUMP], 0), played)),
+        ("plays", plays),
+        ("tricks", rc.seat_struct(SEAT_KEYS, rows[:, gk.R_TRICKS: gk.R_TRICKS + gk.N_SEATS])),
+        ("points", rc.seat_struct(SEAT_KEYS, rows[:, gk.R_POINTS: gk.R_POINTS + gk.N_SEATS])),
+    ]
 
 
 def arrow_fields(rules: dict) -> list:

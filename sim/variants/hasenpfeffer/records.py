@@ -1,4 +1,4 @@
-"""Hasenpfeffer records: a kernel record row as the record dict, and the Parquet fields of the records."""
+"""Hasenpfeffer records: a kernel record row as the record dict, a batch of rows as columns, and the Parquet fields."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import numpy as np
 
 from kernels.hasenpfeffer import hand as hk
 from sim.cards import SUITS
+from sim import records as rc
 from sim.records import CARD_NAMES, _cards
 from sim.rules import RULES_VERSION
 
@@ -52,6 +53,31 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
     }
 
 
+
+def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
+    """The record fields of a batch of kernel rows as columns (``sim.records``): the same values as ``row_to_dict``."""
+    names = PEPPER if rules["bidding"] == "pepper" else NUMERIC
+    bidder = rows[:, hk.R_BIDDER]
+    played = bidder >= 0
+    offsets, seats, levels = rc.pair_block(rows, hk.R_CALLS, hk.R_NCALLS, hk.MAX_CALLS)
+    if ((levels < 0) | (levels >= len(names))).any():
+        raise ValueError("kernel record holds a call level that has no name")
+    offsets_p, seats_p, cards_p = rc.pair_block(rows, hk.R_PLAYS, hk.R_NPLAYS, hk.N_PLAYS)
+    discard = rows[:, hk.R_DISCARD]
+    four = tuple(str(s) for s in range(hk.N_SEATS))
+    return rc.common_columns("hasenpfeffer", rows, first_hand, rules, hk.R_DEALER) + [
+        ("deal", rc.Struct([(four[s], rc.card_lists(rows[:, hk.R_DEAL + s])) for s in range(hk.N_SEATS)])),
+        ("widow", rc.cards(rows[:, hk.R_WIDOW])),
+        ("calls", rc.Pairs(offsets, seats, hk.N_SEATS, names, levels)),
+        ("forced", rc.Bools(rows[:, hk.R_FORCED] != 0)),
+        ("bidder", rc.Ints(bidder, played)),
+        ("bid", rc.Tokens(names, np.where(played, rows[:, hk.R_BID], 0), played)),
+        ("trump", rc.Tokens(SUITS, np.where(played, rows[:, hk.R_TRUMP], 0), played)),
+        ("discard", rc.cards(discard, discard >= 0)),
+        ("plays", rc.Pairs(offsets_p, seats_p, hk.N_SEATS, CARD_NAMES, cards_p)),
+        ("tricks", rc.seat_struct(four, rows[:, hk.R_TRICKS: hk.R_TRICKS + hk.N_SEATS])),
+        ("points", rc.seat_struct(("0", "1"), rows[:, hk.R_POINTS: hk.R_POINTS + 2])),
+    ]
 
 
 def arrow_fields(rules: dict) -> list:
