@@ -281,6 +281,29 @@ def _count_deals(n, ws):
 
 
 @kernel
+def _plan(own, me, active, trump, deck, known_out, pin_card, pin_allow, played, ws):
+    """Everything the draws of one decision need, into ``ws``: (unseen cards, whether any is restricted, the
+    deal-count table's full state, whether the hand sizes fit, whether the voids had to be dropped).
+
+    The voids are dropped (the pin kept) only if no deal agrees with them,
+    which cannot happen in positions the rules reach.
+    """
+    n_unseen, restricted, ok = _prepare(own, me, active, trump, deck, known_out, pin_card, pin_allow, played, ws, True)
+    full = 0
+    dropped = False
+    if ok and restricted:
+        full = _count_deals(n_unseen, ws)
+        if full < 0 or ws[OFF_DP + full] == 0:
+            dropped = True
+            n_unseen, restricted, ok = _prepare(own, me, active, trump, deck, known_out, pin_card, pin_allow, played,
+                                                ws, False)
+            full = _count_deals(n_unseen, ws) if restricted else 0
+            if full < 0 or (restricted and ws[OFF_DP + full] == 0):
+                restricted = False
+    return n_unseen, restricted, full, ok, dropped
+
+
+@kernel
 def _draw_world(n, full, restricted, dstate, dbuf, ws):
     """One world: the unseen cards dealt to the recipients (``ws[OFF_WORLD + r]``), uniformly among the deals
     the facts allow (``_count_deals``'s table when a card is restricted, else in proportion to capacities)."""
@@ -520,24 +543,15 @@ def choose(own, me, active, trump, sides, deck, known_out, pin_card, pin_allow, 
     if leader < 0:
         leader = me
     worlds = 1 if sees_all else n_worlds
-    n_unseen, restricted, ok = _prepare(own, me, active, trump, deck, known_out, pin_card, pin_allow, played, ws,
-                                        True)
-    if not ok and not sees_all:
-        # cannot happen in positions the rules reach (the hand sizes do not fit the unseen cards)
-        ws[OFF_STATS + ST_BAD] += 1
-        return least_valued(legal, trump)
-    full = 0
+    n_unseen, restricted, full, ok = 0, False, 0, True
     if not sees_all:
-        if restricted:
-            full = _count_deals(n_unseen, ws)
-            if full < 0 or ws[OFF_DP + full] == 0:
-                # cannot happen in positions the rules reach; deal without the voids (the pin kept)
-                ws[OFF_STATS + ST_DROPPED] += 1
-                n_unseen, restricted, ok = _prepare(own, me, active, trump, deck, known_out, pin_card, pin_allow,
-                                                    played, ws, False)
-                full = _count_deals(n_unseen, ws) if restricted else 0
-                if full < 0 or (restricted and ws[OFF_DP + full] == 0):
-                    restricted = False
+        n_unseen, restricted, full, ok, dropped = _plan(own, me, active, trump, deck, known_out, pin_card, pin_allow,
+                                                        played, ws)
+        ws[OFF_STATS + ST_DROPPED] += dropped
+        if not ok:
+            # cannot happen in positions the rules reach (the hand sizes do not fit the unseen cards)
+            ws[OFF_STATS + ST_BAD] += 1
+            return least_valued(legal, trump)
     m = legal
     while m:
         c = lowest(m)
@@ -567,19 +581,9 @@ def sample_worlds(own, me, active, trump, deck, known_out, pin_card, pin_allow, 
     Returns (whether the voids had to be dropped, whether the hand sizes fit
     the unseen cards): (False, True) for every position the rules reach.
     """
-    played, start, leader, n_trick = history(rec, off, n, trump, active, ws)
-    n_unseen, restricted, ok = _prepare(own, me, active, trump, deck, known_out, pin_card, pin_allow, played, ws, True)
-    dropped = False
-    full = 0
-    if restricted:
-        full = _count_deals(n_unseen, ws)
-        if full < 0 or ws[OFF_DP + full] == 0:
-            dropped = True
-            n_unseen, restricted, ok = _prepare(own, me, active, trump, deck, known_out, pin_card, pin_allow, played,
-                                                ws, False)
-            full = _count_deals(n_unseen, ws) if restricted else 0
-            if full < 0 or (restricted and ws[OFF_DP + full] == 0):
-                restricted = False
+    played, _, _, _ = history(rec, off, n, trump, active, ws)
+    n_unseen, restricted, full, ok, dropped = _plan(own, me, active, trump, deck, known_out, pin_card, pin_allow,
+                                                    played, ws)
     if not ok:
         return dropped, ok
     for w in range(n_worlds):

@@ -18,6 +18,7 @@ seat's workspace, ``kernels.pimc``, is made by the caller once per hand).
 
 import numpy as np
 
+from kernels import pimc
 from kernels.bits import lowest
 from kernels.deal import deal_packets
 from kernels.euchre.codes import E_LONE_DEFENDER, E_STICK, PARAM_NAMES
@@ -32,7 +33,6 @@ from kernels.euchre.strategy import (
     name_decision,
     order_decision,
 )
-from kernels import pimc
 from kernels.jit import kernel
 from kernels.play import card_mask, nth_card, random_card, value_ranks
 from kernels.rng import bounded
