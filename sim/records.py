@@ -578,6 +578,27 @@ def sidecar_path(path: str) -> str:
     return str(path) + META_SUFFIX
 
 
+def _keep_copy(path: str) -> str | None:
+    """A hidden hard link (or copy) of ``path`` beside it, to put back if a replacement fails; None if none."""
+    if not os.path.isfile(path):
+        return None
+    fd, keep = tempfile.mkstemp(prefix=".bower-", suffix=".part", dir=os.path.dirname(path))
+    os.close(fd)
+    try:
+        os.unlink(keep)
+        os.link(path, keep)
+    except OSError:
+        import shutil
+
+        try:
+            shutil.copy2(path, keep)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(keep)
+            return None
+    return keep
+
+
 class JsonlWriter:
     """Streams records as JSON lines (unbuffered: a failed write fails at once, nothing is left to flush).
 
@@ -605,12 +626,21 @@ class JsonlWriter:
         except OSError as e:
             raise self.file.fault(e) from None
 
+    def prepare(self, first_hand: int, records: np.ndarray):
+        """The JSON lines of a batch of kernel rows (any thread may prepare; ``put`` them in order)."""
+        if self.columnar:
+            return json_lines(record_columns(self.variant, records, first_hand, self.rules), records.shape[0])
+        dicts = to_dicts(records, first_hand, self.variant, self.rules)
+        with gc_paused():
+            return "".join(json.dumps(d, separators=(",", ":")) + "\n" for d in dicts).encode("utf-8")
+
+    def put(self, data) -> None:
+        """Append a prepared batch."""
+        self._put(data)
+
     def write(self, first_hand: int, records: np.ndarray) -> None:
         """Append the records of a batch of kernel rows."""
-        if self.columnar:
-            self._put(json_lines(record_columns(self.variant, records, first_hand, self.rules), records.shape[0]))
-            return
-        self.write_dicts(to_dicts(records, first_hand, self.variant, self.rules))
+        self.put(self.prepare(first_hand, records))
 
     def write_dicts(self, dicts: list[dict]) -> None:
         """Append record dicts as they are."""
@@ -630,17 +660,22 @@ class JsonlWriter:
         except OSError as e:
             side.abort()
             raise self.file.fault(e) from None
+        backup = _keep_copy(side.path)
         try:
             side.commit()
-        except BaseException:
-            side.abort()
-            raise
-        try:
             self.file.commit()
         except BaseException:
+            side.abort()
             with contextlib.suppress(OSError):
-                os.unlink(side.path)
+                if backup is not None:
+                    os.replace(backup, side.path)  # the old file's sidecar back with it
+                else:
+                    os.unlink(side.path)
             raise
+        finally:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
 
     def abort(self) -> None:
         """Drop the partial file."""
@@ -662,6 +697,17 @@ def _dictionary_type(typ):
     if pa.types.is_struct(typ):
         return pa.struct([pa.field(f.name, _dictionary_type(f.type)) for f in typ])
     return typ
+
+
+def _leaf_paths(name: str, typ) -> list[str]:
+    """The Parquet column paths of a field's leaves (``deal.0.list.element``)."""
+    import pyarrow as pa
+
+    if pa.types.is_struct(typ):
+        return [p for f in typ for p in _leaf_paths(f"{name}.{f.name}", f.type)]
+    if pa.types.is_list(typ):
+        return _leaf_paths(f"{name}.list.element", typ.value_type)
+    return [name]
 
 
 class ParquetWriter:
@@ -692,9 +738,11 @@ class ParquetWriter:
         self.schema = pa.schema([pa.field(f.name, _dictionary_type(f.type)) if f.name in own else f for f in plain]
                                 + [pa.field(n, t) for n, t in derived])
         stats = [f.name for f in self.schema if pa.types.is_integer(f.type)]
+        dictionary = [p for f in self.schema if f.name != "hand" for p in _leaf_paths(f.name, f.type)]
         self.file = _AtomicFile(path)
         try:
-            self.writer = pq.ParquetWriter(self.file.tmp, self.schema, store_schema=False, write_statistics=stats)
+            self.writer = pq.ParquetWriter(self.file.tmp, self.schema, store_schema=False, write_statistics=stats,
+                                           use_dictionary=dictionary)
         except OSError as e:
             self.file.abort()
             raise self.file.fault(e) from None
@@ -708,15 +756,22 @@ class ParquetWriter:
         except OSError as e:
             raise self.file.fault(e) from None
 
+    def prepare(self, first_hand: int, records: np.ndarray):
+        """The Arrow record batch of a batch of kernel rows (any thread may prepare; ``put`` them in order)."""
+        if self.columnar:
+            return arrow_batch(self.variant, records, first_hand, self.rules, self.schema)
+        return self._dict_batch(to_dicts(records, first_hand, self.variant, self.rules))
+
+    def put(self, batch) -> None:
+        """Append a prepared batch as one row group."""
+        self._put(batch)
+
     def write(self, first_hand: int, records: np.ndarray) -> None:
         """Append the records of a batch of kernel rows as one row group."""
-        if self.columnar:
-            self._put(arrow_batch(self.variant, records, first_hand, self.rules, self.schema))
-            return
-        self.write_dicts(to_dicts(records, first_hand, self.variant, self.rules))
+        self.put(self.prepare(first_hand, records))
 
-    def write_dicts(self, dicts: list[dict]) -> None:
-        """Append record dicts in the JSON form as one row group."""
+    def _dict_batch(self, dicts: list[dict]):
+        """Record dicts in the JSON form as one record batch of the file's schema."""
         import pyarrow as pa
 
         with gc_paused():
@@ -726,7 +781,13 @@ class ParquetWriter:
         arrays = {name: table.column(name) for name in table.column_names}
         for name, arr in derived_arrays(self.variant, self.rules, arrays):
             table = table.append_column(name, arr)
-        for batch in table.cast(self.schema).combine_chunks().to_batches():
+        batches = table.cast(self.schema).combine_chunks().to_batches()
+        return batches[0] if batches and table.num_rows else None
+
+    def write_dicts(self, dicts: list[dict]) -> None:
+        """Append record dicts in the JSON form as one row group."""
+        batch = self._dict_batch(dicts)
+        if batch is not None:
             self._put(batch)
 
     def close(self) -> None:
@@ -749,23 +810,27 @@ class ParquetWriter:
 
 
 class BackgroundWriter:
-    """A writer whose batches are converted and written on a thread of their own, in order.
+    """A writer whose batches are prepared on worker threads and written, in order, on a thread of their own.
 
-    The kernels (which run without the GIL) play the next batch meanwhile.
-    At most ``depth`` batches wait; a failure on the thread is raised by the
-    next ``write`` or by ``close``. ``abort`` waits for the batch in hand and
-    drops the file.
+    The kernels (which run without the GIL) play the next batches meanwhile.
+    ``inner`` has ``prepare(first_hand, rows)`` (pure: any thread) and
+    ``put(prepared)`` (in hand order). At most ``depth`` batches are in
+    hand; a failure on a thread is raised by the next ``write`` or by
+    ``close``. ``abort`` waits for the batches being worked on and drops the
+    file.
     """
 
-    def __init__(self, inner, depth: int = 2):
+    def __init__(self, inner, workers: int = 1, depth: int | None = None):
         import queue
         import threading
+        from concurrent.futures import ThreadPoolExecutor
 
         self.inner = inner
-        self.queue = queue.Queue(maxsize=depth)
+        self.pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="bower-records-prepare")
+        self.queue = queue.Queue(maxsize=depth or max(2, 2 * workers))
         self.error: BaseException | None = None
         self.stopping = False
-        self.thread = threading.Thread(target=self._run, name="bower-records", daemon=True)
+        self.thread = threading.Thread(target=self._run, name="bower-records-write", daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
@@ -773,12 +838,13 @@ class BackgroundWriter:
             item = self.queue.get()
             if item is None:
                 return
-            if self.error is not None or self.stopping:
-                continue
             try:
-                self.inner.write(*item)
+                prepared = item.result()
+                if self.error is None and not self.stopping:
+                    self.inner.put(prepared)
             except BaseException as e:  # handed to the main thread
-                self.error = e
+                if self.error is None:
+                    self.error = e
 
     def _check(self) -> None:
         if self.error is not None:
@@ -787,12 +853,13 @@ class BackgroundWriter:
     def write(self, first_hand: int, records: np.ndarray) -> None:
         """Queue a batch of kernel rows (the array is the writer's from now on)."""
         self._check()
-        self.queue.put((first_hand, records))
+        self.queue.put(self.pool.submit(self.inner.prepare, first_hand, records))
 
     def _finish(self) -> None:
         if self.thread.is_alive():
             self.queue.put(None)
             self.thread.join()
+        self.pool.shutdown(wait=True)
 
     def close(self) -> None:
         """Write what is queued, then finish the file; the first failure is raised."""
@@ -801,13 +868,8 @@ class BackgroundWriter:
         self.inner.close()
 
     def abort(self) -> None:
-        """Stop (the batch being written finishes first) and drop the partial file."""
+        """Stop (the batches being worked on finish first) and drop the partial file."""
         self.stopping = True
-        while True:
-            try:
-                self.queue.get_nowait()
-            except Exception:
-                break
         self._finish()
         self.inner.abort()
 

@@ -26,6 +26,7 @@ CHUNK_SIZE = 4096  # hands per chunk (independent hands)
 GAME_CHUNK_SETS = 64  # deal sets per chunk (whole games)
 SUMMARY_BATCH_CHUNKS = 64
 RECORD_BATCH_CHUNKS = 8  # 32,768 hands a batch written (a Parquet row group)
+RECORD_WORKERS = 2  # threads that turn batches of kernel rows into Arrow columns or JSON text, beside the kernels'
 GAME_BATCH_CHUNKS = 32
 MAX_HANDS_PER_GAME = 1000
 MAX_HANDS = 10**12  # hands one run may ask for: days at ten million hands a second
@@ -176,7 +177,8 @@ def simulate(
     writer = None
     if records_path:
         meta = records_meta(v, strategy, strategy_name, seed, 0, hands, command)
-        writer = rec_mod.BackgroundWriter(rec_mod.open_writer(records_path, v, rules_d, meta=meta))
+        writer = rec_mod.BackgroundWriter(rec_mod.open_writer(records_path, v, rules_d, meta=meta),
+                                          workers=RECORD_WORKERS)
     try:
         warm_s, compiled = warm_up(rules_vec, params, v.name)
     except BaseException:
