@@ -59,6 +59,13 @@ for name, threads, n in cases:
             continue
         def once(n=n, threads=threads):
             runner.simulate(hands=n, seed=0, threads=threads, strategy="random")
+    elif name == "pimc":  # one seat playing its cards by PIMC (32 worlds), two default seats
+        try:  # an older commit without the PIMC card player
+            runner.simulate(hands=10, seed=0, threads=threads, strategy=["pimc", "default", "default"])
+        except Exception:
+            continue
+        def once(n=n, threads=threads):
+            runner.simulate(hands=n, seed=0, threads=threads, strategy=["pimc", "default", "default"])
     elif name == "game":
         if not hasattr(runner, "simulate_games"):  # an older commit without whole games
             continue
@@ -183,7 +190,7 @@ for name, threads, n in cases:
         def once(n=n, threads=threads):
             with tempfile.TemporaryDirectory() as d:
                 runner.simulate(hands=n, seed=0, threads=threads, records_path=os.path.join(d, "r.jsonl"))
-    once(min(n, 5000)) if name != "deal" else once(1000)
+    once(min(n, 5000)) if name not in ("deal", "pimc") else once(1000 if name == "deal" else 100)
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter(); once(); times.append(time.perf_counter() - t0)
@@ -283,11 +290,12 @@ def main() -> None:
                  "ct-solve": [5_000], "hp-solve": [1_000], "eu-solve": [5_000]}
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
     cases.append(("random", 1, 1_000_000))  # the peer comparison's second bower figure: 1 thread only
+    cases.append(("pimc", 1, 2_000 if args.quick else 5_000))  # per thread: fewer hands than a chunk (4,096) per run
     if args.only:
         wanted = {c.strip() for c in args.only.split(",") if c.strip()}
         unknown = wanted - {c[0] for c in cases}
         if unknown:
-            raise SystemExit(f"unknown case(s) {', '.join(sorted(unknown))}; the cases are {', '.join(sizes)}, random")
+            raise SystemExit(f"unknown case(s) {', '.join(sorted(unknown))}; the cases are {', '.join(sizes)}, random, pimc")
         cases = [c for c in cases if c[0] in wanted]
     info = machine()
     results = {"this": measure(ROOT, cases, repeats)}
@@ -323,6 +331,8 @@ def main() -> None:
     print("'eu-hand', 'eu-game', 'eu-advice' = the same for standard Euchre (games to 10 by side; should-bid at position 1, round one)")
     print("'solve', 'ct-solve', 'hp-solve', 'eu-solve' = double-dummy solves of full deals from the first lead "
           "(sim.solve.sample_deals, seed 0), with nodes per solve")
+    print("'pimc' = 'hand' (Ghost Hand) with seat 0 playing its cards by PIMC, 32 worlds per decision (the 'pimc' "
+          "preset), against two default seats; 1 thread")
     print()
     header = f"{'kernel':<9} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
     if args.against:
