@@ -107,19 +107,20 @@ def _checked_dd(d, index: int) -> tuple[int, dict]:
     return tricks, table
 
 
-def hand_frame(variant, recs: list[dict]) -> pd.DataFrame:
+def hand_frame(variant, recs: list[dict], offset: int = 0) -> pd.DataFrame:
     """One row per played record with a ``dd`` object: contract, need, played and dd tricks, best trump's, features.
 
     ``played``: tricks the maker's side took; ``dd``: its double-dummy tricks
     in the contract; ``best``: the most it takes double-dummy over the trumps
     its maker could have named in that auction (``CardPlay.trump_choices``); ``trumps``: trumps the maker's side held at the first lead (the
     bowers and any joker counted); ``right_bower``: it held the jack of trump.
+    Messages name record ``offset + i`` for ``recs[i]`` (a batch of a file).
     """
     from sim.solve import played_hand
 
     cp = variant.card_play
     rows = []
-    for i, rec in enumerate(recs):
+    for i, rec in enumerate(recs, offset):
         d = rec.get("dd")
         if d is None:
             continue
@@ -159,23 +160,56 @@ def _order(variant, labels) -> list[str]:
     return [c for c in known if c in present] + sorted(present - set(known))
 
 
+def _weights(g: pd.DataFrame) -> np.ndarray:
+    """How many hands each row of a hand frame stands for: its ``count`` (a ``fold``-ed frame) or 1."""
+    return g["count"].to_numpy(np.int64) if "count" in g else np.ones(len(g), np.int64)
+
+
+def _n(g: pd.DataFrame) -> int:
+    return int(_weights(g).sum())
+
+
+def _count(g: pd.DataFrame, mask) -> int:
+    """Hands of a frame where ``mask`` holds."""
+    return int(_weights(g)[np.asarray(mask, bool)].sum())
+
+
+def _mean(g: pd.DataFrame, values) -> float:
+    """The mean over a frame's hands of an int column (an exact sum, as pandas' mean of ints)."""
+    return int((np.asarray(values, np.int64) * _weights(g)).sum()) / _n(g)
+
+
+def fold(frame: pd.DataFrame) -> pd.DataFrame:
+    """A hand frame as one row per distinct hand with a ``count`` (the tables come out the same, in less memory)."""
+    w = _weights(frame)
+    keyed = frame[FRAME_COLUMNS].assign(count=w)
+    return keyed.groupby(FRAME_COLUMNS, sort=False, dropna=False)["count"].sum().reset_index()
+
+
+def fold_more(folded: pd.DataFrame | None, frame: pd.DataFrame) -> pd.DataFrame:
+    """``folded`` with another frame's hands added (``fold`` of both)."""
+    frame = fold(frame)
+    return frame if folded is None else fold(pd.concat([folded, frame], ignore_index=True))
+
+
 def _summary(g: pd.DataFrame) -> dict:
-    """The played-against-dd cells of a group of hand rows."""
-    n = len(g)
-    made = int((g["played"] >= g["need"]).sum())
-    par = int((g["dd"] >= g["need"]).sum())
-    diff = (g["dd"] - g["played"]).to_numpy(float)
-    left, left_lo, left_hi = mean_interval(float(diff.sum()), float((diff * diff).sum()), n)
+    """The played-against-dd cells of a group of hand rows (a frame or a ``fold``-ed one)."""
+    n = _n(g)
+    w = _weights(g)
+    made = _count(g, g["played"] >= g["need"])
+    par = _count(g, g["dd"] >= g["need"])
+    diff = (g["dd"] - g["played"]).to_numpy(np.int64)
+    left, left_lo, left_hi = mean_interval(float((diff * w).sum()), float((diff * diff * w).sum()), n)
     (m_lo, m_hi), (p_lo, p_hi) = (tuple(float(x) for x in _wilson(k, n)) for k in (made, par))
     return {
         "hands": n,
-        "played_tricks": float(g["played"].mean()),
-        "dd_tricks": float(g["dd"].mean()),
+        "played_tricks": _mean(g, g["played"]),
+        "dd_tricks": _mean(g, g["dd"]),
         "left_on_table": left, "left_low": left_lo, "left_high": left_hi,
         "make_rate": made / n, "make_low": m_lo, "make_high": m_hi,
         "par_rate": par / n, "par_low": p_lo, "par_high": p_hi,
-        "makeable_set": float(((g["dd"] >= g["need"]) & (g["played"] < g["need"])).mean()),
-        "unmakeable_made": float(((g["dd"] < g["need"]) & (g["played"] >= g["need"])).mean()),
+        "makeable_set": _count(g, (g["dd"] >= g["need"]) & (g["played"] < g["need"])) / n,
+        "unmakeable_made": _count(g, (g["dd"] < g["need"]) & (g["played"] >= g["need"])) / n,
     }
 
 
@@ -228,14 +262,14 @@ def trump_table(variant, frame: pd.DataFrame) -> pd.DataFrame:
     labels = _order(variant, frame["contract"])
     for label in labels + ([ALL] if len(frame) else []):
         g = frame if label == ALL else frame[frame["contract"] == label]
-        n = len(g)
-        best = int((g["dd"] == g["best"]).sum())
+        n = _n(g)
+        best = _count(g, g["dd"] == g["best"])
         lo, hi = (float(x) for x in _wilson(best, n))
         rows.append({
             "contract": label, "hands": n, "best_trump": best / n, "best_low": lo, "best_high": hi,
-            "dd_tricks": float(g["dd"].mean()), "best_tricks": float(g["best"].mean()),
-            "gain": float((g["best"] - g["dd"]).mean()),
-            "par_rate": float((g["dd"] >= g["need"]).mean()), "par_best_rate": float((g["best"] >= g["need"]).mean()),
+            "dd_tricks": _mean(g, g["dd"]), "best_tricks": _mean(g, g["best"]),
+            "gain": _mean(g, g["best"] - g["dd"]),
+            "par_rate": _count(g, g["dd"] >= g["need"]) / n, "par_best_rate": _count(g, g["best"] >= g["need"]) / n,
         })
     return pd.DataFrame(rows, columns=TRUMP_COLUMNS).astype({"hands": np.int64})
 
@@ -246,7 +280,8 @@ def dd_tables(variant, recs: list[dict]) -> dict[str, pd.DataFrame]:
 
 
 def frame_tables(variant, frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Every double-dummy table (``TABLES``) of a ``hand_frame`` (frames of several batches may be concatenated)."""
+    """Every double-dummy table (``TABLES``) of a ``hand_frame`` (frames of several batches concatenated, or
+    ``fold``-ed: one row per distinct hand and its ``count``)."""
     return {
         "dd_by_contract": contract_table(variant, frame),
         "dd_by_features": feature_table(variant, frame),

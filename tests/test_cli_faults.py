@@ -75,15 +75,15 @@ class _FullFile:
 
 def test_a_write_that_fails_mid_run_leaves_nothing(capsys, tmp_path, monkeypatch):
     # the disk fills at the second batch of records: the hidden part file goes, the error names the target
-    real, calls = rec_mod.JsonlWriter.write, []
+    real, calls = rec_mod.JsonlWriter.put, []
 
-    def write(self, first, recs):
-        calls.append(first)
+    def put(self, data):  # the writer thread puts each prepared batch
+        calls.append(len(data))
         if len(calls) == 2:
             self.fh = _FullFile(self.fh)
-        return real(self, first, recs)
+        return real(self, data)
 
-    monkeypatch.setattr(rec_mod.JsonlWriter, "write", write)
+    monkeypatch.setattr(rec_mod.JsonlWriter, "put", put)
     hands = 3 * runner.RECORD_BATCH_CHUNKS * runner.CHUNK_SIZE  # three batches
     line = one_error(capsys, "simulate", "--hands", str(hands), "--records", str(tmp_path / "out.jsonl"))
     assert line == f"bower: error: cannot write records to {tmp_path / 'out.jsonl'}: No space left on device"

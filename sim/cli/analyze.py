@@ -14,10 +14,37 @@ def _rows(df) -> list[dict]:
     return json.loads(df.to_json(orient="records", double_precision=15))
 
 
+def recorded_strategy(path: str, meta: dict | None, v):
+    """(name, parameters, note or None) of the strategy a records file says made it; None if it says none.
+
+    Every seat's strategy is recorded; when they differ the first seat's is
+    used, and the note says so. RecordsError when the recorded parameters are
+    not this variant's.
+    """
+    from sim.records import RecordsError
+    from sim.strategy import StrategyError, load_strategy
+
+    seats = (meta or {}).get("seats")
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, dict) for s in seats):
+        return None
+    try:
+        loaded = [(str(s.get("strategy", "custom")), load_strategy(dict(s.get("params") or {}), v)[1]) for s in seats]
+    except (StrategyError, TypeError, ValueError) as e:
+        raise RecordsError(f"{path}: the strategy its metadata records is not a {v.name} strategy "
+                           f"({getattr(e, 'message', e)}); give --strategy") from None
+    name, params = loaded[0]
+    note = None
+    if any(p != params for _, p in loaded[1:]):
+        note = (f"the seats played different strategies ({'/'.join(n for n, _ in loaded)}): the trick estimates are "
+                f"seat 0's ({name}); --strategy chooses another")
+    return name, params, note
+
+
 @click.command()
 @click.argument("records", metavar="RECORDS", type=click.Path(dir_okay=False))
-@click.option("--strategy", default="default", show_default=True, type=StrategySpec(),
-              help="Strategy whose trick estimate buckets the hands (preset or .toml of the records' variant).")
+@click.option("--strategy", default=None, type=StrategySpec(),
+              help="Strategy whose trick estimate buckets the hands (preset or .toml of the records' variant; "
+                   "default: the one the records file says made it, else default).")
 @click.option("--csv", "csv_dir", default=None, metavar="DIR", help="Write every table as DIR/NAME.csv.")
 @click.option("--parquet", "parquet_dir", default=None, metavar="DIR", help="Write every table as DIR/NAME.parquet.")
 @click.option("--dd", "solve_dd", is_flag=True,
@@ -28,6 +55,13 @@ def _rows(df) -> list[dict]:
 def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json):
     """Print the analysis tables of a .jsonl or .parquet records file (any variant).
 
+    The file is read batch by batch (Parquet by DuckDB) in constant memory,
+    each record checked: one that is not what it claims (a malformed card, a
+    wrong number of cards, a card twice, a seat out of range, a field that
+    is not a number) is named with its field, and nothing is printed. The
+    trick estimates are those of the strategy the file records (--strategy
+    overrides it).
+
     When the records carry double-dummy results ('dd', from bower solve
     --records IN --out OUT, or --dd here) the double-dummy tables follow:
     played against dd tricks and par make rates by contract, by hand
@@ -35,11 +69,11 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
     """
     import pandas as pd
 
-    from analysis import dd
+    from analysis import stream
     from analysis.report import OutputError, check_out_dir, write_tables
     from sim.errors import os_reason
-    from sim.records import RecordsError, read_records_checked
-    from sim.rules import get_variant
+    from sim.progress import Progress
+    from sim.records import RecordsError
     from sim.strategy import load_strategy
 
     for flag, d in (("--csv", csv_dir), ("--parquet", parquet_dir)):
@@ -50,28 +84,46 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
     for d in (csv_dir, parquet_dir):
         if d:
             check_out_dir(d)
-    recs = read_records_checked(records)
-    v = get_variant(recs[0]["variant"])
-    _, params = load_strategy(strategy, v)
-    tables, shown = v.analysis_tables(recs, params)
-    missing = dd.missing_dd(v, recs)
-    solved = 0
-    if solve_dd and missing:
-        from sim.progress import Progress
+    info = stream.open_records(records)
+    v = info["variant"]
+    recorded = recorded_strategy(records, info["meta"], v)
+    notes = []
+    if strategy is not None:
+        name, params = load_strategy(strategy, v)
+        source = "--strategy"
+        if recorded is not None and recorded[1] != params:
+            notes.append(f"--strategy {name} overrides the strategy the records were made with ({recorded[0]}): "
+                         f"the trick estimates are {name}'s")
+    elif recorded is not None:
+        name, params, note = recorded
+        source = "records"
+        if note:
+            notes.append(note)
+    else:
+        name, params = load_strategy("default", v)
+        source = "default"
+        notes.append("the records file does not say which strategy made it (no metadata): the trick estimates are "
+                     "default's; --strategy chooses")
+    if solve_dd:
         from sim.runner import set_threads
 
         set_threads(threads)
-        bar = Progress("double dummy", enabled=False if as_json else None)
-        try:
-            solved = dd.attach_dd(v, recs, progress=bar)
-        finally:
-            bar.close()
-        missing = 0
-    played = sum(dd.is_played(v, r) for r in recs)
-    with_dd = played - missing
-    if with_dd:
-        tables.update(dd.dd_tables(v, recs))
-        shown = [*shown, *dd.TABLES]
+    bar = Progress("records" if info["format"] == "parquet" else "records (bytes read)",
+                   enabled=False if as_json else None)
+    dd_bar = None
+    try:
+        if solve_dd:
+            dd_bar = Progress("double dummy", enabled=False if as_json else None)
+        result = stream.analyze(records, info, params, threads=threads, solve_dd=solve_dd, progress=bar,
+                                dd_progress=dd_bar)
+    finally:
+        bar.close()
+        if dd_bar is not None:
+            dd_bar.close()
+    for note in notes:  # once the records have been read (a bad one is the only line then)
+        click.echo(f"bower: note: {note}", err=True)
+    tables, shown = result["tables"], result["shown"]
+    played, missing, solved, with_dd = result["played"], result["missing"], result["solved"], result["with_dd"]
     written = []
     for d, fmt in ((csv_dir, "csv"), (parquet_dir, "parquet")):
         if d:
@@ -82,20 +134,22 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
                     raise
                 raise OutputError(f"cannot write to {d}: {os_reason(e)}") from None
             written.append((d, fmt, paths))
+    rules_version = info["rules_version"]
     if as_json:
         click.echo(json.dumps({
-            "records": records, "variant": v.name, "rules_version": recs[0]["rules_version"], "hands": len(recs),
+            "records": records, "variant": v.name, "rules_version": rules_version, "hands": result["hands"],
             "played": played, "dd": {"with_dd": with_dd, "missing": missing, "solved": solved},
-            "tables": {name: _rows(df) for name, df in tables.items()},
+            "strategy": {"name": name, "from": source},
+            "tables": {name_: _rows(df) for name_, df in tables.items()},
             "written": {fmt: {"dir": d, "files": paths} for d, fmt, paths in written},
         }, indent=2))
         return
     with pd.option_context("display.width", 160, "display.max_columns", 30, "display.max_rows", 200,
                            "display.float_format", "{:.4f}".format):
-        click.echo(f"{records}: {len(recs):,} {v.name} hands, {played:,} played (rules {recs[0]['rules_version']})\n")
-        for name in shown:
-            click.echo(f"== {name.replace('_', ' ')} ==")
-            click.echo(tables[name].to_string(index=False))
+        click.echo(f"{records}: {result['hands']:,} {v.name} hands, {played:,} played (rules {rules_version})\n")
+        for table in shown:
+            click.echo(f"== {table.replace('_', ' ')} ==")
+            click.echo(tables[table].to_string(index=False))
             click.echo("")
     if solved:
         click.echo(f"double dummy: solved {solved:,} played hands for the 4 trumps (not saved; bower solve --records "

@@ -226,3 +226,66 @@ def tables_from_records(records: list[dict], params: dict) -> dict[str, pd.DataF
     acc = Accumulator(params)
     acc.add_rows(rows_from_records(records))
     return table_set(acc.frame(), position_from_records(records))
+
+
+# ---------------------------------------------------------------- streaming (bower analyze)
+
+_CALL_NAMES = ("pass", "order", "assist", "take", *SUITS)
+_CALL_CODES = np.array([ck.CALL_PASS, ck.CALL_ACCEPT, ck.CALL_ACCEPT, ck.CALL_ACCEPT]
+                       + [ck.CALL_SUIT + i for i in range(4)], np.int64)
+
+
+class Stream:
+    """``bower analyze``'s Cutthroat tables folded batch by batch (``analysis.stream``): the same as ``tables_from_records``."""
+
+    disjoint = ["deal.0", "deal.1", "deal.2", "dummy", "kitty"]
+
+    def __init__(self, params: dict, rules: dict):
+        from analysis.stream import Field, Fold
+        from sim.variants.ghost.tables import PositionSums
+
+        seats = ("0", "1", "2")
+        self.fields = ([Field(("dealer",), "seat")] + [Field(("deal", k), "cards", size=5) for k in seats]
+                       + [Field(("dummy",), "cards", size=5), Field(("kitty",), "cards", size=4),
+                          Field(("calls",), "pairs", size=ck.MAX_CALLS, names=_CALL_NAMES),
+                          Field(("maker",), "seat", nullable=True),
+                          Field(("trump",), "name", nullable=True, names=tuple(SUITS)),
+                          Field(("discards", "dealer"), "card", nullable=True),
+                          Field(("discards", "maker"), "cards"), Field(("alone",), "seats")]
+                       + [Field(("tricks", k), "int") for k in seats] + [Field(("points", k), "int") for k in seats])
+        self.params = params
+        self.fold = Fold()
+        self.position = PositionSums()
+
+    def add(self, d: dict, n: int) -> None:
+        from analysis.stream import Bad
+
+        maker = d["maker"]
+        bad = (maker >= 0) & (d["trump"] < 0)
+        if bad.any():
+            raise Bad(int(np.argmax(bad)), "trump", "is missing (null) for a hand with a maker")
+        rows = np.zeros((n, ck.R_WIDTH), np.int64)
+        rows[:, ck.R_DEALER] = d["dealer"]
+        for s in range(3):
+            rows[:, ck.R_DEAL + s] = d[f"deal.{s}"]
+            rows[:, ck.R_TRICKS + s] = d[f"tricks.{s}"]
+            rows[:, ck.R_POINTS + s] = d[f"points.{s}"]
+        rows[:, ck.R_DUMMY] = d["dummy"]
+        rows[:, ck.R_KITTY: ck.R_KITTY + 4] = d["kitty[]"]
+        count = d["calls#"]
+        rows[:, ck.R_NCALLS] = count
+        has = np.nonzero(count > 0)[0]
+        rows[has, ck.R_CALLS + 2 * count[has] - 1] = _CALL_CODES[d["calls"][has]]
+        rows[:, ck.R_MAKER] = maker
+        rows[:, ck.R_TRUMP] = d["trump"]
+        rows[:, ck.R_DEALER_DISCARD] = d["discards.dealer"]
+        rows[:, ck.R_MAKER_DISCARDS] = d["discards.maker"]
+        rows[:, ck.R_ALONE] = d["alone"]
+        self.fold.add(cells(hand_features(rows, self.params)))
+        self.position.add(d["dealer"], rows[:, ck.R_POINTS: ck.R_POINTS + 3], rows[:, ck.R_TRICKS: ck.R_TRICKS + 3],
+                          maker)
+
+    def result(self) -> tuple[dict, list]:
+        empty = cells(hand_features(np.zeros((0, ck.R_WIDTH), np.int64), self.params))
+        t = table_set(self.fold.frame(empty), self.position.frame())
+        return t, list(t)

@@ -349,3 +349,61 @@ def tables_from_records(records: list[dict], params: dict) -> dict[str, pd.DataF
     acc = Accumulator(params)
     acc.add_rows(rows_from_records(records))
     return table_set(acc.frame())
+
+
+# ---------------------------------------------------------------- streaming (bower analyze)
+
+_CALL_NAMES = ("pass", "order", *SUITS)
+_CALL_CODES = np.array([ek.CALL_PASS, ek.CALL_ORDER] + [ek.CALL_SUIT + i for i in range(4)], np.int64)
+
+
+class Stream:
+    """``bower analyze``'s Euchre tables folded batch by batch (``analysis.stream``): the same as ``tables_from_records``."""
+
+    disjoint = ["deal.0", "deal.1", "deal.2", "deal.3", "kitty"]
+
+    def __init__(self, params: dict, rules: dict):
+        from analysis.stream import Field, Fold
+
+        four = ("0", "1", "2", "3")
+        self.fields = ([Field(("dealer",), "seat")] + [Field(("deal", k), "cards", size=5) for k in four]
+                       + [Field(("kitty",), "cards", size=4),
+                          Field(("calls",), "pairs", size=ek.MAX_CALLS, names=_CALL_NAMES),
+                          Field(("maker",), "seat", nullable=True),
+                          Field(("trump",), "name", nullable=True, names=tuple(SUITS)),
+                          Field(("discard",), "card", nullable=True), Field(("alone",), "seats"),
+                          Field(("plays",), "count")]
+                       + [Field(("tricks", k), "int") for k in four] + [Field(("points", k), "int") for k in ("0", "1")])
+        self.params = params
+        self.fold = Fold()
+
+    def add(self, d: dict, n: int) -> None:
+        from analysis.stream import Bad
+
+        maker = d["maker"]
+        bad = (maker >= 0) & (d["trump"] < 0)
+        if bad.any():
+            raise Bad(int(np.argmax(bad)), "trump", "is missing (null) for a hand with a maker")
+        rows = np.zeros((n, ek.R_WIDTH), np.int64)
+        rows[:, ek.R_DEALER] = d["dealer"]
+        for s in range(4):
+            rows[:, ek.R_DEAL + s] = d[f"deal.{s}"]
+            rows[:, ek.R_TRICKS + s] = d[f"tricks.{s}"]
+        rows[:, ek.R_KITTY: ek.R_KITTY + 4] = d["kitty[]"]
+        count = d["calls#"]
+        rows[:, ek.R_NCALLS] = count
+        has = np.nonzero(count > 0)[0]
+        rows[has, ek.R_CALLS + 2 * count[has] - 1] = _CALL_CODES[d["calls"][has]]
+        rows[:, ek.R_MAKER] = maker
+        rows[:, ek.R_TRUMP] = d["trump"]
+        rows[:, ek.R_DISCARD] = d["discard"]
+        rows[:, ek.R_ALONE] = d["alone"]
+        rows[:, ek.R_NPLAYS] = d["plays"]
+        rows[:, ek.R_POINTS] = d["points.0"]
+        rows[:, ek.R_POINTS + 1] = d["points.1"]
+        self.fold.add(cells(hand_features(rows, self.params)))
+
+    def result(self) -> tuple[dict, list]:
+        empty = cells(hand_features(np.zeros((0, ek.R_WIDTH), np.int64), self.params))
+        t = table_set(self.fold.frame(empty).astype({c: np.int64 for c in SUMS}), None)
+        return t, list(t)

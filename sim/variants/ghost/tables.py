@@ -15,6 +15,8 @@ import pandas as pd
 from analysis.intervals import Z95, wilson
 from kernels.ghost import stats as gst
 from kernels.ghost.codes import PARAM_NAMES as GHOST_PARAM_NAMES
+from kernels.ghost.strategy import estimate
+from kernels.jit import kernel
 from sim.cards import SUITS, parse_card
 
 LEVEL_NAMES = ["3", "4", "5", "moon"]
@@ -81,8 +83,6 @@ def maker_rows(records: list[dict], strategy_params: dict | None = None) -> pd.D
     strategy's trick estimate of the maker's hand for the named trump, if
     ``strategy_params`` is given), made, points.
     """
-    from kernels.ghost.strategy import estimate
-
     vec = None
     if strategy_params is not None:
         vec = np.array([float(strategy_params[n]) for n in GHOST_PARAM_NAMES])
@@ -292,3 +292,143 @@ def table_set(bids, estimates=None, position=None, swap_acc=None, swap_mirror=No
         tables["swap_value_by_position"] = swap_table(swap_acc, by_position=True)
         tables["swap_by_position"] = swap_overall(swap_acc, swap_mirror)
     return tables
+
+
+# ---------------------------------------------------------------- streaming (bower analyze)
+
+SHOWN = ["bid_by_position", "bid_by_trumps", "bid_by_bowers", "bid_by_off_aces", "bid_by_estimate", "moon_odds",
+         "position"]  # the tables bower analyze prints (Variant.analysis_tables's)
+
+
+def _stream_fields():
+    from analysis.stream import Field
+
+    seats = ("0", "1", "2")
+    return ([Field(("dealer",), "seat")]
+            + [Field(("deal", k), "cards", size=6) for k in (*seats, "ghost")]
+            + [Field(("swap",), "seat", nullable=True), Field(("maker",), "seat", nullable=True),
+               Field(("bid",), "int", nullable=True), Field(("trump",), "name", nullable=True, names=tuple(SUITS))]
+            + [Field(("tricks", k), "int") for k in seats] + [Field(("points", k), "int") for k in seats])
+
+
+@kernel
+def _estimate_loop(hands, trumps, p):
+    """The kernel's ``estimate`` of each hand for its trump."""
+    out = np.empty(hands.shape[0], np.float64)
+    for i in range(hands.shape[0]):
+        out[i] = estimate(hands[i], trumps[i], p)
+    return out
+
+
+def _estimates_of(hands: np.ndarray, trumps: np.ndarray, vec: np.ndarray) -> np.ndarray:
+    """The strategy's trick estimate of each hand for its trump (the kernel's ``estimate``, hand by hand)."""
+    return _estimate_loop(np.ascontiguousarray(hands, np.int64), np.ascontiguousarray(trumps, np.int64), vec)
+
+
+_SUIT = np.array([63 << (6 * s) for s in range(4)], np.int64)
+_ACES = np.int64(sum(1 << (6 * s + 5) for s in range(4)))
+
+
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    as_bytes = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(-1, 8)
+    return np.unpackbits(as_bytes, axis=1).sum(axis=1).astype(np.int64)
+
+
+class PositionSums:
+    """Sums by position (1 = dealer's left, 3 = dealer) of three-seat records, for ``position_from_records``'s table."""
+
+    def __init__(self):
+        self.n = np.zeros(3, np.int64)
+        self.points = np.zeros(3, np.int64)
+        self.points_sq = np.zeros(3, np.int64)
+        self.tricks = np.zeros(3, np.int64)
+        self.makers = np.zeros(3, np.int64)
+
+    def add(self, dealer: np.ndarray, points: np.ndarray, tricks: np.ndarray, maker: np.ndarray) -> None:
+        """A batch: dealer (n,), points and tricks (n, 3) by seat, maker (n,; -1 when none)."""
+        for seat in range(3):
+            pos = (seat - dealer + 2) % 3
+            self.n += np.bincount(pos, minlength=3)
+            self.points += _isum(pos, points[:, seat])
+            self.points_sq += _isum(pos, points[:, seat] * points[:, seat])
+            self.tricks += _isum(pos, tricks[:, seat])
+            self.makers += _isum(pos, (maker == seat).astype(np.int64))
+
+    def frame(self) -> pd.DataFrame:
+        """The table ``position_from_records`` makes of the same records (the std from exact integer sums)."""
+        rows = []
+        for p in range(3):
+            n, s, ss = int(self.n[p]), int(self.points[p]), int(self.points_sq[p])
+            var = (n * ss - s * s) / (n * (n - 1)) if n > 1 else float("nan")
+            rows.append((p + 1, n, s / n, int(self.tricks[p]) / n, int(self.makers[p]) / n, np.sqrt(var)))
+        out = pd.DataFrame(rows, columns=["position", "hands", "points_per_hand", "tricks_per_hand", "maker_share",
+                                          "std"])
+        out = out[out["hands"] > 0].reset_index(drop=True)
+        half = Z95 * out["std"] / np.sqrt(out["hands"])
+        out["points_low"], out["points_high"] = out["points_per_hand"] - half, out["points_per_hand"] + half
+        return out.drop(columns=["std"])
+
+
+def _isum(pos: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Exact int sums of ``values`` by position 0..2."""
+    out = np.zeros(3, np.int64)
+    np.add.at(out, pos, values.astype(np.int64))
+    return out
+
+
+class Stream:
+    """``bower analyze``'s Ghost Hand tables folded batch by batch (``analysis.stream``): the same as ``analysis_tables``.
+
+    ``fields``: what the tables read; ``disjoint``: the card fields that
+    share no card (the deal). ``add`` takes a batch's decoded fields (Bad
+    for a record whose fields disagree), ``result`` gives (tables, shown).
+    """
+
+    disjoint = ["deal.0", "deal.1", "deal.2", "deal.ghost"]
+
+    def __init__(self, params: dict, rules: dict):
+        self.fields = _stream_fields()
+        self.vec = np.array([float(params[n]) for n in GHOST_PARAM_NAMES])
+        self.bids = np.zeros((gst.N_BID_CELLS, gst.H_WIDTH), np.int64)
+        self.estimates = np.zeros((gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
+        self.position = PositionSums()
+
+    def add(self, d: dict, n: int) -> None:
+        from analysis.stream import Bad
+
+        maker, bid, trump, swap, dealer = d["maker"], d["bid"], d["trump"], d["swap"], d["dealer"]
+        played = maker >= 0
+        bad = played & ((bid < 3) | (bid > 6))
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise Bad(i, "bid", f"is {bid[i] if bid[i] >= 0 else None!r}, not 3, 4, 5 or 6 (a moon) for a hand with a maker")
+        bad = played & (trump < 0)
+        if bad.any():
+            raise Bad(int(np.argmax(bad)), "trump", "is missing (null) for a hand with a maker")
+        deal = np.stack([d["deal.0"], d["deal.1"], d["deal.2"]], axis=1)
+        tricks = np.stack([d[f"tricks.{s}"] for s in range(3)], axis=1)
+        points = np.stack([d[f"points.{s}"] for s in range(3)], axis=1)
+        self.position.add(dealer, points, tricks, maker)
+        rows = np.nonzero(played)[0]
+        if not len(rows):
+            return
+        m, t, b = maker[rows], trump[rows], bid[rows]
+        hand = np.where(swap[rows] == m, d["deal.ghost"][rows], deal[rows, m])
+        right = np.int64(1) << (t * 6 + 2)
+        left = np.int64(1) << ((t ^ 1) * 6 + 2)
+        trumps = _popcount(hand & (_SUIT[t] | left))
+        bowers = _popcount(hand & (right | left))
+        aces = _popcount(hand & _ACES & ~_SUIT[t])
+        made = (tricks[rows, m] >= b).astype(np.int64)
+        pts = points[rows, m]
+        level = b - 3
+        pos = (m - dealer[rows] + 2) % 3
+        cell = (((level * gst.N_POS + pos) * gst.N_TRUMPS + trumps) * gst.N_BOWERS + bowers) * gst.N_ACES + aces
+        sums = np.stack([np.ones_like(made), made, pts, pts * pts], axis=1)
+        np.add.at(self.bids, cell, sums)
+        est = _estimates_of(hand, t, self.vec)
+        bucket = np.clip(np.floor(est / gst.EST_STEP).astype(np.int64), 0, gst.N_EST - 1)
+        np.add.at(self.estimates, level * gst.N_EST + bucket, sums)
+
+    def result(self) -> tuple[dict, list]:
+        return table_set(self.bids, self.estimates, self.position.frame()), list(SHOWN)

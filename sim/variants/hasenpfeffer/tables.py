@@ -186,3 +186,61 @@ def tables_from_records(records: list[dict], params: dict) -> dict[str, pd.DataF
     acc = Accumulator(params, pepper)
     acc.add_rows(rows_from_records(records))
     return table_set(acc.frame(), pepper)
+
+
+# ---------------------------------------------------------------- streaming (bower analyze)
+
+
+class Stream:
+    """``bower analyze``'s Hasenpfeffer tables folded batch by batch (``analysis.stream``): as ``tables_from_records``.
+
+    ``rules``: the first record's (its ``bidding`` names the calls).
+    """
+
+    disjoint = ["deal.0", "deal.1", "deal.2", "deal.3", "widow"]
+
+    def __init__(self, params: dict, rules: dict):
+        from analysis.stream import Field, Fold
+
+        self.pepper = rules["bidding"] == "pepper"
+        names = PEPPER if self.pepper else NUMERIC
+        four = ("0", "1", "2", "3")
+        self.fields = ([Field(("dealer",), "seat")] + [Field(("deal", k), "cards", size=6, joker=True) for k in four]
+                       + [Field(("widow",), "card", joker=True),
+                          Field(("calls",), "pairs", size=hk.MAX_CALLS, names=("pass", *names)),
+                          Field(("forced",), "bool"), Field(("bidder",), "seat", nullable=True),
+                          Field(("bid",), "name", nullable=True, names=tuple(names)),
+                          Field(("trump",), "name", nullable=True, names=tuple(SUITS)),
+                          Field(("discard",), "card", nullable=True, joker=True)]
+                       + [Field(("tricks", k), "int") for k in four] + [Field(("points", k), "int") for k in ("0", "1")])
+        self.params = params
+        self.fold = Fold()
+
+    def add(self, d: dict, n: int) -> None:
+        from analysis.stream import Bad
+
+        bidder = d["bidder"]
+        for name in ("bid", "trump"):
+            bad = (bidder >= 0) & (d[name] < 0)
+            if bad.any():
+                raise Bad(int(np.argmax(bad)), name, "is missing (null) for a hand with a bidder")
+        rows = np.zeros((n, hk.R_WIDTH), np.int64)
+        rows[:, hk.R_DEALER] = d["dealer"]
+        for s in range(4):
+            rows[:, hk.R_DEAL + s] = d[f"deal.{s}"]
+            rows[:, hk.R_TRICKS + s] = d[f"tricks.{s}"]
+        rows[:, hk.R_WIDOW] = d["widow"]
+        rows[:, hk.R_NCALLS] = d["calls#"]
+        rows[:, hk.R_FORCED] = d["forced"]
+        rows[:, hk.R_BIDDER] = bidder
+        rows[:, hk.R_BID] = np.where(bidder >= 0, d["bid"] + 1, 0)
+        rows[:, hk.R_TRUMP] = d["trump"]
+        rows[:, hk.R_DISCARD] = d["discard"]
+        rows[:, hk.R_POINTS] = d["points.0"]
+        rows[:, hk.R_POINTS + 1] = d["points.1"]
+        self.fold.add(cells(hand_features(rows, self.params, self.pepper)))
+
+    def result(self) -> tuple[dict, list]:
+        empty = cells(hand_features(np.zeros((0, hk.R_WIDTH), np.int64), self.params, self.pepper))
+        t = table_set(self.fold.frame(empty), self.pepper)
+        return t, list(t)

@@ -1,0 +1,769 @@
+"""Streaming analysis of a records file: batches of checked columns, in constant memory, for the variants' tables.
+
+A variant's tables module says which record fields its tables read (a list
+of ``Field``) and folds batches of them (``Stream``: ``add`` a batch of
+decoded columns, ``result`` the tables). This module reads the file batch
+by batch and turns each field into numpy arrays, checking that the record
+is what it claims; the first record that is not (a malformed card, a wrong
+number of cards, a card twice in a deal, a seat out of range, a field that
+is not a number, a missing field) is a ``RecordsError`` naming the record
+and the field.
+
+Parquet is read by DuckDB (``read_parquet``: the struct fields and list
+lengths the tables need are taken out in SQL, the lists of plays never leave
+the file), streamed as Arrow record batches. JSONL is parsed line by line
+(``json.loads``, as before) into the same Arrow columns. A record is named by
+its index in the file from 0 (and its line in a JSONL file).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels.jit import kernel
+from sim.cards import RANKS, SUITS
+
+BATCH = 65536  # records per batch
+DUCKDB_MEMORY = "256MB"  # DuckDB's own buffers (the scan streams; its buffers stay far below this)
+
+
+@dataclass(frozen=True)
+class Field:
+    """A record field a table reads: its path (``("deal", "0")``) and what it must hold.
+
+    Kinds: ``cards`` (a list of card names; ``size`` cards exactly when
+    given; decoded to a mask and, with ``size``, the cards in order),
+    ``card`` (one card name, or null if ``nullable``), ``seat`` (an int from
+    0 to the seats less one), ``int`` (an int), ``name`` (one of ``names``),
+    ``bool``, ``count`` (a list, only its length is read), ``pairs`` (a list
+    of ``[seat, name]`` pairs, at most ``size``: decoded to the count and the
+    last pair's name), ``seats`` (a list of seats: decoded to a bit mask).
+    ``joker``: the joker ``JK`` is a card here.
+    """
+
+    path: tuple
+    kind: str
+    size: int | None = None
+    nullable: bool = False
+    names: tuple = ()
+    joker: bool = False
+
+    @property
+    def name(self) -> str:
+        """The field as messages name it: ``deal.0``."""
+        return ".".join(self.path)
+
+
+class Bad(Exception):
+    """A field of one record that is not what it must be: (row in the batch, message) for ``RecordsError``."""
+
+    def __init__(self, row: int, field: str, problem: str):
+        super().__init__(row, field, problem)
+        self.row, self.field, self.problem = row, field, problem
+
+
+# ---------------------------------------------------------------- card names
+
+
+def _card_table(joker: bool) -> np.ndarray:
+    """Card index of each two-byte name (``first * 256 + second``), -1 for every other pair of bytes."""
+    lut = np.full(65536, -1, np.int16)
+    for s, suit in enumerate(SUITS):
+        for r, rank in enumerate(RANKS):
+            lut[ord(rank) * 256 + ord(suit)] = s * 6 + r
+    if joker:
+        lut[ord("J") * 256 + ord("K")] = 24
+    return lut
+
+
+_CARD_LUT = {False: _card_table(False), True: _card_table(True)}
+
+
+def _strings(arr):
+    """(offsets, bytes, valid) of an Arrow array of strings (any string type), or None if it is not strings."""
+    import pyarrow as pa
+
+    view = getattr(pa.types, "is_string_view", lambda t: False)(arr.type)  # (pyarrow 16 on)
+    if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type) or view):
+        return None
+    if not pa.types.is_string(arr.type):
+        arr = arr.cast(pa.string())
+    n = len(arr)
+    bufs = arr.buffers()
+    offsets = np.frombuffer(bufs[1], np.int32, count=n + 1, offset=4 * arr.offset) if n else np.zeros(1, np.int32)
+    data = np.frombuffer(bufs[2], np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
+    valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else np.ones(n, bool)
+    return offsets, data, valid
+
+
+def card_codes(arr, joker: bool) -> np.ndarray:
+    """Card indices of an Arrow array of card names (canonical ``JH``, ``TC``, ``JK``); -1 where not a card.
+
+    -2 where the value is not a string at all (so not even malformed).
+    """
+    s = _strings(arr)
+    if s is None:
+        return np.full(len(arr), -2, np.int64)
+    offsets, data, valid = s
+    start, length = offsets[:-1].astype(np.int64), np.diff(offsets)
+    ok = valid & (length == 2)
+    if len(data):
+        a = data[np.clip(start, 0, len(data) - 1)].astype(np.int64)
+        b = data[np.clip(start + 1, 0, len(data) - 1)].astype(np.int64)
+        code = _CARD_LUT[joker][a * 256 + b].astype(np.int64)
+    else:
+        code = np.full(len(start), -1, np.int64)
+    return np.where(ok, code, -1)
+
+
+def _name_of(arr, i: int) -> str:
+    """How a message shows value ``i`` of an Arrow array."""
+    v = arr[i].as_py()
+    return repr(v)
+
+
+# ---------------------------------------------------------------- lists
+
+
+@kernel
+def _list_masks(offsets, codes, out):
+    """OR of ``1 << code`` over each list; returns the first element index seen twice in its list, or -1."""
+    for i in range(offsets.shape[0] - 1):
+        m = np.int64(0)
+        for k in range(offsets[i], offsets[i + 1]):
+            bit = np.int64(1) << codes[k]
+            if m & bit:
+                return k
+            m |= bit
+        out[i] = m
+    return -1
+
+
+def _list_parts(arr, what: str, field: str):
+    """(offsets relative to the values, values, valid) of an Arrow list array; Bad if it is not a list."""
+    import pyarrow as pa
+
+    t = arr.type
+    views = [getattr(pa.types, n, lambda t: False) for n in ("is_list_view", "is_large_list_view")]  # (pyarrow 16 on)
+    if pa.types.is_large_list(t) or any(is_view(t) for is_view in views):
+        arr = arr.cast(pa.list_(t.value_type))
+    elif pa.types.is_fixed_size_list(t):
+        arr = arr.cast(pa.list_(t.value_type))
+    elif not pa.types.is_list(arr.type):
+        bad = next((i for i in range(len(arr)) if arr[i].is_valid), 0)
+        raise Bad(bad, field, f"is {_name_of(arr, bad)}, not a list of {what}")
+    n = len(arr)
+    raw = np.frombuffer(arr.buffers()[1], np.int32, count=n + 1, offset=4 * arr.offset) if n else np.zeros(1, np.int32)
+    valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else np.ones(n, bool)
+    values = arr.values.slice(int(raw[0]), int(raw[-1] - raw[0]))
+    return (raw - raw[0]).astype(np.int64), values, valid
+
+
+def _first(bad: np.ndarray) -> int:
+    return int(np.argmax(bad))
+
+
+# ---------------------------------------------------------------- decoding
+
+
+def _ints(arr, field: str, nullable: bool):
+    """(int64 values, valid) of an Arrow array that must hold whole numbers; Bad at the first that is not one."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    t = arr.type
+    if pa.types.is_integer(t):
+        valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else np.ones(len(arr), bool)
+        vals = pc.fill_null(arr.cast(pa.int64()), 0).to_numpy(zero_copy_only=False)
+    elif pa.types.is_null(t):
+        valid, vals = np.zeros(len(arr), bool), np.zeros(len(arr), np.int64)
+    else:
+        # not an int column (a file written by something else): each value must still be a whole number
+        py = arr.to_pylist()
+        vals, valid = np.zeros(len(py), np.int64), np.ones(len(py), bool)
+        for i, x in enumerate(py):
+            if x is None:
+                valid[i] = False
+            elif isinstance(x, int) and not isinstance(x, bool):
+                vals[i] = x
+            else:
+                raise Bad(i, field, f"is {x!r}, not a number")
+    if not nullable and not valid.all():
+        raise Bad(_first(~valid), field, "is missing (null)")
+    return vals, valid
+
+
+def decode(cols: dict, fields: list, seats: int) -> dict:
+    """The numpy arrays of a batch's fields (``cols``: field name -> Arrow array); Bad at the first bad value.
+
+    Per field name: ``cards`` -> mask (and ``NAME[]``: the cards in order,
+    with ``size``); ``card``, ``seat``, ``name`` -> int64 index (-1: null);
+    ``int`` -> int64; ``bool`` -> bool; ``count`` -> int64; ``pairs`` ->
+    the count (``NAME#``) and the last pair's name index (``NAME``, -1 when
+    empty); ``seats`` -> bit mask.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    out = {}
+    for f in fields:
+        arr = cols[f.name]
+        n = len(arr)
+        if f.kind == "cards":
+            offsets, values, valid = _list_parts(arr, "cards", f.name)
+            if not valid.all():
+                raise Bad(_first(~valid), f.name, "is missing (null)")
+            counts = np.diff(offsets)
+            if f.size is not None and (counts != f.size).any():
+                i = _first(counts != f.size)
+                raise Bad(i, f.name, f"has {counts[i]} cards, not {f.size}")
+            codes = card_codes(values, f.joker)
+            if (codes < 0).any():
+                k = _first(codes < 0)
+                i = int(np.searchsorted(offsets, k, side="right") - 1)
+                raise Bad(i, f.name, f"holds {_name_of(values, k)}, not a card")
+            masks = np.zeros(n, np.int64)
+            twice = _list_masks(offsets, codes, masks)
+            if twice >= 0:
+                i = int(np.searchsorted(offsets, twice, side="right") - 1)
+                raise Bad(i, f.name, f"holds {values[twice].as_py()} twice")
+            out[f.name] = masks
+            if f.size is not None:
+                out[f.name + "[]"] = codes.reshape(n, f.size)
+        elif f.kind == "card":
+            codes = card_codes(arr, f.joker)
+            valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else np.ones(n, bool)
+            bad = (codes < 0) & valid
+            if bad.any():
+                i = _first(bad)
+                raise Bad(i, f.name, f"is {_name_of(arr, i)}, not a card")
+            if not f.nullable and not valid.all():
+                raise Bad(_first(~valid), f.name, "is missing (null)")
+            out[f.name] = np.where(valid, codes, -1)
+        elif f.kind in ("seat", "int"):
+            vals, valid = _ints(arr, f.name, f.nullable)
+            if f.kind == "seat":
+                bad = valid & ((vals < 0) | (vals >= seats))
+                if bad.any():
+                    i = _first(bad)
+                    raise Bad(i, f.name, f"is {vals[i]}, not a seat (0 to {seats - 1})")
+            out[f.name] = np.where(valid, vals, -1) if f.nullable else vals
+        elif f.kind == "name":
+            if _strings(arr) is None and not pa.types.is_null(arr.type):
+                i = next((i for i in range(n) if arr[i].is_valid), 0)
+                raise Bad(i, f.name, f"is {_name_of(arr, i)}, not one of {', '.join(f.names)}")
+            idx = pc.index_in(arr.cast(pa.string()), value_set=pa.array(list(f.names), pa.string()))
+            valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else np.ones(n, bool)
+            found = idx.is_valid().to_numpy(zero_copy_only=False)
+            bad = valid & ~found
+            if bad.any():
+                i = _first(bad)
+                raise Bad(i, f.name, f"is {_name_of(arr, i)}, not one of {', '.join(f.names)}")
+            if not f.nullable and not valid.all():
+                raise Bad(_first(~valid), f.name, "is missing (null)")
+            out[f.name] = np.where(valid, pc.fill_null(idx, -1).to_numpy(zero_copy_only=False), -1).astype(np.int64)
+        elif f.kind == "bool":
+            if not pa.types.is_boolean(arr.type):
+                i = next((i for i in range(n) if arr[i].is_valid), 0)
+                raise Bad(i, f.name, f"is {_name_of(arr, i)}, not true or false")
+            if arr.null_count:
+                raise Bad(_first(~arr.is_valid().to_numpy(zero_copy_only=False)), f.name, "is missing (null)")
+            out[f.name] = arr.to_numpy(zero_copy_only=False).astype(bool)
+        elif f.kind == "count":
+            vals, _ = _ints(arr, f.name, False)
+            out[f.name] = vals
+        elif f.kind == "seats":
+            offsets, values, valid = _list_parts(arr, "seats", f.name)
+            if not valid.all():
+                raise Bad(_first(~valid), f.name, "is missing (null)")
+            try:
+                vals, _ = _ints(values, f.name, False)
+            except Bad as e:
+                raise Bad(int(np.searchsorted(offsets, e.row, side="right") - 1), f.name, e.problem) from None
+            bad = (vals < 0) | (vals >= seats)
+            if bad.any():
+                k = _first(bad)
+                raise Bad(int(np.searchsorted(offsets, k, side="right") - 1), f.name,
+                          f"holds {vals[k]}, not a seat (0 to {seats - 1})")
+            masks = np.zeros(n, np.int64)
+            twice = _list_masks(offsets, vals, masks)
+            if twice >= 0:
+                raise Bad(int(np.searchsorted(offsets, twice, side="right") - 1), f.name,
+                          f"holds seat {vals[twice]} twice")
+            out[f.name] = masks
+        elif f.kind == "pairs":
+            offsets, inner, valid = _list_parts(arr, "[seat, call] pairs", f.name)
+            if not valid.all():
+                raise Bad(_first(~valid), f.name, "is missing (null)")
+            counts = np.diff(offsets)
+            if f.size is not None and (counts > f.size).any():
+                i = _first(counts > f.size)
+                raise Bad(i, f.name, f"has {counts[i]} entries, more than {f.size}")
+            row_of = np.repeat(np.arange(n), counts)
+            try:
+                pair_off, items, pvalid = _list_parts(inner, "pairs", f.name)
+            except Bad as e:
+                raise Bad(int(row_of[e.row]), f.name, e.problem) from None
+            plen = np.diff(pair_off)
+            bad = ~pvalid | (plen != 2)
+            if bad.any():
+                k = _first(bad)
+                raise Bad(int(row_of[k]), f.name, f"holds {_name_of(inner, k)}, not a [seat, name] pair")
+            seat_text = items.take(pa.array(np.arange(0, len(items), 2)))
+            name_text = items.take(pa.array(np.arange(1, len(items), 2)))
+            seat_idx = pc.index_in(seat_text.cast(pa.string()) if _strings(seat_text) is not None
+                                   else pc.cast(seat_text, pa.string()),
+                                   value_set=pa.array([str(s) for s in range(seats)]))
+            sbad = ~seat_idx.is_valid().to_numpy(zero_copy_only=False)
+            if sbad.any():
+                k = _first(sbad)
+                raise Bad(int(row_of[k]), f.name, f"holds {_name_of(inner, k)}: {_name_of(seat_text, k)} is not a seat")
+            name_idx = pc.index_in(name_text.cast(pa.string()) if _strings(name_text) is not None else name_text,
+                                   value_set=pa.array(list(f.names), pa.string()))
+            nbad = ~name_idx.is_valid().to_numpy(zero_copy_only=False)
+            if nbad.any():
+                k = _first(nbad)
+                raise Bad(int(row_of[k]), f.name,
+                          f"holds {_name_of(inner, k)}: {_name_of(name_text, k)} is not one of {', '.join(f.names)}")
+            names = name_idx.to_numpy(zero_copy_only=False).astype(np.int64)
+            last = np.full(n, -1, np.int64)
+            has = counts > 0
+            last[has] = names[offsets[1:][has] - 1]
+            out[f.name + "#"] = counts
+            out[f.name] = last
+        else:
+            raise ValueError(f"unknown field kind {f.kind!r}")
+    return out
+
+
+def check_disjoint(out: dict, fields: list, names: list) -> None:
+    """Bad at the first record in which two of the card fields ``names`` (decoded in ``out``) share a card."""
+    kinds = {f.name: f.kind for f in fields}
+    masks = {n: out[n] if kinds[n] == "cards" else np.int64(1) << out[n] for n in names}
+    seen = np.zeros(len(masks[names[0]]), np.int64)
+    for name in names:
+        both = seen & masks[name]
+        if both.any():
+            i = _first(both != 0)
+            low = int(both[i] & -both[i])
+            card = low.bit_length() - 1
+            other = next(o for o in names if masks[o][i] >> card & 1)
+            label = "JK" if card == 24 else RANKS[card % 6] + SUITS[card // 6]
+            raise Bad(i, name, f"holds {label}, which '{other}' holds too (a card twice in the deal)")
+        seen |= masks[name]
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _sql_path(path: tuple) -> str:
+    return ".".join('"' + p.replace('"', '""') + '"' for p in path)
+
+
+def _schema_has(schema, path: tuple) -> bool:
+    import pyarrow as pa
+
+    if path[0] not in schema.names:
+        return False
+    t = schema.field(path[0]).type
+    for p in path[1:]:
+        if not pa.types.is_struct(t) or t.get_field_index(p) < 0:
+            return False
+        t = t.field(p).type
+    return True
+
+
+def parquet_batches(path: str, fields: list, threads: int | None = None, batch: int = BATCH, extra=()):
+    """Yield (first record index, {field name: Arrow array}) of a Parquet records file, read by DuckDB.
+
+    ``extra``: (name, SQL expression) of more columns (the ``dd`` counts).
+    RecordsError (from the caller's ``missing`` check) is not raised here: the
+    fields must exist (``missing_fields``).
+    """
+    import duckdb
+
+    exprs = ['"variant" AS "variant"']
+    for f in fields:
+        expr = f"len({_sql_path(f.path)})" if f.kind == "count" else _sql_path(f.path)
+        exprs.append(f'{expr} AS "{f.name}"')
+    exprs += [f'{e} AS "{n}"' for n, e in extra]
+    config = {"memory_limit": DUCKDB_MEMORY, "preserve_insertion_order": True}
+    if threads:
+        config["threads"] = int(threads)
+    con = duckdb.connect(config=config)
+    try:
+        reader = con.sql(f"SELECT {', '.join(exprs)} FROM read_parquet($path)",
+                         params={"path": str(path)}).to_arrow_reader(batch)
+        start = 0
+        for b in reader:
+            yield start, {name: b.column(i) for i, name in enumerate(b.schema.names)}
+            start += b.num_rows
+    finally:
+        con.close()
+
+
+def missing_fields(schema, fields: list) -> list[str]:
+    """The fields a Parquet file's schema lacks."""
+    return [f.name for f in fields if not _schema_has(schema, f.path)]
+
+
+def _get(rec: dict, path: tuple):
+    x = rec
+    for p in path:
+        if not isinstance(x, dict) or p not in x:
+            raise KeyError(p)
+        x = x[p]
+    return x
+
+
+def _pyvalue(f: Field, x):
+    """A JSON value in the form its Arrow column takes (calls' seats as strings, as Parquet stores them)."""
+    if f.kind == "count":
+        return len(x) if isinstance(x, list) else x
+    if f.kind == "pairs" and isinstance(x, list):
+        return [[str(p[0]), p[1]] if isinstance(p, list) and len(p) == 2 and isinstance(p[0], int)
+                and not isinstance(p[0], bool) else p for p in x]
+    return x
+
+
+def arrow_type(f: Field):
+    """The Arrow type a field's column has."""
+    import pyarrow as pa
+
+    return {
+        "cards": pa.list_(pa.string()), "card": pa.string(), "seat": pa.int64(), "int": pa.int64(),
+        "name": pa.string(), "bool": pa.bool_(), "count": pa.int64(), "seats": pa.list_(pa.int64()),
+        "pairs": pa.list_(pa.list_(pa.string())),
+    }[f.kind]
+
+
+def _typed_column(f: Field, values: list):
+    """The Arrow array of a field's JSON values; Bad at the first that is not of the field's form."""
+    import pyarrow as pa
+
+    try:
+        if f.kind in ("seat", "int", "count") and any(isinstance(v, bool) for v in values):
+            raise TypeError
+        if f.kind == "bool" and any(v is not None and not isinstance(v, bool) for v in values):
+            raise TypeError
+        return pa.array(values, type=arrow_type(f))
+    except (TypeError, ValueError, OverflowError, pa.ArrowException):
+        pass
+    for i, v in enumerate(values):  # the slow way, only to name the first bad value
+        try:
+            if f.kind in ("seat", "int", "count") and isinstance(v, bool):
+                raise TypeError
+            if f.kind == "bool" and v is not None and not isinstance(v, bool):
+                raise TypeError
+            pa.array([v], type=arrow_type(f))
+        except (TypeError, ValueError, OverflowError, pa.ArrowException):
+            what = {"cards": "not a list of card names", "card": "not a card name", "seat": "not a number",
+                    "int": "not a number", "count": "not a list", "name": "not a name", "bool": "not true or false",
+                    "seats": "not a list of seats", "pairs": "not a list of [seat, name] pairs"}[f.kind]
+            if f.kind in ("cards", "seats") and isinstance(v, list):
+                bad = next((x for x in v if not isinstance(x, str if f.kind == "cards" else int)
+                            or isinstance(x, bool)), v)
+                what = f"holds {bad!r}, {'not a card' if f.kind == 'cards' else 'not a seat'}"
+                raise Bad(i, f.name, what) from None
+            raise Bad(i, f.name, f"is {v!r}, {what}") from None
+    raise Bad(0, f.name, "cannot be read")  # not reached: one value above failed
+
+
+def jsonl_batches(path: str, fields: list, batch: int = BATCH, on_bytes=None):
+    """Yield (first record index, {field name: Arrow array}, line numbers) of a JSONL records file.
+
+    Blank lines are skipped. RecordsError for a line that is not UTF-8, not
+    JSON or not an object, and (naming the record, its line and the field)
+    for a record without a field or with one that is not of its form. The
+    columns include ``dd?``: whether the record carries a ``dd`` object.
+    ``on_bytes(done)`` after each batch.
+    """
+    start, done = 0, 0
+    try:
+        fh = open(path, "rb")
+    except OSError as e:
+        from sim.errors import os_reason
+
+        raise _records_error(f"cannot read records from {path}: {os_reason(e)}") from None
+    with fh:
+        recs, lines = [], []
+        for lineno, raw in enumerate(fh, 1):
+            done += len(raw)
+            if not raw.strip():
+                continue
+            try:
+                rec = json.loads(raw.decode("utf-8-sig" if lineno == 1 else "utf-8"))
+            except UnicodeDecodeError:
+                raise _records_error(f"cannot read records from {path}: line {lineno} is not UTF-8 text") from None
+            except ValueError as e:
+                raise _records_error(f"cannot read records from {path}: line {lineno} is not JSON "
+                                     f"({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
+            if not isinstance(rec, dict):
+                raise _records_error(f"{path}: record {start + len(recs)} (line {lineno}) is not a JSON object")
+            recs.append(rec)
+            lines.append(lineno)
+            if len(recs) == batch:
+                yield start, _columns_of(path, recs, fields, start, lines), lines
+                if on_bytes is not None:
+                    on_bytes(done)
+                start += len(recs)
+                recs, lines = [], []
+        if recs:
+            yield start, _columns_of(path, recs, fields, start, lines), lines
+        if on_bytes is not None:
+            on_bytes(done)
+
+
+def _columns_of(path: str, recs: list, fields: list, start: int, lines: list) -> dict:
+    """The Arrow columns of a batch of record dicts (RecordsError naming the first record a field is not right in)."""
+    import pyarrow as pa
+
+    cols = {"variant": pa.array([r.get("variant") if isinstance(r.get("variant"), str) else None for r in recs],
+                                pa.string()),
+            "dd?": pa.array([r.get("dd") is not None for r in recs], pa.bool_())}
+    for f in fields:
+        values = []
+        for i, r in enumerate(recs):
+            try:
+                values.append(_pyvalue(f, _get(r, f.path)))
+            except KeyError:
+                raise _records_error(_where(path, start + i, f.name, "is missing", lines[i])) from None
+        try:
+            cols[f.name] = _typed_column(f, values)
+        except Bad as e:
+            raise _records_error(_where(path, start + e.row, e.field, e.problem, lines[e.row])) from None
+    return cols
+
+
+def file_size(path: str) -> int:
+    """Bytes in a file (0 if it cannot be read: the reading itself says why)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+# ---------------------------------------------------------------- folding batches
+
+
+class Fold:
+    """Running sums of per-batch frames of summed cells (a variant's ``cells``), their column types kept.
+
+    Adding frames turns their int sums into floats where the cells differ
+    (pandas fills the missing ones with NaN first); ``frame`` gives the sums
+    back with the types one frame of every hand would have had.
+    """
+
+    def __init__(self):
+        self.total = None
+        self.dtypes = None
+
+    def add(self, cells) -> None:
+        if not len(cells):
+            return
+        if self.total is None:
+            self.total, self.dtypes = cells, cells.dtypes.to_dict()
+        else:
+            self.total = self.total.add(cells, fill_value=0)
+
+    def frame(self, empty):
+        """The summed cells as a flat frame (``empty``: the cells of no hands, when there were none)."""
+        if self.total is None:
+            return empty.reset_index()
+        return self.total.astype(self.dtypes).reset_index()
+
+
+def tables_module(variant):
+    """The variant package's tables module (``sim/variants/NAME/tables.py``: its ``Stream``)."""
+    import importlib
+
+    return importlib.import_module(variant.arrow_fields.__module__.rsplit(".", 1)[0] + ".tables")
+
+
+# ---------------------------------------------------------------- a records file, start to end
+
+
+def _records_error(msg: str):
+    from sim.records import RecordsError
+
+    return RecordsError(msg)
+
+
+def open_records(path: str) -> dict:
+    """What a records file is, read from its start: ``format``, ``variant`` (a Variant), the first record's
+    ``rules`` and ``rules_version``, the file's metadata (``meta``, None if it has none), ``total`` (records
+    of a Parquet file, bytes of a JSONL one) and the Parquet ``schema``.
+
+    RecordsError for a file that is not there, not of its format, empty, or not of a known variant.
+    """
+    from sim.records import read_meta
+    from sim.variants import all_variants, names
+
+    lower = str(path).lower()
+    if not (lower.endswith(".jsonl") or lower.endswith(".parquet")):
+        raise _records_error(f"records file {path} must end in .jsonl or .parquet")
+    if os.path.isdir(path):
+        raise _records_error(f"cannot read records from {path}: it is a directory")
+    if not os.path.exists(path):
+        raise _records_error(f"no records file {path}")
+    known = {v.name: v for v in all_variants()}
+    not_ours = f"{path}: record 0 is not a bower hand record of a known variant ({', '.join(names())})"
+    info = {"format": "parquet" if lower.endswith(".parquet") else "jsonl", "schema": None}
+    if info["format"] == "parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            pf = pq.ParquetFile(path)
+            schema = pf.schema_arrow
+            info["total"] = pf.metadata.num_rows
+            if info["total"] == 0:
+                raise _records_error(f"{path} holds no records")
+            if "variant" not in schema.names:
+                raise _records_error(not_ours)
+            cols = [c for c in ("variant", "rules_version", "rules") if c in schema.names]
+            first = pf.read_row_group(0, columns=cols).slice(0, 1).to_pylist()[0]
+        except (OSError, ValueError) as e:
+            if getattr(e, "exit_code", None) is not None:  # a RecordsError of ours
+                raise
+            raise _records_error(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
+        info["schema"] = schema
+    else:
+        first = None
+        try:
+            with open(path, "rb") as fh:
+                for lineno, raw in enumerate(fh, 1):
+                    if raw.strip():
+                        text = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+                        try:
+                            first = json.loads(text)
+                        except ValueError as e:
+                            raise _records_error(f"cannot read records from {path}: line {lineno} is not JSON "
+                                                 f"({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
+                        break
+        except UnicodeDecodeError:
+            raise _records_error(f"cannot read records from {path}: it is not UTF-8 text") from None
+        except OSError as e:
+            if getattr(e, "exit_code", None) is not None:
+                raise
+            from sim.errors import os_reason
+
+            raise _records_error(f"cannot read records from {path}: {os_reason(e)}") from None
+        if first is None:
+            raise _records_error(f"{path} holds no records")
+        info["total"] = file_size(path)
+    if not isinstance(first, dict) or first.get("variant") not in known:
+        raise _records_error(not_ours)
+    info["variant"] = known[first["variant"]]
+    info["rules"] = first.get("rules") if isinstance(first.get("rules"), dict) else {}
+    info["rules_version"] = first.get("rules_version")
+    info["meta"] = read_meta(path)
+    return info
+
+
+def _where(path: str, index: int, field: str, problem: str, line: int | None) -> str:
+    at = f" (line {line})" if line is not None else ""
+    if not field:
+        return f"cannot read records from {path}: record {index}{at} {problem}"
+    return f"{path}: record {index}{at}: field '{field}' {problem}"
+
+
+def analyze(path: str, info: dict, params: dict, threads: int | None = None, solve_dd: bool = False,
+            progress=None, dd_progress=None, batch: int = BATCH) -> dict:
+    """The analysis tables of a records file, read batch by batch (``open_records`` gave ``info``).
+
+    ``params``: the strategy whose trick estimates bucket the hands. Returns
+    ``tables`` (name -> DataFrame, the variant's then the double-dummy ones
+    when the records carry ``dd`` or ``solve_dd``), ``shown`` (the names to
+    print), ``hands``, ``played``, ``missing`` (played hands without
+    ``dd``), ``with_dd`` and ``solved``. ``progress(done, total)`` after each
+    batch (records of a Parquet file, bytes of a JSONL one).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from analysis import dd
+
+    v = info["variant"]
+    try:
+        st = tables_module(v).Stream(params, info["rules"])
+    except KeyError as e:
+        raise _records_error(f"{path}: record 0: field 'rules.{e.args[0]}' is missing") from None
+    maker_field = Field((v.card_play.maker_field,), "seat", nullable=True)
+    fields = list(st.fields)
+    for extra in (maker_field, Field(("plays",), "count")):
+        if extra.name not in {f.name for f in fields}:
+            fields.append(extra)
+    parquet = info["format"] == "parquet"
+    if parquet:
+        lacking = missing_fields(info["schema"], fields)
+        if lacking:
+            raise _records_error(f"{path}: record 0 is not a bower {v.name} hand record "
+                                 f"(needs {', '.join(sorted({n.split('.')[0] for n in lacking}))})")
+        has_dd = "dd" in info["schema"].names
+        source = parquet_batches(path, fields, threads, batch, extra=[("dd?", '"dd" IS NOT NULL')] if has_dd else ())
+    else:
+        source = jsonl_batches(path, fields, min(batch, 8192),
+                               on_bytes=(lambda done: progress(done, info["total"])) if progress else None)
+    hands = played = with_dd = 0
+    try:
+        for item in source:
+            start, cols = item[0], item[1]
+            lines = item[2] if len(item) > 2 else None
+            n = len(cols["variant"])
+            try:
+                d = decode(cols, fields, v.players)
+                check_disjoint(d, fields, st.disjoint)
+                same = pc.fill_null(pc.equal(cols["variant"], pa.scalar(v.name)), False).to_numpy(zero_copy_only=False)
+                if not same.all():
+                    i = _first(~same)
+                    raise _records_error(f"{path}: record {start + i} is variant {cols['variant'][i].as_py()!r}, "
+                                         f"record 0 {v.name!r}; one variant per file")
+                st.add(d, n)
+            except Bad as e:
+                raise _records_error(_where(path, start + e.row, e.field, e.problem,
+                                            lines[e.row] if lines is not None else None)) from None
+            is_played = (d[maker_field.name] >= 0) & (d["plays"] > 0)
+            played += int(is_played.sum())
+            if "dd?" in cols:
+                with_dd += int((is_played & cols["dd?"].to_numpy(zero_copy_only=False)).sum())
+            hands += n
+            if progress is not None and parquet:
+                progress(hands, info["total"])
+    except OSError as e:
+        if getattr(e, "exit_code", None) is not None:
+            raise
+        from sim.errors import os_reason
+
+        raise _records_error(f"cannot read records from {path}: {os_reason(e)}") from None
+    except Exception as e:
+        import duckdb
+
+        if isinstance(e, duckdb.Error):
+            raise _records_error(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
+        raise
+    tables, shown = st.result()
+    missing, solved = played - with_dd, 0
+    to_solve = missing if solve_dd else 0
+    if to_solve:
+        with_dd, missing = played, 0
+    if with_dd:  # the double-dummy tables: the records as dicts again, batch by batch (dd files are small)
+        from sim.records import iter_record_batches
+
+        folded, start = None, 0
+        for recs in iter_record_batches(path, 4096):
+            if to_solve:
+                solved += dd.attach_dd(v, recs)
+                if dd_progress is not None:
+                    dd_progress(solved, to_solve)
+            frame = dd.hand_frame(v, recs, offset=start)
+            if len(frame):
+                folded = dd.fold_more(folded, frame)
+            start += len(recs)
+        tables.update(dd.frame_tables(v, folded if folded is not None else dd.hand_frame(v, [])))
+        shown = [*shown, *dd.TABLES]
+    return {"tables": tables, "shown": shown, "hands": hands, "played": played, "missing": missing,
+            "with_dd": with_dd, "solved": solved}
