@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.jit import kernel
 from sim.cards import RANKS, SUITS
 
 BATCH = 65536  # records per batch
@@ -129,18 +128,29 @@ def _name_of(arr, i: int) -> str:
 # ---------------------------------------------------------------- lists
 
 
-@kernel
-def _list_masks(offsets, codes, out):
-    """OR of ``1 << code`` over each list; returns the first element index seen twice in its list, or -1."""
-    for i in range(offsets.shape[0] - 1):
-        m = np.int64(0)
-        for k in range(offsets[i], offsets[i + 1]):
-            bit = np.int64(1) << codes[k]
-            if m & bit:
-                return k
-            m |= bit
-        out[i] = m
-    return -1
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    as_bytes = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(-1, 8)
+    return np.unpackbits(as_bytes, axis=1).sum(axis=1).astype(np.int64)
+
+
+def _list_masks(offsets: np.ndarray, codes: np.ndarray, out: np.ndarray) -> int:
+    """OR of ``1 << code`` over each list into ``out``; the index of the first element seen twice in its list, or -1."""
+    counts = np.diff(offsets)
+    bits = np.int64(1) << codes.astype(np.int64)
+    nonempty = counts > 0
+    out[:] = 0
+    if len(bits):
+        out[nonempty] = np.bitwise_or.reduceat(bits, offsets[:-1][nonempty])
+    twice = _popcount(out) != counts
+    if not twice.any():
+        return -1
+    i = int(np.argmax(twice))
+    seen = set()
+    for k in range(int(offsets[i]), int(offsets[i + 1])):
+        if int(codes[k]) in seen:
+            return k
+        seen.add(int(codes[k]))
+    return -1  # not reached
 
 
 def _list_parts(arr, what: str, field: str):
