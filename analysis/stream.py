@@ -28,6 +28,7 @@ from sim.cards import RANKS, SUITS
 
 BATCH = 65536  # records per batch
 DUCKDB_MEMORY = "256MB"  # DuckDB's own buffers (the scan streams; its buffers stay far below this)
+DUCKDB_THREADS = 2  # DuckDB's threads unless --threads says (more read ahead, and hold more memory, for no gain here)
 
 
 @dataclass(frozen=True)
@@ -108,12 +109,17 @@ def card_codes(arr, joker: bool) -> np.ndarray:
     if s is None:
         return np.full(len(arr), -2, np.int64)
     offsets, data, valid = s
+    lut = _CARD_LUT[joker]
+    n = len(offsets) - 1
+    if n and offsets[-1] - offsets[0] == 2 * n and valid.all() and (np.diff(offsets) == 2).all():
+        pairs = data[offsets[0]: offsets[-1]].reshape(n, 2).astype(np.int64)  # every name two bytes (the usual)
+        return lut[pairs[:, 0] * 256 + pairs[:, 1]].astype(np.int64)
     start, length = offsets[:-1].astype(np.int64), np.diff(offsets)
     ok = valid & (length == 2)
     if len(data):
         a = data[np.clip(start, 0, len(data) - 1)].astype(np.int64)
         b = data[np.clip(start + 1, 0, len(data) - 1)].astype(np.int64)
-        code = _CARD_LUT[joker][a * 256 + b].astype(np.int64)
+        code = lut[a * 256 + b].astype(np.int64)
     else:
         code = np.full(len(start), -1, np.int64)
     return np.where(ok, code, -1)
@@ -128,20 +134,31 @@ def _name_of(arr, i: int) -> str:
 # ---------------------------------------------------------------- lists
 
 
-def _popcount(masks: np.ndarray) -> np.ndarray:
-    as_bytes = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(-1, 8)
-    return np.unpackbits(as_bytes, axis=1).sum(axis=1).astype(np.int64)
+_POP16 = np.array([bin(i).count("1") for i in range(1 << 16)], np.int64)
+
+
+def popcount(masks: np.ndarray) -> np.ndarray:
+    """Set bits of each non-negative int64 mask (cards: below bit 32), vectorised on any NumPy."""
+    masks = np.asarray(masks, np.int64)
+    count = getattr(np, "bitwise_count", None)  # NumPy 2 on
+    if count is not None:
+        return count(masks).astype(np.int64)
+    return _POP16[masks & 0xFFFF] + _POP16[(masks >> 16) & 0xFFFF] + _POP16[(masks >> 32) & 0xFFFF]
 
 
 def _list_masks(offsets: np.ndarray, codes: np.ndarray, out: np.ndarray) -> int:
     """OR of ``1 << code`` over each list into ``out``; the index of the first element seen twice in its list, or -1."""
     counts = np.diff(offsets)
     bits = np.int64(1) << codes.astype(np.int64)
-    nonempty = counts > 0
-    out[:] = 0
-    if len(bits):
-        out[nonempty] = np.bitwise_or.reduceat(bits, offsets[:-1][nonempty])
-    twice = _popcount(out) != counts
+    size = int(counts[0]) if len(counts) else 0
+    if size and (counts == size).all():  # lists of one length (a deal): a row each
+        out[:] = np.bitwise_or.reduce(bits.reshape(-1, size), axis=1)
+    else:
+        nonempty = counts > 0
+        out[:] = 0
+        if len(bits):
+            out[nonempty] = np.bitwise_or.reduceat(bits, offsets[:-1][nonempty])
+    twice = popcount(out) != counts
     if not twice.any():
         return -1
     i = int(np.argmax(twice))
@@ -387,23 +404,28 @@ def _schema_has(schema, path: tuple) -> bool:
     return True
 
 
-def parquet_batches(path: str, fields: list, threads: int | None = None, batch: int = BATCH, extra=()):
+def parquet_batches(path: str, fields: list, threads: int | None = None, batch: int = BATCH, extra=(),
+                    schema=None):
     """Yield (first record index, {field name: Arrow array}) of a Parquet records file, read by DuckDB.
 
     ``extra``: (name, SQL expression) of more columns (the ``dd`` counts).
-    RecordsError (from the caller's ``missing`` check) is not raised here: the
-    fields must exist (``missing_fields``).
+    The fields must exist (``missing_fields``). A ``count`` field is read
+    from the file's ``NAME_count`` column where ``schema`` has one (bower's
+    derived ``plays_count``), so the list itself stays in the file.
     """
     import duckdb
 
     exprs = ['"variant" AS "variant"']
     for f in fields:
-        expr = f"len({_sql_path(f.path)})" if f.kind == "count" else _sql_path(f.path)
+        if f.kind == "count":
+            flat = "_".join(f.path) + "_count"
+            expr = _sql_path((flat,)) if schema is not None and flat in schema.names else f"len({_sql_path(f.path)})"
+        else:
+            expr = _sql_path(f.path)
         exprs.append(f'{expr} AS "{f.name}"')
     exprs += [f'{e} AS "{n}"' for n, e in extra]
-    config = {"memory_limit": DUCKDB_MEMORY, "preserve_insertion_order": True}
-    if threads:
-        config["threads"] = int(threads)
+    config = {"memory_limit": DUCKDB_MEMORY, "preserve_insertion_order": True,
+              "threads": int(threads) if threads else DUCKDB_THREADS}
     con = duckdb.connect(config=config)
     try:
         reader = con.sql(f"SELECT {', '.join(exprs)} FROM read_parquet($path)",
@@ -714,7 +736,8 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
             raise _records_error(f"{path}: record 0 is not a bower {v.name} hand record "
                                  f"(needs {', '.join(sorted({n.split('.')[0] for n in lacking}))})")
         has_dd = "dd" in info["schema"].names
-        source = parquet_batches(path, fields, threads, batch, extra=[("dd?", '"dd" IS NOT NULL')] if has_dd else ())
+        source = parquet_batches(path, fields, threads, batch, extra=[("dd?", '"dd" IS NOT NULL')] if has_dd else (),
+                                 schema=info["schema"])
     else:
         source = jsonl_batches(path, fields, min(batch, 8192),
                                on_bytes=(lambda done: progress(done, info["total"])) if progress else None)

@@ -466,6 +466,7 @@ def arrow_batch(variant, rows: np.ndarray, first_hand: int, rules: dict, schema)
 # ---------------------------------------------------------------- derived Parquet columns
 
 MAKER_POSITION = "maker_position"
+PLAYS_COUNT = "plays_count"
 
 
 def derived_fields(variant, rules: dict) -> list:
@@ -475,8 +476,10 @@ def derived_fields(variant, rules: dict) -> list:
     bidder), 1 = dealer's left .. the dealer, null when thrown in; then one
     int column per key of each seat-keyed object of ints: ``tricks_0`` ..,
     ``points_0`` .. (Hasenpfeffer and Euchre: ``points_0``, ``points_1`` by
-    side). ``bower`` reads records without them; they are there for SQL and
-    dataframes.
+    side); last ``plays_count``, the number of cards played (0: thrown in).
+    ``bower`` reads records without them; they are there for SQL and
+    dataframes (and ``bower analyze`` reads ``plays_count`` instead of the
+    plays).
     """
     import pyarrow as pa
 
@@ -484,7 +487,7 @@ def derived_fields(variant, rules: dict) -> list:
     for name, typ in variant.arrow_fields(rules):
         if pa.types.is_struct(typ) and typ.num_fields and all(pa.types.is_int64(f.type) for f in typ):
             out += [(f"{name}_{f.name}", pa.int64()) for f in typ]
-    return out
+    return out + [(PLAYS_COUNT, pa.int64())]
 
 
 def derived_arrays(variant, rules: dict, arrays: dict) -> list:
@@ -502,7 +505,7 @@ def derived_arrays(variant, rules: dict, arrays: dict) -> list:
         typ = arrays[name].type
         if pa.types.is_struct(typ) and typ.num_fields and all(pa.types.is_int64(f.type) for f in typ):
             out += [(f"{name}_{f.name}", pc.struct_field(arrays[name], [i])) for i, f in enumerate(typ)]
-    return out
+    return out + [(PLAYS_COUNT, pc.cast(pc.list_value_length(arrays["plays"]), pa.int64()))]
 
 
 class _AtomicFile:

@@ -329,11 +329,6 @@ _SUIT = np.array([63 << (6 * s) for s in range(4)], np.int64)
 _ACES = np.int64(sum(1 << (6 * s + 5) for s in range(4)))
 
 
-def _popcount(masks: np.ndarray) -> np.ndarray:
-    as_bytes = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(-1, 8)
-    return np.unpackbits(as_bytes, axis=1).sum(axis=1).astype(np.int64)
-
-
 class PositionSums:
     """Sums by position (1 = dealer's left, 3 = dealer) of three-seat records, for ``position_from_records``'s table."""
 
@@ -371,8 +366,24 @@ class PositionSums:
 
 def _isum(pos: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Exact int sums of ``values`` by position 0..2."""
-    out = np.zeros(3, np.int64)
-    np.add.at(out, pos, values.astype(np.int64))
+    return _cell_sums(pos, values[:, None], 3)[:, 0]
+
+
+def _cell_sums(cell: np.ndarray, values: np.ndarray, cells: int) -> np.ndarray:
+    """Exact int64 sums of the rows of ``values`` (n, k) by ``cell`` (n,) into (cells, k).
+
+    ``np.bincount`` adds in float64, exact for the sums of small ints of up to 2^53; its result is checked
+    against that bound and the sums are given back as ints.
+    """
+    values = np.asarray(values, np.int64)
+    out = np.zeros((cells, values.shape[1]), np.int64)
+    if not len(cell):
+        return out
+    if np.abs(values).sum(axis=0).max() >= 2**53:
+        np.add.at(out, cell, values)
+        return out
+    for k in range(values.shape[1]):
+        out[:, k] = np.rint(np.bincount(cell, weights=values[:, k], minlength=cells)).astype(np.int64)
     return out
 
 
@@ -394,7 +405,7 @@ class Stream:
         self.position = PositionSums()
 
     def add(self, d: dict, n: int) -> None:
-        from analysis.stream import Bad
+        from analysis.stream import Bad, popcount
 
         maker, bid, trump, swap, dealer = d["maker"], d["bid"], d["trump"], d["swap"], d["dealer"]
         played = maker >= 0
@@ -416,19 +427,19 @@ class Stream:
         hand = np.where(swap[rows] == m, d["deal.ghost"][rows], deal[rows, m])
         right = np.int64(1) << (t * 6 + 2)
         left = np.int64(1) << ((t ^ 1) * 6 + 2)
-        trumps = _popcount(hand & (_SUIT[t] | left))
-        bowers = _popcount(hand & (right | left))
-        aces = _popcount(hand & _ACES & ~_SUIT[t])
+        trumps = popcount(hand & (_SUIT[t] | left))
+        bowers = popcount(hand & (right | left))
+        aces = popcount(hand & _ACES & ~_SUIT[t])
         made = (tricks[rows, m] >= b).astype(np.int64)
         pts = points[rows, m]
         level = b - 3
         pos = (m - dealer[rows] + 2) % 3
         cell = (((level * gst.N_POS + pos) * gst.N_TRUMPS + trumps) * gst.N_BOWERS + bowers) * gst.N_ACES + aces
         sums = np.stack([np.ones_like(made), made, pts, pts * pts], axis=1)
-        np.add.at(self.bids, cell, sums)
+        self.bids += _cell_sums(cell, sums, gst.N_BID_CELLS)
         est = _estimates_of(hand, t, self.vec)
         bucket = np.clip(np.floor(est / gst.EST_STEP).astype(np.int64), 0, gst.N_EST - 1)
-        np.add.at(self.estimates, level * gst.N_EST + bucket, sums)
+        self.estimates += _cell_sums(level * gst.N_EST + bucket, sums, gst.N_LEVELS * gst.N_EST)
 
     def result(self) -> tuple[dict, list]:
         return table_set(self.bids, self.estimates, self.position.frame()), list(SHOWN)
