@@ -187,9 +187,10 @@ for name, threads, n in cases:
                 eu_advise("JH JD AH KH 9S", "QH", position=1, samples=n, seed=0, threads=threads)
     else:
         import tempfile, os
-        def once(n=n, threads=threads):
+        ext = "parquet" if name == "records-parquet" else "jsonl"
+        def once(n=n, threads=threads, ext=ext):
             with tempfile.TemporaryDirectory() as d:
-                runner.simulate(hands=n, seed=0, threads=threads, records_path=os.path.join(d, "r.jsonl"))
+                runner.simulate(hands=n, seed=0, threads=threads, records_path=os.path.join(d, f"r.{ext}"))
     once(min(n, 5000)) if name not in ("deal", "pimc") else once(1000 if name == "deal" else 100)
     times = []
     for _ in range(repeats):
@@ -265,6 +266,7 @@ def main() -> None:
         "eu-advice-w": [100_000],
         "eu-advice-w-dd": [20_000],
         "records": [20_000],
+        "records-parquet": [1_000_000],
         "ct-hand": [1_000_000, 4_000_000],
         "ct-game": [100_000],
         "ct-advice": [200_000],
@@ -284,7 +286,7 @@ def main() -> None:
                  "advice": [20_000], "advice-dd": [5_000], "advice-w": [20_000], "advice-w-dd": [5_000],
                  "ct-advice-w": [20_000], "ct-advice-w-dd": [5_000], "hp-advice-w": [20_000],
                  "hp-advice-w-dd": [5_000], "eu-advice-w": [20_000], "eu-advice-w-dd": [5_000],
-                 "records": [10_000], "ct-hand": [1_000_000],
+                 "records": [10_000], "records-parquet": [200_000], "ct-hand": [1_000_000],
                  "ct-game": [50_000], "ct-advice": [50_000], "hp-hand": [1_000_000], "hp-game": [50_000], "hp-advice": [20_000],
                  "eu-hand": [1_000_000], "eu-game": [50_000], "eu-advice": [20_000], "solve": [5_000],
                  "ct-solve": [5_000], "hp-solve": [1_000], "eu-solve": [5_000]}
