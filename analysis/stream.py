@@ -26,8 +26,8 @@ import numpy as np
 
 from sim.cards import RANKS, SUITS
 
-BATCH = 65536  # records per batch
-DUCKDB_MEMORY = "256MB"  # DuckDB's own buffers (the scan streams; its buffers stay far below this)
+BATCH = 16384  # records per batch (more: no faster, more memory)
+DUCKDB_MEMORY = "64MB"  # DuckDB's own buffers (the scan streams; its buffers stay below this)
 DUCKDB_THREADS = 2  # DuckDB's threads unless --threads says (more read ahead, and hold more memory, for no gain here)
 
 
@@ -719,6 +719,9 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
 
     from analysis import dd
 
+    # Arrow's own allocator keeps what a batch freed for the next; the system's gives it back, and the
+    # batches are the same size, so memory stays flat at less (about 20 MB) for the same speed
+    pa.set_memory_pool(pa.system_memory_pool())
     v = info["variant"]
     try:
         st = tables_module(v).Stream(params, info["rules"])
