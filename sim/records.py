@@ -1,12 +1,29 @@
-"""Per-hand records: kernel rows to dicts, and streaming, atomic ``.jsonl`` / ``.parquet`` writers.
+"""Per-hand records: kernel rows to columns (and to dicts), streaming atomic ``.jsonl`` / ``.parquet`` writers, readers.
 
 A record is what the rules produced for one hand, in RULES.md notation:
 ``variant``, ``rules_version``, ``rules``, ``hand``, ``dealer``, ``deal``
 (seat string -> cards as dealt, plus ``"ghost"``), ``swap``, ``calls``
 (``[seat, call]``), ``maker``, ``bid`` (6 = moon), ``trump``, ``plays``
 (``[seat, card]``), ``tricks`` and ``points`` (seat string -> number).
-A file is written under a temporary name and renamed when complete, so a
-failed or interrupted run never leaves a half-written file under its name.
+
+A run's records never become Python objects one by one: each variant's
+records module describes a batch of kernel rows as columns (``columns``:
+the column kinds ``Const`` .. ``Pairs`` below, numpy arrays cut from the
+rows), from which come the Arrow arrays of the Parquet form (``to_arrow``)
+and the JSON lines (``json_lines``, built with Arrow's string kernels: the
+bytes ``json.dumps`` writes of the record dict, ``row_to_dict``, which stays
+for single hands and as the twin the tests hold the columns to). Batches are
+prepared on worker threads and written in order on another
+(``BackgroundWriter``) while the kernels play the next ones.
+
+Every file says how it was made (``file_meta``: variant, rules, bower
+version, every seat's strategy and parameters, seed, hands, command): a
+Parquet file in its key-value metadata ``bower``, a JSONL file in the
+sidecar ``FILE.jsonl.meta.json``. A Parquet file also has flat derived
+columns after the record's fields (``derived_fields``). A file is written
+under a temporary name and renamed when complete (a JSONL sidecar just
+before it), so a failed or interrupted run never leaves a half-written file
+under its name or beside it.
 """
 
 from __future__ import annotations
