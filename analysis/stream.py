@@ -28,6 +28,7 @@ from sim.cards import RANKS, SUITS
 
 BATCH = 16384  # records per batch (more: no faster, more memory)
 DUCKDB_MEMORY = "64MB"  # DuckDB's own buffers (the scan streams; its buffers stay below this)
+DUCKDB_JSON_MEMORY = "256MB"  # DuckDB's buffers reading JSONL (its JSON reader needs more than a Parquet scan)
 DUCKDB_THREADS = 2  # DuckDB's threads unless --threads says (more read ahead, and hold more memory, for no gain here)
 
 
@@ -194,10 +195,21 @@ def _first(bad: np.ndarray) -> int:
     return int(np.argmax(bad))
 
 
+_INT_TEXT = __import__("re").compile(r"-?[0-9]+")
+
+
+def _json_shown(text: str) -> str:
+    """A JSON value's text as a message shows it (Python's repr of the value)."""
+    try:
+        return repr(json.loads(text))
+    except ValueError:
+        return repr(text)
+
+
 # ---------------------------------------------------------------- decoding
 
 
-def _ints(arr, field: str, nullable: bool):
+def _ints(arr, field: str, nullable: bool, json_text: bool = False):
     """(int64 values, valid) of an Arrow array that must hold whole numbers; Bad at the first that is not one."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -208,6 +220,16 @@ def _ints(arr, field: str, nullable: bool):
         vals = pc.fill_null(arr.cast(pa.int64()), 0).to_numpy(zero_copy_only=False)
     elif pa.types.is_null(t):
         valid, vals = np.zeros(len(arr), bool), np.zeros(len(arr), np.int64)
+    elif json_text and _strings(arr) is not None:
+        # DuckDB's JSON text of each value: a number is its digits; a string keeps its quotes, so is refused
+        valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else np.ones(len(arr), bool)
+        try:
+            vals = pc.fill_null(pc.cast(arr, pa.int64()), 0).to_numpy(zero_copy_only=False)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            for i, x in enumerate(arr.to_pylist()):
+                if x is not None and not _INT_TEXT.fullmatch(x):
+                    raise Bad(i, field, f"is {_json_shown(x)}, not a number") from None
+            raise
     else:
         # not an int column (a file written by something else): each value must still be a whole number
         py = arr.to_pylist()
@@ -224,147 +246,169 @@ def _ints(arr, field: str, nullable: bool):
     return vals, valid
 
 
-def decode(cols: dict, fields: list, seats: int) -> dict:
+def decode(cols: dict, fields: list, seats: int, json_text: bool = False) -> dict:
     """The numpy arrays of a batch's fields (``cols``: field name -> Arrow array); Bad at the first bad value.
 
     Per field name: ``cards`` -> mask (and ``NAME[]``: the cards in order,
     with ``size``); ``card``, ``seat``, ``name`` -> int64 index (-1: null);
     ``int`` -> int64; ``bool`` -> bool; ``count`` -> int64; ``pairs`` ->
     the count (``NAME#``) and the last pair's name index (``NAME``, -1 when
-    empty); ``seats`` -> bit mask.
+    empty); ``seats`` -> bit mask. ``json_text``: the ints and bools come as
+    JSON text (DuckDB's ``read_json``), checked as strictly as ints.
     """
+    out, first_bad = {}, None
+    for f in fields:
+        try:
+            _decode_field(f, cols[f.name], out, seats, json_text)
+        except Bad as e:  # the first record that is bad in any field is the one named
+            if first_bad is None or e.row < first_bad.row:
+                first_bad = e
+    if first_bad is not None:
+        raise first_bad
+    return out
+
+
+def _decode_field(f: Field, arr, out: dict, seats: int, json_text: bool) -> None:
+    """``decode`` of one field into ``out``."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    out = {}
-    for f in fields:
-        arr = cols[f.name]
-        n = len(arr)
-        if f.kind == "cards":
-            offsets, values, valid = _list_parts(arr, "cards", f.name)
-            if not valid.all():
-                raise Bad(_first(~valid), f.name, "is missing (null)")
-            counts = np.diff(offsets)
-            if f.size is not None and (counts != f.size).any():
-                i = _first(counts != f.size)
-                raise Bad(i, f.name, f"has {counts[i]} cards, not {f.size}")
-            codes = card_codes(values, f.joker)
-            if (codes < 0).any():
-                k = _first(codes < 0)
-                i = int(np.searchsorted(offsets, k, side="right") - 1)
-                raise Bad(i, f.name, f"holds {_name_of(values, k)}, not a card")
-            masks = np.zeros(n, np.int64)
-            twice = _list_masks(offsets, codes, masks)
-            if twice >= 0:
-                i = int(np.searchsorted(offsets, twice, side="right") - 1)
-                raise Bad(i, f.name, f"holds {values[twice].as_py()} twice")
-            out[f.name] = masks
-            if f.size is not None:
-                out[f.name + "[]"] = codes.reshape(n, f.size)
-        elif f.kind == "card":
-            codes = card_codes(arr, f.joker)
-            valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else np.ones(n, bool)
-            bad = (codes < 0) & valid
+    n = len(arr)
+    if f.kind == "cards":
+        offsets, values, valid = _list_parts(arr, "cards", f.name)
+        if not valid.all():
+            raise Bad(_first(~valid), f.name, "is missing (null)")
+        counts = np.diff(offsets)
+        if f.size is not None and (counts != f.size).any():
+            i = _first(counts != f.size)
+            raise Bad(i, f.name, f"has {counts[i]} cards, not {f.size}")
+        codes = card_codes(values, f.joker)
+        if (codes < 0).any():
+            k = _first(codes < 0)
+            i = int(np.searchsorted(offsets, k, side="right") - 1)
+            raise Bad(i, f.name, f"holds {_name_of(values, k)}, not a card")
+        masks = np.zeros(n, np.int64)
+        twice = _list_masks(offsets, codes, masks)
+        if twice >= 0:
+            i = int(np.searchsorted(offsets, twice, side="right") - 1)
+            raise Bad(i, f.name, f"holds {values[twice].as_py()} twice")
+        out[f.name] = masks
+        if f.size is not None:
+            out[f.name + "[]"] = codes.reshape(n, f.size)
+    elif f.kind == "card":
+        codes = card_codes(arr, f.joker)
+        valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else np.ones(n, bool)
+        bad = (codes < 0) & valid
+        if bad.any():
+            i = _first(bad)
+            raise Bad(i, f.name, f"is {_name_of(arr, i)}, not a card")
+        if not f.nullable and not valid.all():
+            raise Bad(_first(~valid), f.name, "is missing (null)")
+        out[f.name] = np.where(valid, codes, -1)
+    elif f.kind in ("seat", "int"):
+        vals, valid = _ints(arr, f.name, f.nullable, json_text)
+        if f.kind == "seat":
+            bad = valid & ((vals < 0) | (vals >= seats))
             if bad.any():
                 i = _first(bad)
-                raise Bad(i, f.name, f"is {_name_of(arr, i)}, not a card")
-            if not f.nullable and not valid.all():
-                raise Bad(_first(~valid), f.name, "is missing (null)")
-            out[f.name] = np.where(valid, codes, -1)
-        elif f.kind in ("seat", "int"):
-            vals, valid = _ints(arr, f.name, f.nullable)
-            if f.kind == "seat":
-                bad = valid & ((vals < 0) | (vals >= seats))
-                if bad.any():
-                    i = _first(bad)
-                    raise Bad(i, f.name, f"is {vals[i]}, not a seat (0 to {seats - 1})")
-            out[f.name] = np.where(valid, vals, -1) if f.nullable else vals
-        elif f.kind == "name":
-            if _strings(arr) is None and not pa.types.is_null(arr.type):
-                i = next((i for i in range(n) if arr[i].is_valid), 0)
-                raise Bad(i, f.name, f"is {_name_of(arr, i)}, not one of {', '.join(f.names)}")
-            idx = pc.index_in(arr.cast(pa.string()), value_set=pa.array(list(f.names), pa.string()))
-            valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else np.ones(n, bool)
-            found = idx.is_valid().to_numpy(zero_copy_only=False)
-            bad = valid & ~found
+                raise Bad(i, f.name, f"is {vals[i]}, not a seat (0 to {seats - 1})")
+        out[f.name] = np.where(valid, vals, -1) if f.nullable else vals
+    elif f.kind == "name":
+        if _strings(arr) is None and not pa.types.is_null(arr.type):
+            i = next((i for i in range(n) if arr[i].is_valid), 0)
+            raise Bad(i, f.name, f"is {_name_of(arr, i)}, not one of {', '.join(f.names)}")
+        idx = pc.index_in(arr.cast(pa.string()), value_set=pa.array(list(f.names), pa.string()))
+        valid = arr.is_valid().to_numpy(zero_copy_only=False) if arr.null_count else np.ones(n, bool)
+        found = idx.is_valid().to_numpy(zero_copy_only=False)
+        bad = valid & ~found
+        if bad.any():
+            i = _first(bad)
+            raise Bad(i, f.name, f"is {_name_of(arr, i)}, not one of {', '.join(f.names)}")
+        if not f.nullable and not valid.all():
+            raise Bad(_first(~valid), f.name, "is missing (null)")
+        out[f.name] = np.where(valid, pc.fill_null(idx, -1).to_numpy(zero_copy_only=False), -1).astype(np.int64)
+    elif f.kind == "bool":
+        if json_text and _strings(arr) is not None:
+            text = arr.to_numpy(zero_copy_only=False)
+            bad = ~np.isin(text, ["true", "false"])
             if bad.any():
                 i = _first(bad)
-                raise Bad(i, f.name, f"is {_name_of(arr, i)}, not one of {', '.join(f.names)}")
-            if not f.nullable and not valid.all():
-                raise Bad(_first(~valid), f.name, "is missing (null)")
-            out[f.name] = np.where(valid, pc.fill_null(idx, -1).to_numpy(zero_copy_only=False), -1).astype(np.int64)
-        elif f.kind == "bool":
-            if not pa.types.is_boolean(arr.type):
-                i = next((i for i in range(n) if arr[i].is_valid), 0)
-                raise Bad(i, f.name, f"is {_name_of(arr, i)}, not true or false")
-            if arr.null_count:
-                raise Bad(_first(~arr.is_valid().to_numpy(zero_copy_only=False)), f.name, "is missing (null)")
-            out[f.name] = arr.to_numpy(zero_copy_only=False).astype(bool)
-        elif f.kind == "count":
-            vals, _ = _ints(arr, f.name, False)
-            out[f.name] = vals
-        elif f.kind == "seats":
-            offsets, values, valid = _list_parts(arr, "seats", f.name)
-            if not valid.all():
-                raise Bad(_first(~valid), f.name, "is missing (null)")
-            try:
-                vals, _ = _ints(values, f.name, False)
-            except Bad as e:
-                raise Bad(int(np.searchsorted(offsets, e.row, side="right") - 1), f.name, e.problem) from None
-            bad = (vals < 0) | (vals >= seats)
-            if bad.any():
-                k = _first(bad)
-                raise Bad(int(np.searchsorted(offsets, k, side="right") - 1), f.name,
-                          f"holds {vals[k]}, not a seat (0 to {seats - 1})")
-            masks = np.zeros(n, np.int64)
-            twice = _list_masks(offsets, vals, masks)
-            if twice >= 0:
-                raise Bad(int(np.searchsorted(offsets, twice, side="right") - 1), f.name,
-                          f"holds seat {vals[twice]} twice")
-            out[f.name] = masks
-        elif f.kind == "pairs":
-            offsets, inner, valid = _list_parts(arr, "[seat, call] pairs", f.name)
-            if not valid.all():
-                raise Bad(_first(~valid), f.name, "is missing (null)")
-            counts = np.diff(offsets)
-            if f.size is not None and (counts > f.size).any():
-                i = _first(counts > f.size)
-                raise Bad(i, f.name, f"has {counts[i]} entries, more than {f.size}")
-            row_of = np.repeat(np.arange(n), counts)
-            try:
-                pair_off, items, pvalid = _list_parts(inner, "pairs", f.name)
-            except Bad as e:
-                raise Bad(int(row_of[e.row]), f.name, e.problem) from None
-            plen = np.diff(pair_off)
-            bad = ~pvalid | (plen != 2)
-            if bad.any():
-                k = _first(bad)
-                raise Bad(int(row_of[k]), f.name, f"holds {_name_of(inner, k)}, not a [seat, name] pair")
-            seat_text = items.take(pa.array(np.arange(0, len(items), 2)))
-            name_text = items.take(pa.array(np.arange(1, len(items), 2)))
-            seat_idx = pc.index_in(seat_text.cast(pa.string()) if _strings(seat_text) is not None
-                                   else pc.cast(seat_text, pa.string()),
-                                   value_set=pa.array([str(s) for s in range(seats)]))
-            sbad = ~seat_idx.is_valid().to_numpy(zero_copy_only=False)
-            if sbad.any():
-                k = _first(sbad)
-                raise Bad(int(row_of[k]), f.name, f"holds {_name_of(inner, k)}: {_name_of(seat_text, k)} is not a seat")
-            name_idx = pc.index_in(name_text.cast(pa.string()) if _strings(name_text) is not None else name_text,
-                                   value_set=pa.array(list(f.names), pa.string()))
-            nbad = ~name_idx.is_valid().to_numpy(zero_copy_only=False)
-            if nbad.any():
-                k = _first(nbad)
-                raise Bad(int(row_of[k]), f.name,
-                          f"holds {_name_of(inner, k)}: {_name_of(name_text, k)} is not one of {', '.join(f.names)}")
-            names = name_idx.to_numpy(zero_copy_only=False).astype(np.int64)
-            last = np.full(n, -1, np.int64)
-            has = counts > 0
-            last[has] = names[offsets[1:][has] - 1]
-            out[f.name + "#"] = counts
-            out[f.name] = last
-        else:
-            raise ValueError(f"unknown field kind {f.kind!r}")
-    return out
+                shown = "null" if text[i] is None else _json_shown(text[i])
+                raise Bad(i, f.name, "is missing (null)" if text[i] is None else f"is {shown}, not true or false")
+            out[f.name] = text == "true"
+            return
+        if not pa.types.is_boolean(arr.type):
+            i = next((i for i in range(n) if arr[i].is_valid), 0)
+            raise Bad(i, f.name, f"is {_name_of(arr, i)}, not true or false")
+        if arr.null_count:
+            raise Bad(_first(~arr.is_valid().to_numpy(zero_copy_only=False)), f.name, "is missing (null)")
+        out[f.name] = arr.to_numpy(zero_copy_only=False).astype(bool)
+    elif f.kind == "count":
+        if arr.null_count:
+            raise Bad(_first(~arr.is_valid().to_numpy(zero_copy_only=False)), f.name, "is missing or not a list")
+        vals, _ = _ints(arr, f.name, False)
+        out[f.name] = vals
+    elif f.kind == "seats":
+        offsets, values, valid = _list_parts(arr, "seats", f.name)
+        if not valid.all():
+            raise Bad(_first(~valid), f.name, "is missing (null)")
+        try:
+            vals, _ = _ints(values, f.name, False, json_text)
+        except Bad as e:
+            raise Bad(int(np.searchsorted(offsets, e.row, side="right") - 1), f.name, e.problem) from None
+        bad = (vals < 0) | (vals >= seats)
+        if bad.any():
+            k = _first(bad)
+            raise Bad(int(np.searchsorted(offsets, k, side="right") - 1), f.name,
+                      f"holds {vals[k]}, not a seat (0 to {seats - 1})")
+        masks = np.zeros(n, np.int64)
+        twice = _list_masks(offsets, vals, masks)
+        if twice >= 0:
+            raise Bad(int(np.searchsorted(offsets, twice, side="right") - 1), f.name,
+                      f"holds seat {vals[twice]} twice")
+        out[f.name] = masks
+    elif f.kind == "pairs":
+        offsets, inner, valid = _list_parts(arr, "[seat, call] pairs", f.name)
+        if not valid.all():
+            raise Bad(_first(~valid), f.name, "is missing, or not a list of [seat, name] pairs")
+        counts = np.diff(offsets)
+        if f.size is not None and (counts > f.size).any():
+            i = _first(counts > f.size)
+            raise Bad(i, f.name, f"has {counts[i]} entries, more than {f.size}")
+        row_of = np.repeat(np.arange(n), counts)
+        try:
+            pair_off, items, pvalid = _list_parts(inner, "pairs", f.name)
+        except Bad as e:
+            raise Bad(int(row_of[e.row]), f.name, e.problem) from None
+        plen = np.diff(pair_off)
+        bad = ~pvalid | (plen != 2)
+        if bad.any():
+            k = _first(bad)
+            raise Bad(int(row_of[k]), f.name, f"holds {_name_of(inner, k)}, not a [seat, name] pair")
+        seat_text = items.take(pa.array(np.arange(0, len(items), 2)))
+        name_text = items.take(pa.array(np.arange(1, len(items), 2)))
+        seat_idx = pc.index_in(seat_text.cast(pa.string()) if _strings(seat_text) is not None
+                               else pc.cast(seat_text, pa.string()),
+                               value_set=pa.array([str(s) for s in range(seats)]))
+        sbad = ~seat_idx.is_valid().to_numpy(zero_copy_only=False)
+        if sbad.any():
+            k = _first(sbad)
+            raise Bad(int(row_of[k]), f.name, f"holds {_name_of(inner, k)}: {_name_of(seat_text, k)} is not a seat")
+        name_idx = pc.index_in(name_text.cast(pa.string()) if _strings(name_text) is not None else name_text,
+                               value_set=pa.array(list(f.names), pa.string()))
+        nbad = ~name_idx.is_valid().to_numpy(zero_copy_only=False)
+        if nbad.any():
+            k = _first(nbad)
+            raise Bad(int(row_of[k]), f.name,
+                      f"holds {_name_of(inner, k)}: {_name_of(name_text, k)} is not one of {', '.join(f.names)}")
+        names = name_idx.to_numpy(zero_copy_only=False).astype(np.int64)
+        last = np.full(n, -1, np.int64)
+        has = counts > 0
+        last[has] = names[offsets[1:][has] - 1]
+        out[f.name + "#"] = counts
+        out[f.name] = last
+    else:
+        raise ValueError(f"unknown field kind {f.kind!r}")
 
 
 def check_disjoint(out: dict, fields: list, names: list) -> None:
@@ -404,32 +448,72 @@ def _schema_has(schema, path: tuple) -> bool:
     return True
 
 
-def parquet_batches(path: str, fields: list, threads: int | None = None, batch: int = BATCH, extra=(),
-                    schema=None):
-    """Yield (first record index, {field name: Arrow array}) of a Parquet records file, read by DuckDB.
+_JSON_LEAF = {"cards": "VARCHAR[]", "card": "VARCHAR", "name": "VARCHAR", "seat": "JSON", "int": "JSON",
+              "bool": "JSON", "count": "JSON", "pairs": "JSON", "seats": "VARCHAR[]"}
 
-    ``extra``: (name, SQL expression) of more columns (the ``dd`` counts).
-    The fields must exist (``missing_fields``). A ``count`` field is read
-    from the file's ``NAME_count`` column where ``schema`` has one (bower's
-    derived ``plays_count``), so the list itself stays in the file.
+
+def _json_columns(fields: list, extra_json=()) -> dict:
+    """DuckDB ``read_json`` column types for the fields: a struct for each nested path, the leaves by kind.
+
+    Ints and bools are read as their JSON text (``decode`` checks them: DuckDB would turn ``true`` into 1 and
+    ``1.5`` into 2), lists of pairs as JSON (``[1, "JH"]`` mixes types).
+    """
+    tree: dict = {"variant": "VARCHAR"}
+    for f in fields:
+        node = tree
+        for p in f.path[:-1]:
+            node = node.setdefault(p, {})
+        node[f.path[-1]] = _JSON_LEAF[f.kind]
+    for name in extra_json:
+        tree[name] = "JSON"
+
+    def sql(node) -> str:
+        if isinstance(node, str):
+            return node
+        return "STRUCT(" + ", ".join(f'"{k}" {sql(v)}' for k, v in node.items()) + ")"
+
+    return {k: sql(v) for k, v in tree.items()}
+
+
+def duck_batches(path: str, fmt: str, fields: list, threads: int | None = None, batch: int = BATCH, extra=(),
+                 schema=None, extra_json=()):
+    """Yield (first record index, {field name: Arrow array}) of a records file, read by DuckDB.
+
+    Parquet (``read_parquet``): the fields must exist (``missing_fields``);
+    a ``count`` field is read from the file's ``NAME_count`` column where
+    ``schema`` has one (bower's derived ``plays_count``), so the list stays
+    in the file. JSONL (``read_json``, blank lines skipped): ints and bools
+    as JSON text (``decode(..., json_text=True)``), pairs turned into lists of
+    strings as Parquet stores them. ``extra``: (name, SQL expression) of more
+    columns (whether a record carries ``dd``); ``extra_json``: more JSONL
+    fields they read, as JSON.
     """
     import duckdb
 
     exprs = ['"variant" AS "variant"']
     for f in fields:
-        if f.kind == "count":
+        col = _sql_path(f.path)
+        if f.kind == "count" and fmt == "parquet":
             flat = "_".join(f.path) + "_count"
-            expr = _sql_path((flat,)) if schema is not None and flat in schema.names else f"len({_sql_path(f.path)})"
+            expr = _sql_path((flat,)) if schema is not None and flat in schema.names else f"len({col})"
+        elif f.kind == "count":
+            expr = f"CASE WHEN json_type({col}) = 'ARRAY' THEN json_array_length({col}) END"
+        elif f.kind == "pairs" and fmt == "jsonl":
+            expr = f"""CASE WHEN json_type({col}) = 'ARRAY' THEN json_transform({col}, '[["VARCHAR"]]') END"""
         else:
-            expr = _sql_path(f.path)
+            expr = col
         exprs.append(f'{expr} AS "{f.name}"')
     exprs += [f'{e} AS "{n}"' for n, e in extra]
-    config = {"memory_limit": DUCKDB_MEMORY, "preserve_insertion_order": True,
-              "threads": int(threads) if threads else DUCKDB_THREADS}
+    config = {"memory_limit": DUCKDB_MEMORY if fmt == "parquet" else DUCKDB_JSON_MEMORY,
+              "preserve_insertion_order": True, "threads": int(threads) if threads else DUCKDB_THREADS}
     con = duckdb.connect(config=config)
+    if fmt == "parquet":
+        source, params = "read_parquet($path)", {"path": str(path)}
+    else:
+        source = "read_json($path, format='newline_delimited', columns=$columns, maximum_object_size=16777216)"
+        params = {"path": str(path), "columns": _json_columns(fields, extra_json)}
     try:
-        reader = con.sql(f"SELECT {', '.join(exprs)} FROM read_parquet($path)",
-                         params={"path": str(path)}).to_arrow_reader(batch)
+        reader = con.sql(f"SELECT {', '.join(exprs)} FROM {source}", params=params).to_arrow_reader(batch)
         start = 0
         for b in reader:
             yield start, {name: b.column(i) for i, name in enumerate(b.schema.names)}
@@ -505,16 +589,18 @@ def _typed_column(f: Field, values: list):
     raise Bad(0, f.name, "cannot be read")  # not reached: one value above failed
 
 
-def jsonl_batches(path: str, fields: list, batch: int = BATCH, on_bytes=None):
+def jsonl_batches(path: str, fields: list, batch: int = BATCH, on_bytes=None, lines=(1, None)):
     """Yield (first record index, {field name: Arrow array}, line numbers) of a JSONL records file.
 
     Blank lines are skipped. RecordsError for a line that is not UTF-8, not
     JSON or not an object, and (naming the record, its line and the field)
     for a record without a field or with one that is not of its form. The
     columns include ``dd?``: whether the record carries a ``dd`` object.
-    ``on_bytes(done)`` after each batch.
+    ``on_bytes(done)`` after each batch. ``lines``: (first, last) line read
+    (last None: to the end); the records before are counted, not parsed.
     """
     start, done = 0, 0
+    first_line, last_line = lines
     try:
         fh = open(path, "rb")
     except OSError as e:
@@ -525,7 +611,12 @@ def jsonl_batches(path: str, fields: list, batch: int = BATCH, on_bytes=None):
         recs, lines = [], []
         for lineno, raw in enumerate(fh, 1):
             done += len(raw)
+            if last_line is not None and lineno > last_line:
+                break
             if not raw.strip():
+                continue
+            if lineno < first_line:
+                start += 1
                 continue
             try:
                 rec = json.loads(raw.decode("utf-8-sig" if lineno == 1 else "utf-8"))
@@ -703,6 +794,48 @@ def _where(path: str, index: int, field: str, problem: str, line: int | None) ->
     return f"{path}: record {index}{at}: field '{field}' {problem}"
 
 
+def line_of(path: str, index: int) -> int | None:
+    """The line of a JSONL file that holds record ``index`` (blank lines skipped, as the readers skip them)."""
+    k = -1
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            if raw.strip():
+                k += 1
+                if k == index:
+                    return lineno
+    return None
+
+
+def _with_line(path: str, parquet: bool, index: int, text: str) -> str:
+    """``text`` with ``{line}`` as `` (line L)`` for a JSONL record, nothing for Parquet."""
+    line = None if parquet else line_of(path, index)
+    return text.replace("{line}", f" (line {line})" if line is not None else "")
+
+
+def _diagnose_jsonl(path: str, fields: list, v, message: str = "") -> None:
+    """Read a JSONL file line by line, as strictly as the fast reader, to name the first record it could not
+    read (RecordsError); return if every record reads.
+
+    DuckDB's ``message`` names a line: the lines about it are read first (then, if they all read, the file).
+    """
+    import re
+
+    m = re.search(r"line (\d+)", message)
+    if m:
+        near = int(m.group(1))
+        _diagnose_lines(path, fields, v, max(near - 2, 1), near + 2)
+    _diagnose_lines(path, fields, v, 1, None)
+
+
+def _diagnose_lines(path: str, fields: list, v, first: int, last: int | None) -> None:
+    """``_diagnose_jsonl`` over lines ``first`` .. ``last`` (None: to the end) only."""
+    for start, cols, lines in jsonl_batches(path, fields, 4096, lines=(first, last)):
+        try:
+            decode(cols, fields, v.players)
+        except Bad as e:
+            raise _records_error(_where(path, start + e.row, e.field, e.problem, lines[e.row])) from None
+
+
 def analyze(path: str, info: dict, params: dict, threads: int | None = None, solve_dd: bool = False,
             progress=None, dd_progress=None, batch: int = BATCH) -> dict:
     """The analysis tables of a records file, read batch by batch (``open_records`` gave ``info``).
@@ -739,35 +872,35 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
             raise _records_error(f"{path}: record 0 is not a bower {v.name} hand record "
                                  f"(needs {', '.join(sorted({n.split('.')[0] for n in lacking}))})")
         has_dd = "dd" in info["schema"].names
-        source = parquet_batches(path, fields, threads, batch, extra=[("dd?", '"dd" IS NOT NULL')] if has_dd else (),
-                                 schema=info["schema"])
+        extra = [("dd?", '"dd" IS NOT NULL')] if has_dd else []
+        source = duck_batches(path, "parquet", fields, threads, batch, extra, schema=info["schema"])
     else:
-        source = jsonl_batches(path, fields, min(batch, 8192),
-                               on_bytes=(lambda done: progress(done, info["total"])) if progress else None)
+        source = duck_batches(path, "jsonl", fields, threads, batch, [("dd?", '"dd" IS NOT NULL')], extra_json=("dd",))
     hands = played = with_dd = 0
     try:
-        for item in source:
-            start, cols = item[0], item[1]
-            lines = item[2] if len(item) > 2 else None
+        for start, cols in source:
             n = len(cols["variant"])
             try:
-                d = decode(cols, fields, v.players)
+                d = decode(cols, fields, v.players, json_text=not parquet)
                 check_disjoint(d, fields, st.disjoint)
                 same = pc.fill_null(pc.equal(cols["variant"], pa.scalar(v.name)), False).to_numpy(zero_copy_only=False)
                 if not same.all():
                     i = _first(~same)
-                    raise _records_error(f"{path}: record {start + i} is variant {cols['variant'][i].as_py()!r}, "
-                                         f"record 0 {v.name!r}; one variant per file")
+                    raise _records_error(_with_line(path, parquet, start + i,
+                                                    f"{path}: record {start + i}{{line}} is variant "
+                                                    f"{cols['variant'][i].as_py()!r}, record 0 {v.name!r}; "
+                                                    "one variant per file"))
                 st.add(d, n)
             except Bad as e:
-                raise _records_error(_where(path, start + e.row, e.field, e.problem,
-                                            lines[e.row] if lines is not None else None)) from None
+                raise _records_error(_with_line(path, parquet, start + e.row,
+                                                f"{path}: record {start + e.row}{{line}}: field '{e.field}' "
+                                                f"{e.problem}")) from None
             is_played = (d[maker_field.name] >= 0) & (d["plays"] > 0)
             played += int(is_played.sum())
             if "dd?" in cols:
                 with_dd += int((is_played & cols["dd?"].to_numpy(zero_copy_only=False)).sum())
             hands += n
-            if progress is not None and parquet:
+            if progress is not None:
                 progress(hands, info["total"])
     except OSError as e:
         if getattr(e, "exit_code", None) is not None:
@@ -778,9 +911,11 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
     except Exception as e:
         import duckdb
 
-        if isinstance(e, duckdb.Error):
-            raise _records_error(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
-        raise
+        if not isinstance(e, duckdb.Error):
+            raise
+        if not parquet and isinstance(e, (duckdb.InvalidInputException, duckdb.ConversionException)):
+            _diagnose_jsonl(path, fields, v, str(e))  # a line DuckDB could not read: the line-by-line reader names it
+        raise _records_error(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
     tables, shown = st.result()
     missing, solved = played - with_dd, 0
     to_solve = missing if solve_dd else 0

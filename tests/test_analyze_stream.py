@@ -221,7 +221,7 @@ def test_one_variant_per_file(capsys, tmp_path):
     lines[20] = json.dumps(rec) + "\n"
     src.write_text("".join(lines))
     assert one_error(capsys, "analyze", str(src)) == (
-        f"bower: error: {src}: record 20 is variant 'cutthroat', record 0 'ghost'; one variant per file")
+        f"bower: error: {src}: record 20 (line 21) is variant 'cutthroat', record 0 'ghost'; one variant per file")
 
 
 def test_bad_metadata_is_named(capsys, tmp_path):
@@ -246,3 +246,46 @@ def test_open_records_refuses_what_is_not_records(tmp_path):
             stream.open_records(str(p))
     with pytest.raises(RecordsError, match="no records file"):
         stream.open_records(str(tmp_path / "missing.parquet"))
+
+
+@pytest.mark.parametrize("path, value, words", [
+    ((10, "dealer"), True, "record 10 (line 11): field 'dealer' is True, not a number"),
+    ((12, "tricks", "0"), 1.5, "record 12 (line 13): field 'tricks.0' is 1.5, not a number"),
+    ((13, "points", "2"), "3", "record 13 (line 14): field 'points.2' is '3', not a number"),
+    ((14, "deal", "1"), "JH QH", "record 14 (line 15): field 'deal.1'"),
+])
+def test_json_values_are_not_taken_for_numbers(capsys, tmp_path, path, value, words):
+    # the fast JSON reader would turn true into 1 and 1.5 into 2: each is refused, named, as the line reader would
+    src = _records(tmp_path, "ghost", None, "default", "jsonl", hands=40)
+    bad = tmp_path / "bad.jsonl"
+    _rewrite(src, bad, _set(path, value), "jsonl")
+    line = one_error(capsys, "analyze", str(bad))
+    assert line.startswith(f"bower: error: {bad}: ") and words in line, line
+
+
+def test_a_blank_line_and_a_byte_order_mark_are_not_records(capsys, tmp_path):
+    src = _records(tmp_path, "ghost", None, "default", "jsonl", hands=300)
+    lines = src.read_text().splitlines(keepends=True)
+    edited = tmp_path / "e.jsonl"
+    edited.write_bytes(b"\xef\xbb\xbf" + "".join(lines[:100] + ["\n", "  \n"] + lines[100:]).encode())
+    a = json.loads(run(capsys, "analyze", str(src), "--json")[1])
+    b = json.loads(run(capsys, "analyze", str(edited), "--json", "--strategy", "default")[1])
+    assert a["tables"] == b["tables"] and b["hands"] == 300
+    rec = json.loads(lines[150])
+    rec["dealer"] = 5
+    edited.write_text("".join(lines[:100] + ["\n"] + lines[100:150] + [json.dumps(rec) + "\n"] + lines[151:]))
+    assert one_error(capsys, "analyze", str(edited)) == (
+        f"bower: error: {edited}: record 150 (line 152): field 'dealer' is 5, not a seat (0 to 2)")
+
+
+@pytest.mark.parametrize("ext", ["jsonl", "parquet"])
+def test_calls_that_are_not_calls_are_named(capsys, tmp_path, ext):
+    # Cutthroat's tables read the calls (the round a maker took trump in): a seat or a call that is not one is named
+    src = _records(tmp_path, "cutthroat", None, "default", "jsonl", hands=40)
+    for value, words in (([[0, "pass"], ["x", "pass"]], "'x' is not a seat"),
+                         ([[0, "pass"], [1, "bid"]], "'bid' is not one of pass, order, assist, take, C, S, D, H")):
+        bad = tmp_path / f"bad.{ext}"
+        _rewrite(src, bad, _set((7, "calls"), value), ext)
+        line = one_error(capsys, "analyze", str(bad))
+        at = " (line 8)" if ext == "jsonl" else ""
+        assert line.startswith(f"bower: error: {bad}: record 7{at}: field 'calls' holds ") and words in line, line
