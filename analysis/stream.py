@@ -507,6 +507,7 @@ def duck_batches(path: str, fmt: str, fields: list, threads: int | None = None, 
     config = {"memory_limit": DUCKDB_MEMORY if fmt == "parquet" else DUCKDB_JSON_MEMORY,
               "preserve_insertion_order": True, "threads": int(threads) if threads else DUCKDB_THREADS}
     con = duckdb.connect(config=config)
+    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar goes to stdout (--json!); bower draws its own
     if fmt == "parquet":
         source, params = "read_parquet($path)", {"path": str(path)}
     else:
