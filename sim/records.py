@@ -631,6 +631,8 @@ class JsonlWriter:
         self.variant, self.rules = variant, rules
         self.meta = file_meta(variant, rules, meta)
         self.columnar = has_columns(variant)
+        if os.path.isdir(sidecar_path(path)):  # found now, not after the run
+            raise RecordsError(f"cannot write records to {path}: its metadata file {sidecar_path(path)} is a directory")
         self.file = _AtomicFile(path)
         try:
             self.fh = open(self.file.tmp, "wb", buffering=0)

@@ -211,3 +211,13 @@ def test_records_files_do_not_depend_on_the_writer_threads(tmp_path, monkeypatch
             runner.simulate(hands=n, seed=3, threads=2, records_path=str(p))
             outs.append(p.read_bytes())
     assert outs[0] == outs[2] and outs[1] == outs[3]
+
+
+def test_a_sidecar_that_cannot_be_written_is_found_before_the_run(capsys, tmp_path):
+    from tests.cli_run import listing, one_error
+
+    (tmp_path / "r.jsonl.meta.json").mkdir()
+    line = one_error(capsys, "simulate", "--hands", "100", "--records", str(tmp_path / "r.jsonl"))
+    assert line == (f"bower: error: cannot write records to {tmp_path / 'r.jsonl'}: its metadata file "
+                    f"{tmp_path / 'r.jsonl.meta.json'} is a directory")
+    assert listing(tmp_path) == ["r.jsonl.meta.json"]
