@@ -12,7 +12,7 @@ import pytest
 
 from sim import progress as progress_mod
 from sim import runner
-from tests.cli_run import run
+from tests.cli_run import run, run_raw
 from sim.errors import CommandLineError, Stopped, UserError
 from sim.progress import COMPILE_NOTICE, Progress
 from sim.records import RecordsError
@@ -296,7 +296,7 @@ def test_a_command_that_compiles_says_so_first(capsys, monkeypatch, command):
             return real_parse(*a, **k)
 
         monkeypatch.setattr(advice, "parse_hand", parse)
-    code, out, err = run(capsys, *command)
+    code, out, err = run_raw(capsys, *command)
     assert code == 0 and out
     assert err == COMPILE_NOTICE + "\n"
 
