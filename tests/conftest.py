@@ -14,6 +14,9 @@ the suite is unchanged.
 from __future__ import annotations
 
 import os
+import subprocess
+
+import pytest
 
 # Idle OpenMP threads (Numba's threading layer) sleep instead of spinning, so two workers' kernels do not
 # burn each other's cores between parallel regions. Read when the OpenMP runtime loads, at the first kernel.
@@ -27,3 +30,20 @@ if _WORKER and not os.environ.get("NUMBA_CACHE_DIR"):
     os.makedirs(folder, exist_ok=True)
     os.environ["NUMBA_CACHE_DIR"] = folder  # seen by the subprocesses the tests start
     kernels.numba.config.CACHE_DIR = folder  # before any kernel module is imported
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 512 KiB tmpfs at tmp_path/disk (root only: skipped otherwise), unmounted afterwards."""
+    if os.getuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root (id -u is not 0)")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(disk)], capture_output=True,
+                          text=True, check=False)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)

@@ -110,23 +110,6 @@ def test_analyze_tables_on_a_failing_disk(capsys, tmp_path, monkeypatch):
     assert listing(tmp_path) == ["r.jsonl", "r.jsonl.meta.json"]
 
 
-@pytest.fixture
-def small_disk(tmp_path):
-    """A 512 KiB tmpfs at tmp_path/disk (root only: skipped otherwise), unmounted afterwards."""
-    if os.getuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root (id -u is not 0)")
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(disk)], capture_output=True,
-                          text=True, check=False)
-    if proc.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip()}")
-    try:
-        yield disk
-    finally:
-        subprocess.run(["umount", str(disk)], check=True)
-
-
 def _fill(disk: Path) -> None:
     """Fill ``disk`` with one file until it is full."""
     with open(disk / "filler", "wb", buffering=0) as fh:

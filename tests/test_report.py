@@ -13,7 +13,6 @@ import io
 import json
 import os
 import re
-import subprocess
 from html.parser import HTMLParser
 
 import numpy as np
@@ -447,23 +446,6 @@ def test_a_full_disk_leaves_nothing(capsys, tmp_path, monkeypatch):
     line = one_error(capsys, "report", *SMALL, "--dd-hands", "0", "--out", str(out))
     assert line == f"bower: error: cannot write to {out}: No space left on device"
     assert os.listdir(tmp_path) == []
-
-
-@pytest.fixture
-def small_disk(tmp_path):
-    """A 512 KiB tmpfs at tmp_path/disk (root only: skipped otherwise), unmounted afterwards."""
-    if os.getuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root (id -u is not 0)")
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(disk)], capture_output=True,
-                          text=True)
-    if proc.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip()}")
-    try:
-        yield disk
-    finally:
-        subprocess.run(["umount", str(disk)], check=True)
 
 
 def test_a_full_tmpfs_leaves_nothing(capsys, small_disk):
