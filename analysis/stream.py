@@ -67,6 +67,13 @@ class Bad(Exception):
         self.row, self.field, self.problem = row, field, problem
 
 
+def require_trump(maker: np.ndarray, trump: np.ndarray) -> None:
+    """Bad on the first record of a batch whose hand has a maker (``maker >= 0``) but no trump."""
+    bad = (maker >= 0) & (trump < 0)
+    if bad.any():
+        raise Bad(int(np.argmax(bad)), "trump", "is missing (null) for a hand with a maker")
+
+
 # ---------------------------------------------------------------- card names
 
 

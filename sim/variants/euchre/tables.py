@@ -378,12 +378,10 @@ class Stream:
         self.fold = Fold()
 
     def add(self, d: dict, n: int) -> None:
-        from analysis.stream import Bad
+        from analysis.stream import require_trump
 
         maker = d["maker"]
-        bad = (maker >= 0) & (d["trump"] < 0)
-        if bad.any():
-            raise Bad(int(np.argmax(bad)), "trump", "is missing (null) for a hand with a maker")
+        require_trump(maker, d["trump"])
         rows = np.zeros((n, ek.R_WIDTH), np.int64)
         rows[:, ek.R_DEALER] = d["dealer"]
         for s in range(4):

@@ -405,7 +405,7 @@ class Stream:
         self.position = PositionSums()
 
     def add(self, d: dict, n: int) -> None:
-        from analysis.stream import Bad, popcount
+        from analysis.stream import Bad, popcount, require_trump
 
         maker, bid, trump, swap, dealer = d["maker"], d["bid"], d["trump"], d["swap"], d["dealer"]
         played = maker >= 0
@@ -413,9 +413,7 @@ class Stream:
         if bad.any():
             i = int(np.argmax(bad))
             raise Bad(i, "bid", f"is {bid[i] if bid[i] >= 0 else None!r}, not 3, 4, 5 or 6 (a moon) for a hand with a maker")
-        bad = played & (trump < 0)
-        if bad.any():
-            raise Bad(int(np.argmax(bad)), "trump", "is missing (null) for a hand with a maker")
+        require_trump(maker, trump)
         deal = np.stack([d["deal.0"], d["deal.1"], d["deal.2"]], axis=1)
         tricks = np.stack([d[f"tricks.{s}"] for s in range(3)], axis=1)
         points = np.stack([d[f"points.{s}"] for s in range(3)], axis=1)
