@@ -1,6 +1,6 @@
 """Double-dummy tables for any variant: the tricks the card play leaves on the table, and "par" make rates.
 
-A record's ``dd`` object (``sim.solve.records_dd``; ``bower solve --records``)
+A record's ``dd`` object (``bower.sim.solve.records_dd``; ``bower solve --records``)
 holds the maker side's double-dummy tricks in the contract as played (the
 hands as played, from the first lead) and, in ``table``, the same for every
 trump. Set beside what was played, per contract label
@@ -35,8 +35,8 @@ import os
 import numpy as np
 import pandas as pd
 
-from analysis.intervals import mean_interval, wilson
-from kernels.tables import EFF_SUIT, RIGHT
+from bower.analysis.intervals import mean_interval, wilson
+from bower.kernels.tables import EFF_SUIT, RIGHT
 
 ALL = "all"  # the contract label of the rows over every contract
 MIN_PLOT_HANDS = 10  # strength buckets with fewer hands are left out of the plot
@@ -68,7 +68,7 @@ def attach_dd(variant, recs: list[dict], batch: int = BATCH, progress=None) -> i
     kept as they are. Returns how many records were solved. ``progress(done,
     total)`` is called after each batch.
     """
-    from sim.solve import records_dd
+    from bower.sim.solve import records_dd
 
     todo = [i for i, r in enumerate(recs) if r.get("dd") is None]
     for i in todo:
@@ -91,7 +91,7 @@ def _tricks(rec: dict, seat: int) -> int:
 
 def _checked_dd(d, index: int) -> tuple[int, dict]:
     """(tricks, trump -> tricks) of a record's ``dd`` object; RecordsError naming the record when malformed."""
-    from sim.records import RecordsError
+    from bower.sim.records import RecordsError
 
     try:
         tricks = d["tricks"]
@@ -116,7 +116,7 @@ def hand_frame(variant, recs: list[dict], offset: int = 0) -> pd.DataFrame:
     bowers and any joker counted); ``right_bower``: it held the jack of trump.
     Messages name record ``offset + i`` for ``recs[i]`` (a batch of a file).
     """
-    from sim.solve import played_hand
+    from bower.sim.solve import played_hand
 
     cp = variant.card_play
     rows = []
@@ -300,7 +300,7 @@ def report_section(v, hands: int, seed: int, rules_d: dict, strategy, progress=N
     the same hand in every run), so they are the report's own first hands;
     each played one is solved for the four trumps.
     """
-    from sim import runner
+    from bower.sim import runner
 
     frames, solved = [], 0
     for start in range(0, hands, REPORT_BATCH):

@@ -3,8 +3,8 @@
 ``write_tables`` saves a variant's tables as CSV or Parquet; ``write_report``
 has the plots drawn and writes ``report.html``: a contents list, the run's
 notes, the plots (each variant's ``Variant.draw_plots``, with the helpers
-of ``analysis.report_plots``), every table formatted for reading
-(``analysis.report_format``) and how the report was made (rules, strategy
+of ``bower.analysis.report_plots``), every table formatted for reading
+(``bower.analysis.report_format``) and how the report was made (rules, strategy
 parameters, the command that reproduces it). The page needs no
 network and no script; it references only the PNGs beside it, or, with
 ``single_file``, none: the images are inside it as ``data:`` URIs.
@@ -32,7 +32,7 @@ import tempfile
 
 import pandas as pd
 
-from sim.errors import UserError
+from bower.sim.errors import UserError
 
 PAGE = "report.html"
 REPORT_SUFFIXES = (".png", ".csv", ".parquet")  # with report.html: what a report folder may hold for --force
@@ -183,8 +183,8 @@ def run_meta(v, name: str, params: dict, rules_d: dict, seed: int, extra: dict, 
 
     ``strategy parameters`` is a dict: each parameter's value, default and meaning.
     """
-    from sim import __version__
-    from sim.rules import RULES_VERSION
+    from bower.sim import __version__
+    from bower.sim.rules import RULES_VERSION
 
     known = {p[0]: p for p in getattr(v, "params", ())}
     return {
@@ -206,12 +206,12 @@ def add_dd_section(v, tables: dict, meta: dict, notes: list, hands: int, seed: i
     """Add the double-dummy part of a report to ``tables``, ``meta`` and ``notes`` (in place); (plots, draw).
 
     The run's first ``hands`` hands are played again from ``seed`` and
-    solved (``analysis.dd.report_section``); the returned ``plots`` and
+    solved (``bower.analysis.dd.report_section``); the returned ``plots`` and
     ``draw`` are the variant's with the played-against-double-dummy plot
     after them, for ``write_report``.
     """
-    from analysis import dd
-    from analysis.report_plots import drawer
+    from bower.analysis import dd
+    from bower.analysis.report_plots import drawer
 
     dd_tables, dd_meta, dd_notes = dd.report_section(v, hands, seed, rules_d, strategy, progress)
     tables.update(dd_tables)
@@ -357,7 +357,7 @@ def page_html(tables: dict[str, pd.DataFrame], meta: dict, notes: list[str], plo
 
     ``image_src(fname)`` gives each plot's ``src`` (its file name, or a data URI).
     """
-    from analysis.report_format import table_html
+    from bower.analysis.report_format import table_html
 
     e = html.escape
     title = f"{meta.get('variant', 'bower')}: bower report"

@@ -19,10 +19,10 @@ none: which cells were left out, what a comparison can and cannot show).
 ``draw_all`` draws a variant's plots into a folder. Shared plots:
 ``position_plot`` (points by position), ``order_up_plot`` (round-one make
 rate by up-card) and ``dd_make_rate`` (played against double dummy, the plot
-``analysis.dd.PLOTS`` names, added to every variant's report).
+``bower.analysis.dd.PLOTS`` names, added to every variant's report).
 
 ``drawer(variant, with_dd)`` returns ``(plots, draw)`` for
-``analysis.report.write_report``: the variant's ``plots`` and ``draw_plots``,
+``bower.analysis.report.write_report``: the variant's ``plots`` and ``draw_plots``,
 with the double-dummy plot after them.
 """
 
@@ -144,7 +144,7 @@ def errorbar(ax, x, g, col, low, high, color, label, **kw):
 
 def count(n) -> str:
     """A count for a label: ``8103.0`` -> ``8,103`` (the report's own count format)."""
-    from analysis.report_format import fmt_count
+    from bower.analysis.report_format import fmt_count
 
     return fmt_count(n)
 
@@ -232,7 +232,7 @@ def order_up_plot(tables: dict, path: str, names: dict, least: int) -> str:
 
 def dd_make_rate(tables: dict, path: str) -> str:
     """Played and double-dummy (par) make rate by trumps held by the maker's side, 95% intervals."""
-    from analysis.dd import MIN_PLOT_HANDS
+    from bower.analysis.dd import MIN_PLOT_HANDS
 
     fig, ax = figure()
     st = tables.get("dd_by_strength")
@@ -263,7 +263,7 @@ def drawer(v, with_dd: bool = False) -> tuple[dict[str, str], Callable[[dict, st
     ``draw(tables, folder)`` has the variant draw its own (``v.draw_plots``),
     then draws the dd plot, and returns the notes under the plots.
     """
-    from analysis import dd
+    from bower.analysis import dd
 
     plots = {**v.plots, **(dd.PLOTS if with_dd else {})}
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.cards import RANKS, SUITS
+from bower.sim.cards import RANKS, SUITS
 
 BATCH = 16384  # records per batch (more: no faster, more memory)
 DUCKDB_MEMORY = "64MB"  # DuckDB's own buffers (the scan streams; its buffers stay below this)
@@ -612,7 +612,7 @@ def jsonl_batches(path: str, fields: list, batch: int = BATCH, on_bytes=None, li
     try:
         fh = open(path, "rb")
     except OSError as e:
-        from sim.errors import os_reason
+        from bower.sim.errors import os_reason
 
         raise _records_error(f"cannot read records from {path}: {os_reason(e)}") from None
     with fh:
@@ -719,7 +719,7 @@ def tables_module(variant):
 
 
 def _records_error(msg: str):
-    from sim.records import RecordsError
+    from bower.sim.records import RecordsError
 
     return RecordsError(msg)
 
@@ -731,8 +731,8 @@ def open_records(path: str) -> dict:
 
     RecordsError for a file that is not there, not of its format, empty, or not of a known variant.
     """
-    from sim.records import read_meta
-    from sim.variants import all_variants, names
+    from bower.sim.records import read_meta
+    from bower.sim.variants import all_variants, names
 
     lower = str(path).lower()
     if not (lower.endswith(".jsonl") or lower.endswith(".parquet")):
@@ -780,7 +780,7 @@ def open_records(path: str) -> dict:
         except OSError as e:
             if getattr(e, "exit_code", None) is not None:
                 raise
-            from sim.errors import os_reason
+            from bower.sim.errors import os_reason
 
             raise _records_error(f"cannot read records from {path}: {os_reason(e)}") from None
         if first is None:
@@ -858,7 +858,7 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from analysis import dd
+    from bower.analysis import dd
 
     # Arrow's own allocator keeps what a batch freed for the next; the system's gives it back, and the
     # batches are the same size, so memory stays flat at less (about 20 MB) for the same speed
@@ -913,7 +913,7 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
     except OSError as e:
         if getattr(e, "exit_code", None) is not None:
             raise
-        from sim.errors import os_reason
+        from bower.sim.errors import os_reason
 
         raise _records_error(f"cannot read records from {path}: {os_reason(e)}") from None
     except Exception as e:
@@ -930,7 +930,7 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
     if to_solve:
         with_dd, missing = played, 0
     if with_dd:  # the double-dummy tables: the records as dicts again, batch by batch (dd files are small)
-        from sim.records import iter_record_batches
+        from bower.sim.records import iter_record_batches
 
         folded, start = None, 0
         for recs in iter_record_batches(path, 4096):

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TIME = r'''
 import json, sys, time
 import numba
-from sim import runner
+from bower.sim import runner
 variant, threads, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 numba.set_num_threads(threads)
 kw = {} if variant == "ghost" else {"variant": variant}  # an old tree may predate the variant argument

@@ -34,7 +34,7 @@ MEASURE = r'''
 import json, statistics, sys, time
 import numpy as np
 import numba
-from sim import runner
+from bower.sim import runner
 
 cases, repeats = json.loads(sys.argv[1]), int(sys.argv[2])
 out = []
@@ -42,7 +42,7 @@ for name, threads, n in cases:
     numba.set_num_threads(threads)
     if name == "deal":
         try:
-            from kernels.deal import deal_many
+            from bower.kernels.deal import deal_many
         except ImportError:  # an older commit without the dealing benchmark kernel
             continue
         def once(n=n):
@@ -73,34 +73,34 @@ for name, threads, n in cases:
             runner.simulate_games(games=n, seed=0, threads=threads)
     elif name == "duplicate":
         try:
-            from sim.experiment import run_experiment
+            from bower.sim.experiment import run_experiment
         except ImportError:
             continue
         def once(n=n, threads=threads):
             run_experiment(["default", "aggressive", "random"], games=n, seed=0, threads=threads)
     elif name == "swap":
         try:
-            from sim.variants.ghost.stats import swap_values
+            from bower.sim.variants.ghost.stats import swap_values
         except ImportError:  # before the variants became packages
             try:
-                from sim.stats import swap_values
+                from bower.sim.stats import swap_values
             except ImportError:
                 continue
         def once(n=n, threads=threads):
             swap_values(n, seed=0, threads=threads)
     elif name == "advice":
         try:
-            from sim.variants.ghost.advice import advise
+            from bower.sim.variants.ghost.advice import advise
         except ImportError:  # before the variants became packages
             try:
-                from sim.advice import advise
+                from bower.sim.advice import advise
             except ImportError:
                 continue
         def once(n=n, threads=threads):
             advise("JH KH TH 9H AS 9C", position=1, samples=n, seed=0, threads=threads)
     elif name == "advice-dd":
         try:  # an older commit without the double-dummy play-out
-            from sim.variants.ghost.advice import advise as dd_advise
+            from bower.sim.variants.ghost.advice import advise as dd_advise
             dd_advise("JH KH TH 9H AS 9C", position=1, samples=10, seed=0, threads=threads, playout="dd")
         except Exception:
             continue
@@ -109,7 +109,7 @@ for name, threads, n in cases:
     elif "advice-w" in name:  # should-bid on a weighted auction: samples are the effective sample size asked for
         import importlib
         try:  # an older commit without the weighted model (or without the variant)
-            importlib.import_module("sim.variants.euchre.advice").model_vector
+            importlib.import_module("bower.sim.variants.euchre.advice").model_vector
         except Exception:
             continue
         playout = "dd" if name.endswith("-dd") else "strategy"
@@ -120,13 +120,13 @@ for name, threads, n in cases:
             "hp": ("hasenpfeffer", ("JK JH JD AH KH 9C",), dict(position=3, calls="pass,4")),
             "eu": ("euchre", ("AH KH QD JD 9C", "TS"), dict(position=2, calls="pass,pass,pass,pass,pass")),
         }[prefix]
-        ask = importlib.import_module(f"sim.variants.{question[0]}.advice").advise
+        ask = importlib.import_module(f"bower.sim.variants.{question[0]}.advice").advise
         def once(n=n, threads=threads, q=question, playout=playout, ask=ask):
             ask(*q[1], **q[2], samples=n, seed=0, threads=threads, playout=playout)
     elif name.endswith("solve"):
         try:  # an older commit without the double-dummy solver
-            from sim import solve as dd
-            from sim.variants import get_variant
+            from bower.sim import solve as dd
+            from bower.sim.variants import get_variant
         except ImportError:
             continue
         vname = {"solve": "ghost", "ct-solve": "cutthroat", "hp-solve": "hasenpfeffer", "eu-solve": "euchre"}[name]
@@ -147,9 +147,9 @@ for name, threads, n in cases:
                 runner.simulate_games("cutthroat", games=n, seed=0, threads=threads)
         else:
             try:
-                from sim.variants.cutthroat.advice import advise as ct_advise
+                from bower.sim.variants.cutthroat.advice import advise as ct_advise
             except ImportError:  # before the variants became packages
-                from sim.cutthroat_advice import advise as ct_advise
+                from bower.sim.cutthroat_advice import advise as ct_advise
             def once(n=n, threads=threads):
                 ct_advise("QC TS 9S KD 9H", "JS", position=1, samples=n, seed=0, threads=threads)
     elif name.startswith("hp-"):
@@ -165,9 +165,9 @@ for name, threads, n in cases:
                 runner.simulate_games("hasenpfeffer", games=n, seed=0, threads=threads)
         else:
             try:
-                from sim.variants.hasenpfeffer.advice import advise as hp_advise
+                from bower.sim.variants.hasenpfeffer.advice import advise as hp_advise
             except ImportError:  # before the variants became packages
-                from sim.hasenpfeffer_advice import advise as hp_advise
+                from bower.sim.hasenpfeffer_advice import advise as hp_advise
             def once(n=n, threads=threads):
                 hp_advise("JK JH JD AH KH 9C", position=1, samples=n, seed=0, threads=threads)
     elif name.startswith("eu-"):
@@ -182,7 +182,7 @@ for name, threads, n in cases:
             def once(n=n, threads=threads):
                 runner.simulate_games("euchre", games=n, seed=0, threads=threads)
         else:
-            from sim.variants.euchre.advice import advise as eu_advise
+            from bower.sim.variants.euchre.advice import advise as eu_advise
             def once(n=n, threads=threads):
                 eu_advise("JH JD AH KH 9S", "QH", position=1, samples=n, seed=0, threads=threads)
     else:

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from kernels.jit import kernel
-from kernels.rng import next_u64, splitmix_seed
+from bower.kernels.jit import kernel
+from bower.kernels.rng import next_u64, splitmix_seed
 
 A_N, A_MAKER, A_MADE, A_TRICKS, A_TRICKS_SQ, A_PTS, A_PTS_SQ, A_MAR, A_MAR_SQ = range(9)
 A_WIDTH = 9

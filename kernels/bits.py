@@ -4,7 +4,7 @@ from numba import types
 from numba.core import cgutils  # noqa: F401  (keeps numba's codegen helpers loaded)
 from numba.extending import intrinsic
 
-from kernels.jit import kernel
+from bower.kernels.jit import kernel
 
 
 @intrinsic

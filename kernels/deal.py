@@ -3,8 +3,8 @@
 import numpy as np
 from numba import prange
 
-from kernels.jit import kernel
-from kernels.rng import xoshiro_step
+from bower.kernels.jit import kernel
+from bower.kernels.rng import xoshiro_step
 
 _M32 = np.uint64(0xFFFFFFFF)
 

@@ -6,9 +6,9 @@ below ``WEIGHT_LIMIT`` in size.
 """
 
 
-from kernels.bits import lowest, popcount
-from kernels.jit import kernel
-from kernels.tables import SUIT_MASK
+from bower.kernels.bits import lowest, popcount
+from bower.kernels.jit import kernel
+from bower.kernels.tables import SUIT_MASK
 
 WEIGHT_STEP = 2.0**-12
 WEIGHT_LIMIT = 64.0

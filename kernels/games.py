@@ -7,8 +7,8 @@ never depend on threads.
 
 import numpy as np
 
-from kernels.jit import kernel
-from kernels.rng import next_u64, splitmix_seed
+from bower.kernels.jit import kernel
+from bower.kernels.rng import next_u64, splitmix_seed
 
 # Per-strategy counters (int64 row per strategy, per chunk).
 ST_HANDS = 0  # seat-hands played

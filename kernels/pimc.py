@@ -31,7 +31,7 @@ at all (``N = 0``, impossible for positions that the rules reached), the
 voids are dropped for that decision.
 
 **Values.** Each world is solved open by the double-dummy solver
-(``kernels.solve``: the same search as ``card_values``) for every legal card
+(``bower.kernels.solve``: the same search as ``card_values``) for every legal card
 of the player, from the measured side's view: the player's side (its
 partnership; in Cutthroat the maker alone or the defenders together; in
 Ghost Hand the player alone against the other two). Cards that are
@@ -44,11 +44,11 @@ card), or legal cards that are all equivalent to the player (no card it has
 not seen lies between them), need no search and draw nothing.
 
 **Randomness** comes from the hand's decision stream ``(dstate, dbuf)``
-(``kernels.rng``), so a seed gives the same games for any thread count.
+(``bower.kernels.rng``), so a seed gives the same games for any thread count.
 
 **Workspace.** The play kernels are compiled without reference counting, so
 nothing here allocates: everything lives in one int64 array from
-``new_workspace`` (the transposition table of ``kernels.solve`` as views,
+``new_workspace`` (the transposition table of ``bower.kernels.solve`` as views,
 the search stacks, the deal-count table, counters), made once per hand by the
 variant and reused by every decision of that hand (the table stores exact
 bounds, so reuse is sound and the values never depend on it).
@@ -59,10 +59,10 @@ is the true deal, passed in by the caller; nothing is sampled.
 
 import numpy as np
 
-from kernels.bits import lowest, popcount
-from kernels.jit import kernel
-from kernels.rng import bounded, next_u32
-from kernels.solve import (
+from bower.kernels.bits import lowest, popcount
+from bower.kernels.jit import kernel
+from bower.kernels.rng import bounded, next_u32
+from bower.kernels.solve import (
     FROM_SOLVER,
     MAX_MOVES,
     MAX_PLY,
@@ -83,7 +83,7 @@ from kernels.solve import (
     _mtd,
     _root,
 )
-from kernels.tables import EFF_SUIT, SUIT_MASK, VALUE_RANK
+from bower.kernels.tables import EFF_SUIT, SUIT_MASK, VALUE_RANK
 
 PILE = 4  # recipient index of the out-of-play pile (seats are 0..3)
 PILE_BIT = 1 << PILE
@@ -369,7 +369,7 @@ def _world_values(legal, active, t, n_trick, trick_leader, sides, ws):
     """Add, for each card of ``legal`` (card space), the measured side's tricks in the world ``ws[OFF_HANDS:]``
     when it is played (then best play by both sides) to ``ws[OFF_TOTAL + card]``.
 
-    ``card_values`` of ``kernels.solve`` without allocating, with the cards
+    ``card_values`` of ``bower.kernels.solve`` without allocating, with the cards
     equivalent in this world solved once, each solve guessed from the last.
     """
     n_tt = 1 << TT_BITS

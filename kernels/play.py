@@ -7,10 +7,10 @@ card of least value of a mask is its lowest bit there.
 
 import numpy as np
 
-from kernels.bits import highest, lowest, popcount
-from kernels.jit import kernel
-from kernels.rng import bounded
-from kernels.tables import (
+from bower.kernels.bits import highest, lowest, popcount
+from bower.kernels.jit import kernel
+from bower.kernels.rng import bounded
+from bower.kernels.tables import (
     BEATS,
     CARD_BITS,
     LEFT,
@@ -128,7 +128,7 @@ def choose_follow(legal, trump, led, winning):
 
     Cards that can beat it are all of one effective suit (the led suit, or
     trump when void): the weakest trump, or the lowest card. (The trick-play
-    kernel does the same in value space, ``kernels.ghost.play_core``.)
+    kernel does the same in value space, ``bower.kernels.ghost.play_core``.)
     """
     winners = legal & BEATS[trump, led, winning]
     if winners != 0:

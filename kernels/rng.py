@@ -7,7 +7,7 @@ which thread runs the chunk. ``tests/reference`` holds the plain-Python twin.
 
 import numpy as np
 
-from kernels.jit import kernel
+from bower.kernels.jit import kernel
 
 _M32 = np.uint64(0xFFFFFFFF)
 

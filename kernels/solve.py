@@ -37,10 +37,10 @@ How it is fast (all standard in double-dummy solvers):
 import numpy as np
 from numba import prange
 
-from kernels.bits import highest, lowest, popcount
-from kernels.cards import JOKER, N_CARDS, N_RANKS, N_SUITS
-from kernels.jit import kernel
-from kernels.tables import EFF_SUIT, TRUMP_RANK
+from bower.kernels.bits import highest, lowest, popcount
+from bower.kernels.cards import JOKER, N_CARDS, N_RANKS, N_SUITS
+from bower.kernels.jit import kernel
+from bower.kernels.tables import EFF_SUIT, TRUMP_RANK
 
 TRUMP_SLOT = 3
 MAX_PLY = 40  # 4 seats x 8 cards, with room

@@ -1,7 +1,7 @@
 """Per-trump lookup tables: the card's effective suit, its power in a trick, its value.
 
 Everything the kernels know about bowers and the joker is in these tables,
-built once at import from the card encoding of ``kernels.cards`` (card = suit*6 +
+built once at import from the card encoding of ``bower.kernels.cards`` (card = suit*6 +
 rank, joker = 24). Index order is always ``[trump, ...]`` with trump 0..3.
 
 - ``EFF_SUIT[t, c]``: suit the card belongs to for following and leading
@@ -25,7 +25,7 @@ rank, joker = 24). Index order is always ``[trump, ...]`` with trump 0..3.
 
 import numpy as np
 
-from kernels.cards import JOKER, N_CARDS, N_RANKS, N_SUITS
+from bower.kernels.cards import JOKER, N_CARDS, N_RANKS, N_SUITS
 
 RANK_J = 2
 N_TRUMP_RANKS = 8  # 9 T Q K A left right joker

@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 
-from analysis.intervals import Z95, wilson
-from kernels import advice as ka
-from sim import runner
-from sim.errors import UserError
+from bower.analysis.intervals import Z95, wilson
+from bower.kernels import advice as ka
+from bower.sim import runner
+from bower.sim.errors import UserError
 
 CHUNK_SAMPLES = 1024
 BATCH_CHUNKS = 8
@@ -91,7 +91,7 @@ def _mean_ci(n, s, ss, scale=1.0):
 
 
 def action_stats(row, maker_key: str) -> dict:
-    """One action's estimates from its counters (``kernels.ghost.advice.A_*``), with 95% intervals.
+    """One action's estimates from its counters (``bower.kernels.ghost.advice.A_*``), with 95% intervals.
 
     ``maker_key`` names the share of samples in which the player (or side)
     ended up making trump; ``make_prob`` is the chance of making it then.
@@ -182,7 +182,7 @@ LOW_ESS_DRAW = 5  # while the ESS is below MIN_ESS, sampling goes on up to this 
 
 
 def model_vector(model: dict | None):
-    """The kernels' model vector (``kernels.advice.M_*``) of ``{"kind", "tau", "epsilon"}``; AdviceError when bad."""
+    """The kernels' model vector (``bower.kernels.advice.M_*``) of ``{"kind", "tau", "epsilon"}``; AdviceError when bad."""
     m = dict(model or {})
     kind = m.get("kind", "softmax")
     if kind not in MODELS:
@@ -200,7 +200,7 @@ def model_vector(model: dict | None):
 
 
 def playout_bits(playout: str | None) -> int:
-    """The kernels' play-out bits (``kernels.advice.PLAY_*``) of ``strategy``, ``dd`` or ``both``."""
+    """The kernels' play-out bits (``bower.kernels.advice.PLAY_*``) of ``strategy``, ``dd`` or ``both``."""
     p = playout or "strategy"
     if p not in PLAYOUTS:
         raise AdviceError(f"unknown play-out {p!r} (choose from {', '.join(PLAYOUTS)})")
@@ -213,7 +213,7 @@ _W_TO_A = ((ka.A_N, ka.W_N), (ka.A_MAKER, ka.W_MAKER), (ka.A_MADE, ka.W_MADE), (
 
 
 def as_counts(wacc):
-    """Weighted counters (``kernels.advice.W_*``) whose weights are all 1 (the exact model) as the integer ``A_*`` ones."""
+    """Weighted counters (``bower.kernels.advice.W_*``) whose weights are all 1 (the exact model) as the integer ``A_*`` ones."""
     out = np.zeros(wacc.shape[:-1] + (ka.A_WIDTH,), np.int64)
     for a, w in _W_TO_A:
         out[..., a] = np.rint(wacc[..., w]).astype(np.int64)
@@ -332,7 +332,7 @@ def _wrate(num, den, den2):
 
 
 def weighted_action_stats(row, maker_key: str, ess: float) -> dict:
-    """One action's estimates from its weighted counters (``kernels.advice.W_*``), intervals at the effective size."""
+    """One action's estimates from its weighted counters (``bower.kernels.advice.W_*``), intervals at the effective size."""
     wn = float(row[ka.W_N])
     share, share_ci = _wrate(row[ka.W_MAKER], wn, row[ka.W_N2])
     make, make_ci = _wrate(row[ka.W_MADE], row[ka.W_MAKER], row[ka.W_MAKER2])

@@ -8,8 +8,8 @@ diamonds/hearts (2, 3) red, so the suit of the same colour is ``suit ^ 1``.
 
 from __future__ import annotations
 
-from kernels.cards import DECK24, DECK25, JOKER, N_CARDS, N_RANKS, N_SUITS  # noqa: F401  (the encoding)
-from sim.errors import UserError
+from bower.kernels.cards import DECK24, DECK25, JOKER, N_CARDS, N_RANKS, N_SUITS  # noqa: F401  (the encoding)
+from bower.sim.errors import UserError
 
 SUITS = "CSDH"
 RANKS = "9TJQKA"

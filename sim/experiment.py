@@ -18,11 +18,11 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.intervals import Z95, wilson_clustered
-from kernels import games as kg
-from sim import runner
-from sim.rules import RULES_VERSION, get_variant
-from sim.strategy import StrategyError, check_value, load_strategy, to_vector
+from bower.analysis.intervals import Z95, wilson_clustered
+from bower.kernels import games as kg
+from bower.sim import runner
+from bower.sim.rules import RULES_VERSION, get_variant
+from bower.sim.strategy import StrategyError, check_value, load_strategy, to_vector
 
 
 def all_assignments(n_strategies: int, seats: int = 3) -> np.ndarray:

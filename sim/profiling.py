@@ -1,7 +1,7 @@
 """``bower profile``: time the kernels one by one at several thread counts.
 
-Thin orchestration over the public entry points (``kernels.deal.deal_many``,
-``sim.runner.simulate``, ``sim.runner.simulate_games``, ``sim.advice.advise``):
+Thin orchestration over the public entry points (``bower.kernels.deal.deal_many``,
+``bower.sim.runner.simulate``, ``bower.sim.runner.simulate_games``, ``bower.sim.advice.advise``):
 it loads or compiles the kernels first, then times each one at each thread
 count (median of ``repeats`` runs after a warm-up) and reads the process's
 peak resident set size after each.
@@ -27,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from sim.runner import RunError, max_threads
+from bower.sim.runner import RunError, max_threads
 
 KERNELS = ("deal", "auction", "play", "hand", "game", "should-bid", "solve")
 DERIVED = "auction+play"
@@ -45,7 +45,7 @@ FUSED_NOTE = (
 
 def parse_kernels(text: str, variant="ghost") -> list[str]:
     """Kernel names from ``"all"`` or a comma list of KERNELS; RunError on an unknown one."""
-    from sim.rules import get_variant
+    from bower.sim.rules import get_variant
 
     v = get_variant(variant)
     names = [p.strip().lower() for p in (text or "").split(",") if p.strip()]
@@ -67,7 +67,7 @@ def parse_kernels(text: str, variant="ghost") -> list[str]:
 
 
 def _variants():
-    from sim.variants import all_variants
+    from bower.sim.variants import all_variants
 
     return all_variants()
 
@@ -126,9 +126,9 @@ def machine() -> dict:
 
 def _deal_once(n: int, variant="ghost") -> float:
     """Deal ``n`` deals as the runner seeds them, in the variant's layout (``Variant.deal_layout``); seconds."""
-    from kernels.deal import deal_many
-    from sim import runner
-    from sim.rules import get_variant
+    from bower.kernels.deal import deal_many
+    from bower.sim import runner
+    from bower.sim.rules import get_variant
 
     cards, hands, size = get_variant(variant).deal_layout
     t0 = time.perf_counter()
@@ -139,20 +139,20 @@ def _deal_once(n: int, variant="ghost") -> float:
 
 
 def _hand_once(n: int, threads: int, variant="ghost") -> float:
-    from sim import runner
+    from bower.sim import runner
 
     return runner.simulate(variant, hands=n, seed=0, threads=threads)["elapsed_s"]
 
 
 def _game_once(n: int, threads: int, variant="ghost") -> tuple[float, int]:
-    from sim import runner
+    from bower.sim import runner
 
     s = runner.simulate_games(variant, games=n, seed=0, threads=threads)
     return s["elapsed_s"], s["hands"]
 
 
 def _advice_once(n: int, threads: int, variant="ghost") -> float:
-    from sim.rules import get_variant
+    from bower.sim.rules import get_variant
 
     return get_variant(variant).profile_advice(n, threads)
 
@@ -161,9 +161,9 @@ _SOLVE_DEALS: dict = {}
 
 
 def _solve_once(n: int, variant="ghost") -> tuple[float, float]:
-    """Solve ``n`` random full deals of the variant (``sim.solve.sample_deals``, seed 0): (seconds, nodes per solve)."""
-    from sim import solve
-    from sim.rules import get_variant
+    """Solve ``n`` random full deals of the variant (``bower.sim.solve.sample_deals``, seed 0): (seconds, nodes per solve)."""
+    from bower.sim import solve
+    from bower.sim.rules import get_variant
 
     key = (variant, n)
     if key not in _SOLVE_DEALS:
@@ -186,26 +186,26 @@ def items(kernel: str, hands: int) -> int:
 
 
 def _dispatchers(kernel: str, variant="ghost") -> list:
-    from kernels.deal import deal_many
-    from sim.rules import get_variant
+    from bower.kernels.deal import deal_many
+    from bower.sim.rules import get_variant
 
     v = get_variant(variant)
-    from kernels.solve import solve_many
+    from bower.kernels.solve import solve_many
 
     return {"deal": [deal_many], "deal+auction": list(v.phase_dispatchers), "hand": [v.drivers.simulate_chunks],
             "game": [v.drivers.games_chunks], "should-bid": list(v.advice_kernels), "solve": [solve_many]}[kernel]
 
 
 def _smallest_run(kernel: str, variant="ghost") -> None:
-    from sim import runner
-    from sim.rules import get_variant
+    from bower.sim import runner
+    from bower.sim.rules import get_variant
 
     if kernel == "deal":
         _deal_once(1, variant)
     elif kernel == "deal+auction":
         get_variant(variant).phase_run(1)
     elif kernel == "hand":
-        from sim.rules import encode, resolve
+        from bower.sim.rules import encode, resolve
 
         v = get_variant(variant)
         runner.warm_up(encode(v, resolve(v, None)), runner.seat_params("default", variant)[1], variant)
@@ -256,7 +256,7 @@ def measure(kernel: str, n: int, threads: int, repeats: int = 3, variant="ghost"
     reports (it leaves out the runner's own tiny warm-up chunk); ``deal``
     times seeding plus ``deal_many``, as the runner seeds its chunks.
     """
-    from sim import runner
+    from bower.sim import runner
 
     runner.set_threads(threads)
     hands_seen = None
@@ -264,7 +264,7 @@ def measure(kernel: str, n: int, threads: int, repeats: int = 3, variant="ghost"
         def once(m):
             return _deal_once(m, variant)
     elif kernel == "deal+auction":
-        from sim.rules import get_variant
+        from bower.sim.rules import get_variant
 
         once: Callable[[int], float] = get_variant(variant).phase_run
     elif kernel == "hand":
@@ -394,7 +394,7 @@ def profile(
         at = max(i for i, r in enumerate(rows) if r["name"] == "hand") + 1
         rows[at:at] = derived
     add_efficiency(rows)
-    from sim.rules import get_variant
+    from bower.sim.rules import get_variant
 
     return {
         "variant": get_variant(variant).name,

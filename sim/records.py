@@ -36,10 +36,10 @@ import tempfile
 
 import numpy as np
 
-from kernels.jit import kernel
-from sim.cards import card_str, mask_str
-from sim.errors import UserError, os_reason
-from sim.rules import RULES_VERSION  # noqa: F401  (the records carry it)
+from bower.kernels.jit import kernel
+from bower.sim.cards import card_str, mask_str
+from bower.sim.errors import UserError, os_reason
+from bower.sim.rules import RULES_VERSION  # noqa: F401  (the records carry it)
 
 SEAT_KEYS = ("0", "1", "2")
 CARD_NAMES = [card_str(c) for c in range(25)]
@@ -48,7 +48,7 @@ _SUIT_PATTERNS = [[mask_str(bits << (6 * s)) for bits in range(64)] for s in ran
 
 
 def _cards(mask: int) -> list[str]:
-    """Card strings of a mask in ascending card order (same as ``sim.cards.mask_str``, faster)."""
+    """Card strings of a mask in ascending card order (same as ``bower.sim.cards.mask_str``, faster)."""
     out = (
         _SUIT_PATTERNS[0][mask & 63] + _SUIT_PATTERNS[1][(mask >> 6) & 63]
         + _SUIT_PATTERNS[2][(mask >> 12) & 63] + _SUIT_PATTERNS[3][(mask >> 18) & 63]
@@ -1001,7 +1001,7 @@ def read_records_checked(path: str) -> list[dict]:
     if not recs:
         raise RecordsError(f"{path} holds no records")
     first = recs[0].get("variant") if isinstance(recs[0], dict) else None
-    from sim.variants import all_variants, names
+    from bower.sim.variants import all_variants, names
 
     known = {v.name: v for v in all_variants()}
     if first not in known:
@@ -1025,7 +1025,7 @@ def iter_record_batches(path: str, batch: int = 4096):
     lower = str(path).lower()
     if not (lower.endswith(".jsonl") or lower.endswith(".parquet")):
         raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
-    from sim.variants import all_variants, names
+    from bower.sim.variants import all_variants, names
 
     known = {v.name: v for v in all_variants()}
     state = {"variant": None, "index": 0}

@@ -1,6 +1,6 @@
 """Replay of recorded hands: each checked against the rules, reneges found and penalised, tricks and points recomputed.
 
-A record (``sim.records``, or one a user typed in) is replayed from its
+A record (``bower.sim.records``, or one a user typed in) is replayed from its
 ``plays``: turn order, the cards each seat held, following suit. A renege
 (not following the suit led while able to) is not an error: it is named
 (trick, seat, card, the suit it should have followed) and scored. The hand
@@ -11,7 +11,7 @@ rules do not allow (a card played twice or by a seat that did not hold it,
 a seat out of turn, a wrong number of cards, a missing or malformed field)
 is a ``ReplayError`` naming the record and the field.
 
-With ``dd``, every play gets its double-dummy cost (``sim.solve``): the
+With ``dd``, every play gets its double-dummy cost (``bower.sim.solve``): the
 tricks the player's side (the maker's side, or the defenders) lost with
 that card against the best card at that position, best play after; 0 for
 a best card. A renege's cost compares it with the best legal card (it can
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import json
 
-from sim.cards import JOKER, CardError, card_str, parse_card
-from sim.errors import UserError
+from bower.sim.cards import JOKER, CardError, card_str, parse_card
+from bower.sim.errors import UserError
 
 SUITS = "CSDH"
 COMMON_FIELDS = ("variant", "dealer", "plays")  # with the maker field and (for a hand played) "trump"
@@ -60,7 +60,7 @@ def read_hands(path: str):
     RecordsError for a file that cannot be read, ReplayError for a line that
     is not UTF-8, not JSON or not an object.
     """
-    from sim.records import RecordsError
+    from bower.sim.records import RecordsError
 
     lower = str(path).lower()
     if not lower.endswith((".jsonl", ".parquet")):
@@ -155,8 +155,8 @@ def _popcount(m: int) -> int:
 
 def _checked(rec: dict, where: str):
     """(variant, rules, checked record, maker) of a record, its common fields checked."""
-    from sim.rules import RuleError, resolve
-    from sim.variants import get_variant
+    from bower.sim.rules import RuleError, resolve
+    from bower.sim.variants import get_variant
 
     name = _field(rec, "variant", where)
     try:
@@ -258,7 +258,7 @@ def _cost(pos, seat: int, card: int, side: int, need_best: bool) -> tuple[int, l
     single legal card costs nothing and is not solved (the last item is then
     None) unless ``need_best``.
     """
-    from sim import solve as S
+    from bower.sim import solve as S
 
     legal = S.legal_cards(pos.hands[seat], pos.trump, pos.trick)
     if legal >> card & 1 and _popcount(legal) == 1 and not need_best:
@@ -277,7 +277,7 @@ def _cost(pos, seat: int, card: int, side: int, need_best: bool) -> tuple[int, l
 
 def _apply(pos, seat: int, card: int) -> int:
     """Play ``card`` for ``seat`` at ``pos`` (unchecked); the trick's winner when it completes it, else -1."""
-    from sim.solve import trick_winner
+    from bower.sim.solve import trick_winner
 
     pos.hands[seat] &= ~(1 << card)
     pos.trick.append((seat, card))
@@ -291,8 +291,8 @@ def _apply(pos, seat: int, card: int) -> int:
 
 def _play_out(pos, plays, side: int, where: str, dd: bool, lead_note: str = ""):
     """Play ``plays`` from ``pos`` in turn: (trick winners, reneges, costs with ``dd``, maker side's dd tricks)."""
-    from kernels.tables import EFF_SUIT
-    from sim.solve import legal_cards
+    from bower.kernels.tables import EFF_SUIT
+    from bower.sim.solve import legal_cards
 
     winners, reneges, costs, dd_tricks = [], [], [], None
     for k, (seat, card) in enumerate(plays):
@@ -337,7 +337,7 @@ def _recorded(rec: dict, where: str) -> dict:
 
 def _replay(rec: dict, where: str, dd: bool):
     """(result dict, variant, rules, checked record) of one record."""
-    from sim import solve as S
+    from bower.sim import solve as S
 
     variant, rules, rec, maker = _checked(rec, where)
     cp = variant.card_play

@@ -2,7 +2,7 @@
 
 Option names and values are exactly those of RULES.md; each variant lists its
 options (in kernel order, with their codes) in ``kernels/NAME/codes.py`` and
-exposes them as ``Variant.options`` (``sim.variants``). A rule set is a dict
+exposes them as ``Variant.options`` (``bower.sim.variants``). A rule set is a dict
 ``{name: value}`` with every option of the variant; ``encode`` turns it into
 the int64 vector the kernels read (index = position in ``options``).
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.errors import UserError
+from bower.sim.errors import UserError
 
 RULES_VERSION = "bower-rules-1 (RULES.md 2026-11)"
 
@@ -40,8 +40,8 @@ _FALSE = {"false", "no", "0", "off"}
 
 
 def get_variant(name: str):
-    """The variant called ``name`` or one of its aliases (``sim.variants.get_variant``); RuleError otherwise."""
-    from sim.variants import get_variant as lookup
+    """The variant called ``name`` or one of its aliases (``bower.sim.variants.get_variant``); RuleError otherwise."""
+    from bower.sim.variants import get_variant as lookup
 
     return lookup(name)
 

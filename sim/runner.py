@@ -14,13 +14,13 @@ from typing import Callable
 import numba
 import numpy as np
 
-from analysis.intervals import mean_interval, wilson
-from kernels import games as kg
-from sim import records as rec_mod
-from sim.errors import UserError
-from sim.rules import encode, get_variant, resolve
-from sim.strategy import load_strategy, to_vector
-from sim.text import limit_text
+from bower.analysis.intervals import mean_interval, wilson
+from bower.kernels import games as kg
+from bower.sim import records as rec_mod
+from bower.sim.errors import UserError
+from bower.sim.rules import encode, get_variant, resolve
+from bower.sim.strategy import load_strategy, to_vector
+from bower.sim.text import limit_text
 
 CHUNK_SIZE = 4096  # hands per chunk (independent hands)
 GAME_CHUNK_SETS = 64  # deal sets per chunk (whole games)

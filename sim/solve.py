@@ -1,4 +1,4 @@
-"""Double-dummy analysis: deals and played positions checked against the rules, solved by ``kernels.solve``.
+"""Double-dummy analysis: deals and played positions checked against the rules, solved by ``bower.kernels.solve``.
 
 With every hand open and best play by both sides, how many tricks does the
 maker's side take? The two sides are the maker's (alone, or with a partner
@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import solve as ks
-from kernels.tables import EFF_SUIT, POWER
-from sim.cards import JOKER, CardError, card_str, parse_card, parse_cards
-from sim.errors import UserError
+from bower.kernels import solve as ks
+from bower.kernels.tables import EFF_SUIT, POWER
+from bower.sim.cards import JOKER, CardError, card_str, parse_card, parse_cards
+from bower.sim.errors import UserError
 
 SUITS = "CSDH"
 SUIT_NAMES = {"C": 0, "S": 1, "D": 2, "H": 3, "♣": 0, "♠": 1, "♦": 2, "♥": 3}
@@ -283,7 +283,7 @@ def dd_table(variant, hands: dict[int, list[int]], rules: dict | None = None, de
 
 
 def solve_batch(hands, active, trump, leader, sides, chunk: int = CHUNK) -> tuple[np.ndarray, np.ndarray]:
-    """(tricks, positions searched) of full deals from the first lead, rows as ``kernels.solve.solve_many``."""
+    """(tricks, positions searched) of full deals from the first lead, rows as ``bower.kernels.solve.solve_many``."""
     n = hands.shape[0]
     out = np.zeros(n, np.int64)
     nodes = np.zeros(n, np.int64)
@@ -445,9 +445,9 @@ def solve_records(in_path: str, out_path: str, threads: int | None = None, progr
     import os
     import time
 
-    from sim.records import RecordsError, iter_record_batches, open_writer
-    from sim.runner import set_threads
-    from sim.variants import get_variant
+    from bower.sim.records import RecordsError, iter_record_batches, open_writer
+    from bower.sim.runner import set_threads
+    from bower.sim.variants import get_variant
 
     if os.path.abspath(in_path) == os.path.abspath(out_path):
         raise RecordsError(f"--out {out_path} is the input file; write the solved records to another file")
@@ -503,7 +503,7 @@ def sample_deals(variant, n: int, seed: int = 0):
     the trump suit (the kind of contract a player makes), and the first leader
     as the rules say with the last seat dealing.
     """
-    from kernels.tables import SUIT_MASK
+    from bower.kernels.tables import SUIT_MASK
 
     cp = variant.card_play
     rng = np.random.default_rng(seed)

@@ -5,7 +5,7 @@ fixes the order and gives each parameter's default and meaning, and its
 ``sim/variants/NAME/strategy.py`` describes the strategy in words and holds the
 presets. The kernels never hold a threshold of their own, so experiments vary
 these numbers without recompiling. Everything here takes the variant (a name
-or a ``Variant``) and reads its tables through ``sim.variants``.
+or a ``Variant``) and reads its tables through ``bower.sim.variants``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import tomllib
 
 import numpy as np
 
-from sim.errors import UserError
+from bower.sim.errors import UserError
 
 class StrategyError(UserError, ValueError):
     """An unknown strategy, parameter or a bad parameter value."""
@@ -24,18 +24,18 @@ class StrategyError(UserError, ValueError):
 
 # Trick weights are used in steps of WEIGHT_STEP (a binary fraction), so every estimate is an exact
 # sum whatever the order of its terms; weights must stay below WEIGHT_LIMIT in size.
-from kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP  # noqa: E402
+from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP  # noqa: E402
 
 
 def _variant(variant):
     """The ``Variant`` of a name (StrategyError for an unknown one) or the object itself."""
-    from sim.rules import RuleError
-    from sim.variants import get_variant
+    from bower.sim.rules import RuleError
+    from bower.sim.variants import get_variant
 
     try:
         return get_variant(variant)
     except RuleError:
-        from sim.variants import names
+        from bower.sim.variants import names
 
         raise StrategyError(f"no strategies for variant {variant!r} (known: {', '.join(names())})") from None
 

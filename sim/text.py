@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.intervals import wilson
+from bower.analysis.intervals import wilson
 
 
 def limit_text(n: int) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.cli import main
+from bower.sim.cli import main
 
 
 COMPILE_NOTICE = "bower: compiling kernels"

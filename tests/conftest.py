@@ -24,7 +24,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if _WORKER and not os.environ.get("NUMBA_CACHE_DIR"):
-    import kernels
+    from bower import kernels
 
     folder = os.path.join(kernels.cache_dir(), f"xdist-{_WORKER}")  # inside the versioned folder: cleaned with it
     os.makedirs(folder, exist_ok=True)

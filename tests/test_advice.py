@@ -5,14 +5,14 @@ import json
 import numpy as np
 import pytest
 
-from analysis.intervals import Z999, wilson
-from sim.advice import AdviceError, ImpossibleAuction
-from sim.variants.ghost.advice import advise, open_actions, parse_calls, replay_turns
-from sim.cards import CardError, parse_cards
-from sim.cli import main
-from sim.rules import resolve
+from bower.analysis.intervals import Z999, wilson
+from bower.sim.advice import AdviceError, ImpossibleAuction
+from bower.sim.variants.ghost.advice import advise, open_actions, parse_calls, replay_turns
+from bower.sim.cards import CardError, parse_cards
+from bower.sim.cli import main
+from bower.sim.rules import resolve
 from tests.reference import ghost as ref
-from sim.variants import get_variant
+from bower.sim.variants import get_variant
 
 GHOST = get_variant("ghost")
 GHOST_DEFAULTS = get_variant("ghost").defaults
@@ -199,7 +199,7 @@ def _fake_chunks(heavy: bool):
     ``heavy``: one deal of weight 1 per chunk and the rest 1e-9, so each chunk adds about 1 to the ESS;
     else every deal weight 1 with points 0 or 1 alternating (a precise answer soon).
     """
-    from kernels import advice as ka
+    from bower.kernels import advice as ka
 
     def run(states, dstates, targets, draws, kept, wsum, acc, pxy, mxy, infer):
         for i, t in enumerate(targets):
@@ -217,7 +217,7 @@ def _fake_chunks(heavy: bool):
 
 
 def _est(acc, pxy, mxy, ess):
-    from sim.advice import weighted_action_stats
+    from bower.sim.advice import weighted_action_stats
 
     return [dict(weighted_action_stats(acc[0], "maker_share", ess), action="pass")]
 
@@ -225,7 +225,7 @@ def _est(acc, pxy, mxy, ess):
 def test_a_low_ess_draws_more_then_says_so():
     """Weight on one deal in 1,024: sampling goes on past the cap (``LOW_ESS_DRAW`` times it), then stops as
     ``low-ess``, and the answer's warning says a useful sample could not be reached."""
-    from sim import advice as sa
+    from bower.sim import advice as sa
 
     sums = sa.sample_weighted(_fake_chunks(True), 1, 3, None, 19 * sa.CHUNK_SAMPLES, 0, _est)
     assert sums["kept"] == sa.LOW_ESS_DRAW * 19 * sa.CHUNK_SAMPLES
@@ -238,7 +238,7 @@ def test_a_low_ess_draws_more_then_says_so():
 def test_a_healthy_ess_stops_when_precise_not_before_min_ess():
     """Equal weights: the answer is precise after a few batches and sampling stops there (``narrow``), never
     before the ESS reaches ``MIN_ESS``, and far below the cap."""
-    from sim import advice as sa
+    from bower.sim import advice as sa
 
     sums = sa.sample_weighted(_fake_chunks(False), 1, 3, None, sa.DEFAULT_CAP, 0, _est)
     assert sums["stopped"] in ("narrow", "clear")
@@ -249,7 +249,7 @@ def test_a_healthy_ess_stops_when_precise_not_before_min_ess():
 def test_an_ess_asked_for_and_not_reached_is_said():
     """``--samples N`` beyond what the cap of deals gives: the answer says how far it got, at which size the
     intervals are."""
-    from sim import advice as sa
+    from bower.sim import advice as sa
 
     sums = sa.sample_weighted(_fake_chunks(True), 1, 3, 500, 200 * sa.CHUNK_SAMPLES, 0, _est)
     assert sums["stopped"] == "cap" and sa.MIN_ESS <= sums["ess"] < 500

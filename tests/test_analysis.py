@@ -7,15 +7,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.variants.ghost import tables as gt
-from analysis.report import write_report, write_tables
-from analysis.report_plots import drawer
-from sim.variants.ghost.tables import table_set
-from kernels.ghost import stats as gst
-from sim import runner
-from sim.variants.ghost import stats
-from sim.records import read_records
-from sim.variants import get_variant
+from bower.sim.variants.ghost import tables as gt
+from bower.analysis.report import write_report, write_tables
+from bower.analysis.report_plots import drawer
+from bower.sim.variants.ghost.tables import table_set
+from bower.kernels.ghost import stats as gst
+from bower.sim import runner
+from bower.sim.variants.ghost import stats
+from bower.sim.records import read_records
+from bower.sim.variants import get_variant
 
 PRESETS = get_variant("ghost").presets
 

@@ -1,8 +1,8 @@
 """``bower analyze`` streaming: the same tables as the records read whole, bad records named, the recorded strategy.
 
 The reference twin is the path analyze took before (``Variant.analysis_tables``
-over every record as a dict, ``analysis.dd.dd_tables``); the streaming path
-(``analysis.stream``: DuckDB for Parquet, batches folded) must give the same
+over every record as a dict, ``bower.analysis.dd.dd_tables``); the streaming path
+(``bower.analysis.stream``: DuckDB for Parquet, batches folded) must give the same
 tables on the same records, counts exactly and rates and means to 1e-12, in
 batches small enough that every table folds several.
 """
@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import dd, stream
-from sim import runner
-from sim.records import RecordsError, read_records
-from sim.strategy import load_strategy
-from sim.variants import get_variant
+from bower.analysis import dd, stream
+from bower.sim import runner
+from bower.sim.records import RecordsError, read_records
+from bower.sim.strategy import load_strategy
+from bower.sim.variants import get_variant
 from tests.cli_run import one_error, run
 
 CASES = [

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import kernels
+from bower import kernels
 
 
 def test_cache_folder_is_named_after_the_sources():

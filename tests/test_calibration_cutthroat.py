@@ -3,7 +3,7 @@
 For a fixed hand, up-card and auction before the player's turn, deals are
 drawn uniformly in Python (numpy, fixed seed) and each earlier decision of
 another player is drawn call by call from the model's own choice
-probabilities (``kernels.cutthroat.model.decision_probabilities``, tau 0.25,
+probabilities (``bower.kernels.cutthroat.model.decision_probabilities``, tau 0.25,
 epsilon 0.05); the deals whose drawn auction is the given one are kept. On
 those kept deals:
 
@@ -14,7 +14,7 @@ those kept deals:
    passes imposed (the passing seats' thresholds out of reach at those
    decisions, written here, not should-bid's own ``forced_passes``) and the
    player's action forced, the strategy playing the rest
-   (``kernels.cutthroat.drivers.play_order``): each action's mean points and
+   (``bower.kernels.cutthroat.drivers.play_order``): each action's mean points and
    tricks, and the make rate of the calls that make the player the maker,
    must agree with should-bid's estimates under the strategy play-out.
 
@@ -39,15 +39,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels.cutthroat import model as cm
-from kernels.cutthroat.advice import ADVICE_DEALER
-from kernels.cutthroat.drivers import play_order
-from kernels.cutthroat.hand import F_ALONE, F_AT, F_CALL, F_SEAT, NO_FORCE, R_MAKER, R_POINTS, R_TRICKS, R_WIDTH
-from kernels.cutthroat.strategy import Q_ASSIST, Q_NAME, Q_ORDER, Q_TAKE, Q_VOID, card_weights
-from kernels.estimate import estimate
-from sim import runner
-from sim.cards import mask_of, parse_card, parse_cards
-from sim.variants.cutthroat.advice import INFERENCE_NAMES, advise, open_actions, parse_situation
+from bower.kernels.cutthroat import model as cm
+from bower.kernels.cutthroat.advice import ADVICE_DEALER
+from bower.kernels.cutthroat.drivers import play_order
+from bower.kernels.cutthroat.hand import F_ALONE, F_AT, F_CALL, F_SEAT, NO_FORCE, R_MAKER, R_POINTS, R_TRICKS, R_WIDTH
+from bower.kernels.cutthroat.strategy import Q_ASSIST, Q_NAME, Q_ORDER, Q_TAKE, Q_VOID, card_weights
+from bower.kernels.estimate import estimate
+from bower.sim import runner
+from bower.sim.cards import mask_of, parse_card, parse_cards
+from bower.sim.variants.cutthroat.advice import INFERENCE_NAMES, advise, open_actions, parse_situation
 from tests.calibration import check, tol
 
 TAU, EPS = 0.25, 0.05

@@ -3,19 +3,19 @@
 For a fixed hand, up-card and number of passes before the player's turn,
 deals are drawn uniformly in Python (numpy, fixed seed) and each earlier
 decision of another player is drawn, call by call, from the model's own
-probabilities of every legal choice (``kernels.euchre.model.
+probabilities of every legal choice (``bower.kernels.euchre.model.
 call_probabilities``, tau 0.25, epsilon 0.05); the player's own round-one
 pass is imposed (its hand is known). The deals whose drawn auction is the
 given one (passes only) are kept. On those:
 
-1. the other seats' features (``kernels.euchre.model.deal_features``: the
+1. the other seats' features (``bower.kernels.euchre.model.deal_features``: the
    trick estimate of the up-card's suit as dealt, holding its right bower)
    are averaged: should-bid's weighted ``inference`` rows must agree, every
    row and feature;
 2. every open call is played out from the kept deal with the observed passes
    imposed (the passing seats' thresholds out of reach at those decisions,
    not should-bid's own forcing) and the player's call forced
-   (``kernels.euchre.hand.play_dealt``), the strategy playing the rest:
+   (``bower.kernels.euchre.hand.play_dealt``), the strategy playing the rest:
    each call's net points (``expected_points``), the side's own points
    (``side_points``), the side's tricks, the share of deals on which the
    side makes trump and, on those, the make rate must agree with
@@ -41,8 +41,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels.euchre import model as em
-from kernels.euchre.hand import (
+from bower.kernels.euchre import model as em
+from bower.kernels.euchre.hand import (
     F_ALONE,
     F_AT,
     F_CALL,
@@ -55,14 +55,14 @@ from kernels.euchre.hand import (
     R_WIDTH,
     play_dealt,
 )
-from kernels.euchre.strategy import Q_NAME, Q_ORDER, Q_TAKE, card_weights
-from sim import runner
-from sim.advice import model_vector
-from sim.cards import mask_of, parse_card, parse_cards
-from sim.variants.euchre.advice import INFER_NAMES, advise, open_actions, parse_situation
+from bower.kernels.euchre.strategy import Q_NAME, Q_ORDER, Q_TAKE, card_weights
+from bower.sim import runner
+from bower.sim.advice import model_vector
+from bower.sim.cards import mask_of, parse_card, parse_cards
+from bower.sim.variants.euchre.advice import INFER_NAMES, advise, open_actions, parse_situation
 from tests.calibration import check, tol
 
-DEALER = 3  # should-bid's dealer seat (``kernels.euchre.advice.ADVICE_DEALER``): position p is seat p - 1
+DEALER = 3  # should-bid's dealer seat (``bower.kernels.euchre.advice.ADVICE_DEALER``): position p is seat p - 1
 TAU, EPS = 0.25, 0.05
 MODEL = {"kind": "softmax", "tau": TAU, "epsilon": EPS}
 ADVICE_SAMPLES = 20_000

@@ -6,7 +6,7 @@ outcomes, in two situations. For a fixed hand and auction (calls and swap)
 before the player's turn, deals are drawn uniformly in Python (numpy, fixed
 seed) and each earlier decision of another player, its swap at its first
 turn while the ghost is there and then its call, is drawn from the model's
-own probabilities (``kernels.ghost.model.swap_probability`` and
+own probabilities (``bower.kernels.ghost.model.swap_probability`` and
 ``call_probability`` over every legal call, tau 0.25, epsilon 0.05). The
 deals whose drawn auction is the given one are kept. On those:
 
@@ -19,7 +19,7 @@ deals whose drawn auction is the given one are kept. On those:
    its strategy makes exactly its observed decisions: a seat decides once in
    a one-lap auction and those thresholds are read only there; this does not
    use should-bid's own imposing of them) and the player's action forced
-   (``kernels.ghost.hand.play_dealt``), the strategy playing the rest: each
+   (``bower.kernels.ghost.hand.play_dealt``), the strategy playing the rest: each
    action's mean points and tricks of the player, its share of deals won in
    the auction and, on those, the make rate must agree with should-bid's
    estimates under the strategy play-out.
@@ -45,8 +45,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels.ghost import model as gm
-from kernels.ghost.hand import (
+from bower.kernels.ghost import model as gm
+from bower.kernels.ghost.hand import (
     F_AT,
     F_CALL,
     F_SEAT,
@@ -61,7 +61,7 @@ from kernels.ghost.hand import (
     R_WIDTH,
     play_dealt,
 )
-from kernels.ghost.strategy import (
+from bower.kernels.ghost.strategy import (
     P_BID3,
     P_BID4,
     P_BID5,
@@ -73,14 +73,14 @@ from kernels.ghost.strategy import (
     best_of_row,
     strategy_rows,
 )
-from sim import runner
-from sim.variants.ghost import advice as adv
+from bower.sim import runner
+from bower.sim.variants.ghost import advice as adv
 from tests.calibration import check, tol
 
 TAU, EPS = 0.25, 0.05
 MODEL = {"kind": "softmax", "tau": TAU, "epsilon": EPS}
 ADVICE_SAMPLES = 20_000
-DEALER = 2  # should-bid's dealer seat (``kernels.ghost.advice.ADVICE_DEALER``): position p is seat p - 1
+DEALER = 2  # should-bid's dealer seat (``bower.kernels.ghost.advice.ADVICE_DEALER``): position p is seat p - 1
 TARGET = 32
 HAND = "JH JD AH KH 9S TC"
 SITUATIONS = [

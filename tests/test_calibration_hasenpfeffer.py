@@ -3,15 +3,15 @@
 For a fixed hand and auction before the player's turn, deals are drawn
 uniformly in Python (numpy, fixed seed) and each earlier call of another
 player is drawn, call by call, from the model's own probabilities of every
-legal call (``kernels.hasenpfeffer.model.decision_probabilities``, tau 0.25,
+legal call (``bower.kernels.hasenpfeffer.model.decision_probabilities``, tau 0.25,
 epsilon 0.05); the player's own earlier calls are imposed (its hand is
 known). The deals whose drawn auction is the given one are kept. On those:
 
-1. the other seats' features (``kernels.hasenpfeffer.model.features``: the
+1. the other seats' features (``bower.kernels.hasenpfeffer.model.features``: the
    best suit's trick estimate, holding the joker) are averaged: should-bid's
    weighted ``inference`` rows must agree, every row and feature;
 2. every open call is played out from the kept deal with the observed calls
-   imposed and the player's call next (``kernels.hasenpfeffer.advice.
+   imposed and the player's call next (``bower.kernels.hasenpfeffer.advice.
    play_after``), the strategy playing the rest: each call's mean points and
    tricks of the player's side, its share of deals where the player's side
    bids and, on those deals, the make rate, must agree with
@@ -37,14 +37,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels.hasenpfeffer import model as hm
-from kernels.hasenpfeffer.advice import ADVICE_DEALER, play_after
-from kernels.hasenpfeffer.drivers import WORK
-from kernels.hasenpfeffer.hand import R_BID, R_BIDDER, R_POINTS, R_TRICKS, R_WIDTH, bid_need, card_weights
-from sim import runner
-from sim.advice import model_vector
-from sim.cards import mask_of, parse_cards
-from sim.variants.hasenpfeffer.advice import INFERENCE_NAMES, _names, advise, parse_call, replay_calls
+from bower.kernels.hasenpfeffer import model as hm
+from bower.kernels.hasenpfeffer.advice import ADVICE_DEALER, play_after
+from bower.kernels.hasenpfeffer.drivers import WORK
+from bower.kernels.hasenpfeffer.hand import R_BID, R_BIDDER, R_POINTS, R_TRICKS, R_WIDTH, bid_need, card_weights
+from bower.sim import runner
+from bower.sim.advice import model_vector
+from bower.sim.cards import mask_of, parse_cards
+from bower.sim.variants.hasenpfeffer.advice import INFERENCE_NAMES, _names, advise, parse_call, replay_calls
 from tests.calibration import check, tol
 
 TAU, EPS = 0.25, 0.05

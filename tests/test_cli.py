@@ -18,7 +18,7 @@ def test_simulate_prints_summary(capsys):
 
 
 def test_simulate_json_matches_api(capsys):
-    from sim import runner
+    from bower.sim import runner
 
     code, out, _ = run(capsys, "simulate", "--hands", "5000", "--seed", "3", "--json", "--rule", "auction=until_passes")
     assert code == 0
@@ -214,7 +214,7 @@ def test_bad_input_in_analysis_commands(capsys, tmp_path, monkeypatch, args, wor
     (tmp_path / "other.jsonl").write_text('{"a": 1}\n')
     (tmp_path / "empty.jsonl").write_text("")
     (tmp_path / "notes.txt").write_text("x")
-    from sim import runner
+    from bower.sim import runner
 
     runner.simulate(hands=50, records_path=str(tmp_path / "ok.jsonl"))
     before = sorted(os.listdir(tmp_path))

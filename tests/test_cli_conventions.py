@@ -10,14 +10,14 @@ import click
 import numba
 import pytest
 
-from sim import progress as progress_mod
-from sim import runner
+from bower.sim import progress as progress_mod
+from bower.sim import runner
 from tests.cli_run import run, run_raw
-from sim.errors import CommandLineError, Stopped, UserError
-from sim.progress import COMPILE_NOTICE, Progress
-from sim.records import RecordsError
-from sim.rules import RuleError
-from sim.strategy import StrategyError, load_strategy
+from bower.sim.errors import CommandLineError, Stopped, UserError
+from bower.sim.progress import COMPILE_NOTICE, Progress
+from bower.sim.records import RecordsError
+from bower.sim.rules import RuleError
+from bower.sim.strategy import StrategyError, load_strategy
 
 
 def option_help(text: str, flag: str) -> str:
@@ -287,7 +287,7 @@ def test_a_command_that_compiles_says_so_first(capsys, monkeypatch, command):
 
         monkeypatch.setattr(runner, "warm_up", warm)
     else:
-        from sim.variants.ghost import advice
+        from bower.sim.variants.ghost import advice
 
         real_parse = advice.parse_hand
 

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from analysis.intervals import wilson, wilson_clustered
-from sim import records as rec_mod
-from sim import runner
+from bower.analysis.intervals import wilson, wilson_clustered
+from bower.sim import records as rec_mod
+from bower.sim import runner
 from tests.cli_run import run, one_error, listing
-from sim.errors import Terminated
+from bower.sim.errors import Terminated
 
 ROOT = Path(__file__).resolve().parent.parent
 NOT_UTF8 = bytes(range(128, 256)) * 3  # no valid UTF-8 text starts with a continuation byte
@@ -137,7 +137,7 @@ def test_records_on_a_full_tmpfs(capsys, small_disk, ext):
 def test_the_solve_writer_on_a_full_tmpfs(small_disk):
     # bower solve --records IN --out OUT writes through the same writer (write_dicts)
     recs = runner.hand_records(1, 0, 3000)
-    from sim.variants import get_variant
+    from bower.sim.variants import get_variant
 
     w = rec_mod.open_writer(str(small_disk / "dd.jsonl"), get_variant("ghost"), recs[0]["rules"])
     with pytest.raises(rec_mod.RecordsError) as e:
@@ -229,7 +229,7 @@ def test_sigterm_during_the_tables_removes_the_staging_folder(capsys, tmp_path, 
 
 def test_the_sigterm_handler_raises_terminated_and_is_put_back(capsys):
     before = signal.getsignal(signal.SIGTERM)
-    from sim.cli import _on_sigterm
+    from bower.sim.cli import _on_sigterm
 
     with pytest.raises(Terminated):
         _on_sigterm(signal.SIGTERM, None)
@@ -289,7 +289,7 @@ def test_the_library_refuses_the_same_counts():
                         (lambda: runner.simulate(hands=10, records_path=""), "--records needs a file name")):
         with pytest.raises(runner.RunError, match=words):
             call()
-    from sim import experiment as ex
+    from bower.sim import experiment as ex
 
     with pytest.raises(runner.RunError, match="at most 1e10"):
         ex.run_experiment(["default", "random"], games=10**11)

@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from sim.variants.cutthroat import tables as ct
-from kernels.cutthroat import hand as ck
-from sim import records as rec_mod
-from sim import runner
+from bower.sim.variants.cutthroat import tables as ct
+from bower.kernels.cutthroat import hand as ck
+from bower.sim import records as rec_mod
+from bower.sim import runner
 from tests.cli_run import run
-from sim.rules import resolve
-from sim.strategy import load_strategy, to_toml
-from sim.variants import get_variant
+from bower.sim.rules import resolve
+from bower.sim.strategy import load_strategy, to_toml
+from bower.sim.variants import get_variant
 
 CUTTHROAT = get_variant("cutthroat")
 CUTTHROAT_DEFAULTS = get_variant("cutthroat").defaults
@@ -148,7 +148,7 @@ def test_games_to_ten_are_deterministic_and_end_at_ten():
 
 def test_default_beats_random_in_duplicate_games():
     """Fixed seed; the interval of the difference must exclude zero by a wide margin (it is about +60 points)."""
-    from sim.experiment import run_experiment
+    from bower.sim.experiment import run_experiment
 
     r = run_experiment(["default", "random"], games=768, seed=1, variant="cutthroat", threads=1)
     pair = r["pairs"][0]
@@ -165,7 +165,7 @@ def test_strategy_toml_round_trip_and_variant_check(tmp_path):
     assert load_strategy(str(path), "cutthroat") == ("mine", params)
     ghost = tmp_path / "g.toml"
     ghost.write_text(to_toml("g", load_strategy("default")[1]))
-    from sim.strategy import StrategyError
+    from bower.sim.strategy import StrategyError
 
     with pytest.raises(StrategyError, match="for variant 'ghost'"):
         load_strategy(str(ghost), "cutthroat")
@@ -221,7 +221,7 @@ def test_cli_bad_cutthroat_input_is_one_line_exit_2(capsys, args, words):
 
 
 def test_should_bid_orders_a_monster_and_passes_trash():
-    from sim.variants.cutthroat.advice import advise
+    from bower.sim.variants.cutthroat.advice import advise
 
     strong = advise("JS,JC,AS,KS,AH", "QS", position=1, samples=3000, seed=2, threads=1)
     assert strong["recommendation"]["action"].startswith("order")
@@ -233,7 +233,7 @@ def test_should_bid_orders_a_monster_and_passes_trash():
 
 
 def test_should_bid_is_the_same_for_any_thread_count_and_reads_the_passes():
-    from sim.variants.cutthroat.advice import advise
+    from bower.sim.variants.cutthroat.advice import advise
 
     a = advise("QC,TS,9S,KD,9H", "JS", position=2, calls="pass", samples=2048, seed=4, threads=1)
     b = advise("QC,TS,9S,KD,9H", "JS", position=2, calls="pass", samples=2048, seed=4, threads=2)
@@ -268,8 +268,8 @@ def test_should_bid_bad_cutthroat_input(capsys, args, words):
 
 def test_forcing_the_strategys_own_call_changes_nothing_and_other_calls_take_effect():
     """The should-bid path: a forced call equal to the strategy's gives the same record; others are obeyed."""
-    from kernels.cutthroat import hand as ck2
-    from sim.variants.cutthroat.hands import play_order
+    from bower.kernels.cutthroat import hand as ck2
+    from bower.sim.variants.cutthroat.hands import play_order
 
     rng = np.random.default_rng(5)
     checked = 0

@@ -1,4 +1,4 @@
-"""Double-dummy analysis (``analysis.dd``): exact tables on hand-built records, ``analyze`` with and without dd, ``--dd``
+"""Double-dummy analysis (``bower.analysis.dd``): exact tables on hand-built records, ``analyze`` with and without dd, ``--dd``
 solving on the fly, and the report's dd tables and plot for every variant."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from html import escape as html_escape
 import pandas as pd
 import pytest
 
-from analysis import dd
-from analysis.intervals import Z95, wilson
-from sim import runner
-from sim.cli import main
+from bower.analysis import dd
+from bower.analysis.intervals import Z95, wilson
+from bower.sim import runner
+from bower.sim.cli import main
 from tests.cli_run import run
-from sim.records import read_records
-from sim.variants import all_variants, get_variant
+from bower.sim.records import read_records
+from bower.sim.variants import all_variants, get_variant
 
 EUCHRE = get_variant("euchre")
 

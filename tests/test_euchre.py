@@ -8,15 +8,15 @@ import json
 import numpy as np
 import pytest
 
-from kernels.euchre import hand as ek
-from sim import records as rec_mod
-from sim import runner
+from bower.kernels.euchre import hand as ek
+from bower.sim import records as rec_mod
+from bower.sim import runner
 from tests.cli_run import run
-from sim.rules import resolve
-from sim.strategy import StrategyError, load_strategy, to_toml
-from sim.variants import get_variant
-from sim.variants.euchre import hands as eh
-from sim.variants.euchre import tables as et
+from bower.sim.rules import resolve
+from bower.sim.strategy import StrategyError, load_strategy, to_toml
+from bower.sim.variants import get_variant
+from bower.sim.variants.euchre import hands as eh
+from bower.sim.variants.euchre import tables as et
 
 EUCHRE = get_variant("euchre")
 DEFAULT = EUCHRE.defaults
@@ -41,7 +41,7 @@ def _maker_tricks(r: dict) -> int:
 
 
 def test_the_variant_is_registered_with_its_names_and_hand_paths():
-    import sim.variants.euchre as pkg
+    import bower.sim.variants.euchre as pkg
 
     assert get_variant("standard") is EUCHRE and get_variant("Four-Handed") is EUCHRE
     assert (EUCHRE.players, EUCHRE.hand_size, EUCHRE.target, EUCHRE.partnerships) == (4, 5, 10, True)
@@ -148,7 +148,7 @@ def test_records_decode_back_to_the_kernel_rows_and_the_tables_agree():
 
 
 def test_tables_agree_with_the_summary_and_answer_the_classic_questions():
-    from sim.variants.euchre.summary import table_run
+    from bower.sim.variants.euchre.summary import table_run
 
     s, cells = table_run(40_000, seed=2, threads=2, rules=LONE_RULES, strategy=LONE)
     t = et.table_set(cells)
@@ -216,7 +216,7 @@ def test_games_to_ten_by_side_are_deterministic():
 
 
 def test_default_partnership_beats_random():
-    from sim.experiment import run_experiment
+    from bower.sim.experiment import run_experiment
 
     r = run_experiment(["default", "random"], games=512, seed=1, variant="euchre", threads=1)
     assert r["assignments"] == [["default", "random", "default", "random"], ["random", "default", "random", "default"]]
@@ -232,7 +232,7 @@ def test_default_partnership_beats_random():
 
 
 def test_sweep_is_one_partnership_against_the_base():
-    from sim.experiment import run_sweep
+    from bower.sim.experiment import run_sweep
 
     r = run_sweep(["order_min_2=2.25:2.75:0.5"], games=128, seed=2, variant="euchre", threads=1)
     assert r["variant"] == "euchre" and [x["values"]["order_min_2"] for x in r["rows"]] == [2.25, 2.75]
@@ -259,7 +259,7 @@ def test_strategies_presets_toml_round_trip_and_checks(tmp_path):
 
 
 def test_should_bid_orders_both_bowers_and_passes_trash():
-    from sim.variants.euchre.advice import advise
+    from bower.sim.variants.euchre.advice import advise
 
     strong = advise("JS JC AS 9H QD", "TS", position=1, samples=2048, seed=2, threads=1)
     assert [a["action"] for a in strong["actions"]] == ["pass", "order it up, with partner", "order it up, alone"]
@@ -274,7 +274,7 @@ def test_should_bid_orders_both_bowers_and_passes_trash():
 
 
 def test_should_bid_is_thread_independent_and_reads_the_passes():
-    from sim.variants.euchre.advice import advise
+    from bower.sim.variants.euchre.advice import advise
 
     a = advise("QC TS 9S KD 9H", "JS", position=3, calls="pass,pass", samples=2048, seed=4, threads=1)
     b = advise("QC TS 9S KD 9H", "JS", position=3, calls="pass,pass", samples=2048, seed=4, threads=2)

@@ -1,8 +1,8 @@
 """The standard Euchre kernels on their own: the score table, legal records, forced decisions, counters, determinism.
 
 Independent of the plain-Python twin: whatever the players decide, a kernel
-record (``sim.variants.euchre.hands.play_order`` on a given deck order, or
-``kernels.euchre.drivers.simulate_chunks``) must be a legal hand of RULES.md
+record (``bower.sim.variants.euchre.hands.play_order`` on a given deck order, or
+``bower.kernels.euchre.drivers.simulate_chunks``) must be a legal hand of RULES.md
 section 4 as ``kernels/euchre/SPEC.md`` records it: 24 cards, 20 dealt and
 the kitty; after an order the dealer holds the up-card and not its discard;
 a seat sitting out never plays; five tricks won as the trick rule says; the
@@ -21,13 +21,13 @@ import numba
 import numpy as np
 import pytest
 
-from kernels.advice import W_MAKER, W_N, W_PTS, W_WIDTH
-from kernels.euchre import advice as ea
-from kernels.euchre import drivers as ed
-from kernels.euchre import hand as ek
-from kernels.euchre.codes import OPTIONS, PARAM_NAMES, PARAMS
-from kernels.euchre.strategy import discard_of, estimates
-from kernels.games import (
+from bower.kernels.advice import W_MAKER, W_N, W_PTS, W_WIDTH
+from bower.kernels.euchre import advice as ea
+from bower.kernels.euchre import drivers as ed
+from bower.kernels.euchre import hand as ek
+from bower.kernels.euchre.codes import OPTIONS, PARAM_NAMES, PARAMS
+from bower.kernels.euchre.strategy import discard_of, estimates
+from bower.kernels.games import (
     GA_GAMES,
     GA_HANDS,
     GA_UNFINISHED,
@@ -45,9 +45,9 @@ from kernels.games import (
     ST_SWAPS,
     ST_WIDTH,
 )
-from sim.cards import parse_card
-from sim.variants.euchre import hands as eh
-from sim.variants.euchre.records import row_to_dict
+from bower.sim.cards import parse_card
+from bower.sim.variants.euchre import hands as eh
+from bower.sim.variants.euchre.records import row_to_dict
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors" / "euchre_scores.jsonl"
 
@@ -523,7 +523,7 @@ def test_records_as_arrow_rows_round_trip(tmp_path):
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
-    from sim.variants.euchre import records as er
+    from bower.sim.variants.euchre import records as er
 
     rules = eh.resolve_rules(ALL_RULES[1])
     rows, _ = _simulate(8, 2000, rules, ["cautious", "default", "cautious", "cautious"])

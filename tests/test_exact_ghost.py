@@ -15,9 +15,9 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from sim import runner
-from sim.variants.ghost import hands as ghost_hands
-from sim.cards import parse_card
+from bower.sim import runner
+from bower.sim.variants.ghost import hands as ghost_hands
+from bower.sim.cards import parse_card
 
 N_DEALS = 400_000
 SEED = 20261129

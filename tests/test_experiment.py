@@ -3,10 +3,10 @@
 
 import pytest
 
-from sim import experiment as ex
-from sim import runner
-from sim.strategy import StrategyError, load_strategy, load_toml, to_toml
-from sim.variants import get_variant
+from bower.sim import experiment as ex
+from bower.sim import runner
+from bower.sim.strategy import StrategyError, load_strategy, load_toml, to_toml
+from bower.sim.variants import get_variant
 
 GHOST_DEFAULTS = get_variant("ghost").defaults
 PRESETS = get_variant("ghost").presets

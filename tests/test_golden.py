@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sim.cli import cli
+from bower.sim.cli import cli
 
 GOLDEN = Path(__file__).parent / "golden"
 MACHINE_KEYS = ("elapsed", "per_second", "warm_up", "compiled", "threads")

@@ -7,15 +7,15 @@ import json
 import numpy as np
 import pytest
 
-from sim.variants.hasenpfeffer import tables as ht
-from kernels.hasenpfeffer import hand as hk
-from sim import records as rec_mod
-from sim import runner
+from bower.sim.variants.hasenpfeffer import tables as ht
+from bower.kernels.hasenpfeffer import hand as hk
+from bower.sim import records as rec_mod
+from bower.sim import runner
 from tests.cli_run import run
-from sim.rules import resolve
-from sim.strategy import load_strategy, to_toml
+from bower.sim.rules import resolve
+from bower.sim.strategy import load_strategy, to_toml
 from tests.reference import hasenpfeffer as ref
-from sim.variants import get_variant
+from bower.sim.variants import get_variant
 
 HASENPFEFFER = get_variant("hasenpfeffer")
 HASENPFEFFER_DEFAULTS = get_variant("hasenpfeffer").defaults
@@ -113,7 +113,7 @@ def test_games_end_at_ten_by_side_and_the_bidding_side_wins_a_double_finish():
 
 
 def test_default_partnership_beats_random():
-    from sim.experiment import run_experiment
+    from bower.sim.experiment import run_experiment
 
     r = run_experiment(["default", "random"], games=512, seed=1, variant="hasenpfeffer", threads=1)
     assert r["assignments"] == [["default", "random", "default", "random"], ["random", "default", "random", "default"]]
@@ -131,7 +131,7 @@ def test_strategy_toml_round_trip(tmp_path):
 
 
 def test_should_bid_answers_and_is_thread_independent():
-    from sim.variants.hasenpfeffer.advice import advise
+    from bower.sim.variants.hasenpfeffer.advice import advise
 
     a = advise("JK JH JD AH KH 9C", position=2, calls="3", bid="5", samples=2048, seed=2, threads=1)
     b = advise("JK JH JD AH KH 9C", position=2, calls="3", bid="5", samples=2048, seed=2, threads=2)
@@ -191,7 +191,7 @@ def test_cli_bad_hasenpfeffer_input_is_one_line_exit_2(capsys, args, words):
 
 def test_a_negative_support_margin_never_bids_under_the_standing_bid():
     """Found by the twin: a margin of -2 once let seat 2 'bid' 2 over its partner's 3, then loop for ever."""
-    from sim.variants.hasenpfeffer.hands import play_order
+    from bower.sim.variants.hasenpfeffer.hands import play_order
 
     odd = {"support_margin": -2.0, "bid_jump": 1.0, "cushion": 1.0, "partner_help": 1.25}
     order = [12, 14, 11, 24, 6, 18, 0, 5, 16, 15, 23, 2, 10, 19, 8, 20, 3, 22, 21, 13, 9, 4, 17, 1, 7]

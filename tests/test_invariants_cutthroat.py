@@ -1,7 +1,7 @@
 """Invariants of the Cutthroat kernels' records, checked against the rules reference only.
 
 Independent of the strategy twin: whatever the players decide, a kernel
-record (``sim.runner.hand_records(..., variant="cutthroat")``) must be a
+record (``bower.sim.runner.hand_records(..., variant="cutthroat")``) must be a
 legal hand of RULES.md section 2 (``tests/reference/cutthroat.py``): no card
 lost or duplicated, the discards from the right hands, only cards held
 played, only active seats playing, suit followed, five tricks won as the
@@ -20,10 +20,10 @@ from math import comb, sqrt
 import numpy as np
 import pytest
 
-from sim import runner
+from bower.sim import runner
 from tests.reference import cutthroat as ct
 from tests.reference.ghost import JACK, card_from_str, legal_cards
-from sim.variants import get_variant
+from bower.sim.variants import get_variant
 
 CUTTHROAT = get_variant("cutthroat")
 
@@ -183,7 +183,7 @@ def _p_right_bower_with_position_one() -> Fraction:
 
 @pytest.fixture(scope="module")
 def kernel_deals():
-    from kernels.cutthroat import drivers as cs
+    from bower.kernels.cutthroat import drivers as cs
 
     n = runner.CHUNK_SIZE
     states = runner.chunk_states(DEAL_SEED, 0, DEAL_CHUNKS)

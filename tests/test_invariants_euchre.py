@@ -1,7 +1,7 @@
 """Invariants of the Standard Euchre twin's records, checked against the rules reference only.
 
 Whatever the players decide, a record of ``tests/reference/euchre_play.py``
-(and, when it exists, of the kernel side ``sim.runner.hand_records(...,
+(and, when it exists, of the kernel side ``bower.sim.runner.hand_records(...,
 variant="euchre")``) must be a legal hand of RULES.md section 4
 (``tests/reference/euchre.py``): 24 distinct cards (20 in the hands, the 4
 of the kitty, the first of them the up-card); a legal auction whose outcome
@@ -32,13 +32,13 @@ from pathlib import Path
 
 import pytest
 
-from sim.rules import RULES_VERSION
+from bower.sim.rules import RULES_VERSION
 from tests.reference import euchre as eu
 from tests.reference import euchre_play as ep
 
 try:  # the kernel side is written alongside this file (an empty package directory is not it)
-    from sim import runner
-    from sim.variants import euchre as _kernel_side
+    from bower.sim import runner
+    from bower.sim.variants import euchre as _kernel_side
 
     if not hasattr(_kernel_side, "play_order"):
         raise ImportError("sim.variants.euchre has no play_order yet")

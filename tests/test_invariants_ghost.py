@@ -1,6 +1,6 @@
 """Invariants of every simulated Ghost Hand hand, checked record by record.
 
-About 20,000 hands from the kernels (``sim.runner.hand_records``) over rule
+About 20,000 hands from the kernels (``bower.sim.runner.hand_records``) over rule
 sets that switch every option, each hand checked against RULES.md section 1
 with the reference engine's own rule functions (never the kernel tables):
 cards are neither lost nor duplicated, the dead hand never plays, suit is
@@ -15,11 +15,11 @@ from collections import Counter
 
 import pytest
 
-from sim import runner
-from sim.cards import parse_card
-from sim.rules import resolve
+from bower.sim import runner
+from bower.sim.cards import parse_card
+from bower.sim.rules import resolve
 from tests.reference import ghost as ref
-from sim.variants import get_variant
+from bower.sim.variants import get_variant
 
 GHOST = get_variant("ghost")
 

@@ -1,7 +1,7 @@
 """Invariants of the Hasenpfeffer kernels' records, checked against the rules reference only.
 
 Independent of the strategy twin: whatever the players decide, a kernel
-record (``sim.runner.hand_records(..., variant="hasenpfeffer")``) must be a
+record (``bower.sim.runner.hand_records(..., variant="hasenpfeffer")``) must be a
 legal hand of RULES.md section 3 (``tests/reference/hasenpfeffer.py``): 25
 distinct cards (24 in the hands, the widow), a legal auction with the
 record's outcome (forced 3 and throw-in included), the bidder's six cards
@@ -24,7 +24,7 @@ from math import sqrt
 import numpy as np
 import pytest
 
-from sim import runner
+from bower.sim import runner
 from tests.reference import hasenpfeffer as hp
 
 RULE_OPTIONS = {o.name: list(o.values) for o in hp.HASENPFEFFER.options}
@@ -184,7 +184,7 @@ P_WIDOW = Fraction(1, 25)
 
 @pytest.fixture(scope="module")
 def kernel_deals():
-    from kernels.hasenpfeffer import drivers as hs
+    from bower.kernels.hasenpfeffer import drivers as hs
 
     n = runner.CHUNK_SIZE
     states = runner.chunk_states(DEAL_SEED, 0, DEAL_CHUNKS)
@@ -238,7 +238,7 @@ def test_joker_location_is_uniform_over_the_25_places(kernel_deals):
 
 
 def test_joker_tables_pin_its_rank_and_suit():
-    from kernels.tables import EFF_SUIT, HIGHER, LEFT, RIGHT, TRUMP_RANK
+    from bower.kernels.tables import EFF_SUIT, HIGHER, LEFT, RIGHT, TRUMP_RANK
 
     for t in range(4):
         assert TRUMP_RANK[t, 24] == 7 > TRUMP_RANK[t, RIGHT[t]] == 6 > TRUMP_RANK[t, LEFT[t]] == 5

@@ -2,7 +2,7 @@
 
 A variant is ``kernels/NAME/`` and ``sim/variants/NAME/``; everything else
 (commands, runner, records, experiments, analysis, report, profile, the
-shared kernels, benchmarks) goes through ``sim.variants`` and the
+shared kernels, benchmarks) goes through ``bower.sim.variants`` and the
 ``Variant`` interface. These tests read the source: a comparison with a
 variant's name or alias, a branch on one, or an import of one variant's
 package from a shared module fails them.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.variants import all_variants, names
+from bower.sim.variants import all_variants, names
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = [p for top in ("sim", "kernels", "analysis", "benchmarks") for p in sorted((ROOT / top).rglob("*.py"))
@@ -70,8 +70,8 @@ def test_no_shared_module_imports_one_variant(path):
             mods = [a.name for a in node.names]
         for m in mods:
             parts = m.split(".")
-            if (parts[:1] == ["kernels"] and len(parts) > 1 and parts[1] in names()) or \
-               (parts[:2] == ["sim", "variants"] and len(parts) > 2 and parts[2] in names()):
+            if (parts[:2] == ["bower", "kernels"] and len(parts) > 2 and parts[2] in names()) or \
+               (parts[:3] == ["bower", "sim", "variants"] and len(parts) > 3 and parts[3] in names()):
                 bad.append((node.lineno, m))
     assert bad == []
 
@@ -80,9 +80,9 @@ def test_kernels_import_nothing_from_the_engine():
     bad = []
     for p in sorted((ROOT / "kernels").rglob("*.py")):
         for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in ("sim", "analysis"):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[:2] in (["bower", "sim"], ["bower", "analysis"]):
                 bad.append((_rel(p), node.lineno, node.module))
-            if isinstance(node, ast.Import) and any(a.name.split(".")[0] in ("sim", "analysis") for a in node.names):
+            if isinstance(node, ast.Import) and any(a.name.split(".")[:2] in (["bower", "sim"], ["bower", "analysis"]) for a in node.names):
                 bad.append((_rel(p), node.lineno))
     assert bad == []
 
@@ -90,14 +90,14 @@ def test_kernels_import_nothing_from_the_engine():
 def test_every_registered_variant_has_both_packages_and_a_full_interface():
     from dataclasses import fields
 
-    from sim.variants.base import Variant
+    from bower.sim.variants.base import Variant
 
     for v in all_variants():
         assert (ROOT / "kernels" / v.name / "codes.py").is_file()
         assert (ROOT / "sim" / "variants" / v.name / "__init__.py").is_file()
         for f in fields(Variant):
             assert getattr(v, f.name) is not None or f.name in ("phase_run",), (v.name, f.name)
-        from sim.variants.base import CardPlay
+        from bower.sim.variants.base import CardPlay
 
         for f in fields(CardPlay):  # the solver and replay work for every registered variant
             assert getattr(v.card_play, f.name) not in (None, (), ""), (v.name, "card_play", f.name)
@@ -105,3 +105,15 @@ def test_every_registered_variant_has_both_packages_and_a_full_interface():
         assert set(v.presets) >= {"default", "random"} and set(v.preset_notes) == set(v.presets)
         for preset in v.presets.values():
             assert set(preset) == set(v.param_names)
+
+
+def test_the_install_maps_every_package_under_bower():
+    """pyproject's package list is exactly the folders with an ``__init__.py``, each under ``bower``."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert config["package-dir"] == {"bower": "api", "bower.sim": "sim", "bower.kernels": "kernels",
+                                     "bower.analysis": "analysis"}
+    folders = {"bower"} | {"bower." + ".".join(p.parent.relative_to(ROOT).parts)
+                           for top in ("sim", "kernels", "analysis") for p in (ROOT / top).rglob("__init__.py")}
+    assert set(config["packages"]) == folders

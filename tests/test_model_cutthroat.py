@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernels.cutthroat import model as cm
-from kernels.cutthroat.strategy import (
+from bower.kernels.cutthroat import model as cm
+from bower.kernels.cutthroat.strategy import (
     Q_ASSIST,
     Q_NAME,
     Q_ORDER,
@@ -25,11 +25,11 @@ from kernels.cutthroat.strategy import (
     best_exchange,
     card_weights,
 )
-from kernels.estimate import best_suit, estimate
-from sim import runner
-from sim.advice import AdviceError
-from sim.cli import main
-from sim.variants.cutthroat.advice import advise, format_advice
+from bower.kernels.estimate import best_suit, estimate
+from bower.sim import runner
+from bower.sim.advice import AdviceError
+from bower.sim.cli import main
+from bower.sim.variants.cutthroat.advice import advise, format_advice
 
 GOLDEN = Path(__file__).parent / "golden" / "cutthroat.advice.json"
 HANDS = [("JH,JD,AH,KH,9S", "QH"), ("9C,TC,9D,TD,QH", "9S"), ("QC,TS,9S,KD,9H", "JS")]
@@ -206,7 +206,7 @@ def test_cli_answers_round_two_and_names_an_illegal_call(capsys):
 
 def test_weighted_inference_matches_plain_importance_sampling():
     """The kernel's weights (with its Russian roulette of light deals) give the same inference as plain weighting."""
-    from sim.cards import mask_of, parse_card, parse_cards
+    from bower.sim.cards import mask_of, parse_card, parse_cards
 
     params, wt = _prob_setup()
     _, _, rules_vec = runner.resolve_run("cutthroat", 0, None)

@@ -23,13 +23,13 @@ import numba
 import numpy as np
 import pytest
 
-from kernels.euchre import advice as ea
-from kernels.euchre import hand as ek
-from kernels.euchre import model as em
-from kernels.euchre.strategy import card_weights
-from sim.advice import AdviceError
-from sim.variants.euchre import hands as eh
-from sim.variants.euchre.advice import advise, format_advice
+from bower.kernels.euchre import advice as ea
+from bower.kernels.euchre import hand as ek
+from bower.kernels.euchre import model as em
+from bower.kernels.euchre.strategy import card_weights
+from bower.sim.advice import AdviceError
+from bower.sim.variants.euchre import hands as eh
+from bower.sim.variants.euchre.advice import advise, format_advice
 
 TODAY = json.loads(
     '[{"args":{"hand":"JS JC AS 9H QD","upcard":"TS","position":1,"calls":null,"samples":1000,"seed":3},"answer":'

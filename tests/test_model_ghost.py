@@ -23,12 +23,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernels.ghost import hand as gk
-from kernels.ghost import model as gm
-from kernels.ghost.strategy import P_BID3, P_BID4, P_BID5, P_JUMP, P_MOON, best_of_row, call_of, strategy_rows
-from sim import runner
-from sim.advice import AdviceError, ImpossibleAuction
-from sim.variants.ghost import advice as adv
+from bower.kernels.ghost import hand as gk
+from bower.kernels.ghost import model as gm
+from bower.kernels.ghost.strategy import P_BID3, P_BID4, P_BID5, P_JUMP, P_MOON, best_of_row, call_of, strategy_rows
+from bower.sim import runner
+from bower.sim.advice import AdviceError, ImpossibleAuction
+from bower.sim.variants.ghost import advice as adv
 
 HAND = "JH JD AH KH 9S TC"
 NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
@@ -56,7 +56,7 @@ def _legal_auctions(rules_d: dict, max_calls: int):
 
 
 def _full_rules(rules):
-    from sim.rules import get_variant, resolve
+    from bower.sim.rules import get_variant, resolve
 
     return resolve(get_variant("ghost"), rules)
 

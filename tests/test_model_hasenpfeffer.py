@@ -16,12 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernels.hasenpfeffer import hand as hk
-from kernels.hasenpfeffer import model as hm
-from sim import runner
-from sim.advice import AdviceError
-from sim.cli import main
-from sim.variants.hasenpfeffer.advice import advise, format_advice, replay_calls
+from bower.kernels.hasenpfeffer import hand as hk
+from bower.kernels.hasenpfeffer import model as hm
+from bower.sim import runner
+from bower.sim.advice import AdviceError
+from bower.sim.cli import main
+from bower.sim.variants.hasenpfeffer.advice import advise, format_advice, replay_calls
 
 GOLDEN = Path(__file__).parent / "golden"
 HAND = "JH JD AH KH 9S TC"
@@ -58,7 +58,7 @@ def _legal_auctions(rules: dict, max_len: int):
 
 
 def _names(rules):
-    from sim.variants.hasenpfeffer.advice import _names as names
+    from bower.sim.variants.hasenpfeffer.advice import _names as names
     return names(rules)
 
 

@@ -24,12 +24,12 @@ import numba
 import numpy as np
 import pytest
 
-from kernels import pimc
-from kernels.solve import card_values, new_table
-from kernels.tables import EFF_SUIT, SUIT_MASK
-from sim import runner
-from sim.experiment import run_experiment
-from sim.variants import get_variant
+from bower.kernels import pimc
+from bower.kernels.solve import card_values, new_table
+from bower.kernels.tables import EFF_SUIT, SUIT_MASK
+from bower.sim import runner
+from bower.sim.experiment import run_experiment
+from bower.sim.variants import get_variant
 
 PILE = pimc.PILE
 DECK = {"ghost": (1 << 24) - 1, "cutthroat": (1 << 24) - 1, "euchre": (1 << 24) - 1, "hasenpfeffer": (1 << 25) - 1}

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from tests.cli_run import run
-from sim.runner import max_threads
+from bower.sim.runner import max_threads
 
 HANDS = "3000"  # small: each test runs in a few seconds once the kernels are loaded
 
@@ -117,7 +117,7 @@ def test_cutthroat_kernels_are_profiled_too(capsys):
 
 
 def test_derived_rows_are_left_out_when_their_difference_is_not_positive():
-    from sim.profiling import derive_phases
+    from bower.sim.profiling import derive_phases
 
     def row(name, ns):
         return {"name": name, "threads": 1, "items": 1000, "ns_per_item": ns, "peak_rss_mib": 1.0}

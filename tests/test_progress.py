@@ -2,7 +2,7 @@
 
 import io
 
-from sim.progress import Progress
+from bower.sim.progress import Progress
 
 
 class _Tty(io.StringIO):

@@ -18,9 +18,9 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from sim import records as rec_mod
-from sim import runner
-from sim.rules import get_variant, resolve
+from bower.sim import records as rec_mod
+from bower.sim import runner
+from bower.sim.rules import get_variant, resolve
 
 CASES = [
     ("ghost", None, "default"),
@@ -147,7 +147,7 @@ def test_the_metadata_of_seats_that_differ(tmp_path):
 def test_the_cli_records_its_command(tmp_path):
     from click.testing import CliRunner
 
-    from sim.cli import cli
+    from bower.sim.cli import cli
 
     path = tmp_path / "r.parquet"
     out = CliRunner().invoke(cli, ["simulate", "--hands", "200", "--seed", "4", "--rule", "swap=none", "-q",

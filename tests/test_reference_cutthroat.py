@@ -28,7 +28,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.cards import SUITS, parse_card
+from bower.sim.cards import SUITS, parse_card
 from tests.reference import cutthroat as ct
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors"

@@ -31,8 +31,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.cards import JOKER as SIM_JOKER
-from sim.cards import SUITS, parse_card
+from bower.sim.cards import JOKER as SIM_JOKER
+from bower.sim.cards import SUITS, parse_card
 from tests.reference import hasenpfeffer as hp
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors"

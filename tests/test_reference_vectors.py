@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernels.ghost import hand as gk
-from kernels.tables import EFF_SUIT
-from sim import runner
-from sim.variants.ghost import hands as ghost_hands
-from sim.cards import SUITS, parse_card
+from bower.kernels.ghost import hand as gk
+from bower.kernels.tables import EFF_SUIT
+from bower.sim import runner
+from bower.sim.variants.ghost import hands as ghost_hands
+from bower.sim.cards import SUITS, parse_card
 from tests.reference import ghost as ref
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors"

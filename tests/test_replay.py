@@ -1,4 +1,4 @@
-"""``bower replay`` and ``sim.replay``: records replayed against the rules, reneges, double-dummy costs, games.
+"""``bower replay`` and ``bower.sim.replay``: records replayed against the rules, reneges, double-dummy costs, games.
 
 The expected points come from the plain-Python references of ``tests/reference``
 (not from the engine's own scoring), and bower's own records must replay to
@@ -12,13 +12,13 @@ import json
 
 import pytest
 
-from sim import runner
-from sim import solve as S
-from sim.cards import card_str, parse_card
+from bower.sim import runner
+from bower.sim import solve as S
+from bower.sim.cards import card_str, parse_card
 from tests.cli_run import run
-from sim.records import read_records
-from sim.replay import ReplayError, fields_needed, replay, replay_file, replay_hand
-from sim.variants import get_variant
+from bower.sim.records import read_records
+from bower.sim.replay import ReplayError, fields_needed, replay, replay_file, replay_hand
+from bower.sim.variants import get_variant
 from tests.reference import cutthroat as rc
 from tests.reference import euchre as re_
 from tests.reference import ghost as rg

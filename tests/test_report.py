@@ -19,12 +19,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import report as rep
-from analysis import report_format as rf
-from analysis import report_plots as rp
-from sim.cli import main
-from sim.variants.cutthroat import plots as cutthroat_plots
-from sim.variants.ghost import plots as ghost_plots
+from bower.analysis import report as rep
+from bower.analysis import report_format as rf
+from bower.analysis import report_plots as rp
+from bower.sim.cli import main
+from bower.sim.variants.cutthroat import plots as cutthroat_plots
+from bower.sim.variants.ghost import plots as ghost_plots
 from tests.cli_run import run, one_error
 
 SMALL = ["--hands", "2000", "--games", "64", "--dd-hands", "200", "--seed", "7"]
@@ -268,7 +268,7 @@ def test_parameters_are_a_table(ghost_report):
     out, summary, text = ghost_report
     params = text[text.index("<table class='params'>"):]
     params = params[:params.index("</table>")]
-    from sim.variants import get_variant
+    from bower.sim.variants import get_variant
 
     n = len(get_variant("ghost").param_names)
     assert params.count("<tr") == 1 + n  # the header and one row per Ghost Hand parameter
@@ -321,7 +321,7 @@ def test_open_hands_the_page_to_the_browser(tmp_path, monkeypatch):
     import importlib
     import webbrowser
 
-    cli_report = importlib.import_module("sim.cli.report")  # the module (sim.cli.report is the command)
+    cli_report = importlib.import_module("bower.sim.cli.report")  # the module (bower.sim.cli.report is the command)
     opened = []
 
     class Browser:

@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from sim import runner
-from sim.records import read_records
+from bower.sim import runner
+from bower.sim.records import read_records
 
 RULE_SETS = [
     None,

@@ -1,15 +1,15 @@
-"""``bower solve`` and ``sim.solve``: deals checked, tables and positions solved, records given their ``dd`` object."""
+"""``bower solve`` and ``bower.sim.solve``: deals checked, tables and positions solved, records given their ``dd`` object."""
 
 import json
 import os
 
 import pytest
 
-from sim import solve as S
-from sim.cli import main
+from bower.sim import solve as S
+from bower.sim.cli import main
 from tests.cli_run import run
-from sim.records import read_records
-from sim.variants import get_variant
+from bower.sim.records import read_records
+from bower.sim.variants import get_variant
 
 GHOST_DEAL = "0:TC JC TS 9D TH JH 1:KC 9S TD JD QH AH 2:AC KS QD AD 9H KH"
 

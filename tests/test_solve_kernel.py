@@ -35,8 +35,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import kernels
-from kernels import solve as ks
+from bower import kernels
+from bower.kernels import solve as ks
 from tests.reference import dd
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -233,8 +233,8 @@ def check_line(rng, pos, table, where=""):
 
 
 def test_reference_rules_match_the_kernel_tables():
-    """The reference's rules, written from RULES.md, agree with ``kernels.tables`` (effective suit, power order)."""
-    from kernels.tables import EFF_SUIT, POWER
+    """The reference's rules, written from RULES.md, agree with ``bower.kernels.tables`` (effective suit, power order)."""
+    from bower.kernels.tables import EFF_SUIT, POWER
 
     for t in range(4):
         for c in range(25):
@@ -523,7 +523,7 @@ FIXED = ([_mask([4, 7, 11, 17, 18]), _mask([0, 2, 15, 20, 22]), _mask([3, 8, 12,
 
 _CHILD = """
 import numpy as np
-from kernels import solve as ks
+from bower.kernels import solve as ks
 hands = np.array({hands}, np.int64)
 trick = np.zeros(4, np.int64)
 keys, tags, bounds = ks.new_table()

@@ -4,12 +4,12 @@ The contract is ``notes/cutthroat_spec.md``. First the twin alone (its merge
 is the best of all 252 keep-sets, its random player consumes the decision
 stream in the spec's order, its records replay through the rules reference
 ``tests/reference/cutthroat.py``), then exact comparisons with the kernel
-side: whole record dicts from ``sim.cutthroat.play_order`` on random deck
+side: whole record dicts from ``bower.sim.cutthroat.play_order`` on random deck
 orders, every rule combination, strategies (presets, per-seat mixes,
 perturbed parameters, thresholds nudged onto the exact estimates of the
-hands dealt, random players), ``sim.cutthroat.best_keep`` against the brute
-force, ``sim.runner.hand_records`` over chunks (a chunk boundary included)
-and ``sim.runner.game_results`` with duplicate and independent seeding.
+hands dealt, random players), ``bower.sim.cutthroat.best_keep`` against the brute
+force, ``bower.sim.runner.hand_records`` over chunks (a chunk boundary included)
+and ``bower.sim.runner.game_results`` with duplicate and independent seeding.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from tests.reference.ghost import card_from_str, cards_from_mask, legal_cards
 from tests.reference.rng import Xoshiro256ss, decision_chunk_rng
 
 try:  # the kernel side is written alongside this file
-    from sim.variants.cutthroat import hands as kc
-    from sim import runner
+    from bower.sim.variants.cutthroat import hands as kc
+    from bower.sim import runner
 except ImportError:  # pragma: no cover
     kc = runner = None
-from sim.variants import get_variant
+from bower.sim.variants import get_variant
 
 CUTTHROAT = get_variant("cutthroat")
 CUTTHROAT_DEFAULTS = get_variant("cutthroat").defaults

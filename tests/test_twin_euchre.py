@@ -8,13 +8,13 @@ and defending alone), its leads and follows are SPEC.md's rules, its random
 player draws from the decision stream in SPEC.md's order, and its records
 replay through the rules reference ``tests/reference/euchre.py``. Then exact
 comparisons of whole record dicts with the kernel side, skipped until it
-exists: ``sim.variants.euchre.play_order`` on random deck orders, every
+exists: ``bower.sim.variants.euchre.play_order`` on random deck orders, every
 dealer and rule combination, strategies (presets, per-seat mixes, perturbed
 parameters, thresholds nudged onto the exact estimates of the hands dealt,
-random players), ``sim.runner.hand_records`` over chunks (hands 4095 and
-4096 included) and ``sim.runner.game_results`` with duplicate and
+random players), ``bower.sim.runner.hand_records`` over chunks (hands 4095 and
+4096 included) and ``bower.sim.runner.game_results`` with duplicate and
 independent seeding. The twin always gets the kernel side's own resolved
-parameters (``sim.strategy.resolve_strategy(spec, variant="euchre")``).
+parameters (``bower.sim.strategy.resolve_strategy(spec, variant="euchre")``).
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from tests.reference import euchre_play as ep
 from tests.reference.rng import Xoshiro256ss, decision_chunk_rng
 
 try:  # the kernel side is written alongside this file (an empty package directory is not it)
-    from sim import runner
-    from sim.strategy import resolve_strategy
-    from sim.variants import euchre as ke
+    from bower.sim import runner
+    from bower.sim.strategy import resolve_strategy
+    from bower.sim.variants import euchre as ke
 
     if not hasattr(ke, "play_order"):
         raise ImportError("sim.variants.euchre has no play_order yet")

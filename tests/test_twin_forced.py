@@ -1,4 +1,4 @@
-"""Forced decisions (should-bid, the paired swap analysis): ``sim.runner.play_forced`` against the reference.
+"""Forced decisions (should-bid, the paired swap analysis): ``bower.sim.runner.play_forced`` against the reference.
 
 A force is ``(seat, at, swap, call, trump)``, -1 meaning "as the strategy
 does": at the seat's first turn (``at`` -1) or at the turn taken after
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim import runner
-from sim.variants.ghost import hands as ghost_hands
+from bower.sim import runner
+from bower.sim.variants.ghost import hands as ghost_hands
 from tests.reference import ghost as ref
 from tests.test_twin_games import seat_strategies
 from tests.test_twin_ghost import RULE_OPTIONS, _first_difference, rule_sets

@@ -1,6 +1,6 @@
 """Per-seat strategies, score-aware bidding, the random player and whole games: kernels against the reference.
 
-``sim.runner.hand_records`` and ``sim.runner.game_results`` (and the game
+``bower.sim.runner.hand_records`` and ``bower.sim.runner.game_results`` (and the game
 counters of ``run_games`` / ``simulate_games``) are compared exactly with the
 plain-Python twin in ``tests/reference``: the same deal and decision streams,
 the same floats, the same records and results. Strategies mix presets,
@@ -19,17 +19,17 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from kernels import games as kg
-from kernels.ghost import drivers as gs
-from kernels.ghost import strategy as kst
-from kernels import rng as krng
-from sim import runner
-from sim.rules import encode, resolve
-from sim.strategy import load_strategy, resolve_strategy, to_vector
+from bower.kernels import games as kg
+from bower.kernels.ghost import drivers as gs
+from bower.kernels.ghost import strategy as kst
+from bower.kernels import rng as krng
+from bower.sim import runner
+from bower.sim.rules import encode, resolve
+from bower.sim.strategy import load_strategy, resolve_strategy, to_vector
 from tests.reference import ghost as ref
 from tests.reference import rng as rref
 from tests.test_twin_ghost import PARAM_STRATEGIES, RULE_OPTIONS, _first_difference, _summary_from_records, rule_sets
-from sim.variants import get_variant
+from bower.sim.variants import get_variant
 
 GHOST = get_variant("ghost")
 # the presets the twin plays (it has no PIMC card play: pimc_worlds >= 1)

@@ -15,15 +15,15 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernels import deal as kdeal
-from kernels.ghost import hand as gk
-from kernels import rng as krng
-from sim import runner
-from sim.variants.ghost import hands as ghost_hands
-from sim.strategy import resolve_strategy, to_vector
+from bower.kernels import deal as kdeal
+from bower.kernels.ghost import hand as gk
+from bower.kernels import rng as krng
+from bower.sim import runner
+from bower.sim.variants.ghost import hands as ghost_hands
+from bower.sim.strategy import resolve_strategy, to_vector
 from tests.reference import ghost as ref
 from tests.reference.rng import Xoshiro256ss
-from sim.variants import get_variant
+from bower.sim.variants import get_variant
 
 GHOST = get_variant("ghost")
 GHOST_DEFAULTS = get_variant("ghost").defaults

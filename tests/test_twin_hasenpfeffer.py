@@ -6,11 +6,11 @@ threshold, its widow choice is the first best of all 28 (trump, discard)
 pairs, its random player consumes the decision stream in the spec's order,
 its records replay through the rules reference ``tests/reference/hasenpfeffer.py``),
 then exact comparisons of whole record dicts with the kernel side:
-``sim.hasenpfeffer.play_order`` on random 25-card orders, every dealer, every
+``bower.sim.hasenpfeffer.play_order`` on random 25-card orders, every dealer, every
 rule combination, strategies (presets, per-seat mixes, perturbed parameters,
 thresholds nudged onto the exact values of the hands dealt, random players),
-``sim.runner.hand_records`` over chunks (a chunk boundary included) and
-``sim.runner.game_results`` with duplicate and independent seeding.
+``bower.sim.runner.hand_records`` over chunks (a chunk boundary included) and
+``bower.sim.runner.game_results`` with duplicate and independent seeding.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from tests.reference import hasenpfeffer_play as pp
 from tests.reference.rng import Xoshiro256ss, decision_chunk_rng
 
 try:  # the kernel side is written alongside this file
-    from sim.variants.hasenpfeffer import hands as kh
-    from sim import runner
+    from bower.sim.variants.hasenpfeffer import hands as kh
+    from bower.sim import runner
 except ImportError:  # pragma: no cover
     kh = runner = None
-from sim.variants import get_variant
+from bower.sim.variants import get_variant
 
 HASENPFEFFER_DEFAULTS = get_variant("hasenpfeffer").defaults
 # the presets the twin plays (it has no PIMC card play: pimc_worlds >= 1)

@@ -26,12 +26,12 @@ def _compile(names: list[str]) -> None:
     """Run each named variant's hands, records, games, experiment and should-bid once, tiny (or the solver)."""
     import tempfile
 
-    from sim import runner
+    from bower.sim import runner
 
     for name in names:
         if name == "solve":
-            from sim import solve
-            from sim.variants import get_variant
+            from bower.sim import solve
+            from bower.sim.variants import get_variant
 
             v = get_variant("ghost")
             solve.solve_batch(*solve.sample_deals(v, 4, 0))
@@ -42,7 +42,7 @@ def _compile(names: list[str]) -> None:
         with tempfile.TemporaryDirectory() as d:
             runner.simulate(name, hands=50, seed=0, threads=1, records_path=os.path.join(d, "r.jsonl"))
         runner.simulate_games(name, games=2, seed=0, threads=1)
-        from sim.variants import get_variant
+        from bower.sim.variants import get_variant
 
         get_variant(name).profile_advice(20, 1)
 
@@ -64,7 +64,7 @@ def main() -> None:
         return
     if os.environ.get("NUMBA_CACHE_DIR"):
         return  # a cache folder chosen by hand: the workers use it as it is (tests/conftest.py)
-    import kernels
+    from bower import kernels
 
     base = kernels.cache_dir()
     folders = {w: os.path.join(base, f"xdist-{w}") for w, _ in GROUPS}

@@ -3,13 +3,13 @@
 The player's five cards and the up-card are fixed; the other 18 cards are
 dealt uniformly to the two other players (5 each), the dummy (5) and the rest
 of the kitty (3). Each deal gets a weight from the model of the other players
-(``model``, ``kernels.advice.M_*``):
+(``model``, ``bower.kernels.advice.M_*``):
 
 - exact (``MODEL_EXACT``): 1 if the strategy, playing every seat on those
   cards, passes exactly as the calls before the player's turn did, else 0 (the
   old rejection sampling, same draws and numbers);
 - softmax (``MODEL_SOFTMAX``): the product over the other seats' observed
-  passes of the model's choice probability (``kernels.cutthroat.model``). A
+  passes of the model's choice probability (``bower.kernels.cutthroat.model``). A
   seat playing the random preset draws its calls from the decision stream, so
   a deal is also skipped when those draws are not the observed passes (random
   calls say nothing about the cards: the deal distribution is unchanged).
@@ -39,7 +39,7 @@ defenders' together (the solver measures the maker's side only).
 import numpy as np
 from numba import prange
 
-from kernels.advice import (
+from bower.kernels.advice import (
     M_EPS,
     M_KIND,
     M_TAU,
@@ -51,8 +51,8 @@ from kernels.advice import (
     roulette,
     tally_weighted,
 )
-from kernels.cutthroat.drivers import _scratch
-from kernels.cutthroat.hand import (
+from bower.kernels.cutthroat.drivers import _scratch
+from bower.kernels.cutthroat.hand import (
     CALL_PASS,
     F_ALONE,
     F_AT,
@@ -75,8 +75,8 @@ from kernels.cutthroat.hand import (
     play_dealt_once,
     score_hand,
 )
-from kernels.cutthroat.model import pass_weight
-from kernels.cutthroat.strategy import (
+from bower.kernels.cutthroat.model import pass_weight
+from bower.kernels.cutthroat.strategy import (
     Q_ASSIST,
     Q_NAME,
     Q_ORDER,
@@ -85,10 +85,10 @@ from kernels.cutthroat.strategy import (
     Q_VOID,
     card_weights,
 )
-from kernels.deal import shuffle
-from kernels.estimate import estimate
-from kernels.jit import kernel
-from kernels.solve import new_table, solve_position
+from bower.kernels.deal import shuffle
+from bower.kernels.estimate import estimate
+from bower.kernels.jit import kernel
+from bower.kernels.solve import new_table, solve_position
 
 ADVICE_DEALER = 2  # the dealer's seat: position p is seat p - 1
 N_FEATURES = 2  # per seat: the estimate of the up-card's suit as dealt, whether it holds that suit's right bower

@@ -5,8 +5,8 @@ first, kernel codes) in kernel order; ``PARAMS`` (name, default, meaning) in
 the order of a seat's strategy row.
 """
 
-from kernels.ghost.codes import PARAMS as _GHOST_PARAMS
-from kernels.ghost.codes import PIMC_PARAMS
+from bower.kernels.ghost.codes import PARAMS as _GHOST_PARAMS
+from bower.kernels.ghost.codes import PIMC_PARAMS
 
 OPTIONS = (
     ("dealer_pickup", ("optional", "mandatory"), (0, 1)),

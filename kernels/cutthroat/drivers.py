@@ -11,8 +11,8 @@ lone defender's euchre, round-one made), and ``ST_SWAPS`` the dealer's exchanges
 import numpy as np
 from numba import prange
 
-from kernels.bits import lowest
-from kernels.cutthroat.hand import (
+from bower.kernels.bits import lowest
+from bower.kernels.cutthroat.hand import (
     CALL_ACCEPT,
     CALL_PASS,
     MAKER_NEEDS,
@@ -31,9 +31,9 @@ from kernels.cutthroat.hand import (
     play_hand,
     tally,
 )
-from kernels.cutthroat.strategy import Q_VOID, best_keep, card_weights
-from kernels.deal import deal_packets
-from kernels.games import (
+from bower.kernels.cutthroat.strategy import Q_VOID, best_keep, card_weights
+from bower.kernels.deal import deal_packets
+from bower.kernels.games import (
     ST_BIDDER,
     ST_HANDS,
     ST_MADE,
@@ -45,8 +45,8 @@ from kernels.games import (
     record_game,
     seed_game,
 )
-from kernels.jit import kernel
-from kernels.rng import next_u64
+from bower.kernels.jit import kernel
+from bower.kernels.rng import next_u64
 
 FIRST_DEALER = 2  # seat 0 is position 1 in a game's first hand
 
@@ -88,7 +88,7 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
 def play_order(deal_order, dealer, rules, params, force, dstate, rec):
     """One hand dealt from a 24-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``.
 
-    ``force``: one seat's decision at one turn (``kernels.cutthroat.F_*``; ``NO_FORCE`` for none).
+    ``force``: one seat's decision at one turn (``bower.kernels.cutthroat.F_*``; ``NO_FORCE`` for none).
     """
     buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, _ = _scratch()
     card_weights(params, wt, order)

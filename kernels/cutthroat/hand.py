@@ -1,19 +1,19 @@
 """Cutthroat kernels: the deal with dummy and kitty, both auction rounds, exchange, going alone, merge, play, score.
 
 Seats are 0..2; position p (1..3) is seat ``(dealer + p) % 3``. Rule options
-come as the int64 vector of ``sim.rules.encode`` (``C_*`` indices), the
-strategy as one float64 row per seat (``sim.strategy.CUTTHROAT_PARAMS``) and
+come as the int64 vector of ``bower.sim.rules.encode`` (``C_*`` indices), the
+strategy as one float64 row per seat (``bower.sim.strategy.CUTTHROAT_PARAMS``) and
 its per-card weight table ``wt`` and keep orders ``order`` (``cutthroat_strategy.card_weights``).
 Random strategies draw from the decision stream ``(dstate, dbuf)``; deals
 draw from ``(state, buf)``. The per-hand record (``R_*``) and summary
-counters (``S_*``) are fixed-width int64 rows read by ``sim.records`` and
-``sim.runner``.
+counters (``S_*``) are fixed-width int64 rows read by ``bower.sim.records`` and
+``bower.sim.runner``.
 """
 
 import numpy as np
 
-from kernels.bits import popcount
-from kernels.cutthroat.strategy import (
+from bower.kernels.bits import popcount
+from bower.kernels.cutthroat.strategy import (
     Q_ALONE,
     Q_ASSIST,
     Q_DEF_ALONE,
@@ -27,16 +27,16 @@ from kernels.cutthroat.strategy import (
     best_keep,
     random_keep,
 )
-from kernels.deal import deal_packets
-from kernels.bits import lowest
-from kernels.estimate import best_suit, estimate
-from kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
-from kernels import pimc
-from kernels.jit import kernel
-from kernels.rng import bounded
-from kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
-from kernels.cutthroat.codes import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
-from kernels.cutthroat.codes import PARAM_NAMES
+from bower.kernels.deal import deal_packets
+from bower.kernels.bits import lowest
+from bower.kernels.estimate import best_suit, estimate
+from bower.kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
+from bower.kernels import pimc
+from bower.kernels.jit import kernel
+from bower.kernels.rng import bounded
+from bower.kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
+from bower.kernels.cutthroat.codes import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
+from bower.kernels.cutthroat.codes import PARAM_NAMES
 
 N_SEATS = 3
 HAND_SIZE = 5

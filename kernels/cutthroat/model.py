@@ -20,7 +20,7 @@ at ``est == t``. Round two, with ``b`` the best allowed suit's estimate: pass
 the strategy would need to name ``s``: ``max(0, t - est_s, est_o - est_s`` for
 each other allowed suit ``o`` above ``s`` in order, ``est_o - est_s + TIE`` for
 each below it (the strategy names the lowest of tied suits)). The
-probability is ``kernels.advice.choice_probability`` of these distances; a
+probability is ``bower.kernels.advice.choice_probability`` of these distances; a
 seat playing the random preset chooses uniformly among the legal calls. The
 player's own decisions (its round-one pass, when the turn is in round two)
 are known and weigh nothing.
@@ -28,9 +28,9 @@ are known and weigh nothing.
 
 import numpy as np
 
-from kernels.advice import choice_probability
-from kernels.cutthroat.codes import C_STICK, C_TURNED_DOWN_OK
-from kernels.cutthroat.strategy import (
+from bower.kernels.advice import choice_probability
+from bower.kernels.cutthroat.codes import C_STICK, C_TURNED_DOWN_OK
+from bower.kernels.cutthroat.strategy import (
     Q_ASSIST,
     Q_NAME,
     Q_ORDER,
@@ -39,8 +39,8 @@ from kernels.cutthroat.strategy import (
     Q_VOID,
     best_exchange,
 )
-from kernels.estimate import estimate
-from kernels.jit import kernel
+from bower.kernels.estimate import estimate
+from bower.kernels.jit import kernel
 
 TIE = 1e-3  # the distance of a choice the strategy misses by a tie only (the strict side of ``>=``), in tricks
 R1_PASS, R1_ACCEPT = 0, 1  # round one's choices, in choice order

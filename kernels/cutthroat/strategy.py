@@ -1,7 +1,7 @@
 """Cutthroat strategy kernels: per-card weights, trick estimate, exchange, best suit, the merge, random keep.
 
 Every number comes from a seat's row of the strategy record
-(``sim.strategy.CUTTHROAT_PARAMS``); sim/strategy.py describes the strategy
+(``bower.sim.strategy.CUTTHROAT_PARAMS``); sim/strategy.py describes the strategy
 in words. The trick weights are first spread into a per-card table
 ``wt[seat, trump, card]`` (``card_weights``, once per chunk), so an estimate
 is a sum over the hand's five cards plus the void term.
@@ -9,13 +9,13 @@ is a sum over the hand's five cards plus the void term.
 
 import numpy as np
 
-from kernels.bits import lowest, popcount
-from kernels.estimate import estimate
-from kernels.play import nth_card
-from kernels.jit import kernel
-from kernels.rng import bounded
-from kernels.tables import SUIT_MASK, TRUMP_RANK
-from kernels.cutthroat.codes import PARAM_NAMES
+from bower.kernels.bits import lowest, popcount
+from bower.kernels.estimate import estimate
+from bower.kernels.play import nth_card
+from bower.kernels.jit import kernel
+from bower.kernels.rng import bounded
+from bower.kernels.tables import SUIT_MASK, TRUMP_RANK
+from bower.kernels.cutthroat.codes import PARAM_NAMES
 
 _q = PARAM_NAMES.index
 

@@ -4,13 +4,13 @@ The player's five cards and the up-card are fixed; the other 18 cards are
 dealt uniformly at random to the three other seats (5 each) and the rest of
 the kitty (3). The dealer is seat ``ADVICE_DEALER`` = 3, so position p is
 seat p - 1. Each deal gets a weight from the model of the other players
-(``model``, ``kernels.advice.M_*``): under ``MODEL_EXACT`` 1 if the strategy,
+(``model``, ``bower.kernels.advice.M_*``): under ``MODEL_EXACT`` 1 if the strategy,
 playing the other seats on those cards, passes at every call before the
 player's turn, as happened (today's rejection test, decision stream
 included), else 0; under ``MODEL_SOFTMAX`` the product of the model's
-probabilities of those passes (``kernels.euchre.model.deal_weight``), a weight
+probabilities of those passes (``bower.kernels.euchre.model.deal_weight``), a weight
 below the chunk's mean so far through Russian roulette
-(``kernels.advice.roulette``). A deal of weight 0 is skipped. Each kept deal is then played once per action from
+(``bower.kernels.advice.roulette``). A deal of weight 0 is skipped. Each kept deal is then played once per action from
 the same cards and decision-stream state: the player's call at this turn
 (and, if given, going alone) forced, everything else left to the strategy;
 under the softmax model the passes before the turn are given too
@@ -18,7 +18,7 @@ under the softmax model the passes before the turn are given too
 called), under the exact model the play-out is today's ``hand.play_dealt``.
 Points, tricks and "made" are the player's side's (partnerships).
 
-Play-outs (``playout`` bits, ``kernels.advice.PLAY_*``): row 0 the strategy's
+Play-outs (``playout`` bits, ``bower.kernels.advice.PLAY_*``): row 0 the strategy's
 play, row 1 the double-dummy value of the same contract: the hands at the
 first lead (each seat's played cards, so the dealer's hand after its pickup
 and discard; a seat sitting out holds nothing and is not in play), the first
@@ -30,7 +30,7 @@ and lone-defender flags). A thrown-in hand scores 0 in both rows.
 import numpy as np
 from numba import prange
 
-from kernels.advice import (
+from bower.kernels.advice import (
     M_KIND,
     MODEL_EXACT,
     PLAY_DD,
@@ -40,9 +40,9 @@ from kernels.advice import (
     roulette,
     tally_weighted,
 )
-from kernels.deal import shuffle
-from kernels.euchre.drivers import _scratch
-from kernels.euchre.hand import (
+from bower.kernels.deal import shuffle
+from bower.kernels.euchre.drivers import _scratch
+from bower.kernels.euchre.hand import (
     CALL_ORDER,
     CALL_PASS,
     CALL_SUIT,
@@ -68,10 +68,10 @@ from kernels.euchre.hand import (
     play_dealt,
     score_hand,
 )
-from kernels.euchre.model import deal_features, deal_weight
-from kernels.euchre.strategy import card_weights
-from kernels.jit import kernel
-from kernels.solve import new_table, solve_position
+from bower.kernels.euchre.model import deal_features, deal_weight
+from bower.kernels.euchre.strategy import card_weights
+from bower.kernels.jit import kernel
+from bower.kernels.solve import new_table, solve_position
 
 ADVICE_DEALER = 3  # the dealer's seat: position p is seat p - 1
 
@@ -116,7 +116,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
     weighted sums of products of the actions' points and doubled margins
     ``pts_xy[ci, row]``, ``mar_xy[ci, row]`` (paired intervals) and
     ``infer[ci, s, j]``, the weighted sums of seat ``s``'s inference features
-    (``kernels.euchre.model.deal_features``).
+    (``bower.kernels.euchre.model.deal_features``).
     """
     n_actions = actions.shape[0]
     side = seat & 1
@@ -187,7 +187,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
                 w = 1.0 if keep else 0.0
             else:
                 w = deal_weight(dealt, up, np.int64(ADVICE_DEALER), n_passes, seat, wt, params, model, dist, est)
-                if w > 0.0:  # Russian roulette on light deals (``kernels.advice.roulette``)
+                if w > 0.0:  # Russian roulette on light deals (``bower.kernels.advice.roulette``)
                     raw_w = w
                     w = roulette(w, raw_sum, raw_n, state)
                     raw_sum += raw_w

@@ -6,7 +6,7 @@ the order of a seat's strategy row (``kernels/euchre/SPEC.md``, "Strategy
 parameters").
 """
 
-from kernels.ghost.codes import PIMC_PARAMS
+from bower.kernels.ghost.codes import PIMC_PARAMS
 
 OPTIONS = (
     ("stick_the_dealer", (False, True), (0, 1)),

@@ -15,8 +15,8 @@ defended alone) and their makes (for a lone defender: the makers euchred);
 import numpy as np
 from numba import prange
 
-from kernels.deal import deal_packets
-from kernels.euchre.hand import (
+from bower.kernels.deal import deal_packets
+from bower.kernels.euchre.hand import (
     CALL_PASS,
     MAKER_NEEDS,
     N_CARDS,
@@ -35,8 +35,8 @@ from kernels.euchre.hand import (
     round_one,
     tally,
 )
-from kernels.euchre.strategy import card_weights
-from kernels.games import (
+from bower.kernels.euchre.strategy import card_weights
+from bower.kernels.games import (
     ST_BIDDER,
     ST_HANDS,
     ST_MADE,
@@ -47,8 +47,8 @@ from kernels.games import (
     record_game,
     seed_game,
 )
-from kernels.jit import kernel
-from kernels.rng import next_u64
+from bower.kernels.jit import kernel
+from bower.kernels.rng import next_u64
 
 FIRST_DEALER = 3  # seat 0 is position 1 in a game's first hand
 
@@ -90,7 +90,7 @@ def play_order(deal_order, dealer, rules, params, force, dstate, rec):
 
     Card ``i < 20`` goes to position ``i % 4 + 1``; 20..23 are the kitty, the
     first turned up. ``force``: one seat's decision at one turn
-    (``kernels.euchre.hand.F_*``; ``NO_FORCE`` for none).
+    (``bower.kernels.euchre.hand.F_*``; ``NO_FORCE`` for none).
     """
     _, dbuf, _, dealt, kitty, hands, tricks, wt, _ = _scratch()
     card_weights(params, wt)

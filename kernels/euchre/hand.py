@@ -13,16 +13,16 @@ The hot path: ``play_hand`` (inlined into the drivers) deals, then calls two
 kernels compiled once, not inlined, and without reference counting
 (``_nrt=False``: they never allocate): ``auction`` (both rounds and the
 dealer's discard) and ``play_tricks`` (in value space, as Cutthroat; a PIMC
-seat's workspace, ``kernels.pimc``, is made by the caller once per hand).
+seat's workspace, ``bower.kernels.pimc``, is made by the caller once per hand).
 """
 
 import numpy as np
 
-from kernels import pimc
-from kernels.bits import lowest
-from kernels.deal import deal_packets
-from kernels.euchre.codes import E_LONE_DEFENDER, E_STICK, PARAM_NAMES
-from kernels.euchre.strategy import (
+from bower.kernels import pimc
+from bower.kernels.bits import lowest
+from bower.kernels.deal import deal_packets
+from bower.kernels.euchre.codes import E_LONE_DEFENDER, E_STICK, PARAM_NAMES
+from bower.kernels.euchre.strategy import (
     Q_LEAD_NEXT,
     Q_LEAD_TRUMP,
     Q_VOID,
@@ -33,10 +33,10 @@ from kernels.euchre.strategy import (
     name_decision,
     order_decision,
 )
-from kernels.jit import kernel
-from kernels.play import card_mask, nth_card, random_card, value_ranks
-from kernels.rng import bounded
-from kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
+from bower.kernels.jit import kernel
+from bower.kernels.play import card_mask, nth_card, random_card, value_ranks
+from bower.kernels.rng import bounded
+from bower.kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
 
 N_SEATS = 4
 HAND_SIZE = 5

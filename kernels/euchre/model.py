@@ -3,7 +3,7 @@
 For one drawn deal, ``deal_weight`` walks the calls before the player's turn
 (all passes: any other call ends the Euchre auction) and returns the deal's
 weight, the product over the other seats' observed passes of
-``kernels.advice.choice_probability(dist, n, 0, tau, eps)``. ``dist[i]`` is
+``bower.kernels.advice.choice_probability(dist, n, 0, tau, eps)``. ``dist[i]`` is
 how far the seat's own decision statistic (SPEC.md, "The auction", under that
 seat's strategy row) is from the range in which the strategy would make legal
 choice ``i``:
@@ -40,9 +40,9 @@ bower of the up-card's suit (1.0 or 0.0).
 
 import numpy as np
 
-from kernels.advice import M_EPS, M_TAU, choice_probability
-from kernels.estimate import estimate
-from kernels.euchre.strategy import (
+from bower.kernels.advice import M_EPS, M_TAU, choice_probability
+from bower.kernels.estimate import estimate
+from bower.kernels.euchre.strategy import (
     Q_NAME,
     Q_ORDER,
     Q_TAKE,
@@ -52,7 +52,7 @@ from kernels.euchre.strategy import (
     card_weights,
     is_random,
 )
-from kernels.jit import kernel
+from bower.kernels.jit import kernel
 
 N_SEATS = 4
 TIE_STEP = 2.0 ** -13  # half the estimates' grid (2**-12): a statistic exactly at a threshold is on the call's side

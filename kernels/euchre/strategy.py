@@ -3,18 +3,18 @@
 Every number comes from a seat's row of the strategy record (``codes.PARAMS``).
 The trick weights are first spread into a per-card table ``wt[seat, trump,
 card]`` (``card_weights``, once per chunk), so an estimate ``E(hand, t)`` is a
-sum over the hand's cards plus the void term (``kernels.estimate.estimate``).
-Weights are multiples of ``kernels.estimate.WEIGHT_STEP``, so every estimate
+sum over the hand's cards plus the void term (``bower.kernels.estimate.estimate``).
+Weights are multiples of ``bower.kernels.estimate.WEIGHT_STEP``, so every estimate
 is exact in any summation order (the discard's "total minus one card" too).
 """
 
 import numpy as np
 
-from kernels.bits import highest, lowest, popcount
-from kernels.estimate import best_suit, estimate
-from kernels.euchre.codes import PARAM_NAMES
-from kernels.jit import kernel
-from kernels.tables import EFF_SUIT, SUIT_MASK, TRUMP_RANK, V_HIGHER, V_SUIT_MASK
+from bower.kernels.bits import highest, lowest, popcount
+from bower.kernels.estimate import best_suit, estimate
+from bower.kernels.euchre.codes import PARAM_NAMES
+from bower.kernels.jit import kernel
+from bower.kernels.tables import EFF_SUIT, SUIT_MASK, TRUMP_RANK, V_HIGHER, V_SUIT_MASK
 
 _q = PARAM_NAMES.index
 

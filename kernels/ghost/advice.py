@@ -2,14 +2,14 @@
 
 The player's six cards are fixed; the other 18 are dealt uniformly at random
 to the two other players and the ghost (the only hard facts). Each deal gets
-a weight from the model of the other players (``kernels.ghost.model``): with
+a weight from the model of the other players (``bower.kernels.ghost.model``): with
 the exact model (``MODEL_EXACT``) 1 if the strategy, playing the other seats
 on those cards, makes exactly the calls (and the swap) made before the
 player's turn, else 0 (today's rejection sampling, on the same streams);
 with the softmax model the product of the model's probabilities of the
 observed swap decisions and calls. A deal of weight 0 is drawn and skipped;
 a softmax weight below the chunk's mean so far goes through Russian roulette
-(``kernels.advice.roulette``: played at that mean with probability w/mean).
+(``bower.kernels.advice.roulette``: played at that mean with probability w/mean).
 Each kept deal is then played once per action from the same cards and
 decision-stream state, the player's decision at this turn forced to the
 action, the observed decisions before it imposed (softmax; under the exact
@@ -28,7 +28,7 @@ both rows.
 import numpy as np
 from numba import prange
 
-from kernels.advice import (
+from bower.kernels.advice import (
     M_EPS,
     M_KIND,
     M_TAU,
@@ -40,9 +40,9 @@ from kernels.advice import (
     roulette,
     tally_weighted,
 )
-from kernels.deal import shuffle
-from kernels.ghost.codes import G_STICK, G_SWAP
-from kernels.ghost.hand import (
+from bower.kernels.deal import shuffle
+from bower.kernels.ghost.codes import G_STICK, G_SWAP
+from bower.kernels.ghost.hand import (
     F_AT,
     F_CALL,
     F_GIVEN,
@@ -70,9 +70,9 @@ from kernels.ghost.hand import (
     play_dealt_once,
     score_of,
 )
-from kernels.ghost.model import MAX_CHOICES, N_FEATURES, deal_weight
-from kernels.jit import kernel
-from kernels.solve import TT_BITS, solve_position
+from bower.kernels.ghost.model import MAX_CHOICES, N_FEATURES, deal_weight
+from bower.kernels.jit import kernel
+from bower.kernels.solve import TT_BITS, solve_position
 
 ADVICE_DEALER = 2  # the dealer's seat: position p is seat p - 1
 DD_ACTIVE = np.int64(0b0111)  # seats 0..2 in play for the solver (its seat 3, the ghost's place, holds nothing)
@@ -177,7 +177,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
     and row 1 for the double-dummy one (``playout & PLAY_DD``), and
     ``infer[ci, s, j]`` = Σ w · feature j of seat s (``model.FEATURE_NAMES``).
     ``actions[a]`` = (swap, call, trump), -1 meaning "as the strategy does";
-    ``model`` is ``kernels.advice``'s model vector; ``params`` has a
+    ``model`` is ``bower.kernels.advice``'s model vector; ``params`` has a
     ``strategy_rows`` row per seat.
     """
     n_actions = actions.shape[0]
@@ -257,7 +257,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 ok = strategy_reproduces(dealt, dstate, dbuf, hands, rules, params, scores, target_score, prefix,
                                          swap_given, rec)
                 w = 1.0 if ok else 0.0
-            if not exact and w > 0.0:  # Russian roulette on light deals (``kernels.advice.roulette``)
+            if not exact and w > 0.0:  # Russian roulette on light deals (``bower.kernels.advice.roulette``)
                 raw_w = w
                 w = roulette(w, raw_sum, raw_n, state)
                 raw_sum += raw_w

@@ -1,7 +1,7 @@
 """Ghost Hand as data the kernels read: rule options with their codes, the strategy parameter layout.
 
 ``OPTIONS`` lists the rule options in kernel order, each as (name, allowed
-values with the default first, kernel codes); the engine's ``sim.rules``
+values with the default first, kernel codes); the engine's ``bower.sim.rules``
 builds its option objects from them and encodes a rule set as the int64
 vector whose ``G_*`` cells the kernels read. ``PARAMS`` lists the strategy
 parameters (name, default, meaning) in the order of the float64 row each

@@ -8,9 +8,9 @@ rows), and the Python layer merges them, so results never depend on threads.
 import numpy as np
 from numba import prange
 
-from kernels.bits import lowest
-from kernels.deal import deal_four, deal_packets
-from kernels.ghost.hand import (
+from bower.kernels.bits import lowest
+from bower.kernels.deal import deal_four, deal_packets
+from bower.kernels.ghost.hand import (
     HAND_SIZE,
     N_SEATS,
     NO_FORCE,
@@ -30,9 +30,9 @@ from kernels.ghost.hand import (
     play_hand,
     tally,
 )
-from kernels.ghost.stats import tally_bids
-from kernels.ghost.strategy import strategy_rows
-from kernels.games import (  # noqa: F401  (the layouts are read through this module too)
+from bower.kernels.ghost.stats import tally_bids
+from bower.kernels.ghost.strategy import strategy_rows
+from bower.kernels.games import (  # noqa: F401  (the layouts are read through this module too)
     GA_WIDTH,
     GO_WIDTH,
     ST_BIDDER,
@@ -47,9 +47,9 @@ from kernels.games import (  # noqa: F401  (the layouts are read through this mo
     seed_game,
     top_seats,
 )
-from kernels.jit import kernel
-from kernels.rng import next_u64
-from kernels.ghost.codes import G_AUCTION, G_STICK, G_SWAP, G_TIEBREAK
+from bower.kernels.jit import kernel
+from bower.kernels.rng import next_u64
+from bower.kernels.ghost.codes import G_AUCTION, G_STICK, G_SWAP, G_TIEBREAK
 
 FIRST_DEALER = 2  # seat 0 is position 1 in a game's first hand
 

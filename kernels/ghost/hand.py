@@ -1,13 +1,13 @@
 """Ghost Hand Euchre kernels: auction with the ghost swap, trick play, scoring, chunked simulation.
 
 Seats are 0..2; the dealer of a hand is given, position p (1..3) is seat
-``(dealer + p) % 3``. Hands are card masks (``sim.cards``). Rule options come
-as the int64 vector of ``sim.rules.encode`` and the strategy as the float64
-vector of ``sim.strategy.to_vector``, one row per seat (``params[seat]``).
+``(dealer + p) % 3``. Hands are card masks (``bower.sim.cards``). Rule options come
+as the int64 vector of ``bower.sim.rules.encode`` and the strategy as the float64
+vector of ``bower.sim.strategy.to_vector``, one row per seat (``params[seat]``).
 Random strategies draw from the decision stream ``(dstate, dbuf)``, apart
 from the deal stream ``(state, buf)``, so deals never depend on decisions. The per-hand record (``R_*``) and the
 summary counters (``S_*``) are fixed-width int64 rows defined here and read by
-``sim.records`` / ``sim.runner``.
+``bower.sim.records`` / ``bower.sim.runner``.
 
 The hot path: ``play_hand`` (inlined into the drivers) calls three kernels
 that are compiled once, not inlined, and take numbers or are compiled without
@@ -18,9 +18,9 @@ reference counting (``_nrt=False``), so a call costs a few nanoseconds:
 
 import numpy as np
 
-from kernels.bits import lowest, popcount
-from kernels.deal import deal_four
-from kernels.ghost.strategy import (  # noqa: F401  (best_trump and estimate are re-exported for the tests)
+from bower.kernels.bits import lowest, popcount
+from bower.kernels.deal import deal_four
+from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estimate are re-exported for the tests)
     P_BID3,
     P_BID4,
     P_BID5,
@@ -40,10 +40,10 @@ from kernels.ghost.strategy import (  # noqa: F401  (best_trump and estimate are
     random_call_rng,
     shift_of,
 )
-from kernels import pimc
-from kernels.jit import kernel
-from kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
-from kernels.tables import (
+from bower.kernels import pimc
+from bower.kernels.jit import kernel
+from bower.kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
+from bower.kernels.tables import (
     EFF_SUIT,
     POWER,
     SUIT_MASK,
@@ -53,7 +53,7 @@ from kernels.tables import (
     VALUE_ORDER,
     VALUE_RANK,
 )
-from kernels.ghost.codes import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP, PARAM_NAMES
+from bower.kernels.ghost.codes import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP, PARAM_NAMES
 
 DECK = np.int64((1 << 24) - 1)
 N_SEATS = 3

@@ -4,7 +4,7 @@ The other players are modelled as the strategy with noise: at each decision,
 legal choice ``i`` gets a *distance* ``dist[i]``, how far the strategy's own
 decision statistic is from the range that would make the strategy choose
 ``i`` (0 for the strategy's own choice), and the model's probability is
-``kernels.advice.choice_probability`` (a softmax over ``-dist / tau`` mixed
+``bower.kernels.advice.choice_probability`` (a softmax over ``-dist / tau`` mixed
 with a tremble ``eps``). The decisions and their statistics:
 
 - **Swap** (at a player's first turn, while the ghost is there): the best
@@ -41,8 +41,8 @@ suit. The play-outs impose the observed calls and swap through
 
 import numpy as np
 
-from kernels.advice import choice_probability
-from kernels.ghost.strategy import (
+from bower.kernels.advice import choice_probability
+from bower.kernels.ghost.strategy import (
     P_BID3,
     P_BID4,
     P_BID5,
@@ -57,9 +57,9 @@ from kernels.ghost.strategy import (
     call_of,
     shift_of,
 )
-from kernels.jit import kernel
+from bower.kernels.jit import kernel
 
-DELTA = 2.0**-13  # half a weight step (``kernels.estimate.WEIGHT_STEP``): see the module docstring
+DELTA = 2.0**-13  # half a weight step (``bower.kernels.estimate.WEIGHT_STEP``): see the module docstring
 MOON = 6
 MAX_CHOICES = 5  # pass, 3, 4, 5, moon
 N_FEATURES = 2

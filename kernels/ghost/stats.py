@@ -13,9 +13,9 @@ strategy's own trick estimate in steps of ``EST_STEP``.
 import numpy as np
 from numba import prange
 
-from kernels.bits import popcount
-from kernels.deal import deal_packets
-from kernels.ghost.hand import (
+from bower.kernels.bits import popcount
+from bower.kernels.deal import deal_packets
+from bower.kernels.ghost.hand import (
     HAND_SIZE,
     R_BID,
     R_DEAL,
@@ -32,8 +32,8 @@ from kernels.ghost.hand import (
     margin2,
     play_dealt_once,
 )
-from kernels.ghost.strategy import best_trump, estimate
-from kernels.jit import kernel
+from bower.kernels.ghost.strategy import best_trump, estimate
+from bower.kernels.jit import kernel
 
 N_LEVELS, N_POS, N_TRUMPS, N_BOWERS, N_ACES = 4, 3, 7, 3, 4
 N_BID_CELLS = N_LEVELS * N_POS * N_TRUMPS * N_BOWERS * N_ACES

@@ -4,10 +4,10 @@ Small functions that take arrays are inlined at Numba's level
 (``inline="always"``): a plain call with array arguments costs atomic
 reference-count updates (about 30 ns, measured), more than the work itself.
 Functions called plainly take numbers only, or are compiled without
-reference counting (``_nrt=False``, in ``kernels.ghost``).
+reference counting (``_nrt=False``, in ``bower.kernels.ghost``).
 
 Every number comes from one seat's row ``p`` of the strategy record
-(``sim.strategy.GHOST_PARAMS``); sim/strategy.py describes the strategy in
+(``bower.sim.strategy.GHOST_PARAMS``); sim/strategy.py describes the strategy in
 words. The hand kernel reads ``strategy_rows``: each row followed by its
 trick-estimate table, so a hand's four estimates take twelve lookups, and it
 plays tricks in value space (``tables.VALUE_ORDER``: cards renumbered by
@@ -18,14 +18,14 @@ registers as a tuple (``bounded_rng``).
 
 import numpy as np
 
-from kernels.bits import popcount
-from kernels.deal import draw_bounded
-from kernels.jit import kernel
-from kernels.tables import (
+from bower.kernels.bits import popcount
+from bower.kernels.deal import draw_bounded
+from bower.kernels.jit import kernel
+from bower.kernels.tables import (
     SUIT_MASK,
 )
-from kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
-from kernels.ghost.codes import PARAM_NAMES
+from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
+from bower.kernels.ghost.codes import PARAM_NAMES
 
 param_index = PARAM_NAMES.index
 
@@ -97,7 +97,7 @@ def estimate(hand, trump, p):
     """Trick estimate of ``hand`` with ``trump`` (sim/strategy.py): trump weights, off aces and kings, voids.
 
     Branch-free on the card bits. The weights are multiples of a binary
-    fraction (``sim.strategy.WEIGHT_STEP``), so the sum is exact in any order.
+    fraction (``bower.sim.strategy.WEIGHT_STEP``), so the sum is exact in any order.
     """
     return _estimate_w(hand, trump, _weights(p))
 
@@ -156,7 +156,7 @@ def strategy_rows(strat_params):
 
     The table gives ``best_trump`` exactly (for hands without the joker)
     when every weight is a whole number of units below the limit, as
-    ``sim.strategy`` makes them; otherwise ``T_OK`` is 0 and the estimates
+    ``bower.sim.strategy`` makes them; otherwise ``T_OK`` is 0 and the estimates
     are summed directly.
     """
     n = strat_params.shape[0]

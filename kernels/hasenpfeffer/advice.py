@@ -2,15 +2,15 @@
 
 The player's six cards are fixed; the other 19 are dealt uniformly at random
 to the three other players (six each) and the widow. Each draw gets a
-weight from the model of the other players (``model``, ``kernels.advice.M_*``):
+weight from the model of the other players (``model``, ``bower.kernels.advice.M_*``):
 
 - exact (today's rejection): 1 if the strategy, playing every seat on those
   cards, makes exactly the calls before the player's turn (the player's own
   earlier calls included), else 0; each kept deal is then played once per
   action with ``play_dealt`` and the player's call forced, as before;
 - softmax: the product over the other seats' observed calls of the model's
-  probability of each (``kernels.hasenpfeffer.model``), a weight below the
-  chunk's mean so far through Russian roulette (``kernels.advice.roulette``);
+  probability of each (``bower.kernels.hasenpfeffer.model``), a weight below the
+  chunk's mean so far through Russian roulette (``bower.kernels.advice.roulette``);
   the play-out gives the observed calls (``hand.F_GIVEN``), then the player's
   action, and leaves the rest of the auction, the widow and the play to the
   strategy.
@@ -31,7 +31,7 @@ other side's (doubled, as before).
 import numpy as np
 from numba import prange
 
-from kernels.advice import (
+from bower.kernels.advice import (
     M_KIND,
     MODEL_EXACT,
     PLAY_DD,
@@ -41,9 +41,9 @@ from kernels.advice import (
     roulette,
     tally_weighted,
 )
-from kernels.deal import shuffle
-from kernels.hasenpfeffer.drivers import _scratch
-from kernels.hasenpfeffer.hand import (
+from bower.kernels.deal import shuffle
+from bower.kernels.hasenpfeffer.drivers import _scratch
+from bower.kernels.hasenpfeffer.hand import (
     F_AT,
     F_CALL,
     F_GIVEN,
@@ -68,9 +68,9 @@ from kernels.hasenpfeffer.hand import (
     play_dealt_once,
     score_hand,
 )
-from kernels.hasenpfeffer.model import MAX_CHOICES, auction_weight, features
-from kernels.jit import kernel
-from kernels.solve import new_table, solve_position
+from bower.kernels.hasenpfeffer.model import MAX_CHOICES, auction_weight, features
+from bower.kernels.jit import kernel
+from bower.kernels.solve import new_table, solve_position
 
 ADVICE_DEALER = 3  # the dealer's seat: position p is seat p - 1
 
@@ -137,7 +137,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
     ``actions[a]`` is the level called (0 = pass); ``model`` the model vector,
     ``playout`` the play-out bits. Outputs per chunk ``ci``: ``draws``,
     ``kept`` (deals of positive weight), ``wsum[ci]`` (Σw, Σw²), ``acc[ci, row, a]``
-    the weighted counters (``kernels.advice.W_*``; row 0 strategy, 1 double
+    the weighted counters (``bower.kernels.advice.W_*``; row 0 strategy, 1 double
     dummy), ``pts_xy``/``mar_xy[ci, row]`` the weighted products,
     ``infer[ci, s]`` Σw·(best suit estimate, joker held) of each other seat.
     """
@@ -217,7 +217,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                 w = 1.0 if keep else 0.0
             else:
                 w = auction_weight(dealt, seat, prefix, rules, params, wt, model, est, dist)
-                if w > 0.0:  # Russian roulette on light deals (``kernels.advice.roulette``)
+                if w > 0.0:  # Russian roulette on light deals (``bower.kernels.advice.roulette``)
                     raw_w = w
                     w = roulette(w, raw_sum, raw_n, state)
                     raw_sum += raw_w

@@ -12,8 +12,8 @@ threes, -) as bidder and their makes; ``ST_WINS`` counts games its side won.
 import numpy as np
 from numba import prange
 
-from kernels.estimate import estimate
-from kernels.games import (
+from bower.kernels.estimate import estimate
+from bower.kernels.games import (
     ST_BIDDER,
     ST_HANDS,
     ST_MADE,
@@ -23,7 +23,7 @@ from kernels.games import (
     record_game,
     seed_game,
 )
-from kernels.hasenpfeffer.hand import (
+from bower.kernels.hasenpfeffer.hand import (
     LITTLE_PEPPER,
     N_CARDS,
     N_SEATS,
@@ -45,9 +45,9 @@ from kernels.hasenpfeffer.hand import (
     play_hand,
     tally,
 )
-from kernels.jit import kernel
-from kernels.rng import next_u64
-from kernels.hasenpfeffer.codes import H_PEPPER
+from bower.kernels.jit import kernel
+from bower.kernels.rng import next_u64
+from bower.kernels.hasenpfeffer.codes import H_PEPPER
 
 FIRST_DEALER = 3  # seat 0 is position 1 in a game's first hand
 WORK = 16

@@ -3,25 +3,25 @@
 Seats 0..3, partners opposite (side = seat % 2); position p (1..4) is seat
 ``(dealer + p) % 4``. Bid levels: 1..6 (numeric); in the pepper form 1..5,
 6 = little pepper, 7 = big pepper. Rule options come as the int64 vector
-of ``sim.rules.encode`` (``H_*``), the strategy as one float64 row per seat
-(``sim.strategy.HASENPFEFFER_PARAMS``) and its per-card weight table ``wt``
+of ``bower.sim.rules.encode`` (``H_*``), the strategy as one float64 row per seat
+(``bower.sim.strategy.HASENPFEFFER_PARAMS``) and its per-card weight table ``wt``
 (``card_weights``). Random strategies draw from ``(dstate, dbuf)``, deals
 from ``(state, buf)``. The record (``R_*``) and summary (``S_*``) rows are
-read by ``sim.records`` and ``sim.hasenpfeffer``.
+read by ``bower.sim.records`` and ``bower.sim.hasenpfeffer``.
 """
 
 import numpy as np
 
-from kernels.bits import lowest, popcount
-from kernels.estimate import best_suit
-from kernels.deal import shuffle
-from kernels.play import choose_follow, least_value, nth_card, random_card, strongest_trump, weakest_trump
-from kernels import pimc
-from kernels.jit import kernel
-from kernels.rng import bounded
-from kernels.tables import EFF_SUIT, HIGHER, POWER, SUIT_MASK, TRUMP_RANK
-from kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_DEFENDERS_SCORE, H_PASS_FINAL, H_PEPPER, H_REDEAL, H_UNDERTRICKS, H_WIDOW_DEAD
-from kernels.hasenpfeffer.codes import PARAM_NAMES
+from bower.kernels.bits import lowest, popcount
+from bower.kernels.estimate import best_suit
+from bower.kernels.deal import shuffle
+from bower.kernels.play import choose_follow, least_value, nth_card, random_card, strongest_trump, weakest_trump
+from bower.kernels import pimc
+from bower.kernels.jit import kernel
+from bower.kernels.rng import bounded
+from bower.kernels.tables import EFF_SUIT, HIGHER, POWER, SUIT_MASK, TRUMP_RANK
+from bower.kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_DEFENDERS_SCORE, H_PASS_FINAL, H_PEPPER, H_REDEAL, H_UNDERTRICKS, H_WIDOW_DEAD
+from bower.kernels.hasenpfeffer.codes import PARAM_NAMES
 
 N_SEATS = 4
 HAND_SIZE = 6

@@ -33,9 +33,9 @@ gets the distance to ``th_b`` extrapolated one trick per level past the top
 
 import numpy as np
 
-from kernels.advice import M_EPS, M_TAU, choice_probability
-from kernels.hasenpfeffer.codes import H_PEPPER
-from kernels.hasenpfeffer.hand import (
+from bower.kernels.advice import M_EPS, M_TAU, choice_probability
+from bower.kernels.hasenpfeffer.codes import H_PEPPER
+from bower.kernels.hasenpfeffer.hand import (
     BIG_PEPPER,
     JOKER,
     N_SEATS,
@@ -49,7 +49,7 @@ from kernels.hasenpfeffer.hand import (
     card_weights,
     is_random,
 )
-from kernels.jit import kernel
+from bower.kernels.jit import kernel
 
 BOUNDARY = 1e-3  # tricks: the least distance of a call the strategy does not make
 JUMP_PENALTY = 1.0  # tricks: added to a jump by a strategy that never jumps (``bid_jump`` 0)

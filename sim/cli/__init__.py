@@ -3,7 +3,7 @@
 ``main`` runs the group in click's standalone mode, so shell completion
 works (``_BOWER_COMPLETE=bash_source bower``) and every error is a
 ``click.ClickException`` that prints itself: bad input and faults as one
-line ``bower: error: ...`` with status 2 (``sim.errors.UserError``), Ctrl-C
+line ``bower: error: ...`` with status 2 (``bower.sim.errors.UserError``), Ctrl-C
 as ``bower: interrupted`` (130) and SIGTERM as ``bower: terminated`` (143),
 after the same cleanup. Options default from ``BOWER_<COMMAND>_<OPTION>``
 environment variables (``BOWER_SEED`` and ``BOWER_THREADS`` for every
@@ -17,18 +17,18 @@ import signal
 
 import click
 
-from sim.cli.analyze import analyze
-from sim.cli.experiment import experiment
-from sim.cli.options import quiet_option
-from sim.cli.profile import profile
-from sim.cli.replay import replay
-from sim.cli.report import report
-from sim.cli.should_bid import should_bid
-from sim.cli.simulate import simulate
-from sim.cli.solve import solve
-from sim.cli.strategies import strategies
-from sim.cli.sweep import sweep
-from sim.errors import CommandLineError, Stopped, Terminated, UserError, os_reason
+from bower.sim.cli.analyze import analyze
+from bower.sim.cli.experiment import experiment
+from bower.sim.cli.options import quiet_option
+from bower.sim.cli.profile import profile
+from bower.sim.cli.replay import replay
+from bower.sim.cli.report import report
+from bower.sim.cli.should_bid import should_bid
+from bower.sim.cli.simulate import simulate
+from bower.sim.cli.solve import solve
+from bower.sim.cli.strategies import strategies
+from bower.sim.cli.sweep import sweep
+from bower.sim.errors import CommandLineError, Stopped, Terminated, UserError, os_reason
 
 
 def _os_error_line(e: OSError) -> str:
@@ -101,7 +101,7 @@ def _on_sigterm(signum, frame):
 
 def main(argv=None) -> None:
     """Entry point: run the CLI in click's standalone mode (it always exits; statuses in ``cli``'s help)."""
-    from sim.progress import set_quiet, stop_watching, watch_compiles
+    from bower.sim.progress import set_quiet, stop_watching, watch_compiles
 
     set_quiet(False)
     watch_compiles()

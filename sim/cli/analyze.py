@@ -6,7 +6,7 @@ import json
 
 import click
 
-from sim.cli.options import StrategySpec, json_option, threads_option
+from bower.sim.cli.options import StrategySpec, json_option, threads_option
 
 
 def _rows(df) -> list[dict]:
@@ -21,8 +21,8 @@ def recorded_strategy(path: str, meta: dict | None, v):
     used, and the note says so. RecordsError when the recorded parameters are
     not this variant's.
     """
-    from sim.records import RecordsError
-    from sim.strategy import StrategyError, load_strategy
+    from bower.sim.records import RecordsError
+    from bower.sim.strategy import StrategyError, load_strategy
 
     seats = (meta or {}).get("seats")
     if not isinstance(seats, list) or not seats or not all(isinstance(s, dict) for s in seats):
@@ -69,12 +69,12 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
     """
     import pandas as pd
 
-    from analysis import stream
-    from analysis.report import OutputError, check_out_dir, write_tables
-    from sim.errors import os_reason
-    from sim.progress import Progress
-    from sim.records import RecordsError
-    from sim.strategy import load_strategy
+    from bower.analysis import stream
+    from bower.analysis.report import OutputError, check_out_dir, write_tables
+    from bower.sim.errors import os_reason
+    from bower.sim.progress import Progress
+    from bower.sim.records import RecordsError
+    from bower.sim.strategy import load_strategy
 
     for flag, d in (("--csv", csv_dir), ("--parquet", parquet_dir)):
         if d is not None and not d.strip():
@@ -105,7 +105,7 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
         notes.append("the records file does not say which strategy made it (no metadata): the trick estimates are "
                      "default's; --strategy chooses")
     if solve_dd:
-        from sim.runner import set_threads
+        from bower.sim.runner import set_threads
 
         set_threads(threads)
     bar = Progress("records" if info["format"] == "parquet" else "records (bytes read)",

@@ -6,9 +6,9 @@ import json
 
 import click
 
-from sim.cli.options import Count, StrategySpec, json_option, rule_option, seed_option, threads_option, variant_option
-from sim.runner import MAX_GAMES
-from sim.text import limit_text
+from bower.sim.cli.options import Count, StrategySpec, json_option, rule_option, seed_option, threads_option, variant_option
+from bower.sim.runner import MAX_GAMES
+from bower.sim.text import limit_text
 
 
 @click.command()
@@ -26,9 +26,9 @@ from sim.text import limit_text
 @json_option
 def experiment(strategies, variant, games, seed, threads, rules, until_significant, max_games, independent, as_json):
     """Play strategies A B [C] (presets or .toml files) against each other in duplicate games."""
-    from sim import experiment as ex
-    from sim.progress import Progress
-    from sim.rules import get_variant, parse_rule_args
+    from bower.sim import experiment as ex
+    from bower.sim.progress import Progress
+    from bower.sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
@@ -52,7 +52,7 @@ def experiment(strategies, variant, games, seed, threads, rules, until_significa
 
 def format_experiment(r: dict) -> str:
     """The human-readable report of an experiment result."""
-    from sim.rules import get_variant
+    from bower.sim.rules import get_variant
 
     mode = "duplicate deals (every seat assignment on the same deals)" if r["duplicate"] else "independent deals"
     lines = [

@@ -14,7 +14,7 @@ import click
 
 
 def _variant_help() -> str:
-    from sim.variants import names
+    from bower.sim.variants import names
 
     known = names()
     return "Game variant: " + ", ".join(known[:-1]) + " or " + known[-1] + "."
@@ -34,7 +34,7 @@ class Count(click.ParamType):
 
     def convert(self, value, param, ctx):
         """The whole number ``value`` stands for; BadParameter for another value or one past the limits."""
-        from sim.text import limit_text
+        from bower.sim.text import limit_text
 
         if isinstance(value, bool):
             self.fail(f"{value!r} is not a whole number", param, ctx)
@@ -79,13 +79,13 @@ class VariantChoice(click.Choice):
     """A variant name (or one of its aliases), given as the variant's own name; listed in ``--help``."""
 
     def __init__(self):
-        from sim.variants import names
+        from bower.sim.variants import names
 
         super().__init__(names(), case_sensitive=False)
 
     def convert(self, value, param, ctx):
         """The variant's own name for a name or alias (any case); BadParameter naming the known ones."""
-        from sim.rules import RuleError, get_variant
+        from bower.sim.rules import RuleError, get_variant
 
         try:
             return get_variant(str(value).strip().lower()).name
@@ -163,7 +163,7 @@ class StrategySpec(click.ParamType):
         """The presets (of ``--variant`` when given already) and file names that complete ``incomplete``."""
         from click.shell_completion import CompletionItem
 
-        from sim.variants import all_variants
+        from bower.sim.variants import all_variants
 
         variant = (ctx.params.get("variant") if ctx is not None else None) or None
         presets = []
@@ -190,7 +190,7 @@ def _check_rules(ctx, param, value):
 
 def _set_quiet(ctx, param, value):
     if value:
-        from sim.progress import set_quiet
+        from bower.sim.progress import set_quiet
 
         set_quiet(True)
     return value

@@ -6,9 +6,9 @@ import json
 
 import click
 
-from sim.cli.options import CommaChoice, Count, json_option, variant_option
-from sim.profiling import KERNELS
-from sim.text import limit_text
+from bower.sim.cli.options import CommaChoice, Count, json_option, variant_option
+from bower.sim.profiling import KERNELS
+from bower.sim.text import limit_text
 
 MAX_PROFILE_HANDS = 10**8  # the solve case holds hands/50 deals in memory; larger runs time nothing new
 
@@ -27,9 +27,9 @@ MAX_PROFILE_HANDS = 10**8  # the solve case holds hands/50 deals in memory; larg
 @json_option
 def profile(kernel, hands, threads, variant, as_json):
     """Time each kernel at each thread count (after compiling or loading it), median of 3 runs."""
-    from sim import profiling
+    from bower.sim import profiling
 
-    from sim.rules import get_variant
+    from bower.sim.rules import get_variant
 
     v = get_variant(variant)
     kernels = profiling.parse_kernels(kernel, v.name)
@@ -42,11 +42,11 @@ def profile(kernel, hands, threads, variant, as_json):
 
 
 def format_profile(r: dict) -> str:
-    """The human-readable table of a ``sim.profiling.profile`` result."""
+    """The human-readable table of a ``bower.sim.profiling.profile`` result."""
     m = r["machine"]
     verb = "compiled the kernels first" if r["compiled"] else "loaded the kernels from Numba's cache"
     detail = ", ".join(f"{c['name']} {c['seconds']:.2f} s" + (" (compiled)" if c["compiled"] else "") for c in r["compile"])
-    from sim.rules import get_variant
+    from bower.sim.rules import get_variant
 
     lines = [
         f"bower profile ({get_variant(r.get('variant', 'ghost')).title}): {r['hands']:,} hands, threads {','.join(map(str, r['threads']))}, "
@@ -72,9 +72,9 @@ def format_profile(r: dict) -> str:
         if row["name"] == "game":
             lines.append(f"game at {row['threads']} thread(s): {row['hands_per_second']:,.0f} hands/s "
                          f"({row['hands']:,} hands in {row['items']:,} games)")
-    from sim.profiling import FUSED_NOTE
+    from bower.sim.profiling import FUSED_NOTE
 
-    from sim.rules import get_variant
+    from bower.sim.rules import get_variant
 
     v = get_variant(r.get("variant", "ghost"))
     if any(row["derived"] for row in r["kernels"]):

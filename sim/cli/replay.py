@@ -8,8 +8,8 @@ import click
 
 
 def _fields_help() -> str:
-    from sim.replay import fields_needed
-    from sim.variants import all_variants
+    from bower.sim.replay import fields_needed
+    from bower.sim.variants import all_variants
 
     lines = []
     for v in all_variants():
@@ -67,8 +67,8 @@ def replay(file, dd, as_json):
     --json prints one JSON object per hand: hand, tricks, points (with
     the penalties), score (as played), penalty, reneges, costs (--dd), ...
     """
-    from sim.replay import replay_file
-    from sim.variants import get_variant
+    from bower.sim.replay import replay_file
+    from bower.sim.variants import get_variant
 
     games: dict = {}
     n = played = renege_count = differ = 0

@@ -7,7 +7,7 @@ import os
 
 import click
 
-from sim.cli.options import (
+from bower.sim.cli.options import (
     Count,
     rule_option,
     seed_option,
@@ -15,8 +15,8 @@ from sim.cli.options import (
     threads_option,
     variant_option,
 )
-from sim.runner import MAX_GAMES, MAX_HANDS
-from sim.text import limit_text
+from bower.sim.runner import MAX_GAMES, MAX_HANDS
+from bower.sim.text import limit_text
 
 DD_HANDS = 20_000  # hands of the report's run solved double dummy, by default
 MAX_SWAP_DEALS = 10**11  # each deal is played two to six times (every swap decision both ways): days of work
@@ -64,10 +64,10 @@ def report(variant, hands, swap_deals, games, seed, threads, rules, strategy, ou
     double-dummy make rate by hand strength come from the run's first
     --dd-hands hands, each played hand solved for the four trumps.
     """
-    from analysis.report import add_dd_section, build_report, check_report_dir
-    from analysis.report_plots import drawer
-    from sim import runner
-    from sim.rules import get_variant, parse_rule_args
+    from bower.analysis.report import add_dd_section, build_report, check_report_dir
+    from bower.analysis.report_plots import drawer
+    from bower.sim import runner
+    from bower.sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
@@ -80,7 +80,7 @@ def report(variant, hands, swap_deals, games, seed, threads, rules, strategy, ou
     plots, draw = drawer(v)
     n_dd = min(hands, dd_hands)
     if n_dd:
-        from sim.progress import Progress
+        from bower.sim.progress import Progress
 
         bar = Progress("double dummy", enabled=False if as_json else None)
         try:

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from sim.cli.options import (
+from bower.sim.cli.options import (
     CommaChoice,
     Count,
     Position,
@@ -17,7 +17,7 @@ from sim.cli.options import (
     threads_option,
     variant_option,
 )
-from sim.text import limit_text
+from bower.sim.text import limit_text
 
 MAX_SAMPLES = 10**9  # effective deals per action one question may ask for
 
@@ -28,14 +28,14 @@ CALLS = ("pass", "p", "1", "2", "3", "4", "5", "6", "moon", "little-pepper", "bi
 
 
 def _most_seats() -> int:
-    from sim.variants import all_variants
+    from bower.sim.variants import all_variants
 
     return max(v.players for v in all_variants())
 
 
 def _dealers() -> str:
     """Which position is the dealer's in each variant, for the help: ``3 in ghost, cutthroat; ...``."""
-    from sim.variants import all_variants
+    from bower.sim.variants import all_variants
 
     by: dict[int, list[str]] = {}
     for v in all_variants():
@@ -78,7 +78,7 @@ def _call_word(text: str) -> str:
 def should_bid(hand, position, calls, swapped, bid, scores, upcard, strategy, model_kind, tau, epsilon, playout, samples,
                seed, threads, rules, variant, as_json):
     """Evaluate every action open at your turn on the same sampled deals and recommend one."""
-    from sim.rules import get_variant, parse_rule_args
+    from bower.sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)

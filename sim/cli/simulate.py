@@ -6,7 +6,7 @@ import json
 
 import click
 
-from sim.cli.options import (
+from bower.sim.cli.options import (
     Count,
     json_option,
     rule_option,
@@ -15,8 +15,8 @@ from sim.cli.options import (
     threads_option,
     variant_option,
 )
-from sim.runner import MAX_GAMES, MAX_HANDS
-from sim.text import limit_text
+from bower.sim.runner import MAX_GAMES, MAX_HANDS
+from bower.sim.text import limit_text
 
 
 @click.command()
@@ -34,9 +34,9 @@ from sim.text import limit_text
 @click.option("--records", "records_path", default=None, metavar="FILE", help="Write every hand's record (.jsonl or .parquet).")
 def simulate(variant, hands, games, seed, threads, rules, strategy, as_json, records_path):
     """Simulate independent hands (or whole games with --games) and summarise them."""
-    from sim import runner
-    from sim.progress import Progress
-    from sim.rules import get_variant, parse_rule_args
+    from bower.sim import runner
+    from bower.sim.progress import Progress
+    from bower.sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
@@ -70,7 +70,7 @@ def records_command(v, hands: int, seed: int, rules: dict, strategy, records_pat
     """The ``bower simulate`` command line that writes these records again: seed, strategy and every rule spelled out."""
     import shlex
 
-    from sim.rules import resolve
+    from bower.sim.rules import resolve
 
     args = ["bower", "simulate", "--variant", v.name, "--hands", str(hands), "--seed", str(seed),
             "--strategy", str(strategy)]
@@ -81,7 +81,7 @@ def records_command(v, hands: int, seed: int, rules: dict, strategy, records_pat
 
 def format_summary(s: dict) -> str:
     """The human-readable summary of a ``runner.simulate`` result: header, the variant's block, games, throughput."""
-    from sim.rules import get_variant
+    from bower.sim.rules import get_variant
 
     v = get_variant(s["variant"])
     n = s["hands"]
@@ -99,7 +99,7 @@ def format_summary(s: dict) -> str:
 
 def _finish(s: dict, lines: list) -> str:
     """The games block, throughput and records lines that end every summary."""
-    from sim.rules import get_variant
+    from bower.sim.rules import get_variant
 
     v = get_variant(s["variant"])
     if "games" in s:

@@ -6,11 +6,11 @@ import json
 
 import click
 
-from sim.cli.options import VariantChoice, _variant_help, json_option, rule_option, threads_option
+from bower.sim.cli.options import VariantChoice, _variant_help, json_option, rule_option, threads_option
 
 
 def _variants_help() -> str:
-    from sim.variants import all_variants
+    from bower.sim.variants import all_variants
 
     lines = []
     for v in all_variants():
@@ -69,8 +69,8 @@ def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_j
     and dd.table (each trump), from the hands and the first leader as played;
     the variant and rules are the records' own.
     """
-    from sim import solve as S
-    from sim.rules import get_variant, parse_rule_args
+    from bower.sim import solve as S
+    from bower.sim.rules import get_variant, parse_rule_args
 
     if records_in is not None:
         given = [name for name, x in (("DEAL", deal), ("--trump", trump), ("--maker", maker), ("--plays", plays),
@@ -114,7 +114,7 @@ def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_j
         raise click.UsageError("--trump needs --maker SEAT")
     cards = []
     if plays:
-        from sim.cards import parse_cards
+        from bower.sim.cards import parse_cards
 
         cards = parse_cards(plays, allow_joker=v.card_play.joker)
     result = S.solve(v, hands, S.parse_suit(trump), maker, leader, cards, rules_d, dealer, frozenset(alone))
@@ -126,8 +126,8 @@ def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_j
 
 
 def _solve_file(records_in, out_path, threads, as_json):
-    from sim import solve as S
-    from sim.progress import Progress
+    from bower.sim import solve as S
+    from bower.sim.progress import Progress
 
     progress = Progress("records", enabled=None if not as_json else False)
     try:

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from sim.cli.options import StrategySpec, json_option, variant_option
+from bower.sim.cli.options import StrategySpec, json_option, variant_option
 
 
 @click.command()
@@ -21,8 +21,8 @@ def strategies(variant, show, as_json):
     (base = "default") and sets only those that differ; switches are true or
     false, every other parameter a number.
     """
-    from sim.rules import get_variant
-    from sim.strategy import load_strategy, to_toml
+    from bower.sim.rules import get_variant
+    from bower.sim.strategy import load_strategy, to_toml
 
     v = get_variant(variant)
     if show is not None:

@@ -6,9 +6,9 @@ import json
 
 import click
 
-from sim.cli.options import Count, StrategySpec, json_option, rule_option, seed_option, threads_option, variant_option
-from sim.runner import MAX_GAMES
-from sim.text import limit_text
+from bower.sim.cli.options import Count, StrategySpec, json_option, rule_option, seed_option, threads_option, variant_option
+from bower.sim.runner import MAX_GAMES
+from bower.sim.text import limit_text
 
 
 @click.command()
@@ -24,9 +24,9 @@ from sim.text import limit_text
 @json_option
 def sweep(params, base, variant, games, seed, threads, rules, as_json):
     """Play the base strategy with each parameter value against two copies of the base."""
-    from sim import experiment as ex
-    from sim.progress import Progress
-    from sim.rules import get_variant, parse_rule_args
+    from bower.sim import experiment as ex
+    from bower.sim.progress import Progress
+    from bower.sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
@@ -46,7 +46,7 @@ def sweep(params, base, variant, games, seed, threads, rules, as_json):
 
 def format_sweep(r: dict) -> str:
     """The human-readable table of a sweep."""
-    from sim.rules import get_variant
+    from bower.sim.rules import get_variant
 
     names = r["params"]
     v = get_variant(r["variant"])

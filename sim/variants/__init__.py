@@ -1,4 +1,4 @@
-"""The registry of variants: every game bower plays, each one package implementing ``sim.variants.base.Variant``.
+"""The registry of variants: every game bower plays, each one package implementing ``bower.sim.variants.base.Variant``.
 
 ``get_variant("cutthroat")`` (or an alias) gives the ``Variant`` object that
 the commands, runner, records, experiments, analysis, report and profile go
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 
-from sim.rules import RuleError
+from bower.sim.rules import RuleError
 
 _PACKAGES = ("ghost", "cutthroat", "hasenpfeffer", "euchre")
 _loaded: dict = {}
@@ -19,7 +19,7 @@ _loaded: dict = {}
 
 def _load(key: str):
     if key not in _loaded:
-        _loaded[key] = importlib.import_module(f"sim.variants.{key}").VARIANT
+        _loaded[key] = importlib.import_module(f"bower.sim.variants.{key}").VARIANT
     return _loaded[key]
 
 

@@ -1,4 +1,4 @@
-"""The interface every variant implements: one ``Variant`` object per game, listed by ``sim.variants``.
+"""The interface every variant implements: one ``Variant`` object per game, listed by ``bower.sim.variants``.
 
 A variant is two packages: its Numba code under ``kernels/NAME/`` (``codes``:
 rule codes and the strategy parameter layout; ``hand``: the deal, auction,
@@ -7,7 +7,7 @@ play and score of one hand with its record and summary layouts; ``strategy``;
 and its engine package ``sim/variants/NAME/`` that builds the ``Variant``
 below from its own modules (``strategy``: presets; ``records``; ``summary``:
 the summary, its text and the experiment columns; ``tables``: the analysis
-tables; ``plots``: the report's plots, with ``analysis.report_plots``'
+tables; ``plots``: the report's plots, with ``bower.analysis.report_plots``'
 helpers; ``advice``: the should-bid question; ``report``;
 ``scoring``: replay's rules, through ``CardPlay``). The commands, runner,
 records, experiments, analysis, report, profile, the double-dummy solver and
@@ -22,12 +22,12 @@ from typing import Callable
 
 import numpy as np
 
-from sim.rules import Option, RuleError
+from bower.sim.rules import Option, RuleError
 
 
 @dataclass(frozen=True)
 class CardPlay:
-    """What the double-dummy solver and replay (``sim.solve``, ``sim.replay``) need of a variant's card play.
+    """What the double-dummy solver and replay (``bower.sim.solve``, ``bower.sim.replay``) need of a variant's card play.
 
     The two sides of a hand are the maker's side (the maker alone, or with a
     partner in a partnership variant) and everyone else in play.

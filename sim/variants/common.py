@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from analysis.intervals import wilson
-from analysis.report import check_out_dir, run_meta
-from kernels import games as kg
-from sim import runner
-from sim.progress import Progress
-from sim.strategy import load_strategy
+from bower.analysis.intervals import wilson
+from bower.analysis.report import check_out_dir, run_meta
+from bower.kernels import games as kg
+from bower.sim import runner
+from bower.sim.progress import Progress
+from bower.sim.strategy import load_strategy
 
 
 def records_report_run(v, table_run, hands: int, games: int | None, swap_deals, seed: int, threads, rules_d: dict,

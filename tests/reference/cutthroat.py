@@ -19,7 +19,7 @@ Conventions
   ``(dealer + p) % 3``. The dummy is not a seat: it is a face-down hand that
   is dealt as a fourth hand and is never a player.
 - A card is a ``Card`` (suit, rank) with ``index == suit * 6 + rank``, suits
-  C S D H, ranks 9 T J Q K A, the same numbering as ``sim.cards``. Public
+  C S D H, ranks 9 T J Q K A, the same numbering as ``bower.sim.cards``. Public
   functions accept ``Card`` objects, card indices or card strings (``"JH"``)
   wherever a card or a list of cards is expected, and return ``Card``
   objects, except ``play_with_choices``, which mirrors the Ghost Hand
@@ -40,7 +40,7 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 
-from sim.rules import Option, resolve
+from bower.sim.rules import Option, resolve
 from tests.reference.variant import Variant
 from tests.reference.ghost import (  # the card helpers shared with Ghost Hand (re-exported)
     DECK,
@@ -93,9 +93,9 @@ CUTTHROAT = Variant(
 def resolve_rules(overrides: dict | None = None) -> dict:
     """Every Cutthroat option with its value: the defaults, then ``overrides``.
 
-    Unknown names and values not allowed raise ``sim.rules.RuleError`` (a
+    Unknown names and values not allowed raise ``bower.sim.rules.RuleError`` (a
     ``ValueError``); strings such as ``"true"`` or ``"3"`` are parsed as in
-    ``sim.rules.resolve``.
+    ``bower.sim.rules.resolve``.
     """
     return resolve(CUTTHROAT, overrides)
 

@@ -1,7 +1,7 @@
 """A plain-Python Cutthroat player: the default strategy, the random player, whole hands and games.
 
 The slow, obvious twin of the Cutthroat kernels (``sim/cutthroat.py``,
-``sim.runner`` with ``variant="cutthroat"``), written from the contract in
+``bower.sim.runner`` with ``variant="cutthroat"``), written from the contract in
 ``notes/cutthroat_spec.md``. The RULES are not re-implemented here: every
 phase of a hand goes through the rules reference ``tests/reference/cutthroat.py``
 (deal, auction check, dealer's exchange, going alone, merge, first lead,
@@ -18,8 +18,8 @@ Strategy parameters (``CUTTHROAT_PARAM_NAMES``, spec order)::
     order_min assist_min take_min name_min alone_min defend_alone_min lead_trump_min random
 
 They are resolved (presets, dicts over the defaults, rounding of weights to
-steps of 2**-12) by ``sim.strategy.load_strategy(spec, variant="cutthroat")``,
-as the Ghost twin uses ``sim.strategy`` for its own parameters: the parsing is
+steps of 2**-12) by ``bower.sim.strategy.load_strategy(spec, variant="cutthroat")``,
+as the Ghost twin uses ``bower.sim.strategy`` for its own parameters: the parsing is
 shared, every decision is written here.
 
 Public API (mirrors the kernel side so tests compare directly):
@@ -32,8 +32,8 @@ from __future__ import annotations
 import itertools
 from functools import lru_cache
 
-from sim.rules import RULES_VERSION
-from sim.strategy import load_strategy
+from bower.sim.rules import RULES_VERSION
+from bower.sim.strategy import load_strategy
 from tests.reference import cutthroat as ct
 from tests.reference.ghost import (
     DECK,
@@ -85,7 +85,7 @@ ROUND_ONE_THRESHOLD = {1: "order_min", 2: "assist_min", 3: "take_min"}
 def resolve_params(spec="default") -> dict:
     """A seat's full parameter dict from a preset name, a TOML path or a dict over the defaults.
 
-    Parsed by ``sim.strategy.load_strategy(spec, variant="cutthroat")``, which
+    Parsed by ``bower.sim.strategy.load_strategy(spec, variant="cutthroat")``, which
     also rounds every weight to a multiple of 2**-12 (so estimates are exact
     sums in any order); only the parsing is shared with the simulator.
     """
@@ -427,7 +427,7 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
 
 
 def play_order(order, dealer: int, rules: dict | None = None, strategy="default", seed: int = 0) -> dict:
-    """The record of a hand dealt from a 24-card order (ints or strings); ``sim.cutthroat.play_order``.
+    """The record of a hand dealt from a 24-card order (ints or strings); ``bower.sim.cutthroat.play_order``.
 
     Random seats draw from the decision stream of chunk 0 of ``seed``; the
     record's ``hand`` is 0.
@@ -438,7 +438,7 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
 
 
 def best_keep(cards10, trump: int, strategy="default") -> list[int]:
-    """The 5 card indices (ascending) the default merge keeps of ``cards10``; ``sim.cutthroat.best_keep``."""
+    """The 5 card indices (ascending) the default merge keeps of ``cards10``; ``bower.sim.cutthroat.best_keep``."""
     ten = ct.as_cards(cards10)
     if len(ten) != 10:
         raise ValueError(f"the merge chooses from 10 cards, got {len(ten)}")
@@ -446,7 +446,7 @@ def best_keep(cards10, trump: int, strategy="default") -> list[int]:
 
 
 def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default") -> list[dict]:
-    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (``sim.runner.hand_records``).
+    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (``bower.sim.runner.hand_records``).
 
     Dealer of hand h: h % 3. Random seats draw from their chunk's decision
     stream, which runs through the chunk's hands from the first, so those
@@ -530,7 +530,7 @@ def game_details(seed: int, start: int, count: int, rules: dict | None = None, s
 
 def game_results(seed: int, start: int, count: int, rules: dict | None = None, strategies=("default",),
                  assignments=((0, 0, 0),), duplicate: bool = True) -> list[dict]:
-    """Per-game results of deal sets ``start .. start+count-1`` (``sim.runner.game_results``)."""
+    """Per-game results of deal sets ``start .. start+count-1`` (``bower.sim.runner.game_results``)."""
     keys = ("set", "assignment", "winner", "hands", "scores")
     return [{k: d[k] for k in keys}
             for d in game_details(seed, start, count, rules, strategies, assignments, duplicate)]

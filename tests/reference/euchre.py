@@ -23,7 +23,7 @@ Conventions
   per side: ``[side 0, side 1]``.
 - A card is a ``Card`` (suit, rank) of the Ghost Hand reference with
   ``index == suit * 6 + rank``, suits C S D H, ranks 9 T J Q K A, the
-  numbering of ``sim.cards`` and ``kernels/cards.py``. Public functions
+  numbering of ``bower.sim.cards`` and ``kernels/cards.py``. Public functions
   accept ``Card`` objects, card indices or card strings (``"JH"``, ``"10c"``)
   wherever a card or a list of cards is expected, and return ``Card``
   objects, except ``play_with_choices`` (hand masks in, card indices out, as
@@ -71,7 +71,7 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 
-from sim.rules import Option, RuleError, resolve
+from bower.sim.rules import Option, RuleError, resolve
 from tests.reference import ghost as _ghost
 from tests.reference.ghost import (  # the 24-card helpers shared with Ghost Hand (re-exported)
     DECK,
@@ -120,7 +120,7 @@ class RuleOptions:
     options: tuple
 
     def option(self, name: str) -> Option:
-        """The option called ``name``; ``sim.rules.RuleError`` (a ValueError) naming the known ones otherwise."""
+        """The option called ``name``; ``bower.sim.rules.RuleError`` (a ValueError) naming the known ones otherwise."""
         for o in self.options:
             if o.name == name:
                 return o
@@ -147,9 +147,9 @@ EUCHRE = RuleOptions(
 def resolve_rules(overrides: dict | None = None) -> dict:
     """Every Euchre option with its value: the defaults, then ``overrides``.
 
-    Unknown names and values not allowed raise ``sim.rules.RuleError`` (a
+    Unknown names and values not allowed raise ``bower.sim.rules.RuleError`` (a
     ``ValueError``); strings such as ``"true"`` are parsed as in
-    ``sim.rules.resolve``.
+    ``bower.sim.rules.resolve``.
     """
     return resolve(EUCHRE, overrides)
 

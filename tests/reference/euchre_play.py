@@ -1,7 +1,7 @@
 """A plain-Python Standard Euchre player: the default strategy, the random player, whole hands and games.
 
 The slow, obvious twin of the Euchre kernels (``kernels/euchre/``,
-``sim.variants.euchre.play_order``, ``sim.runner`` with ``variant="euchre"``),
+``bower.sim.variants.euchre.play_order``, ``bower.sim.runner`` with ``variant="euchre"``),
 written from the contract ``kernels/euchre/SPEC.md`` only, never from the
 kernel code. The RULES are not re-implemented here: every phase of a hand goes
 through the rules reference ``tests/reference/euchre.py`` (deal, whose turn it
@@ -29,9 +29,9 @@ The play functions take one parameter dict per seat. ``resolve_params``
 builds one from a preset name or a dict over the defaults without the
 kernel side: the defaults and presets (``EUCHRE_DEFAULTS``,
 ``EUCHRE_PRESETS``) are written here from SPEC.md's table, and weights (the
-``w_*`` parameters) are rounded to multiples of 2**-12 as ``sim.strategy``
+``w_*`` parameters) are rounded to multiples of 2**-12 as ``bower.sim.strategy``
 rounds them (``round(x / 2**-12) * 2**-12``). The twin tests pass the kernel
-side's own resolved dicts (``sim.strategy.resolve_strategy``) instead, which
+side's own resolved dicts (``bower.sim.strategy.resolve_strategy``) instead, which
 go through unchanged.
 
 Readings of SPEC.md (each repeated where it is used)
@@ -79,7 +79,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from sim.rules import RULES_VERSION
+from bower.sim.rules import RULES_VERSION
 from tests.reference import euchre as eu
 from tests.reference.ghost import DECK, NoDecisions, game_seeds, trick_power
 from tests.reference.ghost import estimate as _ghost_estimate
@@ -152,7 +152,7 @@ EUCHRE_PRESETS: dict[str, dict[str, float]] = {
 
 
 def round_weight(x: float) -> float:
-    """A weight rounded to a multiple of 2**-12 (half to even, as ``sim.strategy``)."""
+    """A weight rounded to a multiple of 2**-12 (half to even, as ``bower.sim.strategy``)."""
     return round(x / WEIGHT_STEP) * WEIGHT_STEP
 
 
@@ -526,7 +526,7 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
 
 
 def play_order(order, dealer: int, rules: dict | None = None, strategy="default", seed: int = 0) -> dict:
-    """The record of a hand dealt from a 24-card order (ints or strings); ``sim.variants.euchre.play_order``.
+    """The record of a hand dealt from a 24-card order (ints or strings); ``bower.sim.variants.euchre.play_order``.
 
     ``strategy``: a preset name, a parameter dict, or a list of four (by
     seat). Random seats draw from the decision stream of chunk 0 of ``seed``
@@ -538,7 +538,7 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
 
 
 def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default") -> list[dict]:
-    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (``sim.runner.hand_records``).
+    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (``bower.sim.runner.hand_records``).
 
     Dealer of hand h: h % 4. ``strategy``: a preset name, a dict, or a list
     of four (by seat). Random seats draw from their chunk's decision stream,
@@ -628,7 +628,7 @@ def game_details(seed: int, start: int, count: int, rules: dict | None = None, s
 
 def game_results(seed: int, start: int, count: int, rules: dict | None = None, strategies=("default",),
                  assignments=((0, 0, 0, 0),), duplicate: bool = True) -> list[dict]:
-    """Per-game results of deal sets ``start .. start+count-1`` (``sim.runner.game_results``)."""
+    """Per-game results of deal sets ``start .. start+count-1`` (``bower.sim.runner.game_results``)."""
     keys = ("set", "assignment", "winner", "hands", "scores")
     return [{k: d[k] for k in keys}
             for d in game_details(seed, start, count, rules, strategies, assignments, duplicate)]

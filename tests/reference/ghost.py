@@ -13,7 +13,7 @@ be score-aware (its bid thresholds move near the target), and the random
 player draws every decision from a decision stream kept apart from the deal
 stream (``tests/reference/rng.py``).
 
-Public functions mirror ``sim.runner`` so a test can compare them directly:
+Public functions mirror ``bower.sim.runner`` so a test can compare them directly:
 ``hand_records``, ``game_results``, ``deal_masks``, ``play_with_choices``,
 ``score_hand``, and the single-rule helpers ``legal_cards``/``legal_mask``,
 ``legal_calls`` and ``trick_winner``. ``game_details`` adds what a game went
@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sim.rules import RULES_VERSION, resolve
-from sim.strategy import resolve_strategy
+from bower.sim.rules import RULES_VERSION, resolve
+from bower.sim.strategy import resolve_strategy
 from tests.reference.rng import (
     Xoshiro256ss,
     chunk_rng,
@@ -36,7 +36,7 @@ from tests.reference.rng import (
     game_deal_rng,
     game_decision_rng,
 )
-from sim.variants import get_variant
+from bower.sim.variants import get_variant
 
 GHOST = get_variant("ghost")
 
@@ -692,7 +692,7 @@ def play_hand(deal: list[list[Card]], dealer: int, rules: dict, seats: list, sco
 
 
 def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default") -> list[dict]:
-    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (see ``sim.runner``).
+    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (see ``bower.sim.runner``).
 
     ``strategy``: one strategy for every seat or a list of three (by seat).
     Independent hands: game scores are all 0; the dealer of hand h is h % 3.
@@ -723,7 +723,7 @@ def hand_records(seed: int, start: int, count: int, rules: dict | None = None, s
 
 def play_forced(dealt, dealer: int, force=None, rules: dict | None = None, strategy="default",
                 scores=(0, 0, 0), seed: int = 0) -> dict:
-    """The record of one hand played from given masks with one seat's decisions forced (see ``sim.runner``).
+    """The record of one hand played from given masks with one seat's decisions forced (see ``bower.sim.runner``).
 
     ``dealt``: masks by dealing slot (position 1, 2, 3 = dealer, ghost);
     ``force``: None, a ``Force`` or (seat, at, swap, call, trump) with -1 for
@@ -848,7 +848,7 @@ def game_details(seed: int, start: int, count: int, rules: dict | None = None, s
 
 def game_results(seed: int, start: int, count: int, rules: dict | None = None, strategies=("default",),
                  assignments=((0, 0, 0),), duplicate: bool = True) -> list[dict]:
-    """Per-game results of deal sets ``start .. start+count-1`` (see ``sim.runner.game_results``)."""
+    """Per-game results of deal sets ``start .. start+count-1`` (see ``bower.sim.runner.game_results``)."""
     keys = ("set", "assignment", "winner", "hands", "scores")
     return [
         {k: d[k] for k in keys}

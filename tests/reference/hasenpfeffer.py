@@ -23,7 +23,7 @@ Conventions
   game totals are per side: ``[side 0, side 1]``.
 - A card is a ``Card`` (suit, rank) of the Ghost Hand reference with
   ``index == suit * 6 + rank``, suits C S D H, ranks 9 T J Q K A, the same
-  numbering as ``sim.cards``; the joker is ``JOKER`` (a ``Joker``, index 24,
+  numbering as ``bower.sim.cards``; the joker is ``JOKER`` (a ``Joker``, index 24,
   written ``JK``), which has no suit or rank of its own: it is always the
   highest trump and belongs to the trump suit for following, leading and
   voids. ``DECK25[i].index == i``. Public functions accept ``Card`` /
@@ -75,7 +75,7 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 
-from sim.rules import Option, resolve
+from bower.sim.rules import Option, resolve
 from tests.reference.variant import Variant
 from tests.reference import ghost as _ghost
 from tests.reference.ghost import (  # the 24-card helpers shared with Ghost Hand (re-exported)
@@ -123,9 +123,9 @@ HASENPFEFFER = Variant(
 def resolve_rules(overrides: dict | None = None) -> dict:
     """Every Hasenpfeffer option with its value: the defaults, then ``overrides``.
 
-    Unknown names and values not allowed raise ``sim.rules.RuleError`` (a
+    Unknown names and values not allowed raise ``bower.sim.rules.RuleError`` (a
     ``ValueError``); strings such as ``"true"`` are parsed as in
-    ``sim.rules.resolve``.
+    ``bower.sim.rules.resolve``.
     """
     return resolve(HASENPFEFFER, overrides)
 
@@ -189,7 +189,7 @@ class Joker:
 
     @property
     def index(self) -> int:
-        """The simulator's card number of the joker (``sim.cards.JOKER``)."""
+        """The simulator's card number of the joker (``bower.sim.cards.JOKER``)."""
         return 24
 
     @property

@@ -1,7 +1,7 @@
 """A plain-Python Hasenpfeffer player: the default strategy, the random player, whole hands and games.
 
 The slow, obvious twin of the Hasenpfeffer kernels (``sim/hasenpfeffer.py``,
-``sim.runner`` with ``variant="hasenpfeffer"``), written from the contract in
+``bower.sim.runner`` with ``variant="hasenpfeffer"``), written from the contract in
 ``notes/hasenpfeffer_spec.md``. The RULES are not re-implemented here: every
 phase of a hand goes through the rules reference ``tests/reference/hasenpfeffer.py``
 (deal, auction legality and outcome, widow, trump, first lead, tricks,
@@ -18,7 +18,7 @@ Strategy parameters (``HASENPFEFFER_PARAM_NAMES``, spec order)::
     partner_help cushion support_margin bid_jump big_pepper_min lead_trump_min random
 
 They are resolved (presets, dicts over the defaults, rounding of weights to
-steps of 2**-12) by ``sim.strategy.load_strategy(spec, variant="hasenpfeffer")``:
+steps of 2**-12) by ``bower.sim.strategy.load_strategy(spec, variant="hasenpfeffer")``:
 the parsing is shared with the simulator, every decision is written here.
 
 Readings of the spec (each repeated where it is used)
@@ -48,8 +48,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from sim.rules import RULES_VERSION
-from sim.strategy import load_strategy
+from bower.sim.rules import RULES_VERSION
+from bower.sim.strategy import load_strategy
 from tests.reference import hasenpfeffer as hp
 from tests.reference.ghost import NoDecisions, game_seeds
 from tests.reference.rng import (
@@ -83,7 +83,7 @@ HASENPFEFFER_PARAM_NAMES = (
 def resolve_params(spec="default") -> dict:
     """A seat's full parameter dict from a preset name, a TOML path or a dict over the defaults.
 
-    Parsed by ``sim.strategy.load_strategy(spec, variant="hasenpfeffer")``,
+    Parsed by ``bower.sim.strategy.load_strategy(spec, variant="hasenpfeffer")``,
     which also rounds every weight to a multiple of 2**-12 (so estimates are
     exact sums in any order).
     """
@@ -469,7 +469,7 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
 
 
 def play_order(order, dealer: int, rules: dict | None = None, strategy="default", seed: int = 0) -> dict:
-    """The record of a hand dealt from a 25-card order (ints or strings); ``sim.hasenpfeffer.play_order``.
+    """The record of a hand dealt from a 25-card order (ints or strings); ``bower.sim.hasenpfeffer.play_order``.
 
     Random seats draw from the decision stream of chunk 0 of ``seed``; the
     record's ``hand`` is 0.
@@ -480,7 +480,7 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
 
 
 def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default") -> list[dict]:
-    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (``sim.runner.hand_records``).
+    """Records of hands ``start .. start+count-1`` of the run with ``seed`` (``bower.sim.runner.hand_records``).
 
     Dealer of hand h: h % 4. Random seats draw from their chunk's decision
     stream, which runs through the chunk's hands from the first, so those
@@ -574,7 +574,7 @@ def game_details(seed: int, start: int, count: int, rules: dict | None = None, s
 
 def game_results(seed: int, start: int, count: int, rules: dict | None = None, strategies=("default",),
                  assignments=((0, 0, 0, 0),), duplicate: bool = True) -> list[dict]:
-    """Per-game results of deal sets ``start .. start+count-1`` (``sim.runner.game_results``)."""
+    """Per-game results of deal sets ``start .. start+count-1`` (``bower.sim.runner.game_results``)."""
     keys = ("set", "assignment", "winner", "hands", "scores")
     return [{k: d[k] for k in keys}
             for d in game_details(seed, start, count, rules, strategies, assignments, duplicate)]

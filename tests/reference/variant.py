@@ -1,10 +1,10 @@
-"""The references' own description of a variant's rule options (independent of the engine's ``sim.variants``)."""
+"""The references' own description of a variant's rule options (independent of the engine's ``bower.sim.variants``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.rules import Option, RuleError
+from bower.sim.rules import Option, RuleError
 
 
 @dataclass(frozen=True)

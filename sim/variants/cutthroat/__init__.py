@@ -2,20 +2,20 @@
 
 The ``Variant`` below wires this package's modules (``strategy``,
 ``records``, ``summary``, ``tables``, ``plots``, ``report``, ``advice``,
-``hands``) to the interface of ``sim.variants.base``, over the kernels in
+``hands``) to the interface of ``bower.sim.variants.base``, over the kernels in
 ``kernels/cutthroat/``.
 """
 
 from __future__ import annotations
 
-from kernels.cutthroat import advice as ca
-from kernels.cutthroat import codes
-from kernels.cutthroat import drivers as cs
-from kernels.cutthroat import hand as ck
-from sim.experiment import rotations_one_vs_base, three_seat_assignments
-from sim.variants import base
-from sim.variants.common import all_tables
-from sim.variants.cutthroat import (
+from bower.kernels.cutthroat import advice as ca
+from bower.kernels.cutthroat import codes
+from bower.kernels.cutthroat import drivers as cs
+from bower.kernels.cutthroat import hand as ck
+from bower.sim.experiment import rotations_one_vs_base, three_seat_assignments
+from bower.sim.variants import base
+from bower.sim.variants.common import all_tables
+from bower.sim.variants.cutthroat import (
     advice,
     plots,
     records,

@@ -3,11 +3,11 @@
 The situation is the player's five cards, the up-card, the position and the
 passes before the turn (round one: 0 to 2 passes; round two: 3 passes of
 round one then 0 to 2). Every open call is played on the same weighted deals
-(``kernels.cutthroat.advice``): under the softmax model each deal weighs the
-model's probability of the other players' passes (``kernels.cutthroat.model``),
+(``bower.kernels.cutthroat.advice``): under the softmax model each deal weighs the
+model's probability of the other players' passes (``bower.kernels.cutthroat.model``),
 under ``exact`` only the deals on which the strategy passes as they did count
 (the old rejection, with the old driver, counters and intervals:
-``sim.advice.sample_actions``). The answer adds the model, the play-out, the
+``bower.sim.advice.sample_actions``). The answer adds the model, the play-out, the
 effective sample size, what the passes say about each other seat (its mean
 trick estimate in the up-card's suit and the chance it holds that suit's right
 bower) and, with the double-dummy play-out, ``actions_dd`` and
@@ -21,11 +21,11 @@ import time
 
 import numpy as np
 
-from kernels import advice as ka
-from kernels.cutthroat import advice as ca
-from kernels.cutthroat import hand as ck
-from sim import runner
-from sim.advice import (
+from bower.kernels import advice as ka
+from bower.kernels.cutthroat import advice as ca
+from bower.kernels.cutthroat import hand as ck
+from bower.sim import runner
+from bower.sim.advice import (
     as_counts,
     CHUNK_SAMPLES,
     DEFAULT_CAP,
@@ -47,7 +47,7 @@ from sim.advice import (
     sample_weighted,
     weighted_action_stats,
 )
-from sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
+from bower.sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
 
 ACCEPT = {1: "order", 2: "assist", 3: "take"}
 
@@ -123,7 +123,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     """Evaluate every open call for ``hand`` at ``position`` with ``upcard`` turned, after ``calls`` (passes).
 
     ``model``: ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: softmax with
-    ``sim.advice.DEFAULT_TAU`` and ``DEFAULT_EPSILON``); ``playout``:
+    ``bower.sim.advice.DEFAULT_TAU`` and ``DEFAULT_EPSILON``); ``playout``:
     ``strategy``, ``dd`` or ``both``. ``samples`` is the effective sample size
     wanted (exactly the kept deals under the exact model).
     """

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.cutthroat import drivers as cs
-from kernels.cutthroat import hand as ck
-from sim.cards import CardError, parse_card
+from bower.kernels.cutthroat import drivers as cs
+from bower.kernels.cutthroat import hand as ck
+from bower.sim.cards import CardError, parse_card
 
 
 def _order(order) -> np.ndarray:
@@ -26,9 +26,9 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
     dummy; 20..23 are the kitty, the first turned up. ``strategy``: one for
     every seat or a list of three. Random seats draw from the decision
     stream of hand chunk 0 of ``seed``. ``force`` = (seat, at, call, alone)
-    as ``kernels.cutthroat.F_*`` makes one decision (the should-bid path).
+    as ``bower.kernels.cutthroat.F_*`` makes one decision (the should-bid path).
     """
-    from sim.runner import decision_states, resolve_run, seat_params
+    from bower.sim.runner import decision_states, resolve_run, seat_params
 
     v, rules_d, rules_vec = resolve_run("cutthroat", seed, rules)
     _, params = seat_params(strategy, "cutthroat")
@@ -40,7 +40,7 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
 
 def best_keep(cards10, trump: int, strategy="default") -> list[int]:
     """The 5 card indices the strategy keeps of the maker's 10 cards (hand and dummy) with ``trump``."""
-    from sim.strategy import load_strategy, to_vector
+    from bower.sim.strategy import load_strategy, to_vector
 
     mask = 0
     for x in cards10:

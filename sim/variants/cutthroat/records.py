@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.cutthroat import hand as ck
-from sim.cards import SUITS
-from sim import records as rc
-from sim.records import CARD_NAMES, _cards
-from sim.rules import RULES_VERSION
+from bower.kernels.cutthroat import hand as ck
+from bower.sim.cards import SUITS
+from bower.sim import records as rc
+from bower.sim.records import CARD_NAMES, _cards
+from bower.sim.rules import RULES_VERSION
 
 SEAT_KEYS = ("0", "1", "2")
 ACCEPT = {1: "order", 2: "assist", 3: "take"}  # the round-one acceptance by position
@@ -69,7 +69,7 @@ CALL_NAMES = ("pass", "order", "assist", "take", *SUITS)  # the call names, in t
 
 
 def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
-    """The record fields of a batch of kernel rows as columns (``sim.records``): the same values as ``row_to_dict``."""
+    """The record fields of a batch of kernel rows as columns (``bower.sim.records``): the same values as ``row_to_dict``."""
     maker = rows[:, ck.R_MAKER]
     played = maker >= 0
     dealer = rows[:, ck.R_DEALER]

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from sim.variants.common import records_report_meta, records_report_run
-from sim.variants.cutthroat import tables as ct
-from sim.variants.cutthroat.summary import table_run
-from sim.variants.ghost import tables as gt
+from bower.sim.variants.common import records_report_meta, records_report_run
+from bower.sim.variants.cutthroat import tables as ct
+from bower.sim.variants.cutthroat.summary import table_run
+from bower.sim.variants.ghost import tables as gt
 
 
 def report(hands: int, games: int | None, swap_deals, seed: int, threads, rules_d: dict, rules: tuple, strategy,
            out_dir: str) -> tuple[dict, dict, list]:
     """Run what the report needs and return (tables, meta, notes)."""
-    from sim.variants import get_variant
+    from bower.sim.variants import get_variant
 
     v = get_variant("cutthroat")
     s, cells, g, name, params, games = records_report_run(v, table_run, hands, games, swap_deals, seed, threads,

@@ -1,6 +1,6 @@
 """Cutthroat replay in plain Python (RULES.md 2): a record's fields checked, the hands at the first lead, the score.
 
-What ``sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
+What ``bower.sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
 ``alone`` seats), ``in_play`` (a lone defender's partner sits out; the
 dummy is not a seat), ``held`` (the deal after the dealer's exchange and
 the maker's merge of the dummy), ``score`` (exactly as
@@ -12,7 +12,7 @@ which field is wrong.
 
 from __future__ import annotations
 
-from sim.cards import CardError, parse_card
+from bower.sim.cards import CardError, parse_card
 
 SEATS = ("0", "1", "2")
 TRICKS = 5

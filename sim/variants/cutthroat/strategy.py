@@ -33,7 +33,7 @@ weights, no joker). ``u`` is the up-card's suit:
 
 from __future__ import annotations
 
-from kernels.cutthroat.codes import PARAMS
+from bower.kernels.cutthroat.codes import PARAMS
 
 SWITCHES = frozenset({"random", "pimc_sees_all"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})

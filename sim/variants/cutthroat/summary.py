@@ -1,6 +1,6 @@
 """Cutthroat in Python: the run summary, one hand from a given deal order, and the maker's keep-set.
 
-The runner (``sim.runner``) plays Cutthroat hands and games with
+The runner (``bower.sim.runner``) plays Cutthroat hands and games with
 ``variant="cutthroat"``; this module turns its counters into the summary
 dict, formats it for the terminal, and exposes the kernels' single-hand
 paths that the tests compare with the reference engine.
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import mean_interval
-from kernels import games as kg
-from kernels.cutthroat import hand as ck
-from sim.rules import RULES_VERSION
-from sim.text import pct, position_lines, rate, rate_line, share
-from sim.variants.common import maker_cell
+from bower.analysis.intervals import mean_interval
+from bower.kernels import games as kg
+from bower.kernels.cutthroat import hand as ck
+from bower.sim.rules import RULES_VERSION
+from bower.sim.text import pct, position_lines, rate, rate_line, share
+from bower.sim.variants.common import maker_cell
 
 POSITIONS = ("1", "2", "3")
 UP_RANKS = ("9", "T", "J", "Q", "K", "A")
@@ -23,7 +23,7 @@ UP_RANKS = ("9", "T", "J", "Q", "K", "A")
 
 def summarize(total: np.ndarray, rules: dict, strategy: str, seed: int, threads: int,
               elapsed: float) -> dict:
-    """The summary dict of a Cutthroat run from its merged counters (``kernels.cutthroat.S_*``)."""
+    """The summary dict of a Cutthroat run from its merged counters (``bower.kernels.cutthroat.S_*``)."""
     t = [int(x) for x in total]
     n = t[ck.S_HANDS]
     played = n - t[ck.S_THROWN]
@@ -94,9 +94,9 @@ def format_summary(s: dict) -> str:
 def table_run(hands: int, seed: int = 0, threads: int | None = None, rules: dict | None = None, strategy="default",
               progress=None) -> tuple[dict, "object"]:
     """Play ``hands`` hands and sum the analysis cells batch by batch: (summary, cells frame)."""
-    from sim import runner
-    from sim.strategy import load_strategy
-    from sim.variants.cutthroat.tables import Accumulator
+    from bower.sim import runner
+    from bower.sim.strategy import load_strategy
+    from bower.sim.variants.cutthroat.tables import Accumulator
 
     acc = Accumulator(load_strategy(strategy, "cutthroat")[1])
     summary = runner.rows_run("cutthroat", hands, seed, threads, rules, strategy, acc.add_rows, progress)
@@ -121,7 +121,7 @@ def experiment_table(r: dict) -> list[str]:
 
 
 def strategy_extras(acc: np.ndarray, hands: int) -> dict:
-    """A Cutthroat strategy's own rates (``kernels.cutthroat.drivers`` fills the ST_MAKER/ST_MADE cells)."""
+    """A Cutthroat strategy's own rates (``bower.kernels.cutthroat.drivers`` fills the ST_MAKER/ST_MADE cells)."""
     makers, made = maker_cell(acc, 0)
     alone, alone_made = maker_cell(acc, 1)
     lone_def, lone_def_set = maker_cell(acc, 2)

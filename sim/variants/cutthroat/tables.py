@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.intervals import wilson
-from kernels.cutthroat import hand as ck
-from kernels.cutthroat.strategy import estimates
-from sim.cards import SUITS, mask_of_names, parse_card
-from sim.strategy import to_vector
+from bower.analysis.intervals import wilson
+from bower.kernels.cutthroat import hand as ck
+from bower.kernels.cutthroat.strategy import estimates
+from bower.sim.cards import SUITS, mask_of_names, parse_card
+from bower.sim.strategy import to_vector
 
 UP_RANKS = ["9", "T", "J", "Q", "K", "A"]
 EST_STEP = 0.5  # width of the trick-estimate buckets
@@ -221,7 +221,7 @@ def table_set(c: pd.DataFrame, position: pd.DataFrame | None = None) -> dict[str
 
 def tables_from_records(records: list[dict], params: dict) -> dict[str, pd.DataFrame]:
     """The tables of saved Cutthroat records (the maker's strength judged by ``params``)."""
-    from sim.variants.ghost.tables import position_from_records
+    from bower.sim.variants.ghost.tables import position_from_records
 
     acc = Accumulator(params)
     acc.add_rows(rows_from_records(records))
@@ -236,13 +236,13 @@ _CALL_CODES = np.array([ck.CALL_PASS, ck.CALL_ACCEPT, ck.CALL_ACCEPT, ck.CALL_AC
 
 
 class Stream:
-    """``bower analyze``'s Cutthroat tables folded batch by batch (``analysis.stream``): the same as ``tables_from_records``."""
+    """``bower analyze``'s Cutthroat tables folded batch by batch (``bower.analysis.stream``): the same as ``tables_from_records``."""
 
     disjoint = ["deal.0", "deal.1", "deal.2", "dummy", "kitty"]
 
     def __init__(self, params: dict, rules: dict):
-        from analysis.stream import Field, Fold
-        from sim.variants.ghost.tables import PositionSums
+        from bower.analysis.stream import Field, Fold
+        from bower.sim.variants.ghost.tables import PositionSums
 
         seats = ("0", "1", "2")
         self.fields = ([Field(("dealer",), "seat")] + [Field(("deal", k), "cards", size=5) for k in seats]
@@ -258,7 +258,7 @@ class Stream:
         self.position = PositionSums()
 
     def add(self, d: dict, n: int) -> None:
-        from analysis.stream import require_trump
+        from bower.analysis.stream import require_trump
 
         maker = d["maker"]
         require_trump(maker, d["trump"])

@@ -2,21 +2,21 @@
 
 The ``Variant`` below wires this package's modules (``strategy``,
 ``records``, ``summary``, ``tables``, ``plots``, ``report``, ``advice``,
-``hands``) to the interface of ``sim.variants.base``, over the kernels in
+``hands``) to the interface of ``bower.sim.variants.base``, over the kernels in
 ``kernels/euchre/`` (their contract: ``kernels/euchre/SPEC.md``).
 ``play_order`` and ``score_hand`` are the single-hand paths of ``hands``.
 """
 
 from __future__ import annotations
 
-from kernels.euchre import advice as ea
-from kernels.euchre import codes
-from kernels.euchre import drivers as ed
-from kernels.euchre import hand as ek
-from sim.experiment import partnerships
-from sim.variants import base
-from sim.variants.common import all_tables
-from sim.variants.euchre import (
+from bower.kernels.euchre import advice as ea
+from bower.kernels.euchre import codes
+from bower.kernels.euchre import drivers as ed
+from bower.kernels.euchre import hand as ek
+from bower.sim.experiment import partnerships
+from bower.sim.variants import base
+from bower.sim.variants.common import all_tables
+from bower.sim.variants.euchre import (
     advice,
     plots,
     records,
@@ -26,7 +26,7 @@ from sim.variants.euchre import (
     summary,
     tables,
 )
-from sim.variants.euchre.hands import play_order, score_hand
+from bower.sim.variants.euchre.hands import play_order, score_hand
 
 ADVICE = ("JH AS KS 9H QD", "TS")  # the profiled should-bid question: hand, up-card; position 1, round one
 

@@ -3,9 +3,9 @@
 The situation is the player's five cards, the up-card, the position (1 =
 dealer's left, 4 = dealer) and the passes before the turn (round one: 0 to 3
 passes; round two: the 4 passes of round one, then 0 to 3). Every open call
-is played on the same deals (``kernels.euchre.advice``): the other 18 cards
+is played on the same deals (``bower.kernels.euchre.advice``): the other 18 cards
 dealt uniformly at random, each deal weighted by the model of the other
-players (``kernels.euchre.model``: under ``softmax``, the product of the
+players (``bower.kernels.euchre.model``: under ``softmax``, the product of the
 model's probabilities of their passes; under ``exact``, 1 when the strategy,
 playing the other seats, passes at each of those calls, else 0, which is the
 old rejection sampling, answered exactly as before). Tricks and the make chance are the
@@ -13,7 +13,7 @@ player's side's; ``expected_points`` are *net*: the side's points less the
 other side's (only one side scores a hand, so a euchre counts -2), which the
 recommendation and the adaptive stop maximise; ``side_points`` are the
 side's own points alone. Sampling, stopping and the paired intervals are
-those of ``sim.advice`` (weighted, with intervals at the effective sample size,
+those of ``bower.sim.advice`` (weighted, with intervals at the effective sample size,
 under ``softmax``). The play-out is the strategy's (``actions``) and/or the
 double-dummy value of the same contract (``actions_dd``). The inference
 reports, per other seat, the weighted mean of its trick estimate of the
@@ -28,12 +28,12 @@ import time
 
 import numpy as np
 
-from analysis.intervals import mean_interval
-from kernels import advice as ka
-from kernels.euchre import advice as ea
-from kernels.euchre import hand as ek
-from sim import runner
-from sim.advice import (
+from bower.analysis.intervals import mean_interval
+from bower.kernels import advice as ka
+from bower.kernels.euchre import advice as ea
+from bower.kernels.euchre import hand as ek
+from bower.sim import runner
+from bower.sim.advice import (
     CHUNK_SAMPLES,
     DEFAULT_CAP,
     DRAWS_PER_SAMPLE,
@@ -57,7 +57,7 @@ from sim.advice import (
     sample_weighted,
     weighted_action_stats,
 )
-from sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
+from bower.sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
 
 SEATS = 4
 SUIT_WORDS = {"c": 0, "clubs": 0, "s": 1, "spades": 1, "d": 2, "diamonds": 2, "h": 3, "hearts": 3}
@@ -97,7 +97,7 @@ def parse_situation(hand: str, upcard: str | None, position: int, calls: str | N
 
 
 def open_actions(sit: dict, rules: dict, position: int) -> list[dict]:
-    """The calls open at the turn (``kernels.euchre.advice.open_actions``) with their names."""
+    """The calls open at the turn (``bower.kernels.euchre.advice.open_actions``) with their names."""
     rows = ea.open_actions(sit["passes"], sit["up"], bool(rules["stick_the_dealer"]))
     word = "take it up" if position == 4 else "order it up"
     out = []
@@ -236,7 +236,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     ``bid`` (``order``, ``alone``, a suit letter, ``H alone``) also answers
     "should I make this call?" against its alternative. ``model``:
     ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: softmax with the
-    defaults of ``sim.advice``); ``playout``: ``strategy``, ``dd`` or
+    defaults of ``bower.sim.advice``); ``playout``: ``strategy``, ``dd`` or
     ``both``. ``samples`` is the effective sample size wanted (under
     ``exact``, the kept deals, as before).
     """

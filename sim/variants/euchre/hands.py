@@ -1,58 +1,58 @@
 """Standard Euchre's single-hand paths: one hand from a given deal order, the score table; strategies and rules as vectors.
 
-Strategies and rules are resolved by the engine (``sim.strategy``,
-``sim.rules``) against this variant's tables: a preset name of
+Strategies and rules are resolved by the engine (``bower.sim.strategy``,
+``bower.sim.rules``) against this variant's tables: a preset name of
 ``strategy.PRESETS``, a ``.toml`` file, or a dict of parameters over the
-defaults (weights rounded to multiples of ``kernels.estimate.WEIGHT_STEP``).
+defaults (weights rounded to multiples of ``bower.kernels.estimate.WEIGHT_STEP``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from kernels.euchre import drivers as ed
-from kernels.euchre import hand as ek
-from sim.cards import CardError, parse_card
-from sim.variants.euchre.strategy import PRESET_NOTES, PRESETS  # noqa: F401  (the tests read them here too)
+from bower.kernels.euchre import drivers as ed
+from bower.kernels.euchre import hand as ek
+from bower.sim.cards import CardError, parse_card
+from bower.sim.variants.euchre.strategy import PRESET_NOTES, PRESETS  # noqa: F401  (the tests read them here too)
 
 
 def _variant():
-    from sim.variants import get_variant
+    from bower.sim.variants import get_variant
 
     return get_variant("euchre")
 
 
 def resolve_strategy(strategy="default") -> dict[str, float]:
     """Every parameter of one strategy: a preset name, a ``.toml`` path, or a dict over the defaults."""
-    from sim.strategy import resolve_strategy as resolve
+    from bower.sim.strategy import resolve_strategy as resolve
 
     return resolve(strategy, _variant())
 
 
 def params_vector(strategy="default") -> np.ndarray:
     """The float64 parameter row of one strategy, in ``codes.PARAMS`` order."""
-    from sim.strategy import to_vector
+    from bower.sim.strategy import to_vector
 
     return to_vector(resolve_strategy(strategy), _variant())
 
 
 def seat_params(strategy="default") -> np.ndarray:
     """Parameters by seat (4, P): one strategy for every seat, or a list of four (by seat)."""
-    from sim.runner import seat_params as by_seat
+    from bower.sim.runner import seat_params as by_seat
 
     return by_seat(strategy, _variant())[1]
 
 
 def resolve_rules(rules: dict | None = None) -> dict:
     """Every Euchre rule option with its value: the defaults, then ``rules`` (bools or "true"/"false" strings)."""
-    from sim.rules import resolve
+    from bower.sim.rules import resolve
 
     return resolve(_variant(), rules)
 
 
 def rules_vector(rules: dict | None = None) -> np.ndarray:
     """The int64 vector of kernel codes (``codes.E_*`` cells) of a rule set (missing options: their defaults)."""
-    from sim.rules import encode
+    from bower.sim.rules import encode
 
     return encode(_variant(), resolve_rules(rules))
 
@@ -70,12 +70,12 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
     Card ``i < 20`` goes to position ``i % 4 + 1`` (position 1 is the
     dealer's left); 20..23 are the kitty, the first turned up. ``strategy``:
     a preset name or a parameter dict for every seat, or a list of four.
-    Random seats draw from the decision stream ``sim.runner.decision_states(seed, 0, 1)[0]``.
-    ``force`` = (seat, at, call, alone) as ``kernels.euchre.hand.F_*``
+    Random seats draw from the decision stream ``bower.sim.runner.decision_states(seed, 0, 1)[0]``.
+    ``force`` = (seat, at, call, alone) as ``bower.kernels.euchre.hand.F_*``
     makes one decision (the should-bid path).
     """
-    from sim.runner import decision_states
-    from sim.variants.euchre.records import row_to_dict
+    from bower.sim.runner import decision_states
+    from bower.sim.variants.euchre.records import row_to_dict
 
     if not 0 <= int(dealer) < ek.N_SEATS:
         raise CardError(f"dealer must be a seat 0..3, got {dealer!r}")

@@ -1,4 +1,4 @@
-"""Standard Euchre's report plots (``PLOTS``: file name -> caption), drawn with ``analysis.report_plots``.
+"""Standard Euchre's report plots (``PLOTS``: file name -> caption), drawn with ``bower.analysis.report_plots``.
 
 ``draw_plots(tables, folder)`` (``Variant.draw_plots``) draws them from the
 report's tables and returns the notes under them.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import report_plots as rp
+from bower.analysis import report_plots as rp
 
 PLOTS = {
     "order_up.png": "Round-one make rate by up-card rank and position",

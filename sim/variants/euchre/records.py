@@ -4,7 +4,7 @@
 pyarrow) lists the (name, Arrow type) of every record field; ``arrow_fields``
 those after the common ones (as the other variants). Nested dicts are
 structs; ``calls`` and ``plays`` are lists of ``[seat, value]`` string pairs,
-as the engine's Parquet writer and reader (``sim.records``) store them for
+as the engine's Parquet writer and reader (``bower.sim.records``) store them for
 every variant (a Parquet list holds one type).
 """
 
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.euchre import hand as ek
-from sim.cards import SUITS
-from sim import records as rc
-from sim.records import CARD_NAMES, _cards
-from sim.rules import RULES_VERSION
+from bower.kernels.euchre import hand as ek
+from bower.sim.cards import SUITS
+from bower.sim import records as rc
+from bower.sim.records import CARD_NAMES, _cards
+from bower.sim.rules import RULES_VERSION
 
 VARIANT = "euchre"
 SEAT_KEYS = ("0", "1", "2", "3")
@@ -78,7 +78,7 @@ CALL_NAMES = ("pass", "order", *SUITS)  # the call names, in the order columns i
 
 
 def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
-    """The record fields of a batch of kernel rows as columns (``sim.records``): the same values as ``row_to_dict``."""
+    """The record fields of a batch of kernel rows as columns (``bower.sim.records``): the same values as ``row_to_dict``."""
     maker = rows[:, ek.R_MAKER]
     played = maker >= 0
     offsets, seats, codes = rc.pair_block(rows, ek.R_CALLS, ek.R_NCALLS, ek.MAX_CALLS)
@@ -106,7 +106,7 @@ def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
 def _rules_struct(rules: dict | None):
     import pyarrow as pa
 
-    from kernels.euchre.codes import OPTIONS
+    from bower.kernels.euchre.codes import OPTIONS
 
     names = [o[0] for o in OPTIONS] if rules is None else list(rules)
     return pa.struct([(k, pa.bool_()) for k in names])  # every Euchre option is a switch

@@ -1,6 +1,6 @@
 """Standard Euchre replay in plain Python (RULES.md 4): fields checked, the hands at the first lead, the score.
 
-What ``sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
+What ``bower.sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
 ``alone`` seats), ``in_play`` (the partner of whoever went alone sits
 out), ``held`` (the deal, the dealer's after taking the up-card),
 ``score`` (exactly as ``kernels/euchre/hand.py``), ``renege`` (the other
@@ -12,7 +12,7 @@ wrong.
 
 from __future__ import annotations
 
-from sim.cards import CardError, parse_card
+from bower.sim.cards import CardError, parse_card
 
 SIDES = ("0", "1")
 TRICKS = 5

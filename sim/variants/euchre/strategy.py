@@ -1,7 +1,7 @@
 """Standard Euchre strategies: the default in words, the presets.
 
 Default Standard Euchre strategy (``kernels/euchre/SPEC.md``; the parameters
-are ``kernels.euchre.codes.PARAMS``). ``E(hand, t)`` is the trick estimate of a
+are ``bower.kernels.euchre.codes.PARAMS``). ``E(hand, t)`` is the trick estimate of a
 hand for trump ``t``: the sum of its cards' weights (trumps ``w_trump_*``,
 ``w_left``, ``w_right``; an off-suit ace ``w_off_ace``, king ``w_off_king``)
 plus ``w_void`` per empty non-trump suit when it holds 2+ trumps. ``u`` is
@@ -42,7 +42,7 @@ the up-card's suit and ``w_up`` the up-card's weight for trump ``u``:
 
 from __future__ import annotations
 
-from kernels.euchre.codes import PARAMS
+from bower.kernels.euchre.codes import PARAMS
 
 SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})

@@ -1,8 +1,8 @@
 """Standard Euchre in Python: the run summary and its text, the experiment columns, the report's table run.
 
 The runner plays Euchre hands and games with ``variant="euchre"``; this
-module turns the kernels' counters (``kernels.euchre.hand.S_*``, and the
-per-strategy ``kernels.games.ST_*`` that ``kernels.euchre.drivers`` fills)
+module turns the kernels' counters (``bower.kernels.euchre.hand.S_*``, and the
+per-strategy ``bower.kernels.games.ST_*`` that ``bower.kernels.euchre.drivers`` fills)
 into the summary dict, formats it for the terminal, and gives the
 per-strategy rows of an experiment (each strategy a partnership).
 """
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import mean_interval, wilson
-from kernels import games as kg
-from kernels.euchre import hand as ek
-from sim.rules import RULES_VERSION
-from sim.text import pct, rate, rate_line, share
-from sim.variants.common import maker_cell
+from bower.analysis.intervals import mean_interval, wilson
+from bower.kernels import games as kg
+from bower.kernels.euchre import hand as ek
+from bower.sim.rules import RULES_VERSION
+from bower.sim.text import pct, rate, rate_line, share
+from bower.sim.variants.common import maker_cell
 
 POSITIONS = ("1", "2", "3", "4")
 UP_RANKS = ("9", "T", "J", "Q", "K", "A")
@@ -38,7 +38,7 @@ def _means(t: list, at: int, at_sq: int, keys: tuple, n: int) -> tuple[dict, dic
 
 def summarize(total: np.ndarray, rules: dict, strategy: str, seed: int, threads: int,
               elapsed: float) -> dict:
-    """The summary dict of a Standard Euchre run from its merged counters (``kernels.euchre.hand.S_*``).
+    """The summary dict of a Standard Euchre run from its merged counters (``bower.kernels.euchre.hand.S_*``).
 
     Points are by side: ``points_per_hand_by_side`` ("0": seats 0 & 2, "1":
     seats 1 & 3) and ``points_per_hand_by_deal`` (the dealer's side, the
@@ -158,9 +158,9 @@ def format_summary(s: dict) -> str:
 def table_run(hands: int, seed: int = 0, threads: int | None = None, rules: dict | None = None, strategy="default",
               progress=None) -> tuple[dict, object]:
     """Play ``hands`` hands and sum the analysis cells batch by batch: (summary, cells frame)."""
-    from sim import runner
-    from sim.strategy import load_strategy
-    from sim.variants.euchre.tables import Accumulator
+    from bower.sim import runner
+    from bower.sim.strategy import load_strategy
+    from bower.sim.variants.euchre.tables import Accumulator
 
     acc = Accumulator(load_strategy(strategy, "euchre")[1])
     summary = runner.rows_run("euchre", hands, seed, threads, rules, strategy, acc.add_rows, progress)
@@ -191,7 +191,7 @@ def experiment_table(r: dict) -> list[str]:
 
 
 def strategy_extras(acc: np.ndarray, hands: int) -> dict:
-    """A Euchre strategy's own rates from its ``ST_*`` counters (``kernels.euchre.drivers.tally_strategies``).
+    """A Euchre strategy's own rates from its ``ST_*`` counters (``bower.kernels.euchre.drivers.tally_strategies``).
 
     ``ST_MAKER + k`` / ``ST_MADE + k``: k = 0 made trump in round one, 1 in
     round two, 2 went alone as maker, 3 defended alone (made: the makers

@@ -17,12 +17,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.intervals import Z95, wilson
-from kernels.euchre import hand as ek
-from kernels.euchre.strategy import estimates
-from kernels.tables import SUIT_MASK
-from sim.cards import SUITS, mask_of_names, parse_card
-from sim.strategy import to_vector
+from bower.analysis.intervals import Z95, wilson
+from bower.kernels.euchre import hand as ek
+from bower.kernels.euchre.strategy import estimates
+from bower.kernels.tables import SUIT_MASK
+from bower.sim.cards import SUITS, mask_of_names, parse_card
+from bower.sim.strategy import to_vector
 
 UP_RANKS = ["9", "T", "J", "Q", "K", "A"]
 TRUMP_KINDS = ["up", "next", "cross"]  # the up-card's suit (round one); round two: same colour, other colour
@@ -358,12 +358,12 @@ _CALL_CODES = np.array([ek.CALL_PASS, ek.CALL_ORDER] + [ek.CALL_SUIT + i for i i
 
 
 class Stream:
-    """``bower analyze``'s Euchre tables folded batch by batch (``analysis.stream``): the same as ``tables_from_records``."""
+    """``bower analyze``'s Euchre tables folded batch by batch (``bower.analysis.stream``): the same as ``tables_from_records``."""
 
     disjoint = ["deal.0", "deal.1", "deal.2", "deal.3", "kitty"]
 
     def __init__(self, params: dict, rules: dict):
-        from analysis.stream import Field, Fold
+        from bower.analysis.stream import Field, Fold
 
         four = ("0", "1", "2", "3")
         self.fields = ([Field(("dealer",), "seat")] + [Field(("deal", k), "cards", size=5) for k in four]
@@ -378,7 +378,7 @@ class Stream:
         self.fold = Fold()
 
     def add(self, d: dict, n: int) -> None:
-        from analysis.stream import require_trump
+        from bower.analysis.stream import require_trump
 
         maker = d["maker"]
         require_trump(maker, d["trump"])

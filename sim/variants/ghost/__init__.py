@@ -1,7 +1,7 @@
 """Ghost Hand Euchre (RULES.md 1): three players, six cards each and a ghost hand to swap for, bids 3 to moon, race to 32.
 
 The ``Variant`` below wires this package's modules to the interface of
-``sim.variants.base``: ``strategy`` (presets), ``records``, ``summary``,
+``bower.sim.variants.base``: ``strategy`` (presets), ``records``, ``summary``,
 ``tables`` and ``plots``, ``report``, ``advice`` (should-bid), ``stats``
 (the report's kernel histograms and paired swap analysis) and ``hands``
 (single-hand paths for the tests), over the kernels in ``kernels/ghost/``.
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.ghost import advice as ga
-from kernels.ghost import codes
-from kernels.ghost import drivers as gs
-from kernels.ghost import hand as gk
-from sim.experiment import rotations_one_vs_base, three_seat_assignments
-from sim.variants import base
-from sim.variants.ghost import advice, plots, records, report, scoring, strategy, summary, tables
+from bower.kernels.ghost import advice as ga
+from bower.kernels.ghost import codes
+from bower.kernels.ghost import drivers as gs
+from bower.kernels.ghost import hand as gk
+from bower.sim.experiment import rotations_one_vs_base, three_seat_assignments
+from bower.sim.variants import base
+from bower.sim.variants.ghost import advice, plots, records, report, scoring, strategy, summary, tables
 
 TARGET = 32
 ADVICE_HAND = "JH KH TH 9H AS 9C"  # the profiled should-bid question: position 1, nothing called
@@ -48,8 +48,8 @@ def phase_run(n: int) -> float:
     """Deal and hold the auction for ``n`` hands (no play), seeded as the runner seeds; seconds."""
     import time
 
-    from sim import runner
-    from sim.rules import encode, resolve
+    from bower.sim import runner
+    from bower.sim.rules import encode, resolve
 
     rules = encode(VARIANT, resolve(VARIANT, None))
     params = runner.seat_params("default", VARIANT)[1]

@@ -2,10 +2,10 @@
 
 Positions are 1 (dealer's left) to 3 (dealer); in the kernel the dealer sits
 in seat 2, so position p is seat p - 1. The sampling, statistics and
-recommendation are the shared ones of ``sim.advice``.
+recommendation are the shared ones of ``bower.sim.advice``.
 
 The other players' observed swap decisions and calls are weighted by the
-model of ``kernels.ghost.model`` (``--model softmax``, the default: every
+model of ``bower.kernels.ghost.model`` (``--model softmax``, the default: every
 legal auction has positive probability when epsilon > 0) or by exact
 rejection (``--model exact``: today's answer, bit for bit, through the same
 integer statistics). What the calls say about each other player is reported
@@ -20,12 +20,12 @@ import time
 
 import numpy as np
 
-from kernels import advice as ka
-from kernels.ghost import advice as ga
-from kernels.ghost import model as gm
-from kernels.ghost.strategy import strategy_rows
-from sim import runner
-from sim.advice import (
+from bower.kernels import advice as ka
+from bower.kernels.ghost import advice as ga
+from bower.kernels.ghost import model as gm
+from bower.kernels.ghost.strategy import strategy_rows
+from bower.sim import runner
+from bower.sim.advice import (
     as_counts,
     CHUNK_SAMPLES,
     DEFAULT_CAP,
@@ -46,7 +46,7 @@ from sim.advice import (
     sample_weighted,
     weighted_action_stats,
 )
-from sim.cards import SUITS, card_str, mask_of, parse_cards
+from bower.sim.cards import SUITS, card_str, mask_of, parse_cards
 
 CALL_CODES = {"pass": 0, "p": 0, "3": 3, "4": 4, "5": 5, "moon": 6, "6": 6}
 CALL_NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
@@ -167,7 +167,7 @@ def advise(
     """Evaluate every open action for ``hand`` at ``position`` after ``calls``; see README for the fields.
 
     ``model`` is ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: the
-    softmax model with the defaults of ``sim.advice``); ``playout`` is
+    softmax model with the defaults of ``bower.sim.advice``); ``playout`` is
     ``strategy``, ``dd`` or ``both``.
     """
     _, rules_d, rules_vec = runner.resolve_run("ghost", seed, rules)
@@ -247,8 +247,8 @@ def advise(
 
 N_SEATS = 3
 def _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row):
-    """Today's rejection sampling (``sim.advice.sample_actions``, integer counters) through the weighted kernel."""
-    from sim.advice import N_INFER, N_PLAYOUTS
+    """Today's rejection sampling (``bower.sim.advice.sample_actions``, integer counters) through the weighted kernel."""
+    from bower.sim.advice import N_INFER, N_PLAYOUTS
 
     extra = {"acc": np.zeros((N_PLAYOUTS, n_act, ka.W_WIDTH)), "pxy": np.zeros((N_PLAYOUTS, n_act, n_act)),
              "mxy": np.zeros((N_PLAYOUTS, n_act, n_act)), "wsum": np.zeros(2), "infer": np.zeros((N_SEATS, N_INFER))}

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.ghost import drivers as gs
-from kernels.ghost import hand as gk
-from sim.rules import encode, get_variant, resolve
-from sim.runner import (
+from bower.kernels.ghost import drivers as gs
+from bower.kernels.ghost import hand as gk
+from bower.sim.rules import encode, get_variant, resolve
+from bower.sim.runner import (
     CHUNK_SIZE,
     chunk_states,
     decision_states,
@@ -71,7 +71,7 @@ def play_forced(
 ) -> dict:
     """The record of one hand played from given masks (position 1, 2, 3, ghost) with one decision forced.
 
-    ``force`` = (seat, at, swap, call, trump) as ``kernels.ghost.F_*`` (-1
+    ``force`` = (seat, at, swap, call, trump) as ``bower.kernels.ghost.F_*`` (-1
     for "as the strategy does"; ``at`` -1 = the seat's first turn, else the
     turn made when that many calls have been made). Random strategies draw
     from the decision stream of hand chunk 0 of ``seed``. The kernel path

@@ -1,4 +1,4 @@
-"""Ghost Hand's report plots (``PLOTS``: file name -> caption), drawn with ``analysis.report_plots``.
+"""Ghost Hand's report plots (``PLOTS``: file name -> caption), drawn with ``bower.analysis.report_plots``.
 
 ``draw_plots(tables, folder)`` (``Variant.draw_plots``) draws them from the
 report's tables and returns the notes under them.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis import report_plots as rp
-from kernels.ghost import stats as gst
-from sim.variants.ghost import tables as gt
+from bower.analysis import report_plots as rp
+from bower.kernels.ghost import stats as gst
+from bower.sim.variants.ghost import tables as gt
 
 PLOTS = {
     "make_rate_by_strength.png": "Make rate by bid and trick estimate",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.ghost import hand as gk
-from sim.cards import SUITS
-from sim import records as rc
-from sim.records import CARD_NAMES, _cards
-from sim.rules import RULES_VERSION
+from bower.kernels.ghost import hand as gk
+from bower.sim.cards import SUITS
+from bower.sim import records as rc
+from bower.sim.records import CARD_NAMES, _cards
+from bower.sim.rules import RULES_VERSION
 
 SEAT_KEYS = ("0", "1", "2")
 CALL_NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
@@ -48,7 +48,7 @@ CALL_ORDER = ("pass", "3", "4", "5", "moon")
 
 
 def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
-    """The record fields of a batch of kernel rows as columns (``sim.records``): the same values as ``row_to_dict``."""
+    """The record fields of a batch of kernel rows as columns (``bower.sim.records``): the same values as ``row_to_dict``."""
     maker = rows[:, gk.R_MAKER]
     played = maker >= 0
     swap = rows[:, gk.R_SWAP]

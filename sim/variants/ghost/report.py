@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from analysis.report import check_out_dir, run_meta
-from sim import runner
-from sim.progress import Progress
-from sim.strategy import load_strategy
-from sim.variants.ghost import stats
-from sim.variants.ghost import tables as gt
+from bower.analysis.report import check_out_dir, run_meta
+from bower.sim import runner
+from bower.sim.progress import Progress
+from bower.sim.strategy import load_strategy
+from bower.sim.variants.ghost import stats
+from bower.sim.variants.ghost import tables as gt
 
 
 def report(hands: int, games: int | None, swap_deals: int | None, seed: int, threads, rules_d: dict, rules: tuple,
            strategy, out_dir: str) -> tuple[dict, dict, list]:
     """Run what the report needs and return (tables, meta, notes); RunError on a bad count or rule."""
-    from sim.variants import get_variant
+    from bower.sim.variants import get_variant
 
     v = get_variant("ghost")
     swap_deals = hands if swap_deals is None else swap_deals

@@ -1,6 +1,6 @@
 """Ghost Hand replay in plain Python (RULES.md 1): a record's fields checked, the hands at the first lead, the score.
 
-What ``sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
+What ``bower.sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
 ``bid``), ``in_play`` (all three seats; the ghost is not a seat), ``held``
 (the dealt hands, the swapper's being the ghost), ``score`` (exactly as
 ``kernels/ghost/hand.py``), ``renege`` (the offender loses 2) and
@@ -11,7 +11,7 @@ field, ValueError says which field is wrong.
 
 from __future__ import annotations
 
-from sim.cards import CardError, parse_card
+from bower.sim.cards import CardError, parse_card
 
 SEATS = ("0", "1", "2")
 MOON = 6

@@ -13,10 +13,10 @@ from typing import Callable
 
 import numpy as np
 
-from kernels.ghost import drivers as gs
-from kernels.ghost import hand as gk
-from kernels.ghost import stats as gst
-from sim import runner
+from bower.kernels.ghost import drivers as gs
+from bower.kernels.ghost import hand as gk
+from bower.kernels.ghost import stats as gst
+from bower.sim import runner
 
 
 def bid_stats(

@@ -40,7 +40,7 @@ Default Ghost Hand strategy (README explains it for players):
 
 from __future__ import annotations
 
-from kernels.ghost.codes import PARAMS
+from bower.kernels.ghost.codes import PARAMS
 
 SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "near_target", "pimc_worlds"})

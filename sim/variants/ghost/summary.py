@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import mean_interval, wilson
-from kernels import games as kg
-from kernels.ghost import hand as gk
-from sim.rules import RULES_VERSION
-from sim.text import pct, position_lines, share
+from bower.analysis.intervals import mean_interval, wilson
+from bower.kernels import games as kg
+from bower.kernels.ghost import hand as gk
+from bower.sim.rules import RULES_VERSION
+from bower.sim.text import pct, position_lines, share
 
 LEVELS = ("3", "4", "5", "moon")
 

@@ -2,7 +2,7 @@
 
 Every table is a tidy DataFrame with counts, rates and 95% intervals (Wilson
 for rates, normal for means). The same tables come either from the
-histograms the kernels accumulate (``sim.stats``: constant memory, any
+histograms the kernels accumulate (``bower.sim.stats``: constant memory, any
 number of hands) or from saved per-hand records (``histograms_from_records``
 rebuilds those histograms with pandas, so both paths meet in one place).
 """
@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.intervals import Z95, wilson
-from kernels.ghost import stats as gst
-from kernels.ghost.codes import PARAM_NAMES as GHOST_PARAM_NAMES
-from kernels.ghost.strategy import estimate
-from kernels.jit import kernel
-from sim.cards import SUITS, parse_card
+from bower.analysis.intervals import Z95, wilson
+from bower.kernels.ghost import stats as gst
+from bower.kernels.ghost.codes import PARAM_NAMES as GHOST_PARAM_NAMES
+from bower.kernels.ghost.strategy import estimate
+from bower.kernels.jit import kernel
+from bower.sim.cards import SUITS, parse_card
 
 LEVEL_NAMES = ["3", "4", "5", "moon"]
 FEATURES = ["bid", "position", "trumps", "bowers", "off_aces"]
@@ -301,7 +301,7 @@ SHOWN = ["bid_by_position", "bid_by_trumps", "bid_by_bowers", "bid_by_off_aces",
 
 
 def _stream_fields():
-    from analysis.stream import Field
+    from bower.analysis.stream import Field
 
     seats = ("0", "1", "2")
     return ([Field(("dealer",), "seat")]
@@ -388,7 +388,7 @@ def _cell_sums(cell: np.ndarray, values: np.ndarray, cells: int) -> np.ndarray:
 
 
 class Stream:
-    """``bower analyze``'s Ghost Hand tables folded batch by batch (``analysis.stream``): the same as ``analysis_tables``.
+    """``bower analyze``'s Ghost Hand tables folded batch by batch (``bower.analysis.stream``): the same as ``analysis_tables``.
 
     ``fields``: what the tables read; ``disjoint``: the card fields that
     share no card (the deal). ``add`` takes a batch's decoded fields (Bad
@@ -405,7 +405,7 @@ class Stream:
         self.position = PositionSums()
 
     def add(self, d: dict, n: int) -> None:
-        from analysis.stream import Bad, popcount, require_trump
+        from bower.analysis.stream import Bad, popcount, require_trump
 
         maker, bid, trump, swap, dealer = d["maker"], d["bid"], d["trump"], d["swap"], d["dealer"]
         played = maker >= 0

@@ -2,20 +2,20 @@
 
 The ``Variant`` below wires this package's modules (``strategy``,
 ``records``, ``summary``, ``tables``, ``plots``, ``report``, ``advice``,
-``hands``) to the interface of ``sim.variants.base``, over the kernels in
+``hands``) to the interface of ``bower.sim.variants.base``, over the kernels in
 ``kernels/hasenpfeffer/``.
 """
 
 from __future__ import annotations
 
-from kernels.hasenpfeffer import advice as ha
-from kernels.hasenpfeffer import codes
-from kernels.hasenpfeffer import drivers as hs
-from kernels.hasenpfeffer import hand as hk
-from sim.experiment import partnerships
-from sim.variants import base
-from sim.variants.common import all_tables
-from sim.variants.hasenpfeffer import (
+from bower.kernels.hasenpfeffer import advice as ha
+from bower.kernels.hasenpfeffer import codes
+from bower.kernels.hasenpfeffer import drivers as hs
+from bower.kernels.hasenpfeffer import hand as hk
+from bower.sim.experiment import partnerships
+from bower.sim.variants import base
+from bower.sim.variants.common import all_tables
+from bower.sim.variants.hasenpfeffer import (
     advice,
     plots,
     records,

@@ -2,12 +2,12 @@
 
 The situation is the player's six cards, the position (1 = dealer's left, 4
 = dealer) and the calls before the turn. Every legal call is played on the
-same sampled deals (``kernels.hasenpfeffer.advice``); points, tricks and the
+same sampled deals (``bower.kernels.hasenpfeffer.advice``); points, tricks and the
 make chance are the player's side's. Sampling, stopping and the paired
-intervals are those of Ghost Hand's advice (``sim.advice``).
+intervals are those of Ghost Hand's advice (``bower.sim.advice``).
 
 The other players' calls weigh each deal under the model of
-``kernels.hasenpfeffer.model`` (softmax over the strategy's distances from
+``bower.kernels.hasenpfeffer.model`` (softmax over the strategy's distances from
 its thresholds, with a tremble; ``--model exact`` is the old rejection, on
 the old code path, with the old numbers). The inference per other seat: the
 weighted mean of its best suit's trick estimate (the strategy's, without the
@@ -20,10 +20,10 @@ import time
 
 import numpy as np
 
-from kernels import advice as ka
-from kernels.hasenpfeffer import advice as ha
-from sim import runner
-from sim.advice import (
+from bower.kernels import advice as ka
+from bower.kernels.hasenpfeffer import advice as ha
+from bower.sim import runner
+from bower.sim.advice import (
     as_counts,
     CHUNK_SAMPLES,
     DEFAULT_CAP,
@@ -47,8 +47,8 @@ from sim.advice import (
     sample_weighted,
     weighted_action_stats,
 )
-from sim.cards import card_str, mask_of, parse_cards
-from sim.variants.hasenpfeffer.summary import NUMERIC_NAMES, PEPPER_NAMES
+from bower.sim.cards import card_str, mask_of, parse_cards
+from bower.sim.variants.hasenpfeffer.summary import NUMERIC_NAMES, PEPPER_NAMES
 
 SEATS = 4
 
@@ -134,7 +134,7 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
     """Evaluate every legal call for ``hand`` at ``position`` after ``calls``; ``bid`` answers "should I bid it?".
 
     ``model``: ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: softmax with
-    ``sim.advice.DEFAULT_TAU`` and ``DEFAULT_EPSILON``); ``playout``:
+    ``bower.sim.advice.DEFAULT_TAU`` and ``DEFAULT_EPSILON``); ``playout``:
     ``strategy``, ``dd`` or ``both``. ``samples`` is the effective sample size
     wanted (exactly the kept deals under the exact model).
     """

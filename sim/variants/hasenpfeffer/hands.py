@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.hasenpfeffer import drivers as hs
-from kernels.hasenpfeffer import hand as hk
-from sim.cards import CardError, parse_card
+from bower.kernels.hasenpfeffer import drivers as hs
+from bower.kernels.hasenpfeffer import hand as hk
+from bower.sim.cards import CardError, parse_card
 
 
 def _order(order) -> np.ndarray:
@@ -24,7 +24,7 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
     list of four. Random seats draw from the decision stream of hand chunk 0
     of ``seed``.
     """
-    from sim.runner import decision_states, resolve_run, seat_params
+    from bower.sim.runner import decision_states, resolve_run, seat_params
 
     v, rules_d, rules_vec = resolve_run("hasenpfeffer", seed, rules)
     _, params = seat_params(strategy, "hasenpfeffer")

@@ -1,4 +1,4 @@
-"""Hasenpfeffer's report plots (``PLOTS``: file name -> caption), drawn with ``analysis.report_plots``.
+"""Hasenpfeffer's report plots (``PLOTS``: file name -> caption), drawn with ``bower.analysis.report_plots``.
 
 ``draw_plots(tables, folder)`` (``Variant.draw_plots``) draws them from the
 report's tables and returns the notes under them.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import report_plots as rp
+from bower.analysis import report_plots as rp
 
 PLOTS = {
     "make_by_bid.png": "Make rate by contract and where the joker was dealt",

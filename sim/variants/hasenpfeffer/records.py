@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.hasenpfeffer import hand as hk
-from sim.cards import SUITS
-from sim import records as rc
-from sim.records import CARD_NAMES, _cards
-from sim.rules import RULES_VERSION
+from bower.kernels.hasenpfeffer import hand as hk
+from bower.sim.cards import SUITS
+from bower.sim import records as rc
+from bower.sim.records import CARD_NAMES, _cards
+from bower.sim.rules import RULES_VERSION
 
 NUMERIC = ("pass", "1", "2", "3", "4", "5", "6")
 PEPPER = ("pass", "1", "2", "3", "4", "5", "little-pepper", "big-pepper")
@@ -55,7 +55,7 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
 
 
 def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
-    """The record fields of a batch of kernel rows as columns (``sim.records``): the same values as ``row_to_dict``."""
+    """The record fields of a batch of kernel rows as columns (``bower.sim.records``): the same values as ``row_to_dict``."""
     names = PEPPER if rules["bidding"] == "pepper" else NUMERIC
     bidder = rows[:, hk.R_BIDDER]
     played = bidder >= 0

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from sim.variants.common import records_report_meta, records_report_run
-from sim.variants.hasenpfeffer import tables as ht
-from sim.variants.hasenpfeffer.summary import table_run
+from bower.sim.variants.common import records_report_meta, records_report_run
+from bower.sim.variants.hasenpfeffer import tables as ht
+from bower.sim.variants.hasenpfeffer.summary import table_run
 
 
 def report(hands: int, games: int | None, swap_deals, seed: int, threads, rules_d: dict, rules: tuple, strategy,
            out_dir: str) -> tuple[dict, dict, list]:
     """Run what the report needs and return (tables, meta, notes)."""
-    from sim.variants import get_variant
+    from bower.sim.variants import get_variant
 
     v = get_variant("hasenpfeffer")
     s, cells, g, name, params, games = records_report_run(v, table_run, hands, games, swap_deals, seed, threads,

@@ -1,6 +1,6 @@
 """Hasenpfeffer replay in plain Python (RULES.md 3): a record's fields checked, the hands at the first lead, the score.
 
-What ``sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
+What ``bower.sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
 ``bid`` in the bidding form in force), ``in_play`` (all four seats),
 ``held`` (the deal, the bidder's after taking the widow and discarding),
 ``score`` (exactly as ``kernels/hasenpfeffer/hand.py``), ``renege`` (the
@@ -12,7 +12,7 @@ ValueError says which field is wrong.
 
 from __future__ import annotations
 
-from sim.cards import CardError, parse_card
+from bower.sim.cards import CardError, parse_card
 
 SIDES = ("0", "1")
 TRICKS = 6

@@ -28,7 +28,7 @@ weights with the joker):
 
 from __future__ import annotations
 
-from kernels.hasenpfeffer.codes import PARAMS
+from bower.kernels.hasenpfeffer.codes import PARAMS
 
 SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.intervals import mean_interval
-from kernels import games as kg
-from kernels.hasenpfeffer import hand as hk
-from sim.rules import RULES_VERSION
-from sim.text import pct, rate, rate_line, share
-from sim.variants.common import maker_cell
+from bower.analysis.intervals import mean_interval
+from bower.kernels import games as kg
+from bower.kernels.hasenpfeffer import hand as hk
+from bower.sim.rules import RULES_VERSION
+from bower.sim.text import pct, rate, rate_line, share
+from bower.sim.variants.common import maker_cell
 
 NUMERIC_NAMES = ("1", "2", "3", "4", "5", "6")
 PEPPER_NAMES = ("1", "2", "3", "4", "5", "little-pepper", "big-pepper")
@@ -28,7 +28,7 @@ def bid_names(rules: dict) -> tuple:
 
 def summarize(total: np.ndarray, rules: dict, strategy: str, seed: int, threads: int,
               elapsed: float) -> dict:
-    """The summary dict of a Hasenpfeffer run from its merged counters (``kernels.hasenpfeffer.S_*``).
+    """The summary dict of a Hasenpfeffer run from its merged counters (``bower.kernels.hasenpfeffer.S_*``).
 
     ``bids`` counts the contracts reached by bidding, by level; the joker
     holder's forced 3s are ``forced_threes`` alone, so ``bids`` and
@@ -101,9 +101,9 @@ def format_summary(s: dict) -> str:
 def table_run(hands: int, seed: int = 0, threads: int | None = None, rules: dict | None = None, strategy="default",
               progress=None) -> tuple[dict, "object"]:
     """Play ``hands`` hands and sum the analysis cells batch by batch: (summary, cells frame)."""
-    from sim import runner
-    from sim.strategy import load_strategy
-    from sim.variants.hasenpfeffer.tables import Accumulator
+    from bower.sim import runner
+    from bower.sim.strategy import load_strategy
+    from bower.sim.variants.hasenpfeffer.tables import Accumulator
 
     _, rules_d, _ = runner.resolve_run("hasenpfeffer", seed, rules)
     acc = Accumulator(load_strategy(strategy, "hasenpfeffer")[1], rules_d["bidding"] == "pepper")
@@ -128,7 +128,7 @@ def experiment_table(r: dict) -> list[str]:
 
 
 def strategy_extras(acc: np.ndarray, hands: int) -> dict:
-    """A Hasenpfeffer strategy's own rates (``kernels.hasenpfeffer.drivers`` fills the ST_MAKER/ST_MADE cells)."""
+    """A Hasenpfeffer strategy's own rates (``bower.kernels.hasenpfeffer.drivers`` fills the ST_MAKER/ST_MADE cells)."""
     contracts, made = maker_cell(acc, 0)
     peppers, pepper_made = maker_cell(acc, 1)
     return {

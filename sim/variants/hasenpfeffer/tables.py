@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.intervals import wilson
-from kernels.hasenpfeffer import hand as hk
-from kernels.hasenpfeffer.drivers import estimates
-from kernels.tables import SUIT_MASK
-from sim.cards import SUITS, mask_of_names, parse_card
-from sim.strategy import to_vector
+from bower.analysis.intervals import wilson
+from bower.kernels.hasenpfeffer import hand as hk
+from bower.kernels.hasenpfeffer.drivers import estimates
+from bower.kernels.tables import SUIT_MASK
+from bower.sim.cards import SUITS, mask_of_names, parse_card
+from bower.sim.strategy import to_vector
 
 JOKER_PLACES = ["bidder", "partner", "opponent", "widow"]
 WIDOW_KINDS = ["joker", "bower", "trump", "off ace", "other"]
@@ -192,7 +192,7 @@ def tables_from_records(records: list[dict], params: dict) -> dict[str, pd.DataF
 
 
 class Stream:
-    """``bower analyze``'s Hasenpfeffer tables folded batch by batch (``analysis.stream``): as ``tables_from_records``.
+    """``bower analyze``'s Hasenpfeffer tables folded batch by batch (``bower.analysis.stream``): as ``tables_from_records``.
 
     ``rules``: the first record's (its ``bidding`` names the calls).
     """
@@ -200,7 +200,7 @@ class Stream:
     disjoint = ["deal.0", "deal.1", "deal.2", "deal.3", "widow"]
 
     def __init__(self, params: dict, rules: dict):
-        from analysis.stream import Field, Fold
+        from bower.analysis.stream import Field, Fold
 
         self.pepper = rules["bidding"] == "pepper"
         names = PEPPER if self.pepper else NUMERIC
@@ -217,7 +217,7 @@ class Stream:
         self.fold = Fold()
 
     def add(self, d: dict, n: int) -> None:
-        from analysis.stream import Bad
+        from bower.analysis.stream import Bad
 
         bidder = d["bidder"]
         for name in ("bid", "trump"):
