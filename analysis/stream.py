@@ -844,6 +844,60 @@ def _diagnose_lines(path: str, fields: list, v, first: int, last: int | None) ->
             raise _records_error(_where(path, start + e.row, e.field, e.problem, lines[e.row])) from None
 
 
+def recorded_strategy(path: str, meta: dict | None, v):
+    """(name, parameters, note or None) of the strategy a records file says made it; None if it says none.
+
+    Every seat's strategy is recorded; when they differ the first seat's is
+    used, and the note says so. RecordsError when the recorded parameters are
+    not this variant's.
+    """
+    from bower.sim.records import RecordsError
+    from bower.sim.strategy import StrategyError, load_strategy
+
+    seats = (meta or {}).get("seats")
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, dict) for s in seats):
+        return None
+    try:
+        loaded = [(str(s.get("strategy", "custom")), load_strategy(dict(s.get("params") or {}), v)[1]) for s in seats]
+    except (StrategyError, TypeError, ValueError) as e:
+        raise RecordsError(f"{path}: the strategy its metadata records is not a {v.name} strategy "
+                           f"({getattr(e, 'message', e)}); give --strategy") from None
+    name, params = loaded[0]
+    note = None
+    if any(p != params for _, p in loaded[1:]):
+        note = (f"the seats played different strategies ({'/'.join(n for n, _ in loaded)}): the trick estimates are "
+                f"seat 0's ({name}); --strategy chooses another")
+    return name, params, note
+
+
+def choose_strategy(path: str, info: dict, strategy=None) -> tuple[str, dict, str, list[str]]:
+    """(name, parameters, source, notes) of the strategy whose trick estimates bucket the hands of a records file.
+
+    ``strategy`` (any spec ``load_strategy`` takes) wins, with a note when it
+    differs from the recorded one; else the one the file's metadata records
+    (``recorded_strategy``); else ``default``, with a note. ``source``:
+    ``"--strategy"``, ``"records"`` or ``"default"``.
+    """
+    from bower.sim.strategy import load_strategy
+
+    v = info["variant"]
+    recorded = recorded_strategy(path, info["meta"], v)
+    notes = []
+    if strategy is not None:
+        name, params = load_strategy(strategy, v)
+        if recorded is not None and recorded[1] != params:
+            notes.append(f"--strategy {name} overrides the strategy the records were made with ({recorded[0]}): "
+                         f"the trick estimates are {name}'s")
+        return name, params, "--strategy", notes
+    if recorded is not None:
+        name, params, note = recorded
+        return name, params, "records", [note] if note else []
+    name, params = load_strategy("default", v)
+    notes.append("the records file does not say which strategy made it (no metadata): the trick estimates are "
+                 "default's; --strategy chooses")
+    return name, params, "default", notes
+
+
 def analyze(path: str, info: dict, params: dict, threads: int | None = None, solve_dd: bool = False,
             progress=None, dd_progress=None, batch: int = BATCH) -> dict:
     """The analysis tables of a records file, read batch by batch (``open_records`` gave ``info``).

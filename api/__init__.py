@@ -1,8 +1,312 @@
-"""bower: Monte Carlo simulation of Euchre variants, as a Python library.
+"""bower as a Python library: simulate, experiment, sweep, should-bid, records, double dummy.
 
-The API is filled in below; the engine lives in ``bower.sim`` (``sim/``), the
-compiled kernels in ``bower.kernels`` (``kernels/``) and the analysis layer in
-``bower.analysis`` (``analysis/``).
+Every command of the ``bower`` CLI has a function here taking Python values
+(numbers, lists, dicts, ``Strategy`` objects) instead of command-line
+strings, and returning a result with the command's ``--json`` dict as
+``summary`` and its tables as pandas DataFrames::
+
+    import bower
+
+    run = bower.simulate(variant="ghost", hands=200_000, seed=1)
+    run.summary["bid_rate"]                 # the --json summary
+    run.tables()["make_rate_by_bid"]        # bower analyze's tables, as DataFrames
+    bold = bower.strategy("default", bid_3=2.6, name="bold")
+    ex = bower.experiment([bold, "default"], games=12_288, seed=1)
+    ex.pairs                                # difference in win rate with its 95% interval
+    advice = bower.should_bid("JH JD AH KH 9S TC", position=2, calls=["pass"], seed=1)
+    advice.verdict, advice.actions
+
+The same seed gives the same numbers as the CLI, for any thread count. Bad
+input raises ``bower.BowerError`` (the CLI's one-line message, as
+``str(error)``); faults (a full disk, a file that cannot be written) raise it
+too. The engine lives in ``bower.sim`` (``sim/``), the compiled kernels in
+``bower.kernels`` (``kernels/``), the analysis layer in ``bower.analysis``
+(``analysis/``).
 """
 
-from bower.sim import __version__  # noqa: F401
+from __future__ import annotations
+
+import functools
+
+from bower.data import analyze, read_records
+from bower.results import Advice, Experiment, Simulation
+from bower.sim import __version__
+from bower.sim.errors import UserError as BowerError
+from bower.sim.strategy import Strategy
+
+__all__ = ["simulate", "experiment", "sweep", "should_bid", "strategy", "strategies", "variants", "read_records",
+           "analyze", "solve", "solve_records", "replay", "Strategy", "Simulation", "Experiment", "Advice",
+           "BowerError", "__version__"]
+
+
+def _faults(fn):
+    """Faults nobody named more closely (OSError, MemoryError) leave as one-line ``BowerError``s."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from bower.sim.errors import fault_error
+
+        try:
+            return fn(*args, **kwargs)
+        except BowerError:
+            raise
+        except (OSError, MemoryError) as e:
+            raise fault_error(e) from None
+
+    return wrapper
+
+
+def _variant(name: str):
+    from bower.sim.rules import get_variant
+
+    return get_variant(name)
+
+
+def _first_strategy(strategy):
+    return strategy[0] if isinstance(strategy, (list, tuple)) else strategy
+
+
+@_faults
+def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | None = None, seed: int = 0,
+             strategy="default", rules: dict | None = None, threads: int | None = None,
+             records: str | None = None, progress: bool = False) -> Simulation:
+    """Play ``hands`` independent hands (or ``games`` whole games) and summarise them, as ``bower simulate``.
+
+    ``strategy``: a preset name, a ``.toml`` path, a dict of parameters over
+    the defaults, a ``bower.Strategy``, or (hands only) a list of one per
+    seat. ``rules``: rule option -> value (``{"stick_the_dealer": True}``;
+    ``bower.variants()`` lists them). ``records``: also write every hand's
+    record to this ``.jsonl`` or ``.parquet`` file, with the run's metadata.
+    ``progress``: show the progress bar on stderr. Returns a ``Simulation``.
+    """
+    from bower.sim import runner
+    from bower.sim.progress import Progress
+
+    v = _variant(variant)
+    bar = Progress("games" if games is not None else "hands", enabled=bool(progress))
+    try:
+        if games is not None:
+            if records is not None:
+                raise runner.RunError("records are written for independent hands; leave out games= to write records")
+            if isinstance(strategy, (list, tuple)):
+                raise runner.RunError("games= plays one strategy in every seat; give one strategy")
+            summary = runner.simulate_games(variant=v.name, games=games, seed=seed, threads=threads, rules=rules,
+                                            strategy=strategy, progress=bar)
+        else:
+            summary = runner.simulate(variant=v.name, hands=hands, seed=seed, threads=threads, rules=rules,
+                                      strategy=strategy, records_path=records, progress=bar)
+    finally:
+        bar.close()
+    if records:
+        summary["records"] = records
+    run = {"variant": v.name, "hands": hands, "seed": seed, "threads": threads, "rules": rules, "strategy": strategy,
+           "first_strategy": _first_strategy(strategy)}
+    return Simulation(summary, run, records)
+
+
+@_faults
+def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000, seed: int = 0,
+               rules: dict | None = None, threads: int | None = None, duplicate: bool = True,
+               until_significant: bool = False, max_games: int = 1_000_000, names: list[str] | None = None,
+               progress: bool = False) -> Experiment:
+    """Play 2 or 3 strategies against each other in whole games on duplicate deals, as ``bower experiment``.
+
+    ``strategies``: presets, ``.toml`` paths, dicts or ``bower.Strategy``
+    objects; ``names``: what to call them (default: their own names).
+    ``duplicate=False`` gives every seat assignment its own deals.
+    Returns an ``Experiment`` (``strategies``, ``pairs``, ``make_rates``).
+    """
+    from bower.sim import experiment as ex
+    from bower.sim.progress import Progress
+
+    v = _variant(variant)
+    strategies = list(strategies)
+    if len(strategies) not in (2, 3):
+        raise ex.runner.RunError(f"give 2 or 3 strategies to compare, got {len(strategies)}")
+    bar = Progress("games", enabled=bool(progress))
+    try:
+        res = ex.run_experiment(strategies, games=games, seed=seed, threads=threads, rules=rules, duplicate=duplicate,
+                                until_significant=until_significant, max_games=max_games, names=names,
+                                progress=bar, variant=v.name)
+    finally:
+        bar.close()
+    return Experiment(res)
+
+
+@_faults
+def sweep(base="default", grid: dict | None = None, *, variant: str = "ghost", games: int = 30_000, seed: int = 0,
+          rules: dict | None = None, threads: int | None = None, progress: bool = False):
+    """Each parameter value (every combination, for several) against two copies of ``base``, as ``bower sweep``.
+
+    ``grid``: parameter -> a value or a list of values, e.g.
+    ``{"bid_3": [2.4, 2.6, 2.8]}``. Returns a DataFrame, one row per
+    combination: the values, ``games``, ``win_rate`` with ``win_rate_low``
+    and ``win_rate_high`` (95%), points per hand of the candidate and of the
+    base, and ``best``; ``attrs["summary"]`` holds the ``--json`` dict.
+    """
+    import pandas as pd
+
+    from bower.results import flat_row
+    from bower.sim import experiment as ex
+    from bower.sim.progress import Progress
+    from bower.sim.strategy import StrategyError
+
+    v = _variant(variant)
+    if not grid:
+        raise StrategyError("give the sweep at least one parameter and its values, e.g. {'bid_3': [2.6, 2.8]}")
+    bar = Progress("values", enabled=bool(progress))
+    try:
+        res = ex.run_sweep(list(grid.items()), base=base, games=games, seed=seed, threads=threads, rules=rules,
+                           progress=bar, variant=v.name)
+    finally:
+        bar.close()
+    df = pd.DataFrame([{**row["values"], **flat_row(row, skip=("values",))} for row in res["rows"]])
+    df.attrs["summary"] = res
+    return df
+
+
+@_faults
+def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swapped: int | None = None,
+               bid=None, scores=None, upcard: str | None = None, strategy="default", model: str = "softmax",
+               tau: float | None = None, epsilon: float | None = None, playout: str = "strategy",
+               samples: int | None = None, seed: int = 0, threads: int | None = None,
+               rules: dict | None = None) -> Advice:
+    """What to do at this turn, with odds: every open action on the same sampled deals, as ``bower should-bid``.
+
+    ``hand``: the cards, a string (``"JH JD AH KH 9S TC"``) or a list;
+    ``position``: 1 = the dealer's left, the last is the dealer; ``calls``:
+    the calls before you, e.g. ``["pass", 3]``; ``swapped``: Ghost Hand,
+    the position that took the ghost; ``bid``: answer "should I bid this?"
+    first (``advice.verdict``); ``scores``: Ghost Hand game scores by
+    position; ``upcard``: Cutthroat and Euchre. ``model``: ``"softmax"``
+    (every legal auction possible, temperature ``tau``, tremble
+    ``epsilon``) or ``"exact"``; ``playout``: ``"strategy"``, ``"dd"`` or
+    ``"both"``; ``samples``: effective deals per action (default adaptive).
+    Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
+    """
+    from bower.sim.advice import AdviceError
+
+    v = _variant(variant)
+    if model not in ("softmax", "exact"):
+        raise AdviceError(f"model must be 'softmax' or 'exact', got {model!r}")
+    if playout not in ("strategy", "dd", "both"):
+        raise AdviceError(f"playout must be 'strategy', 'dd' or 'both', got {playout!r}")
+    hand_text = " ".join(str(c) for c in hand) if isinstance(hand, (list, tuple)) else str(hand)
+    if isinstance(calls, str):
+        calls_text = calls
+    else:
+        calls_text = ",".join(str(c).strip().lower().replace("_", "-").replace(" ", "-") for c in calls) or None
+    scores_text = scores if scores is None or isinstance(scores, str) else ",".join(str(s) for s in scores)
+    question = {"position": position, "calls": calls_text, "swapped": None if swapped is None else str(swapped),
+                "bid": None if bid is None else str(bid), "scores": scores_text, "upcard": upcard,
+                "model": {"kind": model, "tau": tau, "epsilon": epsilon}, "playout": playout}
+    from bower.sim.rules import resolve
+
+    return Advice(v.advise(hand_text, question, strategy=strategy, samples=samples, seed=seed, threads=threads,
+                           rules=resolve(v, rules)))
+
+
+def strategy(base: str = "default", *, variant: str = "ghost", name: str | None = None, **params) -> Strategy:
+    """A strategy from a preset (or ``.toml`` path) with ``params`` overriding it: ``strategy("default", bid_3=2.6)``.
+
+    ``name``: what results call it (default: the preset's name, or
+    ``"<base>+"`` when parameters are changed). Switches take ``True`` or
+    ``False``. Every value is checked (``BowerError`` names a bad one).
+    """
+    from bower.sim.strategy import load_strategy
+
+    base_name, full = load_strategy(base, _variant(variant).name)
+    if name is None:
+        name = base_name if not params else base_name + "+"
+    return Strategy(name, {**full, **params}, variant)
+
+
+def strategies(variant: str = "ghost"):
+    """Every preset of ``variant`` as a DataFrame: one row per parameter, one column per preset, and its meaning."""
+    import pandas as pd
+
+    v = _variant(variant)
+    df = pd.DataFrame({p: [v.presets[p][n] for n, _, _ in v.params] for p in v.presets},
+                      index=pd.Index([n for n, _, _ in v.params], name="parameter"))
+    df["meaning"] = [m for _, _, m in v.params]
+    return df
+
+
+def variants():
+    """The variants bower plays: name, title, players, cards per hand, target, partnerships, rule options."""
+    import pandas as pd
+
+    from bower.sim.variants import all_variants
+
+    return pd.DataFrame([{"name": v.name, "title": v.title, "aliases": list(v.aliases), "players": v.players,
+                          "hand_size": v.hand_size, "target": v.target, "partnerships": v.partnerships,
+                          "rules": {o.name: o.default for o in v.options}} for v in all_variants()])
+
+
+@_faults
+def solve(deal, *, variant: str = "ghost", trump: str | None = None, maker: int | None = None,
+          leader: int | None = None, dealer: int | None = None, alone=(), plays=None,
+          rules: dict | None = None) -> dict:
+    """Double-dummy tricks of a deal or a part-played position, as ``bower solve`` (its ``--json`` dict).
+
+    ``deal``: ``"0:JH JD AH KH QH TH 1:... 2:..."`` or ``{seat: cards}``
+    (a string or a list of cards), the seats in play at the first lead.
+    Without ``trump``: ``{"table": {trump: {maker: tricks}}}`` for every
+    trump and maker. With ``trump`` and ``maker``: that contract's tricks;
+    with ``plays`` (cards since the first lead) also each legal card's value.
+    """
+    from bower.sim import solve as S
+    from bower.sim.cards import parse_cards
+    from bower.sim.rules import resolve
+
+    v = _variant(variant)
+    if isinstance(deal, dict):
+        deal = " ".join(f"{seat}:" + (" ".join(map(str, cards)) if isinstance(cards, (list, tuple)) else str(cards))
+                        for seat, cards in deal.items())
+    rules_d = resolve(v, rules)
+    hands = S.parse_deal(v, str(deal))
+    alone = tuple(alone)
+    S.check_seats(v, hands, leader, dealer, maker, alone)
+    if trump is None:
+        if plays or maker is not None:
+            raise S.DealError("maker= and plays= need trump=")
+        table = S.dd_table(v, hands, rules_d, dealer, leader, frozenset(alone))
+        return {"variant": v.name, "table": {t: {str(m): x for m, x in row.items()} for t, row in table.items()}}
+    if maker is None:
+        raise S.DealError("trump= needs maker=")
+    cards = []
+    if plays:
+        cards = parse_cards(plays if isinstance(plays, str) else " ".join(map(str, plays)),
+                            allow_joker=v.card_play.joker)
+    result = S.solve(v, hands, S.parse_suit(trump), maker, leader, cards, rules_d, dealer, frozenset(alone))
+    result["variant"] = v.name
+    return result
+
+
+@_faults
+def solve_records(records: str, out: str, *, threads: int | None = None, progress: bool = False) -> dict:
+    """Copy a records file to ``out`` with every record's ``dd`` object added, as ``bower solve --records``."""
+    from bower.sim import solve as S
+    from bower.sim.progress import Progress
+
+    bar = Progress("records", enabled=bool(progress))
+    try:
+        return S.solve_records(records, out, threads, bar)
+    finally:
+        bar.close()
+
+
+@_faults
+def replay(records: str, *, dd: bool = False):
+    """Replay a records file against the rules, as ``bower replay --json``: a DataFrame, one row per hand.
+
+    Columns: the record's number, hand, variant, tricks, points (with any
+    renege penalty), score as played, reneges, ``matches`` (the record's own
+    tricks and points agree), game fields when the records form games, and
+    with ``dd`` each play's double-dummy cost.
+    """
+    import pandas as pd
+
+    from bower.sim.replay import replay_file
+
+    return pd.DataFrame(list(replay_file(records, dd)))

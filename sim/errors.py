@@ -32,6 +32,18 @@ def os_reason(e: OSError) -> str:
     return one_line(str(e)) or type(e).__name__
 
 
+def fault_error(e: BaseException):
+    """The one-line ``UserError`` a fault that nobody named more closely becomes (OSError, MemoryError), or None."""
+    if isinstance(e, UserError):
+        return e
+    if isinstance(e, OSError):
+        reason = os_reason(e)
+        return UserError(f"{reason}: {e.filename}" if e.filename else reason)
+    if isinstance(e, MemoryError):
+        return UserError("out of memory (ask for a smaller run)")
+    return None
+
+
 class UserError(click.ClickException):
     """Bad input from the user (a card, a rule option, a path, a situation) or a fault: one clear line, exit 2."""
 

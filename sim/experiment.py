@@ -287,8 +287,21 @@ def parse_range(text: str, variant="ghost") -> tuple[str, list[float]]:
     return name, values
 
 
+def _checked_values(name, values, variant="ghost") -> tuple[str, list[float]]:
+    """(name, values) given as Python values (the library's sweep grid), each checked as ``parse_range`` does."""
+    v = get_variant(variant)
+    if name not in v.param_names:
+        raise StrategyError(f"unknown strategy parameter {name!r} in the sweep ({v.name})")
+    values = list(values) if isinstance(values, (list, tuple, range)) else [values]
+    if not values:
+        raise StrategyError(f"the sweep gives no values for {name!r}")
+    if len(values) > 1000:
+        raise StrategyError(f"the sweep gives {len(values)} values for {name!r} (at most 1000)")
+    return name, [check_value(name, x, "the sweep", variant) for x in values]
+
+
 def run_sweep(
-    params: list[str],
+    params: list,
     base="default",
     games: int = 30_000,
     seed: int = 0,
@@ -299,11 +312,13 @@ def run_sweep(
 ) -> dict:
     """One row per value (grid for several ``--param``): that strategy against two copies of ``base``.
 
+    ``params``: ``NAME=START:STOP:STEP`` strings, or ``(name, values)`` pairs.
+
     Every row is played on the same deal sets (same seed), so rows differ by
     the parameter alone. The candidate's win rate, against 1/3 for a strategy
     as good as the base, carries its 95% interval; the best row is marked.
     """
-    ranges = [parse_range(p, variant) for p in params]
+    ranges = [parse_range(p, variant) if isinstance(p, str) else _checked_values(*p, variant=variant) for p in params]
     names = [n for n, _ in ranges]
     if len(set(names)) != len(names):
         raise StrategyError("each --param names a different parameter")

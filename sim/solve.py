@@ -214,6 +214,20 @@ def card_values(pos: Position, side: int) -> dict[int, int]:
     return {c: int(out[c]) for c in range(25) if out[c] >= 0}
 
 
+def check_seats(variant, hands: dict[int, list[int]], leader=None, dealer=None, maker=None, alone=()) -> None:
+    """DealError unless every seat named is at the table, and the leader and each lone seat hold cards."""
+    v = variant
+    for name, seat in (("--leader", leader), ("--dealer", dealer), ("--maker", maker),
+                       *(("--alone", a) for a in alone)):
+        if seat is not None and not 0 <= seat < v.card_play.seats:
+            raise DealError(f"{name} {seat} is not a seat at the {v.title} table (0..{v.card_play.seats - 1})")
+    for a in alone:
+        if a not in hands:
+            raise DealError(f"--alone {a}: that seat holds no cards in the deal")
+    if leader is not None and leader not in hands:
+        raise DealError(f"--leader {leader}: that seat holds no cards in the deal")
+
+
 def solve(variant, hands: dict[int, list[int]], trump: int, maker: int, leader: int | None = None,
           plays=(), rules: dict | None = None, dealer: int | None = None, alone=frozenset()) -> dict:
     """The double-dummy answer at one position: the maker side's tricks, and every legal card's value.

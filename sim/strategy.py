@@ -123,10 +123,48 @@ def load_toml(path: str, variant="ghost") -> dict[str, float]:
     return params
 
 
+class Strategy:
+    """A named strategy of one variant: every parameter set (``bower.strategy`` builds one from a preset).
+
+    ``name`` is what summaries, experiments and records call it; ``params``
+    is the full parameter dict, each value checked. Usable wherever a preset
+    name or a ``.toml`` path is.
+    """
+
+    def __init__(self, name: str, params: dict[str, float], variant="ghost"):
+        """Check every parameter of ``params`` (the missing ones take the defaults) for ``variant``."""
+        v = _variant(variant)
+        if not isinstance(name, str) or not name.strip():
+            raise StrategyError(f"a strategy's name must be a non-empty string, got {name!r}")
+        full = v.defaults
+        for k, x in params.items():
+            full[k] = check_value(k, x, "", v)
+        self.name, self.variant, self.params = name, v.name, full
+
+    def with_params(self, name: str | None = None, **overrides) -> "Strategy":
+        """A copy with ``overrides`` set (and another ``name``, default this one's)."""
+        return Strategy(self.name if name is None else name, {**self.params, **overrides}, self.variant)
+
+    def to_toml(self) -> str:
+        """The strategy as a ``.toml`` file that reads back to it (``bower strategies --show``'s form)."""
+        return to_toml(self.name, self.params, self.variant)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Strategy) and (self.name, self.variant, self.params)
+                == (other.name, other.variant, other.params))
+
+    def __repr__(self) -> str:
+        return f"Strategy({self.name!r}, variant={self.variant!r}, {len(self.params)} parameters)"
+
+
 def load_strategy(spec, variant="ghost") -> tuple[str, dict[str, float]]:
-    """(name, full parameter dict) of a preset name, a ``.toml`` path, or a dict over the defaults."""
+    """(name, full parameter dict) of a preset name, a ``.toml`` path, a ``Strategy`` or a dict over the defaults."""
     v = _variant(variant)
     presets = v.presets
+    if isinstance(spec, Strategy):
+        if spec.variant != v.name:
+            raise StrategyError(f"strategy {spec.name!r} is a {spec.variant} strategy, not {v.name}")
+        return spec.name, dict(spec.params)
     if isinstance(spec, dict):
         params = v.defaults
         for k, x in spec.items():

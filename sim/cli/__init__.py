@@ -28,13 +28,7 @@ from bower.sim.cli.simulate import simulate
 from bower.sim.cli.solve import solve
 from bower.sim.cli.strategies import strategies
 from bower.sim.cli.sweep import sweep
-from bower.sim.errors import CommandLineError, Stopped, Terminated, UserError, os_reason
-
-
-def _os_error_line(e: OSError) -> str:
-    """An OSError nobody named more closely, as one line: its reason and the file."""
-    reason = os_reason(e)
-    return f"{reason}: {e.filename}" if e.filename else reason
+from bower.sim.errors import CommandLineError, Stopped, Terminated, UserError, fault_error
 
 
 class BowerGroup(click.Group):
@@ -61,12 +55,10 @@ class BowerGroup(click.Group):
             raise Stopped(terminated=True) from None
         except KeyboardInterrupt:
             raise Stopped() from None
-        except OSError as e:
-            if e.errno == errno.EPIPE:
+        except (OSError, MemoryError) as e:
+            if isinstance(e, OSError) and e.errno == errno.EPIPE:
                 raise  # click's standalone mode quiets a closed pipe
-            raise UserError(_os_error_line(e)) from None
-        except MemoryError:
-            raise UserError("out of memory (ask for a smaller run)") from None
+            raise fault_error(e) from None
 
 
 @click.group(cls=BowerGroup, invoke_without_command=True, context_settings={

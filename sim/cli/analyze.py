@@ -14,32 +14,6 @@ def _rows(df) -> list[dict]:
     return json.loads(df.to_json(orient="records", double_precision=15))
 
 
-def recorded_strategy(path: str, meta: dict | None, v):
-    """(name, parameters, note or None) of the strategy a records file says made it; None if it says none.
-
-    Every seat's strategy is recorded; when they differ the first seat's is
-    used, and the note says so. RecordsError when the recorded parameters are
-    not this variant's.
-    """
-    from bower.sim.records import RecordsError
-    from bower.sim.strategy import StrategyError, load_strategy
-
-    seats = (meta or {}).get("seats")
-    if not isinstance(seats, list) or not seats or not all(isinstance(s, dict) for s in seats):
-        return None
-    try:
-        loaded = [(str(s.get("strategy", "custom")), load_strategy(dict(s.get("params") or {}), v)[1]) for s in seats]
-    except (StrategyError, TypeError, ValueError) as e:
-        raise RecordsError(f"{path}: the strategy its metadata records is not a {v.name} strategy "
-                           f"({getattr(e, 'message', e)}); give --strategy") from None
-    name, params = loaded[0]
-    note = None
-    if any(p != params for _, p in loaded[1:]):
-        note = (f"the seats played different strategies ({'/'.join(n for n, _ in loaded)}): the trick estimates are "
-                f"seat 0's ({name}); --strategy chooses another")
-    return name, params, note
-
-
 @click.command()
 @click.argument("records", metavar="RECORDS", type=click.Path(dir_okay=False))
 @click.option("--strategy", default=None, type=StrategySpec(),
@@ -74,7 +48,6 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
     from bower.sim.errors import os_reason
     from bower.sim.progress import Progress
     from bower.sim.records import RecordsError
-    from bower.sim.strategy import load_strategy
 
     for flag, d in (("--csv", csv_dir), ("--parquet", parquet_dir)):
         if d is not None and not d.strip():
@@ -86,24 +59,7 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
             check_out_dir(d)
     info = stream.open_records(records)
     v = info["variant"]
-    recorded = recorded_strategy(records, info["meta"], v)
-    notes = []
-    if strategy is not None:
-        name, params = load_strategy(strategy, v)
-        source = "--strategy"
-        if recorded is not None and recorded[1] != params:
-            notes.append(f"--strategy {name} overrides the strategy the records were made with ({recorded[0]}): "
-                         f"the trick estimates are {name}'s")
-    elif recorded is not None:
-        name, params, note = recorded
-        source = "records"
-        if note:
-            notes.append(note)
-    else:
-        name, params = load_strategy("default", v)
-        source = "default"
-        notes.append("the records file does not say which strategy made it (no metadata): the trick estimates are "
-                     "default's; --strategy chooses")
+    name, params, source, notes = stream.choose_strategy(records, info, strategy)
     if solve_dd:
         from bower.sim.runner import set_threads
 

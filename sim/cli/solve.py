@@ -91,15 +91,7 @@ def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_j
         raise click.UsageError("give a DEAL (e.g. \"0:JH JD AH KH QH TH 1:... 2:...\") or --records IN --out OUT")
     rules_d = parse_rule_args(v, rules)
     hands = S.parse_deal(v, deal)
-    for name, seat in (("--leader", leader), ("--dealer", dealer), ("--maker", maker),
-                       *(("--alone", a) for a in alone)):
-        if seat is not None and not 0 <= seat < v.card_play.seats:
-            raise S.DealError(f"{name} {seat} is not a seat at the {v.title} table (0..{v.card_play.seats - 1})")
-    for a in alone:
-        if a not in hands:
-            raise S.DealError(f"--alone {a}: that seat holds no cards in the deal")
-    if leader is not None and leader not in hands:
-        raise S.DealError(f"--leader {leader}: that seat holds no cards in the deal")
+    S.check_seats(v, hands, leader, dealer, maker, alone)
     if trump is None:
         if plays or maker is not None:
             raise click.UsageError("--maker and --plays need --trump")

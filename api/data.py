@@ -1,0 +1,56 @@
+"""Records files from Python: read them as DataFrames, analyse them as ``bower analyze`` does."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+def read_records(path: str, batch_size: int | None = None, columns: list[str] | None = None):
+    """The hand records of a ``.jsonl`` or ``.parquet`` file as a DataFrame, one row per hand.
+
+    ``batch_size``: an iterator of DataFrames of up to that many records
+    instead, reading the file piece by piece (for files bigger than memory).
+    ``columns``: only these fields (Parquet; JSONL records are read whole and
+    then cut). The file is checked first as ``bower analyze`` checks it (its
+    format, a known variant); a bad one raises ``bower.BowerError``.
+    """
+    from bower.analysis.stream import open_records
+
+    info = open_records(path)
+    if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
+        from bower.sim.errors import UserError
+
+        raise UserError(f"batch_size must be a positive whole number, got {batch_size!r}")
+    if info["format"] == "parquet":
+        import pyarrow.parquet as pq
+
+        pf = pq.ParquetFile(path)
+        if batch_size is None:
+            return pf.read(columns=columns).to_pandas()
+        return (b.to_pandas() for b in pf.iter_batches(batch_size=batch_size, columns=columns))
+    from bower.sim.records import iter_record_batches, read_records_checked
+
+    def cut(df: pd.DataFrame) -> pd.DataFrame:
+        return df if columns is None else df[list(columns)]
+
+    if batch_size is None:
+        return cut(pd.DataFrame(read_records_checked(path)))
+    return (cut(pd.DataFrame(b)) for b in iter_record_batches(path, batch_size))
+
+
+def analyze(path: str, strategy=None, threads: int | None = None, dd: bool = False) -> dict[str, pd.DataFrame]:
+    """``bower analyze``'s tables of a records file: table name -> DataFrame, read in constant memory.
+
+    ``strategy``: whose trick estimates bucket the hands (a preset, ``.toml``
+    path, dict or ``bower.Strategy``; default: the one the file records).
+    ``dd``: solve the played hands without a ``dd`` object double dummy now,
+    for the double-dummy tables.
+    """
+    from bower.analysis import stream
+    from bower.sim.runner import set_threads
+
+    info = stream.open_records(path)
+    _, params, _, _ = stream.choose_strategy(path, info, strategy)
+    if dd:
+        set_threads(threads)
+    return stream.analyze(path, info, params, threads=threads, solve_dd=dd)["tables"]
