@@ -18,7 +18,7 @@ import pytest
 from bower.sim.variants import all_variants, names
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = [p for top in ("sim", "kernels", "analysis", "benchmarks") for p in sorted((ROOT / top).rglob("*.py"))
+SHARED = [p for top in ("api", "sim", "kernels", "analysis", "benchmarks") for p in sorted((ROOT / top).rglob("*.py"))
           if not any(part in names() for part in p.relative_to(ROOT).parts[:-1])]
 VARIANT_WORDS = {w for v in all_variants() for w in (v.name, *v.aliases)}
 
