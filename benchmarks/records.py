@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BOWER = [sys.executable, "-c", "import sys; from sim.cli import main; sys.argv[0] = 'bower'; main()"]
+BOWER = [sys.executable, "-c", "import sys; from bower.sim.cli import main; sys.argv[0] = 'bower'; main()"]
 
 
 def _peak_rss(args: list[str]) -> tuple[str, float, int]:

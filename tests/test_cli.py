@@ -76,7 +76,7 @@ def test_console_script_has_no_traceback(tmp_path):
     # the installed entry point, in a fresh process
     env = dict(os.environ)
     proc = subprocess.run(
-        [sys.executable, "-c", "from sim.cli import main; main()", "simulate", "--rule", "swap=sometimes"],
+        [sys.executable, "-c", "from bower.sim.cli import main; main()", "simulate", "--rule", "swap=sometimes"],
         capture_output=True, text=True, env=env, cwd=tmp_path,
     )
     assert proc.returncode == 2

@@ -160,7 +160,7 @@ def test_analyze_tables_on_a_full_tmpfs(capsys, tmp_path, small_disk, flag):
 # ---------------------------------------------------------------- SIGTERM and SIGINT
 
 _CHILD = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-          "from sim.cli import main; main(sys.argv[1:])")
+          "from bower.sim.cli import main; main(sys.argv[1:])")
 
 
 def _start_and_stop(folder: Path, sig: int, ext: str) -> subprocess.CompletedProcess:
