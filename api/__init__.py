@@ -62,6 +62,18 @@ def _variant(name: str):
     return get_variant(name)
 
 
+def _call_text(v, hands, seed, strategy, rules, records) -> str:
+    """The Python call that writes these records again (a records file's ``command``); strategies by name."""
+    from bower.sim.rules import resolve
+    from bower.sim.strategy import load_strategy
+
+    specs = strategy if isinstance(strategy, (list, tuple)) else [strategy]
+    names = [load_strategy(x, v.name)[0] for x in specs]
+    shown = names[0] if not isinstance(strategy, (list, tuple)) else names
+    return (f"bower.simulate({v.name!r}, hands={hands}, seed={seed}, strategy={shown!r}, "
+            f"rules={resolve(v, rules)!r}, records={str(records)!r})  # the seats' parameters: 'seats'")
+
+
 def _first_strategy(strategy):
     return strategy[0] if isinstance(strategy, (list, tuple)) else strategy
 
@@ -94,7 +106,8 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
                                             strategy=strategy, progress=bar)
         else:
             summary = runner.simulate(variant=v.name, hands=hands, seed=seed, threads=threads, rules=rules,
-                                      strategy=strategy, records_path=records, progress=bar)
+                                      strategy=strategy, records_path=records, progress=bar,
+                                      command=_call_text(v, hands, seed, strategy, rules, records) if records else None)
     finally:
         bar.close()
     if records:

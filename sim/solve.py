@@ -12,6 +12,8 @@ object of saved records, in batches on every thread).
 
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -449,6 +451,25 @@ def dd_arrow_type():
     return pa.struct([("tricks", pa.int64()), ("table", pa.struct([(s, pa.int64()) for s in SUITS]))])
 
 
+def solved_meta(in_path: str) -> dict:
+    """The metadata of a solved copy: the input's run (seats, seed, hands, command...) and how ``dd`` was added.
+
+    ``solved_from``: the input file's name and the double-dummy rule
+    (``dd``: each record's contract and every trump, from the hands and
+    first leader as played). The basics (format, version, variant, rules)
+    are the writer's own, as in every records file.
+    """
+    from bower.sim.records import read_meta
+
+    meta = {k: x for k, x in (read_meta(in_path) or {}).items()
+            if k not in ("format", "format_version", "bower_version", "variant", "rules_version", "rules",
+                         "derived_columns")}
+    meta["solved_from"] = {"records": os.path.basename(str(in_path)),
+                           "dd": "tricks of the record's contract and table of every trump, double dummy, "
+                                 "from the hands and first leader as played"}
+    return meta
+
+
 def solve_records(in_path: str, out_path: str, threads: int | None = None, progress=None, batch: int = 4096) -> dict:
     """Copy the records of ``in_path`` to ``out_path`` with a ``dd`` object added to each; a summary dict.
 
@@ -477,7 +498,8 @@ def solve_records(in_path: str, out_path: str, threads: int | None = None, progr
         for recs in iter_record_batches(in_path, batch):
             if writer is None:
                 variant = get_variant(recs[0]["variant"])
-                writer = open_writer(out_path, variant, recs[0].get("rules") or {}, extra=[("dd", dd_arrow_type())])
+                writer = open_writer(out_path, variant, recs[0].get("rules") or {}, extra=[("dd", dd_arrow_type())],
+                                     meta=solved_meta(in_path))
             dds = records_dd(variant, recs, done)
             for r, d in zip(recs, dds):
                 r["dd"] = d

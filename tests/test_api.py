@@ -144,3 +144,17 @@ def test_a_fault_is_a_bower_error(tmp_path):
     with pytest.raises(bower.BowerError, match="records"):
         bower.simulate(hands=1_000, records=str(tmp_path / "f" / "r.parquet"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]
+
+
+def test_solved_records_say_how_they_were_made(tmp_path):
+    from bower.sim.records import read_meta
+
+    src, out = tmp_path / "r.jsonl", tmp_path / "s.parquet"
+    bower.simulate("euchre", hands=300, seed=8, records=str(src))
+    s = bower.solve_records(str(src), str(out))
+    m_in, m_out = read_meta(str(src)), read_meta(str(out))
+    assert (m_out["seed"], m_out["hands"], m_out["seats"], m_out["command"]) == \
+        (8, 300, m_in["seats"], m_in["command"])
+    assert m_out["solved_from"]["records"] == "r.jsonl" and m_out["variant"] == "euchre"
+    df = bower.read_records(str(out), columns=["hand", "dd"])
+    assert s["records"] == len(df) == 300 and df["dd"].notna().sum() == s["solved"] > 0
