@@ -31,7 +31,29 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import peer_openspiel  # noqa: E402
 
 MEASURE = r'''
-import json, statistics, sys, time
+import json, os, statistics, sys, time
+if os.environ.get("BOWER_BENCH_TOP_LEVEL"):  # a commit from before the install was one package, bower
+    import importlib, importlib.abc, importlib.util
+
+    class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        """bower.X is the old tree's top-level X (the same module object)."""
+
+        def find_spec(self, name, path=None, target=None):
+            if name == "bower" or name.startswith("bower."):
+                return importlib.util.spec_from_loader(name, self, is_package=True)
+            return None
+
+        def create_module(self, spec):
+            if spec.name == "bower":
+                import types
+                m = types.ModuleType("bower"); m.__path__ = []
+                return m
+            return importlib.import_module(spec.name[len("bower."):])
+
+        def exec_module(self, module):
+            pass
+
+    sys.meta_path.insert(0, _Alias())
 import numpy as np
 import numba
 from bower.sim import runner
@@ -52,6 +74,29 @@ for name, threads, n in cases:
     elif name == "hand":
         def once(n=n, threads=threads):
             runner.simulate(hands=n, seed=0, threads=threads)
+    elif name == "yardstick":  # the plain simulator and bower's 'hand', timed in turns: their ratio per repeat
+        import importlib.util
+        path = os.environ.get("BOWER_YARDSTICK", "")
+        if not os.path.isfile(path):
+            continue
+        spec = importlib.util.spec_from_file_location("naive_ghost", path)
+        plain = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(plain)
+        def naive(n=n, plain=plain):
+            plain.sim_parallel(3, n, 64, plain.POWER, plain.SUITMASK, plain.DB_TABLE)
+        naive(6400)
+        runner.simulate(hands=5000, seed=0, threads=threads)
+        pairs = []
+        for _ in range(repeats):
+            t0 = time.perf_counter(); naive(); t1 = time.perf_counter()
+            runner.simulate(hands=n, seed=0, threads=threads); t2 = time.perf_counter()
+            pairs.append((t1 - t0, t2 - t1))
+        ty = statistics.median(a for a, _ in pairs)
+        tb = statistics.median(b for _, b in pairs)
+        out.append({"kernel": name, "threads": threads, "items": n, "seconds": ty, "per_second": n / ty,
+                    "ns_per_item": 1e9 * ty / n, "bower_per_second": n / tb,
+                    "ratio": statistics.median(a / b for a, b in pairs)})
+        continue
     elif name == "random":
         try:  # an older commit without the random strategy preset
             runner.simulate(hands=10, seed=0, threads=threads, strategy="random")
@@ -228,12 +273,34 @@ def machine() -> dict:
     }
 
 
+YARDSTICK = ROOT.parent / "shared" / "bench" / "naive_ghost.py"  # the plain Numba simulator bower is measured against
+
+
 def measure(tree: Path, cases, repeats: int) -> list[dict]:
-    """Run the cases in a fresh interpreter whose ``sim``/``kernels`` come from ``tree``."""
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    proc = subprocess.run(
-        [sys.executable, "-c", MEASURE, json.dumps(cases), str(repeats)], cwd=tree, env=env, capture_output=True, text=True
-    )
+    """Run the cases in a fresh interpreter whose ``bower`` comes from ``tree``.
+
+    A tree with ``api/`` is imported as the install maps it (``bower`` is
+    ``api/``, ``bower.sim`` is ``sim/``...), through a folder of links, so
+    another commit is measured and not the installed checkout (this checkout is
+    imported as installed, so its kernel cache is reused); an older tree's
+    top-level ``sim``/``kernels`` are taken under the ``bower`` name.
+    """
+    with tempfile.TemporaryDirectory(prefix="bower-bench-") as farm:
+        env = dict(os.environ, BOWER_YARDSTICK=str(YARDSTICK))
+        if tree.resolve() == ROOT.resolve():
+            pass  # this checkout: the install maps bower here (and the kernel cache stays where it is)
+        elif (tree / "api").is_dir():
+            pkg = Path(farm) / "bower"
+            pkg.mkdir()
+            for item in (tree / "api").iterdir():
+                (pkg / item.name).symlink_to(item)
+            for sub in ("sim", "kernels", "analysis"):
+                (pkg / sub).symlink_to(tree / sub)
+            env["PYTHONPATH"] = farm
+        else:
+            env.update(PYTHONPATH=str(tree), BOWER_BENCH_TOP_LEVEL="1")
+        proc = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(cases), str(repeats)], cwd=tree, env=env,
+                              capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"benchmark failed in {tree}:\n{proc.stderr}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -252,6 +319,7 @@ def main() -> None:
     sizes = {
         "deal": [1_000_000, 10_000_000],
         "hand": [100_000, 1_000_000, 4_000_000],
+        "yardstick": [1_000_000],
         "game": [100_000, 400_000],
         "duplicate": [120_000],
         "swap": [1_000_000],
@@ -282,7 +350,7 @@ def main() -> None:
         "eu-solve": [20_000],
     }
     if args.quick:
-        sizes = {"deal": [1_000_000], "hand": [1_000_000], "game": [100_000], "duplicate": [60_000], "swap": [200_000],
+        sizes = {"deal": [1_000_000], "hand": [1_000_000], "yardstick": [1_000_000], "game": [100_000], "duplicate": [60_000], "swap": [200_000],
                  "advice": [20_000], "advice-dd": [5_000], "advice-w": [20_000], "advice-w-dd": [5_000],
                  "ct-advice-w": [20_000], "ct-advice-w-dd": [5_000], "hp-advice-w": [20_000],
                  "hp-advice-w-dd": [5_000], "eu-advice-w": [20_000], "eu-advice-w-dd": [5_000],
@@ -333,6 +401,7 @@ def main() -> None:
     print("'eu-hand', 'eu-game', 'eu-advice' = the same for standard Euchre (games to 10 by side; should-bid at position 1, round one)")
     print("'solve', 'ct-solve', 'hp-solve', 'eu-solve' = double-dummy solves of full deals from the first lead "
           "(sim.solve.sample_deals, seed 0), with nodes per solve")
+    print("'yardstick' = the plain simulator of ../shared/bench (per second; bower's ratio to it below)")
     print("'pimc' = 'hand' (Ghost Hand) with seat 0 playing its cards by PIMC, 32 worlds per decision (the 'pimc' "
           "preset), against two default seats; 1 thread")
     print()
@@ -353,7 +422,28 @@ def main() -> None:
             eff = r["per_second"] / (r["threads"] * single[(r["kernel"], r["items"])])
             line += f"   parallel efficiency {100 * eff:.0f}%"
         print(line)
+    print_yardstick(results["this"])
     print_peer(peer)
+
+
+def print_yardstick(rows: list[dict]) -> None:
+    """bower's Ghost Hand hands against the plain simulator of ``../shared/bench``, timed in turns in this run."""
+    ys = [r for r in rows if r["kernel"] == "yardstick"]
+    print()
+    if not ys:
+        print(f"yardstick skipped: {YARDSTICK} is not there (or the case was not asked for)")
+        return
+    print(f"yardstick: {YARDSTICK.name} (trivial bidding, no swap, greedy play) and bower's 'hand' (default strategy), "
+          "timed in turns, 1,000,000 hands each; ratio = median over the repeats of bower's speed over the plain one's")
+    one = {r["items"]: r for r in ys if r["threads"] == 1}
+    for r in ys:
+        line = (f"  {r['threads']} thread(s): plain {r['per_second']:>12,.0f} hands/s, bower {r['bower_per_second']:>12,.0f}"
+                f" hands/s, ratio {r['ratio']:.2f}")
+        base = one.get(r["items"])
+        if r["threads"] > 1 and base:
+            line += (f"; parallel efficiency plain {100 * r['per_second'] / (r['threads'] * base['per_second']):.0f}%,"
+                     f" bower {100 * r['bower_per_second'] / (r['threads'] * base['bower_per_second']):.0f}%")
+        print(line)
 
 
 def _bower_hand(rows: list[dict], kernel: str) -> dict | None:
