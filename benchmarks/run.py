@@ -249,22 +249,47 @@ print(json.dumps(out))
 '''
 
 
-def machine() -> dict:
-    """Machine, Python, Numba and commit this run measures."""
-    cpu = platform.processor() or "unknown"
+FLAGS_THAT_MATTER = ("avx2", "avx512f", "avx512bw", "avx512vl", "bmi2", "popcnt", "lzcnt", "abm")
+
+
+def cpu_info() -> dict:
+    """The CPU as /proc/cpuinfo names it: model name, vendor, family, model, and the flags the kernels' code uses."""
+    out = {"cpu": platform.processor() or "unknown", "vendor": None, "family": None, "model": None, "flags": []}
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+        text = Path("/proc/cpuinfo").read_text()
     except OSError:
-        pass
+        return out
+    first = text.split("\n\n", 1)[0]
+    for line in first.splitlines():
+        key, _, value = (x.strip() for x in line.partition(":"))
+        if key == "model name":
+            out["cpu"] = value
+        elif key == "vendor_id":
+            out["vendor"] = value
+        elif key == "cpu family":
+            out["family"] = int(value) if value.isdigit() else value
+        elif key == "model":
+            out["model"] = int(value) if value.isdigit() else value
+        elif key == "flags":
+            have = set(value.split())
+            out["flags"] = [f for f in FLAGS_THAT_MATTER if f in have]
+    return out
+
+
+def machine() -> dict:
+    """Machine (CPU vendor, family, model, flags), Python, Numba and commit this run measures."""
+    info = cpu_info()
+    cpu = info["cpu"]
     import numba
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     return {
         "cpu": cpu,
+        "cpu_vendor": info["vendor"],
+        "cpu_family": info["family"],
+        "cpu_model": info["model"],
+        "cpu_flags": info["flags"],
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "numba": numba.__version__,
@@ -385,7 +410,9 @@ def main() -> None:
         print(json.dumps({"machine": info, "results": results, "peer": peer}, indent=2))
         return
     print(f"bower benchmarks: {info['date']}, commit {info['commit']}")
-    print(f"machine: {info['cpu']}, {info['cores']} cores; Python {info['python']}, Numba {info['numba']}")
+    print(f"machine: {info['cpu']} ({info['cpu_vendor']}, family {info['cpu_family']}, model {info['cpu_model']}; "
+          f"{' '.join(info['cpu_flags']) or 'no AVX2'}), {info['cores']} cores; Python {info['python']}, "
+          f"Numba {info['numba']}")
     print(f"median of {repeats} runs after warm-up; 'hand' = deal + swap + auction + 6 tricks + score, summary mode;")
     print("'game' = whole games to 32 (default strategy); 'duplicate' = experiment games (default/aggressive/random);")
     print("'swap' = deals of the paired swap analysis (each decision point played twice);")

@@ -1,0 +1,90 @@
+"""Ghost Hand's hand kernel by parts, against the plain simulator: CPU nanoseconds a hand on one thread.
+
+Usage: ``python benchmarks/phases.py [--hands N] [--repeats R]``
+
+Each part is a kernel that stops after that phase, timed by the process's
+CPU time (``getrusage``: all threads, so a busy machine's waiting is left
+out), the parts in turns, the median of the repeats: ``deal`` (the
+shuffle and the four masks, ``deal_many``), ``auction`` (deal, swap
+decision and calls, ``auction_chunks``), ``hand`` (all of it in summary
+mode: deal, auction, six tricks, scoring, the counters), and the plain
+simulator of ``../shared/bench/naive_ghost.py`` (deal, trivial bidding, a
+greedy play of the hands someone bids). ``hand - auction`` is the play,
+scoring and counters. Hardware counters are not available in these virtual
+machines, so this is how the time is split.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import resource
+import statistics
+from pathlib import Path
+
+import numba
+import numpy as np
+
+YARDSTICK = Path(__file__).resolve().parents[2] / "shared" / "bench" / "naive_ghost.py"
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=1 << 20, help="hands per timed run (default 1,048,576)")
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args()
+    from bower.kernels.deal import deal_many
+    from bower.kernels.ghost import drivers, hand
+    from bower.sim import runner
+    from bower.sim.rules import encode, get_variant, resolve
+    from bower.sim.strategy import load_strategy, to_vector
+
+    numba.set_num_threads(1)
+    v = get_variant("ghost")
+    rules = encode(v, resolve(v, {}))
+    params = np.tile(to_vector(load_strategy("default", "ghost")[1], "ghost"), (3, 1))
+    n, size = args.hands, runner.CHUNK_SIZE
+    chunks = -(-n // size)
+
+    def deal():
+        deal_many(runner.chunk_states(0, 0, chunks), size, n, 24, 4, 6, np.zeros(chunks, np.int64))
+
+    def auction():
+        drivers.auction_chunks(runner.chunk_states(0, 0, chunks), runner.decision_states(0, 0, chunks), size, n,
+                               rules, params, v.target, np.zeros(chunks, np.int64))
+
+    def whole():
+        v.run_chunks(runner.chunk_states(0, 0, chunks), runner.decision_states(0, 0, chunks), 0, size, n, rules,
+                     params, False, np.zeros((1, hand.R_WIDTH), np.int64), np.zeros((chunks, hand.S_WIDTH), np.int64))
+
+    parts = {"deal": deal, "auction": auction, "hand": whole}
+    if YARDSTICK.is_file():
+        spec = importlib.util.spec_from_file_location("naive_ghost", YARDSTICK)
+        plain = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(plain)
+        parts["plain"] = lambda: plain.sim_parallel(3, n, 64, plain.POWER, plain.SUITMASK, plain.DB_TABLE)
+    for f in parts.values():  # compile or load first
+        f()
+    times: dict[str, list[float]] = {k: [] for k in parts}
+    for _ in range(args.repeats):
+        for k, f in parts.items():
+            c = _cpu()
+            f()
+            times[k].append(_cpu() - c)
+    ns = {k: 1e9 * statistics.median(x) / n for k, x in times.items()}
+    print(f"Ghost Hand by parts, 1 thread, {n:,} hands, CPU ns a hand (median of {args.repeats}):")
+    print(f"  deal                       {ns['deal']:7.1f}")
+    print(f"  swap decision and calls    {ns['auction'] - ns['deal']:7.1f}   (auction {ns['auction']:.1f} less deal)")
+    print(f"  play, scoring, counters    {ns['hand'] - ns['auction']:7.1f}   (hand {ns['hand']:.1f} less auction)")
+    print(f"  whole hand                 {ns['hand']:7.1f}")
+    if "plain" in ns:
+        print(f"  plain simulator            {ns['plain']:7.1f}   (bower / plain speed {ns['plain'] / ns['hand']:.2f})")
+
+
+if __name__ == "__main__":
+    main()
