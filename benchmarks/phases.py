@@ -6,7 +6,7 @@ Each part is a kernel that stops after that phase, timed by the process's
 CPU time (``getrusage``: all threads, so a busy machine's waiting is left
 out), the parts in turns, the median of the repeats: ``deal`` (the
 shuffle and the four masks, ``deal_many``), ``auction`` (deal, swap
-decision and calls, ``auction_chunks``), ``hand`` (all of it in summary
+decision and calls, the variant's ``phase_run``), ``hand`` (all of it in summary
 mode: deal, auction, six tricks, scoring, the counters), and the plain
 simulator of ``../shared/bench/naive_ghost.py`` (deal, trivial bidding, a
 greedy play of the hands someone bids). ``hand - auction`` is the play,
@@ -39,13 +39,13 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
     from bower.kernels.deal import deal_many
-    from bower.kernels.ghost import drivers, hand
     from bower.sim import runner
     from bower.sim.rules import encode, get_variant, resolve
     from bower.sim.strategy import load_strategy, to_vector
 
     numba.set_num_threads(1)
-    v = get_variant("ghost")
+    v = get_variant("ghost")  # the registry's Ghost Hand: its kernels through the Variant interface
+    k = v.hand_kernels
     rules = encode(v, resolve(v, {}))
     params = np.tile(to_vector(load_strategy("default", "ghost")[1], "ghost"), (3, 1))
     n, size = args.hands, runner.CHUNK_SIZE
@@ -55,12 +55,11 @@ def main() -> None:
         deal_many(runner.chunk_states(0, 0, chunks), size, n, 24, 4, 6, np.zeros(chunks, np.int64))
 
     def auction():
-        drivers.auction_chunks(runner.chunk_states(0, 0, chunks), runner.decision_states(0, 0, chunks), size, n,
-                               rules, params, v.target, np.zeros(chunks, np.int64))
+        v.phase_run(n)  # deal and auction, seeded as the runner seeds (what ``bower profile`` times)
 
     def whole():
         v.run_chunks(runner.chunk_states(0, 0, chunks), runner.decision_states(0, 0, chunks), 0, size, n, rules,
-                     params, False, np.zeros((1, hand.R_WIDTH), np.int64), np.zeros((chunks, hand.S_WIDTH), np.int64))
+                     params, False, np.zeros((1, k.R_WIDTH), np.int64), np.zeros((chunks, k.S_WIDTH), np.int64))
 
     parts = {"deal": deal, "auction": auction, "hand": whole}
     if YARDSTICK.is_file():
