@@ -45,7 +45,7 @@ def main() -> None:
 
     numba.set_num_threads(1)
     v = get_variant("ghost")  # the registry's Ghost Hand: its kernels through the Variant interface
-    k = v.hand_kernels
+    layout = v.hand_kernels
     rules = encode(v, resolve(v, {}))
     params = np.tile(to_vector(load_strategy("default", "ghost")[1], "ghost"), (3, 1))
     n, size = args.hands, runner.CHUNK_SIZE
@@ -59,7 +59,7 @@ def main() -> None:
 
     def whole():
         v.run_chunks(runner.chunk_states(0, 0, chunks), runner.decision_states(0, 0, chunks), 0, size, n, rules,
-                     params, False, np.zeros((1, k.R_WIDTH), np.int64), np.zeros((chunks, k.S_WIDTH), np.int64))
+                     params, False, np.zeros((1, layout.R_WIDTH), np.int64), np.zeros((chunks, layout.S_WIDTH), np.int64))
 
     parts = {"deal": deal, "auction": auction, "hand": whole}
     if YARDSTICK.is_file():
