@@ -514,7 +514,7 @@ def test_illegal_decisions_in_a_hand_raise(order, dealer, rnd):
 
 # ---------------------------------------------------------------- exact combinatorics
 
-N_DEALS = 120_000
+N_DEALS = 40_000
 Z_999 = 3.2905  # two-sided 99.9% normal quantile
 CHI2_999_DF23 = 49.728  # scipy.stats.chi2.ppf(0.999, 23)
 
