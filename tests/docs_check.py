@@ -12,7 +12,8 @@ A figure block in README.md starts with an HTML comment (invisible on GitHub)::
     -->
 
 - ``$ CMD``: a shell line (bash, ``set -euo pipefail``), run in a fresh scratch
-  folder with the venv's ``bower`` first on PATH; several run in order. The
+  folder with the venv's ``bower`` first on PATH and ``$BOWER_ROOT`` the
+  checkout; several run in order. The
   last one's stdout is ``out`` and, when it parses as JSON, ``j``.
 - ``FIGURE = EXPR``: FIGURE is written exactly as in the README text that
   follows the comment (up to the next heading or ``<!-- /docs-check -->``) and must
@@ -175,6 +176,7 @@ def run_block(b: Block, cache: dict, timeout: float) -> tuple[str, dict, float, 
         return cache[key]
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env["BOWER_ROOT"] = str(ROOT)
     for k in ("BOWER_SEED", "BOWER_THREADS"):
         env.pop(k, None)
     scratch = tempfile.mkdtemp(prefix="bower-docs-")
@@ -228,7 +230,7 @@ def _check(blocks: list[Block], cache: dict, timeout: float, stream) -> int:
             cwd = os.getcwd()
             try:
                 os.chdir(scratch)
-                got = eval(f.expr, {"__builtins__": {}}, ns)  # noqa: S307 - README's own expressions
+                got = eval(f.expr, {"__builtins__": {}, **ns})  # noqa: S307 - README's own expressions
                 ok, shown = compare(f, got)
             except Exception as e:  # noqa: BLE001 - any failure to recompute is a difference
                 ok, shown = False, f"{type(e).__name__}: {e}"
