@@ -170,10 +170,12 @@ def helpers(j, out: str) -> dict:
 
 
 def run_block(b: Block, cache: dict, timeout: float) -> tuple[str, dict, float, str]:
-    """Run a block's commands (or reuse an identical run): stdout, the eval namespace, seconds, the scratch folder."""
+    """Run a block's commands (or reuse an identical earlier run, 0 seconds): stdout, the eval namespace,
+    seconds, the scratch folder."""
     key = "\n".join(b.commands)
     if key in cache:
-        return cache[key]
+        out, ns, _secs, scratch = cache[key]
+        return out, ns, 0.0, scratch
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env["BOWER_ROOT"] = str(ROOT)
@@ -182,13 +184,17 @@ def run_block(b: Block, cache: dict, timeout: float) -> tuple[str, dict, float, 
     scratch = tempfile.mkdtemp(prefix="bower-docs-")
     t0 = time.perf_counter()
     out = ""
-    for cmd in b.commands:
-        p = subprocess.run(["bash", "-c", "set -euo pipefail\n" + cmd], cwd=scratch, env=env, capture_output=True,
-                           text=True, timeout=timeout)
-        if p.returncode != 0:
-            tail = (p.stderr.strip().splitlines() or ["(no stderr)"])[-1]
-            raise RuntimeError(f"`{cmd}` exited {p.returncode}: {tail}")
-        out = p.stdout
+    try:
+        for cmd in b.commands:
+            p = subprocess.run(["bash", "-c", "set -euo pipefail\n" + cmd], cwd=scratch, env=env,
+                               capture_output=True, text=True, timeout=timeout)
+            if p.returncode != 0:
+                tail = (p.stderr.strip().splitlines() or ["(no stderr)"])[-1]
+                raise RuntimeError(f"`{cmd}` exited {p.returncode}: {tail}")
+            out = p.stdout
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
     try:
         j = json.loads(out)
     except ValueError:
@@ -224,7 +230,7 @@ def _check(blocks: list[Block], cache: dict, timeout: float, stream) -> int:
             out, ns, secs, scratch = run_block(b, cache, timeout)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             print(f"DIFF {b.name} (line {b.line}): {e}", file=stream)
-            bad += 1 + len(b.figures)
+            bad += 1 + len(b.figures) + len(b.contains)
             continue
         for f in b.figures:
             cwd = os.getcwd()
@@ -244,7 +250,7 @@ def _check(blocks: list[Block], cache: dict, timeout: float, stream) -> int:
             ok = t in out
             bad += not ok
             print(f"{'OK  ' if ok else 'DIFF'} {b.name}: contains {t!r}", file=stream)
-        print(f"     {b.name}: {secs:.1f} s", file=stream)
+        print(f"     {b.name}: " + (f"{secs:.1f} s" if secs else "(an earlier block's run)"), file=stream, flush=True)
     return bad
 
 

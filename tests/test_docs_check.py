@@ -72,8 +72,16 @@ def test_a_figure_missing_from_the_text_or_a_failing_command_is_flagged():
     assert "figure 60,288 is not in the text" in out.getvalue()
     broken = FAKE.replace("$ printf", "$ false; printf")
     out = io.StringIO()
-    assert dc.check(dc.parse(broken), stream=out) == 1 + 3
+    assert dc.check(dc.parse(broken), stream=out) == 1 + 3 + 1
     assert "exited 1" in out.getvalue()
+
+
+def test_identical_commands_run_once():
+    fake_block = FAKE[FAKE.index("<!--"):FAKE.index("-->") + 3]
+    twice = FAKE + "\n" + fake_block.replace("docs-check: fake", "docs-check: again") + "\n39.32% of 60,288, +1.15\n"
+    out = io.StringIO()
+    assert dc.check(dc.parse(twice), stream=out) == 0, out.getvalue()
+    assert "again: (an earlier block's run)" in out.getvalue()
 
 
 def test_malformed_blocks_are_refused():
