@@ -28,7 +28,7 @@ A figure block in README.md starts with an HTML comment (invisible on GitHub)::
   or throughputs measured on the machine named; they cannot reproduce and are
   listed as SKIP.
 
-Usage: ``python -m tests.docs_check [--list] [--only PATTERN] [README]``; exit
+Usage: ``python -m tests.docs_check [--list] [--only PATTERN] [--skip PATTERN] [README]``; exit
 status 1 when any figure differs (or a command fails), 0 otherwise.
 """
 
@@ -258,7 +258,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="docs_check", description=__doc__.split("\n")[0])
     ap.add_argument("readme", nargs="?", default=str(ROOT / "README.md"))
     ap.add_argument("--list", action="store_true", help="list the blocks, their commands and figures; run nothing")
-    ap.add_argument("--only", metavar="PATTERN", help="only the blocks whose name contains PATTERN")
+    ap.add_argument("--only", metavar="PATTERN", help="only the blocks whose name contains PATTERN (or one of "
+                    "several, comma-separated)")
+    ap.add_argument("--skip", metavar="PATTERN", help="leave out the blocks whose name contains PATTERN (or ...)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds a command may take")
     a = ap.parse_args(argv)
     try:
@@ -267,7 +269,9 @@ def main(argv=None) -> int:
         print(f"docs_check: {e}", file=sys.stderr)
         return 2
     if a.only:
-        blocks = [b for b in blocks if a.only in b.name]
+        blocks = [b for b in blocks if any(p in b.name for p in a.only.split(","))]
+    if a.skip:
+        blocks = [b for b in blocks if not any(p in b.name for p in a.skip.split(","))]
     if a.list:
         for b in blocks:
             what = f"measured on {b.measured}" if b.measured is not None else " && ".join(b.commands)
