@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test bench clean
+.PHONY: setup run test bench docs-check clean
 
 setup: $(STAMP)
 
@@ -24,6 +24,10 @@ test: setup
 bench: setup
 	$(PY) -m pip install -q -e '.[test,bench]'
 	$(PY) benchmarks/run.py
+
+# rerun the commands behind README's figures and compare (outside `make test`; about 20 minutes on 2 cores)
+docs-check: setup
+	$(PY) -m tests.docs_check $(if $(ONLY),--only $(ONLY))
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

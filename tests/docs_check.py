@@ -1,0 +1,292 @@
+"""Rerun the commands behind README's figures and compare every figure quoted (``make docs-check``).
+
+Not part of the test run (pytest collects only ``test_*.py``); ``tests/test_docs_check.py``
+checks the parser and the comparison on a tiny fake command.
+
+A figure block in README.md starts with an HTML comment (invisible on GitHub)::
+
+    <!-- docs-check: three-way
+    $ bower experiment default aggressive cautious --games 60288 --seed 0 --json
+    39.32% = S("default")["win_rate"]
+    contains: default is better
+    -->
+
+- ``$ CMD``: a shell line (bash, ``set -euo pipefail``), run in a fresh scratch
+  folder with the venv's ``bower`` first on PATH and ``$BOWER_ROOT`` the
+  checkout; several run in order. The
+  last one's stdout is ``out`` and, when it parses as JSON, ``j``.
+- ``FIGURE = EXPR``: FIGURE is written exactly as in the README text that
+  follows the comment (up to the next heading or ``<!-- /docs-check -->``) and must
+  appear there (other docs-check comments left out); EXPR is a Python expression over ``j``, ``out`` and the
+  helpers below. The figure's own digits set the precision: ``39.32%`` holds
+  when EXPR (a fraction) is 0.3932 to within half of 0.0001; ``1,958`` when
+  EXPR is 1958; a ``+`` or ``-`` sign counts. ``FIGURE = EXPR ~ TOL`` allows
+  TOL more, in the figure's own units (for the few figures that are not
+  exact for the seed).
+- ``contains: TEXT``: ``out`` must contain TEXT.
+- ``measured: WHERE`` instead of commands: the figures that follow are timings
+  or throughputs measured on the machine named; they cannot reproduce and are
+  listed as SKIP.
+
+Usage: ``python -m tests.docs_check [--list] [--only PATTERN] [--skip PATTERN] [README]``; exit
+status 1 when any figure differs (or a command fails), 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MARK = re.compile(r"<!-- docs-check:\s*(?P<name>[^\n]*?)\n(?P<body>.*?)-->", re.S)
+BLOCK_END = re.compile(r"<!-- /docs-check -->|^#{1,6} ", re.M)
+NUMBER = re.compile(r"^(?P<sign>[+\-−]?)(?P<int>\d{1,3}(?:,\d{3})+|\d*)(?:\.(?P<frac>\d+))?(?P<pct>%?)$")
+
+
+@dataclass
+class Figure:
+    """One quoted figure: its text, the expression that recomputes it, an extra tolerance."""
+
+    text: str
+    expr: str
+    tol: float = 0.0
+
+
+@dataclass
+class Block:
+    """One docs-check comment: its commands, its figures, the README text it covers."""
+
+    name: str
+    line: int
+    commands: list[str] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    contains: list[str] = field(default_factory=list)
+    measured: str | None = None
+    text: str = ""
+
+
+def parse(readme: str) -> list[Block]:
+    """Every docs-check block of ``readme``, in order. Raises ValueError on a malformed one."""
+    blocks = []
+    for m in MARK.finditer(readme):
+        line = readme.count("\n", 0, m.start()) + 1
+        b = Block(m.group("name").strip(), line)
+        if not b.name:
+            raise ValueError(f"README line {line}: a docs-check comment without a name")
+        for raw in m.group("body").splitlines():
+            s = raw.strip()
+            if not s:
+                continue
+            if s.startswith("$ "):
+                b.commands.append(s[2:])
+            elif s.startswith("contains:"):
+                b.contains.append(s[len("contains:"):].strip())
+            elif s.startswith("measured:"):
+                b.measured = s[len("measured:"):].strip()
+            elif " = " in s:
+                text, expr = (x.strip() for x in s.split(" = ", 1))
+                tol = 0.0
+                if " ~ " in expr:
+                    expr, t = expr.rsplit(" ~ ", 1)
+                    tol = float(t)
+                if value_of(text) is None:
+                    raise ValueError(f"README line {line} ({b.name}): {text!r} is not a figure")
+                b.figures.append(Figure(text, expr.strip(), tol))
+            else:
+                raise ValueError(f"README line {line} ({b.name}): cannot read {s!r}")
+        if b.measured is None and not b.commands:
+            raise ValueError(f"README line {line} ({b.name}): no command and not marked measured")
+        rest = readme[m.end():]
+        end = BLOCK_END.search(rest)
+        b.text = MARK.sub("", rest[: end.start()] if end else rest)
+        blocks.append(b)
+    return blocks
+
+
+def value_of(text: str) -> tuple[float, float, bool] | None:
+    """A figure's value, half its last digit and whether it is a percentage; None if it is no number."""
+    m = NUMBER.match(text)
+    if not m or not (m.group("int") or m.group("frac")):
+        return None
+    digits = (m.group("int") or "0").replace(",", "")
+    frac = m.group("frac") or ""
+    v = float(f"{digits}.{frac}" if frac else digits)
+    if m.group("sign") in ("-", "−"):
+        v = -v
+    return v, 0.5 * 10.0 ** -len(frac), bool(m.group("pct"))
+
+
+def compare(fig: Figure, got) -> tuple[bool, str]:
+    """Whether ``got`` reads as ``fig.text``; and ``got`` written at the figure's precision."""
+    v, half, pct = value_of(fig.text)
+    if got is None or isinstance(got, str):
+        return False, repr(got)
+    g = float(got) * (100.0 if pct else 1.0)
+    if math.isnan(g):
+        return False, "nan"
+    decimals = len(fig.text.split(".")[1].rstrip("%")) if "." in fig.text else 0
+    shown = f"{g:+.{decimals}f}" if fig.text[0] in "+-−" else f"{g:.{decimals}f}"
+    return abs(g - v) <= half * (1 + 1e-9) + fig.tol, shown + ("%" if pct else "")
+
+
+def helpers(j, out: str) -> dict:
+    """The names a figure's expression may use."""
+
+    def S(name):  # noqa: N802 - an experiment's strategy by name
+        return next(s for s in j["strategies"] if s["name"] == name)
+
+    def pair(a, b):
+        return next(p for p in j["pairs"] if p["a"] == a and p["b"] == b)
+
+    def row(**values):
+        return next(r for r in j["rows"] if all(abs(r["values"][k] - v) < 1e-9 for k, v in values.items()))
+
+    def grab(pattern, group=1, text=None):
+        m = re.search(pattern, out if text is None else text, re.M)
+        if not m:
+            raise LookupError(f"no match for {pattern!r}")
+        g = m.group(group).replace(",", "")
+        return float(g.rstrip("%")) / (100.0 if g.endswith("%") else 1.0)
+
+    def read(path):
+        return Path(path).read_text()
+
+    def load(path):
+        return json.loads(Path(path).read_text())
+
+    return {"j": j, "out": out, "S": S, "pair": pair, "row": row, "grab": grab, "read": read, "load": load,
+            "math": math, "sum": sum, "len": len, "max": max, "min": min, "abs": abs, "round": round, "next": next,
+            "any": any, "all": all, "float": float, "int": int, "sorted": sorted}
+
+
+def run_block(b: Block, cache: dict, timeout: float) -> tuple[str, dict, float, str]:
+    """Run a block's commands (or reuse an identical earlier run, 0 seconds): stdout, the eval namespace,
+    seconds, the scratch folder."""
+    key = "\n".join(b.commands)
+    if key in cache:
+        out, ns, _secs, scratch = cache[key]
+        return out, ns, 0.0, scratch
+    env = dict(os.environ)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env["BOWER_ROOT"] = str(ROOT)
+    for k in ("BOWER_SEED", "BOWER_THREADS"):
+        env.pop(k, None)
+    scratch = tempfile.mkdtemp(prefix="bower-docs-")
+    t0 = time.perf_counter()
+    out = ""
+    try:
+        for cmd in b.commands:
+            p = subprocess.run(["bash", "-c", "set -euo pipefail\n" + cmd], cwd=scratch, env=env,
+                               capture_output=True, text=True, timeout=timeout)
+            if p.returncode != 0:
+                tail = (p.stderr.strip().splitlines() or ["(no stderr)"])[-1]
+                raise RuntimeError(f"`{cmd}` exited {p.returncode}: {tail}")
+            out = p.stdout
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    try:
+        j = json.loads(out)
+    except ValueError:
+        j = None
+    res = (out, helpers(j, out), time.perf_counter() - t0, scratch)
+    cache[key] = res
+    return res
+
+
+def check(blocks: list[Block], timeout: float = 900.0, stream=sys.stdout) -> int:
+    """Check every block; print one line per figure (OK, DIFF, SKIP); the number of failures."""
+    bad = 0
+    cache: dict = {}
+    try:
+        bad = _check(blocks, cache, timeout, stream)
+    finally:
+        for _out, _ns, _secs, scratch in cache.values():
+            shutil.rmtree(scratch, ignore_errors=True)
+    return bad
+
+
+def _check(blocks: list[Block], cache: dict, timeout: float, stream) -> int:
+    bad = 0
+    for b in blocks:
+        if b.measured is not None:
+            print(f"SKIP {b.name} (line {b.line}): measured on {b.measured}", file=stream)
+            continue
+        missing = [f.text for f in b.figures if f.text not in b.text]
+        for t in missing:
+            print(f"DIFF {b.name} (line {b.line}): figure {t} is not in the text that follows", file=stream)
+            bad += 1
+        try:
+            out, ns, secs, scratch = run_block(b, cache, timeout)
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            print(f"DIFF {b.name} (line {b.line}): {e}", file=stream)
+            bad += 1 + len(b.figures) + len(b.contains)
+            continue
+        for f in b.figures:
+            cwd = os.getcwd()
+            try:
+                os.chdir(scratch)
+                got = eval(f.expr, {"__builtins__": {}, **ns})  # noqa: S307 - README's own expressions
+                ok, shown = compare(f, got)
+            except Exception as e:  # noqa: BLE001 - any failure to recompute is a difference
+                ok, shown = False, f"{type(e).__name__}: {e}"
+            finally:
+                os.chdir(cwd)
+            if not ok:
+                bad += 1
+            print(f"{'OK  ' if ok else 'DIFF'} {b.name}: {f.text}" + ("" if ok else f" (rerun gives {shown})"),
+                  file=stream)
+        for t in b.contains:
+            ok = t in out
+            bad += not ok
+            print(f"{'OK  ' if ok else 'DIFF'} {b.name}: contains {t!r}", file=stream)
+        print(f"     {b.name}: " + (f"{secs:.1f} s" if secs else "(an earlier block's run)"), file=stream, flush=True)
+    return bad
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="docs_check", description=__doc__.split("\n")[0])
+    ap.add_argument("readme", nargs="?", default=str(ROOT / "README.md"))
+    ap.add_argument("--list", action="store_true", help="list the blocks, their commands and figures; run nothing")
+    ap.add_argument("--only", metavar="PATTERN", help="only the blocks whose name contains PATTERN (or one of "
+                    "several, comma-separated)")
+    ap.add_argument("--skip", metavar="PATTERN", help="leave out the blocks whose name contains PATTERN (or ...)")
+    ap.add_argument("--timeout", type=float, default=900.0, help="seconds a command may take")
+    a = ap.parse_args(argv)
+    try:
+        blocks = parse(Path(a.readme).read_text())
+    except (OSError, ValueError) as e:
+        print(f"docs_check: {e}", file=sys.stderr)
+        return 2
+    if a.only:
+        blocks = [b for b in blocks if any(p in b.name for p in a.only.split(","))]
+    if a.skip:
+        blocks = [b for b in blocks if not any(p in b.name for p in a.skip.split(","))]
+    if a.list:
+        for b in blocks:
+            what = f"measured on {b.measured}" if b.measured is not None else " && ".join(b.commands)
+            print(f"{b.name} (line {b.line}): {what}")
+            for f in b.figures:
+                print(f"    {f.text} = {f.expr}" + (f" ~ {f.tol:g}" if f.tol else ""))
+        return 0
+    t0 = time.perf_counter()
+    bad = check(blocks, a.timeout)
+    n = sum(len(b.figures) + len(b.contains) for b in blocks if b.measured is None)
+    skipped = sum(b.measured is not None for b in blocks)
+    print(f"docs-check: {len(blocks)} blocks, {n} figures, {bad} differ, {skipped} measured blocks skipped "
+          f"({time.perf_counter() - t0:.0f} s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

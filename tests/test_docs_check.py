@@ -1,0 +1,100 @@
+"""The README figure checker (tests/docs_check.py, `make docs-check`): its parser and its verdicts, on tiny fake blocks."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from tests import docs_check as dc
+
+FAKE = """# Title
+
+<!-- docs-check: fake
+$ printf '{"rate": 0.39316, "games": 60288, "diff": 0.01149}'
+39.32% = j["rate"]
+60,288 = j["games"]
++1.15 = j["diff"] * 100
+contains: "games"
+-->
+`x` wins 39.32% of 60,288 games, +1.15 points ahead.
+
+<!-- docs-check: timing
+measured: a 2-core Intel Xeon
+-->
+It takes 4 min 45 s.
+"""
+
+
+def test_parser_reads_blocks_figures_and_text():
+    blocks = dc.parse(FAKE)
+    assert [b.name for b in blocks] == ["fake", "timing"]
+    fake, timing = blocks
+    assert fake.line == 3
+    assert fake.commands == ["""printf '{"rate": 0.39316, "games": 60288, "diff": 0.01149}'"""]
+    assert [(f.text, f.expr) for f in fake.figures] == [
+        ("39.32%", 'j["rate"]'), ("60,288", 'j["games"]'), ("+1.15", 'j["diff"] * 100')]
+    assert fake.contains == ['"games"']
+    assert "wins 39.32%" in fake.text and "4 min" in fake.text and "measured:" not in fake.text
+    assert timing.measured == "a 2-core Intel Xeon" and not timing.commands
+
+
+@pytest.mark.parametrize("text, got, ok", [
+    ("39.32%", 0.39316, True), ("39.32%", 0.39326, False), ("39.3%", 0.3934, True), ("39.2%", 0.3932, False),
+    ("60,288", 60288, True), ("60,288", 60289, False), ("+1.15", 1.149, True), ("+1.15", -1.15, False),
+    ("-0.89", -0.891, True), ("3.24", 3.2449, True), ("3.24", 3.2451, False),
+])
+def test_compare_reads_the_figures_precision(text, got, ok):
+    assert dc.compare(dc.Figure(text, "x"), got)[0] is ok
+
+
+def test_tolerance_widens_the_comparison():
+    assert not dc.compare(dc.Figure("120", "x"), 123)[0]
+    assert dc.compare(dc.Figure("120", "x", tol=5), 123)[0]
+
+
+def test_a_right_readme_passes_and_a_wrong_figure_is_flagged():
+    out = io.StringIO()
+    assert dc.check(dc.parse(FAKE), stream=out) == 0, out.getvalue()
+    assert "OK   fake: 39.32%" in out.getvalue() and "SKIP timing" in out.getvalue()
+    # the text says 39.2% but the command gives 39.32%: flagged, and the rerun's value shown
+    wrong = FAKE.replace("39.32%", "39.2%")
+    out = io.StringIO()
+    assert dc.check(dc.parse(wrong), stream=out) == 1
+    assert "DIFF fake: 39.2% (rerun gives 39.3%)" in out.getvalue()
+
+
+def test_a_figure_missing_from_the_text_or_a_failing_command_is_flagged():
+    out = io.StringIO()
+    stale = FAKE.replace("of 60,288 games", "of 60,000 games")
+    assert dc.check(dc.parse(stale), stream=out) == 1
+    assert "figure 60,288 is not in the text" in out.getvalue()
+    broken = FAKE.replace("$ printf", "$ false; printf")
+    out = io.StringIO()
+    assert dc.check(dc.parse(broken), stream=out) == 1 + 3 + 1
+    assert "exited 1" in out.getvalue()
+
+
+def test_identical_commands_run_once():
+    fake_block = FAKE[FAKE.index("<!--"):FAKE.index("-->") + 3]
+    twice = FAKE + "\n" + fake_block.replace("docs-check: fake", "docs-check: again") + "\n39.32% of 60,288, +1.15\n"
+    out = io.StringIO()
+    assert dc.check(dc.parse(twice), stream=out) == 0, out.getvalue()
+    assert "again: (an earlier block's run)" in out.getvalue()
+
+
+def test_malformed_blocks_are_refused():
+    with pytest.raises(ValueError, match="no command"):
+        dc.parse("<!-- docs-check: x\n1 = 1\n-->\n")
+    with pytest.raises(ValueError, match="not a figure"):
+        dc.parse("<!-- docs-check: x\n$ true\nabc = 1\n-->\n")
+
+
+def test_the_readme_blocks_parse_and_their_figures_are_in_the_text():
+    readme = Path(dc.ROOT / "README.md").read_text()
+    blocks = dc.parse(readme)
+    assert len(blocks) >= 10
+    for b in blocks:
+        for f in b.figures:
+            assert f.text in b.text, (b.name, f.text)
