@@ -222,7 +222,8 @@ class _Quiet:
 
     def __init__(self):
         self.levels = {}
-        for name in self.NAMES:
+        names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in self.NAMES]
+        for name in {*self.NAMES, *names}:
             log = logging.getLogger(name)
             self.levels[name] = log.level
             log.setLevel(logging.CRITICAL + 1)
@@ -297,7 +298,8 @@ class Dask:
             return SchedulerError(f"Dask workers died again and again running one task ({_reason(e)})")
         if getattr(self.client, "status", "running") != "running" or isinstance(e, (distributed.CancelledError,
                                                                                      OSError, TimeoutError)):
-            return SchedulerError(f"lost the Dask scheduler at {self.address} during the run ({_reason(e)})")
+            return SchedulerError(f"lost the Dask scheduler at {self.address} during the run (not back within "
+                                  f"{timeout_s():g} s)")
         return SchedulerError(f"the Dask run failed: {type(e).__name__}: {_reason(e)}")
 
     def warm(self, fn, key, job) -> None:
@@ -345,3 +347,10 @@ class Dask:
                         self.cluster.close(timeout=10)
         finally:
             self.quiet.restore()
+
+
+def numba_threads(_job=None) -> int:
+    """The Numba threads a job gets where it runs (a check of the workers' shares)."""
+    import numba
+
+    return numba.get_num_threads()
