@@ -49,6 +49,9 @@ class Local:
     source = None
     workers = 0
 
+    def warm(self, fn, key, job) -> None:
+        """Nothing to do: the kernels load here on their first call."""
+
     def map(self, fn: Callable, jobs: Iterable, warm=None, window: int | None = None) -> Iterator:
         """``fn(job)`` of each job, in order, computed as it is asked for (``warm`` is not needed here)."""
         for job in jobs:

@@ -173,3 +173,23 @@ def test_scheduler_lost_for_good(tmp_path):
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("bower: error: lost the Dask scheduler"), err
     assert listing(tmp_path) == []
+
+
+def test_solve_and_replay_same(capsys, address, tmp_path, monkeypatch):
+    recs = tmp_path / "r.jsonl"
+    runner.simulate(hands=600, seed=8, records_path=str(recs))
+    lines = recs.read_text().splitlines()
+    lines[450] = lines[450].replace('"plays":[[', '"plays":[[9,"AS"],[')  # a seat not at the table
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    from bower.sim import replay as rp
+    from bower.sim import solve as S
+
+    monkeypatch.setattr(rp, "REPLAY_BATCH", 100)  # 5 tasks, the fifth stops at the bad record
+    local = run(capsys, "replay", str(bad), "--dd", "--json")
+    remote = run(capsys, "replay", str(bad), "--dd", "--json", "--scheduler", address)
+    assert local == remote and local[0] == 2 and local[1].count("\n") == 450
+    S.solve_records(str(recs), str(tmp_path / "a.jsonl"), batch=256)
+    s = S.solve_records(str(recs), str(tmp_path / "b.jsonl"), batch=256, scheduler=address)
+    assert s["workers"] == 2 and s["records"] == 600
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
