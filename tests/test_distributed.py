@@ -193,3 +193,13 @@ def test_solve_and_replay_same(capsys, address, tmp_path, monkeypatch):
     s = S.solve_records(str(recs), str(tmp_path / "b.jsonl"), batch=256, scheduler=address)
     assert s["workers"] == 2 and s["records"] == 600
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+def test_report_tables_same(capsys, address, tmp_path):
+    args = ["report", "--hands", "5000", "--games", "64", "--dd-hands", "500", "--csv", "--json", "-q"]
+    assert run(capsys, *args, "--out", str(tmp_path / "a"))[0] == 0
+    assert run(capsys, *args, "--out", str(tmp_path / "b"), "--scheduler", address)[0] == 0
+    names = sorted(n for n in os.listdir(tmp_path / "a") if n.endswith(".csv"))
+    assert len(names) > 10 and names == sorted(n for n in os.listdir(tmp_path / "b") if n.endswith(".csv"))
+    for n in names:
+        assert (tmp_path / "a" / n).read_bytes() == (tmp_path / "b" / n).read_bytes(), n
