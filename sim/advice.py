@@ -53,24 +53,27 @@ def call_chunks(kernel: str, states, dstates, targets, fixed: tuple, outs: tuple
 
     The kernel is called ``kernel(states, dstates, targets, *fixed, *outs)``;
     every array of ``outs`` has one row per chunk. Here the batch is one
-    call; through Dask each chunk is a task (chunks do not depend on one
-    another, so the rows are the same) and the kernel is named, not sent.
+    call; through Dask the chunks are cut into one run of consecutive
+    chunks per worker, each a task (chunks do not depend on one another, so
+    the rows are the same), and the kernel is named, not sent.
     """
     ex = dist.current()
     if ex.kind == "local":
         _kernel(kernel)(states, dstates, targets, *fixed, *outs)
         return
     n = len(targets)
+    shapes = tuple(o.shape[1:] + (o.dtype.str,) for o in outs)
 
-    def job(i, target):
-        return (kernel, states[i:i + 1], dstates[i:i + 1], np.array([target], np.int64), fixed,
-                tuple(o.shape[1:] + (o.dtype.str,) for o in outs))
+    def job(a, b, tg):
+        return kernel, states[a:b], dstates[a:b], np.asarray(tg, np.int64), fixed, shapes
 
+    groups = min(n, max(1, ex.workers))
+    cuts = [n * g // groups for g in range(groups + 1)]
     key = ("advice", kernel, tuple((type(x).__name__, getattr(x, "dtype", None), getattr(x, "ndim", 0)) for x in fixed))
-    jobs = (job(i, targets[i]) for i in range(n))
-    for i, rows in enumerate(ex.map(advice_job, jobs, warm=(key, job(0, 1)))):
+    jobs = (job(a, b, targets[a:b]) for a, b in zip(cuts, cuts[1:]))
+    for a, b, rows in zip(cuts, cuts[1:], ex.map(advice_job, jobs, warm=(key, job(0, 1, [1])))):
         for o, r in zip(outs, rows):
-            o[i] = r[0]
+            o[a:b] = r
 
 
 def _kernel(path: str):
@@ -81,9 +84,9 @@ def _kernel(path: str):
 
 
 def advice_job(job) -> tuple:
-    """One chunk of an advice kernel (``call_chunks``): the kernel named, its inputs, the shapes of its outputs."""
+    """Chunks of an advice kernel (``call_chunks``): the kernel named, its inputs, the shapes of its outputs' rows."""
     kernel, states, dstates, targets, fixed, shapes = job
-    outs = tuple(np.zeros((1,) + tuple(s[:-1]), np.dtype(s[-1])) for s in shapes)
+    outs = tuple(np.zeros((len(targets),) + tuple(s[:-1]), np.dtype(s[-1])) for s in shapes)
     _kernel(kernel)(states, dstates, targets, *fixed, *outs)
     return outs
 

@@ -7,7 +7,8 @@ executor of a run and ``current()`` is the one in force:
 
 - ``None``: ``Local``, each job run here in order on the kernels' threads;
 - ``"local:N"``: a Dask ``LocalCluster`` of N worker processes for this run;
-- a scheduler address (``tcp://host:8786``) or a ``distributed.Client``.
+- a scheduler address (``tcp://host:8786``) or a ``distributed.Client``;
+- an executor already open (``Local`` or ``Dask``: its owner closes it).
 
 Both have ``map(fn, jobs, warm=...)``: ``fn(job)`` of each job, yielded in
 job order. ``fn`` is a module-level function (sent by reference: workers
@@ -77,6 +78,13 @@ def session(scheduler=None):
     SchedulerError when Dask is not installed, the scheduler cannot be
     reached or has no workers, or ``local:N`` is malformed.
     """
+    if isinstance(scheduler, (Local, Dask)):  # an executor already open: use it as it is
+        token = _CURRENT.set(scheduler)
+        try:
+            yield scheduler
+        finally:
+            _CURRENT.reset(token)
+        return
     cur = _CURRENT.get()
     if cur is not None and (scheduler is None or scheduler is cur.source or scheduler == cur.source):
         yield cur
@@ -192,9 +200,10 @@ def _open_dask(scheduler):
         if n_local is not None:
             # Numba's threads are set per job (``run_task``), not by NUMBA_NUM_THREADS: a worker process may
             # have imported Numba before the nanny's environment reaches it
+            # (idle OpenMP threads of one worker sleep rather than spin on the cores of the others)
             cluster = distributed.LocalCluster(
                 n_workers=n_local, threads_per_worker=1, processes=True, dashboard_address=None,
-                silence_logs=logging.CRITICAL,
+                silence_logs=logging.CRITICAL, env={"OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")},
             )
             client = distributed.Client(cluster, timeout=timeout)
         else:

@@ -26,6 +26,7 @@ from bower.sim.text import limit_text
 CHUNK_SIZE = 4096  # hands per chunk (independent hands)
 GAME_CHUNK_SETS = 64  # deal sets per chunk (whole games)
 SUMMARY_BATCH_CHUNKS = 64
+DASK_SUMMARY_BATCH_CHUNKS = 128  # 524,288 hands a Dask task: its fixed cost under 5% (benchmarks/RESULTS.md)
 RECORD_BATCH_CHUNKS = 8  # 32,768 hands a batch written (a Parquet row group)
 RECORD_WORKERS = 2  # threads that turn batches of kernel rows into Arrow columns or JSON text, beside the kernels'
 GAME_BATCH_CHUNKS = 32
@@ -195,6 +196,11 @@ def simulate(
                          records_path, progress, command, ex)
 
 
+def summary_batch(ex) -> int:
+    """Chunks a batch of a summary run: bigger as Dask tasks, whose fixed cost (about 7 ms) they must outweigh."""
+    return DASK_SUMMARY_BATCH_CHUNKS if ex.kind == "dask" else SUMMARY_BATCH_CHUNKS
+
+
 def warm_executor(ex, fn, key, job) -> tuple[float, bool]:
     """Load the kernels on every Dask worker before the fan-out (``Dask.warm``); (seconds, False: not compiled here)."""
     t0 = time.perf_counter()
@@ -244,7 +250,7 @@ def _simulate(v, rules_d, rules_vec, strategy, strategy_name, params, hands, see
     try:
         run_hands(
             0, hands, seed, rules_vec, params, writer is not None, on_batch,
-            RECORD_BATCH_CHUNKS if writer is not None else SUMMARY_BATCH_CHUNKS, v,
+            RECORD_BATCH_CHUNKS if writer is not None else summary_batch(ex), v,
         )
         if writer is not None:
             writer.close()

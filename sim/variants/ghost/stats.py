@@ -42,7 +42,7 @@ def bid_stats(
     bids = np.zeros((gst.N_BID_CELLS, gst.H_WIDTH), np.int64)
     ests = np.zeros((gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
     t0 = time.perf_counter()
-    step = runner.SUMMARY_BATCH_CHUNKS * runner.CHUNK_SIZE
+    step = runner.summary_batch(dist.current()) * runner.CHUNK_SIZE
     jobs = ((seed, f, min(step, hands - f), rules_vec, params) for f in range(0, hands, step))
     done = 0
     for s, b, e in dist.current().map(bid_job, jobs, warm=(("ghost-bids",), (seed, 0, 1, rules_vec, params))):
@@ -120,7 +120,7 @@ def swap_values(
     mirror = np.zeros((3, gst.MI_WIDTH), np.int64)
     all_rows = [] if want_rows else None
     t0 = time.perf_counter()
-    step = runner.SUMMARY_BATCH_CHUNKS * runner.CHUNK_SIZE
+    step = runner.summary_batch(dist.current()) * runner.CHUNK_SIZE
     jobs = ((seed, f, min(step, deals - f), rules_vec, params, paired, want_rows) for f in range(0, deals, step))
     warm = (("ghost-swaps", paired, want_rows), (seed, 0, 1, rules_vec, params, paired, want_rows))
     done = 0
