@@ -14,7 +14,8 @@ Markdown for RESULTS.md:
 2. per task size (chunks of 4,096 Ghost Hand hands, summary mode, the jobs
    of ``runner.run_hands``): the CPU of all processes over the run less the
    CPU the worker processes spent inside the jobs (``time.process_time``
-   around each), per task and as a share of the run's CPU;
+   around each), per task and as a share of the run's CPU, and the fixed
+   cost alone (tasks times a no-op task's CPU) against the jobs' CPU;
 3. whole runs, ``simulate(scheduler="local:2")`` (a cluster started for the
    run) against ``simulate(threads=2)``, interleaved: the runs' own hands/s,
    the call's wall time with the cluster start, and CPU seconds per million hands.
@@ -96,8 +97,9 @@ def main() -> None:
                 walls.append((time.perf_counter() - t0) / args.noops)
                 cpus.append((cpu() - c0) / args.noops)
             print("| no-op task, 2 workers | per task |\n| --- | ---: |")
+            noop = statistics.median(cpus)
             print(f"| CPU, all three processes (median of {args.repeat} x {args.noops} tasks) "
-                  f"| {statistics.median(cpus) * 1e3:.2f} ms |")
+                  f"| {noop * 1e3:.2f} ms |")
             print(f"| wall (tasks in flight: {max(2, 2 * ex.nthreads)}) | {statistics.median(walls) * 1e3:.2f} ms |")
             c0 = cpu()
             time.sleep(5)
@@ -107,8 +109,9 @@ def main() -> None:
             print(f"\nload average: {_load()}\n")
 
             print("| chunks a task | hands a task | tasks | wall s | CPU s, all processes | of it in the jobs "
-                  "| per task, beyond the jobs and the idle cluster | overhead share of the CPU |")
-            print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+                  "| per task, beyond the jobs and the idle cluster | overhead share of the CPU "
+                  "| fixed cost share (tasks x no-op CPU / jobs' CPU) |")
+            print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
             for c in (1, 4, 16, 64, 128, 256):
                 step = c * runner.CHUNK_SIZE
                 jobs = [("ghost", 0, f, min(step, args.hands - f), rules_vec, params, False)
@@ -123,7 +126,8 @@ def main() -> None:
                 total, jobs_cpu, wall = statistics.median(used), statistics.median(inside), statistics.median(walls)
                 per_task = (total - jobs_cpu - idle * wall) / len(jobs)
                 print(f"| {c} | {step:,} | {len(jobs)} | {wall:.2f} | {total:.2f} | {jobs_cpu:.2f} "
-                      f"| {per_task * 1e3:.1f} ms | {100 * (total - jobs_cpu) / total:.1f}% |")
+                      f"| {per_task * 1e3:.1f} ms | {100 * (total - jobs_cpu) / total:.1f}% "
+                      f"| {100 * len(jobs) * noop / jobs_cpu:.1f}% |")
             print(f"\nload average: {_load()}\n")
     finally:
         cluster.close()

@@ -203,3 +203,19 @@ def test_report_tables_same(capsys, address, tmp_path):
     assert len(names) > 10 and names == sorted(n for n in os.listdir(tmp_path / "b") if n.endswith(".csv"))
     for n in names:
         assert (tmp_path / "a" / n).read_bytes() == (tmp_path / "b" / n).read_bytes(), n
+
+
+def test_worker_cache_folder(monkeypatch, tmp_path):
+    """A worker keeps the package's Numba cache on a local disk, its own folder on a shared one or when asked."""
+    from bower.sim import dask_worker as dw
+
+    monkeypatch.delenv("BOWER_WORKER_CACHE", raising=False)
+    assert dw.filesystem_type("/proc") == "proc"
+    monkeypatch.setattr(dw, "filesystem_type", lambda path: "ext4")
+    assert dw.cache_dir_for("tcp://10.0.0.7:4000") is None
+    monkeypatch.setattr(dw, "filesystem_type", lambda path: "nfs4")
+    shared = dw.cache_dir_for("tcp://10.0.0.7:4000")
+    assert shared is not None and shared != dw.cache_dir_for("tcp://10.0.0.7:4001")
+    assert "/" not in os.path.basename(shared) and ":" not in os.path.basename(shared)
+    monkeypatch.setenv("BOWER_WORKER_CACHE", str(tmp_path))
+    assert dw.cache_dir_for("w1").startswith(str(tmp_path / "bower-numba") + os.sep)
