@@ -98,11 +98,6 @@ def session(scheduler=None):
         ex.close()
 
 
-def workers_of(ex) -> int | None:
-    """How many Dask workers ran a run (None for a local run): the field ``workers`` of its summary."""
-    return ex.workers if ex.kind == "dask" else None
-
-
 # ---- the worker side -------------------------------------------------------------------------------
 
 _TASK_LOCK = threading.Lock()  # one kernel call at a time in a worker process: Numba's threads are its share
