@@ -11,7 +11,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,dask]'
 	touch $(STAMP)
 
 run: setup
@@ -22,7 +22,7 @@ test: setup
 	$(PY) -m pytest -q -n 2
 
 bench: setup
-	$(PY) -m pip install -q -e '.[test,bench]'
+	$(PY) -m pip install -q -e '.[test,bench,dask]'
 	$(PY) benchmarks/run.py
 
 # rerun the commands behind README's figures and compare (outside `make test`; about 20 minutes on 2 cores)

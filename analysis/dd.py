@@ -68,16 +68,22 @@ def attach_dd(variant, recs: list[dict], batch: int = BATCH, progress=None) -> i
     kept as they are. Returns how many records were solved. ``progress(done,
     total)`` is called after each batch.
     """
-    from bower.sim.solve import records_dd
+    from bower.sim import distributed as dist
+    from bower.sim.solve import records_dd_job
 
     todo = [i for i, r in enumerate(recs) if r.get("dd") is None]
     for i in todo:
         if not is_played(variant, recs[i]):
             recs[i]["dd"] = None
     todo = [i for i in todo if is_played(variant, recs[i])]
-    for k in range(0, len(todo), batch):
-        idx = todo[k:k + batch]
-        for i, d in zip(idx, records_dd(variant, [recs[i] for i in idx])):
+    starts = range(0, len(todo), batch)
+    if todo:
+        from bower.sim.solve import sample_deals, solve_rows_job
+
+        dist.current().warm(solve_rows_job, ("solve",), sample_deals(variant, 1))
+    jobs = ((variant.name, [recs[i] for i in todo[k:k + batch]], 0) for k in starts)
+    for k, dds in zip(starts, dist.current().map(records_dd_job, jobs)):
+        for i, d in zip(todo[k:k + batch], dds):
             recs[i]["dd"] = d
         if progress is not None:
             progress(min(k + batch, len(todo)), len(todo))

@@ -81,7 +81,7 @@ def _first_strategy(strategy):
 @_faults
 def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | None = None, seed: int = 0,
              strategy="default", rules: dict | None = None, threads: int | None = None,
-             records: str | None = None, progress: bool = False) -> Simulation:
+             records: str | None = None, progress: bool = False, scheduler: str | None = None) -> Simulation:
     """Play ``hands`` independent hands (or ``games`` whole games) and summarise them, as ``bower simulate``.
 
     ``strategy``: a preset name, a ``.toml`` path, a dict of parameters over
@@ -89,7 +89,9 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
     seat. ``rules``: rule option -> value (``{"stick_the_dealer": True}``;
     ``bower.variants()`` lists them). ``records``: also write every hand's
     record to this ``.jsonl`` or ``.parquet`` file, with the run's metadata.
-    ``progress``: show the progress bar on stderr. Returns a ``Simulation``.
+    ``progress``: show the progress bar on stderr. ``scheduler``: run the
+    chunks as Dask tasks (an address, or ``"local:N"`` for N local worker
+    processes; the numbers are the same). Returns a ``Simulation``.
     """
     from bower.sim import runner
     from bower.sim.progress import Progress
@@ -103,17 +105,17 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
             if isinstance(strategy, (list, tuple)):
                 raise runner.RunError("games= plays one strategy in every seat; give one strategy")
             summary = runner.simulate_games(variant=v.name, games=games, seed=seed, threads=threads, rules=rules,
-                                            strategy=strategy, progress=bar)
+                                            strategy=strategy, progress=bar, scheduler=scheduler)
         else:
             summary = runner.simulate(variant=v.name, hands=hands, seed=seed, threads=threads, rules=rules,
-                                      strategy=strategy, records_path=records, progress=bar,
+                                      strategy=strategy, records_path=records, progress=bar, scheduler=scheduler,
                                       command=_call_text(v, hands, seed, strategy, rules, records) if records else None)
     finally:
         bar.close()
     if records:
         summary["records"] = records
     run = {"variant": v.name, "hands": hands, "seed": seed, "threads": threads, "rules": rules, "strategy": strategy,
-           "first_strategy": _first_strategy(strategy)}
+           "first_strategy": _first_strategy(strategy), "scheduler": scheduler}
     return Simulation(summary, run, records)
 
 
@@ -121,13 +123,13 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
 def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000, seed: int = 0,
                rules: dict | None = None, threads: int | None = None, duplicate: bool = True,
                until_significant: bool = False, max_games: int = 1_000_000, names: list[str] | None = None,
-               progress: bool = False) -> Experiment:
+               progress: bool = False, scheduler: str | None = None) -> Experiment:
     """Play 2 or 3 strategies against each other in whole games on duplicate deals, as ``bower experiment``.
 
     ``strategies``: presets, ``.toml`` paths, dicts or ``bower.Strategy``
     objects; ``names``: what to call them (default: their own names).
-    ``duplicate=False`` gives every seat assignment its own deals.
-    Returns an ``Experiment`` (``strategies``, ``pairs``, ``make_rates``).
+    ``duplicate=False`` gives every seat assignment its own deals;
+    ``scheduler`` as for ``simulate``. Returns an ``Experiment`` (``strategies``, ``pairs``, ``make_rates``).
     """
     from bower.sim import experiment as ex
     from bower.sim.progress import Progress
@@ -140,7 +142,7 @@ def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000
     try:
         res = ex.run_experiment(strategies, games=games, seed=seed, threads=threads, rules=rules, duplicate=duplicate,
                                 until_significant=until_significant, max_games=max_games, names=names,
-                                progress=bar, variant=v.name)
+                                progress=bar, variant=v.name, scheduler=scheduler)
     finally:
         bar.close()
     return Experiment(res)
@@ -148,7 +150,7 @@ def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000
 
 @_faults
 def sweep(base="default", grid: dict | None = None, *, variant: str = "ghost", games: int = 30_000, seed: int = 0,
-          rules: dict | None = None, threads: int | None = None, progress: bool = False):
+          rules: dict | None = None, threads: int | None = None, progress: bool = False, scheduler: str | None = None):
     """Each parameter value (every combination, for several) against two copies of ``base``, as ``bower sweep``.
 
     ``grid``: parameter -> a value or a list of values, e.g.
@@ -170,7 +172,7 @@ def sweep(base="default", grid: dict | None = None, *, variant: str = "ghost", g
     bar = Progress("values", enabled=bool(progress))
     try:
         res = ex.run_sweep(list(grid.items()), base=base, games=games, seed=seed, threads=threads, rules=rules,
-                           progress=bar, variant=v.name)
+                           progress=bar, variant=v.name, scheduler=scheduler)
     finally:
         bar.close()
     df = pd.DataFrame([{**row["values"], **flat_row(row, skip=("values",))} for row in res["rows"]])
@@ -183,7 +185,7 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
                bid=None, scores=None, upcard: str | None = None, strategy="default", model: str = "softmax",
                tau: float | None = None, epsilon: float | None = None, playout: str = "strategy",
                samples: int | None = None, seed: int = 0, threads: int | None = None,
-               rules: dict | None = None) -> Advice:
+               rules: dict | None = None, scheduler: str | None = None) -> Advice:
     """What to do at this turn, with odds: every open action on the same sampled deals, as ``bower should-bid``.
 
     ``hand``: the cards, a string (``"JH JD AH KH 9S TC"``) or a list;
@@ -197,7 +199,7 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
     ``"both"``; ``samples``: effective deals per action (default adaptive).
     Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
     """
-    from bower.sim.advice import AdviceError
+    from bower.sim.advice import AdviceError, advise
 
     v = _variant(variant)
     if model not in ("softmax", "exact"):
@@ -215,8 +217,8 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
                 "model": {"kind": model, "tau": tau, "epsilon": epsilon}, "playout": playout}
     from bower.sim.rules import resolve
 
-    return Advice(v.advise(hand_text, question, strategy=strategy, samples=samples, seed=seed, threads=threads,
-                           rules=resolve(v, rules)))
+    return Advice(advise(v.name, hand_text, question, scheduler=scheduler, strategy=strategy, samples=samples,
+                         seed=seed, threads=threads, rules=resolve(v, rules)))
 
 
 def strategy(base: str = "default", *, variant: str = "ghost", name: str | None = None, **params) -> Strategy:
@@ -297,20 +299,21 @@ def solve(deal, *, variant: str = "ghost", trump: str | None = None, maker: int 
 
 
 @_faults
-def solve_records(records: str, out: str, *, threads: int | None = None, progress: bool = False) -> dict:
+def solve_records(records: str, out: str, *, threads: int | None = None, progress: bool = False,
+                  scheduler: str | None = None) -> dict:
     """Copy a records file to ``out`` with every record's ``dd`` object added, as ``bower solve --records``."""
     from bower.sim import solve as S
     from bower.sim.progress import Progress
 
     bar = Progress("records", enabled=bool(progress))
     try:
-        return S.solve_records(records, out, threads, bar)
+        return S.solve_records(records, out, threads, bar, scheduler=scheduler)
     finally:
         bar.close()
 
 
 @_faults
-def replay(records: str, *, dd: bool = False):
+def replay(records: str, *, dd: bool = False, scheduler: str | None = None):
     """Replay a records file against the rules, as ``bower replay --json``: a DataFrame, one row per hand.
 
     Columns: the record's number, hand, variant, tricks, points (with any
@@ -322,4 +325,4 @@ def replay(records: str, *, dd: bool = False):
 
     from bower.sim.replay import replay_file
 
-    return pd.DataFrame(list(replay_file(records, dd)))
+    return pd.DataFrame(list(replay_file(records, dd, scheduler=scheduler)))

@@ -73,7 +73,7 @@ class Simulation:
             path = os.path.join(folder, "records.parquet")
             r = self._run
             runner.simulate(variant=r["variant"], hands=r["hands"], seed=r["seed"], threads=r["threads"],
-                            rules=r["rules"], strategy=r["strategy"], records_path=path)
+                            rules=r["rules"], strategy=r["strategy"], records_path=path, scheduler=r["scheduler"])
             self._path = path
         return self._path
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from bower.analysis.intervals import Z95, wilson
 from bower.kernels import advice as ka
+from bower.sim import distributed as dist
 from bower.sim import runner
 from bower.sim.errors import UserError
 
@@ -31,6 +32,63 @@ class AdviceError(UserError, ValueError):
 
 class ImpossibleAuction(AdviceError):
     """No sampled deal reproduced the calls under the strategy: the model finds the auction impossible."""
+
+
+def advise(variant, hand: str, question: dict, scheduler=None, **kw) -> dict:
+    """The variant's should-bid answer (``Variant.advise``), its chunks run where ``scheduler`` says.
+
+    ``scheduler`` as for ``bower.sim.runner.simulate``; ``kw``: ``strategy``,
+    ``samples``, ``seed``, ``threads``, ``rules``. The answer does not depend
+    on where the chunks ran.
+    """
+    from bower.sim.rules import get_variant
+
+    v = get_variant(variant)
+    with dist.session(scheduler) as ex:
+        return runner.add_executor(v.advise(hand, question, **kw), ex)
+
+
+def call_chunks(kernel: str, states, dstates, targets, fixed: tuple, outs: tuple) -> None:
+    """Run the advice kernel ``kernel`` (``"module:function"``) on a batch of chunks, filling ``outs``.
+
+    The kernel is called ``kernel(states, dstates, targets, *fixed, *outs)``;
+    every array of ``outs`` has one row per chunk. Here the batch is one
+    call; through Dask the chunks are cut into one run of consecutive
+    chunks per worker, each a task (chunks do not depend on one another, so
+    the rows are the same), and the kernel is named, not sent.
+    """
+    ex = dist.current()
+    if ex.kind == "local":
+        _kernel(kernel)(states, dstates, targets, *fixed, *outs)
+        return
+    n = len(targets)
+    shapes = tuple(o.shape[1:] + (o.dtype.str,) for o in outs)
+
+    def job(a, b, tg):
+        return kernel, states[a:b], dstates[a:b], np.asarray(tg, np.int64), fixed, shapes
+
+    groups = min(n, max(1, ex.workers))
+    cuts = [n * g // groups for g in range(groups + 1)]
+    key = ("advice", kernel, tuple((type(x).__name__, getattr(x, "dtype", None), getattr(x, "ndim", 0)) for x in fixed))
+    jobs = (job(a, b, targets[a:b]) for a, b in zip(cuts, cuts[1:]))
+    for a, b, rows in zip(cuts, cuts[1:], ex.map(advice_job, jobs, warm=(key, job(0, 1, [1])))):
+        for o, r in zip(outs, rows):
+            o[a:b] = r
+
+
+def _kernel(path: str):
+    import importlib
+
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def advice_job(job) -> tuple:
+    """Chunks of an advice kernel (``call_chunks``): the kernel named, its inputs, the shapes of its outputs' rows."""
+    kernel, states, dstates, targets, fixed, shapes = job
+    outs = tuple(np.zeros((len(targets),) + tuple(s[:-1]), np.dtype(s[-1])) for s in shapes)
+    _kernel(kernel)(states, dstates, targets, *fixed, *outs)
+    return outs
 
 
 def sample_actions(run_chunks, n_act: int, samples: int | None, cap: int, seed: int, strategy_name: str, estimates):

@@ -20,6 +20,7 @@ import numpy as np
 
 from bower.analysis.intervals import Z95, wilson_clustered
 from bower.kernels import games as kg
+from bower.sim import distributed as dist
 from bower.sim import runner
 from bower.sim.rules import RULES_VERSION, get_variant
 from bower.sim.strategy import StrategyError, check_value, load_strategy, to_vector
@@ -135,6 +136,7 @@ def run_experiment(
     names: list[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     variant="ghost",
+    scheduler=None,
 ) -> dict:
     """Play the strategies against each other in whole games and compare them.
 
@@ -142,7 +144,9 @@ def run_experiment(
     ``games`` is rounded up to whole deal sets (one game per assignment, in
     multiples of 64 sets). With ``until_significant``, batches of ``games``
     are played until the interval of the leading pair's difference excludes
-    zero or ``max_games`` is reached; ``stopped`` says which.
+    zero or ``max_games`` is reached; ``stopped`` says which. ``scheduler``:
+    where the batches run (``bower.sim.distributed.session``); the numbers do
+    not depend on it.
     """
     v, rules_d, rules_vec = runner.resolve_run(variant, seed, rules)
     loaded = [load_strategy(s, v.name) for s in strategies]
@@ -165,25 +169,26 @@ def run_experiment(
     cap_sets = _round_sets(max_games, n_assign) if until_significant else batch_sets
     slots = np.array([(assign == s).sum() for s in range(len(loaded))]) // (2 if sides else 1)  # games (sides) held
     totals = _Totals(len(loaded), slots, v.hand_kernels.S_WIDTH)
-    t0 = time.perf_counter()
-    stopped = "games"
-    while True:
-        first = totals.sets
-        n = min(batch_sets, cap_sets - first)
-        runner.run_games(seed, n, assign, strat_params, duplicate, rules_vec,
-                         lambda f, o: _add(totals, o, progress, cap_sets * n_assign), first, variant=v)
-        if not until_significant:
-            break
-        lead = _leading_pair(totals)
-        if lead is not None and _excludes_zero(totals.diff_ci(*lead)):
-            stopped = "significant"
-            break
-        if totals.sets >= cap_sets:
-            stopped = "max-games"
-            break
-    elapsed = time.perf_counter() - t0
-    return _report(totals, names, loaded, assign, duplicate, rules_d, seed, n_threads, elapsed, stopped, until_significant,
-                   v.name)
+    with dist.session(scheduler) as ex:
+        t0 = time.perf_counter()
+        stopped = "games"
+        while True:
+            first = totals.sets
+            n = min(batch_sets, cap_sets - first)
+            runner.run_games(seed, n, assign, strat_params, duplicate, rules_vec,
+                             lambda f, o: _add(totals, o, progress, cap_sets * n_assign), first, variant=v)
+            if not until_significant:
+                break
+            lead = _leading_pair(totals)
+            if lead is not None and _excludes_zero(totals.diff_ci(*lead)):
+                stopped = "significant"
+                break
+            if totals.sets >= cap_sets:
+                stopped = "max-games"
+                break
+        elapsed = time.perf_counter() - t0
+        return runner.add_executor(_report(totals, names, loaded, assign, duplicate, rules_d, seed, n_threads, elapsed,
+                                           stopped, until_significant, v.name), ex)
 
 
 def _add(totals, out, progress, total_games):
@@ -309,6 +314,7 @@ def run_sweep(
     rules: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
     variant="ghost",
+    scheduler=None,
 ) -> dict:
     """One row per value (grid for several ``--param``): that strategy against two copies of ``base``.
 
@@ -317,7 +323,13 @@ def run_sweep(
     Every row is played on the same deal sets (same seed), so rows differ by
     the parameter alone. The candidate's win rate, against 1/3 for a strategy
     as good as the base, carries its 95% interval; the best row is marked.
+    ``scheduler``: where the batches run (one session for every row).
     """
+    with dist.session(scheduler) as ex:
+        return runner.add_executor(_sweep(params, base, games, seed, threads, rules, progress, variant), ex)
+
+
+def _sweep(params, base, games, seed, threads, rules, progress, variant) -> dict:
     ranges = [parse_range(p, variant) if isinstance(p, str) else _checked_values(*p, variant=variant) for p in params]
     names = [n for n, _ in ranges]
     if len(set(names)) != len(names):

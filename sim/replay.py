@@ -25,6 +25,7 @@ game: running scores and its winner (``variant.target``, the variant's
 from __future__ import annotations
 
 import json
+from collections import deque
 
 from bower.sim.cards import JOKER, CardError, card_str, parse_card
 from bower.sim.errors import UserError
@@ -412,7 +413,74 @@ def replay_hand(rec: dict, where: str = "record", dd: bool = False) -> dict:
     return _replay(rec, where, dd)[0]
 
 
-def replay(items, dd: bool = False):
+REPLAY_BATCH = 2048  # records a Dask task replays
+
+
+def replay_job(job) -> tuple[list, tuple | None]:
+    """Replay a batch ``(items, dd)`` wherever it runs: ``(results, error)``.
+
+    ``results``: ``(result, variant name, rules, checked record, game label, where)`` of the
+    records up to the first that cannot be replayed; ``error``: that
+    record's ReplayError as (module, class, message), or None.
+    """
+    items, dd = job
+    done = []
+    for rec, where in items:
+        try:
+            out, variant, rules, checked = _replay(rec, where, dd)
+        except UserError as e:
+            return done, (type(e).__module__, type(e).__qualname__, e.format_message())
+        done.append((out, variant.name, rules, checked, rec.get("game"), where))
+    return done, None
+
+
+def _replayed(items, dd: bool, ex):
+    """``_replay`` of each item in order: here one by one, or in batches as Dask tasks (errors in the same order)."""
+    if ex.kind == "local":
+        for rec, where in items:
+            yield (*_replay(rec, where, dd), rec.get("game"), where)
+        return
+    from bower.sim import distributed as dist
+    from bower.sim.variants import get_variant
+
+    faults: deque = deque()  # per batch sent: the error met reading the records after it, or None
+
+    def jobs():
+        batch: list = []
+        it = iter(items)
+        while True:
+            try:
+                item = next(it)
+            except StopIteration:
+                break
+            except UserError as e:
+                faults.append(e)
+                yield batch, dd
+                return
+            batch.append(item)
+            if len(batch) == REPLAY_BATCH:
+                faults.append(None)
+                yield batch, dd
+                batch = []
+        if batch:
+            faults.append(None)
+            yield batch, dd
+
+    if dd:
+        from bower.sim import solve as S
+
+        ex.warm(S.solve_rows_job, ("solve",), S.sample_deals(get_variant("ghost"), 1))
+    for done, err in ex.map(replay_job, jobs()):
+        for out, name, rules, checked, label, where in done:
+            yield out, get_variant(name), rules, checked, label, where
+        if err is not None:
+            dist._reraise(("user", *err))
+        fault = faults.popleft()
+        if fault is not None:
+            raise fault
+
+
+def replay(items, dd: bool = False, scheduler=None):
     """Yield the replay of each ``(record, label)`` (as ``read_hands`` gives), with games scored along.
 
     A record with a ``game`` field belongs to that game; its hands must be
@@ -420,15 +488,23 @@ def replay(items, dd: bool = False):
     ``game_hand`` (1, 2, ...), ``scores`` (running, keyed as ``points``) and
     ``winner`` (the winning seat, or side with partnerships, on the hand
     that decides; else None). Every result has ``record`` (its index).
+    ``scheduler``: replay the records in batches as Dask tasks
+    (``bower.sim.distributed``); the results are the same.
     """
+    from bower.sim import distributed as dist
+
+    with dist.session(scheduler) as ex:
+        yield from _games(_replayed(items, dd, ex))
+
+
+def _games(replayed):
+    """The replays with the games scored along (``replay``)."""
     game = None
     seen: set = set()
-    for i, (rec, where) in enumerate(items):
-        out, variant, rules, checked = _replay(rec, where, dd)
+    for i, (out, variant, rules, checked, label, where) in enumerate(replayed):
         out["record"] = i
         if out["hand"] is None:
             out["hand"] = i
-        label = rec.get("game")
         if label is None:
             game = None
             yield out
@@ -455,6 +531,6 @@ def replay(items, dd: bool = False):
         yield out
 
 
-def replay_file(path: str, dd: bool = False):
+def replay_file(path: str, dd: bool = False, scheduler=None):
     """Yield the replay of every record of ``path`` (``read_hands`` then ``replay``)."""
-    yield from replay(read_hands(path), dd)
+    yield from replay(read_hands(path), dd, scheduler)

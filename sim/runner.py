@@ -16,6 +16,7 @@ import numpy as np
 
 from bower.analysis.intervals import mean_interval, wilson
 from bower.kernels import games as kg
+from bower.sim import distributed as dist
 from bower.sim import records as rec_mod
 from bower.sim.errors import UserError
 from bower.sim.rules import encode, get_variant, resolve
@@ -25,6 +26,7 @@ from bower.sim.text import limit_text
 CHUNK_SIZE = 4096  # hands per chunk (independent hands)
 GAME_CHUNK_SETS = 64  # deal sets per chunk (whole games)
 SUMMARY_BATCH_CHUNKS = 64
+DASK_SUMMARY_BATCH_CHUNKS = 128  # 524,288 hands a Dask task: its fixed cost under 5% (benchmarks/RESULTS.md)
 RECORD_BATCH_CHUNKS = 8  # 32,768 hands a batch written (a Parquet row group)
 RECORD_WORKERS = 2  # threads that turn batches of kernel rows into Arrow columns or JSON text, beside the kernels'
 GAME_BATCH_CHUNKS = 32
@@ -130,23 +132,36 @@ def run_hands(
     """Play hands ``start .. start+count-1`` (start a multiple of CHUNK_SIZE), batch by batch.
 
     ``on_batch(first_hand, records or None, summary_rows)`` gets each batch in
-    hand order.
+    hand order. Each batch is one job of the executor in force
+    (``bower.sim.distributed``): computed here, or as a Dask task.
     """
     v = get_variant(variant)
-    k = v.hand_kernels
     assert start % CHUNK_SIZE == 0
     end = start + count
-    first = start
-    while first < end:
-        n = min(batch_chunks * CHUNK_SIZE, end - first)
-        n_chunks = -(-n // CHUNK_SIZE)
-        c0 = first // CHUNK_SIZE
-        states, dstates = chunk_states(seed, c0, n_chunks), decision_states(seed, c0, n_chunks)
-        records = np.zeros((n if want_records else 1, k.R_WIDTH), np.int64)
-        summary = np.zeros((n_chunks, k.S_WIDTH), np.int64)
-        _simulate_chunks(v, states, dstates, first, n, rules_vec, params, want_records, records, summary)
-        on_batch(first, records if want_records else None, summary)
-        first += n
+    firsts = list(range(start, end, batch_chunks * CHUNK_SIZE))
+    jobs = ((v.name, seed, f, min(batch_chunks * CHUNK_SIZE, end - f), rules_vec, params, want_records)
+            for f in firsts)
+    warm = (("hands", v.name, want_records), (v.name, seed, start, 1, rules_vec, params, want_records))
+    for first, (records, summary) in zip(firsts, dist.current().map(hands_job, jobs, warm=warm)):
+        on_batch(first, records, summary)
+
+
+def hands_job(job) -> tuple[np.ndarray | None, np.ndarray]:
+    """One batch of hands: ``(variant, seed, first_hand, n, rules_vec, params, want_records)`` -> (records or None, summary rows).
+
+    ``first_hand`` is a multiple of CHUNK_SIZE; the chunks are seeded from
+    (seed, chunk index) alone, so the batch is the same wherever it runs.
+    """
+    name, seed, first, n, rules_vec, params, want_records = job
+    v = get_variant(name)
+    k = v.hand_kernels
+    n_chunks = -(-n // CHUNK_SIZE)
+    c0 = first // CHUNK_SIZE
+    states, dstates = chunk_states(seed, c0, n_chunks), decision_states(seed, c0, n_chunks)
+    records = np.zeros((n if want_records else 1, k.R_WIDTH), np.int64)
+    summary = np.zeros((n_chunks, k.S_WIDTH), np.int64)
+    _simulate_chunks(v, states, dstates, first, n, rules_vec, params, want_records, records, summary)
+    return (records if want_records else None), summary
 
 
 def simulate(
@@ -159,13 +174,16 @@ def simulate(
     records_path: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     command: str | None = None,
+    scheduler=None,
 ) -> dict:
     """Simulate ``hands`` independent hands and return the summary dict (see ``summarize``).
 
     With ``records_path`` (``.jsonl`` or ``.parquet``) every hand's record is
     streamed to that file, written atomically (complete or not at all), with
     the run's metadata (``records_meta``; ``command``: the command line that
-    made it, if any).
+    made it, if any). ``scheduler``: where the batches run
+    (``bower.sim.distributed.session``: None for this machine's threads,
+    ``local:N``, a Dask scheduler address or client); the numbers are the same.
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
     strategy_name, params = seat_params(strategy, v.name)
@@ -173,6 +191,33 @@ def simulate(
     if records_path is not None and not str(records_path).strip():
         raise RunError("--records needs a file name ending in .jsonl or .parquet")
     n_threads = set_threads(threads)
+    with dist.session(scheduler) as ex:
+        return _simulate(v, rules_d, rules_vec, strategy, strategy_name, params, hands, seed, n_threads,
+                         records_path, progress, command, ex)
+
+
+def summary_batch(ex) -> int:
+    """Chunks a batch of a summary run: bigger as Dask tasks, whose fixed cost (about 7 ms) they must outweigh."""
+    return DASK_SUMMARY_BATCH_CHUNKS if ex.kind == "dask" else SUMMARY_BATCH_CHUNKS
+
+
+def warm_executor(ex, fn, key, job) -> tuple[float, bool]:
+    """Load the kernels on every Dask worker before the fan-out (``Dask.warm``); (seconds, False: not compiled here)."""
+    t0 = time.perf_counter()
+    ex.warm(fn, key, job)
+    return time.perf_counter() - t0, False
+
+
+def add_executor(summary: dict, ex) -> dict:
+    """``summary`` with ``scheduler`` and ``workers`` when the run went through Dask."""
+    if ex.kind == "dask":
+        summary["scheduler"] = ex.address
+        summary["workers"] = ex.workers
+    return summary
+
+
+def _simulate(v, rules_d, rules_vec, strategy, strategy_name, params, hands, seed, n_threads, records_path, progress,
+              command, ex) -> dict:
     k = v.hand_kernels
     writer = None
     if records_path:
@@ -180,7 +225,11 @@ def simulate(
         writer = rec_mod.BackgroundWriter(rec_mod.open_writer(records_path, v, rules_d, meta=meta),
                                           workers=RECORD_WORKERS)
     try:
-        warm_s, compiled = warm_up(rules_vec, params, v.name)
+        if ex.kind == "dask":
+            warm_s, compiled = warm_executor(ex, hands_job, ("hands", v.name, writer is not None),
+                                             (v.name, seed, 0, 1, rules_vec, params, writer is not None))
+        else:
+            warm_s, compiled = warm_up(rules_vec, params, v.name)
     except BaseException:
         if writer is not None:
             writer.abort()
@@ -201,7 +250,7 @@ def simulate(
     try:
         run_hands(
             0, hands, seed, rules_vec, params, writer is not None, on_batch,
-            RECORD_BATCH_CHUNKS if writer is not None else SUMMARY_BATCH_CHUNKS, v,
+            RECORD_BATCH_CHUNKS if writer is not None else summary_batch(ex), v,
         )
         if writer is not None:
             writer.close()
@@ -213,7 +262,7 @@ def simulate(
     summary = v.summarize(total, rules_d, strategy_name, seed, n_threads, elapsed)
     summary["warm_up_s"] = warm_s
     summary["compiled"] = compiled
-    return summary
+    return add_executor(summary, ex)
 
 
 def records_meta(v, strategy, strategy_name: str, seed: int, first_hand: int, hands: int,
@@ -238,7 +287,8 @@ def records_meta(v, strategy, strategy_name: str, seed: int, first_hand: int, ha
 
 
 def rows_run(variant: str, hands: int, seed: int, threads: int | None, rules: dict | None, strategy,
-             on_rows: Callable[[np.ndarray], None], progress: Callable[[int, int], None] | None = None) -> dict:
+             on_rows: Callable[[np.ndarray], None], progress: Callable[[int, int], None] | None = None,
+             scheduler=None) -> dict:
     """Play ``hands`` hands handing each batch's kernel record rows to ``on_rows``; returns the run summary.
 
     For tables that fold the records batch by batch (the Cutthroat and
@@ -261,8 +311,9 @@ def rows_run(variant: str, hands: int, seed: int, threads: int | None, rules: di
         if progress is not None:
             progress(done, hands)
 
-    run_hands(0, hands, seed, rules_vec, params, True, on_batch, 16, v)
-    return v.summarize(total, rules_d, name, seed, n_threads, time.perf_counter() - t0)
+    with dist.session(scheduler) as ex:
+        run_hands(0, hands, seed, rules_vec, params, True, on_batch, 16, v)
+        return add_executor(v.summarize(total, rules_d, name, seed, n_threads, time.perf_counter() - t0), ex)
 
 
 def hand_records(seed: int, start: int, count: int, rules: dict | None = None, strategy="default",
@@ -303,35 +354,48 @@ def run_games(
     In each set one game per row of ``assignments`` (strategy index by seat).
     ``on_batch(first_set, out)`` receives each batch's arrays: ``set_wins``
     (sets, strategies), ``games`` (sets * assignments, GO_WIDTH), and the
-    summed counters ``hand``, ``strategy``, ``game``.
+    summed counters ``hand``, ``strategy``, ``game``. Each batch is one job of
+    the executor in force (``bower.sim.distributed``).
     """
     assert first_set % GAME_CHUNK_SETS == 0
     v = get_variant(variant)
-    k, sim = v.hand_kernels, v.drivers
-    target = v.target
     assignments = np.ascontiguousarray(assignments, np.int64)
     strat_params = np.ascontiguousarray(strat_params, np.float64)
-    n_strat, n_assign = strat_params.shape[0], assignments.shape[0]
     end = first_set + n_sets
-    first = first_set
-    while first < end:
-        n = min(GAME_BATCH_CHUNKS * GAME_CHUNK_SETS, end - first)
-        n_chunks = -(-n // GAME_CHUNK_SETS)
-        states = chunk_states(seed, first // GAME_CHUNK_SETS, n_chunks)
-        set_wins = np.zeros((n, n_strat), np.int64)
-        games = np.zeros((n * n_assign, kg.GO_WIDTH), np.int64)
-        hand_acc = np.zeros((n_chunks, k.S_WIDTH), np.int64)
-        strat_acc = np.zeros((n_chunks, n_strat, kg.ST_WIDTH), np.int64)
-        game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
-        sim.games_chunks(
-            states, GAME_CHUNK_SETS, n, assignments, duplicate, rules_vec, strat_params, target, max_hands,
-            set_wins, games, hand_acc, strat_acc, game_acc,
-        )
-        on_batch(first, {
-            "set_wins": set_wins, "games": games,
-            "hand": hand_acc.sum(axis=0), "strategy": strat_acc.sum(axis=0), "game": game_acc.sum(axis=0),
-        })
-        first += n
+    step = GAME_BATCH_CHUNKS * GAME_CHUNK_SETS
+    firsts = list(range(first_set, end, step))
+    jobs = ((v.name, seed, f, min(step, end - f), assignments, strat_params, duplicate, rules_vec, max_hands)
+            for f in firsts)
+    warm = (("games", v.name), (v.name, seed, first_set, 1, assignments, strat_params, duplicate, rules_vec, max_hands))
+    for first, out in zip(firsts, dist.current().map(games_job, jobs, warm=warm)):
+        on_batch(first, out)
+
+
+def games_job(job) -> dict:
+    """One batch of deal sets: ``(variant, seed, first_set, n, assignments, strat_params, duplicate, rules_vec, max_hands)``.
+
+    Returns the dict ``run_games`` hands to ``on_batch``; chunks are seeded
+    from (seed, chunk index) alone.
+    """
+    name, seed, first, n, assignments, strat_params, duplicate, rules_vec, max_hands = job
+    v = get_variant(name)
+    k, sim = v.hand_kernels, v.drivers
+    n_strat, n_assign = strat_params.shape[0], assignments.shape[0]
+    n_chunks = -(-n // GAME_CHUNK_SETS)
+    states = chunk_states(seed, first // GAME_CHUNK_SETS, n_chunks)
+    set_wins = np.zeros((n, n_strat), np.int64)
+    games = np.zeros((n * n_assign, kg.GO_WIDTH), np.int64)
+    hand_acc = np.zeros((n_chunks, k.S_WIDTH), np.int64)
+    strat_acc = np.zeros((n_chunks, n_strat, kg.ST_WIDTH), np.int64)
+    game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
+    sim.games_chunks(
+        states, GAME_CHUNK_SETS, n, assignments, duplicate, rules_vec, strat_params, v.target, max_hands,
+        set_wins, games, hand_acc, strat_acc, game_acc,
+    )
+    return {
+        "set_wins": set_wins, "games": games,
+        "hand": hand_acc.sum(axis=0), "strategy": strat_acc.sum(axis=0), "game": game_acc.sum(axis=0),
+    }
 
 
 def simulate_games(
@@ -342,8 +406,11 @@ def simulate_games(
     rules: dict | None = None,
     strategy="default",
     progress: Callable[[int, int], None] | None = None,
+    scheduler=None,
 ) -> dict:
     """Play ``games`` whole games (every seat ``strategy``) and return the hand summary plus game results.
+
+    ``scheduler`` as for ``simulate``.
 
     Game-level keys: ``games``, ``unfinished``, ``hands_per_game`` (with 95%
     interval), ``win_share_by_start`` (starting position 1 = seat 0, which is
@@ -357,12 +424,22 @@ def simulate_games(
     n_threads = set_threads(threads)
     strat_params = to_vector(params, v.name)[None, :]
     assignments = np.zeros((1, v.players), np.int64)
+    with dist.session(scheduler) as ex:
+        return _simulate_games(v, rules_d, rules_vec, name, strat_params, assignments, games, seed, n_threads,
+                               progress, ex)
+
+
+def _simulate_games(v, rules_d, rules_vec, name, strat_params, assignments, games, seed, n_threads, progress, ex):
     k, sim = v.hand_kernels, v.drivers
     t_warm = time.perf_counter()
-    before = sum(sim.games_chunks.stats.cache_misses.values())
-    run_games(seed, 1, assignments, strat_params, True, rules_vec, lambda f, o: None, variant=v)
-    compiled = sum(sim.games_chunks.stats.cache_misses.values()) > before
-    warm_s = time.perf_counter() - t_warm
+    if ex.kind == "dask":
+        warm_s, compiled = warm_executor(ex, games_job, ("games", v.name), (
+            v.name, seed, 0, 1, assignments, strat_params, True, rules_vec, MAX_HANDS_PER_GAME))
+    else:
+        before = sum(sim.games_chunks.stats.cache_misses.values())
+        run_games(seed, 1, assignments, strat_params, True, rules_vec, lambda f, o: None, variant=v)
+        compiled = sum(sim.games_chunks.stats.cache_misses.values()) > before
+        warm_s = time.perf_counter() - t_warm
     hand_tot = np.zeros(k.S_WIDTH, np.int64)
     game_tot = np.zeros(kg.GA_WIDTH, np.int64)
     t0 = time.perf_counter()
@@ -381,7 +458,7 @@ def simulate_games(
     summary["max_hands_per_game"] = MAX_HANDS_PER_GAME
     summary["warm_up_s"] = warm_s
     summary["compiled"] = compiled
-    return summary
+    return add_executor(summary, ex)
 
 
 def game_summary(g: np.ndarray, variant="ghost") -> dict:

@@ -470,15 +470,40 @@ def solved_meta(in_path: str) -> dict:
     return meta
 
 
-def solve_records(in_path: str, out_path: str, threads: int | None = None, progress=None, batch: int = 4096) -> dict:
+def records_dd_job(job) -> list[dict | None]:
+    """``records_dd`` of one batch, ``(variant name, records, index of the first)``, wherever it runs."""
+    from bower.sim.variants import get_variant
+
+    name, recs, first = job
+    return records_dd(get_variant(name), recs, first)
+
+
+def solve_rows_job(rows) -> tuple[np.ndarray, np.ndarray]:
+    """``solve_batch`` of solver rows (the warm-up of a worker's solver)."""
+    return solve_batch(*rows)
+
+
+def solve_records(in_path: str, out_path: str, threads: int | None = None, progress=None, batch: int = 4096,
+                  scheduler=None) -> dict:
     """Copy the records of ``in_path`` to ``out_path`` with a ``dd`` object added to each; a summary dict.
 
-    Streams in batches (``batch`` records), solving each on every thread; the
-    output does not depend on the thread count. The output is written under a
+    Streams in batches (``batch`` records), solving each on every thread, or
+    each as a Dask task with ``scheduler`` (``bower.sim.distributed``); the
+    output does not depend on either. The output is written under a
     temporary name and renamed when complete.
     """
-    import os
+    from bower.sim import distributed as dist
+
+    with dist.session(scheduler) as ex:
+        out = _solve_records(in_path, out_path, threads, progress, batch, ex)
+        if ex.kind == "dask":
+            out.update(scheduler=ex.address, workers=ex.workers)
+        return out
+
+
+def _solve_records(in_path, out_path, threads, progress, batch, ex) -> dict:
     import time
+    from collections import deque
 
     from bower.sim.records import RecordsError, iter_record_batches, open_writer
     from bower.sim.runner import set_threads
@@ -494,13 +519,25 @@ def solve_records(in_path: str, out_path: str, threads: int | None = None, progr
     writer = None
     done = solved = 0
     variant = None
-    try:
+    held: deque = deque()  # the batches sent and not written yet, in order
+
+    def jobs():
+        first = 0
         for recs in iter_record_batches(in_path, batch):
+            held.append(recs)
+            name = variant.name if variant is not None else get_variant(recs[0]["variant"]).name
+            if first == 0 and ex.kind == "dask":
+                ex.warm(solve_rows_job, ("solve",), sample_deals(get_variant(name), 1))
+            yield name, recs, first
+            first += len(recs)
+
+    try:
+        for dds in ex.map(records_dd_job, jobs()):
+            recs = held.popleft()
             if writer is None:
                 variant = get_variant(recs[0]["variant"])
                 writer = open_writer(out_path, variant, recs[0].get("rules") or {}, extra=[("dd", dd_arrow_type())],
                                      meta=solved_meta(in_path))
-            dds = records_dd(variant, recs, done)
             for r, d in zip(recs, dds):
                 r["dd"] = d
                 solved += d is not None

@@ -6,7 +6,16 @@ import json
 
 import click
 
-from bower.sim.cli.options import Count, StrategySpec, json_option, rule_option, seed_option, threads_option, variant_option
+from bower.sim.cli.options import (
+    Count,
+    StrategySpec,
+    json_option,
+    rule_option,
+    scheduler_option,
+    seed_option,
+    threads_option,
+    variant_option,
+)
 from bower.sim.runner import MAX_GAMES
 from bower.sim.text import limit_text
 
@@ -18,13 +27,14 @@ from bower.sim.text import limit_text
               help=f"Games to play (rounded up to whole deal sets; at most {limit_text(MAX_GAMES)}).")
 @seed_option
 @threads_option
+@scheduler_option
 @rule_option
 @click.option("--until-significant", is_flag=True, help="Keep playing batches of --games until the leading pair differs significantly.")
 @click.option("--max-games", default=1_000_000, show_default=True, type=Count(high=MAX_GAMES),
               help=f"Stop --until-significant here (at most {limit_text(MAX_GAMES)}).")
 @click.option("--independent", is_flag=True, help="Give every seat assignment its own deals (no duplicate play), for comparison.")
 @json_option
-def experiment(strategies, variant, games, seed, threads, rules, until_significant, max_games, independent, as_json):
+def experiment(strategies, variant, games, seed, threads, scheduler, rules, until_significant, max_games, independent, as_json):
     """Play strategies A B [C] (presets or .toml files) against each other in duplicate games."""
     from bower.sim import experiment as ex
     from bower.sim.progress import Progress
@@ -39,7 +49,7 @@ def experiment(strategies, variant, games, seed, threads, rules, until_significa
         res = ex.run_experiment(
             list(strategies), games=games, seed=seed, threads=threads, rules=rules_d, duplicate=not independent,
             until_significant=until_significant, max_games=max_games, names=list(strategies), progress=progress,
-            variant=v.name,
+            variant=v.name, scheduler=scheduler,
         )
     finally:
         progress.close()

@@ -215,3 +215,8 @@ strategy_option = click.option(
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
                             help="No progress bar and no compile notice on stderr (results and errors still print).")
+scheduler_option = click.option(
+    "--scheduler", default=None, metavar="ADDRESS", envvar="BOWER_SCHEDULER", show_envvar=True,
+    help="Run the chunks as Dask tasks: a scheduler address (tcp://HOST:8786) or local:N (N worker processes for "
+         "this run); default: this machine's threads. Results do not depend on it (needs bower-euchre[dask]).",
+)

@@ -6,6 +6,8 @@ import json
 
 import click
 
+from bower.sim.cli.options import scheduler_option
+
 
 def _fields_help() -> str:
     from bower.sim.replay import fields_needed
@@ -32,7 +34,8 @@ class _ReplayCommand(click.Command):
 @click.option("--dd", "dd", is_flag=True,
               help="Add each play's double-dummy cost: tricks its side lost against the best card there.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per hand (JSON lines).")
-def replay(file, dd, as_json):
+@scheduler_option
+def replay(file, dd, as_json, scheduler):
     """Replay the hands of FILE (.jsonl or .parquet records) against the rules: reneges, tricks, points.
 
     Each hand is replayed from its plays: turn order, the cards each seat
@@ -72,7 +75,7 @@ def replay(file, dd, as_json):
 
     games: dict = {}
     n = played = renege_count = differ = 0
-    for r in replay_file(file, dd):
+    for r in replay_file(file, dd, scheduler):
         n += 1
         played += not r["thrown_in"]
         renege_count += len(r["reneges"])

@@ -10,6 +10,7 @@ import click
 from bower.sim.cli.options import (
     Count,
     rule_option,
+    scheduler_option,
     seed_option,
     strategy_option,
     threads_option,
@@ -34,6 +35,7 @@ SWAP_VARIANTS = ("ghost",)  # the variants with a ghost hand, whose report has t
               help=f"Whole games for win shares by position (default: --hands / 20; at most {limit_text(MAX_GAMES)}).")
 @seed_option
 @threads_option
+@scheduler_option
 @rule_option
 @strategy_option
 @click.option("--out", "out_dir", required=True, metavar="DIR",
@@ -50,7 +52,7 @@ SWAP_VARIANTS = ("ghost",)  # the variants with a ghost hand, whose report has t
                    "0: leave them out).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print what was written as one JSON object: the page's path, its files, sections and tables.")
-def report(variant, hands, swap_deals, games, seed, threads, rules, strategy, out_dir, force, with_csv, single_file,
+def report(variant, hands, swap_deals, games, seed, threads, scheduler, rules, strategy, out_dir, force, with_csv, single_file,
            open_page, dd_hands, as_json):
     """Run the simulation and write DIR/report.html with tables and plots.
 
@@ -64,8 +66,7 @@ def report(variant, hands, swap_deals, games, seed, threads, rules, strategy, ou
     double-dummy make rate by hand strength come from the run's first
     --dd-hands hands, each played hand solved for the four trumps.
     """
-    from bower.analysis.report import add_dd_section, build_report, check_report_dir
-    from bower.analysis.report_plots import drawer
+    from bower.analysis.report import build_report, check_report_dir
     from bower.sim import runner
     from bower.sim.rules import get_variant, parse_rule_args
 
@@ -75,18 +76,8 @@ def report(variant, hands, swap_deals, games, seed, threads, rules, strategy, ou
         raise runner.RunError(f"--swap-deals is the Ghost Hand report's swap analysis; --variant {v.name} has no "
                               "ghost hand (leave --swap-deals out)")
     check_report_dir(out_dir, force)
-    tables, meta, notes = v.report(hands=hands, games=games, swap_deals=swap_deals, seed=seed, threads=threads,
-                                   rules_d=rules_d, rules=rules, strategy=strategy, out_dir=out_dir)
-    plots, draw = drawer(v)
-    n_dd = min(hands, dd_hands)
-    if n_dd:
-        from bower.sim.progress import Progress
-
-        bar = Progress("double dummy", enabled=False if as_json else None)
-        try:
-            plots, draw = add_dd_section(v, tables, meta, notes, n_dd, seed, rules_d, strategy, progress=bar)
-        finally:
-            bar.close()
+    tables, meta, notes, plots, draw = run_report(v, hands, swap_deals, games, seed, threads, rules_d, rules, strategy,
+                                                  out_dir, dd_hands, as_json, scheduler)
     if dd_hands != DD_HANDS:
         meta["reproduce with"] += f" --dd-hands {dd_hands}"
     for flag, on in (("--csv", with_csv), ("--single-file", single_file)):
@@ -101,6 +92,29 @@ def report(variant, hands, swap_deals, games, seed, threads, rules, strategy, ou
         click.echo(json.dumps(summary))
     else:
         click.echo(f"wrote {path} ({len(tables)} tables, {len(plots)} plots)")
+
+
+def run_report(v, hands, swap_deals, games, seed, threads, rules_d, rules, strategy, out_dir, dd_hands, as_json,
+               scheduler=None):
+    """The report's runs, on this machine or as Dask tasks (``scheduler``): (tables, meta, notes, plots, draw)."""
+    from bower.analysis.report import add_dd_section
+    from bower.analysis.report_plots import drawer
+    from bower.sim import distributed as dist
+
+    with dist.session(scheduler):
+        tables, meta, notes = v.report(hands=hands, games=games, swap_deals=swap_deals, seed=seed, threads=threads,
+                                       rules_d=rules_d, rules=rules, strategy=strategy, out_dir=out_dir)
+        plots, draw = drawer(v)
+        n_dd = min(hands, dd_hands)
+        if n_dd:
+            from bower.sim.progress import Progress
+
+            bar = Progress("double dummy", enabled=False if as_json else None)
+            try:
+                plots, draw = add_dd_section(v, tables, meta, notes, n_dd, seed, rules_d, strategy, progress=bar)
+            finally:
+                bar.close()
+    return tables, meta, notes, plots, draw
 
 
 def _open(path: str) -> bool:

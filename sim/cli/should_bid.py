@@ -12,6 +12,7 @@ from bower.sim.cli.options import (
     Position,
     json_option,
     rule_option,
+    scheduler_option,
     seed_option,
     strategy_option,
     threads_option,
@@ -72,11 +73,12 @@ def _call_word(text: str) -> str:
                    f"{limit_text(MAX_SAMPLES)}).")
 @seed_option
 @threads_option
+@scheduler_option
 @rule_option
 @variant_option
 @json_option
 def should_bid(hand, position, calls, swapped, bid, scores, upcard, strategy, model_kind, tau, epsilon, playout, samples,
-               seed, threads, rules, variant, as_json):
+               seed, threads, scheduler, rules, variant, as_json):
     """Evaluate every action open at your turn on the same sampled deals and recommend one."""
     from bower.sim.rules import get_variant, parse_rule_args
 
@@ -85,5 +87,8 @@ def should_bid(hand, position, calls, swapped, bid, scores, upcard, strategy, mo
     question = {"position": position, "calls": calls, "swapped": None if str(swapped).lower() == "none" else swapped,
                 "bid": bid, "scores": scores, "upcard": upcard,
                 "model": {"kind": model_kind, "tau": tau, "epsilon": epsilon}, "playout": playout}
-    r = v.advise(hand, question, strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules_d)
+    from bower.sim.advice import advise
+
+    r = advise(v.name, hand, question, scheduler=scheduler, strategy=strategy, samples=samples, seed=seed,
+               threads=threads, rules=rules_d)
     click.echo(json.dumps(r, indent=2) if as_json else v.format_advice(r))

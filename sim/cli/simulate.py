@@ -10,6 +10,7 @@ from bower.sim.cli.options import (
     Count,
     json_option,
     rule_option,
+    scheduler_option,
     seed_option,
     strategy_option,
     threads_option,
@@ -28,11 +29,12 @@ from bower.sim.text import limit_text
                    f"(at most {limit_text(MAX_GAMES)}).")
 @seed_option
 @threads_option
+@scheduler_option
 @rule_option
 @strategy_option
 @json_option
 @click.option("--records", "records_path", default=None, metavar="FILE", help="Write every hand's record (.jsonl or .parquet).")
-def simulate(variant, hands, games, seed, threads, rules, strategy, as_json, records_path):
+def simulate(variant, hands, games, seed, threads, scheduler, rules, strategy, as_json, records_path):
     """Simulate independent hands (or whole games with --games) and summarise them."""
     from bower.sim import runner
     from bower.sim.progress import Progress
@@ -48,12 +50,13 @@ def simulate(variant, hands, games, seed, threads, rules, strategy, as_json, rec
             if records_path is not None:
                 raise runner.RunError("--records writes independent hands; leave out --games to write records")
             summary = runner.simulate_games(
-                variant=v.name, games=games, seed=seed, threads=threads, rules=rules_d, strategy=strategy, progress=progress
+                variant=v.name, games=games, seed=seed, threads=threads, rules=rules_d, strategy=strategy, progress=progress,
+                scheduler=scheduler,
             )
         else:
             summary = runner.simulate(
                 variant=v.name, hands=hands, seed=seed, threads=threads, rules=rules_d, strategy=strategy,
-                records_path=records_path, progress=progress,
+                records_path=records_path, progress=progress, scheduler=scheduler,
                 command=records_command(v, hands, seed, rules_d, strategy, records_path) if records_path else None,
             )
     finally:
@@ -87,7 +90,7 @@ def format_summary(s: dict) -> str:
     n = s["hands"]
     rules = " ".join(f"{k}={str(x).lower() if isinstance(x, bool) else x}" for k, x in s["rules"].items())
     lines = [
-        f"{v.title}: {n:,} hands, seed {s['seed']}, strategy {s['strategy']}, {s['threads']} thread(s)",
+        f"{v.title}: {n:,} hands, seed {s['seed']}, strategy {s['strategy']}, " + where_run(s),
         f"rules: {rules}  [{s['rules_version']}]",
     ]
     if s.get("compiled"):
@@ -95,6 +98,13 @@ def format_summary(s: dict) -> str:
     lines.append("")
     lines.append(v.format_summary(s))
     return _finish(s, lines)
+
+
+def where_run(s: dict) -> str:
+    """``4 thread(s)``, or ``2 Dask worker(s) (local:2)`` for a run that went through Dask."""
+    if s.get("workers") is not None:
+        return f"{s['workers']} Dask worker(s) ({s['scheduler']})"
+    return f"{s['threads']} thread(s)"
 
 
 def _finish(s: dict, lines: list) -> str:

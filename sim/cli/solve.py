@@ -6,7 +6,14 @@ import json
 
 import click
 
-from bower.sim.cli.options import VariantChoice, _variant_help, json_option, rule_option, threads_option
+from bower.sim.cli.options import (
+    VariantChoice,
+    _variant_help,
+    json_option,
+    rule_option,
+    scheduler_option,
+    threads_option,
+)
 
 
 def _variants_help() -> str:
@@ -51,7 +58,9 @@ class _SolveCommand(click.Command):
               help="Add a 'dd' object to every record of IN (.jsonl or .parquet), written to --out.")
 @click.option("--out", "out_path", default=None, metavar="OUT", help="Where --records writes (.jsonl or .parquet).")
 @threads_option
-def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_json, records_in, out_path, threads):
+@scheduler_option
+def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_json, records_in, out_path, threads,
+          scheduler):
     """Double-dummy analysis: every hand open, best play by both sides.
 
     DEAL gives each seat in play its cards at the first lead (after any swap,
@@ -82,7 +91,7 @@ def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_j
             raise click.UsageError(f"--records solves a file as its records say; leave out {', '.join(given)}")
         if not out_path:
             raise click.UsageError("--records needs --out FILE (.jsonl or .parquet)")
-        _solve_file(records_in, out_path, threads, as_json)
+        _solve_file(records_in, out_path, threads, as_json, scheduler)
         return
     if out_path:
         raise click.UsageError("--out goes with --records")
@@ -117,20 +126,27 @@ def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_j
         click.echo(format_position(v, result, len(cards)))
 
 
-def _solve_file(records_in, out_path, threads, as_json):
+def where_run(s: dict) -> str:
+    """``4 thread(s)``, or ``2 Dask worker(s) (local:2)``."""
+    from bower.sim.cli.simulate import where_run as where
+
+    return where(s)
+
+
+def _solve_file(records_in, out_path, threads, as_json, scheduler=None):
     from bower.sim import solve as S
     from bower.sim.progress import Progress
 
     progress = Progress("records", enabled=None if not as_json else False)
     try:
-        s = S.solve_records(records_in, out_path, threads, progress)
+        s = S.solve_records(records_in, out_path, threads, progress, scheduler=scheduler)
     finally:
         progress.close()
     if as_json:
         click.echo(json.dumps(s, indent=2))
     else:
         click.echo(f"{s['records']:,} records, {s['solved']:,} hands played, each solved for 4 trumps "
-                   f"on {s['threads']} thread(s) in {s['elapsed_s']:.2f} s ({s['solves_per_second']:,.0f} solves/s); "
+                   f"on {where_run(s)} in {s['elapsed_s']:.2f} s ({s['solves_per_second']:,.0f} solves/s); "
                    f"written to {s['out']}")
 
 

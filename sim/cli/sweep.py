@@ -6,7 +6,16 @@ import json
 
 import click
 
-from bower.sim.cli.options import Count, StrategySpec, json_option, rule_option, seed_option, threads_option, variant_option
+from bower.sim.cli.options import (
+    Count,
+    StrategySpec,
+    json_option,
+    rule_option,
+    scheduler_option,
+    seed_option,
+    threads_option,
+    variant_option,
+)
 from bower.sim.runner import MAX_GAMES
 from bower.sim.text import limit_text
 
@@ -20,9 +29,10 @@ from bower.sim.text import limit_text
               help=f"Games per value (at most {limit_text(MAX_GAMES)}).")
 @seed_option
 @threads_option
+@scheduler_option
 @rule_option
 @json_option
-def sweep(params, base, variant, games, seed, threads, rules, as_json):
+def sweep(params, base, variant, games, seed, threads, scheduler, rules, as_json):
     """Play the base strategy with each parameter value against two copies of the base."""
     from bower.sim import experiment as ex
     from bower.sim.progress import Progress
@@ -35,7 +45,7 @@ def sweep(params, base, variant, games, seed, threads, rules, as_json):
     progress = Progress("values", enabled=False if as_json else None)
     try:
         res = ex.run_sweep(list(params), base=base, games=games, seed=seed, threads=threads, rules=rules_d, progress=progress,
-                           variant=v.name)
+                           variant=v.name, scheduler=scheduler)
     finally:
         progress.close()
     if as_json:

@@ -43,6 +43,7 @@ from bower.sim.advice import (
     playout_bits,
     recommendation_line,
     run_fields,
+    call_chunks,
     sample_actions,
     sample_weighted,
     weighted_action_stats,
@@ -144,9 +145,9 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     seats = [s for s in range(ck.N_SEATS) if s != position - 1]
 
     def kernel_chunks(states, dstates, targets, d, k, w, a, p, m, inf):
-        ca.advice_chunks(states, dstates, targets, DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(sit["mask"]),
-                         np.int64(sit["up"]), position - 1, rules_vec, params, sit["passes"], act, mvec,
-                         np.int64(bits), d, k, w, a, p, m, inf)
+        call_chunks("bower.kernels.cutthroat.advice:advice_chunks", states, dstates, targets, (
+            DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(sit["mask"]), np.int64(sit["up"]), position - 1, rules_vec,
+            params, sit["passes"], act, mvec, np.int64(bits)), (d, k, w, a, p, m, inf))
 
     head = {
         "variant": "cutthroat",

@@ -53,6 +53,7 @@ from bower.sim.advice import (
     playout_bits,
     recommendation_line,
     run_fields,
+    call_chunks,
     sample_actions,
     sample_weighted,
     weighted_action_stats,
@@ -287,8 +288,8 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
             fp = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             fm = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             inf = np.zeros((nc, SEATS, N_INFER))
-            ea.advice_chunks(states, dstates, targets, budget, *args, np.int64(bits | ka.PLAY_STRATEGY), d, k, w, fa,
-                             fp, fm, inf)
+            call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets,
+                        (budget, *args, np.int64(bits | ka.PLAY_STRATEGY)), (d, k, w, fa, fp, fm, inf))
             for ai, wi in _A_OF_W:
                 a[:, :, ai] = fa[:, 0, :, wi].astype(np.int64)
             p[:] = fp[:, 0].astype(np.int64)
@@ -326,7 +327,8 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     first_row = 0 if bits & ka.PLAY_STRATEGY else 1
 
     def run_weighted(states, dstates, targets, d, k, w, a, p, m, inf):
-        ea.advice_chunks(states, dstates, targets, budget, *args, np.int64(bits), d, k, w, a, p, m, inf)
+        call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets, (budget, *args, np.int64(bits)),
+                    (d, k, w, a, p, m, inf))
         _net_weighted(a, p, m, gross)
 
     sums = sample_weighted(run_weighted, n_act, SEATS, samples, cap, seed,

@@ -42,6 +42,7 @@ from bower.sim.advice import (
     model_vector,
     playout_bits,
     run_fields,
+    call_chunks,
     sample_actions,
     sample_weighted,
     weighted_action_stats,
@@ -195,11 +196,10 @@ def advise(
     t0 = time.perf_counter()
 
     def kernel(states, dstates, targets, d, k, w, a, p, m, inf):
-        ga.advice_chunks(
-            states, dstates, targets, DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), seat, rules_vec, rows,
+        call_chunks("bower.kernels.ghost.advice:advice_chunks", states, dstates, targets, (
+            DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), seat, rules_vec, rows,
             np.array(seat_scores, np.int64), TARGET, prefix, -1 if swap_given is None else swap_given - 1, act,
-            mvec, bits, d, k, w, a, p, m, inf,
-        )
+            mvec, bits), (d, k, w, a, p, m, inf))
 
     exact = mdesc["kind"] == "exact"
     main_row = 0 if bits & ka.PLAY_STRATEGY else 1

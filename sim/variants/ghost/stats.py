@@ -16,6 +16,7 @@ import numpy as np
 from bower.kernels.ghost import drivers as gs
 from bower.kernels.ghost import hand as gk
 from bower.kernels.ghost import stats as gst
+from bower.sim import distributed as dist
 from bower.sim import runner
 
 
@@ -41,31 +42,53 @@ def bid_stats(
     bids = np.zeros((gst.N_BID_CELLS, gst.H_WIDTH), np.int64)
     ests = np.zeros((gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
     t0 = time.perf_counter()
-    first = 0
-    while first < hands:
-        n = min(runner.SUMMARY_BATCH_CHUNKS * runner.CHUNK_SIZE, hands - first)
-        n_chunks = -(-n // runner.CHUNK_SIZE)
-        c0 = first // runner.CHUNK_SIZE
-        summary = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
-        b_acc = np.zeros((n_chunks, gst.N_BID_CELLS, gst.H_WIDTH), np.int64)
-        e_acc = np.zeros((n_chunks, gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
-        gs.simulate_chunks(
-            runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
-            runner.CHUNK_SIZE, n, rules_vec, params, v.target, False, np.zeros((1, gk.R_WIDTH), np.int64),
-            summary, b_acc, e_acc,
-        )
-        total += summary.sum(axis=0)
-        bids += b_acc.sum(axis=0)
-        ests += e_acc.sum(axis=0)
-        first += n
+    step = runner.summary_batch(dist.current()) * runner.CHUNK_SIZE
+    jobs = ((seed, f, min(step, hands - f), rules_vec, params) for f in range(0, hands, step))
+    done = 0
+    for s, b, e in dist.current().map(bid_job, jobs, warm=(("ghost-bids",), (seed, 0, 1, rules_vec, params))):
+        total += s
+        bids += b
+        ests += e
+        done = min(done + step, hands)
         if progress is not None:
-            progress(first, hands)
+            progress(done, hands)
     elapsed = time.perf_counter() - t0
     return {
         "summary": v.summarize(total, rules_d, name, seed, n_threads, elapsed),
         "bids": bids,
         "estimates": ests,
     }
+
+
+def bid_job(job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One batch of ``bid_stats``: ``(seed, first_hand, n, rules_vec, params)`` -> summed (summary, bids, estimates)."""
+    seed, first, n, rules_vec, params = job
+    n_chunks = -(-n // runner.CHUNK_SIZE)
+    c0 = first // runner.CHUNK_SIZE
+    summary = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
+    b_acc = np.zeros((n_chunks, gst.N_BID_CELLS, gst.H_WIDTH), np.int64)
+    e_acc = np.zeros((n_chunks, gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
+    gs.simulate_chunks(
+        runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
+        runner.CHUNK_SIZE, n, rules_vec, params, runner.get_variant("ghost").target, False,
+        np.zeros((1, gk.R_WIDTH), np.int64), summary, b_acc, e_acc,
+    )
+    return summary.sum(axis=0), b_acc.sum(axis=0), e_acc.sum(axis=0)
+
+
+def swap_job(job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One batch of ``swap_values``: ``(seed, first_deal, n, rules_vec, params, paired, want_rows)`` -> (acc, mirror, rows)."""
+    seed, first, n, rules_vec, params, paired, want_rows = job
+    n_chunks = -(-n // runner.CHUNK_SIZE)
+    c0 = first // runner.CHUNK_SIZE
+    b_acc = np.zeros((n_chunks, 3, gst.N_EST, gst.SW_WIDTH), np.int64)
+    rows = np.zeros((3 * n if want_rows else 0, gst.SR_WIDTH), np.int64)
+    m_acc = np.zeros((n_chunks, 3, gst.MI_WIDTH), np.int64)
+    gst.swap_chunks(
+        runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
+        runner.CHUNK_SIZE, n, rules_vec, params, runner.get_variant("ghost").target, paired, b_acc, rows, m_acc,
+    )
+    return b_acc.sum(axis=0), m_acc.sum(axis=0), rows
 
 
 def swap_values(
@@ -97,25 +120,18 @@ def swap_values(
     mirror = np.zeros((3, gst.MI_WIDTH), np.int64)
     all_rows = [] if want_rows else None
     t0 = time.perf_counter()
-    first = 0
-    while first < deals:
-        n = min(runner.SUMMARY_BATCH_CHUNKS * runner.CHUNK_SIZE, deals - first)
-        n_chunks = -(-n // runner.CHUNK_SIZE)
-        c0 = first // runner.CHUNK_SIZE
-        b_acc = np.zeros((n_chunks, 3, gst.N_EST, gst.SW_WIDTH), np.int64)
-        rows = np.zeros((3 * n if want_rows else 0, gst.SR_WIDTH), np.int64)
-        m_acc = np.zeros((n_chunks, 3, gst.MI_WIDTH), np.int64)
-        gst.swap_chunks(
-            runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
-            runner.CHUNK_SIZE, n, rules_vec, params, v.target, paired, b_acc, rows, m_acc,
-        )
-        acc += b_acc.sum(axis=0)
-        mirror += m_acc.sum(axis=0)
+    step = runner.summary_batch(dist.current()) * runner.CHUNK_SIZE
+    jobs = ((seed, f, min(step, deals - f), rules_vec, params, paired, want_rows) for f in range(0, deals, step))
+    warm = (("ghost-swaps", paired, want_rows), (seed, 0, 1, rules_vec, params, paired, want_rows))
+    done = 0
+    for a, m, rows in dist.current().map(swap_job, jobs, warm=warm):
+        acc += a
+        mirror += m
         if want_rows:
             all_rows.append(rows)
-        first += n
+        done = min(done + step, deals)
         if progress is not None:
-            progress(first, deals)
+            progress(done, deals)
     return {
         "acc": acc,
         "mirror": mirror if paired else None,

@@ -43,6 +43,7 @@ from bower.sim.advice import (
     playout_bits,
     recommendation_line,
     run_fields,
+    call_chunks,
     sample_actions,
     sample_weighted,
     weighted_action_stats,
@@ -170,8 +171,9 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
     t0 = time.perf_counter()
 
     def kernel_chunks(states, dstates, targets, d, k, w, a, p, m, inf):
-        ha.advice_chunks(states, dstates, targets, DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), player,
-                         rules_vec, params, prefix, act, mvec, np.int64(bits), d, k, w, a, p, m, inf)
+        call_chunks("bower.kernels.hasenpfeffer.advice:advice_chunks", states, dstates, targets, (
+            DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), player, rules_vec, params, prefix, act, mvec,
+            np.int64(bits)), (d, k, w, a, p, m, inf))
 
     head = {
         "variant": "hasenpfeffer",

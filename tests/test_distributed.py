@@ -1,0 +1,221 @@
+"""Distributed runs (``bower.sim.distributed``): a Dask LocalCluster of 2 worker processes gives the local numbers.
+
+One cluster serves the module (``threads_per_worker=1``: each worker runs one
+job at a time on its share of Numba threads). Every run is compared with the
+same run on this machine's threads: summaries field by field (timings and
+where it ran left out), records byte for byte. Faults: a worker killed in
+the middle of a run, a scheduler that cannot be reached, one lost for good.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from bower.sim import advice, distributed as dist, experiment, runner  # noqa: E402
+from tests.cli_run import listing, one_error, run  # noqa: E402
+
+WHERE = {"elapsed_s", "hands_per_second", "games_per_second", "warm_up_s", "compiled", "threads", "workers",
+         "scheduler"}
+
+
+def same(a: dict, b: dict) -> None:
+    """``a`` and ``b`` equal in every field but timings and where the run went."""
+    assert {k: v for k, v in a.items() if k not in WHERE} == {k: v for k, v in b.items() if k not in WHERE}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                 silence_logs=logging.CRITICAL)
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def address(cluster):
+    return cluster.scheduler_address
+
+
+def test_hands_summary_same_as_threads(address):
+    local1 = runner.simulate(hands=20_000, seed=11, threads=1)
+    local2 = runner.simulate(hands=20_000, seed=11, threads=min(2, runner.max_threads()))
+    remote = runner.simulate(hands=20_000, seed=11, scheduler=address)
+    assert remote["workers"] == 2 and remote["hands"] == 20_000
+    same(local1, local2)
+    same(local1, remote)
+
+
+def test_records_stream_in_hand_order(address, tmp_path, monkeypatch):
+    runner.simulate(hands=9_000, seed=4, records_path=str(tmp_path / "local.jsonl"))
+    monkeypatch.setattr(runner, "RECORD_BATCH_CHUNKS", 1)  # 3 tasks of one chunk: they finish in any order
+    runner.simulate(hands=9_000, seed=4, records_path=str(tmp_path / "dask.jsonl"), scheduler=address)
+    assert (tmp_path / "local.jsonl").read_bytes() == (tmp_path / "dask.jsonl").read_bytes()
+    assert listing(tmp_path) == ["dask.jsonl", "dask.jsonl.meta.json", "local.jsonl", "local.jsonl.meta.json"]
+
+
+def test_games_experiment_sweep_same(address):
+    same(runner.simulate_games(games=200, seed=2, variant="cutthroat"),
+         runner.simulate_games(games=200, seed=2, variant="cutthroat", scheduler=address))
+    a = experiment.run_experiment(["default", "aggressive"], games=800, seed=3)
+    b = experiment.run_experiment(["default", "aggressive"], games=800, seed=3, scheduler=address)
+    same(a, b)
+    assert b["games"] == a["games"] > 0
+    s1 = experiment.run_sweep(["bid_3=2.6:2.8:0.2"], games=400, seed=1)
+    s2 = experiment.run_sweep(["bid_3=2.6:2.8:0.2"], games=400, seed=1, scheduler=address)
+    same(s1, s2)
+
+
+@pytest.mark.parametrize("model", ["softmax", "exact"])
+def test_should_bid_same(address, model):
+    q = {"position": 1, "calls": None, "swapped": None, "bid": None, "scores": None, "upcard": None,
+         "model": {"kind": model, "tau": None, "epsilon": None}, "playout": "strategy"}
+    a = advice.advise("ghost", "JH JD AH KH QH TH", q, samples=3000, seed=5)
+    b = advice.advise("ghost", "JH JD AH KH QH TH", q, samples=3000, seed=5, scheduler=address)
+    assert b["workers"] == 2
+    same(a, b)
+
+
+def test_worker_threads_are_its_share(address):
+    with dist.session(address) as ex:
+        got = list(ex.map(dist.numba_threads, range(4)))
+    cores = len(os.sched_getaffinity(0))
+    assert got == [max(1, cores // 2)] * 4
+
+
+def test_worker_killed_mid_run(cluster, tmp_path, monkeypatch):
+    """A worker process killed while its tasks run: they run again elsewhere and the records do not change."""
+    runner.simulate(hands=40_000, seed=9, records_path=str(tmp_path / "local.jsonl"))
+    monkeypatch.setattr(runner, "RECORD_BATCH_CHUNKS", 1)  # 10 tasks
+    client = distributed.Client(cluster)
+    pids = client.run(os.getpid)
+    killed = []
+
+    def progress(done, total):
+        if not killed:
+            victim = sorted(pids.values())[-1]
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    try:
+        s = runner.simulate(hands=40_000, seed=9, records_path=str(tmp_path / "dask.jsonl"), scheduler=client,
+                            progress=progress)
+        client.wait_for_workers(2, timeout=60)
+        after = client.run(os.getpid)
+    finally:
+        client.close()
+    assert killed and killed[0] not in after.values()  # the nanny started a new process
+    assert s["hands"] == 40_000
+    assert (tmp_path / "local.jsonl").read_bytes() == (tmp_path / "dask.jsonl").read_bytes()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_unreachable_scheduler_one_line(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("BOWER_SCHEDULER_TIMEOUT", "1")
+    out = tmp_path / "r.parquet"
+    line = one_error(capsys, "simulate", "--hands", "5000", "--records", str(out), "--scheduler",
+                     f"tcp://127.0.0.1:{_free_port()}")
+    assert "cannot reach the Dask scheduler" in line
+    assert listing(tmp_path) == []
+    assert "local:N" in one_error(capsys, "experiment", "default", "aggressive", "--scheduler", "local:0")
+
+
+def test_scheduler_from_environment(capsys, address, monkeypatch):
+    monkeypatch.setenv("BOWER_SCHEDULER", address)
+    code, out, err = run(capsys, "simulate", "--hands", "5000", "--json", "-q")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["workers"] == 2 and s["scheduler"] == address
+
+
+def test_scheduler_lost_for_good(tmp_path):
+    """The scheduler killed during a run: one line, exit 2, no records file and no temporary file left."""
+    port = _free_port()
+    env = dict(os.environ, BOWER_SCHEDULER_TIMEOUT="2")
+    bindir = os.path.dirname(sys.executable)
+    sched = subprocess.Popen([os.path.join(bindir, "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                              "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([os.path.join(bindir, "dask"), "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1",
+                               "--no-dashboard", "--no-nanny"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out = tmp_path / "r.jsonl"
+    try:
+        cli = subprocess.Popen([os.path.join(bindir, "bower"), "-q", "simulate", "--hands", "100000000", "--records",
+                                str(out), "--scheduler", f"tcp://127.0.0.1:{port}"], env=env, cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and cli.poll() is None:  # the run is under way once records are written
+            if any(os.path.getsize(tmp_path / n) > 0 for n in os.listdir(tmp_path) if n.endswith(".part")):
+                break
+            time.sleep(0.2)
+        assert cli.poll() is None, cli.communicate()
+        sched.kill()
+        _, err = cli.communicate(timeout=120)
+    finally:
+        for p in (sched, worker):
+            p.kill()
+            p.wait()
+    assert cli.returncode == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bower: error: lost the Dask scheduler"), err
+    assert listing(tmp_path) == []
+
+
+def test_solve_and_replay_same(capsys, address, tmp_path, monkeypatch):
+    recs = tmp_path / "r.jsonl"
+    runner.simulate(hands=600, seed=8, records_path=str(recs))
+    lines = recs.read_text().splitlines()
+    lines[450] = lines[450].replace('"plays":[[', '"plays":[[9,"AS"],[')  # a seat not at the table
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    from bower.sim import replay as rp
+    from bower.sim import solve as S
+
+    monkeypatch.setattr(rp, "REPLAY_BATCH", 100)  # 5 tasks, the fifth stops at the bad record
+    local = run(capsys, "replay", str(bad), "--dd", "--json")
+    remote = run(capsys, "replay", str(bad), "--dd", "--json", "--scheduler", address)
+    assert local == remote and local[0] == 2 and local[1].count("\n") == 450
+    S.solve_records(str(recs), str(tmp_path / "a.jsonl"), batch=256)
+    s = S.solve_records(str(recs), str(tmp_path / "b.jsonl"), batch=256, scheduler=address)
+    assert s["workers"] == 2 and s["records"] == 600
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+def test_report_tables_same(capsys, address, tmp_path):
+    args = ["report", "--hands", "5000", "--games", "64", "--dd-hands", "500", "--csv", "--json", "-q"]
+    assert run(capsys, *args, "--out", str(tmp_path / "a"))[0] == 0
+    assert run(capsys, *args, "--out", str(tmp_path / "b"), "--scheduler", address)[0] == 0
+    names = sorted(n for n in os.listdir(tmp_path / "a") if n.endswith(".csv"))
+    assert len(names) > 10 and names == sorted(n for n in os.listdir(tmp_path / "b") if n.endswith(".csv"))
+    for n in names:
+        assert (tmp_path / "a" / n).read_bytes() == (tmp_path / "b" / n).read_bytes(), n
+
+
+def test_worker_cache_folder(monkeypatch, tmp_path):
+    """A worker keeps the package's Numba cache on a local disk, its own folder on a shared one or when asked."""
+    from bower.sim import dask_worker as dw
+
+    monkeypatch.delenv("BOWER_WORKER_CACHE", raising=False)
+    assert dw.filesystem_type("/proc") == "proc"
+    monkeypatch.setattr(dw, "filesystem_type", lambda path: "ext4")
+    assert dw.cache_dir_for("tcp://10.0.0.7:4000") is None
+    monkeypatch.setattr(dw, "filesystem_type", lambda path: "nfs4")
+    shared = dw.cache_dir_for("tcp://10.0.0.7:4000")
+    assert shared is not None and shared != dw.cache_dir_for("tcp://10.0.0.7:4001")
+    assert "/" not in os.path.basename(shared) and ":" not in os.path.basename(shared)
+    monkeypatch.setenv("BOWER_WORKER_CACHE", str(tmp_path))
+    assert dw.cache_dir_for("w1").startswith(str(tmp_path / "bower-numba") + os.sep)
