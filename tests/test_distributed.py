@@ -77,13 +77,20 @@ def test_games_experiment_sweep_same(address):
 
 
 @pytest.mark.parametrize("model", ["softmax", "exact"])
-def test_should_bid_same(address, model):
+def test_should_bid_same(address, model, monkeypatch):
+    import cloudpickle
+
+    sent = []
+    submit = dist.Dask._submit
+    monkeypatch.setattr(dist.Dask, "_submit", lambda self, fn, job, **kw: (sent.append(cloudpickle.dumps((fn, job))),
+                                                                         submit(self, fn, job, **kw))[1])
     q = {"position": 1, "calls": None, "swapped": None, "bid": None, "scores": None, "upcard": None,
          "model": {"kind": model, "tau": None, "epsilon": None}, "playout": "strategy"}
     a = advice.advise("ghost", "JH JD AH KH QH TH", q, samples=3000, seed=5)
     b = advice.advise("ghost", "JH JD AH KH QH TH", q, samples=3000, seed=5, scheduler=address)
     assert b["workers"] == 2
     same(a, b)
+    assert len(sent) >= 3 and not any(b"Dispatcher" in p or b"numba" in p for p in sent)  # kernels named, not sent
 
 
 def test_worker_threads_are_its_share(address):
