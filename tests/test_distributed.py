@@ -10,7 +10,6 @@ the middle of a run, a scheduler that cannot be reached, one lost for good.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import socket
@@ -36,8 +35,7 @@ def same(a: dict, b: dict) -> None:
 
 @pytest.fixture(scope="module")
 def cluster():
-    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                 silence_logs=logging.CRITICAL)
+    c = dist.local_cluster(2)  # as --scheduler local:2 starts it: threads_per_worker=1
     yield c
     c.close()
 
