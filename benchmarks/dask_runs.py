@@ -24,7 +24,6 @@ Markdown for RESULTS.md:
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import statistics
 import time
@@ -54,7 +53,6 @@ def main() -> None:
     ap.add_argument("--noops", type=int, default=2000)
     args = ap.parse_args()
 
-    import distributed
     import numba
 
     from bower.sim import distributed as dist
@@ -80,8 +78,7 @@ def main() -> None:
     print(f"kernel CPU time of one chunk (4,096 Ghost Hand hands, summary mode) on one thread: "
           f"{t_chunk * 1e3:.2f} ms (best of {max(3, args.repeat)}; 1, 4 and 16 chunks at a time)\n")
 
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                       silence_logs=logging.CRITICAL, env={"OMP_WAIT_POLICY": "PASSIVE"})
+    cluster = dist.local_cluster(2)
     try:
         with dist.session(cluster.scheduler_address) as ex:
             def cpu() -> float:

@@ -176,6 +176,23 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
+def local_cluster(n_workers: int):
+    """A Dask LocalCluster of ``n_workers`` processes as ``local:N`` starts it: one task slot each, no dashboard.
+
+    Numba's threads are set per job (``run_task``), not by NUMBA_NUM_THREADS
+    (a worker process may import Numba before the nanny's environment
+    reaches it); idle OpenMP threads sleep rather than spin on the others'
+    cores; the scheduler's HTTP server takes a free port (8787 may be taken).
+    """
+    import distributed
+
+    return distributed.LocalCluster(
+        n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"}, silence_logs=logging.CRITICAL,
+        env={"OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")},
+    )
+
+
 def _open_dask(scheduler):
     """A ``Dask`` executor on ``scheduler`` (see ``session``)."""
     try:
@@ -193,13 +210,7 @@ def _open_dask(scheduler):
     n_local = parse_local(text)
     try:
         if n_local is not None:
-            # Numba's threads are set per job (``run_task``), not by NUMBA_NUM_THREADS: a worker process may
-            # have imported Numba before the nanny's environment reaches it
-            # (idle OpenMP threads of one worker sleep rather than spin on the cores of the others)
-            cluster = distributed.LocalCluster(
-                n_workers=n_local, threads_per_worker=1, processes=True, dashboard_address=None,
-                silence_logs=logging.CRITICAL, env={"OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")},
-            )
+            cluster = local_cluster(n_local)
             client = distributed.Client(cluster, timeout=timeout)
         else:
             client = distributed.Client(text, timeout=timeout)

@@ -10,7 +10,6 @@ the middle of a run, a scheduler that cannot be reached, one lost for good.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import socket
@@ -36,8 +35,7 @@ def same(a: dict, b: dict) -> None:
 
 @pytest.fixture(scope="module")
 def cluster():
-    c = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                 silence_logs=logging.CRITICAL)
+    c = dist.local_cluster(2)  # as --scheduler local:2 starts it: threads_per_worker=1
     yield c
     c.close()
 
@@ -77,13 +75,20 @@ def test_games_experiment_sweep_same(address):
 
 
 @pytest.mark.parametrize("model", ["softmax", "exact"])
-def test_should_bid_same(address, model):
+def test_should_bid_same(address, model, monkeypatch):
+    import cloudpickle
+
+    sent = []
+    submit = dist.Dask._submit
+    monkeypatch.setattr(dist.Dask, "_submit", lambda self, fn, job, **kw: (sent.append(cloudpickle.dumps((fn, job))),
+                                                                         submit(self, fn, job, **kw))[1])
     q = {"position": 1, "calls": None, "swapped": None, "bid": None, "scores": None, "upcard": None,
          "model": {"kind": model, "tau": None, "epsilon": None}, "playout": "strategy"}
     a = advice.advise("ghost", "JH JD AH KH QH TH", q, samples=3000, seed=5)
     b = advice.advise("ghost", "JH JD AH KH QH TH", q, samples=3000, seed=5, scheduler=address)
     assert b["workers"] == 2
     same(a, b)
+    assert len(sent) >= 3 and not any(b"Dispatcher" in p or b"numba" in p for p in sent)  # kernels named, not sent
 
 
 def test_worker_threads_are_its_share(address):
