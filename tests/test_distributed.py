@@ -224,3 +224,17 @@ def test_worker_cache_folder(monkeypatch, tmp_path):
     assert "/" not in os.path.basename(shared) and ":" not in os.path.basename(shared)
     monkeypatch.setenv("BOWER_WORKER_CACHE", str(tmp_path))
     assert dw.cache_dir_for("w1").startswith(str(tmp_path / "bower-numba") + os.sep)
+
+
+def test_library_runs_on_the_cluster(address):
+    """``import bower`` takes ``scheduler=`` as the commands take ``--scheduler``: the same numbers."""
+    import bower
+
+    here = bower.simulate(hands=8_192, seed=13)
+    there = bower.simulate(hands=8_192, seed=13, scheduler=address)
+    same(here.summary, there.summary)
+    assert there.summary["workers"] == 2
+    assert here.records().to_json(orient="records") == there.records().to_json(orient="records")
+    ex_here = bower.experiment(["default", "aggressive"], games=192, seed=5)
+    ex_there = bower.experiment(["default", "aggressive"], games=192, seed=5, scheduler=address)
+    same(ex_here.summary, ex_there.summary)
