@@ -54,6 +54,7 @@ from bower.kernels.tables import (
     VALUE_RANK,
 )
 from bower.kernels.ghost.codes import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP, PARAM_NAMES
+from bower.kernels.ghost.model import world_weight
 
 DECK = np.int64((1 << 24) - 1)
 N_SEATS = 3
@@ -64,6 +65,12 @@ MOON = 6
 MAX_CALLS = 8
 P_PIMC = PARAM_NAMES.index("pimc_worlds")
 P_PIMC_SEES = PARAM_NAMES.index("pimc_sees_all")
+P_PIMC_INFER = PARAM_NAMES.index("pimc_infer")
+P_PIMC_TAU = PARAM_NAMES.index("pimc_tau")
+P_PIMC_EPS = PARAM_NAMES.index("pimc_eps")
+P_PIMC_BID = PARAM_NAMES.index("pimc_bid")
+# the PIMC workspace's context cells (``pimc.context``): game scores by seat, target, G_STICK and G_SWAP codes
+C_SCORES, C_TARGET, C_STICK, C_SWAP = 0, 3, 4, 5
 
 # Per-hand record layout (int64 row).
 R_DEALER = 0
@@ -321,6 +328,9 @@ def play_tricks(hands, trump, leader, maker, params, choices, dstate, dbuf, rec,
     A PIMC seat (``pimc_worlds``) reads the swap and the deal from ``rec``.
     """
     ws = pimc.new_workspace() if uses_pimc(params, SEAT_ROWS) and choices.shape[0] == 0 else rec
+    if uses_pimc(params, SEAT_ROWS) and choices.shape[0] == 0:
+        # no rule set here: a swap is modelled only if one was made; game scores 0
+        ws[pimc.OFF_CTX + C_SWAP] = 1 if rec[R_SWAP] >= 0 else 0
     t0, t1, t2, v0, v1, v2 = play_core(hands[0], hands[1], hands[2], trump, leader, maker, params, SEAT_ROWS,
                                        choices, choices.shape[0] > 0, dstate, dbuf, rec, np.int64(0), ws)
     hands[0], hands[1], hands[2] = card_mask(v0, trump), card_mask(v1, trump), card_mask(v2, trump)
@@ -332,6 +342,16 @@ def uses_pimc(rows, seat_rows):
     """Whether a seat's strategy row plays its cards by PIMC (``pimc_worlds`` >= 1)."""
     return (rows[seat_rows[0], P_PIMC] >= 1.0 or rows[seat_rows[1], P_PIMC] >= 1.0
             or rows[seat_rows[2], P_PIMC] >= 1.0)
+
+
+@kernel(inline="always")
+def pimc_context(ws, scores, target, rules):
+    """Write what the PIMC player's auction model needs of the hand into the workspace (``C_*``)."""
+    c = pimc.OFF_CTX
+    ws[c + C_SCORES], ws[c + C_SCORES + 1], ws[c + C_SCORES + 2] = scores[0], scores[1], scores[2]
+    ws[c + C_TARGET] = target
+    ws[c + C_STICK] = rules[G_STICK]
+    ws[c + C_SWAP] = rules[G_SWAP]
 
 
 @kernel(inline="always")
@@ -349,13 +369,103 @@ def pimc_facts(rec, base, seat):
 
 
 @kernel(inline="always")
-def pimc_card(seat, hand, v0, v1, v2, trump, r, rows, rec, base, n, dstate, dbuf, ws):
-    """The card (card space) ``seat`` plays by PIMC with strategy row ``r``; the hands are in value space."""
+def pimc_card(seat, hand, v0, v1, v2, trump, r, rows, seat_rows, rec, base, n, dstate, dbuf, ws):
+    """The card (card space) ``seat`` plays by PIMC with strategy row ``r``; the hands are in value space.
+
+    With ``pimc_infer`` (and not ``pimc_sees_all``) the worlds are weighed by the auction (``pimc_card_inferred``).
+    """
+    if rows[r, P_PIMC_INFER] >= 0.5 and rows[r, P_PIMC_SEES] < 0.5:
+        return pimc_card_inferred(seat, card_mask(hand, trump), trump, r, rows, seat_rows, rec, base, n, dstate, dbuf,
+                                  ws)
     active, sides, known, pin, pin_allow = pimc_facts(rec, base, seat)
     return pimc.choose(card_mask(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow, rec,
                        base + R_PLAYS, n, np.int64(rows[r, P_PIMC]), rows[r, P_PIMC_SEES] >= 0.5,
                        card_mask(v0, trump), card_mask(v1, trump), card_mask(v2, trump), np.int64(0), dstate, dbuf,
                        ws)
+
+
+@kernel
+def pimc_card_inferred(seat, own, trump, r, rows, seat_rows, rec, base, n, dstate, dbuf, ws):
+    """PIMC card play with the auction's inference: each world weighted by ``model.world_weight``.
+
+    The worlds are drawn as ``pimc.choose`` draws them (uniform among the
+    deals that agree with the cards seen); a world of weight 0 is not
+    solved; the card with the highest weighted total is played (ties: least
+    value). If every world weighs 0 (a sharp model, ``pimc_eps`` 0, and no
+    world reproduces the auction) the decision is made again on fresh
+    unweighted worlds. The other seats are modelled by their own strategy
+    rows (their heuristic swap, calls and trump).
+    """
+    active, sides, known, pin, pin_allow = pimc_facts(rec, base, seat)
+    card, legal, leader, n_trick, n_unseen, restricted, full = pimc.begin(
+        own, seat, active, trump, DECK, known, pin, pin_allow, rec, base + R_PLAYS, n, False, ws)
+    if card >= 0:
+        return card
+    n_worlds = np.int64(rows[r, P_PIMC])
+    tau = rows[r, P_PIMC_TAU]
+    eps = rows[r, P_PIMC_EPS]
+    c = pimc.OFF_CTX
+    n_calls = rec[base + R_NCALLS]
+    prefix = rec[base + R_CALLS:base + R_CALLS + 2 * n_calls].reshape((n_calls, 2))
+    hands = ws[pimc.OFF_ISCRATCH:pimc.OFF_ISCRATCH + 3]
+    fs = ws[pimc.OFF_FSCRATCH:pimc.OFF_FSCRATCH + pimc.N_FSCRATCH].view(np.float64)
+    for _ in range(n_worlds):
+        pimc.draw(own, seat, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        x0, x1, x2, _, pile, p0, p1, p2, _ = pimc.world_hands(ws)
+        w = world_weight(seat, rec[base + R_DEALER], ws[c + C_STICK], ws[c + C_SWAP], rows, seat_rows,
+                         ws[c + C_SCORES:c + C_SCORES + 3], ws[c + C_TARGET], prefix, rec[base + R_SWAP], known,
+                         rec[base + R_MAKER], trump, x0 | p0, x1 | p1, x2 | p2, pile, tau, eps, hands, fs)
+        if w > 0.0:
+            pimc.add_world(legal, active, trump, n_trick, leader, sides, w, ws)
+    if pimc.weight_sum(ws) > 0.0:
+        return pimc.pick(legal, trump, True, ws)
+    for _ in range(n_worlds):
+        pimc.draw(own, seat, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        pimc.add_world(legal, active, trump, n_trick, leader, sides, 1.0, ws)
+    return pimc.pick(legal, trump, False, ws)
+
+
+@kernel
+def pimc_world_weights(rec, seat, n, rows, rules, scores, target, n_worlds, dstate, dbuf, out, weights):
+    """For the tests: ``n_worlds`` worlds as ``pimc_card_inferred`` draws them for ``seat`` after ``n`` plays of
+    the hand in ``rec`` (row 0 of ``rows`` for every seat), with their weights.
+
+    ``out[w]``: the deal as dealt in that world (seats 0..2, then the ghost);
+    ``weights[w]``: its ``model.world_weight`` under the row's ``pimc_tau``
+    and ``pimc_eps``.
+    """
+    ws = pimc.new_workspace()
+    pimc_context(ws, scores, target, rules)
+    seat_rows = (np.int64(0), np.int64(0), np.int64(0))
+    trump = rec[R_TRUMP]
+    active, sides, known, pin, pin_allow = pimc_facts(rec, 0, seat)
+    own = rec[R_DEAL + seat] if rec[R_SWAP] != seat else rec[R_DEAL + 3]
+    for i in range(n):
+        if rec[R_PLAYS + 2 * i] == seat:
+            own &= ~(np.int64(1) << rec[R_PLAYS + 2 * i + 1])
+    played, _, _, _ = pimc.history(rec, R_PLAYS, n, trump, active, ws)
+    n_unseen, restricted, full, ok, _ = pimc._plan(own, seat, active, trump, DECK, known, pin, pin_allow, played, ws)
+    n_calls = rec[R_NCALLS]
+    prefix = rec[R_CALLS:R_CALLS + 2 * n_calls].reshape((n_calls, 2))
+    hands = np.zeros(3, np.int64)
+    fs = np.zeros(pimc.N_FSCRATCH)
+    c = pimc.OFF_CTX
+    for w in range(n_worlds):
+        pimc.draw(own, seat, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        x0, x1, x2, _, pile, p0, p1, p2, _ = pimc.world_hands(ws)
+        weights[w] = world_weight(seat, rec[R_DEALER], ws[c + C_STICK], ws[c + C_SWAP], rows, seat_rows,
+                                  ws[c + C_SCORES:c + C_SCORES + 3], ws[c + C_TARGET], prefix, rec[R_SWAP], known,
+                                  rec[R_MAKER], trump, x0 | p0, x1 | p1, x2 | p2, pile, rows[0, P_PIMC_TAU],
+                                  rows[0, P_PIMC_EPS], hands, fs)
+        swapper = rec[R_SWAP]
+        held = (x0 | p0, x1 | p1, x2 | p2)
+        for s in range(3):
+            out[w, s] = held[s]
+        out[w, 3] = pile
+        if swapper >= 0:
+            out[w, 3] = held[swapper]
+            out[w, swapper] = known if swapper == seat else pile
+    return ok
 
 
 @kernel(_nrt=False)
@@ -410,7 +520,8 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
                     card = nth_card(cards, choices[n] % popcount(cards))
                 elif (pim >> seat) & 1 == 1:
                     r = seat_rows[0] if seat == 0 else (seat_rows[1] if seat == 1 else seat_rows[2])
-                    card = pimc_card(seat, hand, v0, v1, v2, trump, r, rows, rec, base, np.int64(n), dstate, dbuf, ws)
+                    card = pimc_card(seat, hand, v0, v1, v2, trump, r, rows, seat_rows, rec, base, np.int64(n), dstate,
+                                     dbuf, ws)
                 else:
                     card = random_card(cards, dstate, dbuf)
                 v = VALUE_RANK[trump, card]
@@ -509,6 +620,8 @@ def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_r
         rec[base + R_NPLAYS] = 0
     else:
         ws = pimc.new_workspace() if uses_pimc(rows, seat_rows) else rec  # one PIMC workspace for the hand
+        if uses_pimc(rows, seat_rows):
+            pimc_context(ws, scores, target, rules)
         t0, t1, t2, _, _, _ = play_core(h0, h1, h2, trump, maker, maker, rows, seat_rows, rec, np.bool_(False),
                                         dstate, dbuf, rec, base, ws)
         p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)

@@ -42,8 +42,8 @@ from __future__ import annotations
 
 from bower.kernels.ghost.codes import PARAMS
 
-SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "near_target", "pimc_worlds"})
+SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all", "pimc_infer", "pimc_bid"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "near_target", "pimc_worlds", "pimc_tau"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
