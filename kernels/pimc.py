@@ -677,3 +677,46 @@ def sample_worlds(own, me, active, trump, deck, known_out, pin_card, pin_allow, 
         for r in range(N_RECIPIENTS):
             out[w, r] = ws[OFF_WORLD + r]
     return dropped, ok
+
+
+@kernel
+def solve_deal(h0, h1, h2, h3, active, trump, leader, sides, ws):
+    """Double-dummy tricks of the seats ``sides`` from a whole deal at the first lead (hands by seat, card space,
+    ``leader`` to lead), on the workspace's table and stacks (no allocation): the searched auction's solves."""
+    n_tt = 1 << TT_BITS
+    keys = ws[OFF_KEYS:OFF_TAGS].reshape((n_tt, 2))
+    tags = ws[OFF_TAGS:OFF_BOUNDS].view(np.int16)
+    bounds = ws[OFF_BOUNDS:OFF_ST].view(np.int8).reshape((n_tt, 2))
+    st = ws[OFF_ST:OFF_ST2].reshape((MAX_PLY, P_WIDTH))
+    moves = ws[OFF_MOVES:OFF_H].reshape((MAX_PLY, MAX_MOVES))
+    h = ws[OFF_H:OFF_TC]
+    tc = ws[OFF_TC:OFF_NXT]
+    nxt = ws[OFF_NXT:OFF_HANDS]
+    nodes = ws[OFF_STATS + ST_NODES:OFF_STATS + ST_NODES + 1]
+    for s in range(4):
+        x = h0 if s == 0 else (h1 if s == 1 else (h2 if s == 2 else h3))
+        h[s] = 0
+        if (active >> s) & 1:
+            while x:
+                c = lowest(x)
+                x &= x - 1
+                h[s] |= np.int64(1) << TO_SOLVER[trump, c]
+        for k in range(1, 5):
+            o = (s + k) % 4
+            if (active >> o) & 1:
+                nxt[s] = o
+                break
+    left = _root(h, st, tc, 0, leader, nxt, sides)
+    if left == 0:
+        return 0
+    ws[OFF_STATS + ST_SOLVES] += 1
+    return _mtd(h, st, moves, nxt, popcount(active), sides, left, _guess(h, sides, left), keys, tags, bounds, nodes)
+
+
+@kernel
+def plan_fresh(own, me, active, deck, known_out, ws):
+    """``begin``'s plan for a decision before any card is played (the auction): the unseen cards go to the
+    other seats in play (each as many as ``own``) and the pile. Returns (unseen cards, restricted, full state)."""
+    played, _, _, _ = history(ws, 0, 0, 0, active, ws)
+    n_unseen, restricted, full, ok, _ = _plan(own, me, active, 0, deck, known_out, -1, 0, played, ws)
+    return n_unseen, restricted, full

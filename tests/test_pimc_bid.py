@@ -10,12 +10,14 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
 from bower.kernels.ghost import hand as gh
 from bower.kernels.ghost.strategy import strategy_rows
 from bower.kernels.rng import splitmix_seed
+from bower.kernels.solve import new_table, solve_position
 from bower.sim import runner
 from bower.sim.rules import encode, resolve
 from bower.sim.variants import get_variant
@@ -108,3 +110,104 @@ def test_pimc_infer_zero_changes_nothing():
     assert np.array_equal(a, b)
     c = _rows(200, 3, [{**V.presets["pimc-fast"], "pimc_infer": 1.0}, "default", "random"])
     assert not np.array_equal(a, c)
+
+
+def _pack(calls) -> int:
+    packed = 0
+    for i, (s, c) in enumerate(calls):
+        packed |= ((s << 3) | c) << (5 * i)
+    return packed
+
+
+def _dd_points(rec_deal, dealer, rules_vec, rows, force, keys, tags, bounds, nodes, trump=None):
+    """Seat 0's points when the auction is finished with ``force`` and the contract solved double dummy (the
+    true deal), from the kernels' auction and the plain solver: (points, maker, trump)."""
+    rec = np.zeros(gh.R_WIDTH, np.int64)
+    hands = np.array(rec_deal[:3], np.int64)
+    dstate, dbuf = _stream(0)
+    maker, bid, t = gh.auction(hands, np.int64(rec_deal[3]), np.int64(dealer), rules_vec, rows,
+                               np.zeros(3, np.int64), np.int64(32), np.array(force, np.int64), dstate, dbuf, rec)
+    if maker < 0:
+        return 0, -1, -1
+    t = t if trump is None else trump
+    tricks = solve_position(np.array([*hands, 0], np.int64), np.int64(7), np.int64(t), np.zeros(4, np.int64),
+                            np.int64(0), np.int64(maker), np.int64(1), keys, tags, bounds, nodes)
+    if maker != 0:
+        return int(tricks), int(maker), int(t)
+    return int(gh.score_of(np.int64(0), np.int64(bid), np.int64(tricks), np.int64(0), np.int64(0), rules_vec)[0]), 0, t
+
+
+@pytest.mark.parametrize("rules", [{}, {"auction": "until_passes", "stick_the_dealer": True}])
+def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules):
+    rules_vec = encode(V, resolve(V, rules))
+    seer = {**V.presets["default"], "pimc_worlds": 1.0, "pimc_sees_all": 1.0, "pimc_bid": 1.0}
+    strategies = [seer, "default", "default"]
+    _, params = runner.seat_params(strategies, "ghost")
+    rows = strategy_rows(params)
+    recs = _rows(150, 11, strategies, rules)
+    keys, tags, bounds = new_table()
+    nodes = np.zeros(1, np.int64)
+    turns = swaps_searched = trumps = 0
+    for rec in recs:
+        deal = [int(rec[gh.R_DEAL + s]) for s in range(4)]
+        dealer = int(rec[gh.R_DEALER])
+        calls = [(int(rec[gh.R_CALLS + 2 * i]), int(rec[gh.R_CALLS + 2 * i + 1])) for i in range(int(rec[gh.R_NCALLS]))]
+        swapper = int(rec[gh.R_SWAP])
+        first_turn = {}
+        for i, (s, _) in enumerate(calls):
+            first_turn.setdefault(s, i)
+        for k, (s, call) in enumerate(calls):
+            if s != 0:
+                continue
+            swapped_before = swapper if swapper >= 0 and first_turn[swapper] < k else -1
+            opening = k == first_turn[0] and swapped_before < 0 and rules_vec[gh.G_SWAP] == 1
+            made_swap = 1 if opening and swapper == 0 else (0 if opening else -1)
+            standing = max([c for _, c in calls[:k]] + [0])
+            passes = sum(1 for _, c in calls[:k] if c == 0)
+            stuck = rules.get("stick_the_dealer") and dealer == 0 and passes == 2 and standing == 0
+            legal = ([] if stuck else [0]) + list(range(max(3, standing + 1), 7))
+
+            def value(swap, c):
+                force = [0, k, swap, c, -1, k, _pack(calls[:k]), swapped_before]
+                return _dd_points(deal, dealer, rules_vec, rows, force, keys, tags, bounds, nodes)[0]
+
+            values = {c: value(made_swap, c) for c in legal}
+            assert values[call] == max(values.values()), (rec.tolist(), k, values)
+            if opening:  # keeping (at its best call) against swapping (then the strategy's call on the ghost)
+                keep = max(value(0, c) for c in legal)
+                swap = value(1, -1)
+                assert (swap >= keep) if swapper == 0 else (keep >= swap), (rec.tolist(), keep, swap)
+                swaps_searched += 1
+            turns += 1
+        if rec[gh.R_MAKER] == 0:  # the trump the searching maker names is its best on the true deal
+            force = [0, len(calls), -1, -1, -1, len(calls), _pack(calls), swapper]
+            by_trump = [_dd_points(deal, dealer, rules_vec, rows, force, keys, tags, bounds, nodes, trump=t)[0]
+                        for t in range(4)]
+            assert by_trump[int(rec[gh.R_TRUMP])] == max(by_trump), (rec.tolist(), by_trump)
+            trumps += 1
+    assert turns > 100 and swaps_searched > 30 and trumps > 20
+
+
+def test_searched_auction_same_seed_same_games_for_one_and_two_threads():
+    k = V.hand_kernels
+    strategy = [{**V.presets["pimc-fast"], "pimc_bid": 1.0, "pimc_infer": 1.0}, "random",
+                {**V.presets["pimc-fast"], "pimc_bid": 1.0}]
+    _, params = runner.seat_params(strategy, "ghost")
+    _, _, rules_vec = runner.resolve_run("ghost", 9, None)
+    n_chunks, chunk = 4, 24
+    got = []
+    for threads in (1, 2):
+        numba.set_num_threads(threads)
+        records = np.zeros((n_chunks * chunk, k.R_WIDTH), np.int64)
+        summary = np.zeros((n_chunks, k.S_WIDTH), np.int64)
+        V.run_chunks(runner.chunk_states(9, 0, n_chunks), runner.decision_states(9, 0, n_chunks), 0, chunk,
+                     n_chunks * chunk, rules_vec, params, True, records, summary)
+        got.append((records, summary))
+    numba.set_num_threads(runner.max_threads())
+    assert np.array_equal(got[0][0], got[1][0]) and np.array_equal(got[0][1], got[1][1])
+    # the search changes the auction: seat 0 bids differently from the strategy on some deals
+    plain = np.zeros_like(got[0][0])
+    _, params0 = runner.seat_params(["pimc-fast", "random", "pimc-fast"], "ghost")
+    V.run_chunks(runner.chunk_states(9, 0, n_chunks), runner.decision_states(9, 0, n_chunks), 0, chunk,
+                 n_chunks * chunk, rules_vec, params0, True, plain, np.zeros((n_chunks, k.S_WIDTH), np.int64))
+    assert not np.array_equal(plain[:, k.R_CALLS:k.R_MAKER], got[0][0][:, k.R_CALLS:k.R_MAKER])
