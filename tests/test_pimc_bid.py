@@ -211,3 +211,62 @@ def test_searched_auction_same_seed_same_games_for_one_and_two_threads():
     V.run_chunks(runner.chunk_states(9, 0, n_chunks), runner.decision_states(9, 0, n_chunks), 0, chunk,
                  n_chunks * chunk, rules_vec, params0, True, plain, np.zeros((n_chunks, k.S_WIDTH), np.int64))
     assert not np.array_equal(plain[:, k.R_CALLS:k.R_MAKER], got[0][0][:, k.R_CALLS:k.R_MAKER])
+
+
+# ---------------------------------------------------------------- Euchre: searched calls and going alone
+
+@pytest.mark.parametrize("rules", [{}, {"stick_the_dealer": True, "allow_lone_defender": True}])
+def test_euchre_searched_calls_with_the_true_deal_are_double_dummy_best(rules):
+    from bower.kernels.euchre import hand as eh
+    from bower.kernels.euchre.strategy import card_weights
+
+    ev = get_variant("euchre")
+    rules_vec = encode(ev, resolve(ev, rules))
+    seer = {**ev.presets["default"], "pimc_worlds": 1.0, "pimc_sees_all": 1.0, "pimc_bid": 1.0}
+    strategies = [seer, "default", "default", "default"]
+    _, params = runner.seat_params(strategies, "euchre")
+    wt = np.zeros((4, 4, 24))
+    card_weights(params, wt)
+    out = []
+    runner.rows_run("euchre", 200, 13, 1, rules, strategies, out.append)
+    keys, tags, bounds = new_table()
+    nodes = np.zeros(1, np.int64)
+    scratch = np.zeros(eh.R_WIDTH, np.int64)
+
+    def net(dealt, up, dealer, k, call, alone):
+        hands = np.array(dealt, np.int64)
+        dstate, dbuf = _stream(0)
+        force = (np.int64(0), np.int64(k), np.int64(call), np.int64(alone), np.int64(k))
+        maker, trump = eh.auction(hands, np.int64(up), np.int64(dealer), rules_vec, params, wt, force, dstate, dbuf,
+                                  scratch)
+        if maker < 0:
+            return 0
+        m_alone, lone, sitting, leader = eh.contract(hands, np.int64(trump), np.int64(maker), np.int64(dealer),
+                                                     rules_vec, params, wt, np.int64(0), np.int64(alone), dstate, dbuf)
+        active = 15 & ~sitting
+        hands = np.array([h if active >> s & 1 else 0 for s, h in enumerate(hands)], np.int64)
+        mt = solve_position(hands, np.int64(active), np.int64(trump), np.zeros(4, np.int64), np.int64(0),
+                            np.int64(leader), np.int64(((1 << maker) | (1 << (maker ^ 2))) & active), keys, tags,
+                            bounds, nodes)
+        mk, df = eh.score_hand(np.int64(mt), m_alone, lone >= 0)
+        return (mk - df) if maker % 2 == 0 else (df - mk)
+
+    turns = calls_made = 0
+    for rec in np.concatenate(out):
+        dealer, up = int(rec[eh.R_DEALER]), int(rec[eh.R_KITTY])
+        dealt = [int(rec[eh.R_DEAL + s]) for s in range(4)]
+        n_calls = int(rec[eh.R_NCALLS])
+        for k in range(n_calls):
+            if (dealer + 1 + k) % 4 != 0:
+                continue
+            stuck = k == 7 and rules.get("stick_the_dealer")
+            cands = ([] if stuck else [(eh.CALL_PASS, -1)]) + (
+                [(eh.CALL_ORDER, 0), (eh.CALL_ORDER, 1)] if k < 4 else
+                [(eh.CALL_SUIT + t, a) for t in range(4) if t != up // 6 for a in (0, 1)])
+            values = {c: net(dealt, up, dealer, k, *c) for c in cands}
+            code = int(rec[eh.R_CALLS + 2 * k + 1])
+            chosen = (code, -1) if code == eh.CALL_PASS else (code, int(rec[eh.R_ALONE]) & 1)
+            assert values[chosen] == max(values.values()), (rec.tolist(), k, values)
+            turns += 1
+            calls_made += code != eh.CALL_PASS
+    assert turns > 150 and calls_made > 30

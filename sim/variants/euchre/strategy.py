@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from bower.kernels.euchre.codes import PARAMS
 
-SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all"})
+SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all", "pimc_bid"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})
 DEFAULTS = {p[0]: p[1] for p in PARAMS}
 _THRESHOLDS = ("order_min_1", "order_min_2", "order_min_3", "take_min", "name_min_1", "name_min_2", "name_min_3",
