@@ -270,3 +270,23 @@ def test_euchre_searched_calls_with_the_true_deal_are_double_dummy_best(rules):
             turns += 1
             calls_made += code != eh.CALL_PASS
     assert turns > 150 and calls_made > 30
+
+
+# ---------------------------------------------------------------- should-bid --playout pimc
+
+@pytest.mark.parametrize("variant, args", [
+    ("ghost", ("JH JD AH KH 9S TC",)),
+    ("euchre", ("JH JD AH KH 9S", "QH")),
+])
+def test_should_bid_pimc_playout(variant, args):
+    from bower.sim.variants.euchre.advice import advise as eu_advise
+    from bower.sim.variants.ghost.advice import advise as gh_advise
+
+    advise = gh_advise if variant == "ghost" else eu_advise
+    runs = {(p, t): advise(*args, samples=48, seed=4, threads=t, playout=p)
+            for p, t in (("pimc", 1), ("pimc", 2), ("strategy", 1))}
+    a, b, s = runs["pimc", 1], runs["pimc", 2], runs["strategy", 1]
+    assert a["playout"] == "pimc" and a["actions"] == b["actions"]  # the same answer on 1 and 2 threads
+    # the same deals and weights, played out differently: the same ESS, other points
+    assert a["ess"] == s["ess"]
+    assert [x["expected_points"] for x in a["actions"]] != [x["expected_points"] for x in s["actions"]]
