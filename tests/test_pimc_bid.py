@@ -1,4 +1,4 @@
-"""The PIMC player's auction (Ghost Hand): worlds weighed by the calls, searched calls, seeds.
+"""The PIMC player's auction: worlds weighed by the calls (Ghost Hand), searched calls (Ghost Hand, Euchre), seeds.
 
 - **World weights** (``pimc_infer``). With the auction model sharp
   (``pimc_tau`` 0, ``pimc_eps`` 0) a world's weight is 1 exactly when the
@@ -6,6 +6,13 @@
   trump of the hand, else 0 (checked by replaying the strategy's auction on
   every world); with the tremble the weights are positive. ``pimc_infer`` 0
   changes nothing.
+- **The true deal.** With ``pimc_sees_all`` and ``pimc_bid`` every searched
+  call (and Ghost Hand's swap decision and trump, Euchre's going alone) is
+  the double-dummy best among the candidates, checked with the kernels'
+  auction and the plain solver.
+- **Seeds.** The same records on 1 and 2 threads with searching seats; the
+  search changes the auction. ``should-bid --playout pimc``: the same answer
+  on 1 and 2 threads, the same deals as the strategy play-out, other points.
 """
 
 from __future__ import annotations
