@@ -104,13 +104,15 @@ for name, threads, n in cases:
             continue
         def once(n=n, threads=threads):
             runner.simulate(hands=n, seed=0, threads=threads, strategy="random")
-    elif name == "pimc":  # one seat playing its cards by PIMC (32 worlds), two default seats
-        try:  # an older commit without the PIMC card player
-            runner.simulate(hands=10, seed=0, threads=threads, strategy=["pimc", "default", "default"])
+    elif name in ("pimc", "pimc-bid"):
+        # one seat playing its cards by PIMC (32 worlds), two default seats; pimc-bid: its auction searched too
+        seat0 = {"pimc_worlds": 32.0} if name == "pimc" else {"pimc_worlds": 32.0, "pimc_bid": 1.0}
+        try:  # an older commit without the PIMC card player (or its searched auction)
+            runner.simulate(hands=10, seed=0, threads=threads, strategy=[seat0, "default", "default"])
         except Exception:
             continue
-        def once(n=n, threads=threads):
-            runner.simulate(hands=n, seed=0, threads=threads, strategy=["pimc", "default", "default"])
+        def once(n=n, threads=threads, seat0=seat0):
+            runner.simulate(hands=n, seed=0, threads=threads, strategy=[seat0, "default", "default"])
     elif name == "game":
         if not hasattr(runner, "simulate_games"):  # an older commit without whole games
             continue
@@ -236,7 +238,7 @@ for name, threads, n in cases:
         def once(n=n, threads=threads, ext=ext):
             with tempfile.TemporaryDirectory() as d:
                 runner.simulate(hands=n, seed=0, threads=threads, records_path=os.path.join(d, f"r.{ext}"))
-    once(min(n, 5000)) if name not in ("deal", "pimc") else once(1000 if name == "deal" else 100)
+    once(min(n, 5000)) if name not in ("deal", "pimc", "pimc-bid") else once(1000 if name == "deal" else 100)
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter(); once(); times.append(time.perf_counter() - t0)
@@ -386,11 +388,13 @@ def main() -> None:
     cases = [(k, t, n) for k, ns in sizes.items() for n in ns for t in threads]
     cases.append(("random", 1, 1_000_000))  # the peer comparison's second bower figure: 1 thread only
     cases.append(("pimc", 1, 2_000 if args.quick else 5_000))  # per thread: fewer hands than a chunk (4,096) per run
+    cases.append(("pimc-bid", 1, 500 if args.quick else 1_000))
     if args.only:
         wanted = {c.strip() for c in args.only.split(",") if c.strip()}
         unknown = wanted - {c[0] for c in cases}
         if unknown:
-            raise SystemExit(f"unknown case(s) {', '.join(sorted(unknown))}; the cases are {', '.join(sizes)}, random, pimc")
+            raise SystemExit(f"unknown case(s) {', '.join(sorted(unknown))}; the cases are {', '.join(sizes)}, random, pimc, "
+                             "pimc-bid")
         cases = [c for c in cases if c[0] in wanted]
     info = machine()
     results = {"this": measure(ROOT, cases, repeats)}
@@ -429,8 +433,9 @@ def main() -> None:
     print("'solve', 'ct-solve', 'hp-solve', 'eu-solve' = double-dummy solves of full deals from the first lead "
           "(sim.solve.sample_deals, seed 0), with nodes per solve")
     print("'yardstick' = the plain simulator of ../shared/bench (per second; bower's ratio to it below)")
-    print("'pimc' = 'hand' (Ghost Hand) with seat 0 playing its cards by PIMC, 32 worlds per decision (the 'pimc' "
-          "preset), against two default seats; 1 thread")
+    print("'pimc' = 'hand' (Ghost Hand) with seat 0 playing its cards by PIMC, 32 worlds per decision (the "
+          "'pimc-cards' preset), against two default seats; 1 thread")
+    print("'pimc-bid' = the same with seat 0's swap, calls and trump searched too (pimc_bid: the 'pimc' preset)")
     print()
     header = f"{'kernel':<9} {'items':>11} {'threads':>7} {'per second':>14} {'ns/item':>9}"
     if args.against:

@@ -115,7 +115,18 @@ OFF_WORLD = OFF_STRIDE + 8  # N_RECIPIENTS: a world's cards by recipient (card s
 OFF_CARDS = OFF_WORLD + 8  # MAX_UNSEEN: the unseen cards
 OFF_ALLOW = OFF_CARDS + MAX_UNSEEN  # MAX_UNSEEN: the recipients each may go to (bit mask)
 OFF_TOTAL = OFF_ALLOW + MAX_UNSEEN  # 25: summed values by card
-OFF_NZ = OFF_TOTAL + 25  # DP_STATES: recipients with capacity left, by state
+OFF_VAL = OFF_TOTAL + 25  # 25: one world's values by card
+OFF_PLAYED_BY = OFF_VAL + 25  # 4: cards played by seat (mask)
+OFF_WSUM = OFF_PLAYED_BY + 4  # 1 float64: the worlds' summed weights (weighted decisions)
+OFF_FTOTAL = OFF_WSUM + 1  # 25 float64: weighted summed values by card
+OFF_FSCRATCH = OFF_FTOTAL + 25  # N_FSCRATCH float64: the variant's scratch for a world's weight (a view there)
+N_FSCRATCH = 32
+OFF_CTX = OFF_FSCRATCH + N_FSCRATCH  # N_CTX: what the variant's weight needs of the hand, written by its play code
+N_CTX = 8
+OFF_ISCRATCH = OFF_CTX + N_CTX  # N_ISCRATCH: the variant's int64 scratch (a world's hands as dealt)
+# (the play kernels run without reference counting, so a variant takes these views itself: no kernel returns one)
+N_ISCRATCH = 8
+OFF_NZ = OFF_ISCRATCH + N_ISCRATCH  # DP_STATES: recipients with capacity left, by state
 OFF_DSUM = OFF_NZ + DP_STATES  # DP_STATES: cards still to deal, by state
 OFF_DP = OFF_DSUM + DP_STATES  # (MAX_UNSEEN + 1) x DP_STATES: deal counts
 WS_SIZE = OFF_DP + (MAX_UNSEEN + 1) * DP_STATES
@@ -130,6 +141,7 @@ def new_workspace():
     ws = np.empty(WS_SIZE, np.int64)
     ws[OFF_TAGS:OFF_BOUNDS] = -1  # every int16 tag -1
     ws[OFF_STATS:OFF_STATS + 8] = 0
+    ws[OFF_CTX:OFF_CTX + N_CTX] = 0
     return ws
 
 
@@ -161,7 +173,8 @@ def _below(dstate, dbuf, n):
 
 @kernel
 def history(rec, off, n, trump, active, ws):
-    """What the plays ``rec[off:off + 2n]`` (seat, card pairs) show: voids and cards played by seat into ``ws``.
+    """What the plays ``rec[off:off + 2n]`` (seat, card pairs) show: voids, cards played by seat (how many and
+    which) into ``ws``.
 
     Returns (played mask, index of the current trick's first play, its leader
     (-1 when a trick is to be led), cards in it).
@@ -170,6 +183,7 @@ def history(rec, off, n, trump, active, ws):
     for s in range(4):
         ws[OFF_VOID + s] = 0
         ws[OFF_NPLAYED + s] = 0
+        ws[OFF_PLAYED_BY + s] = 0
     played = np.int64(0)
     led = 0
     for i in range(n):
@@ -177,6 +191,7 @@ def history(rec, off, n, trump, active, ws):
         card = rec[off + 2 * i + 1]
         played |= np.int64(1) << card
         ws[OFF_NPLAYED + seat] += 1
+        ws[OFF_PLAYED_BY + seat] |= np.int64(1) << card
         suit = EFF_SUIT[trump, card]
         if i % n_active == 0:
             led = suit
@@ -366,8 +381,8 @@ def _setup_deal(own, me, active, n_unseen, full, restricted, dstate, dbuf, ws, s
 
 @kernel
 def _world_values(legal, active, t, n_trick, trick_leader, sides, ws):
-    """Add, for each card of ``legal`` (card space), the measured side's tricks in the world ``ws[OFF_HANDS:]``
-    when it is played (then best play by both sides) to ``ws[OFF_TOTAL + card]``.
+    """Write, for each card of ``legal`` (card space), the measured side's tricks in the world ``ws[OFF_HANDS:]``
+    when it is played (then best play by both sides) to ``ws[OFF_VAL + card]``.
 
     ``card_values`` of ``bower.kernels.solve`` without allocating, with the cards
     equivalent in this world solved once, each solve guessed from the last.
@@ -461,7 +476,7 @@ def _world_values(legal, active, t, n_trick, trick_leader, sides, ws):
                     h[p] ^= np.int64(1) << b
                     value = gain + v
                     in_run = True
-                ws[OFF_TOTAL + FROM_SOLVER[t, b]] += value
+                ws[OFF_VAL + FROM_SOLVER[t, b]] = value
             else:
                 in_run = False
             k += 1
@@ -507,6 +522,114 @@ def least_valued(mask, t):
 
 
 @kernel
+def begin(own, me, active, trump, deck, known_out, pin_card, pin_allow, rec, off, n, sees_all, ws):
+    """The first half of a PIMC decision: the legal cards, and whether a search is needed.
+
+    Returns (card, legal, leader, cards in the current trick, unseen cards,
+    whether one is restricted, the deal-count table's full state): ``card``
+    >= 0 when the decision needs no search (a forced card, equivalent cards,
+    facts that do not fit), else -1 and the draws are planned in ``ws``
+    (``_plan``) and the totals of the legal cards cleared. Arguments as
+    ``choose``.
+    """
+    ws[OFF_STATS + ST_DECISIONS] += 1
+    played, start, leader, n_trick = history(rec, off, n, trump, active, ws)
+    legal = own
+    if n_trick > 0:
+        follow = own & SUIT_MASK[trump, EFF_SUIT[trump, rec[off + 2 * start + 1]]]
+        if follow:
+            legal = follow
+    if legal & (legal - 1) == 0:
+        return lowest(legal), legal, leader, n_trick, 0, False, 0
+    trick_mask = np.int64(0)
+    for i in range(n_trick):
+        c = rec[off + 2 * (start + i) + 1]
+        ws[OFF_TRICK + i] = c
+        trick_mask |= np.int64(1) << c
+    unseen = deck & ~own & ~played & ~known_out
+    if _one_class(legal, own | unseen | trick_mask, trump):
+        return least_valued(legal, trump), legal, leader, n_trick, 0, False, 0
+    ws[OFF_STATS + ST_SEARCHED] += 1
+    if leader < 0:
+        leader = me
+    n_unseen, restricted, full, ok = 0, False, 0, True
+    if not sees_all:
+        n_unseen, restricted, full, ok, dropped = _plan(own, me, active, trump, deck, known_out, pin_card, pin_allow,
+                                                        played, ws)
+        ws[OFF_STATS + ST_DROPPED] += dropped
+        if not ok:
+            # cannot happen in positions the rules reach (the hand sizes do not fit the unseen cards)
+            ws[OFF_STATS + ST_BAD] += 1
+            return least_valued(legal, trump), legal, leader, n_trick, 0, False, 0
+    fw = ws[OFF_WSUM:OFF_FTOTAL + 25].view(np.float64)
+    fw[0] = 0.0
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        ws[OFF_TOTAL + c] = 0
+        fw[1 + c] = 0.0
+    return -1, legal, leader, n_trick, n_unseen, restricted, full
+
+
+@kernel
+def world_hands(ws):
+    """The current world (after ``draw``): (hands by seat 0..3 in card space, the pile, cards played by seat 0..3)."""
+    return (ws[OFF_HANDS], ws[OFF_HANDS + 1], ws[OFF_HANDS + 2], ws[OFF_HANDS + 3], ws[OFF_WORLD + PILE],
+            ws[OFF_PLAYED_BY], ws[OFF_PLAYED_BY + 1], ws[OFF_PLAYED_BY + 2], ws[OFF_PLAYED_BY + 3])
+
+
+@kernel
+def draw(own, me, active, n_unseen, full, restricted, dstate, dbuf, ws):
+    """Draw the next world of a decision (``begin``'s plan) into ``ws``; ``world_hands`` reads it."""
+    _setup_deal(own, me, active, n_unseen, full, restricted, dstate, dbuf, ws, False, own, own, own, own)
+
+
+@kernel
+def add_world(legal, active, trump, n_trick, leader, sides, w, ws):
+    """Solve the current world for every legal card and add its values to the totals: plain, and times ``w``."""
+    _world_values(legal, active, trump, n_trick, leader, sides, ws)
+    ws[OFF_STATS + ST_WORLDS] += 1
+    fw = ws[OFF_WSUM:OFF_FTOTAL + 25].view(np.float64)
+    fw[0] += w
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        ws[OFF_TOTAL + c] += ws[OFF_VAL + c]
+        fw[1 + c] += w * ws[OFF_VAL + c]
+
+
+@kernel
+def weight_sum(ws):
+    """The summed weights of the worlds added to this decision."""
+    return ws[OFF_WSUM:OFF_WSUM + 1].view(np.float64)[0]
+
+
+@kernel
+def pick(legal, trump, weighted, ws):
+    """The legal card with the highest total (weighted: the weighted total), ties to the card of least value."""
+    fw = ws[OFF_WSUM:OFF_FTOTAL + 25].view(np.float64)
+    best = -1
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if best < 0:
+            best = c
+            continue
+        if weighted:
+            better = fw[1 + c] > fw[1 + best]
+            tie = fw[1 + c] == fw[1 + best]
+        else:
+            better = ws[OFF_TOTAL + c] > ws[OFF_TOTAL + best]
+            tie = ws[OFF_TOTAL + c] == ws[OFF_TOTAL + best]
+        if better or (tie and VALUE_RANK[trump, c] < VALUE_RANK[trump, best]):
+            best = c
+    return best
+
+
+@kernel
 def choose(own, me, active, trump, sides, deck, known_out, pin_card, pin_allow, rec, off, n, n_worlds, sees_all,
            true0, true1, true2, true3, dstate, dbuf, ws):
     """The card seat ``me`` plays by PIMC: the legal card whose double-dummy values summed over ``n_worlds`` worlds
@@ -520,56 +643,19 @@ def choose(own, me, active, trump, sides, deck, known_out, pin_card, pin_allow, 
     ``own``; ``rec[off:off + 2n]``: the plays so far (seat, card).
     ``sees_all``: one world, the true hands ``true0 .. true3`` (card space
     by seat; the test hook and the double-dummy ceiling). Draws from ``(dstate, dbuf)`` only when it searches; ``ws`` from
-    ``new_workspace``.
+    ``new_workspace``. Every world weighs the same; a variant that weighs
+    them by the auction composes ``begin``, ``draw``, ``add_world`` and
+    ``pick`` itself.
     """
-    ws[OFF_STATS + ST_DECISIONS] += 1
-    played, start, leader, n_trick = history(rec, off, n, trump, active, ws)
-    legal = own
-    if n_trick > 0:
-        follow = own & SUIT_MASK[trump, EFF_SUIT[trump, rec[off + 2 * start + 1]]]
-        if follow:
-            legal = follow
-    if legal & (legal - 1) == 0:
-        return lowest(legal)
-    trick_mask = np.int64(0)
-    for i in range(n_trick):
-        c = rec[off + 2 * (start + i) + 1]
-        ws[OFF_TRICK + i] = c
-        trick_mask |= np.int64(1) << c
-    unseen = deck & ~own & ~played & ~known_out
-    if _one_class(legal, own | unseen | trick_mask, trump):
-        return least_valued(legal, trump)
-    ws[OFF_STATS + ST_SEARCHED] += 1
-    if leader < 0:
-        leader = me
+    card, legal, leader, n_trick, n_unseen, restricted, full = begin(
+        own, me, active, trump, deck, known_out, pin_card, pin_allow, rec, off, n, sees_all, ws)
+    if card >= 0:
+        return card
     worlds = 1 if sees_all else n_worlds
-    n_unseen, restricted, full, ok = 0, False, 0, True
-    if not sees_all:
-        n_unseen, restricted, full, ok, dropped = _plan(own, me, active, trump, deck, known_out, pin_card, pin_allow,
-                                                        played, ws)
-        ws[OFF_STATS + ST_DROPPED] += dropped
-        if not ok:
-            # cannot happen in positions the rules reach (the hand sizes do not fit the unseen cards)
-            ws[OFF_STATS + ST_BAD] += 1
-            return least_valued(legal, trump)
-    m = legal
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        ws[OFF_TOTAL + c] = 0
     for _ in range(worlds):
         _setup_deal(own, me, active, n_unseen, full, restricted, dstate, dbuf, ws, sees_all, true0, true1, true2, true3)
-        _world_values(legal, active, trump, n_trick, leader, sides, ws)
-        ws[OFF_STATS + ST_WORLDS] += 1
-    best = -1
-    m = legal
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        if best < 0 or ws[OFF_TOTAL + c] > ws[OFF_TOTAL + best] or (
-                ws[OFF_TOTAL + c] == ws[OFF_TOTAL + best] and VALUE_RANK[trump, c] < VALUE_RANK[trump, best]):
-            best = c
-    return best
+        add_world(legal, active, trump, n_trick, leader, sides, 1.0, ws)
+    return pick(legal, trump, False, ws)
 
 
 @kernel
@@ -591,3 +677,46 @@ def sample_worlds(own, me, active, trump, deck, known_out, pin_card, pin_allow, 
         for r in range(N_RECIPIENTS):
             out[w, r] = ws[OFF_WORLD + r]
     return dropped, ok
+
+
+@kernel
+def solve_deal(h0, h1, h2, h3, active, trump, leader, sides, ws):
+    """Double-dummy tricks of the seats ``sides`` from a whole deal at the first lead (hands by seat, card space,
+    ``leader`` to lead), on the workspace's table and stacks (no allocation): the searched auction's solves."""
+    n_tt = 1 << TT_BITS
+    keys = ws[OFF_KEYS:OFF_TAGS].reshape((n_tt, 2))
+    tags = ws[OFF_TAGS:OFF_BOUNDS].view(np.int16)
+    bounds = ws[OFF_BOUNDS:OFF_ST].view(np.int8).reshape((n_tt, 2))
+    st = ws[OFF_ST:OFF_ST2].reshape((MAX_PLY, P_WIDTH))
+    moves = ws[OFF_MOVES:OFF_H].reshape((MAX_PLY, MAX_MOVES))
+    h = ws[OFF_H:OFF_TC]
+    tc = ws[OFF_TC:OFF_NXT]
+    nxt = ws[OFF_NXT:OFF_HANDS]
+    nodes = ws[OFF_STATS + ST_NODES:OFF_STATS + ST_NODES + 1]
+    for s in range(4):
+        x = h0 if s == 0 else (h1 if s == 1 else (h2 if s == 2 else h3))
+        h[s] = 0
+        if (active >> s) & 1:
+            while x:
+                c = lowest(x)
+                x &= x - 1
+                h[s] |= np.int64(1) << TO_SOLVER[trump, c]
+        for k in range(1, 5):
+            o = (s + k) % 4
+            if (active >> o) & 1:
+                nxt[s] = o
+                break
+    left = _root(h, st, tc, 0, leader, nxt, sides)
+    if left == 0:
+        return 0
+    ws[OFF_STATS + ST_SOLVES] += 1
+    return _mtd(h, st, moves, nxt, popcount(active), sides, left, _guess(h, sides, left), keys, tags, bounds, nodes)
+
+
+@kernel
+def plan_fresh(own, me, active, deck, known_out, ws):
+    """``begin``'s plan for a decision before any card is played (the auction): the unseen cards go to the
+    other seats in play (each as many as ``own``) and the pile. Returns (unseen cards, restricted, full state)."""
+    played, _, _, _ = history(ws, 0, 0, 0, active, ws)
+    n_unseen, restricted, full, ok, _ = _plan(own, me, active, 0, deck, known_out, -1, 0, played, ws)
+    return n_unseen, restricted, full

@@ -232,7 +232,8 @@ def _recommend(est, acc, pxy) -> dict:
 MODELS = ("softmax", "exact")
 DEFAULT_TAU = 0.25  # the softmax temperature, in the units of the strategy's decision statistic (tricks)
 DEFAULT_EPSILON = 0.01  # the tremble: this share of each call is spread evenly over the legal calls
-PLAYOUTS = ("strategy", "dd", "both")
+PLAYOUTS = ("strategy", "dd", "both", "pimc")
+PIMC_PLAYOUT_WORLDS = 8.0  # ``--playout pimc``: worlds per card for the seats whose strategy does not play by PIMC
 N_PLAYOUTS = 2  # kernel play-out rows: 0 the strategy plays the hand out, 1 the double-dummy solver scores it
 N_INFER = 2  # per seat: the weighted sums of the variant's two inference features (``Variant`` advice names them)
 MIN_ESS = 100.0  # below this effective sample size an answer says it rests on too few deals
@@ -258,11 +259,27 @@ def model_vector(model: dict | None):
 
 
 def playout_bits(playout: str | None) -> int:
-    """The kernels' play-out bits (``bower.kernels.advice.PLAY_*``) of ``strategy``, ``dd`` or ``both``."""
+    """The kernels' play-out bits (``bower.kernels.advice.PLAY_*``) of ``strategy``, ``dd``, ``both`` or ``pimc``
+    (the strategy play-out, with the cards played by PIMC: ``playout_params``)."""
     p = playout or "strategy"
     if p not in PLAYOUTS:
         raise AdviceError(f"unknown play-out {p!r} (choose from {', '.join(PLAYOUTS)})")
-    return {"strategy": ka.PLAY_STRATEGY, "dd": ka.PLAY_DD, "both": ka.PLAY_STRATEGY | ka.PLAY_DD}[p]
+    return {"strategy": ka.PLAY_STRATEGY, "dd": ka.PLAY_DD, "both": ka.PLAY_STRATEGY | ka.PLAY_DD,
+            "pimc": ka.PLAY_STRATEGY}[p]
+
+
+def playout_params(params, playout: str | None, variant: str):
+    """The strategy rows (one per seat) the play-outs use: ``--playout pimc`` makes every seat play its cards by
+    PIMC after the player's decision (a seat whose strategy has no ``pimc_worlds`` gets ``PIMC_PLAYOUT_WORLDS``);
+    the auction model and the calls after the decision stay the strategy's."""
+    if playout != "pimc":
+        return params
+    from bower.sim.strategy import param_index
+
+    out = params.copy()
+    i = param_index("pimc_worlds", variant)
+    out[:, i] = np.where(out[:, i] >= 1.0, out[:, i], PIMC_PLAYOUT_WORLDS)
+    return out
 
 
 _W_TO_A = ((ka.A_N, ka.W_N), (ka.A_MAKER, ka.W_MAKER), (ka.A_MADE, ka.W_MADE), (ka.A_TRICKS, ka.W_TRICKS),

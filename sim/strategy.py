@@ -65,6 +65,8 @@ def check_value(name: str, value, where: str = "", variant="ghost") -> float:
         value = round(value / WEIGHT_STEP) * WEIGHT_STEP
     if name in v.switches and not 0.0 <= value <= 1.0:
         raise StrategyError(f"bad value {value!r} for strategy parameter {name!r}{at} (0 = off, 1 = on)")
+    if name == "pimc_eps" and not 0.0 <= value <= 1.0:
+        raise StrategyError(f"bad value {value!r} for strategy parameter {name!r}{at} (a share from 0 to 1)")
     if name in v.non_negative and value < 0:
         raise StrategyError(f"bad value {value!r} for strategy parameter {name!r}{at} (not negative)")
     return value

@@ -54,7 +54,7 @@ VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors" / "e
 ALL_RULES = [dict(zip([o[0] for o in OPTIONS], v)) for v in itertools.product(*[o[1] for o in OPTIONS])]
 LOOSE = {"order_min_1": 1.5, "order_min_2": 1.0, "order_min_3": 1.5, "take_min": 1.0, "name_min_1": 1.0,
          "name_min_2": 1.0, "name_min_3": 1.0, "name_min_4": 1.0, "alone_min": 2.5, "defend_alone_min": 2.0}
-STRATEGIES = [*(p for p in eh.PRESETS if p != "pimc"), LOOSE,  # pimc-fast plays PIMC, pimc is the same, slower
+STRATEGIES = [*(p for p in eh.PRESETS if p not in ("pimc", "pimc-bid")), LOOSE,  # pimc-fast plays PIMC, pimc is the same, slower
                ["random", LOOSE, "default", "aggressive"], [LOOSE, "random", "never-alone", LOOSE]]
 CHUNK = 4096
 
@@ -273,7 +273,7 @@ def test_string_and_bool_rules_and_strategies_resolve_alike():
     assert eh.seat_params(["random", "default", "cautious", {"random": 1}])[:, PARAM_NAMES.index("random")].tolist() == [
         1, 0, 0, 1]
     assert set(eh.PRESETS) == set(eh.PRESET_NOTES) == {"default", "cautious", "aggressive", "never-alone", "random",
-                                                       "pimc", "pimc-fast"}
+                                                       "pimc", "pimc-fast", "pimc-bid"}
     with pytest.raises(ValueError):
         eh.params_vector("nonsense")
     with pytest.raises(ValueError):

@@ -41,5 +41,9 @@ PARAMS: tuple[tuple[str, float, str], ...] = (
     ("lead_trump_min", 2.0, "a maker on lead with at least this many trumps leads its highest trump"),
     ("lead_next", 1.0, "1: a defender of a round-two hand leads \"next\" on the first lead; 0: off"),
     ("random", 0.0, ">= 0.5: every decision uniformly at random among the legal choices"),
-) + PIMC_PARAMS
+) + PIMC_PARAMS + (
+    ("pimc_bid", 0.0, ("1 (with pimc_worlds >= 1): the PIMC player also searches its calls and going alone: each "
+                       "candidate scored by its side's net points over the worlds, the rest of the auction by the "
+                       "seats' strategies and the contract solved double dummy")),
+)
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

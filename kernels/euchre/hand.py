@@ -48,6 +48,7 @@ MAKER_NEEDS = 3
 DECK = np.int64((1 << 24) - 1)
 Q_PIMC = PARAM_NAMES.index("pimc_worlds")
 Q_PIMC_SEES = PARAM_NAMES.index("pimc_sees_all")
+Q_PIMC_BID = PARAM_NAMES.index("pimc_bid")
 
 # Call codes in the record: 0 pass, 1 order (round one, whoever makes it), 2 + suit named (round two).
 CALL_PASS = 0
@@ -362,36 +363,11 @@ def _position(seat, dealer):
 
 
 @kernel(inline="always")
-def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec):
-    """Auction, discard, alone, play and score a hand already dealt; everything into ``rec``.
-
-    ``dealt``: masks by position 1..4; ``kitty``: its 4 cards in deal order,
-    the first turned up; ``force`` as in ``auction`` (``NO_FORCE`` for none;
-    its ``F_ALONE`` decides the forced seat's going alone if it makes trump).
-    ``hands``, ``tricks``: int64[4] scratch (by seat). Inlined into the hot
-    loops (``play_hand``); ``play_dealt`` is the same compiled once.
-    """
-    rec[R_DEALER] = dealer
-    for p in range(N_SEATS):
-        seat = (dealer + 1 + p) & 3
-        hands[seat] = dealt[p]
-        rec[R_DEAL + seat] = dealt[p]
-    for i in range(4):
-        rec[R_KITTY + i] = kitty[i]
-    up = kitty[0]
-    maker, trump = auction(hands, up, dealer, rules, params, wt, force_of(force), dstate, dbuf, rec)
-    rec[R_MAKER] = maker
-    rec[R_TRUMP] = trump
-    rec[R_ALONE] = 0
-    if maker < 0:
-        rec[R_NPLAYS] = 0
-        for s in range(N_SEATS):
-            rec[R_TRICKS + s] = 0
-        rec[R_POINTS] = 0
-        rec[R_POINTS + 1] = 0
-        return
-    if maker == force[F_SEAT] and force[F_ALONE] >= 0:
-        maker_alone = force[F_ALONE] == 1
+def contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, dstate, dbuf):
+    """After the auction: whether the maker goes alone (forced when it is ``f_seat`` and ``f_alone`` >= 0), which
+    defender defends alone (-1: none), the seats sitting out (bits) and the first leader."""
+    if maker == f_seat and f_alone >= 0:
+        maker_alone = f_alone == 1
     elif is_random(params, maker):
         maker_alone = bounded(dstate, dbuf, 2) == 1
     else:
@@ -415,17 +391,194 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     out = 0
     if maker_alone:
         out |= 1 << (maker ^ 2)
-        rec[R_ALONE] |= 1 << maker
     if lone_def >= 0:
         out |= 1 << (lone_def ^ 2)
-        rec[R_ALONE] |= 1 << lone_def
     leader = (dealer + 1) & 3
     while (out >> leader) & 1:
         leader = (leader + 1) & 3
+    return maker_alone, lone_def, out, leader
+
+
+@kernel(inline="always")
+def uses_pimc_bid(params):
+    """Whether a seat searches its calls by PIMC (``pimc_bid`` on, ``pimc_worlds`` >= 1, not random)."""
+    for s in range(N_SEATS):
+        if params[s, Q_PIMC_BID] >= 0.5 and params[s, Q_PIMC] >= 1.0 and not is_random(params, s):
+            return True
+    return False
+
+
+@kernel
+def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate, dbuf, ws, vals):
+    """The searched calls' values: ``vals[i]``, the summed net points of ``me``'s side (its points less the
+    other side's) over its worlds when it makes candidate ``i`` = (call code, alone: -1 the strategy's, 0, 1)
+    at turn ``k`` (after ``k`` passes).
+
+    In each world the ``k`` passes are given, the seats' strategies finish
+    the auction (the dealer's discard included), decide going alone and
+    defending alone (``contract``; the same decision-stream state for every
+    candidate of a world), and the contract is solved double dummy (maker's
+    side against the defenders, ``pimc.solve_deal``) and scored by
+    ``score_hand``; a hand thrown in scores 0. The worlds deal the cards
+    ``me`` has not seen (not ``own``, not the up-card) to the other three
+    seats and the kitty's other three cards, uniformly; with
+    ``pimc_sees_all`` the one world is the true deal (``ws``'s scratch).
+    """
+    n_worlds = np.int64(params[me, Q_PIMC])
+    sees_all = params[me, Q_PIMC_SEES] >= 0.5
+    for i in range(n_cand):
+        vals[i] = 0.0
+    n_unseen, restricted, full = 0, False, 0
+    if sees_all:
+        n_worlds = 1
+    else:
+        n_unseen, restricted, full = pimc.plan_fresh(own, me, np.int64(15), DECK, np.int64(1) << up, ws)
+    hands = np.zeros(N_SEATS, np.int64)
+    world = np.zeros(N_SEATS, np.int64)
+    rec = np.zeros(R_WIDTH, np.int64)
+    ds = np.empty(4, np.uint64)
+    db = np.zeros(2, np.int64)
+    side = me & 1
+    for _ in range(n_worlds):
+        if sees_all:
+            for s in range(N_SEATS):
+                world[s] = ws[pimc.OFF_ISCRATCH + s]
+        else:
+            pimc.draw(own, me, np.int64(15), n_unseen, full, restricted, dstate, dbuf, ws)
+            world[0], world[1], world[2], world[3], _, _, _, _, _ = pimc.world_hands(ws)
+        for i in range(n_cand):
+            for s in range(N_SEATS):
+                hands[s] = world[s]
+            ds[:] = dstate
+            db[:] = dbuf
+            force = (me, k, cand[i, 0], cand[i, 1], k)
+            maker, trump = auction(hands, up, dealer, rules, params, wt, force, ds, db, rec)
+            if maker < 0:
+                continue
+            maker_alone, lone_def, out, leader = contract(hands, trump, maker, dealer, rules, params, wt, me,
+                                                          cand[i, 1], ds, db)
+            active = np.int64(15) & ~np.int64(out)
+            msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
+            mt = pimc.solve_deal(hands[0], hands[1], hands[2], hands[3], active, trump, leader, msides, ws)
+            mk, df = score_hand(mt, maker_alone, lone_def >= 0)
+            vals[i] += (mk - df) if (maker & 1) == side else (df - mk)
+    return n_worlds
+
+
+@kernel
+def pimc_auction_force(dealt_by_seat, up, dealer, rules, params, wt, dstate, dbuf, ws):
+    """The auction's decisions with the searching seats' calls made by PIMC, as one force (``F_*`` tuple).
+
+    Turn by turn (every call before the deciding one is a pass): a seat
+    that does not search makes its strategy's call (``auction`` with the
+    passes so far given); a searching seat (``uses_pimc_bid``) scores its
+    candidates (round one: pass, order, order alone; round two: pass unless
+    stuck, each suit but the up-card's, with or without going alone) with
+    ``_call_values`` and makes the best (ties: the strategy's call, with
+    its own going alone). The first call that is not a pass ends the
+    search: the force makes that call at that turn after the passes (with
+    the searching seat's going alone); if all pass, the force gives 8
+    passes. The rest (discard, alone of others, play) is ``play_dealt``'s.
+    """
+    hands = np.zeros(N_SEATS, np.int64)
+    rec = np.zeros(R_WIDTH, np.int64)
+    ds = np.empty(4, np.uint64)
+    db = np.zeros(2, np.int64)
+    cand = np.zeros((9, 2), np.int64)
+    vals = np.zeros(9)
+    u = up // 6
+    for k in range(2 * N_SEATS):
+        seat = (dealer + 1 + k) & 3
+        for s in range(N_SEATS):
+            hands[s] = dealt_by_seat[s]
+        ds[:] = dstate
+        db[:] = dbuf
+        auction(hands, up, dealer, rules, params, wt, (np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1),
+                                                       np.int64(k)), ds, db, rec)
+        if rec[R_NCALLS] <= k:
+            break
+        call = rec[R_CALLS + 2 * k + 1]
+        if params[seat, Q_PIMC_BID] >= 0.5 and params[seat, Q_PIMC] >= 1.0 and not is_random(params, seat):
+            n = 0
+            stuck = k == 2 * N_SEATS - 1 and rules[E_STICK] == 1
+            if not stuck:
+                cand[0, 0], cand[0, 1] = CALL_PASS, -1
+                n = 1
+            if k < N_SEATS:
+                cand[n, 0], cand[n, 1] = CALL_ORDER, 0
+                cand[n + 1, 0], cand[n + 1, 1] = CALL_ORDER, 1
+                n += 2
+            else:
+                for t in range(4):
+                    if t != u:
+                        cand[n, 0], cand[n, 1] = CALL_SUIT + t, 0
+                        cand[n + 1, 0], cand[n + 1, 1] = CALL_SUIT + t, 1
+                        n += 2
+            if params[seat, Q_PIMC_SEES] >= 0.5:
+                for s in range(N_SEATS):
+                    ws[pimc.OFF_ISCRATCH + s] = dealt_by_seat[s]
+            _call_values(seat, np.int64(k), up, dealt_by_seat[seat], cand, np.int64(n), dealer, rules, params, wt,
+                         dstate, dbuf, ws, vals)
+            # the tie rule: the strategy's call, going alone as the strategy would (the first alone flag listed)
+            best = -1
+            for i in range(n):
+                if cand[i, 0] == call and best < 0:
+                    best = i
+            for i in range(n):
+                if vals[i] > vals[best]:
+                    best = i
+            if cand[best, 0] != CALL_PASS:
+                return seat, np.int64(k), cand[best, 0], cand[best, 1], np.int64(k)
+        elif call != CALL_PASS:
+            return seat, np.int64(k), call, np.int64(-1), np.int64(k)
+    return np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(2 * N_SEATS)
+
+
+@kernel(inline="always")
+def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec):
+    """Auction, discard, alone, play and score a hand already dealt; everything into ``rec``.
+
+    ``dealt``: masks by position 1..4; ``kitty``: its 4 cards in deal order,
+    the first turned up; ``force`` as in ``auction`` (``NO_FORCE`` for none;
+    its ``F_ALONE`` decides the forced seat's going alone if it makes trump).
+    ``hands``, ``tricks``: int64[4] scratch (by seat). Inlined into the hot
+    loops (``play_hand``); ``play_dealt`` is the same compiled once.
+    """
+    rec[R_DEALER] = dealer
+    for p in range(N_SEATS):
+        seat = (dealer + 1 + p) & 3
+        hands[seat] = dealt[p]
+        rec[R_DEAL + seat] = dealt[p]
+    for i in range(4):
+        rec[R_KITTY + i] = kitty[i]
+    up = kitty[0]
+    ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
+    if uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_PASSES] == 0:
+        searched = pimc_auction_force(hands, up, dealer, rules, params, wt, dstate, dbuf, ws)
+        maker, trump = auction(hands, up, dealer, rules, params, wt, searched, dstate, dbuf, rec)
+        f_seat, f_alone = searched[F_SEAT], searched[F_ALONE]
+    else:
+        maker, trump = auction(hands, up, dealer, rules, params, wt, force_of(force), dstate, dbuf, rec)
+        f_seat, f_alone = force[F_SEAT], force[F_ALONE]
+    rec[R_MAKER] = maker
+    rec[R_TRUMP] = trump
+    rec[R_ALONE] = 0
+    if maker < 0:
+        rec[R_NPLAYS] = 0
+        for s in range(N_SEATS):
+            rec[R_TRICKS + s] = 0
+        rec[R_POINTS] = 0
+        rec[R_POINTS + 1] = 0
+        return
+    maker_alone, lone_def, out, leader = contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone,
+                                                  dstate, dbuf)
+    if maker_alone:
+        rec[R_ALONE] |= 1 << maker
+    if lone_def >= 0:
+        rec[R_ALONE] |= 1 << lone_def
     u = up // 6
     round_two = trump != u
     next_suit = u ^ 1 if round_two and (u ^ 1) != trump else -1
-    ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
     play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws)
     side = maker & 1
     makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)

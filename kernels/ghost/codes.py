@@ -50,5 +50,14 @@ PARAMS: tuple[tuple[str, float, str], ...] = (
     ("bid_shift_self_near", 0.0, "added to every bid threshold while the player is close to the target"),
     ("bid_shift_opp_near", 0.0, "added to every bid threshold while an opponent is close to the target"),
     ("random", 0.0, "1: swap, call, name trump and play uniformly at random among the legal choices"),
-) + PIMC_PARAMS
+) + PIMC_PARAMS + (
+    # the PIMC player's inference and search of the auction (Ghost Hand; kernels/ghost/pimc.py)
+    ("pimc_infer", 0.0, ("1: the PIMC player weighs each world by the auction model's probability of the swap, "
+                         "calls and trump the other seats made on it; 0: every world weighs the same")),
+    ("pimc_tau", 0.25, "the auction model's temperature for pimc_infer, in tricks of estimate (0: sharp)"),
+    ("pimc_eps", 0.01, "the auction model's tremble for pimc_infer: the share of each decision spread evenly"),
+    ("pimc_bid", 0.0, ("1: the PIMC player also searches its swap, calls and trump: each candidate scored by its "
+                       "points over the worlds, the auction finished by the seats' strategies and the contract "
+                       "solved double dummy")),
+)
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

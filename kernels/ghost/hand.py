@@ -54,6 +54,7 @@ from bower.kernels.tables import (
     VALUE_RANK,
 )
 from bower.kernels.ghost.codes import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP, PARAM_NAMES
+from bower.kernels.ghost.model import world_weight
 
 DECK = np.int64((1 << 24) - 1)
 N_SEATS = 3
@@ -64,6 +65,12 @@ MOON = 6
 MAX_CALLS = 8
 P_PIMC = PARAM_NAMES.index("pimc_worlds")
 P_PIMC_SEES = PARAM_NAMES.index("pimc_sees_all")
+P_PIMC_INFER = PARAM_NAMES.index("pimc_infer")
+P_PIMC_TAU = PARAM_NAMES.index("pimc_tau")
+P_PIMC_EPS = PARAM_NAMES.index("pimc_eps")
+P_PIMC_BID = PARAM_NAMES.index("pimc_bid")
+# the PIMC workspace's context cells (``pimc.context``): game scores by seat, target, G_STICK and G_SWAP codes
+C_SCORES, C_TARGET, C_STICK, C_SWAP = 0, 3, 4, 5
 
 # Per-hand record layout (int64 row).
 R_DEALER = 0
@@ -321,6 +328,9 @@ def play_tricks(hands, trump, leader, maker, params, choices, dstate, dbuf, rec,
     A PIMC seat (``pimc_worlds``) reads the swap and the deal from ``rec``.
     """
     ws = pimc.new_workspace() if uses_pimc(params, SEAT_ROWS) and choices.shape[0] == 0 else rec
+    if uses_pimc(params, SEAT_ROWS) and choices.shape[0] == 0:
+        # no rule set here: a swap is modelled only if one was made; game scores 0
+        ws[pimc.OFF_CTX + C_SWAP] = 1 if rec[R_SWAP] >= 0 else 0
     t0, t1, t2, v0, v1, v2 = play_core(hands[0], hands[1], hands[2], trump, leader, maker, params, SEAT_ROWS,
                                        choices, choices.shape[0] > 0, dstate, dbuf, rec, np.int64(0), ws)
     hands[0], hands[1], hands[2] = card_mask(v0, trump), card_mask(v1, trump), card_mask(v2, trump)
@@ -332,6 +342,16 @@ def uses_pimc(rows, seat_rows):
     """Whether a seat's strategy row plays its cards by PIMC (``pimc_worlds`` >= 1)."""
     return (rows[seat_rows[0], P_PIMC] >= 1.0 or rows[seat_rows[1], P_PIMC] >= 1.0
             or rows[seat_rows[2], P_PIMC] >= 1.0)
+
+
+@kernel(inline="always")
+def pimc_context(ws, scores, target, rules):
+    """Write what the PIMC player's auction model needs of the hand into the workspace (``C_*``)."""
+    c = pimc.OFF_CTX
+    ws[c + C_SCORES], ws[c + C_SCORES + 1], ws[c + C_SCORES + 2] = scores[0], scores[1], scores[2]
+    ws[c + C_TARGET] = target
+    ws[c + C_STICK] = rules[G_STICK]
+    ws[c + C_SWAP] = rules[G_SWAP]
 
 
 @kernel(inline="always")
@@ -349,13 +369,344 @@ def pimc_facts(rec, base, seat):
 
 
 @kernel(inline="always")
-def pimc_card(seat, hand, v0, v1, v2, trump, r, rows, rec, base, n, dstate, dbuf, ws):
-    """The card (card space) ``seat`` plays by PIMC with strategy row ``r``; the hands are in value space."""
+def pimc_card(seat, hand, v0, v1, v2, trump, r, rows, seat_rows, rec, base, n, dstate, dbuf, ws):
+    """The card (card space) ``seat`` plays by PIMC with strategy row ``r``; the hands are in value space.
+
+    With ``pimc_infer`` (and not ``pimc_sees_all``) the worlds are weighed by the auction (``pimc_card_inferred``).
+    """
+    if rows[r, P_PIMC_INFER] >= 0.5 and rows[r, P_PIMC_SEES] < 0.5:
+        return pimc_card_inferred(seat, card_mask(hand, trump), trump, r, rows, seat_rows, rec, base, n, dstate, dbuf,
+                                  ws)
     active, sides, known, pin, pin_allow = pimc_facts(rec, base, seat)
     return pimc.choose(card_mask(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow, rec,
                        base + R_PLAYS, n, np.int64(rows[r, P_PIMC]), rows[r, P_PIMC_SEES] >= 0.5,
                        card_mask(v0, trump), card_mask(v1, trump), card_mask(v2, trump), np.int64(0), dstate, dbuf,
                        ws)
+
+
+@kernel
+def pimc_card_inferred(seat, own, trump, r, rows, seat_rows, rec, base, n, dstate, dbuf, ws):
+    """PIMC card play with the auction's inference: each world weighted by ``model.world_weight``.
+
+    The worlds are drawn as ``pimc.choose`` draws them (uniform among the
+    deals that agree with the cards seen); a world of weight 0 is not
+    solved; the card with the highest weighted total is played (ties: least
+    value). If every world weighs 0 (a sharp model, ``pimc_eps`` 0, and no
+    world reproduces the auction) the decision is made again on fresh
+    unweighted worlds. The other seats are modelled by their own strategy
+    rows (their heuristic swap, calls and trump).
+    """
+    active, sides, known, pin, pin_allow = pimc_facts(rec, base, seat)
+    card, legal, leader, n_trick, n_unseen, restricted, full = pimc.begin(
+        own, seat, active, trump, DECK, known, pin, pin_allow, rec, base + R_PLAYS, n, False, ws)
+    if card >= 0:
+        return card
+    n_worlds = np.int64(rows[r, P_PIMC])
+    tau = rows[r, P_PIMC_TAU]
+    eps = rows[r, P_PIMC_EPS]
+    c = pimc.OFF_CTX
+    n_calls = rec[base + R_NCALLS]
+    prefix = rec[base + R_CALLS:base + R_CALLS + 2 * n_calls].reshape((n_calls, 2))
+    hands = ws[pimc.OFF_ISCRATCH:pimc.OFF_ISCRATCH + 3]
+    fs = ws[pimc.OFF_FSCRATCH:pimc.OFF_FSCRATCH + pimc.N_FSCRATCH].view(np.float64)
+    for _ in range(n_worlds):
+        pimc.draw(own, seat, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        x0, x1, x2, _, pile, p0, p1, p2, _ = pimc.world_hands(ws)
+        w = world_weight(seat, rec[base + R_DEALER], ws[c + C_STICK], ws[c + C_SWAP], rows, seat_rows,
+                         ws[c + C_SCORES:c + C_SCORES + 3], ws[c + C_TARGET], prefix, rec[base + R_SWAP], known,
+                         rec[base + R_MAKER], trump, x0 | p0, x1 | p1, x2 | p2, pile, tau, eps, hands, fs)
+        if w > 0.0:
+            pimc.add_world(legal, active, trump, n_trick, leader, sides, w, ws)
+    if pimc.weight_sum(ws) > 0.0:
+        return pimc.pick(legal, trump, True, ws)
+    for _ in range(n_worlds):
+        pimc.draw(own, seat, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        pimc.add_world(legal, active, trump, n_trick, leader, sides, 1.0, ws)
+    return pimc.pick(legal, trump, False, ws)
+
+
+@kernel
+def pimc_world_weights(rec, seat, n, rows, rules, scores, target, n_worlds, dstate, dbuf, out, weights):
+    """For the tests: ``n_worlds`` worlds as ``pimc_card_inferred`` draws them for ``seat`` after ``n`` plays of
+    the hand in ``rec`` (row 0 of ``rows`` for every seat), with their weights.
+
+    ``out[w]``: the deal as dealt in that world (seats 0..2, then the ghost);
+    ``weights[w]``: its ``model.world_weight`` under the row's ``pimc_tau``
+    and ``pimc_eps``.
+    """
+    ws = pimc.new_workspace()
+    pimc_context(ws, scores, target, rules)
+    seat_rows = (np.int64(0), np.int64(0), np.int64(0))
+    trump = rec[R_TRUMP]
+    active, sides, known, pin, pin_allow = pimc_facts(rec, 0, seat)
+    own = rec[R_DEAL + seat] if rec[R_SWAP] != seat else rec[R_DEAL + 3]
+    for i in range(n):
+        if rec[R_PLAYS + 2 * i] == seat:
+            own &= ~(np.int64(1) << rec[R_PLAYS + 2 * i + 1])
+    played, _, _, _ = pimc.history(rec, R_PLAYS, n, trump, active, ws)
+    n_unseen, restricted, full, ok, _ = pimc._plan(own, seat, active, trump, DECK, known, pin, pin_allow, played, ws)
+    n_calls = rec[R_NCALLS]
+    prefix = rec[R_CALLS:R_CALLS + 2 * n_calls].reshape((n_calls, 2))
+    hands = np.zeros(3, np.int64)
+    fs = np.zeros(pimc.N_FSCRATCH)
+    c = pimc.OFF_CTX
+    for w in range(n_worlds):
+        pimc.draw(own, seat, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        x0, x1, x2, _, pile, p0, p1, p2, _ = pimc.world_hands(ws)
+        weights[w] = world_weight(seat, rec[R_DEALER], ws[c + C_STICK], ws[c + C_SWAP], rows, seat_rows,
+                                  ws[c + C_SCORES:c + C_SCORES + 3], ws[c + C_TARGET], prefix, rec[R_SWAP], known,
+                                  rec[R_MAKER], trump, x0 | p0, x1 | p1, x2 | p2, pile, rows[0, P_PIMC_TAU],
+                                  rows[0, P_PIMC_EPS], hands, fs)
+        swapper = rec[R_SWAP]
+        held = (x0 | p0, x1 | p1, x2 | p2)
+        for s in range(3):
+            out[w, s] = held[s]
+        out[w, 3] = pile
+        if swapper >= 0:
+            out[w, 3] = held[swapper]
+            out[w, swapper] = known if swapper == seat else pile
+    return ok
+
+
+@kernel(inline="always")
+def uses_pimc_bid(rows, seat_rows):
+    """Whether a seat searches its auction decisions by PIMC (``pimc_bid`` on, ``pimc_worlds`` >= 1, not random)."""
+    for s in range(N_SEATS):
+        r = seat_rows[s]
+        if rows[r, P_PIMC_BID] >= 0.5 and rows[r, P_PIMC] >= 1.0 and rows[r, P_RANDOM] < 0.5:
+            return True
+    return False
+
+
+@kernel
+def _turn_calls(k, given_calls, seat, dealer, stick, cand):
+    """The legal calls of ``seat`` at turn ``k`` after the calls ``given_calls`` (packed) into ``cand``: pass
+    (unless a stuck dealer), each bid above the standing bid, moon. Returns how many."""
+    standing = 0
+    n_passed = 0
+    for i in range(k):
+        c = (given_calls >> (5 * i)) & 7
+        if c == 0:
+            n_passed += 1
+        else:
+            standing = c
+    forced = stick == 1 and seat == dealer and n_passed == 2 and standing == 0
+    n = 0
+    if not forced:
+        cand[0] = 0
+        n = 1
+    for c in range(max(3, standing + 1), MOON + 1):
+        cand[n] = c
+        n += 1
+    return n
+
+
+@kernel
+def _bid_values(me, k, given_calls, swap_given, own, known, f_swap, cand, n_cand, trump_mode, bid, d0, d1, d2, ghost,
+                dealer, rules, rows, seat_rows, scores, target, dstate, dbuf, rec, base, ws, vals):
+    """The searched auction's values: ``vals[i]``, seat ``me``'s points summed over its worlds (weighted with
+    ``pimc_infer``) when it makes candidate ``i``; returns the summed weights.
+
+    Calls (``trump_mode`` off): candidate ``i`` is the call ``cand[i]`` (-1:
+    the strategy's) at turn ``k`` with the swap forced to ``f_swap`` (-1:
+    none open); in each world the first ``k`` calls (``given_calls``) and
+    the swap of ``swap_given`` are imposed, the seats' strategies finish the
+    auction (``auction_core``; the same decision-stream state for every
+    candidate of a world), and the contract is solved double dummy with
+    ``me`` alone against the other two (``pimc.solve_deal``): its tricks as
+    maker are scored by the rules, as a defender they are its points; a
+    hand thrown in scores 0. Trump (``trump_mode``, ``me`` the maker of the
+    finished auction at ``bid``): candidate ``i`` is the suit ``cand[i]``.
+    The worlds deal the cards ``me`` has not seen (not ``own``, not
+    ``known``: its dead hand if it swapped) to the other two seats and the
+    pile, uniformly (``pimc.plan_fresh``); with ``pimc_sees_all`` the one
+    world is the true deal ``d0, d1, d2, ghost`` (as dealt).
+    """
+    r = seat_rows[me]
+    n_worlds = np.int64(rows[r, P_PIMC])
+    sees_all = rows[r, P_PIMC_SEES] >= 0.5
+    infer = rows[r, P_PIMC_INFER] >= 0.5 and not sees_all
+    tau = rows[r, P_PIMC_TAU]
+    eps = rows[r, P_PIMC_EPS]
+    for i in range(n_cand):
+        vals[i] = 0.0
+    n_unseen, restricted, full = 0, False, 0
+    if sees_all:
+        n_worlds = 1
+    else:
+        n_unseen, restricted, full = pimc.plan_fresh(own, me, np.int64(7), DECK, known, ws)
+    n_calls = k if not trump_mode else rec[base + R_NCALLS]
+    prefix = rec[base + R_CALLS:base + R_CALLS + 2 * n_calls].reshape((n_calls, 2))
+    hands = ws[pimc.OFF_ISCRATCH:pimc.OFF_ISCRATCH + 3]
+    fs = ws[pimc.OFF_FSCRATCH:pimc.OFF_FSCRATCH + pimc.N_FSCRATCH].view(np.float64)
+    c = pimc.OFF_CTX
+    sc = (scores[0], scores[1], scores[2])
+    total = 0.0
+    for _ in range(n_worlds):
+        # the world's hands held now (after any swap) and its pile (the ghost, or the swapper's dead hand)
+        if sees_all:
+            x0 = ghost if swap_given == 0 else d0
+            x1 = ghost if swap_given == 1 else d1
+            x2 = ghost if swap_given == 2 else d2
+            pile = ghost if swap_given < 0 else (d0 if swap_given == 0 else (d1 if swap_given == 1 else d2))
+        else:
+            pimc.draw(own, me, np.int64(7), n_unseen, full, restricted, dstate, dbuf, ws)
+            x0, x1, x2, _, pile, _, _, _, _ = pimc.world_hands(ws)
+        # the world as dealt: the swapper held the pile (or, for ``me``, its known dead hand) and holds the ghost
+        g = pile
+        e0, e1, e2 = x0, x1, x2
+        if swap_given >= 0:
+            g = x0 if swap_given == 0 else (x1 if swap_given == 1 else x2)
+            dead = known if swap_given == me else pile
+            e0 = dead if swap_given == 0 else x0
+            e1 = dead if swap_given == 1 else x1
+            e2 = dead if swap_given == 2 else x2
+        w = 1.0
+        if infer:
+            w = world_weight(me, dealer, ws[c + C_STICK], ws[c + C_SWAP], rows, seat_rows,
+                             ws[c + C_SCORES:c + C_SCORES + 3], ws[c + C_TARGET], prefix, swap_given, known,
+                             np.int64(-1), np.int64(0), x0, x1, x2, pile, tau, eps, hands, fs)
+            if not w > 0.0:
+                continue
+        total += w
+        if trump_mode:
+            for i in range(n_cand):
+                t = pimc.solve_deal(x0, x1, x2, np.int64(0), np.int64(7), cand[i], me, np.int64(1) << me, ws)
+                p0, p1, p2 = score_of(me, bid, t if me == 0 else 0, t if me == 1 else 0, t if me == 2 else 0, rules)
+                vals[i] += w * (p0 if me == 0 else (p1 if me == 1 else p2))
+            continue
+        rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
+        # solves already made in this world: (maker, trump, swapper) -> tricks of ``me``
+        n_seen = 0
+        for i in range(n_cand):
+            force = (me, k, f_swap, cand[i], np.int64(-1), k, given_calls, swap_given)
+            maker, b, t, a0, a1, a2, swp, _, _, _ = auction_core(
+                e0, e1, e2, g, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows, seat_rows, sc, target,
+                force, rng)
+            if maker < 0:
+                continue
+            key = (maker * 4 + t) * 4 + (swp + 1)
+            tricks = -1
+            for j in range(n_seen):
+                if ws[pimc.OFF_ISCRATCH + 3 + j] >> 8 == key:
+                    tricks = ws[pimc.OFF_ISCRATCH + 3 + j] & 255
+            if tricks < 0:
+                tricks = pimc.solve_deal(a0, a1, a2, np.int64(0), np.int64(7), t, maker, np.int64(1) << me, ws)
+                if n_seen < pimc.N_ISCRATCH - 3:
+                    ws[pimc.OFF_ISCRATCH + 3 + n_seen] = (key << 8) | tricks
+                    n_seen += 1
+            if maker == me:
+                p0, p1, p2 = score_of(me, b, tricks if me == 0 else 0, tricks if me == 1 else 0,
+                                      tricks if me == 2 else 0, rules)
+                p = p0 if me == 0 else (p1 if me == 1 else p2)
+            else:
+                p = tricks  # a defender scores its own tricks
+            vals[i] += w * p
+    return total
+
+
+@kernel
+def _best(vals, n, incumbent):
+    """Index of the highest of ``vals[:n]``; ties keep ``incumbent`` (if >= 0), else the first."""
+    best = incumbent if incumbent >= 0 else 0
+    for i in range(n):
+        if vals[i] > vals[best]:
+            best = i
+    return best
+
+
+@kernel
+def pimc_auction(h0, h1, h2, ghost, dealer, rules, rows, seat_rows, scores, target, dstate, dbuf, rec, base, ws):
+    """The auction with PIMC-searched decisions for the seats whose row has ``pimc_bid`` (``uses_pimc_bid``).
+
+    The auction goes turn by turn: ``auction_core`` with the calls made so
+    far imposed says whose turn it is and what its strategy would do; a
+    searching seat instead scores its options on its worlds
+    (``_bid_values``) and takes the best (ties: the strategy's own choice).
+    At its first turn with the swap open it compares keeping (the best of
+    its calls) with swapping (the strategy's call on the ghost); if it
+    swaps it then searches its call holding the ghost. A searching maker
+    then scores the four trumps on worlds drawn from the whole auction.
+    Returns what ``auction_core`` returns (the stream is left in ``dstate``,
+    ``dbuf``); the calls are written to ``rec[base + R_CALLS:]`` as they are made.
+    """
+    sc = (scores[0], scores[1], scores[2])
+    given_n = np.int64(0)
+    given_calls = np.int64(0)
+    swap_given = np.int64(-1)
+    called = 0
+    cand = np.zeros(8, np.int64)
+    vals = np.zeros(8)
+    one = np.full(1, -1, np.int64)
+    v1 = np.zeros(1)
+    while True:
+        rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
+        force = (np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1), given_n, given_calls, swap_given)
+        maker, bid, trump, a0, a1, a2, swp, n_calls, calls, rng = auction_core(
+            h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows, seat_rows, sc, target,
+            force, rng)
+        dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
+        dbuf[0] = np.int64(rng[4])
+        dbuf[1] = rng[5]
+        if n_calls <= given_n:
+            break
+        code = (calls >> (5 * given_n)) & 31
+        seat = code >> 3
+        call = code & 7
+        r = seat_rows[seat]
+        first = (called >> seat) & 1 == 0
+        strategy_swaps = first and swap_given < 0 and swp == seat
+        dealt = h0 if seat == 0 else (h1 if seat == 1 else h2)
+        if rows[r, P_PIMC_BID] >= 0.5 and rows[r, P_PIMC] >= 1.0 and rows[r, P_RANDOM] < 0.5:
+            own = ghost if swap_given == seat else dealt
+            known = dealt if swap_given == seat else np.int64(0)
+            n_cand = _turn_calls(given_n, given_calls, seat, dealer, rules[G_STICK], cand)
+            mine = -1  # the strategy's call among the candidates (the tie rule)
+            for i in range(n_cand):
+                if cand[i] == call:
+                    mine = i
+            if first and swap_given < 0 and rules[G_SWAP] == 1:
+                _bid_values(seat, given_n, given_calls, swap_given, own, known, np.int64(0), cand, n_cand, False,
+                            np.int64(0), h0, h1, h2, ghost, dealer, rules, rows, seat_rows, scores, target, dstate,
+                            dbuf, rec, base, ws, vals)
+                keep = _best(vals, n_cand, -1 if strategy_swaps else mine)
+                keep_value = vals[keep]
+                _bid_values(seat, given_n, given_calls, swap_given, own, known, np.int64(1), one, np.int64(1), False,
+                            np.int64(0), h0, h1, h2, ghost, dealer, rules, rows, seat_rows, scores, target, dstate,
+                            dbuf, rec, base, ws, v1)
+                if v1[0] > keep_value or (v1[0] == keep_value and strategy_swaps):
+                    swap_given = seat
+                    _bid_values(seat, given_n, given_calls, swap_given, ghost, dealt, np.int64(1), cand, n_cand,
+                                False, np.int64(0), h0, h1, h2, ghost, dealer, rules, rows, seat_rows, scores, target,
+                                dstate, dbuf, rec, base, ws, vals)
+                    call = cand[_best(vals, n_cand, -1)]
+                else:
+                    call = cand[keep]
+            else:
+                _bid_values(seat, given_n, given_calls, swap_given, own, known, np.int64(-1), cand, n_cand, False,
+                            np.int64(0), h0, h1, h2, ghost, dealer, rules, rows, seat_rows, scores, target, dstate,
+                            dbuf, rec, base, ws, vals)
+                call = cand[_best(vals, n_cand, mine)]
+        elif strategy_swaps:
+            swap_given = seat
+        given_calls |= ((seat << 3) | call) << (5 * given_n)
+        rec[base + R_CALLS + 2 * given_n] = seat
+        rec[base + R_CALLS + 2 * given_n + 1] = call
+        rec[base + R_NCALLS] = given_n + 1
+        given_n += 1
+        called |= 1 << seat
+    if maker >= 0:
+        r = seat_rows[maker]
+        if rows[r, P_PIMC_BID] >= 0.5 and rows[r, P_PIMC] >= 1.0 and rows[r, P_RANDOM] < 0.5:
+            dealt = h0 if maker == 0 else (h1 if maker == 1 else h2)
+            own = a0 if maker == 0 else (a1 if maker == 1 else a2)
+            known = dealt if swp == maker else np.int64(0)
+            for i in range(4):
+                cand[i] = i
+            _bid_values(maker, n_calls, calls, swp, own, known, np.int64(-1), cand, np.int64(4), True, bid, h0, h1,
+                        h2, ghost, dealer, rules, rows, seat_rows, scores, target, dstate, dbuf, rec, base, ws, vals)
+            trump = cand[_best(vals, np.int64(4), trump)]
+    return maker, bid, trump, a0, a1, a2, swp, n_calls, calls
 
 
 @kernel(_nrt=False)
@@ -410,7 +761,8 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
                     card = nth_card(cards, choices[n] % popcount(cards))
                 elif (pim >> seat) & 1 == 1:
                     r = seat_rows[0] if seat == 0 else (seat_rows[1] if seat == 1 else seat_rows[2])
-                    card = pimc_card(seat, hand, v0, v1, v2, trump, r, rows, rec, base, np.int64(n), dstate, dbuf, ws)
+                    card = pimc_card(seat, hand, v0, v1, v2, trump, r, rows, seat_rows, rec, base, np.int64(n), dstate,
+                                     dbuf, ws)
                 else:
                     card = random_card(cards, dstate, dbuf)
                 v = VALUE_RANK[trump, card]
@@ -491,14 +843,22 @@ def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_r
     rec[base + R_DEAL + 1] = h1
     rec[base + R_DEAL + 2] = h2
     rec[base + R_DEAL + 3] = ghost
-    rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
-    maker, bid, trump, h0, h1, h2, swapper, n_calls, calls, rng = auction_core(
-        h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows, seat_rows,
-        (scores[0], scores[1], scores[2]), target, force_of(force), rng,
-    )
-    dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
-    dbuf[0] = np.int64(rng[4])
-    dbuf[1] = rng[5]
+    searched = uses_pimc_bid(rows, seat_rows) and force[F_SEAT] < 0 and force[F_GIVEN] == 0
+    ws = rec
+    if searched:  # one PIMC workspace for the hand: the searched auction, then the card play
+        ws = pimc.new_workspace()
+        pimc_context(ws, scores, target, rules)
+        maker, bid, trump, h0, h1, h2, swapper, n_calls, calls = pimc_auction(
+            h0, h1, h2, ghost, dealer, rules, rows, seat_rows, scores, target, dstate, dbuf, rec, base, ws)
+    else:
+        rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
+        maker, bid, trump, h0, h1, h2, swapper, n_calls, calls, rng = auction_core(
+            h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows, seat_rows,
+            (scores[0], scores[1], scores[2]), target, force_of(force), rng,
+        )
+        dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
+        dbuf[0] = np.int64(rng[4])
+        dbuf[1] = rng[5]
     record_calls(rec, base, swapper, n_calls, calls)
     rec[base + R_MAKER] = maker
     rec[base + R_BID] = bid
@@ -508,7 +868,9 @@ def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_r
     if maker < 0:
         rec[base + R_NPLAYS] = 0
     else:
-        ws = pimc.new_workspace() if uses_pimc(rows, seat_rows) else rec  # one PIMC workspace for the hand
+        if uses_pimc(rows, seat_rows) and not searched:  # one PIMC workspace for the hand
+            ws = pimc.new_workspace()
+            pimc_context(ws, scores, target, rules)
         t0, t1, t2, _, _, _ = play_core(h0, h1, h2, trump, maker, maker, rows, seat_rows, rec, np.bool_(False),
                                         dstate, dbuf, rec, base, ws)
         p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)

@@ -64,6 +64,7 @@ MOON = 6
 MAX_CHOICES = 5  # pass, 3, 4, 5, moon
 N_FEATURES = 2
 FEATURE_NAMES = ("best_estimate", "right_bower")
+SEAT_ROWS = (np.int64(0), np.int64(1), np.int64(2))
 
 
 @kernel
@@ -160,6 +161,14 @@ def swap_probability(rows, r, be, swapped, tau, eps, dist):
 @kernel
 def deal_weight(hands, ghost, dealer, rules_stick, swap_rule, rows, scores, target, prefix, swap_given, me, tau, eps,
                 feats, best_e, dist):
+    """``deal_weight_rows`` with seat ``s`` playing strategy row ``rows[s]`` (should-bid)."""
+    return deal_weight_rows(hands, ghost, dealer, rules_stick, swap_rule, rows, SEAT_ROWS, scores, target, prefix,
+                            swap_given, me, tau, eps, feats, best_e, dist)
+
+
+@kernel
+def deal_weight_rows(hands, ghost, dealer, rules_stick, swap_rule, rows, seat_rows, scores, target, prefix, swap_given,
+                     me, tau, eps, feats, best_e, dist):
     """The model's weight of one drawn deal: the product of the probabilities of the observed decisions.
 
     ``hands`` (by seat, int64[3], rewritten by an observed swap), ``ghost``;
@@ -167,7 +176,7 @@ def deal_weight(hands, ghost, dealer, rules_stick, swap_rule, rows, scores, targ
     ``me``), already checked legal; ``swap_given`` the seat that swapped before
     the player's turn, or -1. ``rules_stick``/``swap_rule`` are the
     ``G_STICK``/``G_SWAP`` codes; ``scores`` (by seat) and ``target`` feed the
-    score shift. Leaves in ``feats[s]`` each seat's inference features (the
+    score shift; seat ``s`` plays strategy row ``rows[seat_rows[s]]``. Leaves in ``feats[s]`` each seat's inference features (the
     best estimate of the hand it holds and whether it holds that suit's right
     bower); ``best_e`` and ``dist`` are scratch (3 and ``MAX_CHOICES``).
     """
@@ -184,23 +193,56 @@ def deal_weight(hands, ghost, dealer, rules_stick, swap_rule, rows, scores, targ
         if (called >> seat) & 1 == 0:
             if swap_open:
                 if seat != me:
-                    _, be = best_of_row(hands[seat], rows, seat)
-                    w *= swap_probability(rows, seat, be, seat == swap_given, tau, eps, dist)
+                    _, be = best_of_row(hands[seat], rows, seat_rows[seat])
+                    w *= swap_probability(rows, seat_rows[seat], be, seat == swap_given, tau, eps, dist)
                 if seat == swap_given:
                     hands[seat] = ghost
                     swap_open = False
-            _, best_e[seat] = best_of_row(hands[seat], rows, seat)
+            _, best_e[seat] = best_of_row(hands[seat], rows, seat_rows[seat])
         forced = stick and seat == dealer and n_passed == 2 and standing == 0
         if seat != me:
-            shift = shift_of(seat, sc, target, rows[seat, P_SHIFT_SELF], rows[seat, P_SHIFT_OPP], rows[seat, P_NEAR])
-            w *= call_probability(rows, seat, best_e[seat] - shift, standing, forced, call, tau, eps, dist)
+            shift = shift_of(seat, sc, target, rows[seat_rows[seat], P_SHIFT_SELF], rows[seat_rows[seat], P_SHIFT_OPP],
+                             rows[seat_rows[seat], P_NEAR])
+            w *= call_probability(rows, seat_rows[seat], best_e[seat] - shift, standing, forced, call, tau, eps, dist)
         called |= 1 << seat
         if call == 0:
             n_passed += 1
         else:
             standing = call
     for s in range(3):
-        bs, be = best_of_row(hands[s], rows, s)
+        bs, be = best_of_row(hands[s], rows, seat_rows[s])
         feats[s, 0] = be
         feats[s, 1] = (hands[s] >> (bs * 6 + 2)) & 1
+    return w
+
+
+@kernel
+def world_weight(me, dealer, rules_stick, swap_rule, rows, seat_rows, scores, target, prefix, swapper, dead, maker,
+                 trump, held0, held1, held2, pile, tau, eps, hands, fs):
+    """The PIMC player's weight of one world (``pimc_infer``): the model's probability of the whole auction on it.
+
+    ``held0 .. held2``: the cards each seat held at the first lead (the
+    world's hands and their plays), ``pile``: the world's cards out of play
+    (the ghost, or the swapper's dead hand), ``dead``: seat ``me``'s dead hand
+    when it swapped itself. The deal as dealt is rebuilt (the swapper held
+    the pile, or ``dead``, and the ghost is what it holds now), then
+    ``deal_weight_rows`` weighs every swap decision and call of the other
+    seats in ``prefix`` (the whole auction), and the maker's trump gets the
+    factor ``(1 - eps) [trump is its best suit] + eps / 4`` (a random maker:
+    no factor). ``hands`` (int64[3]) and ``fs`` (float64, at least
+    ``3 N_FEATURES + 3 + MAX_CHOICES``) are scratch.
+    """
+    hands[0], hands[1], hands[2] = held0, held1, held2
+    ghost = pile
+    if swapper >= 0:
+        ghost = held0 if swapper == 0 else (held1 if swapper == 1 else held2)
+        hands[swapper] = dead if swapper == me else pile
+    feats = fs[:3 * N_FEATURES].reshape((3, N_FEATURES))
+    best_e = fs[3 * N_FEATURES:3 * N_FEATURES + 3]
+    dist = fs[3 * N_FEATURES + 3:3 * N_FEATURES + 3 + MAX_CHOICES]
+    w = deal_weight_rows(hands, ghost, dealer, rules_stick, swap_rule, rows, seat_rows, scores, target, prefix,
+                         swapper, me, tau, eps, feats, best_e, dist)
+    if maker >= 0 and maker != me and rows[seat_rows[maker], P_RANDOM] < 0.5:
+        bs, _ = best_of_row(hands[maker], rows, seat_rows[maker])
+        w *= (1.0 - eps) * (1.0 if bs == trump else 0.0) + eps / 4.0
     return w

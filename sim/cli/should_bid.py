@@ -66,8 +66,11 @@ def _call_word(text: str) -> str:
 @click.option("--tau", default=None, type=float, help="The softmax temperature, in tricks of estimate [default: 0.25].")
 @click.option("--epsilon", default=None, type=float,
               help="The tremble: the share of each call spread evenly over the legal calls [default: 0.01].")
-@click.option("--playout", default="strategy", show_default=True, type=click.Choice(["strategy", "dd", "both"]),
-              help="Score each deal by the strategy playing it out, by double-dummy play of the contract, or both.")
+@click.option("--playout", default="strategy", show_default=True,
+              type=click.Choice(["strategy", "dd", "both", "pimc"]),
+              help="Score each deal by the strategy playing it out, by double-dummy play of the contract, both, or "
+                   "by the strategy's calls with every seat playing its cards by PIMC (8 worlds a card unless the "
+                   "strategy sets pimc_worlds).")
 @click.option("--samples", default=None, type=Count(high=MAX_SAMPLES),
               help=f"Effective deals per action (default: adaptive, until clear or precise; at most "
                    f"{limit_text(MAX_SAMPLES)}).")

@@ -41,6 +41,7 @@ from bower.sim.advice import (
     model_fields,
     model_vector,
     playout_bits,
+    playout_params,
     recommendation_line,
     run_fields,
     call_chunks,
@@ -132,6 +133,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     sit = parse_situation(hand, upcard, position, calls)
     actions = open_actions(sit, rules_d, position)
     name, params = runner.seat_params(strategy, "cutthroat")
+    params = playout_params(params, playout, "cutthroat")
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
     mvec, mdesc = model_vector(model)

@@ -51,6 +51,7 @@ from bower.sim.advice import (
     model_fields,
     model_vector,
     playout_bits,
+    playout_params,
     recommendation_line,
     run_fields,
     call_chunks,
@@ -253,6 +254,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
         if not any(a["call"] == question[0] and a["alone"] == question[1] for a in actions):
             raise AdviceError(f"--bid {bid}: not a call open at this turn")
     name, params = runner.seat_params(strategy, "euchre")
+    params = playout_params(params, playout, "euchre")
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
     n_threads = runner.set_threads(threads)

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from bower.kernels.euchre.codes import PARAMS
 
-SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all"})
+SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all", "pimc_bid"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})
 DEFAULTS = {p[0]: p[1] for p in PARAMS}
 _THRESHOLDS = ("order_min_1", "order_min_2", "order_min_3", "take_min", "name_min_1", "name_min_2", "name_min_3",
@@ -65,6 +65,7 @@ PRESETS: dict[str, dict[str, float]] = {
     "random": _preset(random=1.0),
     "pimc": _preset(pimc_worlds=32.0),
     "pimc-fast": _preset(pimc_worlds=8.0),
+    "pimc-bid": _preset(pimc_worlds=32.0, pimc_bid=1.0),
 }
 PRESET_NOTES = {
     "default": "the strategy kernels/euchre/SPEC.md describes",
@@ -74,6 +75,7 @@ PRESET_NOTES = {
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
     "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
     "pimc-fast": "pimc with 8 sampled deals per decision",
+    "pimc-bid": "pimc with the calls and going alone searched too (no clear gain over pimc measured: README)",
 }
 
 

@@ -41,6 +41,7 @@ from bower.sim.advice import (
     model_fields,
     model_vector,
     playout_bits,
+    playout_params,
     run_fields,
     call_chunks,
     sample_actions,
@@ -184,6 +185,7 @@ def advise(
     playout = playout or "strategy"
     bits = playout_bits(playout)
     name, params = runner.seat_params(strategy)
+    params = playout_params(params, playout, "ghost")
     rows = strategy_rows(params)
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
@@ -459,7 +461,8 @@ def format_advice(r: dict) -> str:
     if r.get("compiled"):
         lines.append("(compiled the advice kernel first; cached for later calls)")
     playout = r.get("playout", "strategy")
-    head = {"strategy": "strategy play-out", "dd": "double-dummy play-out", "both": "strategy play-out"}[playout]
+    head = {"strategy": "strategy play-out", "dd": "double-dummy play-out", "both": "strategy play-out",
+            "pimc": "PIMC play-out"}[playout]
     lines += ["", f"{head}:"] + _table(r["actions"], r["recommendation"]["action"])
     lines += ["", _rec_line(r["recommendation"])]
     if playout == "both" and "actions_dd" in r:

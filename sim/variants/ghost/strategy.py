@@ -36,14 +36,26 @@ Default Ghost Hand strategy (README explains it for players):
   player alone against the other two, and the legal card with the most tricks
   summed over the deals is played (ties: the card of least value).
   ``pimc_sees_all`` = 1 makes its one deal the true one.
+- *PIMC inference* (``pimc_infer``): each deal is weighted by the auction
+  model of should-bid (temperature ``pimc_tau``, tremble ``pimc_eps``): the
+  probability that the other seats' strategies make the swap decisions, the
+  calls and the trump of the hand on it; the values are summed with those
+  weights.
+- *PIMC auction* (``pimc_bid`` with ``pimc_worlds`` >= 1): the swap, each
+  call and the trump are searched too (``kernels/ghost/hand.py``,
+  ``pimc_auction``): each legal call at the turn (and, at the first turn
+  with the ghost there, keeping against swapping) is scored by the player's
+  points over its sampled deals, the auction finished in each deal by the
+  seats' own strategies and the contract solved double dummy; ties keep the
+  strategy's choice. A maker then scores the four trumps the same way.
 """
 
 from __future__ import annotations
 
 from bower.kernels.ghost.codes import PARAMS
 
-SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "near_target", "pimc_worlds"})
+SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all", "pimc_infer", "pimc_bid"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "near_target", "pimc_worlds", "pimc_tau"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
@@ -59,8 +71,9 @@ PRESETS: dict[str, dict[str, float]] = {
     "never-swap": _preset(swap_below=-1.0),
     "score-aware": _preset(bid_shift_self_near=0.4, bid_shift_opp_near=-0.4),
     "random": _preset(random=1.0),
-    "pimc": _preset(pimc_worlds=32.0),
-    "pimc-fast": _preset(pimc_worlds=8.0),
+    "pimc": _preset(pimc_worlds=32.0, pimc_bid=1.0),
+    "pimc-fast": _preset(pimc_worlds=8.0, pimc_bid=1.0),
+    "pimc-cards": _preset(pimc_worlds=32.0),
 }
 
 PRESET_NOTES = {
@@ -70,6 +83,7 @@ PRESET_NOTES = {
     "never-swap": "the default, never taking the ghost hand",
     "score-aware": "near the target bids less (tricks score anyway); bids more to stop an opponent near it",
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
-    "pimc": "the default's swap and bids; cards by PIMC, 32 sampled deals solved double dummy per decision",
+    "pimc": "swap, calls, trump and cards by PIMC: 32 sampled deals solved double dummy per decision",
     "pimc-fast": "pimc with 8 sampled deals per decision",
+    "pimc-cards": "the default's swap and bids; only the cards by PIMC, 32 sampled deals per decision",
 }

@@ -41,6 +41,7 @@ from bower.sim.advice import (
     model_fields,
     model_vector,
     playout_bits,
+    playout_params,
     recommendation_line,
     run_fields,
     call_chunks,
@@ -155,6 +156,7 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
         if question == 0 or question <= state["standing"]:
             raise AdviceError(f"--bid {bid}: not a bid that beats the standing bid {names[state['standing']]}")
     name, params = runner.seat_params(strategy, "hasenpfeffer")
+    params = playout_params(params, playout, "hasenpfeffer")
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
     mvec, mdesc = model_vector(model)

@@ -1,0 +1,30 @@
+"""Hands per CPU-second on one thread: PIMC card play alone against card play with the searched auction.
+
+``python benchmarks/pimc_auction_speed.py``: Ghost Hand (600 hands) and
+Euchre (400), seat 0 with ``pimc_worlds`` = W (16, 32, 64) and the others
+``default``, with and without ``pimc_bid``; then every seat with both at
+W = 16 and 32 (a quarter of the hands). Best of two runs after a warm-up,
+in CPU seconds of this process (the machine is shared: wall time moves with
+the load, CPU time far less).
+"""
+import time
+
+import numba
+from bower.sim import runner
+numba.set_num_threads(1)
+def rate(variant, strategy, n):
+    runner.simulate(variant, hands=10, seed=0, threads=1, strategy=strategy)
+    best = 0
+    for _ in range(2):
+        t = time.process_time()
+        runner.simulate(variant, hands=n, seed=0, threads=1, strategy=strategy)
+        best = max(best, n / (time.process_time() - t))
+    return best
+for variant, seats, n in (("ghost", 3, 600), ("euchre", 4, 400)):
+    for w in (16, 32, 64):
+        cards = rate(variant, [{"pimc_worlds": float(w)}] + ["default"] * (seats - 1), n)
+        bid = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0}] + ["default"] * (seats - 1), n)
+        print(variant, f"W={w} one seat: cards {cards:,.0f}/s, cards+auction {bid:,.0f}/s", flush=True)
+    for w in (16, 32):
+        allb = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0}] * seats, n // 4)
+        print(variant, f"W={w} every seat cards+auction {allb:,.0f}/s", flush=True)
