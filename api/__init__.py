@@ -196,7 +196,8 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
     position; ``upcard``: Cutthroat and Euchre. ``model``: ``"softmax"``
     (every legal auction possible, temperature ``tau``, tremble
     ``epsilon``) or ``"exact"``; ``playout``: ``"strategy"``, ``"dd"`` or
-    ``"both"``; ``samples``: effective deals per action (default adaptive).
+    ``"both"`` or ``"pimc"`` (every seat plays its cards by PIMC after
+    your decision); ``samples``: effective deals per action (default adaptive).
     Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
     """
     from bower.sim.advice import AdviceError, advise
@@ -204,8 +205,10 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
     v = _variant(variant)
     if model not in ("softmax", "exact"):
         raise AdviceError(f"model must be 'softmax' or 'exact', got {model!r}")
-    if playout not in ("strategy", "dd", "both"):
-        raise AdviceError(f"playout must be 'strategy', 'dd' or 'both', got {playout!r}")
+    from bower.sim.advice import PLAYOUTS
+
+    if playout not in PLAYOUTS:
+        raise AdviceError(f"playout must be one of {', '.join(map(repr, PLAYOUTS))}, got {playout!r}")
     hand_text = " ".join(str(c) for c in hand) if isinstance(hand, (list, tuple)) else str(hand)
     if isinstance(calls, str):
         calls_text = calls
