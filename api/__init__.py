@@ -195,7 +195,7 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
     first (``advice.verdict``); ``scores``: Ghost Hand game scores by
     position; ``upcard``: Cutthroat and Euchre. ``model``: ``"softmax"``
     (every legal auction possible, temperature ``tau``, tremble
-    ``epsilon``) or ``"exact"``; ``playout``: ``"strategy"``, ``"dd"`` or
+    ``epsilon``) or ``"exact"``; ``playout``: ``"strategy"``, ``"dd"``,
     ``"both"`` or ``"pimc"`` (every seat plays its cards by PIMC after
     your decision); ``samples``: effective deals per action (default adaptive).
     Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
