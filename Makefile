@@ -25,7 +25,7 @@ bench: setup
 	$(PY) -m pip install -q -e '.[test,bench,dask]'
 	$(PY) benchmarks/run.py
 
-# rerun the commands behind README's figures and compare (outside `make test`; about 20 minutes on 2 cores)
+# rerun the commands behind README's figures and compare them (outside `make test`; 21 min of CPU)
 docs-check: setup
 	$(PY) -m tests.docs_check $(if $(ONLY),--only $(ONLY))
 

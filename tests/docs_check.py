@@ -11,25 +11,27 @@ A figure block in README.md starts with an HTML comment (invisible on GitHub)::
     contains: default is better
     -->
 
-- ``$ CMD``: a shell line (bash, ``set -euo pipefail``), run in a fresh scratch
-  folder with the venv's ``bower`` first on PATH and ``$BOWER_ROOT`` the
-  checkout; several run in order. The
-  last one's stdout is ``out`` and, when it parses as JSON, ``j``.
+- ``$ CMD``: a shell line (bash, ``set -euo pipefail``), run in a fresh
+  scratch folder with the venv's ``bower`` first on PATH and ``$BOWER_ROOT``
+  the checkout; several run in order. The last one's stdout is ``out`` and,
+  when it parses as JSON, ``j``. A block whose commands equal an earlier
+  block's reuses that run.
 - ``FIGURE = EXPR``: FIGURE is written exactly as in the README text that
-  follows the comment (up to the next heading or ``<!-- /docs-check -->``) and must
-  appear there (other docs-check comments left out); EXPR is a Python expression over ``j``, ``out`` and the
-  helpers below. The figure's own digits set the precision: ``39.32%`` holds
-  when EXPR (a fraction) is 0.3932 to within half of 0.0001; ``1,958`` when
-  EXPR is 1958; a ``+`` or ``-`` sign counts. ``FIGURE = EXPR ~ TOL`` allows
-  TOL more, in the figure's own units (for the few figures that are not
-  exact for the seed).
+  follows the comment (up to the next heading or ``<!-- /docs-check -->``,
+  other docs-check comments left out) and must appear there; EXPR is a
+  Python expression over ``j``, ``out`` and the helpers below. The figure's
+  own digits set the precision: ``39.32%`` holds when EXPR (a fraction) is
+  0.3932 to within half of 0.0001; ``1,958`` when EXPR is 1958; a ``+`` or
+  ``-`` sign counts. ``FIGURE = EXPR ~ TOL`` allows TOL more, in the
+  figure's own units (for the few figures that are not exact for the seed).
 - ``contains: TEXT``: ``out`` must contain TEXT.
 - ``measured: WHERE`` instead of commands: the figures that follow are timings
   or throughputs measured on the machine named; they cannot reproduce and are
   listed as SKIP.
 
-Usage: ``python -m tests.docs_check [--list] [--only PATTERN] [--skip PATTERN] [README]``; exit
-status 1 when any figure differs (or a command fails), 0 otherwise.
+Usage: ``python -m tests.docs_check [--list] [--only PATTERN] [--skip PATTERN]
+[README]``; exit status 1 when any figure differs (or a command fails), 0
+otherwise.
 """
 
 from __future__ import annotations

@@ -344,7 +344,7 @@ def test_same_seed_same_records_for_one_and_two_threads(variant):
 
 
 def test_pimc_beats_default_in_ghost_hand_on_duplicate_deals():
-    # 384 games (64 deal sets x 6 seatings), seed 1: measured +12.9 points (95% +8.2 to +17.5)
+    # 384 games (64 deal sets x 6 seatings), seed 1: measured +12.8 points (95% +8.2 to +17.5)
     # (pimc-cards: the card player alone; Ghost Hand's pimc searches its auction too, tests/test_pimc_bid.py)
     r = run_experiment(["pimc-cards", "default"], games=384, seed=1, variant="ghost")
     pair = r["pairs"][0]
