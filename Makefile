@@ -8,10 +8,12 @@ STAMP := $(VENV)/.installed
 
 setup: $(STAMP)
 
+# PYTHONWARNINGS hides setuptools' notice on every editable install with a package-dir mapping (how api/,
+# sim/, kernels/ and analysis/ become the one package bower: see pyproject.toml)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,dask]'
+	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install -q -e '.[test,dask]'
 	touch $(STAMP)
 
 run: setup
@@ -22,7 +24,7 @@ test: setup
 	$(PY) -m pytest -q -n 2
 
 bench: setup
-	$(PY) -m pip install -q -e '.[test,bench,dask]'
+	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install -q -e '.[test,bench,dask]'
 	$(PY) benchmarks/run.py
 
 # rerun the commands behind README's figures and compare them (outside `make test`; 21 min of CPU)
