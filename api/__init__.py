@@ -201,6 +201,7 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
     Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
     """
     from bower.sim.advice import AdviceError, advise
+    from bower.sim.text import call_word
 
     v = _variant(variant)
     if model not in ("softmax", "exact"):
@@ -213,7 +214,7 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
     if isinstance(calls, str):
         calls_text = calls
     else:
-        calls_text = ",".join(str(c).strip().lower().replace("_", "-").replace(" ", "-") for c in calls) or None
+        calls_text = ",".join(call_word(c) for c in calls) or None
     scores_text = scores if scores is None or isinstance(scores, str) else ",".join(str(s) for s in scores)
     question = {"position": position, "calls": calls_text, "swapped": None if swapped is None else str(swapped),
                 "bid": None if bid is None else str(bid), "scores": scores_text, "upcard": upcard,

@@ -55,3 +55,8 @@ def position_lines(s: dict, positions: tuple, header: str) -> list[str]:
         "  mean tricks per hand              " + " ".join(f"{s['tricks_per_hand_by_position'][p]:>8.4f}" for p in positions),
         "  auctions won (became maker)       " + " ".join(f"{s['makers_by_position'][p]:>8,}" for p in positions),
     ]
+
+
+def call_word(text) -> str:
+    """A call as the auctions spell it: ``"Little pepper"``, ``little_pepper`` -> ``little-pepper``; ``3`` -> ``3``."""
+    return str(text).strip().lower().replace("_", "-").replace(" ", "-")

@@ -18,7 +18,7 @@ from bower.sim.cli.options import (
     threads_option,
     variant_option,
 )
-from bower.sim.text import limit_text
+from bower.sim.text import call_word, limit_text
 
 MAX_SAMPLES = 10**9  # effective deals per action one question may ask for
 
@@ -44,15 +44,11 @@ def _dealers() -> str:
     return "; ".join(f"{n} in {', '.join(titles)}" for n, titles in sorted(by.items()))
 
 
-def _call_word(text: str) -> str:
-    return text.strip().lower().replace("_", "-").replace(" ", "-")
-
-
 @click.command(name="should-bid")
 @click.argument("hand")
 @click.option("--position", default=1, show_default=True, type=Position(_most_seats()),
               help="Your position: 1 = dealer's left, the last position is the dealer (" + _dealers() + ").")
-@click.option("--calls", default=None, type=CommaChoice(CALLS, "call", normalise=_call_word, split_spaces=True),
+@click.option("--calls", default=None, type=CommaChoice(CALLS, "call", normalise=call_word, split_spaces=True),
               help='Calls made before your turn, in order, e.g. "pass,3" (Cutthroat and Euchre: passes only).')
 @click.option("--swapped", default="none", show_default=True, type=click.Choice(["none", "1", "2", "3"]),
               help="Ghost Hand: position that already swapped for the ghost, or none.")
