@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -30,6 +29,7 @@ from bower.kernels.tables import EFF_SUIT, SUIT_MASK
 from bower.sim import runner
 from bower.sim.experiment import run_experiment
 from bower.sim.variants import get_variant
+from tests.chunks import records_on_one_and_two_threads
 
 PILE = pimc.PILE
 DECK = {"ghost": (1 << 24) - 1, "cutthroat": (1 << 24) - 1, "euchre": (1 << 24) - 1, "hasenpfeffer": (1 << 25) - 1}
@@ -328,17 +328,7 @@ def test_same_seed_same_records_for_one_and_two_threads(variant):
     k = v.hand_kernels
     strategy = ["pimc-fast"] + ["random", "default", "pimc-fast"][: v.players - 1]
     _, params = runner.seat_params(strategy, variant)
-    _, _, rules_vec = runner.resolve_run(variant, 9, None)
-    n_chunks, chunk = 4, 24
-    got = []
-    for threads in (1, 2):
-        numba.set_num_threads(threads)
-        records = np.zeros((n_chunks * chunk, k.R_WIDTH), np.int64)
-        summary = np.zeros((n_chunks, k.S_WIDTH), np.int64)
-        v.run_chunks(runner.chunk_states(9, 0, n_chunks), runner.decision_states(9, 0, n_chunks), 0, chunk,
-                     n_chunks * chunk, rules_vec, params, True, records, summary)
-        got.append((records, summary))
-    numba.set_num_threads(runner.max_threads())
+    got = records_on_one_and_two_threads(v, params)
     assert np.array_equal(got[0][0], got[1][0]) and np.array_equal(got[0][1], got[1][1])
     assert got[0][0][:, k.R_NPLAYS].sum() > 0
 

@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -28,6 +27,7 @@ from bower.kernels.solve import new_table, solve_position
 from bower.sim import runner
 from bower.sim.rules import encode, resolve
 from bower.sim.variants import get_variant
+from tests.chunks import records_on_one_and_two_threads
 
 V = get_variant("ghost")
 
@@ -200,23 +200,11 @@ def test_searched_auction_same_seed_same_games_for_one_and_two_threads():
     strategy = [{**V.presets["pimc-fast"], "pimc_bid": 1.0, "pimc_infer": 1.0}, "random",
                 {**V.presets["pimc-fast"], "pimc_bid": 1.0}]
     _, params = runner.seat_params(strategy, "ghost")
-    _, _, rules_vec = runner.resolve_run("ghost", 9, None)
-    n_chunks, chunk = 4, 24
-    got = []
-    for threads in (1, 2):
-        numba.set_num_threads(threads)
-        records = np.zeros((n_chunks * chunk, k.R_WIDTH), np.int64)
-        summary = np.zeros((n_chunks, k.S_WIDTH), np.int64)
-        V.run_chunks(runner.chunk_states(9, 0, n_chunks), runner.decision_states(9, 0, n_chunks), 0, chunk,
-                     n_chunks * chunk, rules_vec, params, True, records, summary)
-        got.append((records, summary))
-    numba.set_num_threads(runner.max_threads())
+    got = records_on_one_and_two_threads(V, params)
     assert np.array_equal(got[0][0], got[1][0]) and np.array_equal(got[0][1], got[1][1])
     # the search changes the auction: seat 0 bids differently from the strategy on some deals
-    plain = np.zeros_like(got[0][0])
     _, params0 = runner.seat_params(["pimc-fast", "random", "pimc-fast"], "ghost")
-    V.run_chunks(runner.chunk_states(9, 0, n_chunks), runner.decision_states(9, 0, n_chunks), 0, chunk,
-                 n_chunks * chunk, rules_vec, params0, True, plain, np.zeros((n_chunks, k.S_WIDTH), np.int64))
+    plain = records_on_one_and_two_threads(V, params0)[0][0]
     assert not np.array_equal(plain[:, k.R_CALLS:k.R_MAKER], got[0][0][:, k.R_CALLS:k.R_MAKER])
 
 
