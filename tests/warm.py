@@ -4,7 +4,9 @@ Each pytest-xdist worker keeps its own Numba cache folder (``tests/conftest.py``
 no two processes ever write one cache file), so without this step both workers
 compile every kernel their tests reach, the same work twice. Here process 0
 compiles the kernels of Ghost Hand, Euchre and the solver into worker gw0's
-folder while process 1 compiles Cutthroat's and Hasenpfeffer's into gw1's;
+folder while process 1 compiles Cutthroat's, Hasenpfeffer's and Ghost Hand's
+swap statistics (``ghost-stats``: the largest kernel the tests reach, about
+25 s of compiling on its own, which both workers otherwise compiled) into gw1's;
 then each folder receives the files the other wrote (copies of finished files,
 never a concurrent write). Whatever a test compiles beyond these, its worker
 still compiles itself, so the suite is the same with or without this step.
@@ -19,11 +21,12 @@ import shutil
 import subprocess
 import sys
 
-GROUPS = (("gw0", ("ghost", "euchre", "solve")), ("gw1", ("cutthroat", "hasenpfeffer")))
+GROUPS = (("gw0", ("ghost", "euchre", "solve")), ("gw1", ("cutthroat", "hasenpfeffer", "ghost-stats")))
 
 
 def _compile(names: list[str]) -> None:
-    """Run each named variant's hands, records, games, experiment and should-bid once, tiny (or the solver)."""
+    """Run each named variant's hands, records, games, experiment and should-bid once, tiny (or the solver, or
+    Ghost Hand's swap statistics)."""
     import tempfile
 
     from bower.sim import runner
@@ -37,6 +40,11 @@ def _compile(names: list[str]) -> None:
             solve.solve_batch(*solve.sample_deals(v, 4, 0))
             hands = solve.parse_deal(v, "0:JH JD AH KH 9S TC 1:QC AC TS AS TD QH 2:KC QS KS AD 9H TH")
             solve.solve(v, hands, 3, 0, plays=[solve.parse_card("JH")])
+            continue
+        if name == "ghost-stats":
+            from bower.sim.variants.ghost import stats
+
+            stats.swap_values(20, seed=0, threads=1, want_rows=True)
             continue
         runner.simulate(name, hands=50, seed=0, threads=1)
         with tempfile.TemporaryDirectory() as d:
