@@ -26,6 +26,7 @@ from bower.kernels.ghost.hand import (
     SEAT_ROWS,
     P_LEAD_TRUMP,
     auction_core,
+    auction_plain,
     chunk_scratch,
     deal_plain,
     finish_hand,
@@ -103,8 +104,9 @@ def plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, row
 
     Each hand is dealt and auctioned in turn (``deal_plain``); a hand with a maker waits for the next one and
     the two are played together (``play_pair``), a last one alone. Each hand's record is its own row of
-    ``flat`` (its row of the records, or one of two scratch rows); the counters are sums, so the order in which
-    hands are tallied changes nothing. No draw is made from the decision stream.
+    ``flat`` (its row of the records, or one of two scratch rows; a summary run skips the plays, which nothing
+    reads); the counters are sums, so the order in which hands are tallied changes nothing. No draw is made from
+    the decision stream.
     """
     r0, r1, r2 = SEAT_ROWS
     need = (lead_need(rows[r0, P_LEAD_TRUMP]), lead_need(rows[r1, P_LEAD_TRUMP]), lead_need(rows[r2, P_LEAD_TRUMP]))
@@ -117,8 +119,9 @@ def plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, row
         maker, bid, trump, h0, h1, h2 = deal_plain(state, buf, deck, (first_hand + h) % 3, rules, rows, r0, r1, r2,
                                                    sc, target, flat, base)
         if maker < 0:
-            finish_hand(flat, base, maker, bid, 0, 0, 0, rules)
-            tally_plain(flat, base, acc, want_stats, params, bid_acc, est_acc)
+            finish_hand(flat, base, maker, bid, 0, 0, 0, rules, acc)
+            if want_stats:
+                tally_bids(flat[base:base + R_WIDTH], params, bid_acc, est_acc)
             continue
         a, b, c = rotate_to(h0, h1, h2, maker, trump)
         n = need[0] if maker == 0 else (need[1] if maker == 1 else need[2])
@@ -126,24 +129,19 @@ def plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, row
             waiting = True
             wb, wa, wb_, wc, wt, wm, wbid, wn = base, a, b, c, trump, maker, bid, n
             continue
-        t0, t1, t2, u0, u1, u2 = play_pair(wa, wb_, wc, wt, wm, wn, a, b, c, trump, maker, n, flat, wb, base)
-        finish_hand(flat, wb, wm, wbid, t0, t1, t2, rules)
-        tally_plain(flat, wb, acc, want_stats, params, bid_acc, est_acc)
-        finish_hand(flat, base, maker, bid, u0, u1, u2, rules)
-        tally_plain(flat, base, acc, want_stats, params, bid_acc, est_acc)
+        t0, t1, t2, u0, u1, u2 = play_pair(wa, wb_, wc, wt, wm, wn, a, b, c, trump, maker, n, flat, wb, base,
+                                           want_records)
+        finish_hand(flat, wb, wm, wbid, t0, t1, t2, rules, acc)
+        finish_hand(flat, base, maker, bid, u0, u1, u2, rules, acc)
+        if want_stats:
+            tally_bids(flat[wb:wb + R_WIDTH], params, bid_acc, est_acc)
+            tally_bids(flat[base:base + R_WIDTH], params, bid_acc, est_acc)
         waiting = False
     if waiting:  # the last hand with a maker, played alongside itself
-        t0, t1, t2, _, _, _ = play_pair(wa, wb_, wc, wt, wm, wn, wa, wb_, wc, wt, wm, wn, flat, wb, wb)
-        finish_hand(flat, wb, wm, wbid, t0, t1, t2, rules)
-        tally_plain(flat, wb, acc, want_stats, params, bid_acc, est_acc)
-
-
-@kernel(inline="always")
-def tally_plain(flat, base, acc, want_stats, params, bid_acc, est_acc):
-    """``tally`` of the hand at ``flat[base:]`` and, when asked, its bid histograms (``tally_bids``)."""
-    tally(flat, base, acc)
-    if want_stats:
-        tally_bids(flat[base:base + R_WIDTH], params, bid_acc, est_acc)
+        t0, t1, t2, _, _, _ = play_pair(wa, wb_, wc, wt, wm, wn, wa, wb_, wc, wt, wm, wn, flat, wb, wb, want_records)
+        finish_hand(flat, wb, wm, wbid, t0, t1, t2, rules, acc)
+        if want_stats:
+            tally_bids(flat[wb:wb + R_WIDTH], params, bid_acc, est_acc)
 
 
 @kernel(parallel=True)
@@ -158,15 +156,21 @@ def auction_chunks(states, dstates, chunk_size, n_hands, rules, params, target, 
         rows = strategy_rows(params)
         rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])  # the decision stream
         count = 0
+        plain = is_plain(rows, SEAT_ROWS, rules)  # as simulate_chunks: the plain path's auction where it applies
+        r0, r1, r2 = SEAT_ROWS
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             dealer = h % 3
             d0, d1, d2, ghost = deal_four(state, buf, deck)
             h0 = d2 if dealer == 0 else (d1 if dealer == 1 else d0)  # as in kernels.ghost.play_dealt_core
             h1 = d0 if dealer == 0 else (d2 if dealer == 1 else d1)
             h2 = d1 if dealer == 0 else (d0 if dealer == 1 else d2)
-            out = auction_core(h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows,
-                               SEAT_ROWS, (scores[0], scores[1], scores[2]), target, force_of(NO_FORCE), rng)
-            maker, rng = out[0], out[9]
+            if plain:
+                maker = auction_plain(h0, h1, h2, ghost, dealer, rules[G_SWAP], rules[G_STICK], rows, r0, r1, r2,
+                                      (scores[0], scores[1], scores[2]), target)[0]
+            else:
+                out = auction_core(h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows,
+                                   SEAT_ROWS, (scores[0], scores[1], scores[2]), target, force_of(NO_FORCE), rng)
+                maker, rng = out[0], out[9]
             if maker >= 0:
                 count += 1
         makers[ci] = count

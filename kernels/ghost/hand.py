@@ -956,8 +956,9 @@ def next_lead(va, vb, vc, leader, w):
 
 
 @kernel(_nrt=False)
-def play_pair(a1, b1, c1, trump1, m1, n1, a2, b2, c2, trump2, m2, n2, rec, base1, base2):
-    """The plain path's card play of two hands at once, each led by its maker; plays into ``rec[base1:]``, ``rec[base2:]``.
+def play_pair(a1, b1, c1, trump1, m1, n1, a2, b2, c2, trump2, m2, n2, rec, base1, base2, write):
+    """The plain path's card play of two hands at once, each led by its maker; with ``write`` the plays go to
+    ``rec[base1:]`` and ``rec[base2:]`` (a summary run reads none of them).
 
     Hand ``k``: the hands in value space rotated so maker ``m_k`` is first (``a_k``), trump ``trump_k``, and
     ``n_k`` = ``lead_need`` of the maker's ``lead_trump_min``. Returns the tricks by seat of each (6 numbers).
@@ -974,8 +975,9 @@ def play_pair(a1, b1, c1, trump1, m1, n1, a2, b2, c2, trump2, m2, n2, rec, base1
                                                      p1)
         a2, b2, c2, p2, w2, x2, y2, z2 = trick_plain(a2, b2, c2, trump2, (l2 == m2) & (popcount(a2 & V_TRUMPS) >= n2),
                                                      p2)
-        record_trick(rec, base1, 3 * k, l1, trump1, x1, y1, z1)
-        record_trick(rec, base2, 3 * k, l2, trump2, x2, y2, z2)
+        if write:
+            record_trick(rec, base1, 3 * k, l1, trump1, x1, y1, z1)
+            record_trick(rec, base2, 3 * k, l2, trump2, x2, y2, z2)
         a1, b1, c1, l1 = next_lead(a1, b1, c1, l1, w1)
         a2, b2, c2, l2 = next_lead(a2, b2, c2, l2, w2)
         t1 += np.int64(1) << (8 * l1)
@@ -1022,8 +1024,9 @@ def rotate_to(h0, h1, h2, seat, trump):
 
 
 @kernel(inline="always")
-def finish_hand(rec, base, maker, bid, t0, t1, t2, rules):
-    """Write a hand's tricks and points by seat into ``rec[base:]`` (a hand thrown in: no plays, zeros)."""
+def finish_hand(rec, base, maker, bid, t0, t1, t2, rules, acc):
+    """Write a hand's tricks and points by seat into ``rec[base:]`` (a hand thrown in: no plays, zeros) and add
+    the hand to the summary counters ``acc``, as ``tally`` of the record would, from the numbers in hand."""
     p0 = p1 = p2 = 0
     if maker >= 0:
         p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)
@@ -1035,6 +1038,34 @@ def finish_hand(rec, base, maker, bid, t0, t1, t2, rules):
     rec[base + R_POINTS] = p0
     rec[base + R_POINTS + 1] = p1
     rec[base + R_POINTS + 2] = p2
+    dealer = rec[base + R_DEALER]
+    swapper = rec[base + R_SWAP]
+    acc[S_HANDS] += 1
+    if swapper >= 0:
+        acc[S_SWAPS] += 1
+        acc[S_SWAP_POS + position_of(swapper, dealer)] += 1
+    if maker < 0:
+        acc[S_THROWN] += 1
+        return
+    level = bid - 3
+    acc[S_BIDS + level] += 1
+    acc[S_MAKER_POS + position_of(maker, dealer)] += 1
+    taken = t0 if maker == 0 else (t1 if maker == 1 else t2)
+    if taken >= bid:
+        acc[S_MADE + level] += 1
+    for s in range(N_SEATS):
+        pos = position_of(s, dealer)
+        pts = p0 if s == 0 else (p1 if s == 1 else p2)
+        acc[S_POINTS + pos] += pts
+        acc[S_POINTS_SQ + pos] += pts * pts
+        acc[S_TRICKS + pos] += t0 if s == 0 else (t1 if s == 1 else t2)
+
+
+@kernel(inline="always")
+def position_of(seat, dealer):
+    """``(seat - dealer + 2) % 3``: the position (0..2 for 1..3) of ``seat`` when ``dealer`` deals, without a division."""
+    x = seat - dealer + 2
+    return x - 3 if x >= 3 else x
 
 
 @kernel(inline="always")
