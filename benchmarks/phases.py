@@ -6,7 +6,8 @@ Each part is a kernel that stops after that phase, timed by the process's
 CPU time (``getrusage``: all threads, so a busy machine's waiting is left
 out), the parts in turns, the median of the repeats: ``deal`` (the
 shuffle and the four masks, ``deal_many``), ``auction`` (deal, swap
-decision and calls, the variant's ``phase_run``), ``hand`` (all of it in summary
+decision and calls, the variant's ``phase_run``: the plain path's auction,
+``auction_plain``, as the hand kernel takes it for default seats), ``hand`` (all of it in summary
 mode: deal, auction, six tricks, scoring, the counters), and the plain
 simulator of ``../shared/bench/naive_ghost.py`` (deal, trivial bidding, a
 greedy play of the hands someone bids). ``hand - auction`` is the play,

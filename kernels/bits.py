@@ -1,5 +1,6 @@
 """Single-instruction bit operations on card masks (LLVM ctpop / cttz)."""
 
+import numpy as np
 from numba import types
 from numba.core import cgutils  # noqa: F401  (keeps numba's codegen helpers loaded)
 from numba.extending import intrinsic
@@ -56,3 +57,12 @@ def lowest(m):
 def highest(m):
     """Index of the highest card in non-empty mask ``m``."""
     return 63 - _ctlz(m)
+
+
+_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@kernel(inline="always")
+def smear(m):
+    """The bits at or below the highest bit of mask ``m`` (0 for 0): one ``ctlz`` and two shifts, no branch."""
+    return np.int64((_ONES >> np.uint64(_ctlz(m) - 1)) >> np.uint64(1))

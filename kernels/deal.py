@@ -96,7 +96,7 @@ def _deal_step(i, deck, held, has, s0, s1, s2, s3):
 
 
 @kernel(_nrt=False)
-def deal_four(state, buf, deck):
+def deal_four_exact(state, buf, deck):
     """``deal_packets(state, buf, deck, 24, 4, 6, out)`` returning the four masks (no leftover).
 
     The same draws and the same deal, fused: the Fisher-Yates step at
@@ -104,6 +104,7 @@ def deal_four(state, buf, deck):
     ``i % 4``, so the shuffled deck is never written back or read again.
     Returns (hand 0, hand 1, hand 2, hand 3). Not inlined (compiled once),
     and without reference counting (``_nrt=False``: it never allocates).
+    ``deal_four`` is the same deal with less work, falling back on this one.
     """
     for i in range(24):
         deck[i] = i
@@ -122,6 +123,84 @@ def deal_four(state, buf, deck):
             c, held, has, s0, s1, s2, s3 = _deal_step(4 * q, deck, held, has, s0, s1, s2, s3)
             m0 |= np.int64(1) << c
     m0 |= np.int64(1) << deck[0]
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    buf[0] = np.int64(held)
+    buf[1] = has
+    return m0, m1, m2, m3
+
+
+@kernel(inline="always")
+def _take(i, r, deck, doubt):
+    """Fisher-Yates step ``i`` on the 32-bit draw ``r`` without the rejection test: (card fixed at ``i``, whether
+    ``doubt`` or the draw is one that rejection might refuse, its low half below ``i + 1``)."""
+    un = np.uint64(i + 1)
+    m = r * un
+    j = np.int64(m >> np.uint64(32))
+    card = deck[j]
+    deck[j] = deck[i]
+    return card, doubt | ((m & _M32) < un)
+
+
+@kernel(_nrt=False)
+def deal_four(state, buf, deck):
+    """``deal_four_exact``: the same draws and the same four masks, with the rejection test taken out of the steps.
+
+    Rejection refuses a draw only when its low half is below the bound (one draw in about 180 million here), so
+    each step takes its draw and notes that case; the 23 draws come as in ``rng.bounded``, two to an output
+    (the held half first when there is one). If any draw was in doubt, the deal is made again by
+    ``deal_four_exact`` from the untouched state, so every deal is exactly the exact one.
+    """
+    for i in range(24):
+        deck[i] = i
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    doubt = False
+    one = np.int64(1)
+    hi = np.uint64(32)
+    m0 = m1 = m2 = m3 = np.int64(0)
+    if buf[1] == 1:  # the held half is the first draw: then pairs (22, 21), (20, 19), ..., (2, 1)
+        c, doubt = _take(23, np.uint64(buf[0]), deck, doubt)
+        m3 |= one << c
+        for q in range(5, 0, -1):
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 2, x >> hi, deck, doubt)
+            m2 |= one << c
+            c, doubt = _take(4 * q + 1, x & _M32, deck, doubt)
+            m1 |= one << c
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q, x >> hi, deck, doubt)
+            m0 |= one << c
+            c, doubt = _take(4 * q - 1, x & _M32, deck, doubt)
+            m3 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(2, x >> hi, deck, doubt)
+        m2 |= one << c
+        c, doubt = _take(1, x & _M32, deck, doubt)
+        m1 |= one << c
+        held, has = x & _M32, np.int64(0)  # the spent half stays in buf[0], as the exact path leaves it
+    else:  # pairs (23, 22), ..., (3, 2), then 1 on a fresh output's high half, its low half held
+        for q in range(5, 0, -1):
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 3, x >> hi, deck, doubt)
+            m3 |= one << c
+            c, doubt = _take(4 * q + 2, x & _M32, deck, doubt)
+            m2 |= one << c
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 1, x >> hi, deck, doubt)
+            m1 |= one << c
+            c, doubt = _take(4 * q, x & _M32, deck, doubt)
+            m0 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(3, x >> hi, deck, doubt)
+        m3 |= one << c
+        c, doubt = _take(2, x & _M32, deck, doubt)
+        m2 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(1, x >> hi, deck, doubt)
+        m1 |= one << c
+        held, has = x & _M32, np.int64(1)
+    if doubt:
+        return deal_four_exact(state, buf, deck)
+    m0 |= one << deck[0]
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     buf[0] = np.int64(held)
     buf[1] = has

@@ -142,3 +142,9 @@ def _build_value_space():
 VALUE_ORDER, VALUE_RANK, VALUE_BITS, CARD_BITS, V_SUIT_MASK, V_BEATS, V_HIGHER, V_EFF_SUIT = _build_value_space()
 for _a in (VALUE_ORDER, VALUE_RANK, VALUE_BITS, CARD_BITS, V_SUIT_MASK, V_BEATS, V_HIGHER, V_EFF_SUIT):
     _a.setflags(write=False)
+
+# The trumps in value space: the top value ranks, the same block whatever the trump (joker included). So a card
+# that beats value rank ``w`` in a trick whose led suit's value-space mask is ``s`` is one of ``(s | V_TRUMPS)``
+# above ``w`` (``V_BEATS[t, led, w]`` for ``w`` of the led suit or trump: the trick-play kernels' arithmetic form).
+V_TRUMPS = np.int64(V_SUIT_MASK[0, 0])
+assert all(V_SUIT_MASK[t, t] == V_TRUMPS for t in range(N_SUITS))

@@ -24,10 +24,18 @@ from bower.kernels.ghost.hand import (
     R_WIDTH,
     S_WIDTH,
     SEAT_ROWS,
+    P_LEAD_TRUMP,
     auction_core,
+    auction_plain,
     chunk_scratch,
+    deal_plain,
+    finish_hand,
     force_of,
+    is_plain,
+    lead_need,
     play_hand,
+    play_pair,
+    rotate_to,
     tally,
 )
 from bower.kernels.ghost.stats import tally_bids
@@ -71,6 +79,13 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
         state, dstate, buf, dbuf, deck, scratch, work, scores = chunk_scratch(states, dstates, ci)
         rows = strategy_rows(params)
         acc = np.zeros(S_WIDTH, np.int64)
+        if is_plain(rows, SEAT_ROWS, rules):
+            two = np.zeros(2 * R_WIDTH, np.int64)  # two rows: a hand waiting for its partner keeps its own
+            flat = records.reshape(-1) if want_records else two
+            plain_chunk(state, buf, deck, ci * chunk_size, min((ci + 1) * chunk_size, n_hands), first_hand, rules,
+                        params, rows, scores, target, want_records, flat, acc, want_stats, bid_acc[ci], est_acc[ci])
+            summary[ci, :] = acc
+            continue
         flat = records.reshape(-1) if want_records else scratch  # each hand writes its row at ``base``
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             base = h * R_WIDTH if want_records else 0
@@ -80,6 +95,53 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
             if want_stats:
                 tally_bids(flat[base:base + R_WIDTH], params, bid_acc[ci], est_acc[ci])
         summary[ci, :] = acc
+
+
+@kernel(inline="always")
+def plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, rows, scores, target, want_records, flat,
+                acc, want_stats, bid_acc, est_acc):
+    """Hands ``h_first .. h_end - 1`` of ``simulate_chunks`` on the plain path (``is_plain``), into ``acc``.
+
+    Each hand is dealt and auctioned in turn (``deal_plain``); a hand with a maker waits for the next one and
+    the two are played together (``play_pair``), a last one alone. Each hand's record is its own row of
+    ``flat`` (its row of the records, or one of two scratch rows; a summary run skips the plays, which nothing
+    reads); the counters are sums, so the order in which hands are tallied changes nothing. No draw is made from
+    the decision stream.
+    """
+    r0, r1, r2 = SEAT_ROWS
+    need = (lead_need(rows[r0, P_LEAD_TRUMP]), lead_need(rows[r1, P_LEAD_TRUMP]), lead_need(rows[r2, P_LEAD_TRUMP]))
+    sc = (scores[0], scores[1], scores[2])
+    waiting = False
+    wb = np.int64(0)  # the waiting hand's row, rotated hands, trump, maker, bid, trumps its maker needs to lead one
+    wa = wb_ = wc = wt = wm = wbid = wn = np.int64(0)
+    for h in range(h_first, h_end):
+        base = h * R_WIDTH if want_records else (R_WIDTH - wb if waiting else 0)
+        maker, bid, trump, h0, h1, h2 = deal_plain(state, buf, deck, (first_hand + h) % 3, rules, rows, r0, r1, r2,
+                                                   sc, target, flat, base)
+        if maker < 0:
+            finish_hand(flat, base, maker, bid, 0, 0, 0, rules, acc)
+            if want_stats:
+                tally_bids(flat[base:base + R_WIDTH], params, bid_acc, est_acc)
+            continue
+        a, b, c = rotate_to(h0, h1, h2, maker, trump)
+        n = need[0] if maker == 0 else (need[1] if maker == 1 else need[2])
+        if not waiting:
+            waiting = True
+            wb, wa, wb_, wc, wt, wm, wbid, wn = base, a, b, c, trump, maker, bid, n
+            continue
+        t0, t1, t2, u0, u1, u2 = play_pair(wa, wb_, wc, wt, wm, wn, a, b, c, trump, maker, n, flat, wb, base,
+                                           want_records)
+        finish_hand(flat, wb, wm, wbid, t0, t1, t2, rules, acc)
+        finish_hand(flat, base, maker, bid, u0, u1, u2, rules, acc)
+        if want_stats:
+            tally_bids(flat[wb:wb + R_WIDTH], params, bid_acc, est_acc)
+            tally_bids(flat[base:base + R_WIDTH], params, bid_acc, est_acc)
+        waiting = False
+    if waiting:  # the last hand with a maker, played alongside itself
+        t0, t1, t2, _, _, _ = play_pair(wa, wb_, wc, wt, wm, wn, wa, wb_, wc, wt, wm, wn, flat, wb, wb, want_records)
+        finish_hand(flat, wb, wm, wbid, t0, t1, t2, rules, acc)
+        if want_stats:
+            tally_bids(flat[wb:wb + R_WIDTH], params, bid_acc, est_acc)
 
 
 @kernel(parallel=True)
@@ -94,15 +156,21 @@ def auction_chunks(states, dstates, chunk_size, n_hands, rules, params, target, 
         rows = strategy_rows(params)
         rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])  # the decision stream
         count = 0
+        plain = is_plain(rows, SEAT_ROWS, rules)  # as simulate_chunks: the plain path's auction where it applies
+        r0, r1, r2 = SEAT_ROWS
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             dealer = h % 3
             d0, d1, d2, ghost = deal_four(state, buf, deck)
             h0 = d2 if dealer == 0 else (d1 if dealer == 1 else d0)  # as in kernels.ghost.play_dealt_core
             h1 = d0 if dealer == 0 else (d2 if dealer == 1 else d1)
             h2 = d1 if dealer == 0 else (d0 if dealer == 1 else d2)
-            out = auction_core(h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows,
-                               SEAT_ROWS, (scores[0], scores[1], scores[2]), target, force_of(NO_FORCE), rng)
-            maker, rng = out[0], out[9]
+            if plain:
+                maker = auction_plain(h0, h1, h2, ghost, dealer, rules[G_SWAP], rules[G_STICK], rows, r0, r1, r2,
+                                      (scores[0], scores[1], scores[2]), target)[0]
+            else:
+                out = auction_core(h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows,
+                                   SEAT_ROWS, (scores[0], scores[1], scores[2]), target, force_of(NO_FORCE), rng)
+                maker, rng = out[0], out[9]
             if maker >= 0:
                 count += 1
         makers[ci] = count

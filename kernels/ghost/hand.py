@@ -18,7 +18,7 @@ reference counting (``_nrt=False``), so a call costs a few nanoseconds:
 
 import numpy as np
 
-from bower.kernels.bits import lowest, popcount
+from bower.kernels.bits import highest, lowest, popcount, smear
 from bower.kernels.deal import deal_four
 from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estimate are re-exported for the tests)
     P_BID3,
@@ -47,6 +47,7 @@ from bower.kernels.tables import (
     EFF_SUIT,
     POWER,
     SUIT_MASK,
+    V_TRUMPS,
     V_BEATS,
     V_EFF_SUIT,
     V_SUIT_MASK,
@@ -795,6 +796,276 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
         leader = winner
     rec[base + R_NPLAYS] = n
     return t0, t1, t2, v0, v1, v2
+
+
+# ---------------------------------------------------------------- the plain path
+# Hands where every seat plays the heuristic strategy (no random or PIMC seat), the auction is one lap and
+# nothing is forced: the same decisions as ``auction_core`` and ``play_core``, with less work. The four
+# estimates are computed up front (they do not depend on each other) and the swapper is known before the calls;
+# the tricks are played in value space with the hands rotated so the leader's is first, the lead's sure winners
+# found suit by suit without a loop (``smear``), and two hands' tricks in lockstep (``play_pair``): one hand's
+# trick is a chain of dependent steps, and a second, independent chain fills the processor's idle slots.
+
+
+@kernel(inline="always")
+def is_plain(rows, seat_rows, rules):
+    """Whether hands under these strategy rows and rules can take the plain path (one lap, heuristic seats)."""
+    if rules[G_AUCTION] != 0:
+        return False
+    for s in range(N_SEATS):
+        r = seat_rows[s]
+        if rows[r, P_RANDOM] >= 0.5 or rows[r, P_PIMC] >= 1.0:
+            return False
+    return True
+
+
+@kernel(inline="always")
+def lead_need(lead_min):
+    """The least whole number of trumps that is at least ``lead_min`` (``lead_trump_min``); 7: never (NaN too)."""
+    if lead_min <= 0.0:
+        return np.int64(0)
+    if not lead_min <= 6.0:
+        return np.int64(7)
+    return np.int64(np.ceil(lead_min))
+
+
+@kernel(_nrt=False)
+def auction_plain(h0, h1, h2, ghost, dealer, swap_rule, stick_rule, rows, r0, r1, r2, scores, target):
+    """``auction_core`` for one lap, seat ``s`` playing the heuristic row ``rows[r_s]``, nothing forced.
+
+    The same returns but the stream (no draw is made): (maker, bid, trump, h0, h1, h2, swapper, n_calls, calls).
+    """
+    s0, e0 = best_of_row(h0, rows, r0)
+    s1, e1 = best_of_row(h1, rows, r1)
+    s2, e2 = best_of_row(h2, rows, r2)
+    q1 = dealer + 1  # the seats at positions 1, 2, 3
+    q1 = q1 - 3 if q1 >= 3 else q1
+    q2 = q1 + 1
+    q2 = q2 - 3 if q2 >= 3 else q2
+    q3 = dealer
+    # the swapper, if the auction reaches it: the first by position whose estimate is below its row's line
+    sw = np.int64(-1)
+    if swap_rule == 1:
+        for q in (q3, q2, q1):
+            r = r0 if q == 0 else (r1 if q == 1 else r2)
+            sw = q if (e0 if q == 0 else (e1 if q == 1 else e2)) < rows[r, P_SWAP_BELOW] else sw
+    gs, ge = best_of_row(ghost, rows, r0 if sw <= 0 else (r1 if sw == 1 else r2))
+    stick = stick_rule == 1
+    standing = np.int64(0)
+    maker = np.int64(-1)
+    swapper = np.int64(-1)
+    n_calls = np.int64(0)
+    calls = np.int64(0)
+    n_passed = 0
+    trump = np.int64(-1)
+    for pos in range(1, 4):
+        seat = q1 if pos == 1 else (q2 if pos == 2 else q3)
+        r = r0 if seat == 0 else (r1 if seat == 1 else r2)
+        est = e0 if seat == 0 else (e1 if seat == 1 else e2)
+        suit = s0 if seat == 0 else (s1 if seat == 1 else s2)
+        if seat == sw:
+            est, suit = ge, gs
+            h0 = ghost if seat == 0 else h0
+            h1 = ghost if seat == 1 else h1
+            h2 = ghost if seat == 2 else h2
+            swapper = seat
+        forced = stick and pos == 3 and n_passed == 2
+        shift = shift_of(seat, scores, target, rows[r, P_SHIFT_SELF], rows[r, P_SHIFT_OPP], rows[r, P_NEAR])
+        call = call_of(est - shift, standing, forced, rows[r, P_MOON], rows[r, P_BID5], rows[r, P_BID4],
+                       rows[r, P_BID3], rows[r, P_JUMP])
+        calls |= ((seat << 3) | call) << (5 * n_calls)
+        n_calls += 1
+        passes = call == 0
+        n_passed += passes
+        standing = standing if passes else call
+        maker = maker if passes else seat
+        trump = trump if passes else suit
+        if call == MOON:
+            break
+    return maker, standing, trump, h0, h1, h2, swapper, n_calls, calls
+
+
+@kernel(inline="always")
+def lead_plain(hand, trump, played, top):
+    """``lead_rank`` in value space, branch-free; ``top``: the leader is the maker holding enough trumps.
+
+    A card is a sure winner when it is above every unseen card of its suit: the hand's cards of suit ``s``
+    above ``smear`` of the unseen ones.
+    """
+    unseen = DECK & ~hand & ~played
+    sure = np.int64(0)
+    for s in range(4):
+        m = V_SUIT_MASK[trump, s]
+        sure |= m & ~smear(unseen & m)
+    sure &= hand
+    v = lowest(sure if sure != 0 else hand)
+    trumps = hand & V_TRUMPS
+    return highest(trumps) if top & (trumps != 0) else v
+
+
+@kernel(inline="always")
+def trick_plain(va, vb, vc, trump, top, played):
+    """One trick of the plain path, ``va`` leading: (va, vb, vc, played, winner 0..2 from the leader, cards)."""
+    v = lead_plain(va, trump, played, top)
+    va &= ~(np.int64(1) << v)
+    sm = V_SUIT_MASK[trump, V_EFF_SUIT[trump, v]]
+    lt = sm | V_TRUMPS  # the cards that can take the trick: V_BEATS[trump, led, w] is lt above w
+    f = vb & sm
+    legal = f if f != 0 else vb
+    wn = legal & lt & -(np.int64(2) << v)
+    vb_card = lowest(wn if wn != 0 else legal)
+    tb = wn != 0
+    vb &= ~(np.int64(1) << vb_card)
+    winning = vb_card if tb else v
+    f = vc & sm
+    legal = f if f != 0 else vc
+    wn = legal & lt & -(np.int64(2) << winning)
+    vc_card = lowest(wn if wn != 0 else legal)
+    tc = wn != 0
+    vc &= ~(np.int64(1) << vc_card)
+    played |= (np.int64(1) << v) | (np.int64(1) << vb_card) | (np.int64(1) << vc_card)
+    w = 2 if tc else (1 if tb else 0)
+    return va, vb, vc, played, w, v, vb_card, vc_card
+
+
+@kernel(inline="always")
+def record_trick(rec, base, n, leader, trump, v, vb_card, vc_card):
+    """Write a trick's three plays (seat, card) from ``leader`` on as plays ``n .. n + 2`` of ``rec[base:]``."""
+    sb = leader + 1
+    sb = sb - 3 if sb >= 3 else sb
+    sc = sb + 1
+    sc = sc - 3 if sc >= 3 else sc
+    i = base + R_PLAYS + 2 * n
+    rec[i] = leader
+    rec[i + 1] = VALUE_ORDER[trump, v]
+    rec[i + 2] = sb
+    rec[i + 3] = VALUE_ORDER[trump, vb_card]
+    rec[i + 4] = sc
+    rec[i + 5] = VALUE_ORDER[trump, vc_card]
+
+
+@kernel(inline="always")
+def next_lead(va, vb, vc, leader, w):
+    """The hands rotated so the trick's winner (``w`` from the leader) leads next, and its seat."""
+    ws = leader + w
+    ws = ws - 3 if ws >= 3 else ws
+    na = vb if w == 1 else (vc if w == 2 else va)
+    nb = vc if w == 1 else (va if w == 2 else vb)
+    nc = va if w == 1 else (vb if w == 2 else vc)
+    return na, nb, nc, ws
+
+
+@kernel(_nrt=False)
+def play_pair(a1, b1, c1, trump1, m1, n1, a2, b2, c2, trump2, m2, n2, rec, base1, base2, write):
+    """The plain path's card play of two hands at once, each led by its maker; with ``write`` the plays go to
+    ``rec[base1:]`` and ``rec[base2:]`` (a summary run reads none of them).
+
+    Hand ``k``: the hands in value space rotated so maker ``m_k`` is first (``a_k``), trump ``trump_k``, and
+    ``n_k`` = ``lead_need`` of the maker's ``lead_trump_min``. Returns the tricks by seat of each (6 numbers).
+    The same plays as ``play_core``; the two chains of dependent steps overlap.
+    """
+    p1 = np.int64(0)
+    p2 = np.int64(0)
+    l1 = m1
+    l2 = m2
+    t1 = np.int64(0)  # tricks by seat, a byte each
+    t2 = np.int64(0)
+    for k in range(N_TRICKS):
+        a1, b1, c1, p1, w1, x1, y1, z1 = trick_plain(a1, b1, c1, trump1, (l1 == m1) & (popcount(a1 & V_TRUMPS) >= n1),
+                                                     p1)
+        a2, b2, c2, p2, w2, x2, y2, z2 = trick_plain(a2, b2, c2, trump2, (l2 == m2) & (popcount(a2 & V_TRUMPS) >= n2),
+                                                     p2)
+        if write:
+            record_trick(rec, base1, 3 * k, l1, trump1, x1, y1, z1)
+            record_trick(rec, base2, 3 * k, l2, trump2, x2, y2, z2)
+        a1, b1, c1, l1 = next_lead(a1, b1, c1, l1, w1)
+        a2, b2, c2, l2 = next_lead(a2, b2, c2, l2, w2)
+        t1 += np.int64(1) << (8 * l1)
+        t2 += np.int64(1) << (8 * l2)
+    rec[base1 + R_NPLAYS] = N_PLAYS
+    rec[base2 + R_NPLAYS] = N_PLAYS
+    return t1 & 255, (t1 >> 8) & 255, t1 >> 16, t2 & 255, (t2 >> 8) & 255, t2 >> 16
+
+
+@kernel(inline="always")
+def deal_plain(state, buf, deck, dealer, rules, rows, r0, r1, r2, scores, target, rec, base):
+    """Deal a hand and hold its plain auction, into ``rec[base:]`` as ``play_dealt_core`` writes them.
+
+    Returns (maker, bid, trump, h0, h1, h2): the hands by seat after any swap.
+    """
+    d0, d1, d2, ghost = deal_four(state, buf, deck)
+    rec[base + R_DEALER] = dealer
+    h0 = d2 if dealer == 0 else (d1 if dealer == 1 else d0)  # as in play_dealt_core
+    h1 = d0 if dealer == 0 else (d2 if dealer == 1 else d1)
+    h2 = d1 if dealer == 0 else (d0 if dealer == 1 else d2)
+    rec[base + R_DEAL] = h0
+    rec[base + R_DEAL + 1] = h1
+    rec[base + R_DEAL + 2] = h2
+    rec[base + R_DEAL + 3] = ghost
+    maker, bid, trump, h0, h1, h2, swapper, n_calls, calls = auction_plain(
+        h0, h1, h2, ghost, dealer, rules[G_SWAP], rules[G_STICK], rows, r0, r1, r2, scores, target)
+    record_calls(rec, base, swapper, n_calls, calls)
+    rec[base + R_MAKER] = maker
+    rec[base + R_BID] = bid
+    rec[base + R_TRUMP] = trump
+    return maker, bid, trump, h0, h1, h2
+
+
+@kernel(inline="always")
+def rotate_to(h0, h1, h2, seat, trump):
+    """The hands by seat in value space, rotated so ``seat``'s is first: (its, the next seat's, the last's)."""
+    v0 = value_ranks(h0, trump)
+    v1 = value_ranks(h1, trump)
+    v2 = value_ranks(h2, trump)
+    a = v0 if seat == 0 else (v1 if seat == 1 else v2)
+    b = v1 if seat == 0 else (v2 if seat == 1 else v0)
+    c = v2 if seat == 0 else (v0 if seat == 1 else v1)
+    return a, b, c
+
+
+@kernel(inline="always")
+def finish_hand(rec, base, maker, bid, t0, t1, t2, rules, acc):
+    """Write a hand's tricks and points by seat into ``rec[base:]`` (a hand thrown in: no plays, zeros) and add
+    the hand to the summary counters ``acc``, as ``tally`` of the record would, from the numbers in hand."""
+    p0 = p1 = p2 = 0
+    if maker >= 0:
+        p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)
+    else:
+        rec[base + R_NPLAYS] = 0
+    rec[base + R_TRICKS] = t0
+    rec[base + R_TRICKS + 1] = t1
+    rec[base + R_TRICKS + 2] = t2
+    rec[base + R_POINTS] = p0
+    rec[base + R_POINTS + 1] = p1
+    rec[base + R_POINTS + 2] = p2
+    dealer = rec[base + R_DEALER]
+    swapper = rec[base + R_SWAP]
+    acc[S_HANDS] += 1
+    if swapper >= 0:
+        acc[S_SWAPS] += 1
+        acc[S_SWAP_POS + position_of(swapper, dealer)] += 1
+    if maker < 0:
+        acc[S_THROWN] += 1
+        return
+    level = bid - 3
+    acc[S_BIDS + level] += 1
+    acc[S_MAKER_POS + position_of(maker, dealer)] += 1
+    taken = t0 if maker == 0 else (t1 if maker == 1 else t2)
+    if taken >= bid:
+        acc[S_MADE + level] += 1
+    for s in range(N_SEATS):
+        pos = position_of(s, dealer)
+        pts = p0 if s == 0 else (p1 if s == 1 else p2)
+        acc[S_POINTS + pos] += pts
+        acc[S_POINTS_SQ + pos] += pts * pts
+        acc[S_TRICKS + pos] += t0 if s == 0 else (t1 if s == 1 else t2)
+
+
+@kernel(inline="always")
+def position_of(seat, dealer):
+    """``(seat - dealer + 2) % 3``: the position (0..2 for 1..3) of ``seat`` when ``dealer`` deals, without a division."""
+    x = seat - dealer + 2
+    return x - 3 if x >= 3 else x
 
 
 @kernel(inline="always")
