@@ -103,7 +103,7 @@ def _twin_reproduces(deal, rec, rules) -> bool:
     return True
 
 
-def _check_world(deal, rec, seat):
+def _check_world(deal, rec, seat, n):
     """A completed world is a deal of the whole deck that keeps what ``seat`` knows."""
     dealt, dummy, disc = [int(x) for x in deal[:3]], int(deal[3]), int(deal[4])
     up, dealer = int(rec[ck.R_KITTY]), int(rec[ck.R_DEALER])
@@ -119,8 +119,8 @@ def _check_world(deal, rec, seat):
     maker = int(rec[ck.R_MAKER])
     if seat == maker and not (rec[ck.R_ALONE] >> maker) & 1:
         assert dummy == rec[ck.R_DUMMY]
-    # every card a seat played is its own (in its hand at the first lead)
-    for i in range(int(rec[ck.R_NPLAYS])):
+    # every card a seat played in the first ``n`` plays is its own (in its hand at the first lead)
+    for i in range(n):
         s, c = int(rec[ck.R_PLAYS + 2 * i]), int(rec[ck.R_PLAYS + 2 * i + 1])
         if s == seat:
             continue
@@ -130,7 +130,7 @@ def _check_world(deal, rec, seat):
 
 
 def _weights(recs, rules, tau, eps, seed, n_worlds=48):
-    """(world, record, seat, weight) for every seat after 0 and 7 plays of every played hand."""
+    """(world, record, seat, plays, weight) for every seat after 0 and 7 plays of every played hand."""
     rules_vec = encode(V, resolve(V, rules))
     dstate, dbuf = _stream(seed)
     out = np.zeros((n_worlds, 6), np.int64)
@@ -145,14 +145,13 @@ def _weights(recs, rules, tau, eps, seed, n_worlds=48):
             for n in (0, 7):
                 if n >= rec[ck.R_NPLAYS]:
                     continue
-                if (rec[ck.R_ALONE] >> seat) & 1 == 0 and rec[ck.R_ALONE] != 0 and \
-                        seat == 3 - rec[ck.R_MAKER] - ((int(rec[ck.R_ALONE]) & ~(1 << int(rec[ck.R_MAKER]))).bit_length() - 1) \
-                        and rec[ck.R_ALONE] & ~(1 << int(rec[ck.R_MAKER])):
+                lone = int(rec[ck.R_ALONE]) & ~(1 << int(rec[ck.R_MAKER]))
+                if lone and seat == 3 - int(rec[ck.R_MAKER]) - (lone.bit_length() - 1):
                     continue  # the seat sits out: it plays no card
                 assert ck.pimc_world_weights(rec, np.int64(seat), np.int64(n), params, rules_vec, np.int64(n_worlds),
                                              dstate, dbuf, out, weights)
                 for w in range(n_worlds):
-                    yield out[w].copy(), rec, seat, float(weights[w])
+                    yield out[w].copy(), rec, seat, n, float(weights[w])
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -160,8 +159,8 @@ def _weights(recs, rules, tau, eps, seed, n_worlds=48):
 def test_sharp_weights_reproduce_the_auction(seed, rules):
     recs = _rows(24, seed, "default", rules)
     ones = zeros = 0
-    for deal, rec, seat, w in _weights(recs, rules, 0.0, 0.0, seed):
-        _check_world(deal, rec, seat)
+    for deal, rec, seat, n, w in _weights(recs, rules, 0.0, 0.0, seed):
+        _check_world(deal, rec, seat, n)
         assert w in (0.0, 1.0), w
         assert (w == 1.0) == _twin_reproduces(deal, rec, rules), (rec.tolist(), seat, deal.tolist(), w)
         ones += w == 1.0
@@ -170,7 +169,7 @@ def test_sharp_weights_reproduce_the_auction(seed, rules):
 
 
 def test_tremble_keeps_every_world():
-    weights = [w for _, _, _, w in _weights(_rows(30, 5, "default"), {}, 0.25, 0.01, 5, n_worlds=16)]
+    weights = [w for _, _, _, _, w in _weights(_rows(30, 5, "default"), {}, 0.25, 0.01, 5, n_worlds=16)]
     assert len(weights) > 500 and min(weights) > 0.0 and max(weights) <= 1.0
 
 
@@ -262,7 +261,7 @@ def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules):
     card_weights(params, wt, order)
     lone_ok = rules.get("maker_alone", "allowed") == "allowed"
     turns = calls_made = exchanges = merges = 0
-    for rec in _rows(180, 17, [seer, "default", "default"], rules):
+    for rec in _rows(240, 17, [seer, "default", "default"], rules):
         twin = _Twin(rec, rules)
         dealer, up = int(rec[ck.R_DEALER]), int(rec[ck.R_KITTY])
         u = up // 6
@@ -315,9 +314,8 @@ def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules):
                       for m in options}
             assert values[kept] == max(values.values()), (rec.tolist(), values)
             merges += 1
-    assert turns > 120 and calls_made > 25 and merges > 20
-    if rules.get("dealer_pickup") != "mandatory":
-        assert exchanges > 5
+    counts = (turns, calls_made, exchanges, merges)
+    assert turns > 100 and calls_made > 25 and merges > 20 and exchanges > 10, counts
 
 
 def test_searched_auction_same_seed_same_games_for_one_and_two_threads():
