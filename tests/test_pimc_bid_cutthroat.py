@@ -188,9 +188,11 @@ def test_pimc_infer_and_bid_off_change_nothing():
 
 class _Twin:
     """The default strategy finishing a hand from imposed decisions (the twin's rules and strategy), solved
-    double dummy from the first lead: seat 0's points."""
+    double dummy from the first lead: seat 0's points, or with ``margin`` its points less the mean of the
+    others'."""
 
-    def __init__(self, rec, rules):
+    def __init__(self, rec, rules, margin=False):
+        self.margin = margin
         self.rules = ct.resolve_rules(rules)
         self.params = cp.resolve_params("default")
         self.dealer, self.up = int(rec[ck.R_DEALER]), ct.as_card(int(rec[ck.R_KITTY]))
@@ -221,7 +223,7 @@ class _Twin:
                 maker, trump, round_one = seat, named, i < 3
                 break
         if maker is None:
-            return 0
+            return 0.0
         if round_one:
             d = cp.dealer_discard(hands[dealer], up, R, P) if discard == "strategy" else (
                 None if discard is None or discard < 0 else ct.as_card(discard))
@@ -248,13 +250,15 @@ class _Twin:
         act = sum(1 << s for s in active)
         mt = solve_position(masks, np.int64(act), np.int64(trump), np.zeros(4, np.int64), np.int64(0),
                             np.int64(leader), np.int64(1 << maker), self.keys, self.tags, self.bounds, self.nodes)
-        return ct.score_hand(maker, int(mt), maker_alone, lone, R)[0]
+        p = ct.score_hand(maker, int(mt), maker_alone, lone, R)
+        return p[0] - (p[1] + p[2]) / 2 if self.margin else float(p[0])
 
 
-@pytest.mark.parametrize("rules", RULE_SETS[:3])
-def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules):
-    rules_vec = encode(V, resolve(V, rules))
-    seer = {**V.presets["default"], "pimc_worlds": 1.0, "pimc_sees_all": 1.0, "pimc_bid": 1.0}
+@pytest.mark.parametrize("rules, margin", [(RULE_SETS[0], False), (RULE_SETS[1], False), (RULE_SETS[2], False),
+                                           (RULE_SETS[0], True)])
+def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules, margin):
+    seer = {**V.presets["default"], "pimc_worlds": 1.0, "pimc_sees_all": 1.0, "pimc_bid": 1.0,
+            "pimc_bid_margin": float(margin)}
     _, params = runner.seat_params([seer, "default", "default"], "cutthroat")
     wt = np.zeros((3, 4, 24))
     order = np.zeros((3, 5, 7), np.int64)
@@ -262,7 +266,7 @@ def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules):
     lone_ok = rules.get("maker_alone", "allowed") == "allowed"
     turns = calls_made = exchanges = merges = 0
     for rec in _rows(240, 17, [seer, "default", "default"], rules):
-        twin = _Twin(rec, rules)
+        twin = _Twin(rec, rules, margin)
         dealer, up = int(rec[ck.R_DEALER]), int(rec[ck.R_KITTY])
         u = up // 6
         n_calls = int(rec[ck.R_NCALLS])

@@ -38,5 +38,7 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(
     ("pimc_bid", 0.0, ("1 (with pimc_worlds >= 1): the PIMC player also searches its calls with going alone, the "
                        "dealer's exchange and the merge: each candidate scored by its points over the worlds, the "
                        "rest of the hand by the seats' strategies and the contract solved double dummy")),
+    ("pimc_bid_margin", 0.0, ("1: the searched auction scores each candidate by the player's margin (its points less "
+                              "the mean of the other two's) instead of its points")),
 )
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

@@ -55,6 +55,7 @@ Q_PIMC_INFER = PARAM_NAMES.index("pimc_infer")
 Q_PIMC_TAU = PARAM_NAMES.index("pimc_tau")
 Q_PIMC_EPS = PARAM_NAMES.index("pimc_eps")
 Q_PIMC_BID = PARAM_NAMES.index("pimc_bid")
+Q_PIMC_MARGIN = PARAM_NAMES.index("pimc_bid_margin")
 MAX_KEEPS = 12  # the merge's searched keeps (``keep_candidates``)
 
 # Call codes in the record: 0 pass, 1 accept the up-card (order / assist / take by position), 2 + suit named.
@@ -586,7 +587,9 @@ def finish_points(hands, dummy, dealer, maker, trump, f_seat, f_alone, lone_give
     (``lone_given`` >= -1: the lone defender or -1, the maker alone when
     ``f_alone`` is 1); the merge the strategy's, or ``keep_given`` (>= 0);
     then the maker alone against the defenders from the first lead
-    (``pimc.solve_deal``) and ``score_hand``.
+    (``pimc.solve_deal``) and ``score_hand``. With ``pimc_bid_margin`` the
+    value is ``me``'s margin instead: its points less the mean of the other
+    two seats'.
     """
     if lone_given < -1:
         maker_alone, lone_def = going_alone(hands, trump, maker, rules, params, wt, f_seat, f_alone, dstate, dbuf)
@@ -604,7 +607,9 @@ def finish_points(hands, dummy, dealer, maker, trump, f_seat, f_alone, lone_give
     leader = first_leader(maker, maker_alone, lone_def, dealer)
     mt = pimc.solve_deal(hands[0], hands[1], hands[2], np.int64(0), active, trump, leader, np.int64(1) << maker, ws)
     score_hand(maker, mt, maker_alone, lone_def, rules, points)
-    return points[me]
+    if params[me, Q_PIMC_MARGIN] >= 0.5:
+        return 1.5 * points[me] - 0.5 * (points[0] + points[1] + points[2])
+    return 1.0 * points[me]
 
 
 @kernel

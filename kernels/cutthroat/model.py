@@ -24,6 +24,12 @@ probability is ``bower.kernels.advice.choice_probability`` of these distances; a
 seat playing the random preset chooses uniformly among the legal calls. The
 player's own decisions (its round-one pass, when the turn is in round two)
 are known and weigh nothing.
+
+The PIMC player's inference (``world_weight``, ``pimc_infer``) weighs the
+whole auction of a deal as dealt with the same distances, and the decisions
+after the calls: the dealer's exchange and the maker's merge as the
+strategy's own choice with the tremble (``(1 - eps) [its choice] + eps /
+n``), going alone (maker and defenders) by the threshold distances.
 """
 
 import numpy as np

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from bower.kernels.cutthroat.codes import PARAMS
 
-SWITCHES = frozenset({"random", "pimc_sees_all", "pimc_infer", "pimc_bid"})
+SWITCHES = frozenset({"random", "pimc_sees_all", "pimc_infer", "pimc_bid", "pimc_bid_margin"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau"})
 
 
