@@ -13,7 +13,8 @@
   call (with going alone), every searched exchange and every searched merge
   is the double-dummy best among its candidates: each candidate's points are
   worked out here with the twin's strategy finishing the hand, the plain
-  solver (``solve_position``) and the rules' score (``tests/reference/cutthroat.py``).
+  solver (``solve_position``) and the rules' score (``tests/reference/cutthroat.py``);
+  the points, or with ``pimc_bid_margin`` the margin.
 - **Seeds.** The same records on 1 and 2 threads with searching and
   inferring seats; the search changes the auction.
 """
