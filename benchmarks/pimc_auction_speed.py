@@ -1,8 +1,8 @@
 """Hands per CPU-second on one thread: PIMC card play alone against card play with the searched auction.
 
 ``python benchmarks/pimc_auction_speed.py [VARIANT ...]``: Ghost Hand (600
-hands), Euchre (400) and Cutthroat (600; the variants named, or all), seat 0 with ``pimc_worlds`` = W (16, 32, 64) and the others
-``default``, with and without ``pimc_bid``; then every seat with both at
+hands), Euchre (400) and Cutthroat (600; the variants named, or all), seat 0
+with ``pimc_worlds`` = W (16, 32, 64) and the others ``default``, with and without ``pimc_bid``; then every seat with both at
 W = 16 and 32 (a quarter of the hands). Best of two runs after a warm-up,
 in CPU seconds of this process (the machine is shared: wall time moves with
 the load, CPU time far less).

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bower.kernels.cutthroat import hand as ck
-from bower.kernels.cutthroat.strategy import Q_VOID, card_weights
+from bower.kernels.cutthroat.strategy import Q_VOID, best_keep, card_weights
 from bower.kernels.rng import splitmix_seed
 from bower.kernels.solve import new_table, solve_position
 from bower.sim import runner
@@ -307,9 +307,8 @@ def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules, margin)
             ten = post | int(rec[ck.R_DUMMY])
             kept = ten & ~int(rec[ck.R_MAKER_DISCARDS])
             trump = int(rec[ck.R_TRUMP])
-            from bower.kernels.cutthroat.strategy import best_keep as kbest
             pw, pm = np.zeros((4, 8)), np.zeros((4, 8), np.int64)
-            mine = kbest(np.int64(ten), np.int64(trump), wt, order, np.int64(0), params[0, Q_VOID], pw, pm)
+            mine = best_keep(np.int64(ten), np.int64(trump), wt, order, np.int64(0), params[0, Q_VOID], pw, pm)
             keeps = np.zeros(ck.MAX_KEEPS + 1, np.int64)
             n = ck.keep_candidates(np.int64(ten), np.int64(trump), wt, np.int64(0), params[0, Q_VOID], mine, keeps)
             options = [int(x) for x in keeps[:n]]

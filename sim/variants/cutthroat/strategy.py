@@ -35,7 +35,7 @@ weights, no joker). ``u`` is the up-card's suit:
   alone and the merge the other seats made on it.
 - *PIMC auction* (``pimc_bid`` with ``pimc_worlds`` >= 1): each call with
   going alone, the dealer's exchange and the maker's merge is searched
-  (``hand.play_dealt_searched``): every candidate scored by the player's
+  (``kernels/cutthroat/hand.py``, ``play_searched``): every candidate scored by the player's
   points over its sampled deals, the rest of the hand by the seats'
   strategies and the contract solved double dummy; ties: the strategy's own
   choice.
