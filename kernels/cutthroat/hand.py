@@ -786,7 +786,9 @@ def keep_candidates(ten, t, wt, seat, void_w, mine, cand):
     for _ in range(min(n, MAX_KEEPS)):
         best = -1
         for i in range(n):
-            if masks[i] >= 0 and (best < 0 or ests[i] > ests[best] or (ests[i] == ests[best] and masks[i] > masks[best])):
+            if masks[i] < 0:
+                continue
+            if best < 0 or ests[i] > ests[best] or (ests[i] == ests[best] and masks[i] > masks[best]):
                 best = i
         cand[m] = masks[best]
         have_mine = have_mine or masks[best] == mine
