@@ -720,3 +720,13 @@ def plan_fresh(own, me, active, deck, known_out, ws):
     played, _, _, _ = history(ws, 0, 0, 0, active, ws)
     n_unseen, restricted, full, ok, _ = _plan(own, me, active, 0, deck, known_out, -1, 0, played, ws)
     return n_unseen, restricted, full
+
+
+@kernel
+def plan_fresh_pinned(own, me, active, deck, known_out, pin_card, pin_allow, ws):
+    """``plan_fresh`` with one card whose place is known (``pin_card`` only with the recipients of ``pin_allow``,
+    -1: none): a decision after the auction and before the first lead, such as Cutthroat's merge after the
+    dealer took the up-card. Returns (unseen cards, restricted, full state)."""
+    played, _, _, _ = history(ws, 0, 0, 0, active, ws)
+    n_unseen, restricted, full, ok, _ = _plan(own, me, active, 0, deck, known_out, pin_card, pin_allow, played, ws)
+    return n_unseen, restricted, full

@@ -29,5 +29,16 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(
     ("defend_alone_min", 3.75, "a defender goes alone when its estimate for trump reaches this"),
     ("lead_trump_min", 2.0, "a maker with at least this many trumps leads the highest trump"),
     ("random", 0.0, "1: every decision uniformly at random among the legal choices"),
-) + PIMC_PARAMS
+) + PIMC_PARAMS + (
+    # the PIMC player's inference and search of the auction (kernels/cutthroat/hand.py, model.py)
+    ("pimc_infer", 0.0, ("1: the PIMC player weighs each world by the auction model's probability of the calls, "
+                         "exchange, going alone and merge the other seats made on it; 0: every world weighs the same")),
+    ("pimc_tau", 0.25, "the auction model's temperature for pimc_infer, in tricks of estimate (0: sharp)"),
+    ("pimc_eps", 0.01, "the auction model's tremble for pimc_infer: the share of each decision spread evenly"),
+    ("pimc_bid", 0.0, ("1 (with pimc_worlds >= 1): the PIMC player also searches its calls with going alone, the "
+                       "dealer's exchange and the merge: each candidate scored by its points over the worlds, the "
+                       "rest of the hand by the seats' strategies and the contract solved double dummy")),
+    ("pimc_bid_margin", 0.0, ("1: the searched auction scores each candidate by the player's margin (its points less "
+                              "the mean of the other two's) instead of its points")),
+)
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

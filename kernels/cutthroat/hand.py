@@ -13,6 +13,7 @@ counters (``S_*``) are fixed-width int64 rows read by ``bower.sim.records`` and
 import numpy as np
 
 from bower.kernels.bits import popcount
+from bower.kernels.tables import SUIT_MASK
 from bower.kernels.cutthroat.strategy import (
     Q_ALONE,
     Q_ASSIST,
@@ -25,8 +26,10 @@ from bower.kernels.cutthroat.strategy import (
     Q_VOID,
     best_exchange,
     best_keep,
+    card_weights,
     random_keep,
 )
+from bower.kernels.cutthroat.strategy import KEEP as KEEP_N
 from bower.kernels.deal import deal_packets
 from bower.kernels.bits import lowest
 from bower.kernels.estimate import best_suit, estimate
@@ -37,6 +40,7 @@ from bower.kernels.rng import bounded
 from bower.kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
 from bower.kernels.cutthroat.codes import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
 from bower.kernels.cutthroat.codes import PARAM_NAMES
+from bower.kernels.cutthroat.model import world_weight
 
 N_SEATS = 3
 HAND_SIZE = 5
@@ -47,6 +51,12 @@ MAKER_NEEDS = 3
 DECK = np.int64((1 << 24) - 1)
 Q_PIMC = PARAM_NAMES.index("pimc_worlds")
 Q_PIMC_SEES = PARAM_NAMES.index("pimc_sees_all")
+Q_PIMC_INFER = PARAM_NAMES.index("pimc_infer")
+Q_PIMC_TAU = PARAM_NAMES.index("pimc_tau")
+Q_PIMC_EPS = PARAM_NAMES.index("pimc_eps")
+Q_PIMC_BID = PARAM_NAMES.index("pimc_bid")
+Q_PIMC_MARGIN = PARAM_NAMES.index("pimc_bid_margin")
+MAX_KEEPS = 12  # the merge's searched keeps (``keep_candidates``)
 
 # Call codes in the record: 0 pass, 1 accept the up-card (order / assist / take by position), 2 + suit named.
 CALL_PASS = 0
@@ -54,9 +64,10 @@ CALL_ACCEPT = 1
 CALL_SUIT = 2
 
 # A forced decision (should-bid): seat, the call index at which it acts, its call code (as in the record),
-# and whether it goes alone if it becomes the maker (-1 = as the strategy does).
-F_SEAT, F_AT, F_CALL, F_ALONE = range(4)
-NO_FORCE = np.full(4, -1, np.int64)
+# and whether it goes alone if it becomes the maker (-1 = as the strategy does); then how many of the first
+# calls are given as passes, whoever makes them (the searched auction; no draw for them). NO_FORCE: none.
+F_SEAT, F_AT, F_CALL, F_ALONE, F_PASSES = range(5)
+NO_FORCE = np.array([-1, -1, -1, -1, 0], np.int64)
 
 # Per-hand record layout (int64 row).
 R_DEALER = 0
@@ -185,7 +196,7 @@ def pimc_facts(rec, seat):
 
 
 @kernel(_nrt=False)
-def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws):
+def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws, rules, wt, order, pw, pm):
     """Play five tricks among the active seats (all but ``out``, -1 for none); plays into ``rec``, counts into ``tricks``.
 
     Leads as Ghost Hand's strategy; a defender follows with its card of least
@@ -194,8 +205,11 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
     (``tables.VALUE_ORDER``, as Ghost Hand's ``play_core``): the card of least
     value of a mask is its lowest bit. A seat with ``pimc_worlds`` >= 1
     plays by ``pimc.choose`` (``pimc_facts``), ``ws`` its workspace (any
-    int64 array when no seat does). Compiled once, without reference
-    counting (``_nrt=False``: it never allocates).
+    int64 array when no seat does); with ``pimc_infer`` by
+    ``pimc_card_inferred`` (``rules``, ``wt``, ``order`` feed its model;
+    ``pw``, ``pm`` are the merge's scratch, free by then).
+    Compiled once, without reference counting (``_nrt=False``: it never
+    allocates).
     """
     v0 = value_ranks(hands[0], trump)
     v1 = value_ranks(hands[1], trump)
@@ -228,7 +242,10 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
                 follow = hand & V_SUIT_MASK[trump, led]
                 legal = follow if follow != 0 else hand
             if (rnd >> seat) & 1 == 1:
-                if (pim >> seat) & 1 == 1:
+                if (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
+                    card = pimc_card_inferred(card_mask(hand, trump), seat, trump, np.int64(n), rules, params, wt,
+                                              order, pw, pm, dstate, dbuf, rec, ws)
+                elif (pim >> seat) & 1 == 1:
                     active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
                     card = pimc.choose(card_mask(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow,
                                        rec, R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]),
@@ -276,7 +293,7 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
 def force_of(force):
     """A force array (``F_*``, ``NO_FORCE`` for none) as the tuple ``auction`` takes (one type for the global
     ``NO_FORCE`` and a copy, so the auction compiles once)."""
-    return (force[F_SEAT], force[F_AT], force[F_CALL], force[F_ALONE])
+    return (force[F_SEAT], force[F_AT], force[F_CALL], force[F_ALONE], force[F_PASSES])
 
 
 @kernel(_nrt=False)
@@ -285,7 +302,8 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
 
     Returns (maker, trump); maker -1 means thrown in. ``hands`` (by seat)
     gets the dealer's exchange. ``force`` (``F_*`` as a tuple, ``force_of``)
-    makes one seat's call at one turn instead of its strategy (no draw for it).
+    makes one seat's call at one turn instead of its strategy, and the first
+    ``F_PASSES`` calls passes (no draw for them).
     """
     u = up // 6
     n_calls = 0
@@ -296,7 +314,9 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
     for p in range(1, 4):
         seat = (dealer + p) % 3
         hand = hands[seat]
-        if seat == force[F_SEAT] and n_calls == force[F_AT]:
+        if n_calls < force[F_PASSES]:
+            accept = False
+        elif seat == force[F_SEAT] and n_calls == force[F_AT]:
             accept = force[F_CALL] == CALL_ACCEPT
         elif is_random(params, seat):
             accept = bounded(dstate, dbuf, 2) == 1
@@ -337,7 +357,9 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
             seat = (dealer + p) % 3
             stuck = p == 3 and rules[C_STICK] == 1
             call = -1
-            if seat == force[F_SEAT] and n_calls == force[F_AT]:
+            if n_calls < force[F_PASSES]:
+                call = -1
+            elif seat == force[F_SEAT] and n_calls == force[F_AT]:
                 if force[F_CALL] >= CALL_SUIT:
                     call = force[F_CALL] - CALL_SUIT
             elif is_random(params, seat):
@@ -380,6 +402,10 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
     rec[R_DUMMY] = dummy
     for i in range(4):
         rec[R_KITTY + i] = kitty[i]
+    if uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_PASSES] == 0:
+        play_searched(kitty[0], dummy, dealer, rules, params, wt, order, dstate, dbuf, hands, tricks, points, pw, pm,
+                      rec)
+        return
     maker, trump = auction(hands, kitty[0], dealer, rules, params, wt, force_of(force), dstate, dbuf, rec)
     rec[R_MAKER] = maker
     rec[R_TRUMP] = trump
@@ -391,10 +417,36 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
             rec[R_TRICKS + s] = 0
             rec[R_POINTS + s] = 0
         return
+    maker_alone, lone_def = going_alone(hands, trump, maker, rules, params, wt, force[F_SEAT], force[F_ALONE], dstate,
+                                        dbuf)
+    if not maker_alone:
+        keep = merge(hands, dummy, trump, maker, params, wt, order, pw, pm, dstate, dbuf)
+        rec[R_MAKER_DISCARDS] = (hands[maker] | dummy) & ~keep
+        hands[maker] = keep
+    out = -1
+    if lone_def >= 0:
+        out = 3 - maker - lone_def
+        rec[R_ALONE] |= 1 << lone_def
+    if maker_alone:
+        rec[R_ALONE] |= 1 << maker
+    leader = first_leader(maker, maker_alone, lone_def, dealer)
+    ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
+    play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws, rules, wt, order, pw, pm)
+    score_hand(maker, tricks[maker], maker_alone, lone_def, rules, points)
+    for s in range(N_SEATS):
+        rec[R_TRICKS + s] = tricks[s]
+        rec[R_POINTS + s] = points[s]
+
+
+@kernel(inline="always")
+def going_alone(hands, trump, maker, rules, params, wt, f_seat, f_alone, dstate, dbuf):
+    """(maker alone, lone defender or -1) after trump is fixed: the maker's going alone (under ``maker_alone =
+    allowed``; forced when the maker is ``f_seat`` and ``f_alone`` >= 0), then each defender's from the maker's
+    left, the first to go."""
     maker_alone = False
     if rules[C_MAKER_ALONE] == 1:
-        if maker == force[F_SEAT] and force[F_ALONE] >= 0:
-            maker_alone = force[F_ALONE] == 1
+        if maker == f_seat and f_alone >= 0:
+            maker_alone = f_alone == 1
         elif is_random(params, maker):
             maker_alone = bounded(dstate, dbuf, 2) == 1
         else:
@@ -409,34 +461,28 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
         if go:
             lone_def = d
             break
-    if not maker_alone:
-        ten = hands[maker] | dummy
-        if is_random(params, maker):
-            keep = random_keep(ten, dstate, dbuf)
-        else:
-            keep = best_keep(ten, trump, wt, order, maker, params[maker, Q_VOID], pw, pm)
-        rec[R_MAKER_DISCARDS] = ten & ~keep
-        hands[maker] = keep
-    out = -1
-    if lone_def >= 0:
-        out = 3 - maker - lone_def
-        rec[R_ALONE] |= 1 << lone_def
-    if maker_alone:
-        rec[R_ALONE] |= 1 << maker
+    return maker_alone, lone_def
+
+
+@kernel(inline="always")
+def merge(hands, dummy, trump, maker, params, wt, order, pw, pm, dstate, dbuf):
+    """The five the maker's strategy keeps of its hand and the dummy (``best_keep``, or ``random_keep``)."""
+    ten = hands[maker] | dummy
+    if is_random(params, maker):
+        return random_keep(ten, dstate, dbuf)
+    return best_keep(ten, trump, wt, order, maker, params[maker, Q_VOID], pw, pm)
+
+
+@kernel(inline="always")
+def first_leader(maker, maker_alone, lone_def, dealer):
+    """The first lead (RULES.md 2): position 1; the first active seat left of a lone hand; the lone defender."""
     if maker_alone and lone_def >= 0:
-        leader = lone_def
-    elif maker_alone:
-        leader = (maker + 1) % 3
-    elif lone_def >= 0:
-        leader = maker  # the first active player to the lone defender's left
-    else:
-        leader = (dealer + 1) % 3
-    ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
-    play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws)
-    score_hand(maker, tricks[maker], maker_alone, lone_def, rules, points)
-    for s in range(N_SEATS):
-        rec[R_TRICKS + s] = tricks[s]
-        rec[R_POINTS + s] = points[s]
+        return lone_def
+    if maker_alone:
+        return (maker + 1) % 3
+    if lone_def >= 0:
+        return maker  # the first active player to the lone defender's left
+    return (dealer + 1) % 3
 
 
 @kernel
@@ -503,3 +549,660 @@ def tally(rec, acc):
         acc[S_POINTS + p] += pts
         acc[S_POINTS_SQ + p] += pts * pts
         acc[S_TRICKS + p] += rec[R_TRICKS + s]
+
+
+# ---------------------------------------------------------------- PIMC: the searched auction and the inference
+
+
+@kernel(inline="always")
+def searches(params, seat):
+    """Whether ``seat`` searches its auction decisions by PIMC (``pimc_bid`` on, ``pimc_worlds`` >= 1, not random)."""
+    return params[seat, Q_PIMC_BID] >= 0.5 and params[seat, Q_PIMC] >= 1.0 and not is_random(params, seat)
+
+
+@kernel(inline="always")
+def uses_pimc_bid(params):
+    """Whether a seat searches its auction decisions by PIMC (``searches``)."""
+    return searches(params, 0) or searches(params, 1) or searches(params, 2)
+
+
+@kernel
+def draw_cards(pool, k, dstate, dbuf):
+    """``k`` cards of ``pool`` drawn uniformly from the decision stream (pick ``i``: the ``bounded``-th left)."""
+    out = np.int64(0)
+    for _ in range(k):
+        c = nth_card(pool, bounded(dstate, dbuf, popcount(pool)))
+        out |= np.int64(1) << c
+        pool &= ~(np.int64(1) << c)
+    return out
+
+
+@kernel
+def finish_points(hands, dummy, dealer, maker, trump, f_seat, f_alone, lone_given, keep_given, me, rules, params, wt,
+                  order, pw, pm, dstate, dbuf, points, ws):
+    """Seat ``me``'s points when the hand is finished from the auction's end (``hands`` by seat after the
+    exchange; rewritten) and the contract solved double dummy.
+
+    Going alone as ``going_alone`` (``f_seat``, ``f_alone``), or given
+    (``lone_given`` >= -1: the lone defender or -1, the maker alone when
+    ``f_alone`` is 1); the merge the strategy's, or ``keep_given`` (>= 0);
+    then the maker alone against the defenders from the first lead
+    (``pimc.solve_deal``) and ``score_hand``. With ``pimc_bid_margin`` the
+    value is ``me``'s margin instead: its points less the mean of the other
+    two seats'.
+    """
+    if lone_given < -1:
+        maker_alone, lone_def = going_alone(hands, trump, maker, rules, params, wt, f_seat, f_alone, dstate, dbuf)
+    else:
+        maker_alone = f_alone == 1
+        lone_def = lone_given
+    if not maker_alone:
+        if keep_given >= 0:
+            hands[maker] = keep_given
+        else:
+            hands[maker] = merge(hands, dummy, trump, maker, params, wt, order, pw, pm, dstate, dbuf)
+    active = np.int64(7)
+    if lone_def >= 0:
+        active &= ~(np.int64(1) << (3 - maker - lone_def))
+    leader = first_leader(maker, maker_alone, lone_def, dealer)
+    mt = pimc.solve_deal(hands[0], hands[1], hands[2], np.int64(0), active, trump, leader, np.int64(1) << maker, ws)
+    score_hand(maker, mt, maker_alone, lone_def, rules, points)
+    if params[me, Q_PIMC_MARGIN] >= 0.5:
+        return 1.5 * points[me] - 0.5 * (points[0] + points[1] + points[2])
+    return 1.0 * points[me]
+
+
+@kernel
+def _auction_world(me, own, up, sees_all, n_unseen, full, restricted, dstate, dbuf, rec, ws, world):
+    """A world for an auction decision of ``me`` (before the exchange): ``world`` by seat as dealt, returns the
+    dummy. The unseen cards go to the other two seats and the pile (``pimc.draw``), the dummy is 5 of the pile
+    (the rest the kitty's face-down cards); with ``sees_all`` the true deal (``rec``)."""
+    if sees_all:
+        for s in range(N_SEATS):
+            world[s] = rec[R_DEAL + s]
+        return rec[R_DUMMY]
+    pimc.draw(own, me, np.int64(7), n_unseen, full, restricted, dstate, dbuf, ws)
+    world[0], world[1], world[2], _, pile, _, _, _, _ = pimc.world_hands(ws)
+    return draw_cards(pile, 5, dstate, dbuf)
+
+
+@kernel
+def call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, order, pw, pm, dstate, dbuf, rec, ws, vals):
+    """The searched calls' values: ``vals[i]``, ``me``'s points summed over its worlds (weighted with
+    ``pimc_infer``) when it makes candidate ``i`` = (call code, alone 0 / 1) at turn ``k`` after ``k`` passes.
+
+    In each world (``_auction_world``) the passes are given, the seats'
+    strategies finish the auction and the exchange (``auction``), going
+    alone and the merge (``finish_points``; the same decision-stream state
+    for every candidate of a world), and the contract is solved double
+    dummy; a hand thrown in scores 0. With ``pimc_infer`` a world weighs
+    ``model.world_weight`` of the passes (``rec``'s first ``k`` calls).
+    Returns the summed weights.
+    """
+    n_worlds = np.int64(params[me, Q_PIMC])
+    sees_all = params[me, Q_PIMC_SEES] >= 0.5
+    infer = params[me, Q_PIMC_INFER] >= 0.5 and not sees_all
+    tau, eps = params[me, Q_PIMC_TAU], params[me, Q_PIMC_EPS]
+    for i in range(n_cand):
+        vals[i] = 0.0
+    n_unseen, restricted, full = 0, False, 0
+    if sees_all:
+        n_worlds = 1
+    else:
+        n_unseen, restricted, full = pimc.plan_fresh(own, me, np.int64(7), DECK, np.int64(1) << up, ws)
+    world = np.zeros(N_SEATS, np.int64)
+    hands = np.zeros(N_SEATS, np.int64)
+    points = np.zeros(N_SEATS, np.int64)
+    scratch = np.zeros(R_WIDTH, np.int64)
+    ds = np.empty(4, np.uint64)
+    db = np.zeros(2, np.int64)
+    dist = np.zeros(12)
+    calls = rec[R_CALLS:R_CALLS + 2 * MAX_CALLS]
+    total = 0.0
+    for _ in range(n_worlds):
+        dummy = _auction_world(me, own, up, sees_all, n_unseen, full, restricted, dstate, dbuf, rec, ws, world)
+        w = 1.0
+        if infer:
+            w = world_weight(world, dummy, up, dealer, me, calls, k, False, np.int64(-1), False, np.int64(0), False,
+                             np.int64(0), rules, params, wt, order, tau, eps, pw, pm, dist)
+            if not w > 0.0:
+                continue
+        total += w
+        for i in range(n_cand):
+            for s in range(N_SEATS):
+                hands[s] = world[s]
+            ds[:] = dstate
+            db[:] = dbuf
+            force = (me, k, cand[i, 0], cand[i, 1], k)
+            maker, trump = auction(hands, up, dealer, rules, params, wt, force, ds, db, scratch)
+            if maker < 0:
+                continue
+            vals[i] += w * finish_points(hands, dummy, dealer, maker, trump, me, cand[i, 1], np.int64(-2),
+                                         np.int64(-1), me, rules, params, wt, order, pw, pm, ds, db, points, ws)
+    return total
+
+
+@kernel
+def exchange_values(me, n_calls, up, own, maker, f_seat, f_alone, cand, n_cand, rules, params, wt, order, pw, pm,
+                    dstate, dbuf, rec, ws, vals):
+    """The dealer's searched exchange: ``vals[i]``, its points summed over its worlds when it lays down
+    ``cand[i]`` for the up-card (-1: keeps its hand), after the round-one call of ``maker`` (call ``n_calls`` - 1).
+
+    Worlds as ``call_values`` (weighted by the whole auction with
+    ``pimc_infer``); going alone (``f_seat``, ``f_alone``: the searched
+    maker's choice), the lone defender and the merge by the strategies.
+    Returns the summed weights.
+    """
+    n_worlds = np.int64(params[me, Q_PIMC])
+    sees_all = params[me, Q_PIMC_SEES] >= 0.5
+    infer = params[me, Q_PIMC_INFER] >= 0.5 and not sees_all
+    tau, eps = params[me, Q_PIMC_TAU], params[me, Q_PIMC_EPS]
+    for i in range(n_cand):
+        vals[i] = 0.0
+    n_unseen, restricted, full = 0, False, 0
+    if sees_all:
+        n_worlds = 1
+    else:
+        n_unseen, restricted, full = pimc.plan_fresh(own, me, np.int64(7), DECK, np.int64(1) << up, ws)
+    world = np.zeros(N_SEATS, np.int64)
+    hands = np.zeros(N_SEATS, np.int64)
+    points = np.zeros(N_SEATS, np.int64)
+    ds = np.empty(4, np.uint64)
+    db = np.zeros(2, np.int64)
+    dist = np.zeros(12)
+    calls = rec[R_CALLS:R_CALLS + 2 * MAX_CALLS]
+    trump = up // 6
+    total = 0.0
+    for _ in range(n_worlds):
+        dummy = _auction_world(me, own, up, sees_all, n_unseen, full, restricted, dstate, dbuf, rec, ws, world)
+        w = 1.0
+        if infer:
+            w = world_weight(world, dummy, up, me, me, calls, n_calls, False, np.int64(-1), False, np.int64(0), False,
+                             np.int64(0), rules, params, wt, order, tau, eps, pw, pm, dist)
+            if not w > 0.0:
+                continue
+        total += w
+        for i in range(n_cand):
+            for s in range(N_SEATS):
+                hands[s] = world[s]
+            hands[me] = own if cand[i] < 0 else (own & ~(np.int64(1) << cand[i])) | (np.int64(1) << up)
+            ds[:] = dstate
+            db[:] = dbuf
+            vals[i] += w * finish_points(hands, dummy, me, maker, trump, f_seat, f_alone, np.int64(-2), np.int64(-1),
+                                         me, rules, params, wt, order, pw, pm, ds, db, points, ws)
+    return total
+
+
+@kernel
+def _top_cards(mask, t, j):
+    """The ``j`` cards of ``mask`` of highest power under trump ``t`` (one effective suit: ``VALUE_RANK`` order)."""
+    out = np.int64(0)
+    for _ in range(j):
+        best = -1
+        m = mask & ~out
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            if best < 0 or VALUE_RANK[t, c] > VALUE_RANK[t, best]:
+                best = c
+        out |= np.int64(1) << best
+    return out
+
+
+@kernel
+def keep_candidates(ten, t, wt, seat, void_w, mine, cand):
+    """The merge's searched keeps into ``cand`` (``MAX_KEEPS`` + 1 at most); returns how many.
+
+    For every split of the five over trump and the three off-suits (as
+    ``best_keep``), the highest cards of each suit by power (a lower card
+    kept over a higher one of its suit is never tried); of those the
+    ``MAX_KEEPS`` with the highest estimate for the seat (ties: the larger
+    mask), and the strategy's own keep ``mine`` if it is not among them.
+    """
+    masks = np.zeros(64, np.int64)
+    ests = np.zeros(64)
+    groups = np.zeros(4, np.int64)
+    groups[0] = ten & SUIT_MASK[t, t]
+    g = 1
+    for s in range(4):
+        if s != t:
+            groups[g] = ten & SUIT_MASK[t, s]
+            g += 1
+    n0, n1, n2, n3 = popcount(groups[0]), popcount(groups[1]), popcount(groups[2]), popcount(groups[3])
+    n = 0
+    for k0 in range(min(KEEP_N, n0) + 1):
+        for k1 in range(min(KEEP_N - k0, n1) + 1):
+            for k2 in range(min(KEEP_N - k0 - k1, n2) + 1):
+                k3 = KEEP_N - k0 - k1 - k2
+                if k3 > n3:
+                    continue
+                msk = (_top_cards(groups[0], t, k0) | _top_cards(groups[1], t, k1) | _top_cards(groups[2], t, k2)
+                       | _top_cards(groups[3], t, k3))
+                masks[n] = msk
+                ests[n] = estimate(msk, t, wt, seat, void_w)
+                n += 1
+    m = 0
+    have_mine = False
+    for _ in range(min(n, MAX_KEEPS)):
+        best = -1
+        for i in range(n):
+            if masks[i] < 0:
+                continue
+            if best < 0 or ests[i] > ests[best] or (ests[i] == ests[best] and masks[i] > masks[best]):
+                best = i
+        cand[m] = masks[best]
+        have_mine = have_mine or masks[best] == mine
+        masks[best] = -1
+        m += 1
+    if not have_mine:
+        cand[m] = mine
+        m += 1
+    return m
+
+
+@kernel
+def keep_values(me, hands, dummy, dealer, trump, lone_def, cand, n_cand, rules, params, wt, order, pw, pm, dstate,
+                dbuf, rec, ws, vals):
+    """The maker's searched merge: ``vals[i]``, its points summed over its worlds when it keeps ``cand[i]`` of
+    its hand (``hands[me]``, after the exchange) and the dummy; the lone defender (``lone_def``) is known.
+
+    The worlds deal what the maker has not seen (not its hand, the dummy,
+    the up-card left or its own discard) to the other two seats (the
+    up-card the other dealer took pinned there) and the kitty
+    (``pimc.plan_fresh_pinned``); with ``pimc_infer`` each weighs
+    ``model.world_weight`` of the calls, the exchange (the other dealer's
+    discard drawn from the kitty's side) and going alone. With
+    ``pimc_sees_all`` the one world is ``hands``. Returns the summed weights.
+    """
+    n_worlds = np.int64(params[me, Q_PIMC])
+    sees_all = params[me, Q_PIMC_SEES] >= 0.5
+    infer = params[me, Q_PIMC_INFER] >= 0.5 and not sees_all
+    tau, eps = params[me, Q_PIMC_TAU], params[me, Q_PIMC_EPS]
+    for i in range(n_cand):
+        vals[i] = 0.0
+    up = rec[R_KITTY]
+    disc = rec[R_DEALER_DISCARD]
+    own = hands[me]
+    known = dummy
+    pin = np.int64(-1)
+    pin_allow = np.int64(0)
+    if disc < 0:
+        known |= np.int64(1) << up
+    elif dealer == me:
+        known |= np.int64(1) << disc
+    else:
+        pin = up
+        pin_allow = np.int64(1) << dealer
+    n_unseen, restricted, full = 0, False, 0
+    pile = np.int64(0)
+    if sees_all:
+        n_worlds = 1
+    else:
+        n_unseen, restricted, full = pimc.plan_fresh_pinned(own, me, np.int64(7), DECK, known, pin, pin_allow, ws)
+    world = np.zeros(N_SEATS, np.int64)
+    dealt = np.zeros(N_SEATS, np.int64)
+    h = np.zeros(N_SEATS, np.int64)
+    points = np.zeros(N_SEATS, np.int64)
+    dist = np.zeros(12)
+    calls = rec[R_CALLS:R_CALLS + 2 * MAX_CALLS]
+    total = 0.0
+    for _ in range(n_worlds):
+        if sees_all:
+            for s in range(N_SEATS):
+                world[s] = hands[s]
+        else:
+            pimc.draw(own, me, np.int64(7), n_unseen, full, restricted, dstate, dbuf, ws)
+            world[0], world[1], world[2], _, pile, _, _, _, _ = pimc.world_hands(ws)
+        w = 1.0
+        if infer:
+            wd = disc
+            for s in range(N_SEATS):
+                dealt[s] = world[s]
+            dealt[me] = rec[R_DEAL + me]
+            if disc >= 0 and dealer != me:
+                wd = lowest(draw_cards(pile, 1, dstate, dbuf))
+                dealt[dealer] = (world[dealer] & ~(np.int64(1) << up)) | (np.int64(1) << wd)
+            w = world_weight(dealt, dummy, up, dealer, me, calls, rec[R_NCALLS], True, wd, True, rec[R_ALONE], False,
+                             np.int64(0), rules, params, wt, order, tau, eps, pw, pm, dist)
+            if not w > 0.0:
+                continue
+        total += w
+        for i in range(n_cand):
+            for s in range(N_SEATS):
+                h[s] = world[s]
+            vals[i] += w * finish_points(h, dummy, dealer, me, trump, me, np.int64(0), lone_def, cand[i], me, rules,
+                                         params, wt, order, pw, pm, dstate, dbuf, points, ws)
+    return total
+
+
+@kernel
+def _best(vals, n, mine):
+    """The index of the highest of ``vals[:n]``, ties to ``mine`` (then the first)."""
+    best = mine if mine >= 0 else 0
+    for i in range(n):
+        if vals[i] > vals[best]:
+            best = i
+    return best
+
+
+@kernel
+def auction_force(dealt, up, dealer, rules, params, wt, order, pw, pm, dstate, dbuf, rec, ws):
+    """The calls with the searching seats' (``searches``) made by PIMC, as one force (``F_*`` tuple).
+
+    Turn by turn (every call before the deciding one is a pass): a seat
+    that does not search makes its strategy's call (``auction`` with the
+    passes so far given); a searching seat scores its candidates (round one:
+    pass, accept, accept alone; round two: pass unless stuck, each allowed
+    suit, with or without going alone; alone only under ``maker_alone =
+    allowed``) with ``call_values`` and makes the best (ties: the
+    strategy's call with its own going alone). The first call that is not a
+    pass ends the search; if all pass, the force gives 6 passes. The passes
+    are written to ``rec``'s calls as they are made (the inference reads them).
+    """
+    hands = np.zeros(N_SEATS, np.int64)
+    scratch = np.zeros(R_WIDTH, np.int64)
+    ds = np.empty(4, np.uint64)
+    db = np.zeros(2, np.int64)
+    cand = np.zeros((9, 2), np.int64)
+    vals = np.zeros(9)
+    u = up // 6
+    lone_ok = rules[C_MAKER_ALONE] == 1
+    n_alone = 2 if lone_ok else 1
+    allowed = 15 if rules[C_TURNED_DOWN_OK] == 1 else 15 & ~(1 << u)
+    for k in range(2 * N_SEATS):
+        seat = (dealer + 1 + k) % 3
+        for s in range(N_SEATS):
+            hands[s] = dealt[s]
+        ds[:] = dstate
+        db[:] = dbuf
+        auction(hands, up, dealer, rules, params, wt, (np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1),
+                                                       np.int64(k)), ds, db, scratch)
+        call = scratch[R_CALLS + 2 * k + 1]
+        if searches(params, seat):
+            own = dealt[seat]
+            vw = params[seat, Q_VOID]
+            n = 0
+            stuck = k == 2 * N_SEATS - 1 and rules[C_STICK] == 1
+            if not stuck:
+                cand[0, 0], cand[0, 1] = CALL_PASS, -1
+                n = 1
+            mine = 0
+            if k < N_SEATS:
+                for a in range(n_alone):
+                    cand[n + a, 0], cand[n + a, 1] = CALL_ACCEPT, a
+                if call == CALL_ACCEPT:
+                    held = own
+                    if seat == dealer:  # the strategy's exchange: the hand it would go alone with
+                        d, e = best_exchange(own, up, u, wt, seat, vw)
+                        if rules[C_PICKUP_MANDATORY] == 1 or e > estimate(own, u, wt, seat, vw):
+                            held = (own & ~(np.int64(1) << d)) | (np.int64(1) << up)
+                    alone = lone_ok and estimate(held, u, wt, seat, vw) >= params[seat, Q_ALONE]
+                    mine = n + (1 if alone else 0)
+                n += n_alone
+            else:
+                for t in range(4):
+                    if (allowed >> t) & 1:
+                        if call == CALL_SUIT + t:
+                            alone = lone_ok and estimate(own, t, wt, seat, vw) >= params[seat, Q_ALONE]
+                            mine = n + (1 if alone else 0)
+                        for a in range(n_alone):
+                            cand[n + a, 0], cand[n + a, 1] = CALL_SUIT + t, a
+                        n += n_alone
+            for i in range(k):
+                rec[R_CALLS + 2 * i] = (dealer + 1 + i) % 3
+                rec[R_CALLS + 2 * i + 1] = CALL_PASS
+            call_values(seat, np.int64(k), up, own, cand, np.int64(n), dealer, rules, params, wt, order, pw, pm,
+                        dstate, dbuf, rec, ws, vals)
+            best = _best(vals, n, mine)
+            if cand[best, 0] != CALL_PASS:
+                return seat, np.int64(k), cand[best, 0], cand[best, 1], np.int64(k)
+        elif call != CALL_PASS:
+            return seat, np.int64(k), call, np.int64(-1), np.int64(k)
+    return np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(2 * N_SEATS)
+
+
+@kernel
+def play_searched(up, dummy, dealer, rules, params, wt, order, dstate, dbuf, hands, tricks, points, pw, pm, rec):
+    """``play_dealt``'s hand (dealt into ``rec`` and ``hands``) with the searching seats' auction by PIMC.
+
+    The calls by ``auction_force``; after a round-one call a searching
+    dealer scores keeping its hand (``dealer_pickup = optional``) and each
+    card to lay down for the up-card (``exchange_values``; ties: the
+    strategy's exchange); going alone (the searched maker's as chosen with
+    its call) and the lone defender as ``going_alone``; a searching maker
+    with the dummy scores its keeps (``keep_candidates``, ``keep_values``;
+    ties: the strategy's keep). Then the play, as ``play_dealt``. One PIMC
+    workspace serves the search and the card play.
+    """
+    ws = pimc.new_workspace()
+    u = up // 6
+    dealt = np.zeros(N_SEATS, np.int64)
+    for s in range(N_SEATS):
+        dealt[s] = hands[s]
+    f = auction_force(dealt, up, dealer, rules, params, wt, order, pw, pm, dstate, dbuf, rec, ws)
+    maker, trump = auction(hands, up, dealer, rules, params, wt, f, dstate, dbuf, rec)
+    rec[R_MAKER] = maker
+    rec[R_TRUMP] = trump
+    rec[R_MAKER_DISCARDS] = 0
+    rec[R_ALONE] = 0
+    if maker < 0:
+        rec[R_NPLAYS] = 0
+        for s in range(N_SEATS):
+            rec[R_TRICKS + s] = 0
+            rec[R_POINTS + s] = 0
+        return
+    n_calls = rec[R_NCALLS]
+    if rec[R_CALLS + 2 * n_calls - 1] == CALL_ACCEPT and searches(params, dealer):
+        own = dealt[dealer]
+        cand = np.zeros(6, np.int64)
+        vals = np.zeros(6)
+        n = 0
+        if rules[C_PICKUP_MANDATORY] == 0:
+            cand[0] = -1
+            n = 1
+        mine = -1
+        m = own
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            if c == rec[R_DEALER_DISCARD]:
+                mine = n
+            cand[n] = c
+            n += 1
+        if mine < 0:
+            mine = 0  # the strategy kept its hand: candidate 0
+        exchange_values(dealer, n_calls, up, own, maker, f[F_SEAT], f[F_ALONE], cand, np.int64(n), rules, params,
+                        wt, order, pw, pm, dstate, dbuf, rec, ws, vals)
+        d = cand[_best(vals, n, mine)]
+        hands[dealer] = own if d < 0 else (own & ~(np.int64(1) << d)) | (np.int64(1) << up)
+        rec[R_DEALER_DISCARD] = d
+    maker_alone, lone_def = going_alone(hands, trump, maker, rules, params, wt, f[F_SEAT], f[F_ALONE], dstate, dbuf)
+    if lone_def >= 0:
+        rec[R_ALONE] |= 1 << lone_def
+    if maker_alone:
+        rec[R_ALONE] |= 1 << maker
+    if not maker_alone:
+        ten = hands[maker] | dummy
+        if searches(params, maker):
+            mine = best_keep(ten, trump, wt, order, maker, params[maker, Q_VOID], pw, pm)
+            keeps = np.zeros(MAX_KEEPS + 1, np.int64)
+            vals = np.zeros(MAX_KEEPS + 1)
+            n = keep_candidates(ten, trump, wt, maker, params[maker, Q_VOID], mine, keeps)
+            keep_values(maker, hands, dummy, dealer, trump, lone_def, keeps, n, rules, params, wt, order, pw, pm,
+                        dstate, dbuf, rec, ws, vals)
+            at = 0
+            for i in range(n):
+                if keeps[i] == mine:
+                    at = i
+            keep = keeps[_best(vals, n, at)]
+        else:
+            keep = merge(hands, dummy, trump, maker, params, wt, order, pw, pm, dstate, dbuf)
+        rec[R_MAKER_DISCARDS] = ten & ~keep
+        hands[maker] = keep
+    out = -1 if lone_def < 0 else 3 - maker - lone_def
+    leader = first_leader(maker, maker_alone, lone_def, dealer)
+    play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws, rules, wt, order, pw, pm)
+    score_hand(maker, tricks[maker], maker_alone, lone_def, rules, points)
+    for s in range(N_SEATS):
+        rec[R_TRICKS + s] = tricks[s]
+        rec[R_POINTS + s] = points[s]
+
+
+@kernel
+def held_at_lead(rec, seat):
+    """The five cards ``seat`` held at the first lead (its dealt hand after the exchange and the merge)."""
+    h = rec[R_DEAL + seat]
+    d = rec[R_DEALER_DISCARD]
+    if d >= 0 and seat == rec[R_DEALER]:
+        h = (h & ~(np.int64(1) << d)) | (np.int64(1) << rec[R_KITTY])
+    maker = rec[R_MAKER]
+    if seat == maker and (rec[R_ALONE] >> maker) & 1 == 0:
+        h = (h | rec[R_DUMMY]) & ~rec[R_MAKER_DISCARDS]
+    return h
+
+
+@kernel
+def complete_deal(rec, me, h0, h1, h2, pile, dstate, dbuf, out):
+    """A card-play world completed into a deal as dealt, uniformly among the deals it allows (``pimc_infer``).
+
+    ``h0 .. h2``: the cards each seat in play held at the first lead (the
+    world's hands and their plays), ``pile``: its unseen cards out of play.
+    Drawn from the pile in turn: a hand sitting out (with the up-card when
+    it is the dealer's after an exchange), the dealer's discard (known to
+    the dealer), a lone maker's dummy, or the maker's five discards (known
+    to the maker; with the up-card when it is not held) and then which five
+    of its ten it was dealt (the up-card among them after its own
+    exchange); the rest is the kitty. Into ``out``: the hands by seat as
+    dealt, the dummy, the dealer's discard (-1: none), the maker's keep (0
+    when alone).
+    """
+    dealer = rec[R_DEALER]
+    maker = rec[R_MAKER]
+    up = rec[R_KITTY]
+    up_bit = np.int64(1) << up
+    dd = rec[R_DEALER_DISCARD]
+    alone = rec[R_ALONE]
+    maker_alone = (alone >> maker) & 1 == 1
+    lone = alone & ~(np.int64(1) << maker)
+    sit = 3 - maker - lowest(lone) if lone != 0 else -1
+    post = out[:3]
+    post[0], post[1], post[2] = h0, h1, h2
+    pool = pile
+    if sit >= 0:
+        if sit == dealer and dd >= 0:
+            post[sit] = up_bit | draw_cards(pool, 4, dstate, dbuf)
+        else:
+            post[sit] = draw_cards(pool, 5, dstate, dbuf)
+        pool &= ~post[sit]
+    disc = np.int64(-1)
+    if dd >= 0:
+        if me == dealer:
+            disc = dd
+        else:
+            disc = lowest(draw_cards(pool & ~up_bit, 1, dstate, dbuf))
+            pool &= ~(np.int64(1) << disc)
+    kept = np.int64(0)
+    if maker_alone:
+        dummy = draw_cards(pool, 5, dstate, dbuf)
+    elif me == maker:
+        kept = post[me]
+        dummy = rec[R_DUMMY]
+        post[me] = rec[R_DEAL + me]
+        if dd >= 0 and me == dealer:
+            post[me] = (post[me] & ~(np.int64(1) << dd)) | up_bit
+    else:
+        kept = post[maker]
+        if pool & up_bit:  # the dealer-maker took the up-card and laid it down in the merge
+            discards = up_bit | draw_cards(pool & ~up_bit, 4, dstate, dbuf)
+        else:
+            discards = draw_cards(pool, 5, dstate, dbuf)
+        ten = kept | discards
+        if maker == dealer and dd >= 0:
+            mine = up_bit | draw_cards(ten & ~up_bit, 4, dstate, dbuf)
+        else:
+            mine = draw_cards(ten, 5, dstate, dbuf)
+        dummy = ten & ~mine
+        post[maker] = mine
+    if disc >= 0:
+        post[dealer] = (post[dealer] & ~up_bit) | (np.int64(1) << disc)
+    out[3] = dummy
+    out[4] = disc
+    out[5] = kept
+
+
+@kernel
+def pimc_card_inferred(own, me, trump, n, rules, params, wt, order, pw, pm, dstate, dbuf, rec, ws):
+    """PIMC card play with the auction's inference: each world weighted by ``model.world_weight``.
+
+    The worlds are drawn as ``pimc.choose`` draws them, completed into deals
+    as dealt (``complete_deal``) and weighed by the model's probability of
+    the other seats' calls, exchange, going alone and merge on them; a world
+    of weight 0 is not solved; the card with the highest weighted total is
+    played (ties: least value). If every world weighs 0 the decision is made
+    again on fresh unweighted worlds. It never allocates (``pw``, ``pm``:
+    (4, 8) scratch; the rest in the workspace's scratch cells).
+    """
+    active, sides, known, pin, pin_allow = pimc_facts(rec, me)
+    card, legal, leader, n_trick, n_unseen, restricted, full = pimc.begin(
+        own, me, active, trump, DECK, known, pin, pin_allow, rec, R_PLAYS, n, False, ws)
+    if card >= 0:
+        return card
+    n_worlds = np.int64(params[me, Q_PIMC])
+    tau, eps = params[me, Q_PIMC_TAU], params[me, Q_PIMC_EPS]
+    deal = ws[pimc.OFF_ISCRATCH:pimc.OFF_ISCRATCH + 6]
+    dist = ws[pimc.OFF_FSCRATCH:pimc.OFF_FSCRATCH + 12].view(np.float64)
+    calls = rec[R_CALLS:R_CALLS + 2 * MAX_CALLS]
+    maker = rec[R_MAKER]
+    for _ in range(n_worlds):
+        pimc.draw(own, me, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        x0, x1, x2, _, pile, p0, p1, p2, _ = pimc.world_hands(ws)
+        complete_deal(rec, me, x0 | p0, x1 | p1, x2 | p2, pile, dstate, dbuf, deal)
+        w = world_weight(deal, deal[3], rec[R_KITTY], rec[R_DEALER], me, calls, rec[R_NCALLS], True, deal[4], True,
+                         rec[R_ALONE], (rec[R_ALONE] >> maker) & 1 == 0, deal[5], rules, params, wt, order, tau, eps,
+                         pw, pm, dist)
+        if w > 0.0:
+            pimc.add_world(legal, active, trump, n_trick, leader, sides, w, ws)
+    if pimc.weight_sum(ws) > 0.0:
+        return pimc.pick(legal, trump, True, ws)
+    for _ in range(n_worlds):
+        pimc.draw(own, me, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        pimc.add_world(legal, active, trump, n_trick, leader, sides, 1.0, ws)
+    return pimc.pick(legal, trump, False, ws)
+
+
+@kernel
+def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out, weights):
+    """For the tests: ``n_worlds`` worlds as ``pimc_card_inferred`` draws them for ``seat`` after ``n`` plays of
+    the hand in ``rec``, completed (``out[w]``: the hands by seat as dealt, the dummy, the dealer's discard, the
+    maker's keep) with their weights under the seat's ``pimc_tau`` and ``pimc_eps``. Returns False when the
+    facts admit no deal (never, for hands the rules reach)."""
+    ws = pimc.new_workspace()
+    wt = np.zeros((N_SEATS, 4, 24))
+    order = np.zeros((N_SEATS, 5, 7), np.int64)
+    card_weights(params, wt, order)
+    trump = rec[R_TRUMP]
+    active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
+    own = held_at_lead(rec, seat)
+    for i in range(n):
+        if rec[R_PLAYS + 2 * i] == seat:
+            own &= ~(np.int64(1) << rec[R_PLAYS + 2 * i + 1])
+    played, _, _, _ = pimc.history(rec, R_PLAYS, n, trump, active, ws)
+    n_unseen, restricted, full, ok, _ = pimc._plan(own, seat, active, trump, DECK, known, pin, pin_allow, played, ws)
+    if not ok:
+        return False
+    pw = np.zeros((4, 8))
+    pm = np.zeros((4, 8), np.int64)
+    dist = np.zeros(12)
+    deal = np.zeros(6, np.int64)
+    calls = rec[R_CALLS:R_CALLS + 2 * MAX_CALLS]
+    maker = rec[R_MAKER]
+    for w in range(n_worlds):
+        pimc.draw(own, seat, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        x0, x1, x2, _, pile, p0, p1, p2, _ = pimc.world_hands(ws)
+        complete_deal(rec, seat, x0 | p0, x1 | p1, x2 | p2, pile, dstate, dbuf, deal)
+        weights[w] = world_weight(deal, deal[3], rec[R_KITTY], rec[R_DEALER], seat, calls, rec[R_NCALLS], True,
+                                  deal[4], True, rec[R_ALONE], (rec[R_ALONE] >> maker) & 1 == 0, deal[5], rules,
+                                  params, wt, order, params[seat, Q_PIMC_TAU], params[seat, Q_PIMC_EPS], pw, pm, dist)
+        for i in range(6):
+            out[w, i] = deal[i]
+    return True

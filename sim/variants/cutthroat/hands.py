@@ -33,7 +33,9 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
     v, rules_d, rules_vec = resolve_run("cutthroat", seed, rules)
     _, params = seat_params(strategy, "cutthroat")
     rec = np.zeros(ck.R_WIDTH, np.int64)
-    f = ck.NO_FORCE.copy() if force is None else np.array(force, np.int64)
+    f = ck.NO_FORCE.copy()
+    if force is not None:  # the fields given; the passes given (F_PASSES) as in NO_FORCE
+        f[:len(force)] = np.array(force, np.int64)
     cs.play_order(_order(order), np.int64(dealer), rules_vec, params, f, decision_states(seed, 0, 1)[0], rec)
     return v.row_to_dict(rec, 0, rules_d)
 

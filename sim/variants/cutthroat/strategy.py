@@ -29,14 +29,24 @@ weights, no joker). ``u`` is the up-card's suit:
   and the legal card with the most tricks for its side summed over the deals
   is played (ties: the card of least value). ``pimc_sees_all`` = 1 makes its
   one deal the true one.
+- *PIMC inference* (``pimc_infer``): each deal is weighted by the auction
+  model (``kernels/cutthroat/model.py``; temperature ``pimc_tau``, tremble
+  ``pimc_eps``): the probability of the calls, the dealer's exchange, going
+  alone and the merge the other seats made on it.
+- *PIMC auction* (``pimc_bid`` with ``pimc_worlds`` >= 1): each call with
+  going alone, the dealer's exchange and the maker's merge is searched
+  (``kernels/cutthroat/hand.py``, ``play_searched``): every candidate scored by the player's
+  points over its sampled deals, the rest of the hand by the seats'
+  strategies and the contract solved double dummy; ties: the strategy's own
+  choice.
 """
 
 from __future__ import annotations
 
 from bower.kernels.cutthroat.codes import PARAMS
 
-SWITCHES = frozenset({"random", "pimc_sees_all"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})
+SWITCHES = frozenset({"random", "pimc_sees_all", "pimc_infer", "pimc_bid", "pimc_bid_margin"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
@@ -53,6 +63,7 @@ PRESETS: dict[str, dict[str, float]] = {
     "random": _preset(random=1.0),
     "pimc": _preset(pimc_worlds=32.0),
     "pimc-fast": _preset(pimc_worlds=8.0),
+    "pimc-bid": _preset(pimc_worlds=32.0, pimc_bid=1.0),
 }
 PRESET_NOTES = {
     "default": "the strategy README describes",
@@ -62,4 +73,5 @@ PRESET_NOTES = {
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
     "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
     "pimc-fast": "pimc with 8 sampled deals per decision",
+    "pimc-bid": "pimc with the calls, going alone, the dealer's exchange and the merge searched too",
 }
