@@ -44,8 +44,8 @@ from __future__ import annotations
 
 from bower.kernels.euchre.codes import PARAMS
 
-SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all", "pimc_bid"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})
+SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all", "pimc_bid", "pimc_infer"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau"})
 DEFAULTS = {p[0]: p[1] for p in PARAMS}
 _THRESHOLDS = ("order_min_1", "order_min_2", "order_min_3", "take_min", "name_min_1", "name_min_2", "name_min_3",
                "name_min_4")
