@@ -613,7 +613,9 @@ def pimc_auction_force(dealt_by_seat, up, dealer, rules, params, wt, dstate, dbu
     its own going alone). The first call that is not a pass ends the
     search: the force makes that call at that turn after the passes (with
     the searching seat's going alone); if all pass, the force gives 8
-    passes. The rest (discard, alone of others, play) is ``play_dealt``'s.
+    passes. The rest (discard, alone of others, play) is ``play_dealt``'s
+    (a searching dealer's discard by ``pimc_discard``, a searching
+    defender's defending alone by ``contract_searched``).
     """
     hands = np.zeros(N_SEATS, np.int64)
     rec = np.zeros(R_WIDTH, np.int64)
@@ -959,8 +961,12 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     ``dealt``: masks by position 1..4; ``kitty``: its 4 cards in deal order,
     the first turned up; ``force`` as in ``auction`` (``NO_FORCE`` for none;
     its ``F_ALONE`` decides the forced seat's going alone if it makes trump).
-    ``hands``, ``tricks``: int64[4] scratch (by seat). Inlined into the hot
-    loops (``play_hand``); ``play_dealt`` is the same compiled once.
+    ``hands``, ``tricks``: int64[4] scratch (by seat). With a searching seat
+    (``uses_pimc_bid``) and no force, the calls are searched
+    (``pimc_auction_force``), then a searching dealer's discard
+    (``pimc_discard``) and a searching defender's defending alone
+    (``contract_searched``). Inlined into the hot loops (``play_hand``);
+    ``play_dealt`` is the same compiled once.
     """
     rec[R_DEALER] = dealer
     for p in range(N_SEATS):
