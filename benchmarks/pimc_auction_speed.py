@@ -5,7 +5,8 @@ hands), Euchre (400) and Cutthroat (600; the variants named, or all), seat 0
 with ``pimc_worlds`` = W (16, 32, 64) and the others ``default``, with and without ``pimc_bid``; then every seat with both at
 W = 16 and 32 (a quarter of the hands). Best of two runs after a warm-up,
 in CPU seconds of this process (the machine is shared: wall time moves with
-the load, CPU time far less).
+the load, CPU time far less). Last, Euchre with ``pimc_infer`` (seat 0 at
+W = 16 and 32: cards alone, cards and auction).
 """
 import sys
 import time
@@ -31,3 +32,8 @@ for variant, seats, n in (("ghost", 3, 600), ("euchre", 4, 400), ("cutthroat", 3
     for w in (16, 32):
         allb = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0}] * seats, n // 4)
         print(variant, f"W={w} every seat cards+auction {allb:,.0f}/s", flush=True)
+# Euchre's inference (pimc_infer, the should-bid auction model): seat 0's cards alone, then with the auction searched
+for w in (16, 32):
+    cinf = rate("euchre", [{"pimc_worlds": float(w), "pimc_infer": 1.0}] + ["default"] * 3, 400)
+    binf = rate("euchre", [{"pimc_worlds": float(w), "pimc_bid": 1.0, "pimc_infer": 1.0}] + ["default"] * 3, 400)
+    print("euchre", f"W={w} one seat with pimc_infer: cards {cinf:,.0f}/s, cards+auction {binf:,.0f}/s", flush=True)

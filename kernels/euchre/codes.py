@@ -44,6 +44,12 @@ PARAMS: tuple[tuple[str, float, str], ...] = (
 ) + PIMC_PARAMS + (
     ("pimc_bid", 0.0, ("1 (with pimc_worlds >= 1): the PIMC player also searches its calls and going alone: each "
                        "candidate scored by its side's net points over the worlds, the rest of the auction by the "
-                       "seats' strategies and the contract solved double dummy")),
+                       "seats' strategies and the contract solved double dummy; also the dealer's discard and "
+                       "defending alone")),
+    # the PIMC player's inference from the auction (kernels/euchre/model.py ``world_weight``)
+    ("pimc_infer", 0.0, ("1: the PIMC player weighs each world by the auction model's probability of the calls "
+                         "the other seats made on it (and of the dealer's discard); 0: every world weighs the same")),
+    ("pimc_tau", 0.25, "the auction model's temperature for pimc_infer, in tricks of estimate (0: sharp)"),
+    ("pimc_eps", 0.01, "the auction model's tremble for pimc_infer: the share of each decision spread evenly"),
 )
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

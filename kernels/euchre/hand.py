@@ -22,12 +22,14 @@ from bower.kernels import pimc
 from bower.kernels.bits import lowest
 from bower.kernels.deal import deal_packets
 from bower.kernels.euchre.codes import E_LONE_DEFENDER, E_STICK, PARAM_NAMES
+from bower.kernels.euchre.model import world_weight
 from bower.kernels.euchre.strategy import (
     Q_LEAD_NEXT,
     Q_LEAD_TRUMP,
     Q_VOID,
     alone_decision,
     best_discard,
+    card_weights,
     is_random,
     lead_rank,
     name_decision,
@@ -36,6 +38,7 @@ from bower.kernels.euchre.strategy import (
 from bower.kernels.jit import kernel
 from bower.kernels.play import card_mask, nth_card, random_card, value_ranks
 from bower.kernels.rng import bounded
+from bower.kernels.solve import TO_SOLVER
 from bower.kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
 
 N_SEATS = 4
@@ -49,6 +52,9 @@ DECK = np.int64((1 << 24) - 1)
 Q_PIMC = PARAM_NAMES.index("pimc_worlds")
 Q_PIMC_SEES = PARAM_NAMES.index("pimc_sees_all")
 Q_PIMC_BID = PARAM_NAMES.index("pimc_bid")
+Q_PIMC_INFER = PARAM_NAMES.index("pimc_infer")
+Q_PIMC_TAU = PARAM_NAMES.index("pimc_tau")
+Q_PIMC_EPS = PARAM_NAMES.index("pimc_eps")
 
 # Call codes in the record: 0 pass, 1 order (round one, whoever makes it), 2 + suit named (round two).
 CALL_PASS = 0
@@ -262,8 +268,114 @@ def pimc_facts(rec, seat):
     return active, sides, known, pin, pin_allow
 
 
+@kernel(inline="always")
+def infer_facts(rec, seat):
+    """The facts of the draws weighed by the auction (``pimc_infer``): (cards ``seat`` knows to be out of play,
+    pinned card, where it may be), with every seat a recipient (a hand sitting out is dealt too, as it was dealt).
+
+    A turned-down up-card is seen by all; after an exchange the up-card is
+    the dealer's (sitting out or not), and the dealer knows its discard.
+    """
+    up = rec[R_KITTY]
+    discard = rec[R_DISCARD]
+    if discard < 0:
+        return np.int64(1) << up, np.int64(-1), np.int64(0)
+    if seat == rec[R_DEALER]:
+        return np.int64(1) << discard, np.int64(-1), np.int64(0)
+    return np.int64(0), up, np.int64(1) << rec[R_DEALER]
+
+
+@kernel
+def pimc_card_inferred(seat, own, trump, rec, n, params, wt, stick, dstate, dbuf, ws):
+    """PIMC card play with the auction's inference (``pimc_infer``): each world weighted by ``model.world_weight``.
+
+    The legal cards and whether to search are ``pimc.choose``'s; the worlds
+    are then drawn uniformly among the deals that agree with what ``seat``
+    has seen, with every seat a recipient (``infer_facts``: a hand sitting
+    out is drawn too, so that its calls can be weighed), solved among the
+    seats in play, and their values summed with their weights (a world of
+    weight 0 is not solved); the card with the highest weighted total is
+    played (ties: least value). If every world weighs 0 (a sharp model, and
+    no world reproduces the auction) fresh unweighted worlds decide. The
+    other seats are modelled by their own strategy rows. Allocates nothing
+    (``play_tricks`` is compiled without reference counting): its scratch is
+    the workspace's.
+    """
+    active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
+    card, legal, leader, n_trick, n_unseen, restricted, full = pimc.begin(
+        own, seat, active, trump, DECK, known, pin, pin_allow, rec, R_PLAYS, n, False, ws)
+    if card >= 0:
+        return card
+    known4, pin4, allow4 = infer_facts(rec, seat)
+    played, _, _, _ = pimc.history(rec, R_PLAYS, n, trump, active, ws)
+    n4, restricted4, full4, ok4, _ = pimc._plan(own, seat, np.int64(15), trump, DECK, known4, pin4, allow4, played, ws)
+    n_worlds = np.int64(params[seat, Q_PIMC])
+    if not ok4:  # cannot happen in positions the rules reach: the plain decision
+        return pimc.choose(own, seat, active, trump, sides, DECK, known, pin, pin_allow, rec, R_PLAYS, n, n_worlds,
+                           False, own, own, own, own, dstate, dbuf, ws)
+    tau = params[seat, Q_PIMC_TAU]
+    eps = params[seat, Q_PIMC_EPS]
+    held = ws[pimc.OFF_ISCRATCH:pimc.OFF_ISCRATCH + N_SEATS]
+    fs = ws[pimc.OFF_FSCRATCH:pimc.OFF_FSCRATCH + 8].view(np.float64)
+    exchanged = rec[R_DISCARD] >= 0
+    for _ in range(n_worlds):
+        pimc.draw(own, seat, np.int64(15), n4, full4, restricted4, dstate, dbuf, ws)
+        x0, x1, x2, x3, pile, p0, p1, p2, p3 = pimc.world_hands(ws)
+        held[0], held[1], held[2], held[3] = x0 | p0, x1 | p1, x2 | p2, x3 | p3
+        w = world_weight(held, pile, rec[R_KITTY], rec[R_DEALER], rec, np.int64(R_CALLS), rec[R_NCALLS], exchanged,
+                         seat, stick, wt, params, tau, eps, fs[:4], fs[4:])
+        if w > 0.0:
+            pimc.add_world(legal, active, trump, n_trick, leader, sides, w, ws)
+    if pimc.weight_sum(ws) > 0.0:
+        return pimc.pick(legal, trump, True, ws)
+    for _ in range(n_worlds):
+        pimc.draw(own, seat, np.int64(15), n4, full4, restricted4, dstate, dbuf, ws)
+        pimc.add_world(legal, active, trump, n_trick, leader, sides, 1.0, ws)
+    return pimc.pick(legal, trump, False, ws)
+
+
+@kernel
+def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out, weights):
+    """For the tests: ``n_worlds`` worlds as ``pimc_card_inferred`` draws them for ``seat`` after ``n`` plays of
+    the hand in ``rec``, with their weights.
+
+    ``out[w]``: each seat's hand before the first lead in that world (the
+    dealer's after its exchange), then the pile (int64[5]); ``weights[w]``:
+    its ``model.world_weight`` under ``seat``'s ``pimc_tau`` and
+    ``pimc_eps``, the other seats modelled by their rows of ``params``.
+    Returns whether the facts admitted a deal.
+    """
+    ws = pimc.new_workspace()
+    wt = np.zeros((N_SEATS, 4, N_CARDS), np.float64)
+    card_weights(params, wt)
+    trump = rec[R_TRUMP]
+    active, _, _, _, _ = pimc_facts(rec, seat)
+    own = rec[R_DEAL + seat]
+    if rec[R_DISCARD] >= 0 and seat == rec[R_DEALER]:
+        own = (own & ~(np.int64(1) << rec[R_DISCARD])) | (np.int64(1) << rec[R_KITTY])
+    for i in range(n):
+        if rec[R_PLAYS + 2 * i] == seat:
+            own &= ~(np.int64(1) << rec[R_PLAYS + 2 * i + 1])
+    known4, pin4, allow4 = infer_facts(rec, seat)
+    played, _, _, _ = pimc.history(rec, R_PLAYS, n, trump, active, ws)
+    n4, restricted4, full4, ok, _ = pimc._plan(own, seat, np.int64(15), trump, DECK, known4, pin4, allow4, played, ws)
+    held = np.zeros(N_SEATS, np.int64)
+    fs = np.zeros(8)
+    for w in range(n_worlds):
+        pimc.draw(own, seat, np.int64(15), n4, full4, restricted4, dstate, dbuf, ws)
+        x0, x1, x2, x3, pile, p0, p1, p2, p3 = pimc.world_hands(ws)
+        held[0], held[1], held[2], held[3] = x0 | p0, x1 | p1, x2 | p2, x3 | p3
+        weights[w] = world_weight(held, pile, rec[R_KITTY], rec[R_DEALER], rec, np.int64(R_CALLS), rec[R_NCALLS],
+                                  rec[R_DISCARD] >= 0, seat, rules[E_STICK], wt, params, params[seat, Q_PIMC_TAU],
+                                  params[seat, Q_PIMC_EPS], fs[:4], fs[4:])
+        for s in range(N_SEATS):
+            out[w, s] = held[s]
+        out[w, N_SEATS] = pile
+    return ok
+
+
 @kernel(_nrt=False)
-def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws):
+def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, stick):
     """Play five tricks among the active seats (``out``: bit per seat sitting out); plays into ``rec``, tricks by seat.
 
     ``next_suit``: the suit of a defender's "next" first lead (a round-two
@@ -271,7 +383,9 @@ def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbu
     (``tables.VALUE_ORDER``): the card of least value of a mask is its lowest
     bit. A seat with ``pimc_worlds`` >= 1 plays by ``pimc.choose``
     (``pimc_facts``), ``ws`` its workspace (any int64 array when no seat
-    does). Compiled once, without reference counting (``_nrt=False``).
+    does); with ``pimc_infer`` by ``pimc_card_inferred`` (``wt``, ``stick``:
+    the card weights and the ``E_STICK`` code, for the auction model).
+    Compiled once, without reference counting (``_nrt=False``).
     """
     v0 = value_ranks(hands[0], trump)
     v1 = value_ranks(hands[1], trump)
@@ -310,7 +424,10 @@ def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbu
                 follow = hand & V_SUIT_MASK[trump, led]
                 legal = follow if follow != 0 else hand
             if (rnd >> seat) & 1 == 1:
-                if (pim >> seat) & 1 == 1:
+                if (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
+                    card = pimc_card_inferred(seat, card_mask(hand, trump), trump, rec, np.int64(n), params, wt, stick,
+                                              dstate, dbuf, ws)
+                elif (pim >> seat) & 1 == 1:
                     active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
                     card = pimc.choose(card_mask(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow,
                                        rec, R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]),
@@ -423,9 +540,20 @@ def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate
     ``me`` has not seen (not ``own``, not the up-card) to the other three
     seats and the kitty's other three cards, uniformly; with
     ``pimc_sees_all`` the one world is the true deal (``ws``'s scratch).
+    With ``pimc_infer`` each world's values count with its weight,
+    ``model.world_weight`` of the ``k`` passes (a world of weight 0 is not
+    solved). Returns the summed weights.
     """
     n_worlds = np.int64(params[me, Q_PIMC])
     sees_all = params[me, Q_PIMC_SEES] >= 0.5
+    infer = params[me, Q_PIMC_INFER] >= 0.5 and not sees_all
+    tau = params[me, Q_PIMC_TAU]
+    eps = params[me, Q_PIMC_EPS]
+    passes = np.zeros(2 * MAX_CALLS, np.int64)
+    for i in range(k):
+        passes[2 * i] = (dealer + 1 + i) & 3
+    fs = np.zeros(8)
+    total = 0.0
     for i in range(n_cand):
         vals[i] = 0.0
     n_unseen, restricted, full = 0, False, 0
@@ -446,6 +574,13 @@ def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate
         else:
             pimc.draw(own, me, np.int64(15), n_unseen, full, restricted, dstate, dbuf, ws)
             world[0], world[1], world[2], world[3], _, _, _, _, _ = pimc.world_hands(ws)
+        w = 1.0
+        if infer:
+            w = world_weight(world, np.int64(0), up, dealer, passes, np.int64(0), k, False, me, rules[E_STICK], wt,
+                             params, tau, eps, fs[:4], fs[4:])
+            if not w > 0.0:
+                continue
+        total += w
         for i in range(n_cand):
             for s in range(N_SEATS):
                 hands[s] = world[s]
@@ -461,8 +596,8 @@ def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate
             msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
             mt = pimc.solve_deal(hands[0], hands[1], hands[2], hands[3], active, trump, leader, msides, ws)
             mk, df = score_hand(mt, maker_alone, lone_def >= 0)
-            vals[i] += (mk - df) if (maker & 1) == side else (df - mk)
-    return n_worlds
+            vals[i] += w * ((mk - df) if (maker & 1) == side else (df - mk))
+    return total
 
 
 @kernel
@@ -478,7 +613,9 @@ def pimc_auction_force(dealt_by_seat, up, dealer, rules, params, wt, dstate, dbu
     its own going alone). The first call that is not a pass ends the
     search: the force makes that call at that turn after the passes (with
     the searching seat's going alone); if all pass, the force gives 8
-    passes. The rest (discard, alone of others, play) is ``play_dealt``'s.
+    passes. The rest (discard, alone of others, play) is ``play_dealt``'s
+    (a searching dealer's discard by ``pimc_discard``, a searching
+    defender's defending alone by ``contract_searched``).
     """
     hands = np.zeros(N_SEATS, np.int64)
     rec = np.zeros(R_WIDTH, np.int64)
@@ -535,14 +672,301 @@ def pimc_auction_force(dealt_by_seat, up, dealer, rules, params, wt, dstate, dbu
 
 
 @kernel(inline="always")
+def searches(params, seat):
+    """Whether ``seat`` searches its auction decisions by PIMC (``pimc_bid``, ``pimc_worlds`` >= 1, not random)."""
+    return params[seat, Q_PIMC_BID] >= 0.5 and params[seat, Q_PIMC] >= 1.0 and not is_random(params, seat)
+
+
+@kernel(inline="always")
+def _solver_mask(mask, trump):
+    """``mask`` (card space) in the solver's space under ``trump`` (suit blocks of 8 bits, rank order)."""
+    out = np.int64(0)
+    m = mask
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        out |= np.int64(1) << TO_SOLVER[trump, c]
+    return out
+
+
+@kernel(inline="always")
+def _same_class(a, b, others, trump):
+    """Whether keeping card ``b`` or card ``a`` is the same to the solver: one effective suit, and no card of
+    ``others`` (solver space: the other hands) between them."""
+    x = TO_SOLVER[trump, a]
+    y = TO_SOLVER[trump, b]
+    if x >> 3 != y >> 3:
+        return False
+    lo = min(x, y)
+    hi = max(x, y)
+    between = ((np.int64(1) << hi) - 1) & ~((np.int64(1) << (lo + 1)) - 1)
+    return others & between == 0
+
+
+@kernel
+def _discard_values(me, dealt, up, maker, f_seat, f_alone, dealer, rules, params, wt, rec, cand, n_cand, dstate, dbuf,
+                    ws, vals):
+    """The dealer's searched discard: ``vals[i]``, the summed net points of ``me``'s side (the dealer's) over its
+    worlds when it discards ``cand[i]`` (a card of ``dealt``, its hand as dealt) after the order in ``rec``.
+
+    In each world (the cards ``me`` has not seen, not ``dealt``, not the
+    up-card, dealt to the other seats and the kitty's three face-down
+    cards, uniformly; with ``pimc_sees_all`` the true deal, ``ws``'s
+    scratch) the dealer holds ``dealt`` less the candidate plus the
+    up-card, the maker goes alone as ``contract`` decides (forced when it
+    is ``f_seat``: ``f_alone``), the defenders' strategies decide defending
+    alone (the same decision-stream state for every candidate of a world),
+    and the contract is solved double dummy and scored. A candidate whose
+    kept hand is the same to the solver as an earlier one's, under the same
+    contract, takes its value without a solve. With ``pimc_infer`` each
+    world counts with ``model.world_weight`` of the calls (a world of
+    weight 0 is not solved). Returns the summed weights.
+    """
+    u = up // 6
+    up_bit = np.int64(1) << up
+    n_worlds = np.int64(params[me, Q_PIMC])
+    sees_all = params[me, Q_PIMC_SEES] >= 0.5
+    infer = params[me, Q_PIMC_INFER] >= 0.5 and not sees_all
+    tau = params[me, Q_PIMC_TAU]
+    eps = params[me, Q_PIMC_EPS]
+    for i in range(n_cand):
+        vals[i] = 0.0
+    n_unseen, restricted, full = 0, False, 0
+    if sees_all:
+        n_worlds = 1
+    else:
+        n_unseen, restricted, full = pimc.plan_fresh(dealt, me, np.int64(15), DECK, up_bit, ws)
+    hands = np.zeros(N_SEATS, np.int64)
+    world = np.zeros(N_SEATS, np.int64)
+    ds = np.empty(4, np.uint64)
+    db = np.zeros(2, np.int64)
+    fs = np.zeros(8)
+    got = np.zeros(HAND_SIZE)  # this world's value of each candidate
+    key = np.zeros(HAND_SIZE, np.int64)  # its contract: (maker alone, lone defender + 1)
+    side = me & 1
+    total = 0.0
+    for _ in range(n_worlds):
+        if sees_all:
+            for s in range(N_SEATS):
+                world[s] = ws[pimc.OFF_ISCRATCH + s]
+        else:
+            pimc.draw(dealt, me, np.int64(15), n_unseen, full, restricted, dstate, dbuf, ws)
+            world[0], world[1], world[2], world[3], _, _, _, _, _ = pimc.world_hands(ws)
+        w = 1.0
+        if infer:
+            w = world_weight(world, np.int64(0), up, dealer, rec, np.int64(R_CALLS), rec[R_NCALLS], False, me,
+                             rules[E_STICK], wt, params, tau, eps, fs[:4], fs[4:])
+            if not w > 0.0:
+                continue
+        total += w
+        others = np.int64(0)
+        for s in range(N_SEATS):
+            if s != me:
+                others |= _solver_mask(world[s], u)
+        for i in range(n_cand):
+            for s in range(N_SEATS):
+                hands[s] = world[s]
+            hands[me] = (dealt & ~(np.int64(1) << cand[i])) | up_bit
+            ds[:] = dstate
+            db[:] = dbuf
+            maker_alone, lone_def, out, leader = contract(hands, u, maker, dealer, rules, params, wt, f_seat, f_alone,
+                                                          ds, db)
+            key[i] = (2 if maker_alone else 0) + 4 * (lone_def + 1)
+            v = np.nan
+            for j in range(i):
+                if key[j] == key[i] and _same_class(cand[j], cand[i], others, u):
+                    v = got[j]
+                    break
+            if np.isnan(v):
+                active = np.int64(15) & ~np.int64(out)
+                msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
+                mt = pimc.solve_deal(hands[0], hands[1], hands[2], hands[3], active, u, leader, msides, ws)
+                mk, df = score_hand(mt, maker_alone, lone_def >= 0)
+                v = float((mk - df) if (maker & 1) == side else (df - mk))
+            got[i] = v
+            vals[i] += w * v
+    return total
+
+
+@kernel
+def pimc_discard(maker, f_seat, f_alone, dealer, rules, params, wt, rec, dstate, dbuf, ws):
+    """The searching dealer's discard after the order in ``rec`` (its strategy's discard in ``rec[R_DISCARD]``).
+
+    The candidates are the five cards it was dealt (the up-card may not be
+    discarded), scored by ``_discard_values``; the best is kept (ties: the
+    strategy's discard). When every candidate is the same to the dealer (one
+    effective suit, no unseen card between them) nothing is searched.
+    """
+    up = rec[R_KITTY]
+    dealt = rec[R_DEAL + dealer]
+    mine = rec[R_DISCARD]
+    unseen = DECK & ~dealt & ~(np.int64(1) << up)
+    if pimc._one_class(dealt, dealt | unseen, up // 6):
+        return mine
+    cand = np.zeros(HAND_SIZE, np.int64)
+    vals = np.zeros(HAND_SIZE)
+    n = 0
+    best = 0
+    m = dealt
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        best = n if c == mine else best
+        cand[n] = c
+        n += 1
+    if params[dealer, Q_PIMC_SEES] >= 0.5:
+        for s in range(N_SEATS):
+            ws[pimc.OFF_ISCRATCH + s] = rec[R_DEAL + s]
+    _discard_values(dealer, dealt, up, maker, f_seat, f_alone, dealer, rules, params, wt, rec, cand, np.int64(n),
+                    dstate, dbuf, ws, vals)
+    for i in range(n):
+        if vals[i] > vals[best]:
+            best = i
+    return cand[best]
+
+
+@kernel
+def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, params, wt, rec, dstate, dbuf, ws):
+    """A searching defender's choice to defend alone: (summed net points of its side over its worlds when it does
+    not, when it does), and the summed weights.
+
+    Its worlds deal the cards it has not seen (not its hand; a turned-down
+    up-card, or its own discard when it is the dealer) to the other three
+    seats and the pile, the up-card with the dealer after an exchange
+    (``infer_facts``), uniformly; with ``pimc_sees_all`` the one world is
+    the true ``hands``. When it does not, the other defender still to be
+    asked (``second``, -1: none) decides by its strategy (the same
+    decision-stream state for both candidates of a world); then the
+    contract (``maker_alone`` as decided) is solved double dummy and
+    scored. With ``pimc_infer`` each world counts with
+    ``model.world_weight`` of the calls (and the dealer's discard).
+    """
+    n_worlds = np.int64(params[me, Q_PIMC])
+    sees_all = params[me, Q_PIMC_SEES] >= 0.5
+    infer = params[me, Q_PIMC_INFER] >= 0.5 and not sees_all
+    tau = params[me, Q_PIMC_TAU]
+    eps = params[me, Q_PIMC_EPS]
+    own = hands[me]
+    n_unseen, restricted, full = 0, False, 0
+    if sees_all:
+        n_worlds = 1
+    else:
+        known, pin, allow = infer_facts(rec, me)
+        pimc.history(ws, 0, 0, trump, np.int64(15), ws)
+        n_unseen, restricted, full, ok, _ = pimc._plan(own, me, np.int64(15), trump, DECK, known, pin, allow,
+                                                       np.int64(0), ws)
+        if not ok:  # cannot happen in positions the rules reach
+            return 0.0, 0.0, 0.0
+    world = np.zeros(N_SEATS, np.int64)
+    ds = np.empty(4, np.uint64)
+    db = np.zeros(2, np.int64)
+    fs = np.zeros(8)
+    exchanged = rec[R_DISCARD] >= 0
+    v0 = 0.0
+    v1 = 0.0
+    total = 0.0
+    for _ in range(n_worlds):
+        pile = np.int64(0)
+        if sees_all:
+            for s in range(N_SEATS):
+                world[s] = hands[s]
+        else:
+            pimc.draw(own, me, np.int64(15), n_unseen, full, restricted, dstate, dbuf, ws)
+            world[0], world[1], world[2], world[3], pile, _, _, _, _ = pimc.world_hands(ws)
+        w = 1.0
+        if infer:
+            w = world_weight(world, pile, rec[R_KITTY], dealer, rec, np.int64(R_CALLS), rec[R_NCALLS], exchanged, me,
+                             rules[E_STICK], wt, params, tau, eps, fs[:4], fs[4:])
+            if not w > 0.0:
+                continue
+        total += w
+        for c in range(2):
+            ds[:] = dstate
+            db[:] = dbuf
+            lone = me if c == 1 else -1
+            if c == 0 and second >= 0:
+                if is_random(params, second):
+                    go = bounded(ds, db, 2) == 1
+                else:
+                    go = alone_decision(world[second], trump, wt, params, second, True)
+                if go:
+                    lone = second
+            out = np.int64(0)
+            if maker_alone:
+                out |= np.int64(1) << (maker ^ 2)
+            if lone >= 0:
+                out |= np.int64(1) << (lone ^ 2)
+            leader = (dealer + 1) & 3
+            while (out >> leader) & 1:
+                leader = (leader + 1) & 3
+            active = np.int64(15) & ~out
+            msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
+            mt = pimc.solve_deal(world[0], world[1], world[2], world[3], active, trump, leader, msides, ws)
+            mk, df = score_hand(mt, maker_alone, lone >= 0)
+            if c == 0:
+                v0 += w * (df - mk)
+            else:
+                v1 += w * (df - mk)
+    return v0, v1, total
+
+
+@kernel
+def contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, rec, dstate, dbuf, ws):
+    """``contract`` with a searching defender's choice to defend alone made by PIMC (``_defend_values``: the
+    higher value; ties: its strategy's choice). The maker's going alone is ``contract``'s (a searching
+    maker's was searched with its call)."""
+    if maker == f_seat and f_alone >= 0:
+        maker_alone = f_alone == 1
+    elif is_random(params, maker):
+        maker_alone = bounded(dstate, dbuf, 2) == 1
+    else:
+        maker_alone = alone_decision(hands[maker], trump, wt, params, maker, False)
+    lone_def = -1
+    if rules[E_LONE_DEFENDER] == 1:
+        d = (maker + 1) & 3
+        e = (maker + 3) & 3
+        if _position(e, dealer) < _position(d, dealer):
+            d, e = e, d
+        for k in range(2):
+            s = d if k == 0 else e
+            if is_random(params, s):
+                go = bounded(dstate, dbuf, 2) == 1
+            else:
+                go = alone_decision(hands[s], trump, wt, params, s, True)
+                if searches(params, s):
+                    v0, v1, _ = _defend_values(s, e if k == 0 else np.int64(-1), hands, trump, maker, maker_alone,
+                                               dealer, rules, params, wt, rec, dstate, dbuf, ws)
+                    if v1 > v0:
+                        go = True
+                    elif v0 > v1:
+                        go = False
+            if go:
+                lone_def = s
+                break
+    out = 0
+    if maker_alone:
+        out |= 1 << (maker ^ 2)
+    if lone_def >= 0:
+        out |= 1 << (lone_def ^ 2)
+    leader = (dealer + 1) & 3
+    while (out >> leader) & 1:
+        leader = (leader + 1) & 3
+    return maker_alone, lone_def, out, leader
+
+
+@kernel(inline="always")
 def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec):
     """Auction, discard, alone, play and score a hand already dealt; everything into ``rec``.
 
     ``dealt``: masks by position 1..4; ``kitty``: its 4 cards in deal order,
     the first turned up; ``force`` as in ``auction`` (``NO_FORCE`` for none;
     its ``F_ALONE`` decides the forced seat's going alone if it makes trump).
-    ``hands``, ``tricks``: int64[4] scratch (by seat). Inlined into the hot
-    loops (``play_hand``); ``play_dealt`` is the same compiled once.
+    ``hands``, ``tricks``: int64[4] scratch (by seat). With a searching seat
+    (``uses_pimc_bid``) and no force, the calls are searched
+    (``pimc_auction_force``), then a searching dealer's discard
+    (``pimc_discard``) and a searching defender's defending alone
+    (``contract_searched``). Inlined into the hot loops (``play_hand``);
+    ``play_dealt`` is the same compiled once.
     """
     rec[R_DEALER] = dealer
     for p in range(N_SEATS):
@@ -553,10 +977,16 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         rec[R_KITTY + i] = kitty[i]
     up = kitty[0]
     ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
-    if uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_PASSES] == 0:
+    search = uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_PASSES] == 0
+    if search:
         searched = pimc_auction_force(hands, up, dealer, rules, params, wt, dstate, dbuf, ws)
         maker, trump = auction(hands, up, dealer, rules, params, wt, searched, dstate, dbuf, rec)
         f_seat, f_alone = searched[F_SEAT], searched[F_ALONE]
+        if maker >= 0 and rec[R_DISCARD] >= 0 and searches(params, dealer):
+            mine = rec[R_DISCARD]
+            d = pimc_discard(maker, f_seat, f_alone, dealer, rules, params, wt, rec, dstate, dbuf, ws)
+            hands[dealer] = (hands[dealer] | (np.int64(1) << mine)) & ~(np.int64(1) << d)
+            rec[R_DISCARD] = d
     else:
         maker, trump = auction(hands, up, dealer, rules, params, wt, force_of(force), dstate, dbuf, rec)
         f_seat, f_alone = force[F_SEAT], force[F_ALONE]
@@ -570,8 +1000,12 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         rec[R_POINTS] = 0
         rec[R_POINTS + 1] = 0
         return
-    maker_alone, lone_def, out, leader = contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone,
-                                                  dstate, dbuf)
+    if search:
+        maker_alone, lone_def, out, leader = contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat,
+                                                               f_alone, rec, dstate, dbuf, ws)
+    else:
+        maker_alone, lone_def, out, leader = contract(hands, trump, maker, dealer, rules, params, wt, f_seat,
+                                                      f_alone, dstate, dbuf)
     if maker_alone:
         rec[R_ALONE] |= 1 << maker
     if lone_def >= 0:
@@ -579,7 +1013,7 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     u = up // 6
     round_two = trump != u
     next_suit = u ^ 1 if round_two and (u ^ 1) != trump else -1
-    play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws)
+    play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, rules[E_STICK])
     side = maker & 1
     makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)
     for s in range(N_SEATS):

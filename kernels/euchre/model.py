@@ -41,6 +41,7 @@ bower of the up-card's suit (1.0 or 0.0).
 import numpy as np
 
 from bower.kernels.advice import M_EPS, M_TAU, choice_probability
+from bower.kernels.bits import lowest
 from bower.kernels.estimate import estimate
 from bower.kernels.euchre.strategy import (
     Q_NAME,
@@ -182,3 +183,122 @@ def weight_of(hands, up, dealer, n_passes, player, params, model):
     dist = np.zeros(4, np.float64)
     est = np.zeros(4, np.float64)
     return deal_weight(hands, up, dealer, n_passes, player, wt, params, model, dist, est)
+
+
+# ---------------------------------------------------------------- the PIMC player's inference (``pimc_infer``)
+
+CALL_PASS, CALL_ORDER, CALL_SUIT = 0, 1, 2  # the record's call codes (``hand.CALL_*``)
+HAND_SIZE = 5
+
+
+@kernel(inline="always")
+def stuck_distances(hand, u, wt, params, seat, dist, est):
+    """``dist[0..2]`` (the suits other than ``u`` in order) of a stuck dealer's round-two call; returns 3.
+
+    The strategy names its best suit (ties: the lowest), whatever its
+    estimate: a suit ``x``'s distance is ``max(0, b - E(x))`` with ``b`` =
+    ``max(E(y) for allowed y > x, E(y) + TIE_STEP for allowed y < x)``.
+    ``est``: float64[4] scratch.
+    """
+    if is_random(params, seat):
+        for i in range(3):
+            dist[i] = 0.0
+        return 3
+    vw = params[seat, Q_VOID]
+    for s in range(4):
+        if s != u:
+            est[s] = estimate(hand, s, wt, seat, vw)
+    i = 0
+    for x in range(4):
+        if x == u:
+            continue
+        b = -1.0e300
+        for y in range(4):
+            if y == u or y == x:
+                continue
+            need = est[y] + TIE_STEP if y < x else est[y]
+            b = max(b, need)
+        dist[i] = b - est[x] if b > est[x] else 0.0
+        i += 1
+    return 3
+
+
+@kernel(inline="always")
+def call_probability(dealt, up, dealer, i, code, stick, wt, params, tau, eps, dist, est):
+    """The model's probability of call ``code`` (the record's code) at call index ``i`` (every call before it a
+    pass), the seat holding ``dealt`` (as dealt); ``stick``: the ``E_STICK`` code."""
+    p = i % N_SEATS + 1
+    seat = (dealer + p) & 3
+    u = up // 6
+    if i < N_SEATS:
+        n = round_one_distances(dealt, up, p, wt, params, seat, dist)
+        return choice_probability(dist, n, np.int64(1 if code == CALL_ORDER else 0), tau, eps)
+    if i == 2 * N_SEATS - 1 and stick == 1:
+        n = stuck_distances(dealt, u, wt, params, seat, dist, est)
+        s = code - CALL_SUIT
+        return choice_probability(dist, n, np.int64(s - (1 if s > u else 0)), tau, eps)
+    n = round_two_distances(dealt, u, p, wt, params, seat, dist, est)
+    if code == CALL_PASS:
+        return choice_probability(dist, n, np.int64(0), tau, eps)
+    s = code - CALL_SUIT
+    return choice_probability(dist, n, np.int64(1 + s - (1 if s > u else 0)), tau, eps)
+
+
+@kernel(inline="always")
+def discard_probability(six, d, up, wt, params, seat, eps):
+    """The model's probability that the dealer ``seat`` holding ``six`` (its hand and the up-card) discards ``d``:
+    ``(1 - eps) [d is its strategy's discard] + eps / 5`` (a random dealer: 1/5)."""
+    if is_random(params, seat):
+        return 1.0 / HAND_SIZE
+    bd, _ = best_discard(six, up, up // 6, wt, seat, params[seat, Q_VOID])
+    return (1.0 - eps) * (1.0 if bd == d else 0.0) + eps / HAND_SIZE
+
+
+@kernel
+def world_weight(held, pile, up, dealer, calls, off, n_calls, exchanged, player, stick, wt, params, tau, eps, dist,
+                 est):
+    """The PIMC player's weight of one world (``pimc_infer``): the model's probability of the auction on it.
+
+    ``held`` (int64[4] by seat): each seat's hand in the world before the
+    first lead (the dealer's after its exchange when ``exchanged``);
+    ``pile``: the world's cards out of play and unseen to the player (the
+    kitty's face-down cards, and the discard when the player is not the
+    dealer); ``calls[off:off + 2 n_calls]``: the calls (seat, code) so far.
+    The weight is the product, over the calls of the seats other than
+    ``player``, of ``call_probability`` on the hands as dealt. After an
+    exchange seen from another seat, the dealer's hand as dealt is not in
+    the world (its discard is one of the pile's cards): each card ``d`` of
+    the pile is tried as the discard, with the factor ``discard_probability``
+    (and, when the dealer took the up-card itself, the probability of that
+    order on the hand it was dealt, ``held - up + d``), and the best is
+    taken. So with the model sharp (``tau`` 0, ``eps`` 0) the weight is 1
+    exactly when, on one of the deals the world stands for, every seat's
+    strategy would have made these calls (and the dealer its discard), else
+    0. ``dist``, ``est``: float64[4] scratch.
+    """
+    w = 1.0
+    amb = exchanged and dealer != player
+    for i in range(n_calls):
+        seat = calls[off + 2 * i]
+        if seat == player or (amb and seat == dealer):
+            continue
+        w *= call_probability(held[seat], up, dealer, i, calls[off + 2 * i + 1], stick, wt, params, tau, eps, dist,
+                              est)
+        if w == 0.0:
+            return 0.0
+    if amb:
+        up_bit = np.int64(1) << up
+        took = n_calls == N_SEATS and calls[off + 2 * (N_SEATS - 1)] == dealer
+        best = 0.0
+        m = pile
+        while m != 0:
+            c = lowest(m)
+            m &= m - 1
+            six = held[dealer] | (np.int64(1) << c)
+            f = discard_probability(six, c, up, wt, params, dealer, eps)
+            if f > best and took:
+                f *= call_probability(six & ~up_bit, up, dealer, np.int64(N_SEATS - 1), np.int64(CALL_ORDER), stick,
+                                      wt, params, tau, eps, dist, est)
+            best = max(best, f)
+        w *= best
+    return w

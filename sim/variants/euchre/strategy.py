@@ -38,14 +38,23 @@ the up-card's suit and ``w_up`` the up-card's weight for trump ``u``:
   dummy (the partnerships), and the legal card with the most tricks for its
   side summed over the deals is played (ties: the card of least value).
   ``pimc_sees_all`` = 1 makes its one deal the true one.
+- *PIMC auction* (``pimc_bid`` with ``pimc_worlds`` >= 1): each call (pass,
+  order up, name a suit, with and without going alone), the dealer's discard
+  and the choice to defend alone are scored on the sampled deals (the rest of
+  the auction by the seats' strategies, the contract solved double dummy) by
+  the side's net points; the best is made (ties: the strategy's own choice).
+- *PIMC inference* (``pimc_infer``): each deal is weighted by the auction
+  model of should-bid (temperature ``pimc_tau``, tremble ``pimc_eps``): the
+  probability of the calls the other seats made on it, and of the dealer's
+  discard (``kernels/euchre/model.py``, ``world_weight``).
 """
 
 from __future__ import annotations
 
 from bower.kernels.euchre.codes import PARAMS
 
-SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all", "pimc_bid"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})
+SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all", "pimc_bid", "pimc_infer"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau"})
 DEFAULTS = {p[0]: p[1] for p in PARAMS}
 _THRESHOLDS = ("order_min_1", "order_min_2", "order_min_3", "take_min", "name_min_1", "name_min_2", "name_min_3",
                "name_min_4")
@@ -75,7 +84,8 @@ PRESET_NOTES = {
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
     "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
     "pimc-fast": "pimc with 8 sampled deals per decision",
-    "pimc-bid": "pimc with the calls and going alone searched too (no clear gain over pimc measured: README)",
+    "pimc-bid": ("pimc with the calls, going alone, the dealer's discard and defending alone searched too (no "
+                 "clear gain over pimc measured: README)"),
 }
 
 
