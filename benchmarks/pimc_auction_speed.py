@@ -1,12 +1,13 @@
 """Hands per CPU-second on one thread: PIMC card play alone against card play with the searched auction.
 
-``python benchmarks/pimc_auction_speed.py``: Ghost Hand (600 hands) and
-Euchre (400), seat 0 with ``pimc_worlds`` = W (16, 32, 64) and the others
-``default``, with and without ``pimc_bid``; then every seat with both at
+``python benchmarks/pimc_auction_speed.py [VARIANT ...]``: Ghost Hand (600
+hands), Euchre (400) and Hasenpfeffer (400), or only the variants named;
+seat 0 with ``pimc_worlds`` = W (16, 32, 64) and the others ``default``, with and without ``pimc_bid``; then every seat with both at
 W = 16 and 32 (a quarter of the hands). Best of two runs after a warm-up,
 in CPU seconds of this process (the machine is shared: wall time moves with
 the load, CPU time far less).
 """
+import sys
 import time
 
 import numba
@@ -20,7 +21,9 @@ def rate(variant, strategy, n):
         runner.simulate(variant, hands=n, seed=0, threads=1, strategy=strategy)
         best = max(best, n / (time.process_time() - t))
     return best
-for variant, seats, n in (("ghost", 3, 600), ("euchre", 4, 400)):
+for variant, seats, n in (("ghost", 3, 600), ("euchre", 4, 400), ("hasenpfeffer", 4, 400)):
+    if sys.argv[1:] and variant not in sys.argv[1:]:
+        continue
     for w in (16, 32, 64):
         cards = rate(variant, [{"pimc_worlds": float(w)}] + ["default"] * (seats - 1), n)
         bid = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0}] + ["default"] * (seats - 1), n)

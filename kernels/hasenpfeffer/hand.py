@@ -8,6 +8,12 @@ of ``bower.sim.rules.encode`` (``H_*``), the strategy as one float64 row per sea
 (``card_weights``). Random strategies draw from ``(dstate, dbuf)``, deals
 from ``(state, buf)``. The record (``R_*``) and summary (``S_*``) rows are
 read by ``bower.sim.records`` and ``bower.sim.hasenpfeffer``.
+
+PIMC (``bower.kernels.pimc``): a seat with ``pimc_worlds`` >= 1 plays its
+cards by PIMC (``play_tricks``), with ``pimc_infer`` on worlds weighted by
+the auction model (``world_weight``, ``model.auction_weight``); with
+``pimc_bid`` it also searches its calls (``pimc_auction``, ``_call_values``)
+and, as the high bidder, its trump and discard (``pimc_widow``).
 """
 
 import numpy as np
