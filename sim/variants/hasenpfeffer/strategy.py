@@ -55,9 +55,9 @@ PRESETS: dict[str, dict[str, float]] = {
     "aggressive": _preset(cushion=-0.5),
     "creeping": _preset(bid_jump=0.0),
     "random": _preset(random=1.0),
-    "pimc": _preset(pimc_worlds=32.0),
+    "pimc": _preset(pimc_worlds=32.0, pimc_bid=1.0),
     "pimc-fast": _preset(pimc_worlds=8.0),
-    "pimc-bid": _preset(pimc_worlds=32.0, pimc_bid=1.0),
+    "pimc-cards": _preset(pimc_worlds=32.0),
 }
 PRESET_NOTES = {
     "default": "the strategy README describes",
@@ -65,7 +65,8 @@ PRESET_NOTES = {
     "aggressive": "bids half a trick higher on the same hand (cushion -0.5)",
     "creeping": "raises the standing bid by one at a time instead of bidding its level at once",
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
-    "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
-    "pimc-fast": "pimc with 8 sampled deals per decision",
-    "pimc-bid": "pimc with the calls, the trump and the discard searched too (README: PIMC auction)",
+    "pimc": ("cards by PIMC, 32 sampled deals solved double dummy per decision; the calls, the trump and the "
+             "discard searched the same way (pimc_bid)"),
+    "pimc-fast": "the default's bidding; cards by PIMC with 8 sampled deals per decision",
+    "pimc-cards": "the default's bidding; only the cards by PIMC (32 deals): what pimc was before the auction search",
 }
