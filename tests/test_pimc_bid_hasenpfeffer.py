@@ -11,7 +11,7 @@
   call and every trump and discard is the double-dummy best among the
   candidates: the auction finished and the widow taken by the twin, every
   contract solved by the plain solver (``solve_position``), scored by the
-  twin; the widow search also on hypothesis-drawn deals.
+  twin; the widow search also on hypothesis-drawn deals, every candidate's value.
 - **Seeds.** The same records on 1 and 2 threads with searching seats.
 """
 
@@ -296,6 +296,12 @@ def test_searched_widow_with_the_true_deal_is_double_dummy_best(order, me, deale
                                np.array(deal, np.int64), rules_vec, params, wt, dstate, dbuf, pimc.new_workspace())
     values = _widow_values(_Solver(), deal[me], widow, deal, me, dealer, level, rules)
     assert values[int(t), int(d)] == max(values.values()), (order, me, values)
+    # and every candidate's value (the equivalent discards solved once included) is the plain solver's
+    cards, vals = np.zeros(8, np.int64), np.zeros(32)
+    n_d = hk.widow_values(np.int64(me), np.int64(level), np.int64(deal[me]), np.int64(widow), rec,
+                          np.array(deal, np.int64), rules_vec, params, wt, dstate, dbuf, pimc.new_workspace(), cards,
+                          vals)
+    assert {(tt, int(cards[j])): vals[8 * tt + j] for tt in range(4) for j in range(n_d)} == values
     seven = deal[me] | (0 if dead else 1 << widow)
     assert held == (seven if dead else seven & ~(1 << int(d)))
 

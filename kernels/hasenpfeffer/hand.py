@@ -714,9 +714,10 @@ def pimc_auction(dealt, widow, joker_seat, dealer, rules, params, wt, dstate, db
 
 
 @kernel
-def pimc_widow(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, dbuf, ws):
-    """(trump, discard, new hand) of a searching bidder ``me`` (``searches``) at ``level``: every trump with every
-    discard of its seven cards (a dead widow: every trump) scored by its side's net points over its worlds.
+def widow_values(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, dbuf, ws, cards, vals):
+    """The searched widow's values: ``vals[8 t + j]``, the net points of the bidder ``me``'s side summed over its
+    worlds (weighted with ``pimc_infer``) when it names trump ``t`` and discards ``cards[j]`` (of its seven
+    cards, ascending; a dead widow: ``j`` 0, no discard). Returns the number of discards (1 when dead).
 
     The worlds deal the cards it has not seen (not its six, not the widow it
     took up) to the other seats (a dead widow: and the widow), uniformly,
@@ -724,23 +725,23 @@ def pimc_widow(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, db
     candidate's contract is solved double dummy from the first lead and
     scored by ``score_hand``. Discards equivalent in a world (of one
     effective suit with no other seat's card between them) are solved once.
-    Ties: the strategy's own choice (``choose_widow``). With ``pimc_sees_all``
-    the one world is the true deal ``dealt`` (by seat).
+    With ``pimc_sees_all`` the one world is the true deal ``dealt`` (by seat).
     """
     dead = rules[H_WIDOW_DEAD] == 1
-    t0, d0, h0 = choose_widow(hand, widow, me, params, wt, dead, dstate, dbuf)
     n_worlds = np.int64(params[me, P_PIMC])
     sees_all = params[me, P_PIMC_SEES] >= 0.5
     infer = params[me, P_PIMC_INFER] >= 0.5 and not sees_all
     seven = hand if dead else hand | (np.int64(1) << widow)
     n_d = 1 if dead else popcount(seven)
-    cards = np.full(8, -1, np.int64)
+    for j in range(8):
+        cards[j] = -1
     if not dead:
         m = seven
         for j in range(n_d):
             cards[j] = lowest(m)
             m &= m - 1
-    vals = np.zeros(32)
+    for j in range(32):
+        vals[j] = 0.0
     n_unseen, restricted, full = 0, False, 0
     if sees_all:
         n_worlds = 1
@@ -803,6 +804,20 @@ def pimc_widow(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, db
                     n_done += 1
                 bid_pts, def_pts = score_hand(level, taken, rules)
                 vals[t * 8 + j] += w * (bid_pts - def_pts)
+    return n_d
+
+
+@kernel
+def pimc_widow(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, dbuf, ws):
+    """(trump, discard, new hand) of a searching bidder ``me`` (``searches``) at ``level``: every trump with every
+    discard of its seven cards (a dead widow: every trump) scored by ``widow_values``, the best taken (ties: the
+    strategy's own choice, ``choose_widow``)."""
+    dead = rules[H_WIDOW_DEAD] == 1
+    t0, d0, _ = choose_widow(hand, widow, me, params, wt, dead, dstate, dbuf)
+    seven = hand if dead else hand | (np.int64(1) << widow)
+    cards = np.zeros(8, np.int64)
+    vals = np.zeros(32)
+    n_d = widow_values(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, dbuf, ws, cards, vals)
     best_t = t0
     best_j = 0
     for j in range(n_d):
