@@ -1,8 +1,8 @@
 """Hands per CPU-second on one thread: PIMC card play alone against card play with the searched auction.
 
 ``python benchmarks/pimc_auction_speed.py [VARIANT ...]``: Ghost Hand (600
-hands), Euchre (400) and Cutthroat (600; the variants named, or all), seat 0
-with ``pimc_worlds`` = W (16, 32, 64) and the others ``default``, with and without ``pimc_bid``; then every seat with both at
+hands), Euchre (400), Cutthroat (600) and Hasenpfeffer (400), or only the variants named;
+seat 0 with ``pimc_worlds`` = W (16, 32, 64) and the others ``default``, with and without ``pimc_bid``; then every seat with both at
 W = 16 and 32 (a quarter of the hands). Best of two runs after a warm-up,
 in CPU seconds of this process (the machine is shared: wall time moves with
 the load, CPU time far less). Last, Euchre with ``pimc_infer`` (seat 0 at
@@ -22,7 +22,7 @@ def rate(variant, strategy, n):
         runner.simulate(variant, hands=n, seed=0, threads=1, strategy=strategy)
         best = max(best, n / (time.process_time() - t))
     return best
-for variant, seats, n in (("ghost", 3, 600), ("euchre", 4, 400), ("cutthroat", 3, 600)):
+for variant, seats, n in (("ghost", 3, 600), ("euchre", 4, 400), ("cutthroat", 3, 600), ("hasenpfeffer", 4, 400)):
     if sys.argv[1:] and variant not in sys.argv[1:]:
         continue
     for w in (16, 32, 64):
@@ -33,7 +33,7 @@ for variant, seats, n in (("ghost", 3, 600), ("euchre", 4, 400), ("cutthroat", 3
         allb = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0}] * seats, n // 4)
         print(variant, f"W={w} every seat cards+auction {allb:,.0f}/s", flush=True)
 # Euchre's inference (pimc_infer, the should-bid auction model): seat 0's cards alone, then with the auction searched
-for w in (16, 32):
+for w in (16, 32) if not sys.argv[1:] or "euchre" in sys.argv[1:] else ():
     cinf = rate("euchre", [{"pimc_worlds": float(w), "pimc_infer": 1.0}] + ["default"] * 3, 400)
     binf = rate("euchre", [{"pimc_worlds": float(w), "pimc_bid": 1.0, "pimc_infer": 1.0}] + ["default"] * 3, 400)
     print("euchre", f"W={w} one seat with pimc_infer: cards {cinf:,.0f}/s, cards+auction {binf:,.0f}/s", flush=True)

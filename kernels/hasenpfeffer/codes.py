@@ -27,5 +27,14 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(p for p in _GHOST_PARAMS if p
     ("big_pepper_min", 6.5, "pepper bidding: a hand worth 6 bids big pepper when the partnership estimate reaches this"),
     ("lead_trump_min", 2.0, "a bidder with at least this many trumps leads the highest trump"),
     ("random", 0.0, "1: every decision uniformly at random among the legal choices"),
-) + PIMC_PARAMS
+) + PIMC_PARAMS + (
+    # the PIMC player's inference and search of the auction (kernels/hasenpfeffer/hand.py)
+    ("pimc_infer", 0.0, ("1: the PIMC player weighs each world by the auction model's probability of the calls, "
+                         "the trump and the discard the other seats made on it; 0: every world weighs the same")),
+    ("pimc_tau", 0.25, "the auction model's temperature for pimc_infer, in tricks of estimate (0: sharp)"),
+    ("pimc_eps", 0.01, "the auction model's tremble for pimc_infer: the share of each decision spread evenly"),
+    ("pimc_bid", 0.0, ("1 (with pimc_worlds >= 1): the PIMC player also searches its calls, its trump and its "
+                       "discard: each candidate scored by its side's net points over the worlds, the auction "
+                       "finished by the seats' strategies and the contract solved double dummy")),
+)
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

@@ -8,6 +8,12 @@ of ``bower.sim.rules.encode`` (``H_*``), the strategy as one float64 row per sea
 (``card_weights``). Random strategies draw from ``(dstate, dbuf)``, deals
 from ``(state, buf)``. The record (``R_*``) and summary (``S_*``) rows are
 read by ``bower.sim.records`` and ``bower.sim.hasenpfeffer``.
+
+PIMC (``bower.kernels.pimc``): a seat with ``pimc_worlds`` >= 1 plays its
+cards by PIMC (``play_tricks``), with ``pimc_infer`` on worlds weighted by
+the auction model (``world_weight``, ``model.auction_weight``); with
+``pimc_bid`` it also searches its calls (``pimc_auction``, ``_call_values``)
+and, as the high bidder, its trump and discard (``pimc_widow``).
 """
 
 import numpy as np
@@ -18,40 +24,47 @@ from bower.kernels.deal import shuffle
 from bower.kernels.play import choose_follow, least_value, nth_card, random_card, strongest_trump, weakest_trump
 from bower.kernels import pimc
 from bower.kernels.jit import kernel
+from bower.kernels.advice import M_EPS, M_KIND, M_TAU
 from bower.kernels.rng import bounded
-from bower.kernels.tables import EFF_SUIT, HIGHER, POWER, SUIT_MASK, TRUMP_RANK
+from bower.kernels.solve import TO_SOLVER
+from bower.kernels.tables import EFF_SUIT, HIGHER, POWER, SUIT_MASK
 from bower.kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_DEFENDERS_SCORE, H_PASS_FINAL, H_PEPPER, H_REDEAL, H_UNDERTRICKS, H_WIDOW_DEAD
-from bower.kernels.hasenpfeffer.codes import PARAM_NAMES
+from bower.kernels.hasenpfeffer.strategy import (  # noqa: F401  (re-exported: the sim layer and tests read them here)
+    BIG_PEPPER,
+    DECK25,
+    JOKER,
+    LITTLE_PEPPER,
+    N_CARDS,
+    N_SEATS,
+    P_BIG_PEPPER,
+    P_CUSHION,
+    P_JUMP,
+    P_LEAD_TRUMP,
+    P_OFF_ACE,
+    P_OFF_KING,
+    P_PARTNER,
+    P_PIMC,
+    P_PIMC_BID,
+    P_PIMC_EPS,
+    P_PIMC_INFER,
+    P_PIMC_SEES,
+    P_PIMC_TAU,
+    P_RANDOM,
+    P_SUPPORT,
+    P_VOID,
+    P_W,
+    best_estimate,
+    card_weights,
+    is_random,
+)
+from bower.kernels.hasenpfeffer.model import MAX_CHOICES, auction_weight
 
-N_SEATS = 4
 HAND_SIZE = 6
 N_TRICKS = 6
-N_CARDS = 25
-JOKER = 24
-DECK25 = np.int64((1 << 25) - 1)
 MAX_CALLS = 32
 N_PLAYS = N_SEATS * N_TRICKS
-LITTLE_PEPPER = 6  # bid levels in the pepper form
-BIG_PEPPER = 7
 FORCED_BID = 3
 
-
-_p = PARAM_NAMES.index
-
-
-P_W = _p("w_trump_nine")  # 8 trump weights in TRUMP_RANK order: 9 T Q K A left right joker
-P_OFF_ACE = _p("w_off_ace")
-P_OFF_KING = _p("w_off_king")
-P_VOID = _p("w_void")
-P_PARTNER = _p("partner_help")
-P_CUSHION = _p("cushion")
-P_SUPPORT = _p("support_margin")
-P_JUMP = _p("bid_jump")
-P_BIG_PEPPER = _p("big_pepper_min")
-P_LEAD_TRUMP = _p("lead_trump_min")
-P_RANDOM = _p("random")
-P_PIMC = _p("pimc_worlds")
-P_PIMC_SEES = _p("pimc_sees_all")
 
 # A forced call (should-bid): seat, the call index at which it acts, the level it calls (0 = pass); -1 = none.
 # Then how many of the first calls are given (should-bid's weighted model: the observed calls, whatever the
@@ -92,60 +105,10 @@ S_BID_TRICKS = 34  # tricks of the bidding side, summed
 S_WIDTH = 35
 
 
-@kernel
-def card_weights(params, wt):
-    """Fill ``wt[seat, trump, card]`` (25 cards): each card's trick weight for each seat's strategy and trump."""
-    for seat in range(params.shape[0]):
-        for t in range(4):
-            for c in range(N_CARDS):
-                r = TRUMP_RANK[t, c]
-                if r >= 0:
-                    w = params[seat, P_W + r]
-                elif c % 6 == 5:
-                    w = params[seat, P_OFF_ACE]
-                elif c % 6 == 4:
-                    w = params[seat, P_OFF_KING]
-                else:
-                    w = 0.0
-                wt[seat, t, c] = w
-
-
-@kernel(inline="always")
-def is_random(params, seat):
-    """Whether ``seat``'s strategy is the uniformly random player."""
-    return params[seat, P_RANDOM] >= 0.5
-
-
 @kernel(inline="always")
 def bid_need(level):
     """Tricks a contract at ``level`` needs (the peppers: all six)."""
     return level if level <= 6 else 6
-
-
-@kernel(inline="always")
-def best_estimate(hand, seat, wt, vw):
-    """The best of the four trumps' estimates of ``hand`` (one pass over the cards for all four)."""
-    e0 = e1 = e2 = e3 = 0.0
-    m = hand
-    while m != 0:
-        c = lowest(m)
-        m &= m - 1
-        e0 += wt[seat, 0, c]
-        e1 += wt[seat, 1, c]
-        e2 += wt[seat, 2, c]
-        e3 += wt[seat, 3, c]
-    best = 0.0
-    for t in range(4):
-        e = e0 if t == 0 else (e1 if t == 1 else (e2 if t == 2 else e3))
-        if popcount(hand & SUIT_MASK[t, t]) >= 2:
-            voids = 0
-            for s in range(4):
-                if s != t and (hand & SUIT_MASK[t, s]) == 0:
-                    voids += 1
-            e += voids * vw
-        if t == 0 or e > best:
-            best = e
-    return best
 
 
 @kernel(inline="always")
@@ -328,12 +291,180 @@ def pimc_facts(rec, seat):
     return np.int64(15), np.int64(5) << (seat & 1), known, pin, pin_allow
 
 
+@kernel
+def world_weight(me, rec, x0, x1, x2, x3, pile, rules, params, wt, model, dstate, dbuf, dealt, est, dist):
+    """A card-play world's weight under the auction model (``pimc_infer``), and that world as dealt.
+
+    ``x0 .. x3``: the cards each seat held at the first lead in the world
+    (held now and played); ``pile``: its unseen card out of play (the
+    bidder's discard, or a dead widow; none for the bidder itself under
+    ``exchange``). The widow: to the bidder itself the true one; a dead widow
+    is the pile; else one of the bidder's seven cards (its six and the pile)
+    drawn uniformly from the decision stream (not the joker after a forced
+    3: the joker holder was dealt it), so that a world with its widow is a
+    whole deal drawn uniformly among those that agree with what ``me`` saw.
+    The weight is ``model.auction_weight`` of the calls of the other seats
+    (``rec``'s) on the deal times, for another bidder, the probability of its
+    trump and discard: ``(1 - eps) [the strategy's choice on its seven] +
+    eps / 28`` (dead widow: the trump, ``eps / 4``; a random bidder: uniform).
+    ``dealt`` (4) receives the hands as dealt; returns (weight, widow).
+    """
+    bidder = rec[R_BIDDER]
+    trump = rec[R_TRUMP]
+    dealt[0], dealt[1], dealt[2], dealt[3] = x0, x1, x2, x3
+    dead = rules[H_WIDOW_DEAD] == 1
+    eps = model[M_EPS]
+    f = 1.0
+    if bidder == me:
+        dealt[me] = rec[R_DEAL + me]
+        widow = lowest(pile) if dead else rec[R_WIDOW]
+    elif dead:
+        widow = lowest(pile)
+        if is_random(params, bidder):
+            f = 0.25
+        else:
+            t, _ = best_suit(dealt[bidder], 15, wt, bidder, params[bidder, P_VOID])
+            f = (1.0 - eps) * (1.0 if t == trump else 0.0) + eps / 4.0
+    else:
+        seven = dealt[bidder] | pile
+        choices = seven & ~(np.int64(1) << JOKER) if rec[R_FORCED] == 1 else seven
+        widow = nth_card(choices, bounded(dstate, dbuf, popcount(choices)))
+        dealt[bidder] = seven & ~(np.int64(1) << widow)
+        if is_random(params, bidder):
+            f = 1.0 / 28.0
+        else:
+            t, d, _ = choose_widow(dealt[bidder], widow, bidder, params, wt, False, dstate, dbuf)
+            f = (1.0 - eps) * (1.0 if t == trump and d == lowest(pile) else 0.0) + eps / 28.0
+    if not f > 0.0:
+        return 0.0, widow
+    n_calls = rec[R_NCALLS]
+    prefix = rec[R_CALLS:R_CALLS + 2 * n_calls].reshape((n_calls, 2))
+    return f * auction_weight(dealt, me, prefix, rules, params, wt, model, est, dist), widow
+
+
+@kernel
+def pimc_card_inferred(hand, seat, trump, rec, n, rules, params, wt, dstate, dbuf, ws):
+    """PIMC card play with the auction's inference (``pimc_infer``): each world weighted by ``world_weight``.
+
+    The worlds are drawn as ``pimc.choose`` draws them; a world of weight 0
+    is not solved; the card with the highest weighted total is played (ties:
+    least value). If every world weighs 0 (a sharp model, ``pimc_eps`` 0,
+    and no world reproduces the auction) the decision is made again on fresh
+    unweighted worlds. The other seats are modelled by their own strategy
+    rows (their heuristic calls, trump and discard).
+    """
+    active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
+    card, legal, leader, n_trick, n_unseen, restricted, full = pimc.begin(
+        hand, seat, active, trump, DECK25, known, pin, pin_allow, rec, R_PLAYS, n, False, ws)
+    if card >= 0:
+        return card
+    n_worlds = np.int64(params[seat, P_PIMC])
+    fs = ws[pimc.OFF_FSCRATCH:pimc.OFF_FSCRATCH + pimc.N_FSCRATCH].view(np.float64)
+    model = fs[0:3]
+    est = fs[4:8]
+    dist = fs[8:8 + MAX_CHOICES]
+    model[M_KIND] = 1.0
+    model[M_TAU] = params[seat, P_PIMC_TAU]
+    model[M_EPS] = params[seat, P_PIMC_EPS]
+    dealt = ws[pimc.OFF_ISCRATCH:pimc.OFF_ISCRATCH + 4]
+    for _ in range(n_worlds):
+        pimc.draw(hand, seat, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        x0, x1, x2, x3, pile, p0, p1, p2, p3 = pimc.world_hands(ws)
+        w, _ = world_weight(seat, rec, x0 | p0, x1 | p1, x2 | p2, x3 | p3, pile, rules, params, wt, model, dstate,
+                            dbuf, dealt, est, dist)
+        if w > 0.0:
+            pimc.add_world(legal, active, trump, n_trick, leader, sides, w, ws)
+    if pimc.weight_sum(ws) > 0.0:
+        return pimc.pick(legal, trump, True, ws)
+    for _ in range(n_worlds):
+        pimc.draw(hand, seat, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        pimc.add_world(legal, active, trump, n_trick, leader, sides, 1.0, ws)
+    return pimc.pick(legal, trump, False, ws)
+
+
+@kernel
+def pimc_world_weights(rec, seat, n, rules, params, n_worlds, dstate, dbuf, out):
+    """For the tests: ``n_worlds`` worlds as ``pimc_card_inferred`` draws them for ``seat`` after ``n`` plays of
+    the hand in ``rec``, with their weights under ``seat``'s ``pimc_tau`` and ``pimc_eps``.
+
+    ``out[w]``: the deal as dealt in that world (seats 0..3), its widow, its
+    discard (-1: dead widow) and the weight times 2**52 (rounded down; 2**52
+    is weight 1). Returns whether the hand sizes fit the unseen cards.
+    """
+    ws = pimc.new_workspace()
+    wt = np.zeros((N_SEATS, 4, N_CARDS), np.float64)
+    card_weights(params, wt)
+    trump = rec[R_TRUMP]
+    active, _, known, pin, pin_allow = pimc_facts(rec, seat)
+    own = rec[R_DEAL + seat]
+    if seat == rec[R_BIDDER] and rec[R_DISCARD] >= 0:
+        own = (own | (np.int64(1) << rec[R_WIDOW])) & ~(np.int64(1) << rec[R_DISCARD])
+    for i in range(n):
+        if rec[R_PLAYS + 2 * i] == seat:
+            own &= ~(np.int64(1) << rec[R_PLAYS + 2 * i + 1])
+    played, _, _, _ = pimc.history(rec, R_PLAYS, n, trump, active, ws)
+    n_unseen, restricted, full, ok, _ = pimc._plan(own, seat, active, trump, DECK25, known, pin, pin_allow, played,
+                                                   ws)
+    model = np.zeros(3)
+    model[M_KIND] = 1.0
+    model[M_TAU] = params[seat, P_PIMC_TAU]
+    model[M_EPS] = params[seat, P_PIMC_EPS]
+    est = np.zeros(4)
+    dist = np.zeros(MAX_CHOICES)
+    dealt = np.zeros(4, np.int64)
+    for k in range(n_worlds):
+        pimc.draw(own, seat, active, n_unseen, full, restricted, dstate, dbuf, ws)
+        x0, x1, x2, x3, pile, p0, p1, p2, p3 = pimc.world_hands(ws)
+        w, widow = world_weight(seat, rec, x0 | p0, x1 | p1, x2 | p2, x3 | p3, pile, rules, params, wt, model,
+                                dstate, dbuf, dealt, est, dist)
+        for s in range(N_SEATS):
+            out[k, s] = dealt[s]
+        out[k, 4] = widow
+        if rules[H_WIDOW_DEAD] == 1:
+            out[k, 5] = -1
+        elif seat == rec[R_BIDDER]:
+            out[k, 5] = rec[R_DISCARD]
+        else:
+            out[k, 5] = lowest(pile)
+        out[k, 6] = np.int64(w * 4503599627370496.0)
+    return ok
+
+
+@kernel
+def pimc_call_weights(own, seat, dealer, calls, rules, params, n_worlds, dstate, dbuf, out):
+    """For the tests: ``n_worlds`` worlds as a searched call of ``seat`` (holding ``own``) draws them after the
+    calls ``calls`` (k, 2), with their weights (``_call_weight``).
+
+    ``out[w]``: the deal (seats 0..3), the widow, the weight times 2**52 (rounded down).
+    """
+    ws = pimc.new_workspace()
+    wt = np.zeros((N_SEATS, 4, N_CARDS), np.float64)
+    card_weights(params, wt)
+    n_unseen, restricted, full = pimc.plan_fresh(own, seat, np.int64(15), DECK25, np.int64(0), ws)
+    model = np.zeros(3)
+    model[M_KIND] = 1.0
+    model[M_TAU] = params[seat, P_PIMC_TAU]
+    model[M_EPS] = params[seat, P_PIMC_EPS]
+    est = np.zeros(4)
+    dist = np.zeros(MAX_CHOICES)
+    world = np.zeros(4, np.int64)
+    for k in range(n_worlds):
+        pimc.draw(own, seat, np.int64(15), n_unseen, full, restricted, dstate, dbuf, ws)
+        world[0], world[1], world[2], world[3], pile, _, _, _, _ = pimc.world_hands(ws)
+        w = auction_weight(world, seat, calls, rules, params, wt, model, est, dist)
+        for s in range(N_SEATS):
+            out[k, s] = world[s]
+        out[k, 4] = lowest(pile)
+        out[k, 5] = np.int64(w * 4503599627370496.0)
+
+
 @kernel(inline="always")
-def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws):
+def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws, rules, wt):
     """Six tricks among the four seats; plays into ``rec``, tricks by seat into ``tricks``.
 
     A seat with ``pimc_worlds`` >= 1 plays by ``pimc.choose``
-    (``pimc_facts``), ``ws`` its workspace (any int64 array when no seat does).
+    (``pimc_facts``), ``ws`` its workspace (any int64 array when no seat does);
+    with ``pimc_infer`` (and not ``pimc_sees_all``) by ``pimc_card_inferred``.
     """
     played = np.int64(0)
     pim = 0  # bit per seat playing by PIMC
@@ -356,7 +487,9 @@ def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks,
                 legal = hand & SUIT_MASK[trump, led]
                 if legal == 0:
                     legal = hand
-            if (pim >> seat) & 1 == 1:
+            if (pim >> seat) & 1 == 1 and params[seat, P_PIMC_INFER] >= 0.5 and params[seat, P_PIMC_SEES] < 0.5:
+                card = pimc_card_inferred(hand, seat, trump, rec, np.int64(n), rules, params, wt, dstate, dbuf, ws)
+            elif (pim >> seat) & 1 == 1:
                 active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
                 card = pimc.choose(hand, seat, active, trump, sides, DECK25, known, pin, pin_allow, rec, R_PLAYS,
                                    np.int64(n), np.int64(params[seat, P_PIMC]), params[seat, P_PIMC_SEES] >= 0.5,
@@ -408,6 +541,300 @@ def score_hand(level, taken, rules):
 
 
 @kernel(inline="always")
+def searches(params, seat):
+    """Whether ``seat`` searches its auction decisions by PIMC (``pimc_bid`` on, ``pimc_worlds`` >= 1, not random)."""
+    return params[seat, P_PIMC_BID] >= 0.5 and params[seat, P_PIMC] >= 1.0 and not is_random(params, seat)
+
+
+@kernel(inline="always")
+def uses_pimc_bid(params):
+    """Whether a seat searches its auction decisions by PIMC (``searches``)."""
+    return searches(params, 0) or searches(params, 1) or searches(params, 2) or searches(params, 3)
+
+
+@kernel(inline="always")
+def _model_of(params, seat):
+    """The auction model vector (``advice.M_*``) of ``seat``'s ``pimc_tau`` and ``pimc_eps``."""
+    model = np.zeros(3)
+    model[M_KIND] = 1.0
+    model[M_TAU] = params[seat, P_PIMC_TAU]
+    model[M_EPS] = params[seat, P_PIMC_EPS]
+    return model
+
+
+@kernel
+def _call_values(me, k, calls, force, cand, n_cand, dealt, widow, dealer, rules, params, wt, dstate, dbuf, ws, vals):
+    """The searched calls' values: ``vals[i]``, the net points of ``me``'s side (its points less the other
+    side's) summed over its worlds (weighted with ``pimc_infer``) when it calls ``cand[i]`` (0 pass, else a
+    level) at turn ``k``; returns the summed weights.
+
+    In each world the first ``k`` calls (``force``'s given calls, also
+    ``calls[:k]`` as (seat, level)) are imposed, the seats' strategies finish
+    the auction (``auction``, the joker holder's forced 3 included) and the
+    bidder's strategy takes the widow, names trump and discards
+    (``choose_widow``), all from the same decision-stream state for every
+    candidate of a world; the contract is solved double dummy from the first
+    lead (``pimc.solve_deal``, the bidder's side) and scored by
+    ``score_hand`` (a hand thrown in scores 0). Contracts met again in a
+    world (same bidder, trump and discard: the level only changes the score)
+    are solved once. The worlds deal the cards ``me`` has not seen to the
+    other three seats and the widow, uniformly (``pimc.plan_fresh``); with
+    ``pimc_sees_all`` the one world is the true deal ``dealt``, ``widow``.
+    """
+    n_worlds = np.int64(params[me, P_PIMC])
+    sees_all = params[me, P_PIMC_SEES] >= 0.5
+    infer = params[me, P_PIMC_INFER] >= 0.5 and not sees_all
+    for i in range(n_cand):
+        vals[i] = 0.0
+    own = dealt[me]
+    n_unseen, restricted, full = 0, False, 0
+    if sees_all:
+        n_worlds = 1
+    else:
+        n_unseen, restricted, full = pimc.plan_fresh(own, me, np.int64(15), DECK25, np.int64(0), ws)
+    world = np.zeros(N_SEATS, np.int64)
+    hands = np.zeros(N_SEATS, np.int64)
+    rec = np.zeros(R_WIDTH, np.int64)
+    f = force.copy()
+    f[F_SEAT] = me
+    f[F_AT] = k
+    f[F_GIVEN] = k
+    ds = np.empty(4, np.uint64)
+    db = np.zeros(2, np.int64)
+    model = _model_of(params, me)
+    est = np.zeros(4)
+    dist = np.zeros(MAX_CHOICES)
+    seen_key = np.zeros(n_cand, np.int64)
+    seen_taken = np.zeros(n_cand, np.int64)
+    prefix = calls[:k]
+    dead = rules[H_WIDOW_DEAD] == 1
+    side = me & 1
+    total = 0.0
+    for _ in range(n_worlds):
+        wid = widow
+        if sees_all:
+            for s in range(N_SEATS):
+                world[s] = dealt[s]
+        else:
+            pimc.draw(own, me, np.int64(15), n_unseen, full, restricted, dstate, dbuf, ws)
+            world[0], world[1], world[2], world[3], pile, _, _, _, _ = pimc.world_hands(ws)
+            wid = lowest(pile)
+        w = 1.0
+        if infer:
+            w = auction_weight(world, me, prefix, rules, params, wt, model, est, dist)
+            if not w > 0.0:
+                continue
+        total += w
+        joker_seat = np.int64(-1)
+        for s in range(N_SEATS):
+            if (world[s] >> JOKER) & 1:
+                joker_seat = s
+        n_seen = 0
+        for i in range(n_cand):
+            for s in range(N_SEATS):
+                hands[s] = world[s]
+            ds[:] = dstate
+            db[:] = dbuf
+            f[F_CALL] = cand[i]
+            bidder, level, _ = auction(hands, joker_seat, dealer, rules, params, wt, f, ds, db, rec)
+            if bidder < 0:
+                continue
+            trump, discard, hand = choose_widow(hands[bidder], wid, bidder, params, wt, dead, ds, db)
+            key = (bidder * 4 + trump) * 32 + discard + 1
+            taken = -1
+            for j in range(n_seen):
+                if seen_key[j] == key:
+                    taken = seen_taken[j]
+            if taken < 0:
+                hands[bidder] = hand
+                leader = bidder if rules[H_BIDDER_LEADS] == 1 else (dealer + 1) % 4
+                taken = pimc.solve_deal(hands[0], hands[1], hands[2], hands[3], np.int64(15), trump, leader,
+                                        np.int64(5) << (bidder & 1), ws)
+                seen_key[n_seen] = key
+                seen_taken[n_seen] = taken
+                n_seen += 1
+            bid_pts, def_pts = score_hand(level, taken, rules)
+            vals[i] += w * ((bid_pts - def_pts) if (bidder & 1) == side else (def_pts - bid_pts))
+    return total
+
+
+@kernel
+def pimc_auction(dealt, widow, joker_seat, dealer, rules, params, wt, dstate, dbuf, ws):
+    """The auction with the searching seats' calls made by PIMC (``searches``), as a force giving every call.
+
+    Turn by turn, ``auction`` with the calls so far given says whose turn it
+    is and what its strategy calls (a random seat draws it); a searching seat
+    instead scores pass and each level above the standing bid on its worlds
+    (``_call_values``) and makes the best (ties: its strategy's call). The
+    returned force (``F_*``) gives all the calls (``F_GIVEN``); the joker
+    holder's forced 3 after four passes is the rules', not searched.
+    """
+    force = NO_FORCE.copy()
+    calls = np.zeros((MAX_CALLS, 2), np.int64)
+    hands = np.zeros(N_SEATS, np.int64)
+    scratch = np.zeros(R_WIDTH, np.int64)
+    cand = np.zeros(8, np.int64)
+    vals = np.zeros(8)
+    top = BIG_PEPPER if rules[H_PEPPER] == 1 else 6
+    high = 0
+    n = 0
+    while n < MAX_CALLS:
+        for s in range(N_SEATS):
+            hands[s] = dealt[s]
+        force[F_GIVEN] = n
+        auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, scratch)
+        if scratch[R_NCALLS] <= n:
+            break
+        seat = scratch[R_CALLS + 2 * n]
+        call = scratch[R_CALLS + 2 * n + 1]
+        if searches(params, seat) and high < top:
+            cand[0] = 0
+            n_cand = 1
+            for lv in range(high + 1, top + 1):
+                cand[n_cand] = lv
+                n_cand += 1
+            _call_values(seat, np.int64(n), calls, force, cand, np.int64(n_cand), dealt, widow, dealer, rules, params,
+                         wt, dstate, dbuf, ws, vals)
+            best = 0
+            for i in range(n_cand):
+                if cand[i] == call:
+                    best = i
+            for i in range(n_cand):
+                if vals[i] > vals[best]:
+                    best = i
+            call = cand[best]
+        force[F_GIVEN_CALLS + n] = call
+        calls[n, 0] = seat
+        calls[n, 1] = call
+        if call != 0:
+            high = call
+        n += 1
+    force[F_GIVEN] = n
+    return force
+
+
+@kernel
+def widow_values(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, dbuf, ws, cards, vals):
+    """The searched widow's values: ``vals[8 t + j]``, the net points of the bidder ``me``'s side summed over its
+    worlds (weighted with ``pimc_infer``) when it names trump ``t`` and discards ``cards[j]`` (of its seven
+    cards, ascending; a dead widow: ``j`` 0, no discard). Returns the number of discards (1 when dead).
+
+    The worlds deal the cards it has not seen (not its six, not the widow it
+    took up) to the other seats (a dead widow: and the widow), uniformly,
+    weighted with ``pimc_infer`` by the other seats' calls (``rec``'s); each
+    candidate's contract is solved double dummy from the first lead and
+    scored by ``score_hand``. Discards equivalent in a world (of one
+    effective suit with no other seat's card between them) are solved once.
+    With ``pimc_sees_all`` the one world is the true deal ``dealt`` (by seat).
+    """
+    dead = rules[H_WIDOW_DEAD] == 1
+    n_worlds = np.int64(params[me, P_PIMC])
+    sees_all = params[me, P_PIMC_SEES] >= 0.5
+    infer = params[me, P_PIMC_INFER] >= 0.5 and not sees_all
+    seven = hand if dead else hand | (np.int64(1) << widow)
+    n_d = 1 if dead else popcount(seven)
+    for j in range(8):
+        cards[j] = -1
+    if not dead:
+        m = seven
+        for j in range(n_d):
+            cards[j] = lowest(m)
+            m &= m - 1
+    for j in range(32):
+        vals[j] = 0.0
+    n_unseen, restricted, full = 0, False, 0
+    if sees_all:
+        n_worlds = 1
+    else:
+        known = np.int64(0) if dead else np.int64(1) << widow
+        n_unseen, restricted, full = pimc.plan_fresh(hand, me, np.int64(15), DECK25, known, ws)
+    world = np.zeros(N_SEATS, np.int64)
+    model = _model_of(params, me)
+    est = np.zeros(4)
+    dist = np.zeros(MAX_CHOICES)
+    n_calls = rec[R_NCALLS]
+    prefix = rec[R_CALLS:R_CALLS + 2 * n_calls].reshape((n_calls, 2))
+    done_bit = np.zeros(8, np.int64)
+    done_taken = np.zeros(8, np.int64)
+    leader = me if rules[H_BIDDER_LEADS] == 1 else (rec[R_DEALER] + 1) % 4
+    sides = np.int64(5) << (me & 1)
+    for _ in range(n_worlds):
+        if sees_all:
+            for s in range(N_SEATS):
+                world[s] = dealt[s]
+        else:
+            pimc.draw(hand, me, np.int64(15), n_unseen, full, restricted, dstate, dbuf, ws)
+            world[0], world[1], world[2], world[3], _, _, _, _, _ = pimc.world_hands(ws)
+        world[me] = hand
+        w = 1.0
+        if infer:
+            w = auction_weight(world, me, prefix, rules, params, wt, model, est, dist)
+            if not w > 0.0:
+                continue
+        for t in range(4):
+            others = np.int64(0)
+            for s in range(N_SEATS):
+                if s != me:
+                    m = world[s]
+                    while m:
+                        c = lowest(m)
+                        m &= m - 1
+                        others |= np.int64(1) << TO_SOLVER[t, c]
+            n_done = 0
+            for j in range(n_d):
+                d = cards[j]
+                held = seven if dead else seven & ~(np.int64(1) << d)
+                taken = -1
+                b = TO_SOLVER[t, d] if not dead else 0
+                for q in range(n_done):
+                    bq = done_bit[q]
+                    if bq >> 3 == b >> 3:
+                        lo = min(b, bq)
+                        hi = max(b, bq)
+                        between = ((np.int64(1) << hi) - 1) & ~((np.int64(1) << (lo + 1)) - 1)
+                        if others & between == 0:
+                            taken = done_taken[q]
+                            break
+                if taken < 0:
+                    taken = pimc.solve_deal(held if me == 0 else world[0], held if me == 1 else world[1],
+                                            held if me == 2 else world[2], held if me == 3 else world[3],
+                                            np.int64(15), np.int64(t), leader, sides, ws)
+                    done_bit[n_done] = b
+                    done_taken[n_done] = taken
+                    n_done += 1
+                bid_pts, def_pts = score_hand(level, taken, rules)
+                vals[t * 8 + j] += w * (bid_pts - def_pts)
+    return n_d
+
+
+@kernel
+def pimc_widow(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, dbuf, ws):
+    """(trump, discard, new hand) of a searching bidder ``me`` (``searches``) at ``level``: every trump with every
+    discard of its seven cards (a dead widow: every trump) scored by ``widow_values``, the best taken (ties: the
+    strategy's own choice, ``choose_widow``)."""
+    dead = rules[H_WIDOW_DEAD] == 1
+    t0, d0, _ = choose_widow(hand, widow, me, params, wt, dead, dstate, dbuf)
+    seven = hand if dead else hand | (np.int64(1) << widow)
+    cards = np.zeros(8, np.int64)
+    vals = np.zeros(32)
+    n_d = widow_values(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, dbuf, ws, cards, vals)
+    best_t = t0
+    best_j = 0
+    for j in range(n_d):
+        if cards[j] == d0:
+            best_j = j
+    for t in range(4):
+        for j in range(n_d):
+            if vals[t * 8 + j] > vals[best_t * 8 + best_j]:
+                best_t = t
+                best_j = j
+    if dead:
+        return best_t, np.int64(-1), hand
+    d = cards[best_j]
+    return best_t, d, seven & ~(np.int64(1) << d)
+
+
+@kernel(inline="always")
 def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec):
     """Auction, widow, trump, play and score a dealt hand (``dealt``: masks by seat) into ``rec``.
 
@@ -423,7 +850,14 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
         if (dealt[s] >> JOKER) & 1:
             joker_seat = s
     rec[R_WIDOW] = widow
-    bidder, level, forced = auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, rec)
+    searched = uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_GIVEN] == 0
+    ws = rec
+    if searched:  # one PIMC workspace for the hand: the searched auction, the widow, then the card play
+        ws = pimc.new_workspace()
+        given = pimc_auction(hands, widow, joker_seat, dealer, rules, params, wt, dstate, dbuf, ws)
+        bidder, level, forced = auction(hands, joker_seat, dealer, rules, params, wt, given, dstate, dbuf, rec)
+    else:
+        bidder, level, forced = auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, rec)
     rec[R_FORCED] = 1 if forced else 0
     rec[R_BIDDER] = bidder
     rec[R_BID] = level
@@ -436,13 +870,19 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
         rec[R_POINTS] = 0
         rec[R_POINTS + 1] = 0
         return
-    trump, discard, hand = choose_widow(hands[bidder], widow, bidder, params, wt, rules[H_WIDOW_DEAD] == 1, dstate, dbuf)
+    if searched and searches(params, bidder):
+        trump, discard, hand = pimc_widow(bidder, level, hands[bidder], widow, rec, hands, rules, params, wt, dstate,
+                                          dbuf, ws)
+    else:
+        trump, discard, hand = choose_widow(hands[bidder], widow, bidder, params, wt, rules[H_WIDOW_DEAD] == 1,
+                                            dstate, dbuf)
     hands[bidder] = hand
     rec[R_TRUMP] = trump
     rec[R_DISCARD] = discard
     leader = bidder if rules[H_BIDDER_LEADS] == 1 else (dealer + 1) % 4
-    ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
-    play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws)
+    if not searched:
+        ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
+    play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws, rules, wt)
     side = bidder % 2
     bid_pts, def_pts = score_hand(level, tricks[side] + tricks[side + 2], rules)
     for s in range(N_SEATS):

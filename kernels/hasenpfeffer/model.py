@@ -35,7 +35,7 @@ import numpy as np
 
 from bower.kernels.advice import M_EPS, M_TAU, choice_probability
 from bower.kernels.hasenpfeffer.codes import H_PEPPER
-from bower.kernels.hasenpfeffer.hand import (
+from bower.kernels.hasenpfeffer.strategy import (
     BIG_PEPPER,
     JOKER,
     N_SEATS,

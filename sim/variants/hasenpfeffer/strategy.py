@@ -24,14 +24,23 @@ weights with the joker):
   (the partnerships), and the legal card with the most tricks for its side
   summed over the deals is played (ties: the card of least value).
   ``pimc_sees_all`` = 1 makes its one deal the true one.
+- *PIMC inference* (``pimc_infer``): each deal is weighted by the auction
+  model of should-bid (temperature ``pimc_tau``, tremble ``pimc_eps``): the
+  probability of the other seats' calls on it, and of another bidder's
+  trump and discard (its widow drawn among its seven cards).
+- *PIMC auction* (``pimc_bid`` with ``pimc_worlds`` >= 1): each call (pass
+  or a level above the standing bid) and, as bidder, every trump with every
+  discard, scored on the sampled deals by its side's net points: the
+  auction finished by the seats' strategies, the contract solved double
+  dummy and scored by the rules (ties: the strategy's choice).
 """
 
 from __future__ import annotations
 
 from bower.kernels.hasenpfeffer.codes import PARAMS
 
-SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds"})
+SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all", "pimc_infer", "pimc_bid"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
@@ -46,8 +55,9 @@ PRESETS: dict[str, dict[str, float]] = {
     "aggressive": _preset(cushion=-0.5),
     "creeping": _preset(bid_jump=0.0),
     "random": _preset(random=1.0),
-    "pimc": _preset(pimc_worlds=32.0),
+    "pimc": _preset(pimc_worlds=32.0, pimc_bid=1.0),
     "pimc-fast": _preset(pimc_worlds=8.0),
+    "pimc-cards": _preset(pimc_worlds=32.0),
 }
 PRESET_NOTES = {
     "default": "the strategy README describes",
@@ -55,6 +65,8 @@ PRESET_NOTES = {
     "aggressive": "bids half a trick higher on the same hand (cushion -0.5)",
     "creeping": "raises the standing bid by one at a time instead of bidding its level at once",
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
-    "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
-    "pimc-fast": "pimc with 8 sampled deals per decision",
+    "pimc": ("cards by PIMC, 32 sampled deals solved double dummy per decision; the calls, the trump and the "
+             "discard searched the same way (pimc_bid)"),
+    "pimc-fast": "the default's bidding; cards by PIMC with 8 sampled deals per decision",
+    "pimc-cards": "the default's bidding; only the cards by PIMC (32 deals): what pimc was before the auction search",
 }
