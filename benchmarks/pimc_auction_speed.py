@@ -33,7 +33,10 @@ for variant, seats, n in (("ghost", 3, 600), ("euchre", 4, 400), ("cutthroat", 3
         allb = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0}] * seats, n // 4)
         print(variant, f"W={w} every seat cards+auction {allb:,.0f}/s", flush=True)
 # Euchre's inference (pimc_infer, the should-bid auction model): seat 0's cards alone, then with the auction searched
-for w in (16, 32) if not sys.argv[1:] or "euchre" in sys.argv[1:] else ():
-    cinf = rate("euchre", [{"pimc_worlds": float(w), "pimc_infer": 1.0}] + ["default"] * 3, 400)
-    binf = rate("euchre", [{"pimc_worlds": float(w), "pimc_bid": 1.0, "pimc_infer": 1.0}] + ["default"] * 3, 400)
-    print("euchre", f"W={w} one seat with pimc_infer: cards {cinf:,.0f}/s, cards+auction {binf:,.0f}/s", flush=True)
+for variant, seats, n in (("euchre", 4, 400),):
+    if sys.argv[1:] and variant not in sys.argv[1:]:
+        continue
+    for w in (16, 32):
+        cinf = rate(variant, [{"pimc_worlds": float(w), "pimc_infer": 1.0}] + ["default"] * (seats - 1), n)
+        binf = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0, "pimc_infer": 1.0}] + ["default"] * (seats - 1), n)
+        print(variant, f"W={w} one seat with pimc_infer: cards {cinf:,.0f}/s, cards+auction {binf:,.0f}/s", flush=True)
