@@ -27,8 +27,8 @@ bench: setup
 	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install -q -e '.[test,bench,dask]'
 	$(PY) benchmarks/run.py
 
-# rerun the commands behind README's figures and compare them (outside `make test`; about 25 min of CPU, most of it
-# the PIMC experiments)
+# rerun the commands behind README's figures and compare them (outside `make test`; more than an hour of CPU since
+# the searched-auction experiments of every variant: run one block with ONLY=NAME)
 docs-check: setup
 	$(PY) -m tests.docs_check $(if $(ONLY),--only $(ONLY))
 
