@@ -5,7 +5,7 @@ hands), Euchre (400), Cutthroat (600) and Hasenpfeffer (400), or only the varian
 seat 0 with ``pimc_worlds`` = W (16, 32, 64) and the others ``default``, with and without ``pimc_bid``; then every seat with both at
 W = 16 and 32 (a quarter of the hands). Best of two runs after a warm-up,
 in CPU seconds of this process (the machine is shared: wall time moves with
-the load, CPU time far less). Last, Euchre with ``pimc_infer`` (seat 0 at
+the load, CPU time far less). Euchre also with ``pimc_infer`` (seat 0 at
 W = 16 and 32: cards alone, cards and auction).
 """
 import sys
@@ -22,21 +22,20 @@ def rate(variant, strategy, n):
         runner.simulate(variant, hands=n, seed=0, threads=1, strategy=strategy)
         best = max(best, n / (time.process_time() - t))
     return best
-for variant, seats, n in (("ghost", 3, 600), ("euchre", 4, 400), ("cutthroat", 3, 600), ("hasenpfeffer", 4, 400)):
+# the variants, their seats and hands, and whether to measure the auction model's inference (pimc_infer) too
+for variant, seats, n, infer in (("ghost", 3, 600, False), ("euchre", 4, 400, True), ("cutthroat", 3, 600, False),
+                                 ("hasenpfeffer", 4, 400, False)):
     if sys.argv[1:] and variant not in sys.argv[1:]:
         continue
+    others = ["default"] * (seats - 1)
     for w in (16, 32, 64):
-        cards = rate(variant, [{"pimc_worlds": float(w)}] + ["default"] * (seats - 1), n)
-        bid = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0}] + ["default"] * (seats - 1), n)
+        cards = rate(variant, [{"pimc_worlds": float(w)}] + others, n)
+        bid = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0}] + others, n)
         print(variant, f"W={w} one seat: cards {cards:,.0f}/s, cards+auction {bid:,.0f}/s", flush=True)
     for w in (16, 32):
         allb = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0}] * seats, n // 4)
         print(variant, f"W={w} every seat cards+auction {allb:,.0f}/s", flush=True)
-# Euchre's inference (pimc_infer, the should-bid auction model): seat 0's cards alone, then with the auction searched
-for variant, seats, n in (("euchre", 4, 400),):
-    if sys.argv[1:] and variant not in sys.argv[1:]:
-        continue
-    for w in (16, 32):
-        cinf = rate(variant, [{"pimc_worlds": float(w), "pimc_infer": 1.0}] + ["default"] * (seats - 1), n)
-        binf = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0, "pimc_infer": 1.0}] + ["default"] * (seats - 1), n)
+    for w in (16, 32) if infer else ():
+        cinf = rate(variant, [{"pimc_worlds": float(w), "pimc_infer": 1.0}] + others, n)
+        binf = rate(variant, [{"pimc_worlds": float(w), "pimc_bid": 1.0, "pimc_infer": 1.0}] + others, n)
         print(variant, f"W={w} one seat with pimc_infer: cards {cinf:,.0f}/s, cards+auction {binf:,.0f}/s", flush=True)
