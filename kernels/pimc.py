@@ -683,6 +683,13 @@ def sample_worlds(own, me, active, trump, deck, known_out, pin_card, pin_allow, 
 def solve_deal(h0, h1, h2, h3, active, trump, leader, sides, ws):
     """Double-dummy tricks of the seats ``sides`` from a whole deal at the first lead (hands by seat, card space,
     ``leader`` to lead), on the workspace's table and stacks (no allocation): the searched auction's solves."""
+    return solve_deal_floor(h0, h1, h2, h3, active, trump, leader, sides, np.int64(0), ws)
+
+
+@kernel
+def solve_deal_floor(h0, h1, h2, h3, active, trump, leader, sides, floor, ws):
+    """``solve_deal`` exact from ``floor`` tricks up: a count below ``floor`` comes back as some number below it
+    (fewer zero-window searches), for a contract whose score is the same for every count short of ``floor``."""
     n_tt = 1 << TT_BITS
     keys = ws[OFF_KEYS:OFF_TAGS].reshape((n_tt, 2))
     tags = ws[OFF_TAGS:OFF_BOUNDS].view(np.int16)
@@ -710,7 +717,24 @@ def solve_deal(h0, h1, h2, h3, active, trump, leader, sides, ws):
     if left == 0:
         return 0
     ws[OFF_STATS + ST_SOLVES] += 1
-    return _mtd(h, st, moves, nxt, popcount(active), sides, left, _guess(h, sides, left), keys, tags, bounds, nodes)
+    return _mtd(h, st, moves, nxt, popcount(active), sides, left, _guess(h, sides, left), keys, tags, bounds, nodes,
+                floor)
+
+
+@kernel
+def rule_out(vals, n, out, left, top, bottom):
+    """The candidates of ``vals[:n]`` (sums over the worlds so far) that can no longer be chosen, as bits added to
+    ``out`` (those already out are not counted): a candidate is out once, even scoring ``top`` in each of the
+    ``left`` worlds to come while the leader scores ``bottom``, it would still end strictly below the leader.
+    Its solves can be skipped and the choice (the highest sum, ties to any rule) is unchanged."""
+    lead = -np.inf
+    for i in range(n):
+        if not (out >> i) & 1 and vals[i] > lead:
+            lead = vals[i]
+    for i in range(n):
+        if vals[i] + left * top < lead + left * bottom:
+            out |= np.int64(1) << i
+    return out
 
 
 @kernel

@@ -449,11 +449,16 @@ def _root(h, st, trick_cards, n_trick, trick_leader, nxt, sides):
 
 
 @kernel
-def _mtd(h, st, moves, nxt, n_active, sides, left, guess, keys, tags, bounds, nodes):
-    """The exact value at ply 0 of ``st``: zero-window tests walked from ``guess`` (MTD(f))."""
+def _mtd(h, st, moves, nxt, n_active, sides, left, guess, keys, tags, bounds, nodes, floor=0):
+    """The exact value at ply 0 of ``st``: zero-window tests walked from ``guess`` (MTD(f)).
+
+    With ``floor`` > 0 the value is exact only from ``floor`` up: once the
+    side is shown to take fewer, the walk stops and returns a bound below
+    ``floor`` (for a score that is the same for every count below it).
+    """
     lo, hi = 0, left
-    g = min(max(guess, 1), left)
-    while lo < hi:
+    g = min(max(guess, floor, 1), left)
+    while lo < hi and hi >= floor:
         if g <= lo:
             g = lo + 1
         if g > hi:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bower.kernels.ghost import hand as gh
 from bower.kernels.ghost.strategy import strategy_rows
@@ -285,3 +287,63 @@ def test_should_bid_pimc_playout(variant, args):
     # the same deals and weights, played out differently: the same ESS, other points
     assert a["ess"] == s["ess"]
     assert [x["expected_points"] for x in a["actions"]] != [x["expected_points"] for x in s["actions"]]
+
+
+# ---------------------------------------------------------------- exact shortcuts of the searched auction
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), seats=st.sampled_from([(7, 6), (15, 5), (11, 8)]))
+def test_solve_floor_is_exact_from_the_floor_up(seed, seats):
+    """``solve_deal_floor`` returns the exact tricks whenever they reach the floor, and a count below the floor
+    otherwise (the searched auction's shortcut for a contract that scores the same for any count short of its
+    bid), on deals of three seats of 6, four of 5 and three of 8 cards, every floor from 0 to the hand size."""
+    from bower.kernels import pimc
+
+    rng = np.random.default_rng(seed)
+    active, size = seats
+    order = rng.permutation(24)
+    hands = [0, 0, 0, 0]
+    k = 0
+    for s in range(4):
+        if (active >> s) & 1:
+            for c in order[k:k + size]:
+                hands[s] |= 1 << int(c)
+            k += size
+    trump = int(rng.integers(4))
+    leader = int(rng.choice([s for s in range(4) if (active >> s) & 1]))
+    sides = 1 << int(rng.choice([s for s in range(4) if (active >> s) & 1]))
+    ws = pimc.new_workspace()
+    args = [np.int64(x) for x in (*hands, active, trump, leader, sides)]
+    exact = pimc.solve_deal(*args, ws)
+    for floor in range(size + 2):
+        got = pimc.solve_deal_floor(*args, np.int64(floor), ws)
+        if exact >= floor:
+            assert got == exact, (floor, got, exact)
+        else:
+            assert got < floor, (floor, got, exact)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), n=st.integers(1, 5), worlds=st.integers(1, 12), bottom=st.integers(-24, 0),
+       top=st.integers(0, 24))
+def test_rule_out_keeps_the_choice(data, n, worlds, bottom, top):
+    """Skipping the candidates ``pimc.rule_out`` rules out after each world leaves the highest sum and its ties
+    where a full count has them: the candidates never ruled out include every one with the highest full sum."""
+    from bower.kernels import pimc
+
+    scores = np.array(data.draw(st.lists(st.lists(st.integers(bottom, top), min_size=n, max_size=n),
+                                         min_size=worlds, max_size=worlds)), float)
+    vals = np.zeros(n)
+    out = np.int64(0)
+    for j in range(worlds):
+        for i in range(n):
+            if not (out >> i) & 1:
+                vals[i] += scores[j, i]
+        out = pimc.rule_out(vals, np.int64(n), out, float(worlds - 1 - j), float(top), float(bottom))
+    full = scores.sum(axis=0)
+    best = full.max()
+    kept = [i for i in range(n) if not (out >> i) & 1]
+    assert {i for i in range(n) if full[i] == best} <= set(kept)
+    for i in kept:
+        assert vals[i] == full[i]

@@ -529,6 +529,7 @@ def _bid_values(me, k, given_calls, swap_given, own, known, f_swap, cand, n_cand
     infer = rows[r, P_PIMC_INFER] >= 0.5 and not sees_all
     tau = rows[r, P_PIMC_TAU]
     eps = rows[r, P_PIMC_EPS]
+    keeps = rules[G_SET_KEEPS]
     for i in range(n_cand):
         vals[i] = 0.0
     n_unseen, restricted, full = 0, False, 0
@@ -543,7 +544,11 @@ def _bid_values(me, k, given_calls, swap_given, own, known, f_swap, cand, n_cand
     c = pimc.OFF_CTX
     sc = (scores[0], scores[1], scores[2])
     total = 0.0
-    for _ in range(n_worlds):
+    # trump: the candidates ruled out so far (bits), and a world's highest and lowest score for the maker
+    out = np.int64(0)
+    top = 24.0 if bid == MOON else float(HAND_SIZE)
+    bottom = -float(rules[G_MOON_PENALTY] if bid == MOON else bid)
+    for j in range(n_worlds):
         # the world's hands held now (after any swap) and its pile (the ghost, or the swapper's dead hand)
         if sees_all:
             x0 = ghost if swap_given == 0 else d0
@@ -572,12 +577,19 @@ def _bid_values(me, k, given_calls, swap_given, own, known, f_swap, cand, n_cand
         total += w
         if trump_mode:
             for i in range(n_cand):
-                t = pimc.solve_deal(x0, x1, x2, np.int64(0), np.int64(7), cand[i], me, np.int64(1) << me, ws)
+                if (out >> i) & 1:
+                    continue
+                t = pimc.solve_deal_floor(x0, x1, x2, np.int64(0), np.int64(7), cand[i], me, np.int64(1) << me,
+                                          bid if keeps == 0 else np.int64(0), ws)
                 p0, p1, p2 = score_of(me, bid, t if me == 0 else 0, t if me == 1 else 0, t if me == 2 else 0, rules)
                 vals[i] += w * (p0 if me == 0 else (p1 if me == 1 else p2))
+            if not infer:  # unweighted worlds: each world left adds between ``bottom`` and ``top``
+                out = pimc.rule_out(vals, n_cand, out, float(n_worlds - 1 - j), top, bottom)
             continue
         rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
-        # solves already made in this world: (maker, trump, swapper) -> tricks of ``me``
+        # solves already made in this world: (maker, trump, swapper) -> tricks of ``me``, and the floor they
+        # are exact from (a maker's count short of its bid scores the same whatever it is, unless the set keeps
+        # its tricks: ``pimc.solve_deal_floor``)
         n_seen = 0
         for i in range(n_cand):
             force = (me, k, f_swap, cand[i], np.int64(-1), k, given_calls, swap_given)
@@ -587,14 +599,17 @@ def _bid_values(me, k, given_calls, swap_given, own, known, f_swap, cand, n_cand
             if maker < 0:
                 continue
             key = (maker * 4 + t) * 4 + (swp + 1)
+            floor = b if maker == me and keeps == 0 else 0
             tricks = -1
             for j in range(n_seen):
-                if ws[pimc.OFF_ISCRATCH + 3 + j] >> 8 == key:
-                    tricks = ws[pimc.OFF_ISCRATCH + 3 + j] & 255
+                e = ws[pimc.OFF_ISCRATCH + 3 + j]
+                if e >> 16 == key and ((e & 255) >= (e >> 8) & 255 or (e >> 8) & 255 <= floor):
+                    tricks = e & 255
             if tricks < 0:
-                tricks = pimc.solve_deal(a0, a1, a2, np.int64(0), np.int64(7), t, maker, np.int64(1) << me, ws)
+                tricks = pimc.solve_deal_floor(a0, a1, a2, np.int64(0), np.int64(7), t, maker, np.int64(1) << me,
+                                               floor, ws)
                 if n_seen < pimc.N_ISCRATCH - 3:
-                    ws[pimc.OFF_ISCRATCH + 3 + n_seen] = (key << 8) | tricks
+                    ws[pimc.OFF_ISCRATCH + 3 + n_seen] = (key << 16) | (floor << 8) | tricks
                     n_seen += 1
             if maker == me:
                 p0, p1, p2 = score_of(me, b, tricks if me == 0 else 0, tricks if me == 1 else 0,
@@ -603,6 +618,9 @@ def _bid_values(me, k, given_calls, swap_given, own, known, f_swap, cand, n_cand
             else:
                 p = tricks  # a defender scores its own tricks
             vals[i] += w * p
+    for i in range(n_cand):
+        if (out >> i) & 1:
+            vals[i] = -np.inf
     return total
 
 
