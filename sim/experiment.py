@@ -60,19 +60,32 @@ class _Totals:
 
     def __init__(self, n_strat: int, slots: np.ndarray, hand_width: int):
         self.n_strat = n_strat
-        self.slots = slots.astype(float)  # seats held by each strategy in one set
+        self.slots = slots.astype(np.int64)  # seats held by each strategy in one set
         self.sets = 0
-        self.sum_x = np.zeros(n_strat)
-        self.sum_xx = np.zeros((n_strat, n_strat))  # sum of x_i * x_j over sets
+        # sums of the wins w_i and of w_i * w_j over sets, kept as integers: float sums (numpy's SIMD
+        # reductions, BLAS) round in an order that depends on the CPU, and a seed must give the same numbers on
+        # every machine; the win shares x_i = w_i / slots_i are formed from them (``sum_x``, ``sum_xx``)
+        self.sum_w = np.zeros(n_strat, np.int64)
+        self.sum_ww = np.zeros((n_strat, n_strat), np.int64)
         self.strategy = np.zeros((n_strat, kg.ST_WIDTH), np.int64)
         self.game = np.zeros(kg.GA_WIDTH, np.int64)
         self.hand = np.zeros(hand_width, np.int64)
 
+    @property
+    def sum_x(self) -> np.ndarray:
+        """The sum over sets of each strategy's share of its games won."""
+        return self.sum_w / self.slots
+
+    @property
+    def sum_xx(self) -> np.ndarray:
+        """The sum over sets of the products of two strategies' shares."""
+        return self.sum_ww / np.outer(self.slots, self.slots)
+
     def add(self, out: dict) -> None:
-        x = out["set_wins"] / self.slots
-        self.sets += x.shape[0]
-        self.sum_x += x.sum(axis=0)
-        self.sum_xx += x.T @ x
+        w = np.asarray(out["set_wins"], np.int64)
+        self.sets += w.shape[0]
+        self.sum_w += w.sum(axis=0)
+        self.sum_ww += np.einsum("si,sj->ij", w, w)
         self.strategy += out["strategy"]
         self.game += out["game"]
         self.hand += out["hand"]
