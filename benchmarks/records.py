@@ -1,6 +1,7 @@
 """Records and analysis speed: ``bower simulate --records`` into Parquet and JSONL, ``bower analyze`` of big files.
 
-Usage: ``python benchmarks/records.py [--hands N] [--analyze N,N] [--threads T,T] [--repeat R] [--dir DIR] [--json] [--parts]``
+Usage: ``python benchmarks/records.py [--hands N] [--analyze N,N] [--threads T,T] [--repeat R] [--dir DIR]
+[--json] [--parts]``
 
 Each measurement is a fresh ``bower`` process. Writing: the run's own
 throughput (``hands_per_second`` of ``simulate --json``: kernels, columns,
@@ -95,9 +96,9 @@ def parts() -> None:
             first = b * size
             rows, _ = timed("kernels (one thread, records on)",
                             lambda: runner.hands_job(("ghost", 0, first, size, rules_vec, params, True)))
-            cols = timed("columns (`record_columns`, `derived_columns`)", lambda: rc.record_columns(v, rows, first, rules))
-            cols = cols + timed("columns (`record_columns`, `derived_columns`)",
-                                lambda: rc.derived_columns(v, rules, dict(cols)))
+            step = "columns (`record_columns`, `derived_columns`)"
+            cols = timed(step, lambda: rc.record_columns(v, rows, first, rules))
+            cols = cols + timed(step, lambda: rc.derived_columns(v, rules, dict(cols)))
             group = timed("Parquet pages (`records_parquet.encode_row_group`)",
                           lambda: rp.encode_row_group(pw.layout, cols, size))
             timed("Parquet file write (`put`)", lambda: pw.put(group))
