@@ -90,12 +90,43 @@ def test_a_write_that_fails_mid_run_leaves_nothing(capsys, tmp_path, monkeypatch
     assert len(calls) == 2 and listing(tmp_path) == []
 
 
-def test_a_parquet_write_that_fails_leaves_nothing(capsys, tmp_path, monkeypatch):
-    import pyarrow.parquet as pq
+@pytest.mark.parametrize("when", [2, "footer"])
+def test_a_parquet_write_that_fails_leaves_nothing(capsys, tmp_path, monkeypatch, when):
+    # the direct Parquet writer (bower.sim.records_parquet): the disk fills at the second row group, or at the
+    # footer (the last write, from close): the hidden part file goes, the error names the target
+    real_put, real_close, calls = rec_mod.ParquetWriter.put, rec_mod.ParquetWriter.close, []
 
-    monkeypatch.setattr(pq.ParquetWriter, "write_table", _enospc)
-    line = one_error(capsys, "simulate", "--hands", "5000", "--records", str(tmp_path / "out.parquet"))
+    def put(self, batch):
+        calls.append(batch.num_rows)
+        if len(calls) == when:
+            self.fh = _FullFile(self.fh)
+        return real_put(self, batch)
+
+    def close(self):
+        if when == "footer":
+            self.fh = _FullFile(self.fh)
+        return real_close(self)
+
+    monkeypatch.setattr(rec_mod.ParquetWriter, "put", put)
+    monkeypatch.setattr(rec_mod.ParquetWriter, "close", close)
+    hands = 3 * runner.RECORD_BATCH_CHUNKS * runner.CHUNK_SIZE  # three row groups
+    line = one_error(capsys, "simulate", "--hands", str(hands), "--records", str(tmp_path / "out.parquet"))
     assert line == f"bower: error: cannot write records to {tmp_path / 'out.parquet'}: No space left on device"
+    assert len(calls) == (2 if when == 2 else 3) and listing(tmp_path) == []
+
+
+def test_a_parquet_write_of_dicts_that_fails_leaves_nothing(tmp_path, monkeypatch):
+    # bower solve's records go through pyarrow's writer (write_dicts): a failing write leaves nothing either
+    import pyarrow.parquet as pq
+    from bower.sim.variants import get_variant
+
+    recs = runner.hand_records(1, 0, 300)
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", _enospc)
+    w = rec_mod.open_writer(str(tmp_path / "dd.parquet"), get_variant("ghost"), recs[0]["rules"])
+    with pytest.raises(rec_mod.RecordsError) as e:
+        w.write_dicts(recs)
+    w.abort()
+    assert str(e.value) == f"cannot write records to {tmp_path / 'dd.parquet'}: No space left on device"
     assert listing(tmp_path) == []
 
 
@@ -199,6 +230,7 @@ def _start_and_stop(folder: Path, sig: int, ext: str) -> subprocess.CompletedPro
     (signal.SIGTERM, 143, "terminated", "jsonl"),
     (signal.SIGTERM, 143, "terminated", "parquet"),
     (signal.SIGINT, 130, "interrupted", "jsonl"),
+    (signal.SIGINT, 130, "interrupted", "parquet"),
 ])
 def test_a_signal_mid_run_leaves_nothing(tmp_path, sig, status, word, ext):
     done = _start_and_stop(tmp_path, sig, ext)

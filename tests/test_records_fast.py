@@ -84,6 +84,95 @@ def test_columnar_parquet_holds_the_dict_paths_values(variant, rules, strategy, 
     w.close()
     assert rec_mod.read_records(str(path2)) == want
     assert pq.read_table(path).equals(pq.read_table(path2))
+    # and through pyarrow's writer from the same columns (the path before records_parquet)
+    path3 = tmp_path / "a.parquet"
+    w = rec_mod.ParquetWriter(str(path3), v, rules_d, direct=False)
+    w.write(0, rows[:100])
+    w.write(100, rows[100:])
+    w.close()
+    assert pq.read_table(path).equals(pq.read_table(path3))
+    assert pq.read_schema(path).equals(pq.read_schema(path3))
+
+
+@pytest.mark.parametrize("variant, rules, strategy", CASES[::3], ids=lambda x: str(x))
+def test_direct_parquet_reads_the_same_in_duckdb_and_pandas(variant, rules, strategy, tmp_path):
+    import duckdb
+    import pandas as pd
+
+    v, rules_d, rows = _rows(variant, rules, strategy, hands=3000)
+    paths = {}
+    for direct in (True, False):
+        paths[direct] = p = tmp_path / f"{direct}.parquet"
+        w = rec_mod.ParquetWriter(str(p), v, rules_d, direct=direct)
+        for lo in range(0, 3000, 1024):
+            w.write(lo, rows[lo:lo + 1024])
+        w.close()
+    a, b = (str(paths[d]) for d in (True, False))
+    con = duckdb.connect()
+    assert con.sql(f"DESCRIBE SELECT * FROM '{a}'").fetchall() == con.sql(f"DESCRIBE SELECT * FROM '{b}'").fetchall()
+    got = con.sql(f"SELECT * FROM '{a}' ORDER BY hand").fetchall()
+    assert got == con.sql(f"SELECT * FROM '{b}' ORDER BY hand").fetchall() and len(got) == 3000
+    assert con.sql(f"SELECT count(*) FROM '{a}' WHERE hand BETWEEN 1024 AND 1030").fetchall() == [(7,)]
+    pa_, pb = (pd.read_parquet(x) for x in (a, b))  # (nested values are dicts of arrays: compared as JSON)
+    assert pa_.dtypes.equals(pb.dtypes) and pa_.to_json(orient="records") == pb.to_json(orient="records")
+    # one row group per batch, `hand`'s statistics (min, max) in each, no other column's
+    md = pq.ParquetFile(a).metadata
+    assert md.num_row_groups == 3 and md.num_rows == 3000
+    names = [md.row_group(0).column(i).path_in_schema for i in range(md.num_columns)]
+    for g in range(3):
+        rg = md.row_group(g)
+        st = rg.column(names.index("hand")).statistics
+        assert (st.min, st.max, st.null_count) == (1024 * g, min(1024 * (g + 1), 3000) - 1, 0)
+        assert [rg.column(i).statistics is None for i in range(md.num_columns) if names[i] != "hand"] == \
+            [True] * (md.num_columns - 1)
+
+
+def test_the_direct_encoding_loops_against_plain_python():
+    # the RLE / bit-packed hybrid and the list levels of bower.sim.records_parquet, decoded by a slow twin
+    from bower.sim import records_parquet as rp
+
+    def decode(buf, bw, n):
+        buf, out, p = bytes(buf), [], 0
+        while len(out) < n:
+            h, p = rp._read_uvarint(buf, p)
+            if h & 1:
+                bits = int.from_bytes(bytes(buf[p:p + (h >> 1) * bw]), "little")
+                p += (h >> 1) * bw
+                out += [(bits >> (bw * k)) & ((1 << bw) - 1) for k in range((h >> 1) * 8)]
+            else:
+                nb = (bw + 7) // 8
+                out += [int.from_bytes(bytes(buf[p:p + nb]), "little")] * (h >> 1)
+                p += nb
+        return out[:n], p
+
+    rng = np.random.default_rng(5)
+    for n in (0, 1, 7, 8, 9, 63 * 8 + 3, 5000):
+        for bw in (1, 2, 3, 5, 9, 13):
+            x = rng.integers(0, 1 << bw, n)
+            x[n // 3: n // 2] = x[n // 3] if n else 0  # a run inside
+            enc = rp.hybrid(x, bw)
+            assert decode(enc, bw, n) == (x.tolist(), len(enc))
+    counts = rng.integers(0, 4, 300)
+    counts[:5] = 0
+    offsets = rec_mod.offsets_of(counts)
+    for width in (1, 2):
+        want_rep, want_def = [], []
+        for c in counts:
+            if c == 0:
+                want_rep.append(0)
+                want_def.append(1)
+            for j in range(c):
+                want_rep += [1 if j else 0] + [2] * (width - 1)
+                want_def += [1 + 2 * width] * width
+        levels = rp._list_levels(offsets, width, 1 + 2 * width)
+        n_rep = int.from_bytes(levels[:4], "little")
+        assert decode(levels[4:4 + n_rep], width, len(want_rep))[0] == want_rep
+        n_def = int.from_bytes(levels[4 + n_rep:8 + n_rep], "little")
+        assert decode(levels[8 + n_rep:8 + n_rep + n_def], rp._bits(1 + 2 * width), len(want_def)) == \
+            (want_def, n_def)
+    seats, idx = rng.integers(0, 3, 100).astype(np.int32), rng.integers(0, 24, 100).astype(np.int32)
+    packed = rp._packed_values(seats, 27, idx, 3)
+    assert packed[0] == 5 and decode(packed[1:], 5, 200)[0] == np.stack([seats, idx + 3], 1).reshape(-1).tolist()
 
 
 @pytest.mark.parametrize("variant", ["ghost", "cutthroat", "hasenpfeffer", "euchre"])
