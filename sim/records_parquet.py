@@ -9,9 +9,9 @@ tokens or ints, lists of ``[seat, value]`` pairs), so this module writes
 those pages itself, in small Numba loops that run without the GIL on the
 records worker threads: a list's repetition levels as one bit-packed run
 and its definition levels as RLE runs, straight from the list offsets
-(``_rep_levels``, ``_def_runs``); card and pair indices as one bit-packed
-run (``_pack``); flat columns through the RLE / bit-packed hybrid
-(``_hybrid``); small ints dictionary-encoded (``_int_dictionary``). The
+(``kernels.parquet.rep_levels``, ``kernels.parquet.def_runs``); card and pair indices as one bit-packed
+run (``kernels.parquet.pack``); flat columns through the RLE / bit-packed hybrid
+(``kernels.parquet.hybrid``); small ints dictionary-encoded (``kernels.parquet.int_dictionary``). The
 writer thread only appends each finished row group's bytes and keeps its
 metadata for the footer.
 
@@ -40,7 +40,7 @@ import struct as _struct
 
 import numpy as np
 
-from bower.kernels.jit import kernel
+from bower.kernels import parquet as kp
 
 # ---------------------------------------------------------------- Thrift compact protocol
 
@@ -186,252 +186,7 @@ def read_footer(data: bytes) -> dict:
     return read_struct(data, len(data) - 8 - n)[0]
 
 
-# ---------------------------------------------------------------- the encoding loops
-
-@kernel
-def _hybrid(values, bw, out):
-    """The RLE / bit-packed hybrid encoding of ``values`` (each < 2**bw, bw <= 32) into ``out``; returns its size.
-
-    A run of 8 or more equal values is one RLE run; the rest goes in
-    bit-packed sections of up to 63 groups of 8 (the last group padded
-    with zeros).
-    """
-    n = values.shape[0]
-    vbytes = (bw + 7) // 8
-    pos = 0
-    i = 0
-    while i < n:
-        v = values[i]
-        j = i + 1
-        while j < n and values[j] == v:
-            j += 1
-        if j - i >= 8:
-            h = (j - i) << 1
-            while h >= 0x80:
-                out[pos] = (h & 0x7F) | 0x80
-                pos += 1
-                h >>= 7
-            out[pos] = h
-            pos += 1
-            for k in range(vbytes):
-                out[pos] = (v >> (8 * k)) & 0xFF
-                pos += 1
-            i = j
-            continue
-        head = pos
-        pos += 1
-        groups = 0
-        while True:
-            if bw <= 8 and i + 8 <= n:  # a whole group: 8 values, bw bytes
-                acc = np.uint64(0)
-                for k in range(8):
-                    acc |= np.uint64(values[i + k]) << np.uint64(k * bw)
-                for k in range(bw):
-                    out[pos + k] = (acc >> np.uint64(8 * k)) & np.uint64(0xFF)
-                pos += bw
-            else:
-                acc = np.uint64(0)
-                nbits = 0
-                for k in range(8):
-                    x = np.uint64(values[i + k]) if i + k < n else np.uint64(0)
-                    acc |= x << np.uint64(nbits)
-                    nbits += bw
-                    while nbits >= 8:
-                        out[pos] = acc & np.uint64(0xFF)
-                        pos += 1
-                        acc >>= np.uint64(8)
-                        nbits -= 8
-            i += 8
-            groups += 1
-            if i >= n or groups == 63:
-                break
-            if i + 8 <= n and values[i] == values[i + 7]:  # maybe a run: end the section if it is one
-                v = values[i]
-                j = i + 1
-                while j < i + 8 and values[j] == v:
-                    j += 1
-                if j == i + 8:
-                    break
-        out[head] = (groups << 1) | 1
-    return pos
-
-
-@kernel
-def _varint(out, pos, x):
-    """``x`` as an unsigned LEB128 varint at ``out[pos:]``; returns the position after it."""
-    while x >= 0x80:
-        out[pos] = (x & 0x7F) | 0x80
-        pos += 1
-        x >>= 7
-    out[pos] = x
-    return pos + 1
-
-
-@kernel
-def _rep_levels(offsets, width, out):
-    """The repetition levels of a list column as one bit-packed run in ``out``; returns the bytes written.
-
-    ``width`` 1: a list (a row's first element 0, the next ones 1, one bit
-    each); 2: a list of ``[seat, value]`` pairs (0 or 1 for a pair's first
-    value, 2 for its second, two bits each: a pair is the nibble 0b1000 or
-    0b1001). An empty row is one entry, 0.
-    """
-    n = offsets.shape[0] - 1
-    m = 0
-    for i in range(n):
-        c = offsets[i + 1] - offsets[i]
-        m += c * width if c > 0 else 1
-    groups = (m + 7) // 8
-    pos = _varint(out, 0, (groups << 1) | 1)
-    end = pos + groups * width
-    acc = np.uint64(0)
-    nbits = 0
-    for i in range(n):
-        c = offsets[i + 1] - offsets[i]
-        if c == 0:
-            nbits += width
-        elif width == 1:
-            for j in range(c):
-                if j:
-                    acc |= np.uint64(1) << np.uint64(nbits)
-                nbits += 1
-                if nbits >= 56:
-                    while nbits >= 8:
-                        out[pos] = acc & np.uint64(0xFF)
-                        pos += 1
-                        acc >>= np.uint64(8)
-                        nbits -= 8
-        else:
-            for j in range(c):
-                acc |= np.uint64(9 if j else 8) << np.uint64(nbits)
-                nbits += 4
-                if nbits >= 56:
-                    while nbits >= 8:
-                        out[pos] = acc & np.uint64(0xFF)
-                        pos += 1
-                        acc >>= np.uint64(8)
-                        nbits -= 8
-        while nbits >= 8:
-            out[pos] = acc & np.uint64(0xFF)
-            pos += 1
-            acc >>= np.uint64(8)
-            nbits -= 8
-    if nbits:
-        out[pos] = acc & np.uint64(0xFF)
-        pos += 1
-    while pos < end:
-        out[pos] = 0
-        pos += 1
-    return pos
-
-
-@kernel
-def _def_runs(offsets, width, empty_def, full_def, vbytes, out):
-    """The definition levels of a list column as RLE runs in ``out``; returns the bytes written.
-
-    A non-empty row's ``c * width`` entries are at ``full_def``, an empty
-    row's one entry at ``empty_def``; equal neighbours make one run.
-    """
-    pos = 0
-    value = -1
-    run = 0
-    for i in range(offsets.shape[0] - 1):
-        c = offsets[i + 1] - offsets[i]
-        v = full_def if c > 0 else empty_def
-        k = c * width if c > 0 else 1
-        if v == value:
-            run += k
-            continue
-        if run:
-            pos = _varint(out, pos, run << 1)
-            for b in range(vbytes):
-                out[pos] = (value >> (8 * b)) & 0xFF
-                pos += 1
-        value = v
-        run = k
-    if run:
-        pos = _varint(out, pos, run << 1)
-        for b in range(vbytes):
-            out[pos] = (value >> (8 * b)) & 0xFF
-            pos += 1
-    return pos
-
-
-@kernel
-def _pack(first, second, shift, bw, out):
-    """Values as one bit-packed run of ``bw`` bits each in ``out``; returns the bytes written.
-
-    ``second`` empty: the values are ``first``; else they alternate,
-    ``first[j]`` then ``shift + second[j]`` (a pair's seat and name index).
-    """
-    n = first.shape[0]
-    m = n * 2 if second.shape[0] else n
-    groups = (m + 7) // 8
-    pos = _varint(out, 0, (groups << 1) | 1)
-    end = pos + groups * bw
-    acc = np.uint64(0)
-    nbits = 0
-    for j in range(n):
-        acc |= np.uint64(first[j]) << np.uint64(nbits)
-        nbits += bw
-        if second.shape[0]:
-            while nbits >= 8:
-                out[pos] = acc & np.uint64(0xFF)
-                pos += 1
-                acc >>= np.uint64(8)
-                nbits -= 8
-            acc |= np.uint64(second[j] + shift) << np.uint64(nbits)
-            nbits += bw
-        while nbits >= 8:
-            out[pos] = acc & np.uint64(0xFF)
-            pos += 1
-            acc >>= np.uint64(8)
-            nbits -= 8
-    if nbits:
-        out[pos] = acc & np.uint64(0xFF)
-        pos += 1
-    while pos < end:
-        out[pos] = 0
-        pos += 1
-    return pos
-
-
-@kernel
-def _int_dictionary(values, max_range, lut, idx):
-    """Dictionary encoding of ints of a small range: (low, high, size); ``idx`` the indices, ``lut`` by value - low.
-
-    Size 0 (nothing done) when the range is ``max_range`` or more. The
-    dictionary is the values present, ascending (``low + k`` where
-    ``lut[k] >= 0``).
-    """
-    n = values.shape[0]
-    if n == 0:
-        return 0, 0, 0
-    lo = values[0]
-    hi = values[0]
-    for i in range(n):
-        v = values[i]
-        if v < lo:
-            lo = v
-        if v > hi:
-            hi = v
-    if hi - lo >= max_range:
-        return lo, hi, 0
-    span = hi - lo + 1
-    for k in range(span):
-        lut[k] = 0
-    for i in range(n):
-        lut[values[i] - lo] = 1
-    size = 0
-    for k in range(span):
-        if lut[k]:
-            lut[k] = size
-            size += 1
-        else:
-            lut[k] = -1
-    for i in range(n):
-        idx[i] = lut[values[i] - lo]
-    return lo, hi, size
+# ---------------------------------------------------------------- the encodings (the loops: bower.kernels.parquet)
 
 
 def _bits(n: int) -> int:
@@ -445,7 +200,7 @@ def hybrid(values: np.ndarray, bw: int) -> np.ndarray:
         values = values.astype(np.int32)
     values = np.ascontiguousarray(values)
     out = np.empty(len(values) // 8 * (bw + 3) + 16 + bw, np.uint8)
-    return out[:_hybrid(values, bw, out)]
+    return out[:kp.hybrid(values, bw, out)]
 
 
 def _list_levels(offsets: np.ndarray, width: int, max_def: int) -> bytes:
@@ -453,9 +208,9 @@ def _list_levels(offsets: np.ndarray, width: int, max_def: int) -> bytes:
     n = len(offsets) - 1
     m = int(offsets[-1] - offsets[0]) * width + n
     out = np.empty(m * width // 8 + 8 * n + 32, np.uint8)  # the runs: at most 8 bytes a row
-    rep = out[:_rep_levels(offsets, width, out)].tobytes()
+    rep = out[:kp.rep_levels(offsets, width, out)].tobytes()
     dbw = _bits(max_def)
-    dfn = out[:_def_runs(offsets, width, max_def - 2 * width, max_def, (dbw + 7) // 8, out)].tobytes()
+    dfn = out[:kp.def_runs(offsets, width, max_def - 2 * width, max_def, (dbw + 7) // 8, out)].tobytes()
     return _struct.pack("<i", len(rep)) + rep + _struct.pack("<i", len(dfn)) + dfn
 
 
@@ -606,14 +361,14 @@ _NONE = np.zeros(0, np.int32)
 
 
 def _packed_values(first: np.ndarray, size: int, second: np.ndarray = _NONE, shift: int = 0) -> bytes:
-    """RLE_DICTIONARY values as one bit-packed run (``_pack``): no run is looked for (cards have none)."""
+    """RLE_DICTIONARY values as one bit-packed run (``kernels.parquet.pack``): no run is looked for (cards have none)."""
     bw = dict_bits(size)
     m = len(first) * (2 if len(second) else 1)
     if m == 0:
         return bytes([bw])
     out = np.empty(m * bw // 8 + 24, np.uint8)
     first = first if first.dtype in (np.int8, np.int32) else first.astype(np.int32)
-    return bytes([bw]) + out[:_pack(first, second, shift, bw, out)].tobytes()
+    return bytes([bw]) + out[:kp.pack(first, second, shift, bw, out)].tobytes()
 
 
 def _int_payload(v: np.ndarray):
@@ -621,7 +376,7 @@ def _int_payload(v: np.ndarray):
     v = np.ascontiguousarray(v, np.int64)
     lut = np.empty(INT_DICTIONARY_RANGE, np.int32)
     idx = np.empty(len(v), np.int32)
-    lo, hi, size = _int_dictionary(v, INT_DICTIONARY_RANGE, lut, idx)
+    lo, hi, size = kp.int_dictionary(v, INT_DICTIONARY_RANGE, lut, idx)
     if size:
         keys = np.flatnonzero(lut[:hi - lo + 1] >= 0) + lo
         return "dict", (keys.astype("<i8").tobytes(), size, idx)
