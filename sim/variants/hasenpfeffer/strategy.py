@@ -40,7 +40,7 @@ from __future__ import annotations
 from bower.kernels.hasenpfeffer.codes import PARAMS
 
 SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all", "pimc_infer", "pimc_bid"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau", "pimc_bid_cushion", "pimc_bid_rival"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
