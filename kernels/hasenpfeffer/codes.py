@@ -36,9 +36,9 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(p for p in _GHOST_PARAMS if p
     ("pimc_bid", 0.0, ("1 (with pimc_worlds >= 1): the PIMC player also searches its calls, its trump and its "
                        "discard: each candidate scored by its side's net points over the worlds, the auction "
                        "finished by the seats' strategies and the contract solved double dummy")),
-    ("pimc_bid_cushion", 0.0, ("the searched calls: a bid is made only when its mean net points over the worlds beat "
-                               "passing's by this many (every level alike; 0: the plain search)")),
-    ("pimc_bid_rival", 1.0, ("the searched auction's weight of the other side's points: each candidate scored by "
+    ("pimc_bid_cushion", 1.0, ("the searched calls: a bid is made only when its mean score over the worlds beats "
+                               "passing's by this many points (every level alike; 0: the plain search)")),
+    ("pimc_bid_rival", 0.5, ("the searched auction's weight of the other side's points: each candidate scored by "
                              "its side's points less this times the other side's (1: the net points; 0: its own "
                              "points only)")),
 )
