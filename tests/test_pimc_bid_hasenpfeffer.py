@@ -187,15 +187,16 @@ class _Solver:
                                   self.bounds, self.nodes))
 
 
-def _net(side, bidder, level, taken, rules):
-    """Net points of ``side`` (its points less the other side's) by the twin's score."""
+def _net(side, bidder, level, taken, rules, rival=1.0):
+    """Net points of ``side`` (its points less ``rival`` times the other side's) by the twin's score."""
     bp, dp = hp.score_hand(hp.bids(rules)[level - 1], taken, rules)
-    return (bp - dp) if bidder % 2 == side else (dp - bp)
+    return (bp - rival * dp) if bidder % 2 == side else (dp - rival * bp)
 
 
-def _contract_value(solver, deal, widow, dealer, rules, seats, prefix, k, call, side):
-    """``side``'s net points when the calls ``prefix`` are made, seat 0 calls ``call`` at turn ``k`` and the twin
-    finishes the auction and takes the widow, the contract solved double dummy."""
+def _contract_value(solver, deal, widow, dealer, rules, seats, prefix, k, call, side, rival=1.0):
+    """``side``'s net points (the other side's weighed by ``rival``) when the calls ``prefix`` are made, seat 0
+    calls ``call`` at turn ``k`` and the twin finishes the auction and takes the widow, the contract solved double
+    dummy."""
     hands = [hp.cards_from_mask(m) for m in deal]
     made, standing, standing_bidder = [], 0, None
     for s, lvl in prefix:
@@ -224,11 +225,12 @@ def _contract_value(solver, deal, widow, dealer, rules, seats, prefix, k, call, 
     if d is not None:
         held[bidder] = (deal[bidder] | 1 << widow) & ~(1 << d.index)
     taken = solver.tricks(held, t, hp.first_leader(dealer, bidder, rules), bidder)
-    return _net(side, bidder, level, taken, rules)
+    return _net(side, bidder, level, taken, rules, rival)
 
 
-def _widow_values(solver, hand, widow, others, me, dealer, level, rules):
-    """{(trump, discard index or -1): net points of ``me``'s side} over every trump and discard (plain solver)."""
+def _widow_values(solver, hand, widow, others, me, dealer, level, rules, rival=1.0):
+    """{(trump, discard index or -1): net points of ``me``'s side (the defenders' weighed by ``rival``)} over every
+    trump and discard (plain solver)."""
     seven = hand | (0 if rules["widow"] == "dead" else 1 << widow)
     discards = [-1] if rules["widow"] == "dead" else [c for c in range(25) if seven >> c & 1]
     leader = hp.first_leader(dealer, me, rules)
@@ -237,7 +239,7 @@ def _widow_values(solver, hand, widow, others, me, dealer, level, rules):
         for d in discards:
             held = list(others)
             held[me] = seven if d < 0 else seven & ~(1 << d)
-            values[t, d] = _net(me % 2, me, level, solver.tricks(held, t, leader, me), rules)
+            values[t, d] = _net(me % 2, me, level, solver.tricks(held, t, leader, me), rules, rival)
     return values
 
 
@@ -245,10 +247,17 @@ TRUE_RULES = [{}, {"bidding": "pepper", "pass_is_final": True, "first_lead": "bi
                    "defenders_score_tricks": True}, {"widow": "dead", "fail_penalty": "undertricks"}]
 
 
+SEARCH_SETTINGS = [(0.0, 1.0), (1.5, 1.0), (0.0, 0.25), (2.0, 0.5)]  # (pimc_bid_cushion, pimc_bid_rival)
+
+
+@pytest.mark.parametrize("cushion, rival", SEARCH_SETTINGS)
 @pytest.mark.parametrize("rules", TRUE_RULES)
-def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules):
+def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules, cushion, rival):
+    """Every searched call is the best of the candidates' values on the true deal, each bid less the cushion, the
+    other side's points weighed by ``rival``; the widow's trump and discard likewise (``rival``)."""
     rules = hp.resolve_rules(rules)
-    seer = {**V.presets["default"], "pimc_worlds": 1.0, "pimc_sees_all": 1.0, "pimc_bid": 1.0}
+    seer = {**V.presets["default"], "pimc_worlds": 1.0, "pimc_sees_all": 1.0, "pimc_bid": 1.0,
+            "pimc_bid_cushion": cushion, "pimc_bid_rival": rival}
     strategies = [seer, "default", "default", "default"]
     seats = [hpp.resolve_params(s) for s in strategies]
     recs = _rows(60, 11, strategies, rules)
@@ -263,17 +272,93 @@ def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules):
             standing = max([c for _, c in calls[:k]] + [0])
             if s != 0 or standing == top:
                 continue
-            values = {c: _contract_value(solver, deal, widow, dealer, rules, seats, calls[:k], k, c, 0)
-                      for c in [0, *range(standing + 1, top + 1)]}
+            values = {c: _contract_value(solver, deal, widow, dealer, rules, seats, calls[:k], k, c, 0, rival)
+                      - (cushion if c else 0.0) for c in [0, *range(standing + 1, top + 1)]}
             assert values[call] == max(values.values()), (rec.tolist(), k, values)
             turns += 1
             bids += call != 0
         if rec[hk.R_BIDDER] == 0:
-            values = _widow_values(solver, deal[0], widow, deal, 0, dealer, int(rec[hk.R_BID]), rules)
+            values = _widow_values(solver, deal[0], widow, deal, 0, dealer, int(rec[hk.R_BID]), rules, rival)
             chosen = (int(rec[hk.R_TRUMP]), int(rec[hk.R_DISCARD]))
             assert values[chosen] == max(values.values()), (rec.tolist(), values)
             widows += 1
-    assert turns > 40 and bids > 10 and widows > 8
+    assert turns > 40 and bids > 5 and widows > 4
+
+
+def _replica_calls(dealt, widow, dealer, rules_vec, params, wt, dstate, dbuf):
+    """The searched auction's calls by its rule, in Python over the kernels' ``auction`` and ``_call_values``
+    (the same decision stream): each searching seat takes the candidate of the highest mean value over its
+    worlds, each bid less its ``pimc_bid_cushion`` (ties: its strategy's call)."""
+    force = hk.NO_FORCE.copy()
+    calls = np.zeros((hk.MAX_CALLS, 2), np.int64)
+    scratch = np.zeros(hk.R_WIDTH, np.int64)
+    ws = pimc.new_workspace()
+    joker = next((s for s in range(4) if dealt[s] >> 24 & 1), -1)
+    high, n, out = 0, 0, []
+    while True:
+        force[hk.F_GIVEN] = n
+        hk.auction(dealt.copy(), np.int64(joker), np.int64(dealer), rules_vec, params, wt, force, dstate, dbuf, scratch)
+        if scratch[hk.R_NCALLS] <= n:
+            return out
+        seat, call = int(scratch[hk.R_CALLS + 2 * n]), int(scratch[hk.R_CALLS + 2 * n + 1])
+        if params[seat, hk.P_PIMC_BID] >= 0.5 and params[seat, hk.P_PIMC] >= 1 and high < 6:
+            cand = np.array([0, *range(high + 1, 7), 0], np.int64)[:8]
+            n_cand = 7 - high
+            vals = np.zeros(8)
+            total = hk._call_values(np.int64(seat), np.int64(n), calls, force, cand, np.int64(n_cand), dealt,
+                                    np.int64(widow), np.int64(dealer), rules_vec, params, wt, dstate, dbuf, ws, vals)
+            means = [vals[i] - (params[seat, hk.P_PIMC_CUSHION] * total if i else 0.0) for i in range(n_cand)]
+            best = list(cand[:n_cand]).index(call)
+            for i in range(n_cand):
+                if means[i] > means[best]:
+                    best = i
+            call = int(cand[best])
+        force[hk.F_GIVEN_CALLS + n] = call
+        calls[n] = seat, call
+        out.append((seat, call))
+        high = max(high, call)
+        n += 1
+
+
+@pytest.mark.parametrize("cushion, rival", [(0.0, 1.0), (1.5, 1.0), (0.75, 0.25)])
+def test_searched_calls_follow_the_rule_on_sampled_worlds(cushion, rival):
+    """On sampled worlds (8 a call) the kernel's searched calls are the rule's (``_replica_calls``): with cushion
+    0 and rival 1 the plain search's argmax of the net points."""
+    rules_vec = encode(V, resolve(V, {}))
+    searcher = {**V.presets["pimc-fast"], "pimc_bid": 1.0, "pimc_bid_cushion": cushion, "pimc_bid_rival": rival}
+    _, params = runner.seat_params([searcher, "default", searcher, "default"], "hasenpfeffer")
+    wt = np.zeros((4, 4, 25))
+    hk.card_weights(params, wt)
+    work, rec = np.zeros(16, np.int64), np.zeros(hk.R_WIDTH, np.int64)
+    rng = np.random.default_rng(3)
+    searched = 0
+    for i in range(24):
+        order = rng.permutation(25)
+        dealt = np.array([sum(1 << int(c) for c in order[6 * s:6 * s + 6]) for s in range(4)], np.int64)
+        widow, dealer = int(order[24]), i % 4
+        dstate, dbuf = _stream(100 + i)
+        hk.play_dealt_once(dealt, np.int64(widow), np.int64(dealer), rules_vec, params, wt, hk.NO_FORCE, dstate,
+                           dbuf, work, rec)
+        dstate, dbuf = _stream(100 + i)
+        assert _calls(rec) == _replica_calls(dealt, widow, dealer, rules_vec, params, wt, dstate, dbuf), i
+        searched += sum(1 for s, _ in _calls(rec) if s % 2 == 0)
+    assert searched > 24
+
+
+def test_cushion_and_rival_change_the_calls():
+    """A cushion above any hand's worth makes a searching seat pass at every turn (its only contracts the forced
+    3); a cushion of 1 and a rival weight of 0.25 each change some calls of the plain search."""
+    plain = {**V.presets["pimc-fast"], "pimc_bid": 1.0, "pimc_bid_cushion": 0.0, "pimc_bid_rival": 1.0}
+    strategies = lambda p: [p, "default", p, "default"]  # noqa: E731
+    calls = lambda rows: [_calls(r) for r in rows]  # noqa: E731
+    a = _rows(60, 13, strategies(plain))
+    never = _rows(60, 13, strategies({**plain, "pimc_bid_cushion": 100.0}))
+    for rec in never:
+        assert all(c == 0 for s, c in _calls(rec) if s % 2 == 0), rec.tolist()
+        if rec[hk.R_BIDDER] >= 0 and rec[hk.R_BIDDER] % 2 == 0:
+            assert rec[hk.R_FORCED] == 1
+    assert calls(_rows(60, 13, strategies({**plain, "pimc_bid_cushion": 1.0}))) != calls(a)
+    assert calls(_rows(60, 13, strategies({**plain, "pimc_bid_rival": 0.25}))) != calls(a)
 
 
 @settings(max_examples=30, deadline=None)
@@ -284,7 +369,7 @@ def test_searched_widow_with_the_true_deal_is_double_dummy_best(order, me, deale
                               "first_lead": "bidder" if bidder_leads else "dealer_left"})
     rules_vec = encode(V, resolve(V, rules))
     seer = {**V.presets["default"], "pimc_worlds": 1.0, "pimc_sees_all": 1.0, "pimc_bid": 1.0}
-    _, params = runner.seat_params([seer] * 4, "hasenpfeffer")
+    _, params = runner.seat_params([seer] * 4, "hasenpfeffer")  # the widow's values weigh the defenders' points by 1
     wt = np.zeros((4, 4, 25))
     hk.card_weights(params, wt)
     deal = [sum(1 << c for c in order[6 * s:6 * s + 6]) for s in range(4)]
@@ -308,7 +393,8 @@ def test_searched_widow_with_the_true_deal_is_double_dummy_best(order, me, deale
 
 def test_searched_auction_same_seed_same_games_for_one_and_two_threads():
     fast = V.presets["pimc-fast"]
-    strategy = [{**fast, "pimc_bid": 1.0, "pimc_infer": 1.0}, "random", {**fast, "pimc_bid": 1.0}, "default"]
+    strategy = [{**fast, "pimc_bid": 1.0, "pimc_infer": 1.0}, "random",
+                {**fast, "pimc_bid": 1.0, "pimc_bid_cushion": 1.0, "pimc_bid_rival": 0.5}, "default"]
     _, params = runner.seat_params(strategy, "hasenpfeffer")
     got = records_on_one_and_two_threads(V, params, n_chunks=2, chunk=12)
     assert np.array_equal(got[0][0], got[1][0]) and np.array_equal(got[0][1], got[1][1])

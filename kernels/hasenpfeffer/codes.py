@@ -34,7 +34,13 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(p for p in _GHOST_PARAMS if p
     ("pimc_tau", 0.25, "the auction model's temperature for pimc_infer, in tricks of estimate (0: sharp)"),
     ("pimc_eps", 0.01, "the auction model's tremble for pimc_infer: the share of each decision spread evenly"),
     ("pimc_bid", 0.0, ("1 (with pimc_worlds >= 1): the PIMC player also searches its calls, its trump and its "
-                       "discard: each candidate scored by its side's net points over the worlds, the auction "
-                       "finished by the seats' strategies and the contract solved double dummy")),
+                       "discard: each candidate scored by its side's points (less pimc_bid_rival times the other "
+                       "side's) over the worlds, the auction finished by the seats' strategies and the contract "
+                       "solved double dummy")),
+    ("pimc_bid_cushion", 1.0, ("the searched calls: a bid is made only when its mean score over the worlds beats "
+                               "passing's by this many points (every level alike; 0: the plain search)")),
+    ("pimc_bid_rival", 0.5, ("the searched auction's weight of the other side's points: each candidate scored by "
+                             "its side's points less this times the other side's (1: the net points; 0: its own "
+                             "points only)")),
 )
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

@@ -45,6 +45,8 @@ from bower.kernels.hasenpfeffer.strategy import (  # noqa: F401  (re-exported: t
     P_PARTNER,
     P_PIMC,
     P_PIMC_BID,
+    P_PIMC_CUSHION,
+    P_PIMC_RIVAL,
     P_PIMC_EPS,
     P_PIMC_INFER,
     P_PIMC_SEES,
@@ -564,9 +566,9 @@ def _model_of(params, seat):
 
 @kernel
 def _call_values(me, k, calls, force, cand, n_cand, dealt, widow, dealer, rules, params, wt, dstate, dbuf, ws, vals):
-    """The searched calls' values: ``vals[i]``, the net points of ``me``'s side (its points less the other
-    side's) summed over its worlds (weighted with ``pimc_infer``) when it calls ``cand[i]`` (0 pass, else a
-    level) at turn ``k``; returns the summed weights.
+    """The searched calls' values: ``vals[i]``, the net points of ``me``'s side (its points less
+    ``pimc_bid_rival`` times the other side's; 1: the net points) summed over its worlds (weighted with
+    ``pimc_infer``) when it calls ``cand[i]`` (0 pass, else a level) at turn ``k``; returns the summed weights.
 
     In each world the first ``k`` calls (``force``'s given calls, also
     ``calls[:k]`` as (seat, level)) are imposed, the seats' strategies finish
@@ -584,6 +586,7 @@ def _call_values(me, k, calls, force, cand, n_cand, dealt, widow, dealer, rules,
     n_worlds = np.int64(params[me, P_PIMC])
     sees_all = params[me, P_PIMC_SEES] >= 0.5
     infer = params[me, P_PIMC_INFER] >= 0.5 and not sees_all
+    rival = params[me, P_PIMC_RIVAL]
     for i in range(n_cand):
         vals[i] = 0.0
     own = dealt[me]
@@ -654,7 +657,10 @@ def _call_values(me, k, calls, force, cand, n_cand, dealt, widow, dealer, rules,
                 seen_taken[n_seen] = taken
                 n_seen += 1
             bid_pts, def_pts = score_hand(level, taken, rules)
-            vals[i] += w * ((bid_pts - def_pts) if (bidder & 1) == side else (def_pts - bid_pts))
+            if (bidder & 1) == side:
+                vals[i] += w * (bid_pts - rival * def_pts)
+            else:
+                vals[i] += w * (def_pts - rival * bid_pts)
     return total
 
 
@@ -665,7 +671,8 @@ def pimc_auction(dealt, widow, joker_seat, dealer, rules, params, wt, dstate, db
     Turn by turn, ``auction`` with the calls so far given says whose turn it
     is and what its strategy calls (a random seat draws it); a searching seat
     instead scores pass and each level above the standing bid on its worlds
-    (``_call_values``) and makes the best (ties: its strategy's call). The
+    (``_call_values``), each bid less ``pimc_bid_cushion`` points a world,
+    and makes the best (ties: its strategy's call). The
     returned force (``F_*``) gives all the calls (``F_GIVEN``); the joker
     holder's forced 3 after four passes is the rules', not searched.
     """
@@ -693,8 +700,12 @@ def pimc_auction(dealt, widow, joker_seat, dealer, rules, params, wt, dstate, db
             for lv in range(high + 1, top + 1):
                 cand[n_cand] = lv
                 n_cand += 1
-            _call_values(seat, np.int64(n), calls, force, cand, np.int64(n_cand), dealt, widow, dealer, rules, params,
-                         wt, dstate, dbuf, ws, vals)
+            total = _call_values(seat, np.int64(n), calls, force, cand, np.int64(n_cand), dealt, widow, dealer, rules,
+                                 params, wt, dstate, dbuf, ws, vals)
+            cushion = params[seat, P_PIMC_CUSHION]
+            if cushion != 0.0:  # a bid must beat passing by the cushion (a mean over the worlds: times their weight)
+                for i in range(1, n_cand):
+                    vals[i] -= cushion * total
             best = 0
             for i in range(n_cand):
                 if cand[i] == call:
@@ -715,9 +726,10 @@ def pimc_auction(dealt, widow, joker_seat, dealer, rules, params, wt, dstate, db
 
 @kernel
 def widow_values(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, dbuf, ws, cards, vals):
-    """The searched widow's values: ``vals[8 t + j]``, the net points of the bidder ``me``'s side summed over its
-    worlds (weighted with ``pimc_infer``) when it names trump ``t`` and discards ``cards[j]`` (of its seven
-    cards, ascending; a dead widow: ``j`` 0, no discard). Returns the number of discards (1 when dead).
+    """The searched widow's values: ``vals[8 t + j]``, the net points of the bidder ``me``'s side (the
+    defenders' points weighed by ``pimc_bid_rival``) summed over its worlds (weighted with ``pimc_infer``) when
+    it names trump ``t`` and discards ``cards[j]`` (of its seven cards, ascending; a dead widow: ``j`` 0, no
+    discard). Returns the number of discards (1 when dead).
 
     The worlds deal the cards it has not seen (not its six, not the widow it
     took up) to the other seats (a dead widow: and the widow), uniformly,
@@ -731,6 +743,7 @@ def widow_values(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, 
     n_worlds = np.int64(params[me, P_PIMC])
     sees_all = params[me, P_PIMC_SEES] >= 0.5
     infer = params[me, P_PIMC_INFER] >= 0.5 and not sees_all
+    rival = params[me, P_PIMC_RIVAL]
     seven = hand if dead else hand | (np.int64(1) << widow)
     n_d = 1 if dead else popcount(seven)
     for j in range(8):
@@ -803,7 +816,7 @@ def widow_values(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, 
                     done_taken[n_done] = taken
                     n_done += 1
                 bid_pts, def_pts = score_hand(level, taken, rules)
-                vals[t * 8 + j] += w * (bid_pts - def_pts)
+                vals[t * 8 + j] += w * (bid_pts - rival * def_pts)
     return n_d
 
 

@@ -38,6 +38,8 @@ P_PIMC_INFER = _p("pimc_infer")
 P_PIMC_TAU = _p("pimc_tau")
 P_PIMC_EPS = _p("pimc_eps")
 P_PIMC_BID = _p("pimc_bid")
+P_PIMC_CUSHION = _p("pimc_bid_cushion")
+P_PIMC_RIVAL = _p("pimc_bid_rival")
 
 
 @kernel

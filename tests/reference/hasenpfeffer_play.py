@@ -73,7 +73,8 @@ HASENPFEFFER_PARAM_NAMES = (
     "w_off_ace", "w_off_king", "w_void",
     "partner_help", "cushion", "support_margin", "bid_jump", "big_pepper_min", "lead_trump_min", "random",
     "pimc_worlds", "pimc_sees_all",  # the PIMC card player: not in the twin (play_hand refuses pimc_worlds >= 1)
-    "pimc_infer", "pimc_tau", "pimc_eps", "pimc_bid",  # its inference and auction search: not in the twin either
+    # its inference and auction search: not in the twin either
+    "pimc_infer", "pimc_tau", "pimc_eps", "pimc_bid", "pimc_bid_cushion", "pimc_bid_rival",
 )
 
 

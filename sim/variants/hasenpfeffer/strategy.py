@@ -30,9 +30,13 @@ weights with the joker):
   trump and discard (its widow drawn among its seven cards).
 - *PIMC auction* (``pimc_bid`` with ``pimc_worlds`` >= 1): each call (pass
   or a level above the standing bid) and, as bidder, every trump with every
-  discard, scored on the sampled deals by its side's net points: the
-  auction finished by the seats' strategies, the contract solved double
-  dummy and scored by the rules (ties: the strategy's choice).
+  discard, scored on the sampled deals by its side's points less
+  ``pimc_bid_rival`` (0.5) times the other side's: the auction finished by
+  the seats' strategies, the contract solved double dummy and scored by the
+  rules; a bid must beat passing by ``pimc_bid_cushion`` (1 point) on the
+  mean (ties: the strategy's choice). Both measured in self-play: with the
+  plain net points and no cushion every seat searching overbids
+  (README, "PIMC auction and inference").
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from __future__ import annotations
 from bower.kernels.hasenpfeffer.codes import PARAMS
 
 SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all", "pimc_infer", "pimc_bid"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau", "pimc_bid_cushion", "pimc_bid_rival"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
@@ -66,7 +70,8 @@ PRESET_NOTES = {
     "creeping": "raises the standing bid by one at a time instead of bidding its level at once",
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
     "pimc": ("cards by PIMC, 32 sampled deals solved double dummy per decision; the calls, the trump and the "
-             "discard searched the same way (pimc_bid)"),
+             "discard searched the same way (pimc_bid; a bid must beat passing by pimc_bid_cushion 1 point, the "
+             "other side's points weighed by pimc_bid_rival 0.5)"),
     "pimc-fast": "the default's bidding; cards by PIMC with 8 sampled deals per decision",
     "pimc-cards": "the default's bidding; only the cards by PIMC (32 deals): what pimc was before the auction search",
 }
