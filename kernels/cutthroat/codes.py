@@ -40,5 +40,7 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(
                        "rest of the hand by the seats' strategies and the contract solved double dummy")),
     ("pimc_bid_margin", 0.0, ("1: the searched auction scores each candidate by the player's margin (its points less "
                               "the mean of the other two's) instead of its points")),
+    ("pimc_bid_edge", 0.0, ("the searched auction departs from the strategy's own choice only for a candidate whose "
+                            "mean value over the worlds beats the strategy's by more than this many points")),
 )
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

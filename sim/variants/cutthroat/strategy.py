@@ -46,7 +46,7 @@ from __future__ import annotations
 from bower.kernels.cutthroat.codes import PARAMS
 
 SWITCHES = frozenset({"random", "pimc_sees_all", "pimc_infer", "pimc_bid", "pimc_bid_margin"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau", "pimc_bid_edge"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
