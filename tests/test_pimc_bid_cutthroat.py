@@ -10,8 +10,9 @@
   the tremble every weight is positive. ``pimc_infer`` 0 and ``pimc_bid`` 0
   change no record.
 - **The true deal.** With ``pimc_sees_all`` and ``pimc_bid`` every searched
-  call (with going alone), every searched exchange and every searched merge
-  is the double-dummy best among its candidates: each candidate's points are
+  call (with going alone), every searched exchange, every searched merge and
+  every searched defender's going alone is the double-dummy best among its
+  candidates (a defender's ties: its strategy's choice): each candidate's points are
   worked out here with the twin's strategy finishing the hand, the plain
   solver (``solve_position``) and the rules' score (``tests/reference/cutthroat.py``);
   the points, or with ``pimc_bid_margin`` the margin.
@@ -320,6 +321,78 @@ def test_searched_auction_with_the_true_deal_is_double_dummy_best(rules, margin)
             merges += 1
     counts = (turns, calls_made, exchanges, merges)
     assert turns > 100 and calls_made > 25 and merges > 20 and exchanges > 10, counts
+
+
+@pytest.mark.parametrize("rules, margin, edge", [(RULE_SETS[0], False, 0.0), (RULE_SETS[1], False, 0.0),
+                                                 (RULE_SETS[2], False, 0.0), (RULE_SETS[3], False, 0.0),
+                                                 (RULE_SETS[0], True, 0.0), (RULE_SETS[0], False, 1.0)])
+def test_searched_defender_alone_with_the_true_deal_is_double_dummy_best(rules, margin, edge):
+    """Seat 0 searching on the true deal, as a defender asked to go alone: its choice has the higher of the two
+    values (alone, or not with the other defender still to be asked deciding by its strategy), each worked out
+    with the twin; on a tie it is the strategy's own choice; with ``pimc_bid_edge`` it departs from the
+    strategy's choice exactly when the other beats it by more than the edge."""
+    seer = {**V.presets["default"], "pimc_worlds": 1.0, "pimc_sees_all": 1.0, "pimc_bid": 1.0,
+            "pimc_bid_margin": float(margin), "pimc_bid_edge": edge}
+    P = cp.resolve_params("default")
+    asked = departed = went = 0
+    for rec in _rows(300, 23, [seer, "default", "default"], rules):
+        maker = int(rec[ck.R_MAKER])
+        if maker <= 0:
+            continue
+        alone = int(rec[ck.R_ALONE])
+        first, second = (maker + 1) % 3, (maker + 2) % 3
+        if second == 0 and (alone >> first) & 1:
+            continue  # the first defender went: seat 0 was not asked
+        twin = _Twin(rec, rules, margin)
+        n_calls = int(rec[ck.R_NCALLS])
+        codes = [int(rec[ck.R_CALLS + 2 * i + 1]) for i in range(n_calls)]
+        disc = int(rec[ck.R_DEALER_DISCARD]) if codes[-1] == ck.CALL_ACCEPT else "strategy"
+        trump = int(rec[ck.R_TRUMP])
+        held = {s: ct.as_cards(_cards(ck.held_at_lead(rec, np.int64(s)))) for s in (first, second)}
+        other = None
+        if first == 0 and cp.estimate(held[second], trump, P) >= P["defend_alone_min"]:
+            other = second
+        values = {False: twin.points(codes, discard=disc, lone=other), True: twin.points(codes, discard=disc, lone=0)}
+        mine = cp.estimate(held[0], trump, P) >= P["defend_alone_min"]
+        chosen = bool(alone & 1)
+        assert chosen == (not mine if values[not mine] > values[mine] + edge else mine), (rec.tolist(), values)
+        asked += 1
+        departed += chosen != mine
+        went += chosen
+    assert asked > 100 and departed > 0 and went > 0, (asked, departed, went)
+
+
+def test_alone_seen_weighs_only_the_decisions_made():
+    """``world_weight``'s ``alone_seen`` counts the going-alone decisions weighed: on the true deal with the sharp
+    model, the first defender's own turn (the maker's decision seen) always weighs 1; with every decision seen
+    and none of the defenders gone, the weight is 0 exactly when the record's second defender went alone."""
+    from bower.kernels.cutthroat.model import world_weight
+
+    _, params = runner.seat_params(["default"] * 3, "cutthroat")
+    wt = np.zeros((3, 4, 24))
+    order = np.zeros((3, 5, 7), np.int64)
+    card_weights(params, wt, order)
+    rules_vec = encode(V, resolve(V, {}))
+    pw, pm, dist = np.zeros((4, 8)), np.zeros((4, 8), np.int64), np.zeros(12)
+    seconds = 0
+    for rec in _rows(2000, 29, "default"):
+        maker = int(rec[ck.R_MAKER])
+        if maker < 0:
+            continue
+        first, second = (maker + 1) % 3, (maker + 2) % 3
+        alone = int(rec[ck.R_ALONE])
+        if (alone >> first) & 1:
+            continue
+        dealt = np.array([rec[ck.R_DEAL + s] for s in range(3)], np.int64)
+        maker_bit = alone & (1 << maker)
+        args = (dealt, rec[ck.R_DUMMY], rec[ck.R_KITTY], rec[ck.R_DEALER], np.int64(first),
+                rec[ck.R_CALLS:ck.R_CALLS + 2 * ck.MAX_CALLS], rec[ck.R_NCALLS], True, rec[ck.R_DEALER_DISCARD])
+        tail = (False, np.int64(0), rules_vec, params, wt, order, 0.0, 0.0, pw, pm, dist)
+        assert world_weight(*args, np.int64(1), np.int64(maker_bit), *tail) == 1.0
+        w3 = world_weight(*args, np.int64(3), np.int64(maker_bit), *tail)
+        assert (w3 == 0.0) == bool((alone >> second) & 1), rec.tolist()
+        seconds += (alone >> second) & 1
+    assert seconds > 0
 
 
 def test_searched_auction_same_seed_same_games_for_one_and_two_threads():

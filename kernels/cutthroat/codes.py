@@ -36,9 +36,13 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(
     ("pimc_tau", 0.25, "the auction model's temperature for pimc_infer, in tricks of estimate (0: sharp)"),
     ("pimc_eps", 0.01, "the auction model's tremble for pimc_infer: the share of each decision spread evenly"),
     ("pimc_bid", 0.0, ("1 (with pimc_worlds >= 1): the PIMC player also searches its calls with going alone, the "
-                       "dealer's exchange and the merge: each candidate scored by its points over the worlds, the "
-                       "rest of the hand by the seats' strategies and the contract solved double dummy")),
+                       "dealer's exchange, the merge and a defender's going alone: each candidate scored by its "
+                       "points over the worlds, the rest of the hand by the seats' strategies and the contract "
+                       "solved double dummy")),
     ("pimc_bid_margin", 0.0, ("1: the searched auction scores each candidate by the player's margin (its points less "
                               "the mean of the other two's) instead of its points")),
+    ("pimc_bid_edge", 0.0, ("the searched auction departs from the strategy's own choice only for a candidate whose "
+                            "mean value over the worlds beats the strategy's by more than this many points "
+                            "(0: any gain)")),
 )
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

@@ -56,6 +56,7 @@ Q_PIMC_TAU = PARAM_NAMES.index("pimc_tau")
 Q_PIMC_EPS = PARAM_NAMES.index("pimc_eps")
 Q_PIMC_BID = PARAM_NAMES.index("pimc_bid")
 Q_PIMC_MARGIN = PARAM_NAMES.index("pimc_bid_margin")
+Q_PIMC_EDGE = PARAM_NAMES.index("pimc_bid_edge")
 MAX_KEEPS = 12  # the merge's searched keeps (``keep_candidates``)
 
 # Call codes in the record: 0 pass, 1 accept the up-card (order / assist / take by position), 2 + suit named.
@@ -439,26 +440,35 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
 
 
 @kernel(inline="always")
+def maker_goes_alone(hands, trump, maker, rules, params, wt, f_seat, f_alone, dstate, dbuf):
+    """The maker's going alone after trump is fixed (under ``maker_alone = allowed``; forced when the maker is
+    ``f_seat`` and ``f_alone`` >= 0), else its strategy's (a random seat: a draw)."""
+    if rules[C_MAKER_ALONE] != 1:
+        return False
+    if maker == f_seat and f_alone >= 0:
+        return f_alone == 1
+    if is_random(params, maker):
+        return bounded(dstate, dbuf, 2) == 1
+    return estimate(hands[maker], trump, wt, maker, params[maker, Q_VOID]) >= params[maker, Q_ALONE]
+
+
+@kernel(inline="always")
+def defender_goes_alone(hand, trump, d, params, wt, dstate, dbuf):
+    """Whether defender ``d``'s strategy, holding ``hand``, goes alone (``defend_alone_min``; a random seat: a draw)."""
+    if is_random(params, d):
+        return bounded(dstate, dbuf, 2) == 1
+    return estimate(hand, trump, wt, d, params[d, Q_VOID]) >= params[d, Q_DEF_ALONE]
+
+
+@kernel(inline="always")
 def going_alone(hands, trump, maker, rules, params, wt, f_seat, f_alone, dstate, dbuf):
-    """(maker alone, lone defender or -1) after trump is fixed: the maker's going alone (under ``maker_alone =
-    allowed``; forced when the maker is ``f_seat`` and ``f_alone`` >= 0), then each defender's from the maker's
-    left, the first to go."""
-    maker_alone = False
-    if rules[C_MAKER_ALONE] == 1:
-        if maker == f_seat and f_alone >= 0:
-            maker_alone = f_alone == 1
-        elif is_random(params, maker):
-            maker_alone = bounded(dstate, dbuf, 2) == 1
-        else:
-            maker_alone = estimate(hands[maker], trump, wt, maker, params[maker, Q_VOID]) >= params[maker, Q_ALONE]
+    """(maker alone, lone defender or -1) after trump is fixed: the maker's going alone (``maker_goes_alone``),
+    then each defender's from the maker's left, the first to go (``defender_goes_alone``)."""
+    maker_alone = maker_goes_alone(hands, trump, maker, rules, params, wt, f_seat, f_alone, dstate, dbuf)
     lone_def = -1
     for k in range(1, 3):
         d = (maker + k) % 3
-        if is_random(params, d):
-            go = bounded(dstate, dbuf, 2) == 1
-        else:
-            go = estimate(hands[d], trump, wt, d, params[d, Q_VOID]) >= params[d, Q_DEF_ALONE]
-        if go:
+        if defender_goes_alone(hands[d], trump, d, params, wt, dstate, dbuf):
             lone_def = d
             break
     return maker_alone, lone_def
@@ -663,8 +673,8 @@ def call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, order, 
         dummy = _auction_world(me, own, up, sees_all, n_unseen, full, restricted, dstate, dbuf, rec, ws, world)
         w = 1.0
         if infer:
-            w = world_weight(world, dummy, up, dealer, me, calls, k, False, np.int64(-1), False, np.int64(0), False,
-                             np.int64(0), rules, params, wt, order, tau, eps, pw, pm, dist)
+            w = world_weight(world, dummy, up, dealer, me, calls, k, False, np.int64(-1), np.int64(0), np.int64(0),
+                             False, np.int64(0), rules, params, wt, order, tau, eps, pw, pm, dist)
             if not w > 0.0:
                 continue
         total += w
@@ -717,8 +727,8 @@ def exchange_values(me, n_calls, up, own, maker, f_seat, f_alone, cand, n_cand, 
         dummy = _auction_world(me, own, up, sees_all, n_unseen, full, restricted, dstate, dbuf, rec, ws, world)
         w = 1.0
         if infer:
-            w = world_weight(world, dummy, up, me, me, calls, n_calls, False, np.int64(-1), False, np.int64(0), False,
-                             np.int64(0), rules, params, wt, order, tau, eps, pw, pm, dist)
+            w = world_weight(world, dummy, up, me, me, calls, n_calls, False, np.int64(-1), np.int64(0), np.int64(0),
+                             False, np.int64(0), rules, params, wt, order, tau, eps, pw, pm, dist)
             if not w > 0.0:
                 continue
         total += w
@@ -801,29 +811,18 @@ def keep_candidates(ten, t, wt, seat, void_w, mine, cand):
 
 
 @kernel
-def keep_values(me, hands, dummy, dealer, trump, lone_def, cand, n_cand, rules, params, wt, order, pw, pm, dstate,
-                dbuf, rec, ws, vals):
-    """The maker's searched merge: ``vals[i]``, its points summed over its worlds when it keeps ``cand[i]`` of
-    its hand (``hands[me]``, after the exchange) and the dummy; the lone defender (``lone_def``) is known.
-
-    The worlds deal what the maker has not seen (not its hand, the dummy,
-    the up-card left or its own discard) to the other two seats (the
-    up-card the other dealer took pinned there) and the kitty
-    (``pimc.plan_fresh_pinned``); with ``pimc_infer`` each weighs
-    ``model.world_weight`` of the calls, the exchange (the other dealer's
-    discard drawn from the kitty's side) and going alone. With
-    ``pimc_sees_all`` the one world is ``hands``. Returns the summed weights.
-    """
-    n_worlds = np.int64(params[me, Q_PIMC])
-    sees_all = params[me, Q_PIMC_SEES] >= 0.5
-    infer = params[me, Q_PIMC_INFER] >= 0.5 and not sees_all
-    tau, eps = params[me, Q_PIMC_TAU], params[me, Q_PIMC_EPS]
-    for i in range(n_cand):
-        vals[i] = 0.0
+def _late_plan(me, own, seen, sees_all, rec, ws):
+    """The plan of the worlds for a decision of ``me`` after the exchange (the merge, a defender's going alone),
+    holding ``own``: what it has not seen (not its hand, ``seen`` besides, the up-card left or its own discard)
+    goes to the other two seats (the up-card another dealer took pinned there) and the pile
+    (``pimc.plan_fresh_pinned``). Returns (unseen cards, restricted, full state); nothing to plan with
+    ``sees_all``."""
+    if sees_all:
+        return 0, False, 0
     up = rec[R_KITTY]
     disc = rec[R_DEALER_DISCARD]
-    own = hands[me]
-    known = dummy
+    dealer = rec[R_DEALER]
+    known = seen
     pin = np.int64(-1)
     pin_allow = np.int64(0)
     if disc < 0:
@@ -833,39 +832,81 @@ def keep_values(me, hands, dummy, dealer, trump, lone_def, cand, n_cand, rules, 
     else:
         pin = up
         pin_allow = np.int64(1) << dealer
-    n_unseen, restricted, full = 0, False, 0
-    pile = np.int64(0)
+    return pimc.plan_fresh_pinned(own, me, np.int64(7), DECK, known, pin, pin_allow, ws)
+
+
+@kernel
+def _late_world(me, hands, dummy, alone_seen, alone, sees_all, infer, n_unseen, full, restricted, rules, params, wt,
+                order, pw, pm, dist, dealt, dstate, dbuf, rec, ws, world):
+    """A world for a decision of ``me`` after the exchange (``_late_plan``'s): ``world`` by seat after the
+    exchange; returns (the dummy, the world's weight).
+
+    ``dummy`` >= 0: the dummy, seen (the maker's merge); -1: drawn, 5 of the
+    pile. With ``sees_all`` the true ``hands`` and dummy (weight 1). With
+    ``infer`` the weight is ``model.world_weight`` of the calls, the
+    exchange (another dealer's discard drawn from the pile left) and the
+    first ``alone_seen`` going-alone decisions (``alone``: bit per seat);
+    else 1. ``dealt`` (int64[3]) is scratch.
+    """
+    if sees_all:
+        for s in range(N_SEATS):
+            world[s] = hands[s]
+        return rec[R_DUMMY], 1.0
+    pimc.draw(hands[me], me, np.int64(7), n_unseen, full, restricted, dstate, dbuf, ws)
+    world[0], world[1], world[2], _, pile, _, _, _, _ = pimc.world_hands(ws)
+    if dummy < 0:
+        dummy = draw_cards(pile, 5, dstate, dbuf)
+        pile &= ~dummy
+    if not infer:
+        return dummy, 1.0
+    up = rec[R_KITTY]
+    disc = rec[R_DEALER_DISCARD]
+    dealer = rec[R_DEALER]
+    wd = disc
+    for s in range(N_SEATS):
+        dealt[s] = world[s]
+    dealt[me] = rec[R_DEAL + me]
+    if disc >= 0 and dealer != me:
+        wd = lowest(draw_cards(pile, 1, dstate, dbuf))
+        dealt[dealer] = (world[dealer] & ~(np.int64(1) << up)) | (np.int64(1) << wd)
+    tau, eps = params[me, Q_PIMC_TAU], params[me, Q_PIMC_EPS]
+    w = world_weight(dealt, dummy, up, dealer, me, rec[R_CALLS:R_CALLS + 2 * MAX_CALLS], rec[R_NCALLS], True, wd,
+                     alone_seen, alone, False, np.int64(0), rules, params, wt, order, tau, eps, pw, pm, dist)
+    return dummy, w
+
+
+@kernel
+def keep_values(me, hands, dummy, dealer, trump, lone_def, cand, n_cand, rules, params, wt, order, pw, pm, dstate,
+                dbuf, rec, ws, vals):
+    """The maker's searched merge: ``vals[i]``, its points summed over its worlds when it keeps ``cand[i]`` of
+    its hand (``hands[me]``, after the exchange) and the dummy; the lone defender (``lone_def``) is known.
+
+    The worlds (``_late_plan``, ``_late_world``) deal what the maker has not
+    seen (not its hand, the dummy, the up-card left or its own discard) to
+    the other two seats (the up-card the other dealer took pinned there) and
+    the kitty; with ``pimc_infer`` each weighs ``model.world_weight`` of the
+    calls, the exchange and going alone. With ``pimc_sees_all`` the one
+    world is ``hands``. Returns the summed weights.
+    """
+    n_worlds = np.int64(params[me, Q_PIMC])
+    sees_all = params[me, Q_PIMC_SEES] >= 0.5
+    infer = params[me, Q_PIMC_INFER] >= 0.5 and not sees_all
+    for i in range(n_cand):
+        vals[i] = 0.0
     if sees_all:
         n_worlds = 1
-    else:
-        n_unseen, restricted, full = pimc.plan_fresh_pinned(own, me, np.int64(7), DECK, known, pin, pin_allow, ws)
+    n_unseen, restricted, full = _late_plan(me, hands[me], dummy, sees_all, rec, ws)
     world = np.zeros(N_SEATS, np.int64)
     dealt = np.zeros(N_SEATS, np.int64)
     h = np.zeros(N_SEATS, np.int64)
     points = np.zeros(N_SEATS, np.int64)
     dist = np.zeros(12)
-    calls = rec[R_CALLS:R_CALLS + 2 * MAX_CALLS]
     total = 0.0
     for _ in range(n_worlds):
-        if sees_all:
-            for s in range(N_SEATS):
-                world[s] = hands[s]
-        else:
-            pimc.draw(own, me, np.int64(7), n_unseen, full, restricted, dstate, dbuf, ws)
-            world[0], world[1], world[2], _, pile, _, _, _, _ = pimc.world_hands(ws)
-        w = 1.0
-        if infer:
-            wd = disc
-            for s in range(N_SEATS):
-                dealt[s] = world[s]
-            dealt[me] = rec[R_DEAL + me]
-            if disc >= 0 and dealer != me:
-                wd = lowest(draw_cards(pile, 1, dstate, dbuf))
-                dealt[dealer] = (world[dealer] & ~(np.int64(1) << up)) | (np.int64(1) << wd)
-            w = world_weight(dealt, dummy, up, dealer, me, calls, rec[R_NCALLS], True, wd, True, rec[R_ALONE], False,
-                             np.int64(0), rules, params, wt, order, tau, eps, pw, pm, dist)
-            if not w > 0.0:
-                continue
+        _, w = _late_world(me, hands, dummy, np.int64(3), rec[R_ALONE], sees_all, infer, n_unseen, full, restricted,
+                           rules, params, wt, order, pw, pm, dist, dealt, dstate, dbuf, rec, ws, world)
+        if not w > 0.0:
+            continue
         total += w
         for i in range(n_cand):
             for s in range(N_SEATS):
@@ -876,13 +917,73 @@ def keep_values(me, hands, dummy, dealer, trump, lone_def, cand, n_cand, rules, 
 
 
 @kernel
-def _best(vals, n, mine):
-    """The index of the highest of ``vals[:n]``, ties to ``mine`` (then the first)."""
-    best = mine if mine >= 0 else 0
+def lone_values(me, second, hands, dealer, trump, maker, maker_alone, asked, rules, params, wt, order, pw, pm, dstate,
+                dbuf, rec, ws, vals):
+    """A searching defender's going alone: ``vals[0]`` (it does not), ``vals[1]`` (it goes alone), its points
+    summed over its worlds; ``asked``: how many going-alone decisions were made before it (the maker's, and
+    the first defender's when ``me`` is the second).
+
+    The worlds (``_late_plan``, ``_late_world``) deal what the defender has
+    not seen (not its hand, the up-card left or its own discard) to the
+    other two seats (the up-card another dealer took pinned there), the
+    dummy and the kitty; with ``pimc_infer`` each weighs
+    ``model.world_weight`` of the calls, the exchange and the ``asked``
+    going-alone decisions (none of them went but a lone maker). With
+    ``pimc_sees_all`` the one world is ``hands`` with the true dummy. When
+    it does not go, the other defender still to be asked (``second``, -1:
+    none) decides by its strategy (the same decision-stream state for both
+    candidates of a world); then the maker's merge by its strategy and the
+    contract solved double dummy (``finish_points``). Returns the summed
+    weights.
+    """
+    n_worlds = np.int64(params[me, Q_PIMC])
+    sees_all = params[me, Q_PIMC_SEES] >= 0.5
+    infer = params[me, Q_PIMC_INFER] >= 0.5 and not sees_all
+    vals[0] = 0.0
+    vals[1] = 0.0
+    if sees_all:
+        n_worlds = 1
+    n_unseen, restricted, full = _late_plan(me, hands[me], np.int64(0), sees_all, rec, ws)
+    world = np.zeros(N_SEATS, np.int64)
+    dealt = np.zeros(N_SEATS, np.int64)
+    h = np.zeros(N_SEATS, np.int64)
+    points = np.zeros(N_SEATS, np.int64)
+    ds = np.empty(4, np.uint64)
+    db = np.zeros(2, np.int64)
+    dist = np.zeros(12)
+    alone = np.int64(1) << maker if maker_alone else np.int64(0)
+    f_alone = np.int64(1) if maker_alone else np.int64(0)
+    total = 0.0
+    for _ in range(n_worlds):
+        dummy, w = _late_world(me, hands, np.int64(-1), asked, alone, sees_all, infer, n_unseen, full, restricted,
+                               rules, params, wt, order, pw, pm, dist, dealt, dstate, dbuf, rec, ws, world)
+        if not w > 0.0:
+            continue
+        total += w
+        for c in range(2):
+            for s in range(N_SEATS):
+                h[s] = world[s]
+            ds[:] = dstate
+            db[:] = dbuf
+            lone = me if c == 1 else np.int64(-1)
+            if c == 0 and second >= 0 and defender_goes_alone(h[second], trump, second, params, wt, ds, db):
+                lone = second
+            vals[c] += w * finish_points(h, dummy, dealer, maker, trump, np.int64(-1), f_alone, lone, np.int64(-1),
+                                         me, rules, params, wt, order, pw, pm, ds, db, points, ws)
+    return total
+
+
+@kernel
+def _best(vals, n, mine, edge):
+    """The index of the highest of ``vals[:n]`` (the first of ties) when it beats ``vals[mine]`` by more than
+    ``edge`` (``pimc_bid_edge`` times the summed weights: the values are sums over the worlds), else ``mine``."""
+    best = 0
     for i in range(n):
         if vals[i] > vals[best]:
             best = i
-    return best
+    if vals[best] > vals[mine] + edge:
+        return best
+    return mine
 
 
 @kernel
@@ -894,8 +995,9 @@ def auction_force(dealt, up, dealer, rules, params, wt, order, pw, pm, dstate, d
     passes so far given); a searching seat scores its candidates (round one:
     pass, accept, accept alone; round two: pass unless stuck, each allowed
     suit, with or without going alone; alone only under ``maker_alone =
-    allowed``) with ``call_values`` and makes the best (ties: the
-    strategy's call with its own going alone). The first call that is not a
+    allowed``) with ``call_values`` and makes the best (ties, and any
+    candidate not beating it by more than ``pimc_bid_edge`` points a world:
+    the strategy's call with its own going alone). The first call that is not a
     pass ends the search; if all pass, the force gives 6 passes. The passes
     are written to ``rec``'s calls as they are made (the inference reads them).
     """
@@ -951,9 +1053,9 @@ def auction_force(dealt, up, dealer, rules, params, wt, order, pw, pm, dstate, d
             for i in range(k):
                 rec[R_CALLS + 2 * i] = (dealer + 1 + i) % 3
                 rec[R_CALLS + 2 * i + 1] = CALL_PASS
-            call_values(seat, np.int64(k), up, own, cand, np.int64(n), dealer, rules, params, wt, order, pw, pm,
-                        dstate, dbuf, rec, ws, vals)
-            best = _best(vals, n, mine)
+            total = call_values(seat, np.int64(k), up, own, cand, np.int64(n), dealer, rules, params, wt, order, pw,
+                                pm, dstate, dbuf, rec, ws, vals)
+            best = _best(vals, n, mine, params[seat, Q_PIMC_EDGE] * total)
             if cand[best, 0] != CALL_PASS:
                 return seat, np.int64(k), cand[best, 0], cand[best, 1], np.int64(k)
         elif call != CALL_PASS:
@@ -968,11 +1070,15 @@ def play_searched(up, dummy, dealer, rules, params, wt, order, dstate, dbuf, han
     The calls by ``auction_force``; after a round-one call a searching
     dealer scores keeping its hand (``dealer_pickup = optional``) and each
     card to lay down for the up-card (``exchange_values``; ties: the
-    strategy's exchange); going alone (the searched maker's as chosen with
-    its call) and the lone defender as ``going_alone``; a searching maker
+    strategy's exchange); going alone: the searched maker's as chosen with
+    its call, else its strategy's, then each defender's from the maker's
+    left until one goes, a searching defender's by ``lone_values`` (alone or
+    not; ties: its strategy's choice); a searching maker
     with the dummy scores its keeps (``keep_candidates``, ``keep_values``;
     ties: the strategy's keep). Then the play, as ``play_dealt``. One PIMC
-    workspace serves the search and the card play.
+    workspace serves the search and the card play. Every searched choice
+    departs from the strategy's only for a candidate better by more than
+    ``pimc_bid_edge`` points a world (``_best``).
     """
     ws = pimc.new_workspace()
     u = up // 6
@@ -1011,12 +1117,25 @@ def play_searched(up, dummy, dealer, rules, params, wt, order, dstate, dbuf, han
             n += 1
         if mine < 0:
             mine = 0  # the strategy kept its hand: candidate 0
-        exchange_values(dealer, n_calls, up, own, maker, f[F_SEAT], f[F_ALONE], cand, np.int64(n), rules, params,
-                        wt, order, pw, pm, dstate, dbuf, rec, ws, vals)
-        d = cand[_best(vals, n, mine)]
+        total = exchange_values(dealer, n_calls, up, own, maker, f[F_SEAT], f[F_ALONE], cand, np.int64(n), rules,
+                                params, wt, order, pw, pm, dstate, dbuf, rec, ws, vals)
+        d = cand[_best(vals, n, mine, params[dealer, Q_PIMC_EDGE] * total)]
         hands[dealer] = own if d < 0 else (own & ~(np.int64(1) << d)) | (np.int64(1) << up)
         rec[R_DEALER_DISCARD] = d
-    maker_alone, lone_def = going_alone(hands, trump, maker, rules, params, wt, f[F_SEAT], f[F_ALONE], dstate, dbuf)
+    maker_alone = maker_goes_alone(hands, trump, maker, rules, params, wt, f[F_SEAT], f[F_ALONE], dstate, dbuf)
+    lone_def = -1
+    vals2 = np.zeros(2)
+    for k in range(1, 3):
+        d = (maker + k) % 3
+        go = defender_goes_alone(hands[d], trump, d, params, wt, dstate, dbuf)
+        if searches(params, d):
+            second = (maker + 2) % 3 if k == 1 else -1
+            total = lone_values(d, np.int64(second), hands, dealer, trump, maker, maker_alone, np.int64(k), rules,
+                                params, wt, order, pw, pm, dstate, dbuf, rec, ws, vals2)
+            go = _best(vals2, 2, 1 if go else 0, params[d, Q_PIMC_EDGE] * total) == 1
+        if go:
+            lone_def = d
+            break
     if lone_def >= 0:
         rec[R_ALONE] |= 1 << lone_def
     if maker_alone:
@@ -1028,13 +1147,13 @@ def play_searched(up, dummy, dealer, rules, params, wt, order, dstate, dbuf, han
             keeps = np.zeros(MAX_KEEPS + 1, np.int64)
             vals = np.zeros(MAX_KEEPS + 1)
             n = keep_candidates(ten, trump, wt, maker, params[maker, Q_VOID], mine, keeps)
-            keep_values(maker, hands, dummy, dealer, trump, lone_def, keeps, n, rules, params, wt, order, pw, pm,
-                        dstate, dbuf, rec, ws, vals)
+            total = keep_values(maker, hands, dummy, dealer, trump, lone_def, keeps, n, rules, params, wt, order,
+                                pw, pm, dstate, dbuf, rec, ws, vals)
             at = 0
             for i in range(n):
                 if keeps[i] == mine:
                     at = i
-            keep = keeps[_best(vals, n, at)]
+            keep = keeps[_best(vals, n, at, params[maker, Q_PIMC_EDGE] * total)]
         else:
             keep = merge(hands, dummy, trump, maker, params, wt, order, pw, pm, dstate, dbuf)
         rec[R_MAKER_DISCARDS] = ten & ~keep
@@ -1157,9 +1276,9 @@ def pimc_card_inferred(own, me, trump, n, rules, params, wt, order, pw, pm, dsta
         pimc.draw(own, me, active, n_unseen, full, restricted, dstate, dbuf, ws)
         x0, x1, x2, _, pile, p0, p1, p2, _ = pimc.world_hands(ws)
         complete_deal(rec, me, x0 | p0, x1 | p1, x2 | p2, pile, dstate, dbuf, deal)
-        w = world_weight(deal, deal[3], rec[R_KITTY], rec[R_DEALER], me, calls, rec[R_NCALLS], True, deal[4], True,
-                         rec[R_ALONE], (rec[R_ALONE] >> maker) & 1 == 0, deal[5], rules, params, wt, order, tau, eps,
-                         pw, pm, dist)
+        w = world_weight(deal, deal[3], rec[R_KITTY], rec[R_DEALER], me, calls, rec[R_NCALLS], True, deal[4],
+                         np.int64(3), rec[R_ALONE], (rec[R_ALONE] >> maker) & 1 == 0, deal[5], rules, params, wt,
+                         order, tau, eps, pw, pm, dist)
         if w > 0.0:
             pimc.add_world(legal, active, trump, n_trick, leader, sides, w, ws)
     if pimc.weight_sum(ws) > 0.0:
@@ -1201,7 +1320,7 @@ def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out,
         x0, x1, x2, _, pile, p0, p1, p2, _ = pimc.world_hands(ws)
         complete_deal(rec, seat, x0 | p0, x1 | p1, x2 | p2, pile, dstate, dbuf, deal)
         weights[w] = world_weight(deal, deal[3], rec[R_KITTY], rec[R_DEALER], seat, calls, rec[R_NCALLS], True,
-                                  deal[4], True, rec[R_ALONE], (rec[R_ALONE] >> maker) & 1 == 0, deal[5], rules,
+                                  deal[4], np.int64(3), rec[R_ALONE], (rec[R_ALONE] >> maker) & 1 == 0, deal[5], rules,
                                   params, wt, order, params[seat, Q_PIMC_TAU], params[seat, Q_PIMC_EPS], pw, pm, dist)
         for i in range(6):
             out[w, i] = deal[i]

@@ -168,9 +168,12 @@ def world_weight(dealt, dummy, up, dealer, me, calls, n_calls, disc_seen, disc, 
     the dealer's exchange after a round-one call (``disc``: the card it
     laid down, -1 none) gets ``(1 - eps) [the strategy's exchange] + eps /
     n`` (n: 6 choices, 5 with ``dealer_pickup = mandatory``); with
-    ``alone_seen`` the maker's going alone and each defender's, asked from
-    the maker's left until one goes (``alone``: bit per seat), the
-    threshold distances of ``round_one_dists`` against ``alone_min`` and
+    ``alone_seen`` (a count) the first ``alone_seen`` going-alone decisions,
+    in their order: the maker's, then each defender's, asked from the
+    maker's left until one goes (3: all of them; 1: the maker's only, for
+    the first defender's own decision; 2: also the first defender's, for
+    the second's), with ``alone`` the bit per seat of those who went, by
+    the threshold distances of ``round_one_dists`` against ``alone_min`` and
     ``defend_alone_min``; with ``keep_seen`` the maker's merge (``kept``:
     the five it holds after it) ``(1 - eps) [the strategy's keep] + eps /
     252``. Seat ``me``'s own decisions weigh nothing; a random seat is
@@ -228,7 +231,7 @@ def world_weight(dealt, dummy, up, dealer, me, calls, n_calls, disc_seen, disc, 
             h1 = hand if dealer == 1 else h1
             h2 = hand if dealer == 2 else h2
     maker_alone = (alone >> maker) & 1 == 1
-    if alone_seen:
+    if alone_seen >= 1:
         if rules[C_MAKER_ALONE] == 1 and maker != me:
             if params[maker, Q_RANDOM] >= 0.5:
                 w *= 0.5
@@ -236,7 +239,7 @@ def world_weight(dealt, dummy, up, dealer, me, calls, n_calls, disc_seen, disc, 
                 hm = h0 if maker == 0 else (h1 if maker == 1 else h2)
                 _threshold_dists(estimate(hm, trump, wt, maker, params[maker, Q_VOID]), params[maker, Q_ALONE], dist)
                 w *= choice_probability(dist, np.int64(2), np.int64(1 if maker_alone else 0), tau, eps)
-        for k in range(1, 3):
+        for k in range(1, min(alone_seen, 3)):
             d = (maker + k) % 3
             went = (alone >> d) & 1 == 1
             if d != me:

@@ -70,7 +70,8 @@ CUTTHROAT_PARAM_NAMES = (
     "w_off_ace", "w_off_king", "w_void",
     "order_min", "assist_min", "take_min", "name_min", "alone_min", "defend_alone_min", "lead_trump_min", "random",
     "pimc_worlds", "pimc_sees_all",  # the PIMC card player: not in the twin (play_hand refuses pimc_worlds >= 1)
-    "pimc_infer", "pimc_tau", "pimc_eps", "pimc_bid", "pimc_bid_margin",  # its inference and searched auction: not in the twin either
+    "pimc_infer", "pimc_tau", "pimc_eps", "pimc_bid", "pimc_bid_margin",
+    "pimc_bid_edge",  # its inference and searched auction: not in the twin either
 )
 
 # Round-one acceptance words by position (1, 2, 3 = dealer), as the record writes them.

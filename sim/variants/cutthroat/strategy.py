@@ -34,11 +34,12 @@ weights, no joker). ``u`` is the up-card's suit:
   ``pimc_eps``): the probability of the calls, the dealer's exchange, going
   alone and the merge the other seats made on it.
 - *PIMC auction* (``pimc_bid`` with ``pimc_worlds`` >= 1): each call with
-  going alone, the dealer's exchange and the maker's merge is searched
-  (``kernels/cutthroat/hand.py``, ``play_searched``): every candidate scored by the player's
-  points over its sampled deals, the rest of the hand by the seats'
-  strategies and the contract solved double dummy; ties: the strategy's own
-  choice.
+  going alone, the dealer's exchange, the maker's merge and a defender's
+  going alone is searched (``kernels/cutthroat/hand.py``, ``play_searched``):
+  every candidate scored by the player's points over its sampled deals, the
+  rest of the hand by the seats' strategies and the contract solved double
+  dummy; ties (and, with ``pimc_bid_edge``, any candidate not better by more
+  than that many points a deal): the strategy's own choice.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from __future__ import annotations
 from bower.kernels.cutthroat.codes import PARAMS
 
 SWITCHES = frozenset({"random", "pimc_sees_all", "pimc_infer", "pimc_bid", "pimc_bid_margin"})
-NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau"})
+NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau", "pimc_bid_edge"})
 
 
 def _preset(**changes: float) -> dict[str, float]:
@@ -73,5 +74,5 @@ PRESET_NOTES = {
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
     "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
     "pimc-fast": "pimc with 8 sampled deals per decision",
-    "pimc-bid": "pimc with the calls, going alone, the dealer's exchange and the merge searched too",
+    "pimc-bid": "pimc with the calls, going alone, the dealer's exchange, the merge and defending alone searched too",
 }
