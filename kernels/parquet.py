@@ -13,6 +13,30 @@ import numpy as np
 from bower.kernels.jit import kernel
 
 
+@kernel(inline="always")
+def _spill(out, pos, acc, nbits):
+    """Write the whole bytes of the bit accumulator ``acc`` (``nbits`` bits, low first) at ``out[pos:]``;
+    returns (pos, acc, nbits) after them."""
+    while nbits >= 8:
+        out[pos] = acc & np.uint64(0xFF)
+        pos += 1
+        acc >>= np.uint64(8)
+        nbits -= 8
+    return pos, acc, nbits
+
+
+@kernel(inline="always")
+def _finish(out, pos, acc, nbits, end):
+    """Write the accumulator's last part byte (fewer than 8 bits) and zeros up to ``end``; returns the end."""
+    if nbits:
+        out[pos] = acc & np.uint64(0xFF)
+        pos += 1
+    while pos < end:
+        out[pos] = 0
+        pos += 1
+    return pos
+
+
 @kernel
 def hybrid(values, bw, out):
     """The RLE / bit-packed hybrid encoding of ``values`` (each < 2**bw, bw <= 32) into ``out``; returns its size.
@@ -61,11 +85,7 @@ def hybrid(values, bw, out):
                     x = np.uint64(values[i + k]) if i + k < n else np.uint64(0)
                     acc |= x << np.uint64(nbits)
                     nbits += bw
-                    while nbits >= 8:
-                        out[pos] = acc & np.uint64(0xFF)
-                        pos += 1
-                        acc >>= np.uint64(8)
-                        nbits -= 8
+                    pos, acc, nbits = _spill(out, pos, acc, nbits)
             i += 8
             groups += 1
             if i >= n or groups == 63:
@@ -121,33 +141,15 @@ def rep_levels(offsets, width, out):
                     acc |= np.uint64(1) << np.uint64(nbits)
                 nbits += 1
                 if nbits >= 56:
-                    while nbits >= 8:
-                        out[pos] = acc & np.uint64(0xFF)
-                        pos += 1
-                        acc >>= np.uint64(8)
-                        nbits -= 8
+                    pos, acc, nbits = _spill(out, pos, acc, nbits)
         else:
             for j in range(c):
                 acc |= np.uint64(9 if j else 8) << np.uint64(nbits)
                 nbits += 4
                 if nbits >= 56:
-                    while nbits >= 8:
-                        out[pos] = acc & np.uint64(0xFF)
-                        pos += 1
-                        acc >>= np.uint64(8)
-                        nbits -= 8
-        while nbits >= 8:
-            out[pos] = acc & np.uint64(0xFF)
-            pos += 1
-            acc >>= np.uint64(8)
-            nbits -= 8
-    if nbits:
-        out[pos] = acc & np.uint64(0xFF)
-        pos += 1
-    while pos < end:
-        out[pos] = 0
-        pos += 1
-    return pos
+                    pos, acc, nbits = _spill(out, pos, acc, nbits)
+        pos, acc, nbits = _spill(out, pos, acc, nbits)
+    return _finish(out, pos, acc, nbits, end)
 
 
 @kernel
@@ -200,25 +202,11 @@ def pack(first, second, shift, bw, out):
         acc |= np.uint64(first[j]) << np.uint64(nbits)
         nbits += bw
         if second.shape[0]:
-            while nbits >= 8:
-                out[pos] = acc & np.uint64(0xFF)
-                pos += 1
-                acc >>= np.uint64(8)
-                nbits -= 8
+            pos, acc, nbits = _spill(out, pos, acc, nbits)
             acc |= np.uint64(second[j] + shift) << np.uint64(nbits)
             nbits += bw
-        while nbits >= 8:
-            out[pos] = acc & np.uint64(0xFF)
-            pos += 1
-            acc >>= np.uint64(8)
-            nbits -= 8
-    if nbits:
-        out[pos] = acc & np.uint64(0xFF)
-        pos += 1
-    while pos < end:
-        out[pos] = 0
-        pos += 1
-    return pos
+        pos, acc, nbits = _spill(out, pos, acc, nbits)
+    return _finish(out, pos, acc, nbits, end)
 
 
 @kernel
