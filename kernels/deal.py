@@ -207,6 +207,114 @@ def deal_four(state, buf, deck):
     return m0, m1, m2, m3
 
 
+@kernel(_nrt=False)
+def deal_five_exact(state, buf, deck):
+    """``deal_packets(state, buf, deck, 24, 4, 5, out)`` (standard Euchre's deal) returning the four masks and the
+    kitty: (hand 0, hand 1, hand 2, hand 3, ``deck[20]`` .. ``deck[23]``), fused as ``deal_four_exact`` is.
+
+    ``deck`` is scratch (its contents afterwards are not the shuffled deck). ``deal_five`` is the same deal with
+    less work, falling back on this one.
+    """
+    for i in range(24):
+        deck[i] = i
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    held = np.uint64(buf[0])
+    has = buf[1]
+    k3, held, has, s0, s1, s2, s3 = _deal_step(23, deck, held, has, s0, s1, s2, s3)
+    k2, held, has, s0, s1, s2, s3 = _deal_step(22, deck, held, has, s0, s1, s2, s3)
+    k1, held, has, s0, s1, s2, s3 = _deal_step(21, deck, held, has, s0, s1, s2, s3)
+    k0, held, has, s0, s1, s2, s3 = _deal_step(20, deck, held, has, s0, s1, s2, s3)
+    m0 = m1 = m2 = m3 = np.int64(0)
+    for q in range(4, -1, -1):  # positions 4q+3 .. 4q (position 0 is fixed without a draw)
+        c, held, has, s0, s1, s2, s3 = _deal_step(4 * q + 3, deck, held, has, s0, s1, s2, s3)
+        m3 |= np.int64(1) << c
+        c, held, has, s0, s1, s2, s3 = _deal_step(4 * q + 2, deck, held, has, s0, s1, s2, s3)
+        m2 |= np.int64(1) << c
+        c, held, has, s0, s1, s2, s3 = _deal_step(4 * q + 1, deck, held, has, s0, s1, s2, s3)
+        m1 |= np.int64(1) << c
+        if q > 0:
+            c, held, has, s0, s1, s2, s3 = _deal_step(4 * q, deck, held, has, s0, s1, s2, s3)
+            m0 |= np.int64(1) << c
+    m0 |= np.int64(1) << deck[0]
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    buf[0] = np.int64(held)
+    buf[1] = has
+    return m0, m1, m2, m3, k0, k1, k2, k3
+
+
+@kernel(_nrt=False)
+def deal_five(state, buf, deck):
+    """``deal_five_exact`` with the rejection test taken out of the steps, as ``deal_four`` is ``deal_four_exact``:
+    the same 23 draws two to an output, a deal with a draw in doubt made again by ``deal_five_exact``."""
+    for i in range(24):
+        deck[i] = i
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    doubt = False
+    one = np.int64(1)
+    hi = np.uint64(32)
+    m0 = m1 = m2 = m3 = np.int64(0)
+    if buf[1] == 1:  # the held half first: then pairs (22, 21), (20, 19), ..., (2, 1)
+        k3, doubt = _take(23, np.uint64(buf[0]), deck, doubt)
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k2, doubt = _take(22, x >> hi, deck, doubt)
+        k1, doubt = _take(21, x & _M32, deck, doubt)
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k0, doubt = _take(20, x >> hi, deck, doubt)
+        c, doubt = _take(19, x & _M32, deck, doubt)
+        m3 |= one << c
+        for q in range(4, 0, -1):
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 2, x >> hi, deck, doubt)
+            m2 |= one << c
+            c, doubt = _take(4 * q + 1, x & _M32, deck, doubt)
+            m1 |= one << c
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q, x >> hi, deck, doubt)
+            m0 |= one << c
+            c, doubt = _take(4 * q - 1, x & _M32, deck, doubt)
+            m3 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(2, x >> hi, deck, doubt)
+        m2 |= one << c
+        c, doubt = _take(1, x & _M32, deck, doubt)
+        m1 |= one << c
+        held, has = x & _M32, np.int64(0)  # the spent half stays in buf[0], as the exact path leaves it
+    else:  # pairs (23, 22), ..., (3, 2), then 1 on a fresh output's high half, its low half held
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k3, doubt = _take(23, x >> hi, deck, doubt)
+        k2, doubt = _take(22, x & _M32, deck, doubt)
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k1, doubt = _take(21, x >> hi, deck, doubt)
+        k0, doubt = _take(20, x & _M32, deck, doubt)
+        for q in range(4, 0, -1):
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 3, x >> hi, deck, doubt)
+            m3 |= one << c
+            c, doubt = _take(4 * q + 2, x & _M32, deck, doubt)
+            m2 |= one << c
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 1, x >> hi, deck, doubt)
+            m1 |= one << c
+            c, doubt = _take(4 * q, x & _M32, deck, doubt)
+            m0 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(3, x >> hi, deck, doubt)
+        m3 |= one << c
+        c, doubt = _take(2, x & _M32, deck, doubt)
+        m2 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(1, x >> hi, deck, doubt)
+        m1 |= one << c
+        held, has = x & _M32, np.int64(1)
+    if doubt:
+        return deal_five_exact(state, buf, deck)
+    m0 |= one << deck[0]
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    buf[0] = np.int64(held)
+    buf[1] = has
+    return m0, m1, m2, m3, k0, k1, k2, k3
+
+
 @kernel(parallel=True)
 def deal_many(states, chunk_size, n_deals, n_cards, n_hands, hand_size, checksum):
     """Deal ``n_deals`` hands in chunks (one RNG state per chunk); XOR of all masks per chunk.
