@@ -31,24 +31,3 @@ def test_deal_four_is_deal_packets(state, held, n_deals):
         assert s1.tolist() == s2.tolist() and b1.tolist() == b2.tolist()
         exact = kdeal.deal_four_exact(s2.copy(), b2.copy(), d2)
         assert len(exact) == 4
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(state=st.lists(u64, min_size=4, max_size=4).filter(any), held=st.sampled_from([None, 0, 1, 5, 2**31, 2**32 - 1]),
-       n_deals=st.integers(1, 6))
-def test_deal_five_is_deal_packets(state, held, n_deals):
-    """Standard Euchre's deal: four hands of five and the kitty ``deck[20:24]``, the same as ``deal_packets``."""
-    s1, s2 = np.array(state, np.uint64), np.array(state, np.uint64)
-    b1 = np.array([0, 0] if held is None else [held, 1], np.int64)
-    b2 = b1.copy()
-    d1, d2 = np.empty(24, np.int64), np.empty(24, np.int64)
-    out = np.zeros(4, np.int64)
-    for _ in range(n_deals):
-        s3, b3 = s2.copy(), b2.copy()
-        got = kdeal.deal_five(s1, b1, d1)
-        kdeal.deal_packets(s2, b2, d2, 24, 4, 5, out)
-        assert [int(m) for m in got] == out.tolist() + d2[20:24].tolist()
-        assert s1.tolist() == s2.tolist() and b1.tolist() == b2.tolist()
-        exact = kdeal.deal_five_exact(s3, b3, np.empty(24, np.int64))
-        assert [int(m) for m in exact] == out.tolist() + d2[20:24].tolist()
-        assert s3.tolist() == s2.tolist() and b3.tolist() == b2.tolist()

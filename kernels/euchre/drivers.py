@@ -15,7 +15,7 @@ defended alone) and their makes (for a lone defender: the makers euchred);
 import numpy as np
 from numba import prange
 
-from bower.kernels.deal import deal_five
+from bower.kernels.deal import deal_packets
 from bower.kernels.euchre.hand import (
     CALL_PASS,
     MAKER_NEEDS,
@@ -108,8 +108,9 @@ def deal_chunk(state, count, out, kitty):
     buf = np.zeros(2, np.int64)
     deck = np.empty(N_CARDS, np.int64)
     for h in range(count):
-        out[h, 0], out[h, 1], out[h, 2], out[h, 3], kitty[h, 0], kitty[h, 1], kitty[h, 2], kitty[h, 3] = deal_five(
-            state, buf, deck)
+        deal_packets(state, buf, deck, N_CARDS, N_SEATS, 5, out[h])
+        for i in range(4):
+            kitty[h, i] = deck[20 + i]
 
 
 @kernel(inline="always")

@@ -20,7 +20,7 @@ import numpy as np
 
 from bower.kernels import pimc
 from bower.kernels.bits import highest, lowest, popcount, smear
-from bower.kernels.deal import deal_five
+from bower.kernels.deal import deal_packets
 from bower.kernels.euchre.codes import E_LONE_DEFENDER, E_STICK, PARAM_NAMES
 from bower.kernels.euchre.model import world_weight
 from bower.kernels.euchre.strategy import (
@@ -1157,11 +1157,10 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, han
 
 @kernel(inline="always")
 def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec):
-    """Deal (SPEC.md: Fisher-Yates, one card at a time to positions 1..4; the last 4 the kitty) and play one hand.
-
-    The deal is ``deal_five``: ``deal_packets``' deal fused, the shuffled deck never written out.
-    """
-    dealt[0], dealt[1], dealt[2], dealt[3], kitty[0], kitty[1], kitty[2], kitty[3] = deal_five(state, buf, deck)
+    """Deal (SPEC.md: Fisher-Yates, one card at a time to positions 1..4; the last 4 the kitty) and play one hand."""
+    deal_packets(state, buf, deck, N_CARDS, N_SEATS, HAND_SIZE, dealt)
+    for i in range(4):
+        kitty[i] = deck[20 + i]
     play_dealt_inline(dealt, kitty, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, hands, tricks, rec)
 
 
