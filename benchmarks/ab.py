@@ -42,10 +42,25 @@ print(json.dumps(best))
 
 
 def once(tree: Path, variant: str, threads: int, hands: int) -> float:
-    """Hands per second of one fresh process in ``tree`` (best of 3 after a warm-up)."""
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, "-c", TIME, variant, str(threads), str(hands)], cwd=tree, env=env,
-                         capture_output=True, text=True, check=True)
+    """Hands per second of one fresh process whose ``bower`` comes from ``tree`` (best of 3 after a warm-up).
+
+    As ``run.py``'s ``measure``: another tree is imported through a folder of links laid out as the install maps
+    this one (``bower`` is ``api/``, ``bower.sim`` is ``sim/``...). ``PYTHONPATH=tree`` alone would not do: the
+    editable install's finder maps ``bower`` to this checkout whatever the path says, so both sides of the
+    comparison were this tree.
+    """
+    with tempfile.TemporaryDirectory(prefix="bower-ab-") as farm:
+        env = dict(os.environ)
+        if tree.resolve() != ROOT.resolve():
+            pkg = Path(farm) / "bower"
+            pkg.mkdir()
+            for item in (tree / "api").iterdir():
+                (pkg / item.name).symlink_to(item)
+            for sub in ("sim", "kernels", "analysis"):
+                (pkg / sub).symlink_to(tree / sub)
+            env["PYTHONPATH"] = farm
+        out = subprocess.run([sys.executable, "-c", TIME, variant, str(threads), str(hands)], cwd=tree, env=env,
+                             capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

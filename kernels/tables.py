@@ -148,3 +148,52 @@ for _a in (VALUE_ORDER, VALUE_RANK, VALUE_BITS, CARD_BITS, V_SUIT_MASK, V_BEATS,
 # above ``w`` (``V_BEATS[t, led, w]`` for ``w`` of the led suit or trump: the trick-play kernels' arithmetic form).
 V_TRUMPS = np.int64(V_SUIT_MASK[0, 0])
 assert all(V_SUIT_MASK[t, t] == V_TRUMPS for t in range(N_SUITS))
+
+
+def _build_slot_space():
+    """Value space with each suit on its own stride: the "slot space" of Ghost Hand's plain trick path.
+
+    Per trump ``t``, the three other suits in suit order are ``i = 0, 1, 2``; a card of suit ``i`` and plain rank
+    ``r`` (9 T J Q K A = 0..5) has slot ``3 r + i``, so slots 0..17 hold the non-trumps and a suit's cards are
+    every third slot (the jack of ``t``'s colour, a trump, leaves its slot empty); the trumps follow in value
+    order from slot 18 (9 T Q K A left right), the joker at 25. Slots order the cards as value ranks do (the same
+    ``(VALUE, card)`` order, one slot skipped), so a mask's card of least value is its lowest slot, its best trump
+    its highest, and a card above another in value space is above it here: the value-space arithmetic holds,
+    while "above every unseen card of its suit" is shifts by multiples of 3 (``S_PLAIN``) and one ``smear`` for
+    the trumps (``S_TRUMPS``). ``SLOT_BITS[t, k, x]``: the slots of the cards of bits ``6k .. 6k+5`` of a card
+    mask, given as the 6-bit ``x``; ``SLOT_ORDER[t, s]``: the card in slot ``s`` (-1: none); ``SLOT_DECK[t]``:
+    the slots of the 24 cards; ``SLOT_SUIT[s]``: the slots of slot ``s``'s effective suit (the same for every
+    trump); ``SLOT_SUIT_OF[t, u]``: the slots of suit ``u``'s cards (its effective suit).
+    """
+    slot = np.full((N_SUITS, N_CARDS), -1, np.int64)
+    order = np.full((N_SUITS, 32), -1, np.int64)
+    bits = np.zeros((N_SUITS, 4, 64), np.int64)
+    deck = np.zeros(N_SUITS, np.int64)
+    for t in range(N_SUITS):
+        others = [s for s in range(N_SUITS) if s != t]
+        for c in range(N_CARDS):
+            if TRUMP_RANK[t, c] >= 0:
+                slot[t, c] = 18 + TRUMP_RANK[t, c]
+            else:
+                s, r = divmod(c, N_RANKS)
+                slot[t, c] = 3 * r + others.index(s)
+            order[t, slot[t, c]] = c
+        for k in range(4):
+            for x in range(64):
+                bits[t, k, x] = sum(1 << int(slot[t, 6 * k + j]) for j in range(6) if (x >> j) & 1)
+        deck[t] = sum(1 << int(slot[t, c]) for c in range(N_CARDS) if c != JOKER)
+        vr = VALUE_RANK[t]
+        assert all((slot[t, c] < slot[t, d]) == (vr[c] < vr[d]) for c in range(N_CARDS) for d in range(N_CARDS))
+    suit = np.zeros(32, np.int64)
+    for s in range(32):
+        suit[s] = (((1 << 7) - 1) << 18 | 1 << 25) if s >= 18 else sum(1 << j for j in range(s % 3, 18, 3))
+    of_suit = np.array([[suit[18] if s == t else suit[[u for u in range(N_SUITS) if u != t].index(s)]
+                         for s in range(N_SUITS)] for t in range(N_SUITS)], np.int64)
+    return slot, order, bits, deck, suit, of_suit
+
+
+SLOT_RANK, SLOT_ORDER, SLOT_BITS, SLOT_DECK, SLOT_SUIT, SLOT_SUIT_OF = _build_slot_space()
+for _a in (SLOT_RANK, SLOT_ORDER, SLOT_BITS, SLOT_DECK, SLOT_SUIT, SLOT_SUIT_OF):
+    _a.setflags(write=False)
+S_TRUMPS = np.int64(SLOT_SUIT[18])  # slots 18..24 and the joker's 25
+S_PLAIN = np.int64((1 << 18) - 1)  # the non-trump slots

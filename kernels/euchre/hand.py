@@ -19,7 +19,7 @@ seat's workspace, ``bower.kernels.pimc``, is made by the caller once per hand).
 import numpy as np
 
 from bower.kernels import pimc
-from bower.kernels.bits import lowest
+from bower.kernels.bits import highest, lowest, popcount, smear
 from bower.kernels.deal import deal_packets
 from bower.kernels.euchre.codes import E_LONE_DEFENDER, E_STICK, PARAM_NAMES
 from bower.kernels.euchre.model import world_weight
@@ -39,7 +39,20 @@ from bower.kernels.jit import kernel
 from bower.kernels.play import card_mask, nth_card, random_card, value_ranks
 from bower.kernels.rng import bounded
 from bower.kernels.solve import TO_SOLVER
-from bower.kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
+from bower.kernels.tables import (
+    S_PLAIN,
+    S_TRUMPS,
+    SLOT_BITS,
+    SLOT_DECK,
+    SLOT_ORDER,
+    SLOT_SUIT,
+    SLOT_SUIT_OF,
+    V_BEATS,
+    V_EFF_SUIT,
+    V_SUIT_MASK,
+    VALUE_ORDER,
+    VALUE_RANK,
+)
 
 N_SEATS = 4
 HAND_SIZE = 5
@@ -470,6 +483,115 @@ def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbu
         t3 += winner == 3
         leader = winner
     tricks[0], tricks[1], tricks[2], tricks[3] = t0, t1, t2, t3
+    rec[R_NPLAYS] = n
+
+
+@kernel(inline="always")
+def plays_plainly(params):
+    """Whether every seat plays the heuristic cards (no random or PIMC seat): ``play_plain`` then plays the hand."""
+    for s in range(N_SEATS):
+        if params[s, Q_PIMC] >= 1.0 or is_random(params, s):
+            return False
+    return True
+
+
+@kernel(inline="always")
+def slot_ranks(mask, trump):
+    """Card mask ``mask`` of the 24 cards in slot space (``tables.SLOT_BITS``; Ghost Hand's plain path has the same)."""
+    return (
+        SLOT_BITS[trump, 0, mask & 63] | SLOT_BITS[trump, 1, (mask >> 6) & 63]
+        | SLOT_BITS[trump, 2, (mask >> 12) & 63] | SLOT_BITS[trump, 3, (mask >> 18) & 63]
+    )
+
+
+@kernel(inline="always")
+def lead_slot(hand, unseen, trump, is_maker, is_partner, next_suit, lead_min):
+    """``lead_rank`` in slot space (``tables.SLOT_ORDER``), without branches: the maker's strongest trump, the next
+    lead, a sure winner of least value, the maker's partner's weakest trump, the card of least value.
+
+    A sure winner is above every ``unseen`` card of its suit (``kernels.ghost.hand.lead_plain``: shifts by
+    multiples of 3 for the plain suits, one ``smear`` for the trumps).
+    """
+    trumps = hand & S_TRUMPS
+    n = unseen & S_PLAIN
+    a = n | (n >> 3)
+    a |= a >> 6
+    a |= a >> 12
+    sure = hand & ~((a >> 3) | (smear(unseen & S_TRUMPS) & S_TRUMPS))
+    nx = hand & SLOT_SUIT_OF[trump, next_suit & 3] if next_suit >= 0 else np.int64(0)
+    v = lowest(hand)
+    v = lowest(trumps) if is_partner and trumps != 0 else v
+    v = lowest(sure) if sure != 0 else v
+    v = highest(nx) if nx != 0 else v
+    return highest(trumps) if is_maker and trumps != 0 and popcount(trumps) >= lead_min else v
+
+
+@kernel(_nrt=False)
+def play_plain(h0, h1, h2, h3, trump, leader, maker, out, next_suit, params, rec, tricks):
+    """``play_tricks`` for hands whose seats all play the heuristic cards (``plays_plainly``), in slot space.
+
+    The same plays into ``rec`` and tricks by seat into ``tricks``: the lead without branches (``lead_slot``), a
+    follow's winning cards computed (those of the led suit and trumps above the winning card), the seats'
+    hands held in registers.
+    """
+    deck = SLOT_DECK[trump]
+    v0 = slot_ranks(h0, trump)
+    v1 = slot_ranks(h1, trump)
+    v2 = slot_ranks(h2, trump)
+    v3 = slot_ranks(h3, trump)
+    nxt = 0  # bit per defender that leads "next" on the first lead
+    if next_suit >= 0:
+        for s in range(N_SEATS):
+            if (s & 1) != (maker & 1) and params[s, Q_LEAD_NEXT] >= 0.5:
+                nxt |= 1 << s
+    lead_min = params[maker, Q_LEAD_TRUMP]
+    partner = maker ^ 2
+    played = np.int64(0)
+    t = np.int64(0)  # tricks by seat, a byte each
+    n = 0
+    for trick in range(N_TRICKS):
+        hand = v0 if leader == 0 else (v1 if leader == 1 else (v2 if leader == 2 else v3))
+        ns = next_suit if trick == 0 and (nxt >> leader) & 1 == 1 else -1
+        v = lead_slot(hand, deck & ~hand & ~played, trump, leader == maker, leader == partner, ns, lead_min)
+        bit = np.int64(1) << v
+        hand &= ~bit
+        v0 = hand if leader == 0 else v0
+        v1 = hand if leader == 1 else v1
+        v2 = hand if leader == 2 else v2
+        v3 = hand if leader == 3 else v3
+        played |= bit
+        rec[R_PLAYS + 2 * n] = leader
+        rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, v]
+        n += 1
+        sm = SLOT_SUIT[v]
+        lt = sm | S_TRUMPS  # the cards that can take the trick: those of ``lt`` above the winning card
+        winning = v
+        winner = leader
+        for k in range(1, N_SEATS):
+            seat = (leader + k) & 3
+            if (out >> seat) & 1:
+                continue
+            hand = v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
+            f = hand & sm
+            legal = f if f != 0 else hand
+            above = legal & lt & -(np.int64(2) << winning)
+            c = lowest(legal if winner == (seat ^ 2) or above == 0 else above)  # the partner holds it: least value
+            takes = (above >> c) & 1 == 1
+            bit = np.int64(1) << c
+            hand &= ~bit
+            v0 = hand if seat == 0 else v0
+            v1 = hand if seat == 1 else v1
+            v2 = hand if seat == 2 else v2
+            v3 = hand if seat == 3 else v3
+            played |= bit
+            winning = c if takes else winning
+            winner = seat if takes else winner
+            rec[R_PLAYS + 2 * n] = seat
+            rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, c]
+            n += 1
+        t += np.int64(1) << (8 * winner)
+        leader = winner
+    tricks[0], tricks[1], tricks[2], tricks[3] = t & 255, (t >> 8) & 255, (t >> 16) & 255, t >> 24
     rec[R_NPLAYS] = n
 
 
@@ -1013,7 +1135,11 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     u = up // 6
     round_two = trump != u
     next_suit = u ^ 1 if round_two and (u ^ 1) != trump else -1
-    play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, rules[E_STICK])
+    if plays_plainly(params):
+        play_plain(hands[0], hands[1], hands[2], hands[3], trump, leader, maker, out, next_suit, params, rec, tricks)
+    else:
+        play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt,
+                    rules[E_STICK])
     side = maker & 1
     makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)
     for s in range(N_SEATS):

@@ -34,6 +34,7 @@ from bower.kernels.ghost.hand import (
     is_plain,
     lead_need,
     play_hand,
+    plain_rows,
     play_pair,
     rotate_to,
     tally,
@@ -108,7 +109,7 @@ def plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, row
     reads); the counters are sums, so the order in which hands are tallied changes nothing. No draw is made from
     the decision stream.
     """
-    r0, r1, r2 = SEAT_ROWS
+    r0, r1, r2 = plain_rows(rows)
     need = (lead_need(rows[r0, P_LEAD_TRUMP]), lead_need(rows[r1, P_LEAD_TRUMP]), lead_need(rows[r2, P_LEAD_TRUMP]))
     sc = (scores[0], scores[1], scores[2])
     waiting = False
@@ -157,7 +158,7 @@ def auction_chunks(states, dstates, chunk_size, n_hands, rules, params, target, 
         rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])  # the decision stream
         count = 0
         plain = is_plain(rows, SEAT_ROWS, rules)  # as simulate_chunks: the plain path's auction where it applies
-        r0, r1, r2 = SEAT_ROWS
+        r0, r1, r2 = plain_rows(rows)
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             dealer = h % 3
             d0, d1, d2, ghost = deal_four(state, buf, deck)

@@ -46,8 +46,13 @@ from bower.kernels.play import card_mask, lead_rank, nth_card, random_card, valu
 from bower.kernels.tables import (
     EFF_SUIT,
     POWER,
+    S_PLAIN,
+    S_TRUMPS,
+    SLOT_BITS,
+    SLOT_DECK,
+    SLOT_ORDER,
+    SLOT_SUIT,
     SUIT_MASK,
-    V_TRUMPS,
     V_BEATS,
     V_EFF_SUIT,
     V_SUIT_MASK,
@@ -820,8 +825,9 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
 # Hands where every seat plays the heuristic strategy (no random or PIMC seat), the auction is one lap and
 # nothing is forced: the same decisions as ``auction_core`` and ``play_core``, with less work. The four
 # estimates are computed up front (they do not depend on each other) and the swapper is known before the calls;
-# the tricks are played in value space with the hands rotated so the leader's is first, the lead's sure winners
-# found suit by suit without a loop (``smear``), and two hands' tricks in lockstep (``play_pair``): one hand's
+# the tricks are played in slot space (``tables.SLOT_ORDER``: value space with each suit on every third slot) with
+# the hands rotated so the leader's is first, the lead's sure winners found by three shifts and one ``smear``, and
+# two hands' tricks in lockstep (``play_pair``): one hand's
 # trick is a chain of dependent steps, and a second, independent chain fills the processor's idle slots.
 
 
@@ -835,6 +841,18 @@ def is_plain(rows, seat_rows, rules):
         if rows[r, P_RANDOM] >= 0.5 or rows[r, P_PIMC] >= 1.0:
             return False
     return True
+
+
+@kernel(inline="always")
+def plain_rows(rows):
+    """The rows ``auction_plain`` and ``plain_chunk`` give seats 0, 1, 2: ``SEAT_ROWS``, or row 0 for all three
+    when the three rows are equal (the same strategy everywhere), so the ghost's estimate does not wait for the
+    swapper to be known."""
+    same = True
+    for j in range(rows.shape[1]):
+        same = same and rows[0, j] == rows[1, j] and rows[0, j] == rows[2, j]
+    z = np.int64(0)
+    return (z, z, z) if same else SEAT_ROWS
 
 
 @kernel(inline="always")
@@ -867,7 +885,9 @@ def auction_plain(h0, h1, h2, ghost, dealer, swap_rule, stick_rule, rows, r0, r1
         for q in (q3, q2, q1):
             r = r0 if q == 0 else (r1 if q == 1 else r2)
             sw = q if (e0 if q == 0 else (e1 if q == 1 else e2)) < rows[r, P_SWAP_BELOW] else sw
-    gs, ge = best_of_row(ghost, rows, r0 if sw <= 0 else (r1 if sw == 1 else r2))
+    gs, ge = best_of_row(ghost, rows, r0)  # seats of one row (``plain_rows``): the ghost's estimate needs no swapper
+    if r1 != r0 or r2 != r0:
+        gs, ge = best_of_row(ghost, rows, r0 if sw <= 0 else (r1 if sw == 1 else r2))
     stick = stick_rule == 1
     standing = np.int64(0)
     maker = np.int64(-1)
@@ -904,30 +924,34 @@ def auction_plain(h0, h1, h2, ghost, dealer, swap_rule, stick_rule, rows, r0, r1
 
 
 @kernel(inline="always")
-def lead_plain(hand, trump, played, top):
-    """``lead_rank`` in value space, branch-free; ``top``: the leader is the maker holding enough trumps.
+def lead_plain(hand, unseen, top):
+    """``lead_rank`` in slot space (``tables.SLOT_ORDER``), branch-free; ``top``: the leader is the maker holding
+    enough trumps.
 
-    A card is a sure winner when it is above every unseen card of its suit: the hand's cards of suit ``s``
-    above ``smear`` of the unseen ones.
+    A card is a sure winner when it is above every ``unseen`` card of its suit: a non-trump when no unseen card
+    sits a multiple of 3 slots above it (three shifts smear the unseen non-trumps down their suits), a trump when
+    it is above ``smear`` of the unseen trumps.
     """
-    unseen = DECK & ~hand & ~played
-    sure = np.int64(0)
-    for s in range(4):
-        m = V_SUIT_MASK[trump, s]
-        sure |= m & ~smear(unseen & m)
-    sure &= hand
+    n = unseen & S_PLAIN
+    a = n | (n >> 3)
+    a |= a >> 6
+    a |= a >> 12
+    sure = hand & ~((a >> 3) | (smear(unseen & S_TRUMPS) & S_TRUMPS))
     v = lowest(sure if sure != 0 else hand)
-    trumps = hand & V_TRUMPS
+    trumps = hand & S_TRUMPS
     return highest(trumps) if top & (trumps != 0) else v
 
 
 @kernel(inline="always")
-def trick_plain(va, vb, vc, trump, top, played):
-    """One trick of the plain path, ``va`` leading: (va, vb, vc, played, winner 0..2 from the leader, cards)."""
-    v = lead_plain(va, trump, played, top)
+def trick_plain(va, vb, vc, top, out):
+    """One trick of the plain path in slot space, ``va`` leading; ``out``: the cards in no hand (unseen by all).
+
+    Returns (va, vb, vc, winner 0..2 from the leader, the three cards).
+    """
+    v = lead_plain(va, vb | vc | out, top)
     va &= ~(np.int64(1) << v)
-    sm = V_SUIT_MASK[trump, V_EFF_SUIT[trump, v]]
-    lt = sm | V_TRUMPS  # the cards that can take the trick: V_BEATS[trump, led, w] is lt above w
+    sm = SLOT_SUIT[v]
+    lt = sm | S_TRUMPS  # the cards that can take the trick: those of ``lt`` above the winning card
     f = vb & sm
     legal = f if f != 0 else vb
     wn = legal & lt & -(np.int64(2) << v)
@@ -941,25 +965,25 @@ def trick_plain(va, vb, vc, trump, top, played):
     vc_card = lowest(wn if wn != 0 else legal)
     tc = wn != 0
     vc &= ~(np.int64(1) << vc_card)
-    played |= (np.int64(1) << v) | (np.int64(1) << vb_card) | (np.int64(1) << vc_card)
     w = 2 if tc else (1 if tb else 0)
-    return va, vb, vc, played, w, v, vb_card, vc_card
+    return va, vb, vc, w, v, vb_card, vc_card
 
 
 @kernel(inline="always")
 def record_trick(rec, base, n, leader, trump, v, vb_card, vc_card):
-    """Write a trick's three plays (seat, card) from ``leader`` on as plays ``n .. n + 2`` of ``rec[base:]``."""
+    """Write a trick's three plays (seat, card; the cards as slots) from ``leader`` on as plays ``n .. n + 2`` of
+    ``rec[base:]``."""
     sb = leader + 1
     sb = sb - 3 if sb >= 3 else sb
     sc = sb + 1
     sc = sc - 3 if sc >= 3 else sc
     i = base + R_PLAYS + 2 * n
     rec[i] = leader
-    rec[i + 1] = VALUE_ORDER[trump, v]
+    rec[i + 1] = SLOT_ORDER[trump, v]
     rec[i + 2] = sb
-    rec[i + 3] = VALUE_ORDER[trump, vb_card]
+    rec[i + 3] = SLOT_ORDER[trump, vb_card]
     rec[i + 4] = sc
-    rec[i + 5] = VALUE_ORDER[trump, vc_card]
+    rec[i + 5] = SLOT_ORDER[trump, vc_card]
 
 
 @kernel(inline="always")
@@ -978,21 +1002,19 @@ def play_pair(a1, b1, c1, trump1, m1, n1, a2, b2, c2, trump2, m2, n2, rec, base1
     """The plain path's card play of two hands at once, each led by its maker; with ``write`` the plays go to
     ``rec[base1:]`` and ``rec[base2:]`` (a summary run reads none of them).
 
-    Hand ``k``: the hands in value space rotated so maker ``m_k`` is first (``a_k``), trump ``trump_k``, and
+    Hand ``k``: the hands in slot space (``rotate_to``) rotated so maker ``m_k`` is first (``a_k``), trump ``trump_k``, and
     ``n_k`` = ``lead_need`` of the maker's ``lead_trump_min``. Returns the tricks by seat of each (6 numbers).
     The same plays as ``play_core``; the two chains of dependent steps overlap.
     """
-    p1 = np.int64(0)
-    p2 = np.int64(0)
+    o1 = SLOT_DECK[trump1] & ~(a1 | b1 | c1)  # the cards in no hand: unseen by every seat all hand long
+    o2 = SLOT_DECK[trump2] & ~(a2 | b2 | c2)
     l1 = m1
     l2 = m2
     t1 = np.int64(0)  # tricks by seat, a byte each
     t2 = np.int64(0)
     for k in range(N_TRICKS):
-        a1, b1, c1, p1, w1, x1, y1, z1 = trick_plain(a1, b1, c1, trump1, (l1 == m1) & (popcount(a1 & V_TRUMPS) >= n1),
-                                                     p1)
-        a2, b2, c2, p2, w2, x2, y2, z2 = trick_plain(a2, b2, c2, trump2, (l2 == m2) & (popcount(a2 & V_TRUMPS) >= n2),
-                                                     p2)
+        a1, b1, c1, w1, x1, y1, z1 = trick_plain(a1, b1, c1, (l1 == m1) & (popcount(a1 & S_TRUMPS) >= n1), o1)
+        a2, b2, c2, w2, x2, y2, z2 = trick_plain(a2, b2, c2, (l2 == m2) & (popcount(a2 & S_TRUMPS) >= n2), o2)
         if write:
             record_trick(rec, base1, 3 * k, l1, trump1, x1, y1, z1)
             record_trick(rec, base2, 3 * k, l2, trump2, x2, y2, z2)
@@ -1030,11 +1052,20 @@ def deal_plain(state, buf, deck, dealer, rules, rows, r0, r1, r2, scores, target
 
 
 @kernel(inline="always")
+def slot_ranks(mask, trump):
+    """Card mask ``mask`` of the 24-card deck in slot space (``tables.SLOT_BITS``): four lookups, no branches."""
+    return (
+        SLOT_BITS[trump, 0, mask & 63] | SLOT_BITS[trump, 1, (mask >> 6) & 63]
+        | SLOT_BITS[trump, 2, (mask >> 12) & 63] | SLOT_BITS[trump, 3, (mask >> 18) & 63]
+    )
+
+
+@kernel(inline="always")
 def rotate_to(h0, h1, h2, seat, trump):
-    """The hands by seat in value space, rotated so ``seat``'s is first: (its, the next seat's, the last's)."""
-    v0 = value_ranks(h0, trump)
-    v1 = value_ranks(h1, trump)
-    v2 = value_ranks(h2, trump)
+    """The hands by seat in slot space, rotated so ``seat``'s is first: (its, the next seat's, the last's)."""
+    v0 = slot_ranks(h0, trump)
+    v1 = slot_ranks(h1, trump)
+    v2 = slot_ranks(h2, trump)
     a = v0 if seat == 0 else (v1 if seat == 1 else v2)
     b = v1 if seat == 0 else (v2 if seat == 1 else v0)
     c = v2 if seat == 0 else (v0 if seat == 1 else v1)
@@ -1044,11 +1075,22 @@ def rotate_to(h0, h1, h2, seat, trump):
 @kernel(inline="always")
 def finish_hand(rec, base, maker, bid, t0, t1, t2, rules, acc):
     """Write a hand's tricks and points by seat into ``rec[base:]`` (a hand thrown in: no plays, zeros) and add
-    the hand to the summary counters ``acc``, as ``tally`` of the record would, from the numbers in hand."""
-    p0 = p1 = p2 = 0
-    if maker >= 0:
-        p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)
-    else:
+    the hand to the summary counters ``acc``, as ``tally`` of the record would, from the numbers in hand.
+
+    The points are ``score_of``'s and whether the bid was made is added as a number, without branches: made or
+    set is the least predictable outcome of a hand.
+    """
+    taken = t0 if maker == 0 else (t1 if maker == 1 else t2)
+    made = taken >= bid
+    moon = bid == MOON
+    set_by = rules[G_MOON_PENALTY] if moon else bid
+    kept = taken if rules[G_SET_KEEPS] == 1 else 0
+    mine = (24 if moon else taken) if made else kept - set_by
+    p0 = mine if maker == 0 else t0
+    p1 = mine if maker == 1 else t1
+    p2 = mine if maker == 2 else t2
+    if maker < 0:
+        p0 = p1 = p2 = 0
         rec[base + R_NPLAYS] = 0
     rec[base + R_TRICKS] = t0
     rec[base + R_TRICKS + 1] = t1
@@ -1068,9 +1110,7 @@ def finish_hand(rec, base, maker, bid, t0, t1, t2, rules, acc):
     level = bid - 3
     acc[S_BIDS + level] += 1
     acc[S_MAKER_POS + position_of(maker, dealer)] += 1
-    taken = t0 if maker == 0 else (t1 if maker == 1 else t2)
-    if taken >= bid:
-        acc[S_MADE + level] += 1
+    acc[S_MADE + level] += np.int64(made)
     for s in range(N_SEATS):
         pos = position_of(s, dealer)
         pts = p0 if s == 0 else (p1 if s == 1 else p2)
