@@ -1,6 +1,6 @@
 """Hasenpfeffer's searched auction (``pimc_bid``) measured by the hand: its calls' calibration, its duels.
 
-``python benchmarks/hasenpfeffer_bid_calibration.py calibrate HANDS SEED [STRATEGY ...]``: play HANDS hands
+``python benchmarks/hasenpfeffer/bid_calibration.py calibrate HANDS SEED [STRATEGY ...]``: play HANDS hands
 with STRATEGY in every seat (one, or one a seat; default ``pimc``) and, at every searched call of the records,
 search the call again on fresh worlds (the kernels' ``_call_values``, the strategy's worlds) and on the true deal
 (``pimc_sees_all``: one world, the deal as dealt); print, by kind of call, the mean score of the chosen call in
@@ -12,7 +12,7 @@ and choosing the best of noisy values, worlds blind to the calls), true deal - r
 finished by the strategies, not by the other searching seats), reached contract - scored (double-dummy play
 against the table's play).
 
-``python benchmarks/hasenpfeffer_bid_calibration.py duel X Y HANDS SEED``: HANDS hands with X in seats 0 and 2
+``python benchmarks/hasenpfeffer/bid_calibration.py duel X Y HANDS SEED``: HANDS hands with X in seats 0 and 2
 and Y in 1 and 3, then the same deals with the seats swapped; X's net points a hand (mean of the two, 95%
 interval), the points a hand, the share of hands each side is the high bidder and its make rate, CPU seconds.
 
@@ -134,10 +134,10 @@ def calibrate(hands: int, seed: int, strategies) -> dict:
 
 
 if __name__ == "__main__":
-    mode, rest = sys.argv[1], sys.argv[2:]
-    if mode == "duel":
+    mode, rest = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
+    if mode == "duel" and len(rest) == 4:
         print(json.dumps(duel(rest[0], rest[1], int(rest[2]), int(rest[3]))))
-    elif mode == "calibrate":
+    elif mode == "calibrate" and len(rest) >= 2:
         strat = rest[2:] or ["pimc"]
         print(json.dumps(calibrate(int(rest[0]), int(rest[1]), strat * 4 if len(strat) == 1 else strat), indent=1))
     else:
