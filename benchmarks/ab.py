@@ -23,6 +23,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from benchmarks.run import link_package  # noqa: E402  (the other tree's package, made as make bench makes it)
 
 TIME = r'''
 import json, sys, time
@@ -52,13 +54,7 @@ def once(tree: Path, variant: str, threads: int, hands: int) -> float:
     with tempfile.TemporaryDirectory(prefix="bower-ab-") as farm:
         env = dict(os.environ)
         if tree.resolve() != ROOT.resolve():
-            pkg = Path(farm) / "bower"
-            pkg.mkdir()
-            for item in (tree / "api").iterdir():
-                (pkg / item.name).symlink_to(item)
-            for sub in ("sim", "kernels", "analysis"):
-                (pkg / sub).symlink_to(tree / sub)
-            env["PYTHONPATH"] = farm
+            env["PYTHONPATH"] = link_package(tree, Path(farm))
         out = subprocess.run([sys.executable, "-c", TIME, variant, str(threads), str(hands)], cwd=tree, env=env,
                              capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])

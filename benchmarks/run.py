@@ -303,6 +303,19 @@ def machine() -> dict:
 YARDSTICK = ROOT.parent / "shared" / "bench" / "naive_ghost.py"  # the plain Numba simulator bower is measured against
 
 
+def link_package(tree: Path, farm: Path) -> str:
+    """Make ``farm/bower`` the package of another checkout ``tree`` (symlinks, as the install maps the folders:
+    ``api/`` as ``bower``, ``sim/``, ``kernels/``, ``analysis/`` under it); returns the ``PYTHONPATH`` that
+    puts it before the installed one."""
+    pkg = farm / "bower"
+    pkg.mkdir()
+    for item in (tree / "api").iterdir():
+        (pkg / item.name).symlink_to(item)
+    for sub in ("sim", "kernels", "analysis"):
+        (pkg / sub).symlink_to(tree / sub)
+    return str(farm)
+
+
 def measure(tree: Path, cases, repeats: int) -> list[dict]:
     """Run the cases in a fresh interpreter whose ``bower`` comes from ``tree``.
 
@@ -317,13 +330,7 @@ def measure(tree: Path, cases, repeats: int) -> list[dict]:
         if tree.resolve() == ROOT.resolve():
             pass  # this checkout: the install maps bower here (and the kernel cache stays where it is)
         elif (tree / "api").is_dir():
-            pkg = Path(farm) / "bower"
-            pkg.mkdir()
-            for item in (tree / "api").iterdir():
-                (pkg / item.name).symlink_to(item)
-            for sub in ("sim", "kernels", "analysis"):
-                (pkg / sub).symlink_to(tree / sub)
-            env["PYTHONPATH"] = farm
+            env["PYTHONPATH"] = link_package(tree, Path(farm))
         else:
             env.update(PYTHONPATH=str(tree), BOWER_BENCH_TOP_LEVEL="1")
         proc = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(cases), str(repeats)], cwd=tree, env=env,
