@@ -26,6 +26,7 @@ rank, joker = 24). Index order is always ``[trump, ...]`` with trump 0..3.
 import numpy as np
 
 from bower.kernels.cards import JOKER, N_CARDS, N_RANKS, N_SUITS
+from bower.kernels.jit import kernel
 
 RANK_J = 2
 N_TRUMP_RANKS = 8  # 9 T Q K A left right joker
@@ -197,3 +198,12 @@ for _a in (SLOT_RANK, SLOT_ORDER, SLOT_BITS, SLOT_DECK, SLOT_SUIT, SLOT_SUIT_OF)
     _a.setflags(write=False)
 S_TRUMPS = np.int64(SLOT_SUIT[18])  # slots 18..24 and the joker's 25
 S_PLAIN = np.int64((1 << 18) - 1)  # the non-trump slots
+
+
+@kernel(inline="always")
+def slot_ranks(mask, trump):
+    """Card mask ``mask`` of the 24-card deck in slot space (``SLOT_BITS``): four lookups, no branches."""
+    return (
+        SLOT_BITS[trump, 0, mask & 63] | SLOT_BITS[trump, 1, (mask >> 6) & 63]
+        | SLOT_BITS[trump, 2, (mask >> 12) & 63] | SLOT_BITS[trump, 3, (mask >> 18) & 63]
+    )

@@ -42,7 +42,6 @@ from bower.kernels.solve import TO_SOLVER
 from bower.kernels.tables import (
     S_PLAIN,
     S_TRUMPS,
-    SLOT_BITS,
     SLOT_DECK,
     SLOT_ORDER,
     SLOT_SUIT,
@@ -52,6 +51,7 @@ from bower.kernels.tables import (
     V_SUIT_MASK,
     VALUE_ORDER,
     VALUE_RANK,
+    slot_ranks,
 )
 
 N_SEATS = 4
@@ -493,15 +493,6 @@ def plays_plainly(params):
         if params[s, Q_PIMC] >= 1.0 or is_random(params, s):
             return False
     return True
-
-
-@kernel(inline="always")
-def slot_ranks(mask, trump):
-    """Card mask ``mask`` of the 24 cards in slot space (``tables.SLOT_BITS``; Ghost Hand's plain path has the same)."""
-    return (
-        SLOT_BITS[trump, 0, mask & 63] | SLOT_BITS[trump, 1, (mask >> 6) & 63]
-        | SLOT_BITS[trump, 2, (mask >> 12) & 63] | SLOT_BITS[trump, 3, (mask >> 18) & 63]
-    )
 
 
 @kernel(inline="always")

@@ -48,7 +48,6 @@ from bower.kernels.tables import (
     POWER,
     S_PLAIN,
     S_TRUMPS,
-    SLOT_BITS,
     SLOT_DECK,
     SLOT_ORDER,
     SLOT_SUIT,
@@ -58,6 +57,7 @@ from bower.kernels.tables import (
     V_SUIT_MASK,
     VALUE_ORDER,
     VALUE_RANK,
+    slot_ranks,
 )
 from bower.kernels.ghost.codes import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP, PARAM_NAMES
 from bower.kernels.ghost.model import world_weight
@@ -1049,15 +1049,6 @@ def deal_plain(state, buf, deck, dealer, rules, rows, r0, r1, r2, scores, target
     rec[base + R_BID] = bid
     rec[base + R_TRUMP] = trump
     return maker, bid, trump, h0, h1, h2
-
-
-@kernel(inline="always")
-def slot_ranks(mask, trump):
-    """Card mask ``mask`` of the 24-card deck in slot space (``tables.SLOT_BITS``): four lookups, no branches."""
-    return (
-        SLOT_BITS[trump, 0, mask & 63] | SLOT_BITS[trump, 1, (mask >> 6) & 63]
-        | SLOT_BITS[trump, 2, (mask >> 12) & 63] | SLOT_BITS[trump, 3, (mask >> 18) & 63]
-    )
 
 
 @kernel(inline="always")
