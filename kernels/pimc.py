@@ -470,7 +470,8 @@ def _world_values(legal, active, t, n_trick, trick_leader, sides, ws):
                     n_left = st2[0, P_LEFT]
                     if n_left > 0:
                         guess = prev if prev >= 0 else _guess(h, sides, n_left)
-                        v = _mtd(h, st2, moves, nxt, n_active, sides, n_left, guess, keys, tags, bounds, nodes)
+                        v = _mtd(h, st2, moves, nxt, n_active, sides, n_left, guess, keys, tags, bounds, nodes,
+                                 np.int64(0))
                         prev = v
                         ws[OFF_STATS + ST_SOLVES] += 1
                     h[p] ^= np.int64(1) << b

@@ -449,7 +449,7 @@ def _root(h, st, trick_cards, n_trick, trick_leader, nxt, sides):
 
 
 @kernel
-def _mtd(h, st, moves, nxt, n_active, sides, left, guess, keys, tags, bounds, nodes, floor=0):
+def _mtd(h, st, moves, nxt, n_active, sides, left, guess, keys, tags, bounds, nodes, floor):
     """The exact value at ply 0 of ``st``: zero-window tests walked from ``guess`` (MTD(f)).
 
     With ``floor`` > 0 the value is exact only from ``floor`` up: once the
@@ -517,7 +517,8 @@ def solve_position(hands, active, t, trick, n_trick, trick_leader, sides, keys, 
     left = _root(h, st, tc, n_trick, trick_leader, nxt, sides)
     if left == 0:
         return 0
-    return _mtd(h, st, moves, nxt, n_active, sides, left, _guess(h, sides, left), keys, tags, bounds, nodes)
+    return _mtd(h, st, moves, nxt, n_active, sides, left, _guess(h, sides, left), keys, tags, bounds, nodes,
+                np.int64(0))
 
 
 @kernel
@@ -574,7 +575,7 @@ def card_values(hands, active, t, trick, n_trick, trick_leader, sides, keys, tag
         v = 0
         if st2[0, P_LEFT] > 0:
             v = _mtd(h, st2, moves, nxt, n_active, sides, st2[0, P_LEFT], _guess(h, sides, st2[0, P_LEFT]),
-                     keys, tags, bounds, nodes)
+                     keys, tags, bounds, nodes, np.int64(0))
         h[p] ^= 1 << b
         out[FROM_SOLVER[t, b]] = gain + v
     return p

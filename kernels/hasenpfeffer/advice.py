@@ -163,6 +163,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
         dealt = np.zeros(N_SEATS, np.int64)
         hands = np.zeros(N_SEATS, np.int64)
         force = NO_FORCE.copy()  # the player's call at its turn; the observed calls before it given (softmax)
+        unforced = NO_FORCE.copy()  # a copy, not the read-only global: ``auction`` compiles once
         force[F_SEAT] = seat
         force[F_AT] = k
         if not exact:
@@ -207,7 +208,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
                         joker_seat = s
                 dstate[:] = dstate0
                 dbuf[:] = dbuf0
-                auction(hands, joker_seat, np.int64(ADVICE_DEALER), rules, params, wt, NO_FORCE, dstate, dbuf, rec)
+                auction(hands, joker_seat, np.int64(ADVICE_DEALER), rules, params, wt, unforced, dstate, dbuf, rec)
                 keep = rec[R_NCALLS] > k
                 if keep:
                     for i in range(k):
