@@ -26,18 +26,20 @@ from bower.kernels.cutthroat.strategy import (
     Q_VOID,
     best_exchange,
     best_keep,
+    best_keep_plain,
     card_weights,
     random_keep,
 )
 from bower.kernels.cutthroat.strategy import KEEP as KEEP_N
 from bower.kernels.deal import deal_packets
-from bower.kernels.bits import lowest
+from bower.kernels.bits import highest, lowest, smear
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
 from bower.kernels import pimc
 from bower.kernels.jit import kernel
 from bower.kernels.rng import bounded
 from bower.kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
+from bower.kernels.tables import S_PLAIN, S_TRUMPS, SLOT_DECK, SLOT_ORDER, SLOT_SUIT, slot_ranks
 from bower.kernels.cutthroat.codes import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
 from bower.kernels.cutthroat.codes import PARAM_NAMES
 from bower.kernels.cutthroat.model import world_weight
@@ -288,6 +290,161 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
         leader = winner
     tricks[0], tricks[1], tricks[2] = t0, t1, t2
     rec[R_NPLAYS] = n
+
+
+# ---------------------------------------------------------------- the plain path
+# Hands where every seat plays the strategy's heuristic cards and merge (no random or PIMC seat) and nothing is
+# forced: the same decisions as ``play_dealt``, with less work. Decided once a chunk (``plays_plainly``); the merge
+# looks its group prefixes up in tables built once a chunk (``strategy.keep_tables``, ``best_keep_plain``), the
+# tricks are played in slot space (``tables.SLOT_ORDER``) with the lead's sure winners found by shifts and one
+# ``smear`` (``lead_slot``), a follow's winning cards computed, the hands held in registers (``play_plain``).
+
+
+@kernel(inline="always")
+def plays_plainly(params):
+    """Whether every seat plays the heuristic strategy (no random or PIMC seat): the plain path then plays it."""
+    for s in range(N_SEATS):
+        if params[s, Q_PIMC] >= 1.0 or is_random(params, s):
+            return False
+    return True
+
+
+@kernel(inline="always")
+def lead_slot(hand, unseen, is_maker, lead_min):
+    """``lead_rank`` in slot space, without branches: the maker's strongest trump when holding ``lead_min`` or
+    more, else a sure winner of least value (above every ``unseen`` card of its suit), else the card of least value.
+
+    A non-trump is above every unseen card of its suit when no unseen card sits a multiple of 3 slots above it
+    (three shifts smear the unseen non-trumps down their suits); a trump when it is above ``smear`` of the unseen
+    trumps.
+    """
+    trumps = hand & S_TRUMPS
+    n = unseen & S_PLAIN
+    a = n | (n >> 3)
+    a |= a >> 6
+    a |= a >> 12
+    sure = hand & ~((a >> 3) | (smear(unseen & S_TRUMPS) & S_TRUMPS))
+    v = lowest(sure if sure != 0 else hand)
+    return highest(trumps) if is_maker and trumps != 0 and popcount(trumps) >= lead_min else v
+
+
+@kernel(_nrt=False)
+def play_plain(h0, h1, h2, trump, leader, maker, out, lead_min, rec, tricks):
+    """``play_tricks`` for hands whose seats all play the heuristic cards (``plays_plainly``), in slot space.
+
+    The same plays into ``rec`` and tricks by seat into ``tricks``: the lead without branches (``lead_slot``,
+    ``lead_min`` the maker's ``lead_trump_min``), a follow's winning cards computed (those of the led suit and
+    trumps above the winning card), the hands held in registers, the tricks counted a byte a seat.
+    """
+    deck = SLOT_DECK[trump]
+    v0 = slot_ranks(h0, trump)
+    v1 = slot_ranks(h1, trump)
+    v2 = slot_ranks(h2, trump)
+    played = np.int64(0)
+    t = np.int64(0)  # tricks by seat, a byte each
+    n = 0
+    for _ in range(N_TRICKS):
+        hand = v0 if leader == 0 else (v1 if leader == 1 else v2)
+        v = lead_slot(hand, deck & ~hand & ~played, leader == maker, lead_min)
+        bit = np.int64(1) << v
+        hand &= ~bit
+        v0 = hand if leader == 0 else v0
+        v1 = hand if leader == 1 else v1
+        v2 = hand if leader == 2 else v2
+        played |= bit
+        rec[R_PLAYS + 2 * n] = leader
+        rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, v]
+        n += 1
+        sm = SLOT_SUIT[v]
+        lt = sm | S_TRUMPS  # the cards that can take the trick: those of ``lt`` above the winning card
+        winning = v
+        winner = leader
+        for k in range(1, N_SEATS):
+            seat = leader + k
+            seat = seat - 3 if seat >= 3 else seat
+            if seat == out:
+                continue
+            hand = v0 if seat == 0 else (v1 if seat == 1 else v2)
+            f = hand & sm
+            legal = f if f != 0 else hand
+            above = legal & lt & -(np.int64(2) << winning)
+            held = seat != maker and winner != maker  # the partner holds the trick: least value
+            c = lowest(legal if held or above == 0 else above)
+            takes = (above >> c) & 1 == 1
+            bit = np.int64(1) << c
+            hand &= ~bit
+            v0 = hand if seat == 0 else v0
+            v1 = hand if seat == 1 else v1
+            v2 = hand if seat == 2 else v2
+            played |= bit
+            winning = c if takes else winning
+            winner = seat if takes else winner
+            rec[R_PLAYS + 2 * n] = seat
+            rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, c]
+            n += 1
+        t += np.int64(1) << (8 * winner)
+        leader = winner
+    tricks[0], tricks[1], tricks[2] = t & 255, (t >> 8) & 255, t >> 16
+    rec[R_NPLAYS] = n
+
+
+@kernel(inline="always")
+def play_dealt_plain(dealt, kitty, dealer, rules, params, wt, keeps, dstate, dbuf, hands, tricks, points, rec):
+    """``play_dealt`` for seats that all play the heuristic strategy (``plays_plainly``), nothing forced.
+
+    ``keeps``: the merge's tables (``tw``, ``tm``, ``ow``, ``om`` of ``strategy.keep_tables``); the merge by
+    ``best_keep_plain``, the play by ``play_plain``; the same record and points.
+    """
+    rec[R_DEALER] = dealer
+    for p in range(3):
+        seat = (dealer + 1 + p) % 3
+        hands[seat] = dealt[p]
+        rec[R_DEAL + seat] = dealt[p]
+    dummy = dealt[3]
+    rec[R_DUMMY] = dummy
+    for i in range(4):
+        rec[R_KITTY + i] = kitty[i]
+    maker, trump = auction(hands, kitty[0], dealer, rules, params, wt, force_of(NO_FORCE), dstate, dbuf, rec)
+    rec[R_MAKER] = maker
+    rec[R_TRUMP] = trump
+    rec[R_MAKER_DISCARDS] = 0
+    rec[R_ALONE] = 0
+    if maker < 0:
+        rec[R_NPLAYS] = 0
+        for s in range(N_SEATS):
+            rec[R_TRICKS + s] = 0
+            rec[R_POINTS + s] = 0
+        return
+    maker_alone, lone_def = going_alone(hands, trump, maker, rules, params, wt, np.int64(-1), np.int64(-1), dstate,
+                                        dbuf)
+    if not maker_alone:
+        tw, tm, ow, om = keeps
+        ten = hands[maker] | dummy
+        keep = best_keep_plain(ten, trump, maker, params[maker, Q_VOID], tw, tm, ow, om)
+        rec[R_MAKER_DISCARDS] = ten & ~keep
+        hands[maker] = keep
+    out = -1
+    if lone_def >= 0:
+        out = 3 - maker - lone_def
+        rec[R_ALONE] |= 1 << lone_def
+    if maker_alone:
+        rec[R_ALONE] |= 1 << maker
+    leader = first_leader(maker, maker_alone, lone_def, dealer)
+    play_plain(hands[0], hands[1], hands[2], trump, leader, maker, out, params[maker, Q_LEAD_TRUMP], rec, tricks)
+    score_hand(maker, tricks[maker], maker_alone, lone_def, rules, points)
+    for s in range(N_SEATS):
+        rec[R_TRICKS + s] = tricks[s]
+        rec[R_POINTS + s] = points[s]
+
+
+@kernel(inline="always")
+def play_hand_plain(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, keeps, dealer, rules, params,
+                    wt, rec):
+    """``play_hand`` on the plain path (``play_dealt_plain``): the same deal, the same hand."""
+    deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
+    for i in range(4):
+        kitty[i] = deck[20 + i]
+    play_dealt_plain(dealt, kitty, dealer, rules, params, wt, keeps, dstate, dbuf, hands, tricks, points, rec)
 
 
 @kernel(inline="always")
