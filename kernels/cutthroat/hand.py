@@ -31,7 +31,8 @@ from bower.kernels.cutthroat.strategy import (
     random_keep,
 )
 from bower.kernels.cutthroat.strategy import KEEP as KEEP_N
-from bower.kernels.deal import deal_packets
+from bower.kernels.deal import _M32, _take, deal_packets
+from bower.kernels.rng import xoshiro_step
 from bower.kernels.bits import highest, lowest, smear
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
@@ -389,11 +390,184 @@ def play_plain(h0, h1, h2, trump, leader, maker, out, lead_min, rec, tricks):
 
 
 @kernel(inline="always")
+def estimate_plain(hand, t, wt, seat, void_w):
+    """``estimate`` with the void count without branches: the same sum, in the same order."""
+    est = 0.0
+    m = hand
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        est += wt[seat, t, c]
+    voids = (((hand & SUIT_MASK[t, 0]) == 0) + ((hand & SUIT_MASK[t, 1]) == 0) + ((hand & SUIT_MASK[t, 2]) == 0)
+             + ((hand & SUIT_MASK[t, 3]) == 0))  # the trump suit is never empty when it counts
+    return est + voids * void_w if popcount(hand & SUIT_MASK[t, t]) >= 2 else est
+
+
+@kernel(inline="always")
+def exchange_plain(hand, up, t, wt, seat, void_w):
+    """``best_exchange`` by ``estimate_plain``: the same (discard, estimate)."""
+    best_d = -1
+    best_e = 0.0
+    m = hand
+    up_bit = np.int64(1) << up
+    while m != 0:
+        d = lowest(m)
+        m &= m - 1
+        e = estimate_plain((hand & ~(np.int64(1) << d)) | up_bit, t, wt, seat, void_w)
+        better = best_d < 0 or e > best_e
+        best_d = d if better else best_d
+        best_e = e if better else best_e
+    return best_d, best_e
+
+
+@kernel(_nrt=False)
+def auction_plain(hands, up, dealer, rules, params, wt, rec):
+    """``auction`` for seats that all play the heuristic strategy, nothing forced (no draw is made): the same calls,
+    exchange and returns. Round one's estimates (positions 1 and 2, the dealer's best exchange and its own hand)
+    are computed up front: they do not depend on each other.
+    """
+    u = up // 6
+    q1 = dealer + 1
+    q1 = q1 - 3 if q1 >= 3 else q1
+    q2 = q1 + 1
+    q2 = q2 - 3 if q2 >= 3 else q2
+    h1 = hands[q1]
+    h2 = hands[q2]
+    h3 = hands[dealer]
+    vd = params[dealer, Q_VOID]
+    e1 = estimate_plain(h1, u, wt, q1, params[q1, Q_VOID])
+    e2 = estimate_plain(h2, u, wt, q2, params[q2, Q_VOID])
+    d, ex = exchange_plain(h3, up, u, wt, dealer, vd)
+    own = estimate_plain(h3, u, wt, dealer, vd)
+    a1 = e1 >= params[q1, Q_ORDER]
+    a2 = e2 >= params[q2, Q_ASSIST]
+    a3 = ex >= params[dealer, Q_TAKE]
+    rec[R_CALLS] = q1
+    rec[R_CALLS + 1] = CALL_ACCEPT if a1 else CALL_PASS
+    maker = -1
+    trump = -1
+    n_calls = 1
+    if not a1:
+        rec[R_CALLS + 2] = q2
+        rec[R_CALLS + 3] = CALL_ACCEPT if a2 else CALL_PASS
+        n_calls = 2
+        if not a2:
+            rec[R_CALLS + 4] = dealer
+            rec[R_CALLS + 5] = CALL_ACCEPT if a3 else CALL_PASS
+            n_calls = 3
+    discard = -1
+    if a1 or a2 or a3:
+        maker = q1 if a1 else (q2 if a2 else dealer)
+        trump = u
+        if rules[C_PICKUP_MANDATORY] == 1 or ex > own:
+            discard = d
+            hands[dealer] = (h3 & ~(np.int64(1) << d)) | (np.int64(1) << up)
+    else:
+        allowed = 15 if rules[C_TURNED_DOWN_OK] == 1 else 15 & ~(1 << u)
+        for p in range(1, 4):
+            seat = q1 if p == 1 else (q2 if p == 2 else dealer)
+            stuck = p == 3 and rules[C_STICK] == 1
+            s, e = best_suit(hands[seat], allowed, wt, seat, params[seat, Q_VOID])
+            call = s if stuck or e >= params[seat, Q_NAME] else -1
+            n_calls = _call(rec, n_calls, seat, CALL_PASS if call < 0 else CALL_SUIT + call)
+            if call >= 0:
+                maker = seat
+                trump = call
+                break
+    rec[R_NCALLS] = n_calls
+    rec[R_DEALER_DISCARD] = discard
+    return maker, trump
+
+
+@kernel(_nrt=False)
+def deal_hand(state, buf, deck, dealt, kitty):
+    """``deal_packets(state, buf, deck, 24, 4, 5, dealt)`` with the kitty ``deck[20:24]`` into ``kitty``: the same
+    draws and the same deal, fused as ``deal.deal_four`` fuses Ghost Hand's.
+
+    The Fisher-Yates step at position ``i`` fixes the card there, which goes straight to the kitty (``i >= 20``)
+    or to hand ``i % 4``; each step takes its draw without the rejection test and notes a draw that rejection
+    might refuse (about one in 180 million), and then the deal is made again by ``deal_packets`` from the
+    untouched state, so every deal is exactly the exact one. Not inlined, without reference counting.
+    """
+    for i in range(24):
+        deck[i] = i
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    doubt = False
+    one = np.int64(1)
+    hi = np.uint64(32)
+    m0 = m1 = m2 = m3 = np.int64(0)
+    if buf[1] == 1:  # the held half is the first draw: then pairs (22, 21), (20, 19), ..., (2, 1)
+        k3, doubt = _take(23, np.uint64(buf[0]), deck, doubt)
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k2, doubt = _take(22, x >> hi, deck, doubt)
+        k1, doubt = _take(21, x & _M32, deck, doubt)
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k0, doubt = _take(20, x >> hi, deck, doubt)
+        c, doubt = _take(19, x & _M32, deck, doubt)
+        m3 |= one << c
+        for q in range(4, 0, -1):
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 2, x >> hi, deck, doubt)
+            m2 |= one << c
+            c, doubt = _take(4 * q + 1, x & _M32, deck, doubt)
+            m1 |= one << c
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q, x >> hi, deck, doubt)
+            m0 |= one << c
+            c, doubt = _take(4 * q - 1, x & _M32, deck, doubt)
+            m3 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(2, x >> hi, deck, doubt)
+        m2 |= one << c
+        c, doubt = _take(1, x & _M32, deck, doubt)
+        m1 |= one << c
+        held, has = x & _M32, np.int64(0)  # the spent half stays in buf[0], as the exact path leaves it
+    else:  # pairs (23, 22), ..., (3, 2), then 1 on a fresh output's high half, its low half held
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k3, doubt = _take(23, x >> hi, deck, doubt)
+        k2, doubt = _take(22, x & _M32, deck, doubt)
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k1, doubt = _take(21, x >> hi, deck, doubt)
+        k0, doubt = _take(20, x & _M32, deck, doubt)
+        for q in range(4, 0, -1):
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 3, x >> hi, deck, doubt)
+            m3 |= one << c
+            c, doubt = _take(4 * q + 2, x & _M32, deck, doubt)
+            m2 |= one << c
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 1, x >> hi, deck, doubt)
+            m1 |= one << c
+            c, doubt = _take(4 * q, x & _M32, deck, doubt)
+            m0 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(3, x >> hi, deck, doubt)
+        m3 |= one << c
+        c, doubt = _take(2, x & _M32, deck, doubt)
+        m2 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(1, x >> hi, deck, doubt)
+        m1 |= one << c
+        held, has = x & _M32, np.int64(1)
+    if doubt:
+        deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
+        for i in range(4):
+            kitty[i] = deck[20 + i]
+        return
+    m0 |= one << deck[0]
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    buf[0] = np.int64(held)
+    buf[1] = has
+    dealt[0], dealt[1], dealt[2], dealt[3] = m0, m1, m2, m3
+    kitty[0], kitty[1], kitty[2], kitty[3] = k0, k1, k2, k3
+
+
+@kernel(inline="always")
 def play_dealt_plain(dealt, kitty, dealer, rules, params, wt, keeps, dstate, dbuf, hands, tricks, points, rec):
     """``play_dealt`` for seats that all play the heuristic strategy (``plays_plainly``), nothing forced.
 
-    ``keeps``: the merge's tables (``tw``, ``tm``, ``ow``, ``om`` of ``strategy.keep_tables``); the merge by
-    ``best_keep_plain``, the play by ``play_plain``; the same record and points.
+    ``keeps``: the merge's tables (``tw``, ``tm``, ``ow``, ``om`` of ``strategy.keep_tables``); the auction by
+    ``auction_plain``, the merge by ``best_keep_plain``, the play by ``play_plain``; the same record and points.
     """
     rec[R_DEALER] = dealer
     for p in range(3):
@@ -404,7 +578,7 @@ def play_dealt_plain(dealt, kitty, dealer, rules, params, wt, keeps, dstate, dbu
     rec[R_DUMMY] = dummy
     for i in range(4):
         rec[R_KITTY + i] = kitty[i]
-    maker, trump = auction(hands, kitty[0], dealer, rules, params, wt, force_of(NO_FORCE), dstate, dbuf, rec)
+    maker, trump = auction_plain(hands, kitty[0], dealer, rules, params, wt, rec)
     rec[R_MAKER] = maker
     rec[R_TRUMP] = trump
     rec[R_MAKER_DISCARDS] = 0
@@ -440,10 +614,8 @@ def play_dealt_plain(dealt, kitty, dealer, rules, params, wt, keeps, dstate, dbu
 @kernel(inline="always")
 def play_hand_plain(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, keeps, dealer, rules, params,
                     wt, rec):
-    """``play_hand`` on the plain path (``play_dealt_plain``): the same deal, the same hand."""
-    deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
-    for i in range(4):
-        kitty[i] = deck[20 + i]
+    """``play_hand`` on the plain path: the same deal (``deal_hand``), the same hand (``play_dealt_plain``)."""
+    deal_hand(state, buf, deck, dealt, kitty)
     play_dealt_plain(dealt, kitty, dealer, rules, params, wt, keeps, dstate, dbuf, hands, tricks, points, rec)
 
 

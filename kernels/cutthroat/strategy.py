@@ -209,41 +209,70 @@ def keep_tables(wt, order, tw, tm, ow, om):
                     om[seat, x, n] = macc
 
 
+def _build_splits():
+    """Every split of the 5 kept cards over trump and the three off-suits, by what each group holds: for the held
+    counts ``(n0, n1, n2, n3)`` (capped at 5), ``SPLITS[SPLIT_AT[n0, n1, n2, n3]:][:SPLIT_N[...]]`` are the splits
+    ``best_keep``'s loops try, packed ``k | c1 << 3 | c2 << 6 | c3 << 9 | voids << 12`` with ``voids`` the void
+    count the split scores (its empty off-suits, 0 with fewer than 2 trumps)."""
+    at = np.zeros((6, 6, 6, 6), np.int64)
+    count = np.zeros((6, 6, 6, 6), np.int64)
+    flat = []
+    for n0 in range(6):
+        for n1 in range(6):
+            for n2 in range(6):
+                for n3 in range(6):
+                    at[n0, n1, n2, n3] = len(flat)
+                    for k in range(max(0, KEEP - n1 - n2 - n3), min(KEEP, n0) + 1):
+                        for c1 in range(min(KEEP - k, n1) + 1):
+                            rest = KEEP - k - c1
+                            for c2 in range(max(0, rest - n3), min(rest, n2) + 1):
+                                c3 = rest - c2
+                                voids = ((c1 == 0) + (c2 == 0) + (c3 == 0)) * (k >= 2)
+                                flat.append(k | c1 << 3 | c2 << 6 | c3 << 9 | voids << 12)
+                    count[n0, n1, n2, n3] = len(flat) - at[n0, n1, n2, n3]
+    return at, count, np.array(flat, np.int64)
+
+
+SPLIT_AT, SPLIT_N, SPLITS = _build_splits()
+for _a in (SPLIT_AT, SPLIT_N, SPLITS):
+    _a.setflags(write=False)
+
+
 @kernel(_nrt=False)
 def best_keep_plain(ten, t, seat, void_w, tw, tm, ow, om):
-    """``best_keep`` with the group prefixes looked up in ``keep_tables``' tables: the same keep (and ties)."""
+    """``best_keep`` with the group prefixes looked up in ``keep_tables``' tables and the splits in ``SPLITS``:
+    the same keep. The best is the largest (estimate, mask) of the splits, whatever order they are tried in; each
+    try is branch-free.
+    """
     x0 = (slot_ranks(ten, t) >> 18) & 127  # the held trumps by trump rank (slots 18..24)
     s1 = 1 if t == 0 else 0
     s2 = s1 + 1 if s1 + 1 != t else s1 + 2
     s3 = 6 - t - s1 - s2
-    x1 = (ten & SUIT_MASK[t, s1]) >> (6 * s1)
-    x2 = (ten & SUIT_MASK[t, s2]) >> (6 * s2)
-    x3 = (ten & SUIT_MASK[t, s3]) >> (6 * s3)
+    b1 = 6 * s1
+    b2 = 6 * s2
+    b3 = 6 * s3
+    x1 = (ten & SUIT_MASK[t, s1]) >> b1
+    x2 = (ten & SUIT_MASK[t, s2]) >> b2
+    x3 = (ten & SUIT_MASK[t, s3]) >> b3
     n0 = min(popcount(x0), KEEP)
     n1 = min(popcount(x1), KEEP)
     n2 = min(popcount(x2), KEEP)
     n3 = min(popcount(x3), KEEP)
-    b1 = 6 * s1
-    b2 = 6 * s2
-    b3 = 6 * s3
+    start = SPLIT_AT[n0, n1, n2, n3]
     best_v = -np.inf
     best_m = np.int64(-1)
-    for k in range(max(0, KEEP - n1 - n2 - n3), min(KEEP, n0) + 1):
-        w0 = tw[seat, t, x0, k]
-        m0 = tm[seat, t, x0, k]
-        vw = void_w * (k >= 2)
-        for c1 in range(min(KEEP - k, n1) + 1):
-            rest = KEEP - k - c1
-            w01 = w0 + ow[seat, x1, c1]
-            m01 = m0 | (om[seat, x1, c1] << b1)
-            for c2 in range(max(0, rest - n3), min(rest, n2) + 1):
-                c3 = rest - c2
-                v = w01 + ow[seat, x2, c2] + ow[seat, x3, c3]
-                v += ((c1 == 0) + (c2 == 0) + (c3 == 0)) * vw
-                msk = m01 | (om[seat, x2, c2] << b2) | (om[seat, x3, c3] << b3)
-                better = (v > best_v) | ((v == best_v) & (msk > best_m))
-                best_v = v if better else best_v
-                best_m = msk if better else best_m
+    for i in range(start, start + SPLIT_N[n0, n1, n2, n3]):
+        sp = SPLITS[i]
+        k = sp & 7
+        c1 = (sp >> 3) & 7
+        c2 = (sp >> 6) & 7
+        c3 = (sp >> 9) & 7
+        v = tw[seat, t, x0, k] + ow[seat, x1, c1] + ow[seat, x2, c2] + ow[seat, x3, c3]
+        v += (sp >> 12) * void_w
+        msk = tm[seat, t, x0, k] | (om[seat, x1, c1] << b1) | (om[seat, x2, c2] << b2) | (om[seat, x3, c3] << b3)
+        better = (v > best_v) | ((v == best_v) & (msk > best_m))
+        best_v = v if better else best_v
+        best_m = msk if better else best_m
     return best_m
 
 
