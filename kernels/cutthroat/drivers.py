@@ -29,9 +29,11 @@ from bower.kernels.cutthroat.hand import (
     S_WIDTH,
     play_dealt_once,
     play_hand,
+    play_hand_plain,
+    plays_plainly,
     tally,
 )
-from bower.kernels.cutthroat.strategy import Q_VOID, best_keep, card_weights
+from bower.kernels.cutthroat.strategy import N_PATTERNS_O, N_PATTERNS_T, Q_VOID, best_keep, card_weights, keep_tables
 from bower.kernels.deal import deal_packets
 from bower.kernels.games import (
     ST_BIDDER,
@@ -68,19 +70,34 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
     """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
 
     Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
-    rows of ``records``. The dealer of hand h is ``h % 3``; ``params`` has a row per seat.
+    rows of ``records``. The dealer of hand h is ``h % 3``; ``params`` has a row per seat. When every seat plays
+    the heuristic strategy (``plays_plainly``) the chunk takes the plain path (``play_hand_plain``, the merge's
+    tables built once a chunk): the same hands.
     """
+    plain = plays_plainly(params)
     for ci in prange(states.shape[0]):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
         buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, scratch = _scratch()
         card_weights(params, wt, order)
         acc = np.zeros(S_WIDTH, np.int64)
-        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
-            rec = records[h] if want_records else scratch
-            play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, (first_hand + h) % 3,
-                      rules, params, wt, order, rec)
-            tally(rec, acc)
+        first = ci * chunk_size
+        last = min((ci + 1) * chunk_size, n_hands)
+        if plain:
+            keeps = (np.empty((N_SEATS, 4, N_PATTERNS_T, 6), np.float64), np.empty((N_SEATS, 4, N_PATTERNS_T, 6), np.int64),
+                     np.empty((N_SEATS, N_PATTERNS_O, 6), np.float64), np.empty((N_SEATS, N_PATTERNS_O, 6), np.int64))
+            keep_tables(wt, order, keeps[0], keeps[1], keeps[2], keeps[3])
+            for h in range(first, last):
+                rec = records[h] if want_records else scratch
+                play_hand_plain(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, keeps,
+                                (first_hand + h) % 3, rules, params, wt, rec)
+                tally(rec, acc)
+        else:
+            for h in range(first, last):
+                rec = records[h] if want_records else scratch
+                play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
+                          (first_hand + h) % 3, rules, params, wt, order, rec)
+                tally(rec, acc)
         summary[ci, :] = acc
 
 

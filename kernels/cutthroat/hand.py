@@ -26,18 +26,21 @@ from bower.kernels.cutthroat.strategy import (
     Q_VOID,
     best_exchange,
     best_keep,
+    best_keep_plain,
     card_weights,
     random_keep,
 )
 from bower.kernels.cutthroat.strategy import KEEP as KEEP_N
-from bower.kernels.deal import deal_packets
-from bower.kernels.bits import lowest
+from bower.kernels.deal import _M32, _take, deal_packets
+from bower.kernels.rng import xoshiro_step
+from bower.kernels.bits import highest, lowest, smear
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
 from bower.kernels import pimc
 from bower.kernels.jit import kernel
 from bower.kernels.rng import bounded
 from bower.kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
+from bower.kernels.tables import S_PLAIN, S_TRUMPS, SLOT_DECK, SLOT_ORDER, SLOT_SUIT, slot_ranks
 from bower.kernels.cutthroat.codes import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
 from bower.kernels.cutthroat.codes import PARAM_NAMES
 from bower.kernels.cutthroat.model import world_weight
@@ -288,6 +291,332 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
         leader = winner
     tricks[0], tricks[1], tricks[2] = t0, t1, t2
     rec[R_NPLAYS] = n
+
+
+# ---------------------------------------------------------------- the plain path
+# Hands where every seat plays the strategy's heuristic cards and merge (no random or PIMC seat) and nothing is
+# forced: the same decisions as ``play_dealt``, with less work. Decided once a chunk (``plays_plainly``); the merge
+# looks its group prefixes up in tables built once a chunk (``strategy.keep_tables``, ``best_keep_plain``), the
+# tricks are played in slot space (``tables.SLOT_ORDER``) with the lead's sure winners found by shifts and one
+# ``smear`` (``lead_slot``), a follow's winning cards computed, the hands held in registers (``play_plain``).
+
+
+@kernel(inline="always")
+def plays_plainly(params):
+    """Whether every seat plays the heuristic strategy (no random or PIMC seat): the plain path then plays it."""
+    for s in range(N_SEATS):
+        if params[s, Q_PIMC] >= 1.0 or is_random(params, s):
+            return False
+    return True
+
+
+@kernel(inline="always")
+def lead_slot(hand, unseen, is_maker, lead_min):
+    """``lead_rank`` in slot space, without branches: the maker's strongest trump when holding ``lead_min`` or
+    more, else a sure winner of least value (above every ``unseen`` card of its suit), else the card of least value.
+
+    A non-trump is above every unseen card of its suit when no unseen card sits a multiple of 3 slots above it
+    (three shifts smear the unseen non-trumps down their suits); a trump when it is above ``smear`` of the unseen
+    trumps.
+    """
+    trumps = hand & S_TRUMPS
+    n = unseen & S_PLAIN
+    a = n | (n >> 3)
+    a |= a >> 6
+    a |= a >> 12
+    sure = hand & ~((a >> 3) | (smear(unseen & S_TRUMPS) & S_TRUMPS))
+    v = lowest(sure if sure != 0 else hand)
+    return highest(trumps) if is_maker and trumps != 0 and popcount(trumps) >= lead_min else v
+
+
+@kernel(_nrt=False)
+def play_plain(h0, h1, h2, trump, leader, maker, out, lead_min, rec, tricks):
+    """``play_tricks`` for hands whose seats all play the heuristic cards (``plays_plainly``), in slot space.
+
+    The same plays into ``rec`` and tricks by seat into ``tricks``: the lead without branches (``lead_slot``,
+    ``lead_min`` the maker's ``lead_trump_min``), a follow's winning cards computed (those of the led suit and
+    trumps above the winning card), the hands held in registers, the tricks counted a byte a seat.
+    """
+    deck = SLOT_DECK[trump]
+    v0 = slot_ranks(h0, trump)
+    v1 = slot_ranks(h1, trump)
+    v2 = slot_ranks(h2, trump)
+    played = np.int64(0)
+    t = np.int64(0)  # tricks by seat, a byte each
+    n = 0
+    for _ in range(N_TRICKS):
+        hand = v0 if leader == 0 else (v1 if leader == 1 else v2)
+        v = lead_slot(hand, deck & ~hand & ~played, leader == maker, lead_min)
+        bit = np.int64(1) << v
+        hand &= ~bit
+        v0 = hand if leader == 0 else v0
+        v1 = hand if leader == 1 else v1
+        v2 = hand if leader == 2 else v2
+        played |= bit
+        rec[R_PLAYS + 2 * n] = leader
+        rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, v]
+        n += 1
+        sm = SLOT_SUIT[v]
+        lt = sm | S_TRUMPS  # the cards that can take the trick: those of ``lt`` above the winning card
+        winning = v
+        winner = leader
+        for k in range(1, N_SEATS):
+            seat = leader + k
+            seat = seat - 3 if seat >= 3 else seat
+            if seat == out:
+                continue
+            hand = v0 if seat == 0 else (v1 if seat == 1 else v2)
+            f = hand & sm
+            legal = f if f != 0 else hand
+            above = legal & lt & -(np.int64(2) << winning)
+            held = seat != maker and winner != maker  # the partner holds the trick: least value
+            c = lowest(legal if held or above == 0 else above)
+            takes = (above >> c) & 1 == 1
+            bit = np.int64(1) << c
+            hand &= ~bit
+            v0 = hand if seat == 0 else v0
+            v1 = hand if seat == 1 else v1
+            v2 = hand if seat == 2 else v2
+            played |= bit
+            winning = c if takes else winning
+            winner = seat if takes else winner
+            rec[R_PLAYS + 2 * n] = seat
+            rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, c]
+            n += 1
+        t += np.int64(1) << (8 * winner)
+        leader = winner
+    tricks[0], tricks[1], tricks[2] = t & 255, (t >> 8) & 255, t >> 16
+    rec[R_NPLAYS] = n
+
+
+@kernel(inline="always")
+def estimate_plain(hand, t, wt, seat, void_w):
+    """``estimate`` with the void count without branches: the same sum, in the same order."""
+    est = 0.0
+    m = hand
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        est += wt[seat, t, c]
+    voids = (((hand & SUIT_MASK[t, 0]) == 0) + ((hand & SUIT_MASK[t, 1]) == 0) + ((hand & SUIT_MASK[t, 2]) == 0)
+             + ((hand & SUIT_MASK[t, 3]) == 0))  # the trump suit is never empty when it counts
+    return est + voids * void_w if popcount(hand & SUIT_MASK[t, t]) >= 2 else est
+
+
+@kernel(inline="always")
+def exchange_plain(hand, up, t, wt, seat, void_w):
+    """``best_exchange`` by ``estimate_plain``: the same (discard, estimate)."""
+    best_d = -1
+    best_e = 0.0
+    m = hand
+    up_bit = np.int64(1) << up
+    while m != 0:
+        d = lowest(m)
+        m &= m - 1
+        e = estimate_plain((hand & ~(np.int64(1) << d)) | up_bit, t, wt, seat, void_w)
+        better = best_d < 0 or e > best_e
+        best_d = d if better else best_d
+        best_e = e if better else best_e
+    return best_d, best_e
+
+
+@kernel(_nrt=False)
+def auction_plain(hands, up, dealer, rules, params, wt, rec):
+    """``auction`` for seats that all play the heuristic strategy, nothing forced (no draw is made): the same calls,
+    exchange and returns. Round one's estimates (positions 1 and 2, the dealer's best exchange and its own hand)
+    are computed up front: they do not depend on each other.
+    """
+    u = up // 6
+    q1 = dealer + 1
+    q1 = q1 - 3 if q1 >= 3 else q1
+    q2 = q1 + 1
+    q2 = q2 - 3 if q2 >= 3 else q2
+    h1 = hands[q1]
+    h2 = hands[q2]
+    h3 = hands[dealer]
+    vd = params[dealer, Q_VOID]
+    e1 = estimate_plain(h1, u, wt, q1, params[q1, Q_VOID])
+    e2 = estimate_plain(h2, u, wt, q2, params[q2, Q_VOID])
+    d, ex = exchange_plain(h3, up, u, wt, dealer, vd)
+    own = estimate_plain(h3, u, wt, dealer, vd)
+    a1 = e1 >= params[q1, Q_ORDER]
+    a2 = e2 >= params[q2, Q_ASSIST]
+    a3 = ex >= params[dealer, Q_TAKE]
+    rec[R_CALLS] = q1
+    rec[R_CALLS + 1] = CALL_ACCEPT if a1 else CALL_PASS
+    maker = -1
+    trump = -1
+    n_calls = 1
+    if not a1:
+        rec[R_CALLS + 2] = q2
+        rec[R_CALLS + 3] = CALL_ACCEPT if a2 else CALL_PASS
+        n_calls = 2
+        if not a2:
+            rec[R_CALLS + 4] = dealer
+            rec[R_CALLS + 5] = CALL_ACCEPT if a3 else CALL_PASS
+            n_calls = 3
+    discard = -1
+    if a1 or a2 or a3:
+        maker = q1 if a1 else (q2 if a2 else dealer)
+        trump = u
+        if rules[C_PICKUP_MANDATORY] == 1 or ex > own:
+            discard = d
+            hands[dealer] = (h3 & ~(np.int64(1) << d)) | (np.int64(1) << up)
+    else:
+        allowed = 15 if rules[C_TURNED_DOWN_OK] == 1 else 15 & ~(1 << u)
+        for p in range(1, 4):
+            seat = q1 if p == 1 else (q2 if p == 2 else dealer)
+            stuck = p == 3 and rules[C_STICK] == 1
+            s, e = best_suit(hands[seat], allowed, wt, seat, params[seat, Q_VOID])
+            call = s if stuck or e >= params[seat, Q_NAME] else -1
+            n_calls = _call(rec, n_calls, seat, CALL_PASS if call < 0 else CALL_SUIT + call)
+            if call >= 0:
+                maker = seat
+                trump = call
+                break
+    rec[R_NCALLS] = n_calls
+    rec[R_DEALER_DISCARD] = discard
+    return maker, trump
+
+
+@kernel(_nrt=False)
+def deal_hand(state, buf, deck, dealt, kitty):
+    """``deal_packets(state, buf, deck, 24, 4, 5, dealt)`` with the kitty ``deck[20:24]`` into ``kitty``: the same
+    draws and the same deal, fused as ``deal.deal_four`` fuses Ghost Hand's.
+
+    The Fisher-Yates step at position ``i`` fixes the card there, which goes straight to the kitty (``i >= 20``)
+    or to hand ``i % 4``; each step takes its draw without the rejection test and notes a draw that rejection
+    might refuse (about one in 180 million), and then the deal is made again by ``deal_packets`` from the
+    untouched state, so every deal is exactly the exact one. Not inlined, without reference counting.
+    """
+    for i in range(24):
+        deck[i] = i
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    doubt = False
+    one = np.int64(1)
+    hi = np.uint64(32)
+    m0 = m1 = m2 = m3 = np.int64(0)
+    if buf[1] == 1:  # the held half is the first draw: then pairs (22, 21), (20, 19), ..., (2, 1)
+        k3, doubt = _take(23, np.uint64(buf[0]), deck, doubt)
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k2, doubt = _take(22, x >> hi, deck, doubt)
+        k1, doubt = _take(21, x & _M32, deck, doubt)
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k0, doubt = _take(20, x >> hi, deck, doubt)
+        c, doubt = _take(19, x & _M32, deck, doubt)
+        m3 |= one << c
+        for q in range(4, 0, -1):
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 2, x >> hi, deck, doubt)
+            m2 |= one << c
+            c, doubt = _take(4 * q + 1, x & _M32, deck, doubt)
+            m1 |= one << c
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q, x >> hi, deck, doubt)
+            m0 |= one << c
+            c, doubt = _take(4 * q - 1, x & _M32, deck, doubt)
+            m3 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(2, x >> hi, deck, doubt)
+        m2 |= one << c
+        c, doubt = _take(1, x & _M32, deck, doubt)
+        m1 |= one << c
+        held, has = x & _M32, np.int64(0)  # the spent half stays in buf[0], as the exact path leaves it
+    else:  # pairs (23, 22), ..., (3, 2), then 1 on a fresh output's high half, its low half held
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k3, doubt = _take(23, x >> hi, deck, doubt)
+        k2, doubt = _take(22, x & _M32, deck, doubt)
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        k1, doubt = _take(21, x >> hi, deck, doubt)
+        k0, doubt = _take(20, x & _M32, deck, doubt)
+        for q in range(4, 0, -1):
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 3, x >> hi, deck, doubt)
+            m3 |= one << c
+            c, doubt = _take(4 * q + 2, x & _M32, deck, doubt)
+            m2 |= one << c
+            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            c, doubt = _take(4 * q + 1, x >> hi, deck, doubt)
+            m1 |= one << c
+            c, doubt = _take(4 * q, x & _M32, deck, doubt)
+            m0 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(3, x >> hi, deck, doubt)
+        m3 |= one << c
+        c, doubt = _take(2, x & _M32, deck, doubt)
+        m2 |= one << c
+        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        c, doubt = _take(1, x >> hi, deck, doubt)
+        m1 |= one << c
+        held, has = x & _M32, np.int64(1)
+    if doubt:
+        deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
+        for i in range(4):
+            kitty[i] = deck[20 + i]
+        return
+    m0 |= one << deck[0]
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    buf[0] = np.int64(held)
+    buf[1] = has
+    dealt[0], dealt[1], dealt[2], dealt[3] = m0, m1, m2, m3
+    kitty[0], kitty[1], kitty[2], kitty[3] = k0, k1, k2, k3
+
+
+@kernel(inline="always")
+def play_dealt_plain(dealt, kitty, dealer, rules, params, wt, keeps, dstate, dbuf, hands, tricks, points, rec):
+    """``play_dealt`` for seats that all play the heuristic strategy (``plays_plainly``), nothing forced.
+
+    ``keeps``: the merge's tables (``tw``, ``tm``, ``ow``, ``om`` of ``strategy.keep_tables``); the auction by
+    ``auction_plain``, the merge by ``best_keep_plain``, the play by ``play_plain``; the same record and points.
+    """
+    rec[R_DEALER] = dealer
+    for p in range(3):
+        seat = (dealer + 1 + p) % 3
+        hands[seat] = dealt[p]
+        rec[R_DEAL + seat] = dealt[p]
+    dummy = dealt[3]
+    rec[R_DUMMY] = dummy
+    for i in range(4):
+        rec[R_KITTY + i] = kitty[i]
+    maker, trump = auction_plain(hands, kitty[0], dealer, rules, params, wt, rec)
+    rec[R_MAKER] = maker
+    rec[R_TRUMP] = trump
+    rec[R_MAKER_DISCARDS] = 0
+    rec[R_ALONE] = 0
+    if maker < 0:
+        rec[R_NPLAYS] = 0
+        for s in range(N_SEATS):
+            rec[R_TRICKS + s] = 0
+            rec[R_POINTS + s] = 0
+        return
+    maker_alone, lone_def = going_alone(hands, trump, maker, rules, params, wt, np.int64(-1), np.int64(-1), dstate,
+                                        dbuf)
+    if not maker_alone:
+        tw, tm, ow, om = keeps
+        ten = hands[maker] | dummy
+        keep = best_keep_plain(ten, trump, maker, params[maker, Q_VOID], tw, tm, ow, om)
+        rec[R_MAKER_DISCARDS] = ten & ~keep
+        hands[maker] = keep
+    out = -1
+    if lone_def >= 0:
+        out = 3 - maker - lone_def
+        rec[R_ALONE] |= 1 << lone_def
+    if maker_alone:
+        rec[R_ALONE] |= 1 << maker
+    leader = first_leader(maker, maker_alone, lone_def, dealer)
+    play_plain(hands[0], hands[1], hands[2], trump, leader, maker, out, params[maker, Q_LEAD_TRUMP], rec, tricks)
+    score_hand(maker, tricks[maker], maker_alone, lone_def, rules, points)
+    for s in range(N_SEATS):
+        rec[R_TRICKS + s] = tricks[s]
+        rec[R_POINTS + s] = points[s]
+
+
+@kernel(inline="always")
+def play_hand_plain(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, keeps, dealer, rules, params,
+                    wt, rec):
+    """``play_hand`` on the plain path: the same deal (``deal_hand``), the same hand (``play_dealt_plain``)."""
+    deal_hand(state, buf, deck, dealt, kitty)
+    play_dealt_plain(dealt, kitty, dealer, rules, params, wt, keeps, dstate, dbuf, hands, tricks, points, rec)
 
 
 @kernel(inline="always")

@@ -14,7 +14,7 @@ from bower.kernels.estimate import estimate
 from bower.kernels.play import nth_card
 from bower.kernels.jit import kernel
 from bower.kernels.rng import bounded
-from bower.kernels.tables import SUIT_MASK, TRUMP_RANK
+from bower.kernels.tables import SUIT_MASK, TRUMP_RANK, slot_ranks
 from bower.kernels.cutthroat.codes import PARAM_NAMES
 
 _q = PARAM_NAMES.index
@@ -157,6 +157,122 @@ def best_keep(ten, t, wt, order, seat, void_w, pw, pm):
                 better = (v > best_v) | ((v == best_v) & (msk > best_m))
                 best_v = v if better else best_v
                 best_m = msk if better else best_m
+    return best_m
+
+
+N_PATTERNS_T = 128  # held patterns of a trump group: bit r for trump rank r (9 T Q K A left right)
+N_PATTERNS_O = 64  # held patterns of an off-suit group: bit r for rank r (9 T J Q K A)
+
+
+@kernel
+def keep_tables(wt, order, tw, tm, ow, om):
+    """The merge's group prefixes for every held pattern, per seat: what ``_group_prefix`` computes, tabulated.
+
+    ``tw[seat, t, x, j]``, ``tm[seat, t, x, j]``: weight sum and card mask of
+    the best ``j`` (0..5) trumps of trump ``t`` held as pattern ``x`` (bit per
+    trump rank); ``ow[seat, x, j]``, ``om[seat, x, j]``: the same for an
+    off-suit held as rank pattern ``x``, the mask by rank (shift it by 6 times
+    the suit). The sums are accumulated in ``_group_prefix``'s order, so each
+    is the same number. Built once a chunk for ``best_keep_plain``.
+    """
+    for seat in range(tw.shape[0]):
+        for t in range(4):
+            for x in range(N_PATTERNS_T):
+                n = 0
+                acc = 0.0
+                macc = np.int64(0)
+                tw[seat, t, x, 0] = 0.0
+                tm[seat, t, x, 0] = 0
+                for k in range(7):
+                    c = order[seat, t, k]
+                    held = (np.int64(x) >> TRUMP_RANK[t, c]) & 1
+                    n += held
+                    acc += wt[seat, t, c] * held
+                    macc |= held << c
+                    if n <= KEEP:
+                        tw[seat, t, x, n] = acc
+                        tm[seat, t, x, n] = macc
+        for x in range(N_PATTERNS_O):
+            n = 0
+            acc = 0.0
+            macc = np.int64(0)
+            ow[seat, x, 0] = 0.0
+            om[seat, x, 0] = 0
+            for k in range(6):
+                r = order[seat, 4, k]
+                held = (np.int64(x) >> r) & 1
+                n += held
+                acc += wt[seat, 0, 12 + r] * held  # a diamond under clubs: an off-suit card of rank r
+                macc |= held << r
+                if n <= KEEP:
+                    ow[seat, x, n] = acc
+                    om[seat, x, n] = macc
+
+
+def _build_splits():
+    """Every split of the 5 kept cards over trump and the three off-suits, by what each group holds: for the held
+    counts ``(n0, n1, n2, n3)`` (capped at 5), ``SPLITS[SPLIT_AT[n0, n1, n2, n3]:][:SPLIT_N[...]]`` are the splits
+    ``best_keep``'s loops try, packed ``k | c1 << 3 | c2 << 6 | c3 << 9 | voids << 12`` with ``voids`` the void
+    count the split scores (its empty off-suits, 0 with fewer than 2 trumps)."""
+    at = np.zeros((6, 6, 6, 6), np.int64)
+    count = np.zeros((6, 6, 6, 6), np.int64)
+    flat = []
+    for n0 in range(6):
+        for n1 in range(6):
+            for n2 in range(6):
+                for n3 in range(6):
+                    at[n0, n1, n2, n3] = len(flat)
+                    for k in range(max(0, KEEP - n1 - n2 - n3), min(KEEP, n0) + 1):
+                        for c1 in range(min(KEEP - k, n1) + 1):
+                            rest = KEEP - k - c1
+                            for c2 in range(max(0, rest - n3), min(rest, n2) + 1):
+                                c3 = rest - c2
+                                voids = ((c1 == 0) + (c2 == 0) + (c3 == 0)) * (k >= 2)
+                                flat.append(k | c1 << 3 | c2 << 6 | c3 << 9 | voids << 12)
+                    count[n0, n1, n2, n3] = len(flat) - at[n0, n1, n2, n3]
+    return at, count, np.array(flat, np.int64)
+
+
+SPLIT_AT, SPLIT_N, SPLITS = _build_splits()
+for _a in (SPLIT_AT, SPLIT_N, SPLITS):
+    _a.setflags(write=False)
+
+
+@kernel(_nrt=False)
+def best_keep_plain(ten, t, seat, void_w, tw, tm, ow, om):
+    """``best_keep`` with the group prefixes looked up in ``keep_tables``' tables and the splits in ``SPLITS``:
+    the same keep. The best is the largest (estimate, mask) of the splits, whatever order they are tried in; each
+    try is branch-free.
+    """
+    x0 = (slot_ranks(ten, t) >> 18) & 127  # the held trumps by trump rank (slots 18..24)
+    s1 = 1 if t == 0 else 0
+    s2 = s1 + 1 if s1 + 1 != t else s1 + 2
+    s3 = 6 - t - s1 - s2
+    b1 = 6 * s1
+    b2 = 6 * s2
+    b3 = 6 * s3
+    x1 = (ten & SUIT_MASK[t, s1]) >> b1
+    x2 = (ten & SUIT_MASK[t, s2]) >> b2
+    x3 = (ten & SUIT_MASK[t, s3]) >> b3
+    n0 = min(popcount(x0), KEEP)
+    n1 = min(popcount(x1), KEEP)
+    n2 = min(popcount(x2), KEEP)
+    n3 = min(popcount(x3), KEEP)
+    start = SPLIT_AT[n0, n1, n2, n3]
+    best_v = -np.inf
+    best_m = np.int64(-1)
+    for i in range(start, start + SPLIT_N[n0, n1, n2, n3]):
+        sp = SPLITS[i]
+        k = sp & 7
+        c1 = (sp >> 3) & 7
+        c2 = (sp >> 6) & 7
+        c3 = (sp >> 9) & 7
+        v = tw[seat, t, x0, k] + ow[seat, x1, c1] + ow[seat, x2, c2] + ow[seat, x3, c3]
+        v += (sp >> 12) * void_w
+        msk = tm[seat, t, x0, k] | (om[seat, x1, c1] << b1) | (om[seat, x2, c2] << b2) | (om[seat, x3, c3] << b3)
+        better = (v > best_v) | ((v == best_v) & (msk > best_m))
+        best_v = v if better else best_v
+        best_m = msk if better else best_m
     return best_m
 
 
