@@ -48,6 +48,7 @@ from bower.kernels.hasenpfeffer.hand import (
 from bower.kernels.jit import kernel
 from bower.kernels.rng import next_u64
 from bower.kernels.hasenpfeffer.codes import H_PEPPER
+from bower.kernels.hasenpfeffer.plain import PT_WIDTH, plain_chunk, plain_hand, plain_tables
 
 FIRST_DEALER = 3  # seat 0 is position 1 in a game's first hand
 WORK = 16
@@ -65,18 +66,25 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
     """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
 
     Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
-    rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat.
+    rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat. Hands whose seats all
+    play the heuristic strategy take the plain path (``plain.plain_tables``, decided once a chunk).
     """
     for ci in prange(states.shape[0]):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
         buf, dbuf, deck, work, wt, scratch = _scratch()
         card_weights(params, wt)
+        tab = np.zeros((N_SEATS, PT_WIDTH), np.int64)
         acc = np.zeros(S_WIDTH, np.int64)
-        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
-            rec = records[h] if want_records else scratch
-            play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, rec)
-            tally(rec, acc)
+        lo = ci * chunk_size
+        hi = min((ci + 1) * chunk_size, n_hands)
+        if plain_tables(params, tab):
+            plain_chunk(state, buf, deck, lo, hi, first_hand, rules, params, tab, want_records, records, scratch, acc)
+        else:
+            for h in range(lo, hi):
+                rec = records[h] if want_records else scratch
+                play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, rec)
+                tally(rec, acc)
         summary[ci, :] = acc
 
 
@@ -132,18 +140,22 @@ def tally_strategies(rec, seat_strat, pepper, acc):
 
 
 @kernel
-def play_game(state, buf, dstate, dbuf, deck, work, wt, rec, rules, params, seat_strat, target, max_hands,
+def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, params, seat_strat, target, max_hands,
               scores, hand_acc, strat_acc):
     """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, both reached).
 
     After a hand, a side at or above the target wins; if both are, the side
-    that bid that hand wins. No winner after ``max_hands``: -1.
+    that bid that hand wins. No winner after ``max_hands``: -1. ``plain``:
+    the hands take the plain path (``plain.plain_tables`` filled ``tab``).
     """
     scores[0] = 0
     scores[1] = 0
     dealer = FIRST_DEALER
     for n in range(1, max_hands + 1):
-        play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, rec)
+        if plain:
+            plain_hand(state, buf, deck, dealer, rules, params, tab, rec, False)
+        else:
+            play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, rec)
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, rules[H_PEPPER] == 1, strat_acc)
         scores[0] += rec[R_POINTS]
@@ -174,6 +186,7 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
         scores = np.zeros(2, np.int64)
         params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
+        tab = np.zeros((N_SEATS, PT_WIDTH), np.int64)
         h_acc = hand_acc[ci]
         s_acc = strat_acc[ci]
         g_acc = game_acc[ci]
@@ -185,8 +198,9 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
                     seat_strat[s] = assignments[a, s]
                     params[s, :] = strat_params[assignments[a, s]]
                 card_weights(params, wt)
-                winner, n, both = play_game(state, buf, dstate, dbuf, deck, work, wt, rec, rules, params, seat_strat,
-                                            target, max_hands, scores, h_acc, s_acc)
+                plain = plain_tables(params, tab)
+                winner, n, both = play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, params,
+                                            seat_strat, target, max_hands, scores, h_acc, s_acc)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, both,
                             scores)
 
