@@ -4,6 +4,8 @@ from numba import config, njit
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
+from bower.kernels.cache import KernelCache
+
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 
 
@@ -28,6 +30,16 @@ class KernelDispatcher(CPUDispatcher):
         kws = {k: types.unliteral(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
+    def enable_caching(self):
+        """Cache in ``config.CACHE_DIR`` with a stamp of the kernel's file and its dependencies (``cache.py``);
+        no cache when no folder is set or the function has no source file."""
+        if not config.CACHE_DIR:
+            return
+        try:
+            self._cache = KernelCache(self.py_func)
+        except RuntimeError:  # no locator: a function without a source file (``python -c``, a notebook cell)
+            pass
+
 
 def _make(fn, opts):
     """Wrap ``fn`` in a cached ``KernelDispatcher`` with the options ``opts``."""
@@ -42,7 +54,7 @@ def _make(fn, opts):
 
 
 def kernel(fn=None, **extra):
-    """``@kernel``: ``numba.njit`` with the project's options (cached, no GIL, numpy error model)."""
+    """``@kernel``: ``numba.njit`` with the project's options (cached by dependencies, no GIL, numpy error model)."""
     opts = dict(JIT_OPTIONS, **extra)
     if fn is None:
         return lambda f: _make(f, opts)

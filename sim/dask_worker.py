@@ -82,6 +82,7 @@ def use_cache_dir(path: str) -> None:
     if "numba" not in sys.modules:
         return
     from numba.core import config
+    from numba.core.caching import FunctionCache
     from numba.core.registry import CPUDispatcher
 
     config.CACHE_DIR = path
@@ -89,7 +90,7 @@ def use_cache_dir(path: str) -> None:
         if not name.startswith("bower.") or mod is None:
             continue
         for obj in list(vars(mod).values()):
-            if (isinstance(obj, CPUDispatcher) and type(getattr(obj, "_cache", None)).__name__ == "FunctionCache"
+            if (isinstance(obj, CPUDispatcher) and isinstance(getattr(obj, "_cache", None), FunctionCache)
                     and not obj.overloads):
                 obj.enable_caching()
 

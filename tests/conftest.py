@@ -26,7 +26,7 @@ _WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if _WORKER and not os.environ.get("NUMBA_CACHE_DIR"):
     from bower import kernels
 
-    folder = os.path.join(kernels.cache_dir(), f"xdist-{_WORKER}")  # inside the versioned folder: cleaned with it
+    folder = os.path.join(kernels.cache_dir(), f"xdist-{_WORKER}")
     os.makedirs(folder, exist_ok=True)
     os.environ["NUMBA_CACHE_DIR"] = folder  # seen by the subprocesses the tests start
     kernels.numba.config.CACHE_DIR = folder  # before any kernel module is imported

@@ -1,49 +1,142 @@
-"""Where compiled kernels are cached: a folder per version of the kernel sources, writable, never stale."""
+"""Where compiled kernels are cached, and when cached code is reused: until its file or a file it imports changes."""
 
+import importlib
 import os
+import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
+import pytest
+
 from bower import kernels
+from bower.kernels import cache
+
+KERNELS = Path(kernels.__file__).resolve().parent
+VARIANTS = ("ghost", "euchre", "cutthroat", "hasenpfeffer")
 
 
-def test_cache_folder_is_named_after_the_sources():
+def test_cache_folder_is_the_same_across_edits_and_writable():
     folder = kernels.cache_dir()
     if os.environ.get("NUMBA_CACHE_DIR"):
         assert folder == os.environ["NUMBA_CACHE_DIR"]
         return
-    assert Path(folder).name == f"numba-{kernels._source_tag()}"
+    assert Path(folder).name == "numba"
     assert os.access(folder, os.W_OK)
-
-
-def test_any_edit_to_a_kernel_source_changes_the_tag(tmp_path, monkeypatch):
-    files = []
-    for name in ("a.py", "b.py"):
-        p = tmp_path / name
-        p.write_text("x = 1\n")
-        files.append(p)
-    monkeypatch.setattr(kernels, "_SOURCES", files)
-    before = kernels._source_tag()
-    files[1].write_text("x = 2\n")  # a callee in another file changes: the cache must not be reused
-    assert kernels._source_tag() != before
 
 
 def test_unwritable_package_folder_falls_back_to_the_user_cache(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    real = kernels._writable
-    monkeypatch.setattr(kernels, "_writable", lambda folder: "xdg" in str(folder) and real(folder))
+    real = cache._writable
+    monkeypatch.setattr(cache, "_writable", lambda folder: "xdg" in str(folder) and real(folder))
     old = kernels.numba.config.CACHE_DIR
     try:
-        (tmp_path / "xdg" / "bower" / "numba-0000").mkdir(parents=True)  # an older version's folder
-        kernels._choose_cache_dir()
-        chosen = Path(kernels.cache_dir())
-        assert chosen.parent == tmp_path / "xdg" / "bower"
-        assert chosen.name == f"numba-{kernels._source_tag()}"
-        assert not (tmp_path / "xdg" / "bower" / "numba-0000").exists()  # old versions are removed
+        (tmp_path / "xdg" / "bower" / "numba-0123abcd").mkdir(parents=True)  # the older scheme's folder
+        chosen = Path(cache.choose_folder(tmp_path / "pkg"))
+        assert chosen == tmp_path / "xdg" / "bower" / "numba"
+        assert kernels.numba.config.CACHE_DIR == str(chosen)
+        assert not (tmp_path / "xdg" / "bower" / "numba-0123abcd").exists()  # removed
     finally:
         kernels.numba.config.CACHE_DIR = old
+
+
+def _kernel_modules():
+    for path in sorted(KERNELS.rglob("*.py")):
+        rel = path.relative_to(KERNELS).with_suffix("")
+        parts = [p for p in rel.parts if p != "__init__"]
+        yield ".".join(["bower.kernels", *parts]), path
+
+
+def test_every_import_of_the_package_in_a_kernel_file_is_found():
+    """A dependency the scan missed would let a kernel load code built from an older file."""
+    for module, path in _kernel_modules():
+        found = set(cache.dependencies(module))
+        for line in re.findall(r"^\s*from (bower[\w.]*) import", path.read_text(), re.M):
+            assert line in found, (module, line)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_variants_kernels_depend_on_no_other_variants_files(variant):
+    """So an edit to one variant's kernels leaves the other variants' cache files valid."""
+    others = [v for v in VARIANTS if v != variant]
+    for module, path in _kernel_modules():
+        if not module.startswith(f"bower.kernels.{variant}."):
+            continue
+        deps = cache.dependencies(module)
+        assert module in deps
+        if "@kernel" in path.read_text():
+            assert "bower.kernels.jit" in deps
+        for name in deps:
+            # Ghost Hand's codes (the auction and rule codes every variant shares) are the one exception
+            assert not any(name.startswith(f"bower.kernels.{o}.") for o in others) or name == "bower.kernels.ghost.codes"
+
+
+def test_the_stamp_follows_a_file_imported_indirectly(tmp_path, monkeypatch):
+    pkg = tmp_path / "stamppkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "low.py").write_text("X = 1\n")
+    (pkg / "mid.py").write_text("from stamppkg.low import X\n")
+    (pkg / "top.py").write_text("from .mid import X  # relative\n")
+    (pkg / "side.py").write_text("Y = 2\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("stamppkg.top")  # a kernel's module is imported when its stamp is asked for
+    importlib.import_module("stamppkg.side")
+    assert set(cache.dependencies("stamppkg.top")) == {"stamppkg.top", "stamppkg.mid", "stamppkg.low"}
+    before = cache.source_stamp("stamppkg.top")
+    (pkg / "low.py").write_text("X = 22\n")
+    assert cache.source_stamp("stamppkg.top") != before
+    side = cache.source_stamp("stamppkg.side")
+    (pkg / "mid.py").write_text("from stamppkg.low import X\nZ = 3\n")
+    assert cache.source_stamp("stamppkg.side") == side
+
+
+_CORE = "from bower.kernels.jit import kernel\n\n@kernel\ndef base(x):\n    return x + {value}\n"
+_USES_CORE = ("from bower.kernels.jit import kernel\nfrom kpkg.core import base\n\n"
+              "@kernel\ndef {name}(x):\n    return base(x) * {factor}\n")
+_RUN = textwrap.dedent("""
+    import json
+    from kpkg.a import fa
+    from kpkg.b import fb
+    values = [fa(1), fb(1)]
+    print(json.dumps({"values": values, "hits": [sum(f.stats.cache_hits.values()) for f in (fa, fb)]}))
+""")
+
+
+def _run(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", _RUN], env=env, check=True, capture_output=True, text=True).stdout
+    import json
+
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _cache_files(tmp_path, module):
+    return {p: p.read_bytes() for p in (tmp_path / "cache").rglob(f"{module}.f{module}-*")}
+
+
+def test_an_edit_is_seen_at_once_and_leaves_other_kernels_cached(tmp_path):
+    """A callee edited in another file is compiled anew in its callers (never stale machine code), and a kernel
+    that does not import the edited file is loaded from its cache files, which stay as they were."""
+    pkg = tmp_path / "kpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "core.py").write_text(_CORE.format(value=1))
+    (pkg / "a.py").write_text(_USES_CORE.format(name="fa", factor=10))
+    (pkg / "b.py").write_text(_USES_CORE.format(name="fb", factor=100))
+    assert _run(tmp_path) == {"values": [20, 200], "hits": [0, 0]}
+    assert _run(tmp_path) == {"values": [20, 200], "hits": [1, 1]}  # both loaded from the cache
+
+    (pkg / "core.py").write_text(_CORE.format(value=2))  # the callee both use, in another file
+    assert _run(tmp_path) == {"values": [30, 300], "hits": [0, 0]}
+
+    b_files = _cache_files(tmp_path, "b")
+    assert b_files
+    (pkg / "a.py").write_text(_USES_CORE.format(name="fa", factor=7))  # one "variant" edited
+    assert _run(tmp_path) == {"values": [21, 300], "hits": [0, 1]}  # b loaded from its cache
+    assert _cache_files(tmp_path, "b") == b_files  # b's cache files untouched
 
 
 def test_second_process_loads_from_the_cache():

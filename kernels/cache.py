@@ -1,0 +1,198 @@
+"""Numba's on-disk cache of the kernels, kept valid by each kernel's file dependencies.
+
+Numba stamps a cached kernel with its own file only, so an edit to a kernel
+it calls in another file (or to a table it reads from one) would load stale
+machine code. Here a kernel's stamp is a hash of its file and of every
+module of its package that file imports, directly or not (``dependencies``):
+an edit recompiles exactly the kernels whose files reach the edited one, and
+the other cache files stay valid. An edit to ``kernels/cutthroat/hand.py``
+leaves Ghost Hand's, Euchre's and Hasenpfeffer's kernels cached; an edit to
+``kernels/tables.py``, which every variant imports, recompiles them all.
+
+The cache folder is ``kernels/__pycache__/numba`` when the installed package
+is writable, else ``~/.cache/bower/numba`` (``$XDG_CACHE_HOME/bower/numba``);
+``NUMBA_CACHE_DIR``, if set, is used as it is. Folders of the older scheme
+(``numba-<hash of every kernel file>``) are removed.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from numba.core import config
+from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile, UserProvidedCacheLocator
+
+FOLDER = "numba"
+
+
+def _writable(folder: Path) -> bool:
+    """Whether ``folder`` exists (made if need be) and a file can be written in it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+        return True
+    except OSError:
+        return False
+
+
+def choose_folder(package_dir: Path) -> str | None:
+    """Point Numba's cache at the package's folder or the user's (see the module's docstring); return it."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return config.CACHE_DIR or None
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bower"
+    for base in (package_dir / "__pycache__", user):
+        folder = base / FOLDER
+        if _writable(folder):
+            for old in base.glob("numba-*"):  # the older scheme's folders, one per version of every kernel file
+                shutil.rmtree(old, ignore_errors=True)
+            config.CACHE_DIR = str(folder)
+            return str(folder)
+    return None
+
+
+def _module_file(name: str) -> str | None:
+    """The source file of module ``name`` (imported or not), or None when it is not a module with a .py file."""
+    mod = sys.modules.get(name)
+    if mod is not None:
+        path = getattr(mod, "__file__", None)
+        return path if path and path.endswith(".py") else None
+    parent, _, last = name.rpartition(".")
+    if not parent:
+        return None
+    pmod = sys.modules.get(parent)
+    folders = list(getattr(pmod, "__path__", None) or [])
+    if pmod is None:
+        pfile = _module_file(parent)
+        if pfile is None or os.path.basename(pfile) != "__init__.py":
+            return None
+        folders = [os.path.dirname(pfile)]
+    for folder in folders:
+        for candidate in (os.path.join(folder, last + ".py"), os.path.join(folder, last, "__init__.py")):
+            if os.path.isfile(candidate):
+                return candidate
+    return None
+
+
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n]*)", re.M)
+
+
+def _names(text: str) -> list[str]:
+    """The imported names of an import list (``a, b as c  # note`` or a parenthesised one): ``[a, b]``."""
+    text = re.sub(r"#[^\n]*", "", text).strip("()")
+    return [part.split()[0] for part in text.split(",") if part.split()]
+
+
+@functools.lru_cache(maxsize=None)
+def _parse_imports(path: str, module: str, mtime: float, size: int) -> tuple[str, ...]:
+    """Every module name the file's import statements name (at any depth of its code), made absolute;
+    ``mtime`` and ``size`` key the memo, so a file edited while the process runs is read again.
+
+    A scan of the lines, not a parse (twenty times faster): a line of a docstring that reads as an import
+    adds at most a module more, never one less."""
+    source = Path(path).read_text(encoding="utf-8")
+    package = module if os.path.basename(path) == "__init__.py" else module.rpartition(".")[0]
+    names = []
+    for match in _IMPORT.finditer(source):
+        names.extend(_names(match.group(1)))
+    for match in _FROM.finditer(source):
+        base = match.group(1)
+        level = len(base) - len(base.lstrip("."))
+        if level:
+            parts = package.split(".")
+            head = ".".join(parts[:len(parts) - level + 1])
+            base = f"{head}.{base[level:]}" if base[level:] else head
+        names.append(base)
+        names.extend(f"{base}.{name}" for name in _names(match.group(2)))  # kept where it names a module
+    return tuple(names)
+
+
+def imports(module: str) -> list[str]:
+    """The modules of ``module``'s own top-level package that its file imports, directly (with their files)."""
+    path = _module_file(module)
+    if path is None:
+        return []
+    st = os.stat(path)
+    top = module.split(".")[0]
+    found = []
+    for name in _parse_imports(path, module, st.st_mtime, st.st_size):
+        if (name == top or name.startswith(top + ".")) and name not in found and _module_file(name) is not None:
+            found.append(name)
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def dependencies(module: str) -> dict[str, str]:
+    """``module`` and every module of its package it imports, directly or not: name -> source file (found once
+    per process; the files' contents are hashed anew whenever they change)."""
+    seen = {module: _module_file(module)}
+    todo = [module]
+    while todo:
+        for name in imports(todo.pop()):
+            if name not in seen:
+                seen[name] = _module_file(name)
+                todo.append(name)
+    return {name: path for name, path in seen.items() if path is not None}
+
+
+@functools.lru_cache(maxsize=None)
+def _file_digest(path: str, mtime: float, size: int) -> bytes:
+    """SHA-256 of a file's bytes (memoised on its path, modification time and size)."""
+    return hashlib.sha256(Path(path).read_bytes()).digest()
+
+
+def source_stamp(module: str) -> str:
+    """A hash of the source of ``module`` and of everything it imports from its package: a kernel's cache stamp."""
+    h = hashlib.sha256()
+    for name, path in sorted(dependencies(module).items()):
+        st = os.stat(path)
+        h.update(name.encode() + b"\0" + _file_digest(path, st.st_mtime, st.st_size))
+    return h.hexdigest()
+
+
+class DependencyLocator(UserProvidedCacheLocator):
+    """Numba's locator for ``config.CACHE_DIR``; the stamp is ``KernelCache``'s (found when first needed)."""
+
+    def get_source_stamp(self):
+        """None: ``KernelCache`` stamps its index with ``source_stamp`` when it first reads or writes it."""
+        return None
+
+
+class _StampedIndex(IndexDataCacheFile):
+    """Numba's index and data files, stamped with ``source_stamp(module)``, hashed at the first read or write
+    (so that importing the kernels reads no file: a run hashes only the modules of the kernels it calls)."""
+
+    def __init__(self, cache_path, filename_base, module):
+        super().__init__(cache_path, filename_base, None)
+        self._module = module
+
+    @property
+    def _source_stamp(self):
+        return source_stamp(self._module)
+
+    @_source_stamp.setter
+    def _source_stamp(self, value):
+        pass  # Numba's constructor sets it; the property computes it
+
+
+class _KernelCacheImpl(CompileResultCacheImpl):
+    _locator_classes = [DependencyLocator]
+
+
+class KernelCache(FunctionCache):
+    """Numba's per-function cache stamped with the kernel's file and its dependencies: never loads code built
+    from older files."""
+
+    _impl_class = _KernelCacheImpl
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file = _StampedIndex(self._cache_path, self._impl.filename_base, py_func.__module__)
