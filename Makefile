@@ -23,9 +23,13 @@ test: setup
 	$(PY) -m tests.warm
 	$(PY) -m pytest -q -n 2
 
+# then benchmarks/compile.py: every command compiled on an empty Numba cache (many CPU minutes: SKIP_COMPILE=1 leaves
+# it out)
 bench: setup
 	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install -q -e '.[test,bench,dask]'
 	$(PY) benchmarks/run.py
+	@if [ "$(SKIP_COMPILE)" = 1 ]; then echo "benchmarks/compile.py skipped (SKIP_COMPILE=1)"; \
+	else echo "$(PY) benchmarks/compile.py"; $(PY) benchmarks/compile.py; fi
 
 # rerun the commands behind README's figures and compare them (outside `make test`; more than an hour of CPU since
 # the searched-auction experiments of every variant: run one block with ONLY=NAME)
