@@ -65,7 +65,7 @@ FIRST_DEALER = 2  # seat 0 is position 1 in a game's first hand
 
 @kernel(parallel=True)
 def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, target, want_records, records,
-                    summary, bid_acc, est_acc):
+                    summary, bid_acc, est_acc, search):
     """Simulate hands ``first_hand .. first_hand + n_hands - 1`` in chunks, one RNG state per chunk.
 
     Chunk ``i`` plays hands ``i*chunk_size ..`` (relative) from deal state
@@ -73,7 +73,9 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
     ``summary[i]``, when ``want_records`` its own rows of ``records``, and,
     when ``bid_acc`` has cells (``bid_acc.shape[1] > 0``), its bid
     histograms ``bid_acc[i]`` and ``est_acc[i]`` (``ghost_stats``). The
-    dealer of hand h is ``h % 3``; ``params`` has a row per seat.
+    dealer of hand h is ``h % 3``; ``params`` has a row per seat. ``search``:
+    None when no seat searches (``hand.search_arg``): the search code is then
+    not compiled.
     """
     want_stats = bid_acc.shape[1] > 0
     for ci in prange(states.shape[0]):
@@ -91,7 +93,7 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             base = h * R_WIDTH if want_records else 0
             play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 3, rules, rows, SEAT_ROWS, scores,
-                      target, flat, base)
+                      target, flat, base, search)
             tally(flat, base, acc)
             if want_stats:
                 tally_bids(flat[base:base + R_WIDTH], params, bid_acc[ci], est_acc[ci])
@@ -232,7 +234,8 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
     went_on = False
     for n in range(1, max_hands + 1):
         seat_rows = (seat_strat[0], seat_strat[1], seat_strat[2])
-        play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, np.int64(0))
+        play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, np.int64(0),
+                  rec)
         tally(rec, 0, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         for s in range(N_SEATS):

@@ -338,9 +338,21 @@ def play_tricks(hands, trump, leader, maker, params, choices, dstate, dbuf, rec,
         # no rule set here: a swap is modelled only if one was made; game scores 0
         ws[pimc.OFF_CTX + C_SWAP] = 1 if rec[R_SWAP] >= 0 else 0
     t0, t1, t2, v0, v1, v2 = play_core(hands[0], hands[1], hands[2], trump, leader, maker, params, SEAT_ROWS,
-                                       choices, choices.shape[0] > 0, dstate, dbuf, rec, np.int64(0), ws)
+                                       choices, choices.shape[0] > 0, dstate, dbuf, rec, np.int64(0), ws, ws)
     hands[0], hands[1], hands[2] = card_mask(v0, trump), card_mask(v1, trump), card_mask(v2, trump)
     tricks[0], tricks[1], tricks[2] = t0, t1, t2
+
+
+def uses_search(params) -> bool:
+    """Whether a strategy row (of ``params``, one a seat) searches by PIMC (``pimc_worlds`` >= 1, in its card play
+    or its auction): the hand kernels then need their search code, compiled when ``search`` is an array."""
+    return bool((np.asarray(params)[:, P_PIMC] >= 1.0).any())
+
+
+def search_arg(params):
+    """``search`` for the hand kernels: an array when a row of ``params`` searches (``uses_search``), else None, so a
+    run without a searching seat compiles none of the search code."""
+    return np.zeros(1, np.int64) if uses_search(params) else None
 
 
 @kernel(inline="always")
@@ -734,7 +746,8 @@ def pimc_auction(h0, h1, h2, ghost, dealer, rules, rows, seat_rows, scores, targ
 
 
 @kernel(_nrt=False)
-def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_choices, dstate, dbuf, rec, base, ws):
+def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_choices, dstate, dbuf, rec, base, ws,
+              search):
     """``play_tricks`` on the seats' hands ``h0, h1, h2``, recording into ``rec[base:]``.
 
     Seat ``s`` plays strategy row ``rows[seat_rows[s]]``; with
@@ -742,6 +755,8 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
     A seat whose row has ``pimc_worlds`` >= 1 plays by ``pimc.choose``
     (instead of the heuristic or random card play), with ``ws`` its
     workspace (``pimc.new_workspace``; any int64 array when no seat does).
+    ``search`` None compiles no search code (no seat may then play by PIMC:
+    ``uses_search``); any array compiles it.
     The hands are played in value space (``tables.VALUE_ORDER``), where the
     card of least value of a mask is its lowest bit: a follow is the lowest
     of the legal cards that beat the trick so far (they are all of one
@@ -783,7 +798,7 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
                 cards = card_mask(legal, trump)
                 if use_choices:
                     card = nth_card(cards, choices[n] % popcount(cards))
-                elif (pim >> seat) & 1 == 1:
+                elif search is not None and (pim >> seat) & 1 == 1:  # pruned when compiled for search None
                     r = seat_rows[0] if seat == 0 else (seat_rows[1] if seat == 1 else seat_rows[2])
                     card = pimc_card(seat, hand, v0, v1, v2, trump, r, rows, seat_rows, rec, base, np.int64(n), dstate,
                                      dbuf, ws)
@@ -1118,16 +1133,17 @@ def position_of(seat, dealer):
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, base):
+def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, base, search):
     """Deal, auction, play and score one hand; the whole record goes to ``rec[base:]``.
 
     Seat ``s`` plays strategy row ``rows[seat_rows[s]]`` (``strategy_rows``);
     ``scores`` are the game scores before the hand (zeros for independent
     hands). ``work`` is unused (kept for the callers); ``deck`` is scratch.
+    ``search``: None compiles no search code (``play_dealt_core``).
     """
     d0, d1, d2, ghost = deal_four(state, buf, deck)
     play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, NO_FORCE, rec,
-                    base)
+                    base, search)
 
 
 @kernel(inline="always")
@@ -1138,7 +1154,7 @@ def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target,
     (``NO_FORCE`` for none); ``work`` is unused (kept for the callers).
     """
     play_dealt_core(dealt[0], dealt[1], dealt[2], dealt[3], dstate, dbuf, dealer, rules, params, SEAT_ROWS, scores,
-                    target, force, rec, np.int64(0))
+                    target, force, rec, np.int64(0), rec)
 
 
 @kernel
@@ -1149,10 +1165,14 @@ def play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, ta
 
 
 @kernel(inline="always")
-def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, force, rec, base):
+def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, force, rec, base,
+                    search):
     """``play_dealt`` of the hands dealt to positions 1, 2, 3 and the ghost, into ``rec[base:]``.
 
     Seat ``s`` plays strategy row ``rows[seat_rows[s]]`` (``auction_core``).
+    ``search`` None: the PIMC auction and card play are left out of the
+    compiled code (Numba prunes the branches on ``search is not None``), for
+    runs where no seat searches (``uses_search``); any array: compiled in.
     """
     rec[base + R_DEALER] = dealer
     # seat (dealer + 1 + p) % 3 holds position p + 1's hand
@@ -1163,9 +1183,11 @@ def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_r
     rec[base + R_DEAL + 1] = h1
     rec[base + R_DEAL + 2] = h2
     rec[base + R_DEAL + 3] = ghost
-    searched = uses_pimc_bid(rows, seat_rows) and force[F_SEAT] < 0 and force[F_GIVEN] == 0
+    searched = False
     ws = rec
-    if searched:  # one PIMC workspace for the hand: the searched auction, then the card play
+    if search is not None:  # pruned when compiled for search None
+        searched = uses_pimc_bid(rows, seat_rows) and force[F_SEAT] < 0 and force[F_GIVEN] == 0
+    if search is not None and searched:  # one PIMC workspace for the hand: the searched auction, then the card play
         ws = pimc.new_workspace()
         pimc_context(ws, scores, target, rules)
         maker, bid, trump, h0, h1, h2, swapper, n_calls, calls = pimc_auction(
@@ -1188,11 +1210,11 @@ def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_r
     if maker < 0:
         rec[base + R_NPLAYS] = 0
     else:
-        if uses_pimc(rows, seat_rows) and not searched:  # one PIMC workspace for the hand
+        if search is not None and uses_pimc(rows, seat_rows) and not searched:  # one PIMC workspace for the hand
             ws = pimc.new_workspace()
             pimc_context(ws, scores, target, rules)
         t0, t1, t2, _, _, _ = play_core(h0, h1, h2, trump, maker, maker, rows, seat_rows, rec, np.bool_(False),
-                                        dstate, dbuf, rec, base, ws)
+                                        dstate, dbuf, rec, base, ws, search)
         p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)
     rec[base + R_TRICKS] = t0
     rec[base + R_TRICKS + 1] = t1

@@ -24,10 +24,12 @@ ADVICE_HAND = "JH KH TH 9H AS 9C"  # the profiled should-bid question: position 
 
 
 def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
-    """The hand kernel on a batch of chunks, without the report's bid histograms."""
+    """The hand kernel on a batch of chunks, without the report's bid histograms; the search code is compiled only
+    when a seat searches (``hand.search_arg``)."""
     n_chunks = states.shape[0]
     gs.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, TARGET, want_records, records_out,
-                       summary_out, np.zeros((n_chunks, 0, 4), np.int64), np.zeros((n_chunks, 0, 4), np.int64))
+                       summary_out, np.zeros((n_chunks, 0, 4), np.int64), np.zeros((n_chunks, 0, 4), np.int64),
+                       gk.search_arg(params))
 
 
 def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:

@@ -71,7 +71,7 @@ def bid_job(job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     gs.simulate_chunks(
         runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
         runner.CHUNK_SIZE, n, rules_vec, params, runner.get_variant("ghost").target, False,
-        np.zeros((1, gk.R_WIDTH), np.int64), summary, b_acc, e_acc,
+        np.zeros((1, gk.R_WIDTH), np.int64), summary, b_acc, e_acc, gk.search_arg(params),
     )
     return summary.sum(axis=0), b_acc.sum(axis=0), e_acc.sum(axis=0)
 
