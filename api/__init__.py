@@ -16,6 +16,12 @@ strings, and returning a result with the command's ``--json`` dict as
     advice = bower.should_bid("JH JD AH KH 9S TC", position=2, calls=["pass"], seed=1)
     advice.verdict, advice.actions
 
+The first call that needs a kernel not yet in the cache compiles it (a
+minute or more on a fresh install) and says so first on stderr, once per
+process (a notebook shows it under the cell): ``bower: compiling kernels
+...``; ``bower.quiet(True)`` or ``BOWER_QUIET=1`` silences it.
+``bower.warm()`` compiles ahead, in parallel processes, with a progress line.
+
 The same seed gives the same numbers as the CLI, for any thread count. Bad
 input raises ``bower.BowerError`` (the CLI's one-line message, as
 ``str(error)``); faults (a full disk, a file that cannot be written) raise it
@@ -28,7 +34,7 @@ from __future__ import annotations
 
 import functools
 
-from bower.data import analyze, read_records
+from bower import data as _data
 from bower.results import Advice, Experiment, Simulation
 from bower.sim import __version__
 from bower.sim.errors import UserError as BowerError
@@ -36,24 +42,80 @@ from bower.sim.strategy import Strategy
 
 __all__ = ["simulate", "experiment", "sweep", "should_bid", "strategy", "strategies", "variants", "read_records",
            "analyze", "solve", "solve_records", "replay", "Strategy", "Simulation", "Experiment", "Advice",
-           "BowerError", "__version__"]
+           "BowerError", "warm", "quiet", "__version__"]
 
 
 def _faults(fn):
-    """Faults nobody named more closely (OSError, MemoryError) leave as one-line ``BowerError``s."""
+    """Faults nobody named more closely (OSError, MemoryError) leave as one-line ``BowerError``s; a compile is said.
+
+    While ``fn`` runs, the first Numba compile of the process prints the
+    compile notice on stderr (``bower.sim.progress.library_notice``).
+    """
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from bower.sim.errors import fault_error
+        from bower.sim.progress import library_notice
 
         try:
-            return fn(*args, **kwargs)
+            with library_notice():
+                return fn(*args, **kwargs)
         except BowerError:
             raise
         except (OSError, MemoryError) as e:
             raise fault_error(e) from None
 
     return wrapper
+
+
+def _noticed(fn):
+    """``fn`` with the compile notice while it runs (and nothing else changed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from bower.sim.progress import library_notice
+
+        with library_notice():
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+read_records = _noticed(_data.read_records)
+analyze = _noticed(_data.analyze)
+
+
+def quiet(flag: bool = True) -> None:
+    """``quiet(True)``: the library prints no compile notice (nor ``warm``'s progress line); ``quiet(False)``: back.
+
+    Without a call, the ``BOWER_QUIET`` environment variable decides (``1``: quiet).
+    """
+    from bower.sim.progress import silence_library
+
+    silence_library(flag)
+
+
+@_faults
+def warm(variants=None, *, parts=None, jobs: int | None = None, progress: bool | None = None) -> dict:
+    """Compile the kernels ahead of time, as ``bower warm``: one process per variant, ``jobs`` at a time.
+
+    ``variants``: a name or a list (default: every variant). ``parts``:
+    ``"hands"`` (``simulate``), ``"records"``, ``"games"`` (``games=``,
+    ``experiment``, ``sweep``), ``"advice"`` (``should_bid``), and the opt-in
+    ``"search"`` (PIMC presets, ``solve``); default: all but ``"search"``.
+    ``progress``: the progress line and the summary on stderr (default:
+    unless ``quiet``). Later calls (and commands) load the kernels from the
+    cache; a second ``warm`` reports them ``cached`` in seconds. Returns the
+    ``--json`` dict: ``groups`` (each with ``compiled``, ``cpu_s``,
+    ``compile_s``, ``wall_s``), ``compiled`` and ``cached`` (group names),
+    ``cpu_s``, ``wall_s``, ``jobs``, ``cache_dir``.
+    """
+    from bower.sim import warm as W
+    from bower.sim.progress import library_silenced
+
+    if progress is None:
+        progress = not library_silenced()
+    return W.warm(variants, parts=parts, jobs=jobs, progress=bool(progress))
 
 
 def _variant(name: str):
