@@ -33,9 +33,8 @@ too. The engine lives in ``bower.sim`` (``sim/``), the compiled kernels in
 from __future__ import annotations
 
 import functools
+import importlib
 
-from bower import data as _data
-from bower.results import Advice, Experiment, Simulation
 from bower.sim import __version__
 from bower.sim.errors import UserError as BowerError
 from bower.sim.strategy import Strategy
@@ -81,8 +80,21 @@ def _noticed(fn):
     return wrapper
 
 
-read_records = _noticed(_data.read_records)
-analyze = _noticed(_data.analyze)
+# imported when first used, so that ``import bower`` (and every command's start) does not wait for pandas
+_LAZY = {"Simulation": "bower.results", "Experiment": "bower.results", "Advice": "bower.results",
+         "read_records": "bower.data", "analyze": "bower.data"}
+
+
+def __getattr__(name: str):
+    """``Simulation``, ``Experiment``, ``Advice``, ``read_records`` and ``analyze``, imported at their first use."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bower' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    if module == "bower.data":
+        value = _noticed(value)  # reading records may compile (the dd columns): the notice as elsewhere
+    globals()[name] = value
+    return value
 
 
 def quiet(flag: bool = True) -> None:
@@ -178,6 +190,8 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
         summary["records"] = records
     run = {"variant": v.name, "hands": hands, "seed": seed, "threads": threads, "rules": rules, "strategy": strategy,
            "first_strategy": _first_strategy(strategy), "scheduler": scheduler}
+    from bower.results import Simulation
+
     return Simulation(summary, run, records)
 
 
@@ -207,6 +221,8 @@ def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000
                                 progress=bar, variant=v.name, scheduler=scheduler)
     finally:
         bar.close()
+    from bower.results import Experiment
+
     return Experiment(res)
 
 
@@ -282,6 +298,8 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
                 "bid": None if bid is None else str(bid), "scores": scores_text, "upcard": upcard,
                 "model": {"kind": model, "tau": tau, "epsilon": epsilon}, "playout": playout}
     from bower.sim.rules import resolve
+
+    from bower.results import Advice
 
     return Advice(advise(v.name, hand_text, question, scheduler=scheduler, strategy=strategy, samples=samples,
                          seed=seed, threads=threads, rules=resolve(v, rules)))

@@ -182,7 +182,7 @@ def _child(group_json: str) -> int:
     """The child's side: compile the group, say ``compiling`` at its first compile, end with its result as JSON."""
     from bower.sim import progress
 
-    t_cpu, t0 = time.process_time(), time.perf_counter()
+    t0 = time.perf_counter()
     group = Group.from_json(group_json)
 
     def said():
@@ -195,21 +195,21 @@ def _child(group_json: str) -> int:
     progress.count_compiles(on_first=said)
     run_items(group.items)
     result = {"group": group.name, "compiled": progress.compiles() > 0, "compile_s": round(progress.compile_seconds(), 2),
-              "cpu_s": round(time.process_time() - t_cpu + _import_cpu(), 2), "wall_s": round(time.perf_counter() - t0, 2)}
+              "cpu_s": round(_process_cpu(), 2), "wall_s": round(time.perf_counter() - t0, 2)}
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
     return 0
 
 
-def _import_cpu() -> float:
-    """CPU seconds the process spent before ``_child`` started (the interpreter and the imports), as far as known."""
+def _process_cpu() -> float:
+    """CPU seconds of this process so far, every thread, the interpreter's start and the imports included."""
     try:
         import resource
 
         r = resource.getrusage(resource.RUSAGE_SELF)
-        return max(r.ru_utime + r.ru_stime - time.process_time(), 0.0)
+        return r.ru_utime + r.ru_stime
     except (ImportError, OSError):
-        return 0.0
+        return time.process_time()
 
 
 # ---- running the groups (the parent) ------------------------------------------------------------------------
@@ -224,37 +224,46 @@ def default_jobs(n_groups: int) -> int:
 
 
 class _Running:
-    """One child process compiling one group; its stdout and stderr go to temporary files."""
+    """One child process compiling one group; its stdout and stderr go to files in ``folder``.
 
-    def __init__(self, group: Group, env: dict):
+    The parent reads them through handles of its own (never the child's, whose
+    file offset it would move).
+    """
+
+    def __init__(self, group: Group, env: dict, folder: str, index: int):
         self.group = group
-        self.out = tempfile.TemporaryFile(mode="w+b")
-        self.err = tempfile.TemporaryFile(mode="w+b")
+        self.out_path = os.path.join(folder, f"{index}.out")
+        self.err_path = os.path.join(folder, f"{index}.err")
         self.t0 = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, "-m", "bower.sim.warm", "--child", group.to_json()],
-                                     stdin=subprocess.DEVNULL, stdout=self.out, stderr=self.err, env=env)
+        with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
+            self.proc = subprocess.Popen([sys.executable, "-m", "bower.sim.warm", "--child", group.to_json()],
+                                         stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env)
+
+    def _read(self, path: str) -> str:
+        try:
+            with open(path, "rb") as fh:
+                return fh.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
 
     def compiling(self) -> bool:
         """Whether the child has said it is compiling."""
-        self.out.seek(0)
-        return self.out.read(len(COMPILING)).decode("ascii", "replace") == COMPILING
+        return self._read(self.out_path).startswith(COMPILING + "\n")
 
     def result(self) -> dict:
         """The child's result (after it ended); WarmError with its last error line when it failed."""
-        self.out.seek(0)
-        lines = self.out.read().decode("utf-8", "replace").splitlines()
+        lines = self._read(self.out_path).splitlines()
         if self.proc.returncode == 0 and lines:
             try:
                 return json.loads(lines[-1])
             except ValueError:
                 pass
-        self.err.seek(0)
-        errs = [x.strip() for x in self.err.read().decode("utf-8", "replace").splitlines() if x.strip()]
+        errs = [x.strip() for x in self._read(self.err_path).splitlines() if x.strip()]
         why = errs[-1] if errs else f"exit status {self.proc.returncode}"
         raise WarmError(f"compiling {self.group.name} failed: {why}")
 
     def stop(self) -> None:
-        """End the child (if it still runs) and close its files."""
+        """End the child (if it still runs)."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -262,8 +271,6 @@ class _Running:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self.out.close()
-        self.err.close()
 
 
 class Line:
@@ -363,11 +370,12 @@ def run_groups(gs: list[Group], *, jobs: int | None = None, cache_dir: str | Non
     line = Line([g.name for g in gs], jobs, stream, enabled=progress and not prog.is_quiet())
     t0 = time.perf_counter()
     waiting, running, done = list(gs), [], {}
+    folder = tempfile.TemporaryDirectory(prefix="bower-warm-")
     try:
         while waiting or running:
             while waiting and len(running) < jobs:
                 g = waiting.pop(0)
-                running.append(_Running(g, env))
+                running.append(_Running(g, env, folder.name, len(gs) - len(waiting)))
                 line.set(g.name, "loading")
             time.sleep(TICK_S)
             for r in list(running):
@@ -387,6 +395,7 @@ def run_groups(gs: list[Group], *, jobs: int | None = None, cache_dir: str | Non
         for r in running:
             r.stop()
         line.close()
+        folder.cleanup()
     rows = [done[g.name] for g in gs]
     result = {"groups": rows, "compiled": [r["group"] for r in rows if r["compiled"]],
               "cached": [r["group"] for r in rows if not r["compiled"]], "cpu_s": round(sum(r["cpu_s"] for r in rows), 2),
