@@ -42,6 +42,20 @@ def compile_ghost_stats() -> None:
     stats.swap_values(20, seed=0, threads=1, want_rows=True)
 
 
+def _compile(names: list[str]) -> None:
+    """Compile here, in this process, each named variant's group (``bower warm``'s parts), ``solve`` or
+    ``ghost-stats`` (how benchmarks/RESULTS.md measured one group's compiling)."""
+    from bower.sim.warm import compile_parts
+
+    for name in names:
+        if name == "solve":
+            compile_solve()
+        elif name == "ghost-stats":
+            compile_ghost_stats()
+        else:
+            compile_parts(name)
+
+
 def suite_groups() -> list:
     """The groups ``make test`` compiles: each variant's (``bower warm``'s), Ghost Hand's with the two above."""
     from bower.sim.warm import Group, groups
