@@ -172,7 +172,7 @@ def silence_library(flag: bool = True) -> None:
 
 
 def library_silenced() -> bool:
-    """``bower.quiet(True)`` was called, or (unless ``bower.quiet(False)`` was) ``BOWER_QUIET`` is set to a true value."""
+    """``bower.quiet(True)`` was called, or (without a ``bower.quiet`` call) ``BOWER_QUIET`` is set to a true value."""
     if _library["silenced"] is not None:
         return _library["silenced"]
     return os.environ.get("BOWER_QUIET", "").strip().lower() not in ("", "0", "false", "no", "off")

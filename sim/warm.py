@@ -154,7 +154,7 @@ DASK_TOPIC = "bower-compiling"  # the Dask event a worker logs when it starts co
 
 
 def watched_call(arg):
-    """``fn(job)`` for ``arg = (fn, job, token)``, and whether Numba compiled meanwhile: ``(value, compiled, compile_s)``.
+    """``(fn(job), compiled, compile_s)`` for ``arg = (fn, job, token)``: the value, whether Numba compiled meanwhile.
 
     What a Dask worker runs to warm a job (``bower.sim.distributed``): at its
     first compile it logs ``token`` under the Dask event topic ``DASK_TOPIC``,
@@ -194,7 +194,8 @@ def _child(group_json: str) -> int:
 
     progress.count_compiles(on_first=said)
     run_items(group.items)
-    result = {"group": group.name, "compiled": progress.compiles() > 0, "compile_s": round(progress.compile_seconds(), 2),
+    result = {"group": group.name, "compiled": progress.compiles() > 0,
+              "compile_s": round(progress.compile_seconds(), 2),
               "cpu_s": round(_process_cpu(), 2), "wall_s": round(time.perf_counter() - t0, 2)}
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
@@ -398,7 +399,8 @@ def run_groups(gs: list[Group], *, jobs: int | None = None, cache_dir: str | Non
         folder.cleanup()
     rows = [done[g.name] for g in gs]
     result = {"groups": rows, "compiled": [r["group"] for r in rows if r["compiled"]],
-              "cached": [r["group"] for r in rows if not r["compiled"]], "cpu_s": round(sum(r["cpu_s"] for r in rows), 2),
+              "cached": [r["group"] for r in rows if not r["compiled"]],
+              "cpu_s": round(sum(r["cpu_s"] for r in rows), 2),
               "wall_s": round(time.perf_counter() - t0, 2), "jobs": jobs, "cache_dir": str(cache_dir)}
     line.say(summary_text(result))
     return result
