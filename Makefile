@@ -16,9 +16,12 @@ $(STAMP): pyproject.toml
 	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install -q -e '.[test,dask]'
 	touch $(STAMP)
 
+# `bower warm` first: the kernels `bower simulate` loads are compiled (once, with a progress line) or found cached
 run: setup
+	$(VENV)/bin/bower warm --variant ghost --part hands
 	$(VENV)/bin/bower simulate
 
+# tests.warm: `bower warm`'s groups (and the solver's), two processes at a time, into the workers' cache folders
 test: setup
 	$(PY) -m tests.warm
 	$(PY) -m pytest -q -n 2

@@ -16,6 +16,12 @@ strings, and returning a result with the command's ``--json`` dict as
     advice = bower.should_bid("JH JD AH KH 9S TC", position=2, calls=["pass"], seed=1)
     advice.verdict, advice.actions
 
+The first call that needs a kernel not yet in the cache compiles it (a
+minute or more on a fresh install) and says so first on stderr, once per
+process (a notebook shows it under the cell): ``bower: compiling kernels
+...``; ``bower.quiet(True)`` or ``BOWER_QUIET=1`` silences it.
+``bower.warm()`` compiles ahead, in parallel processes, with a progress line.
+
 The same seed gives the same numbers as the CLI, for any thread count. Bad
 input raises ``bower.BowerError`` (the CLI's one-line message, as
 ``str(error)``); faults (a full disk, a file that cannot be written) raise it
@@ -27,33 +33,101 @@ too. The engine lives in ``bower.sim`` (``sim/``), the compiled kernels in
 from __future__ import annotations
 
 import functools
+import importlib
 
-from bower.data import analyze, read_records
-from bower.results import Advice, Experiment, Simulation
 from bower.sim import __version__
 from bower.sim.errors import UserError as BowerError
 from bower.sim.strategy import Strategy
 
 __all__ = ["simulate", "experiment", "sweep", "should_bid", "strategy", "strategies", "variants", "read_records",
            "analyze", "solve", "solve_records", "replay", "Strategy", "Simulation", "Experiment", "Advice",
-           "BowerError", "__version__"]
+           "BowerError", "warm", "quiet", "__version__"]
 
 
 def _faults(fn):
-    """Faults nobody named more closely (OSError, MemoryError) leave as one-line ``BowerError``s."""
+    """Faults nobody named more closely (OSError, MemoryError) leave as one-line ``BowerError``s; a compile is said.
+
+    While ``fn`` runs, the first Numba compile of the process prints the
+    compile notice on stderr (``bower.sim.progress.library_notice``).
+    """
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from bower.sim.errors import fault_error
+        from bower.sim.progress import library_notice
 
         try:
-            return fn(*args, **kwargs)
+            with library_notice():
+                return fn(*args, **kwargs)
         except BowerError:
             raise
         except (OSError, MemoryError) as e:
             raise fault_error(e) from None
 
     return wrapper
+
+
+def _noticed(fn):
+    """``fn`` with the compile notice while it runs (and nothing else changed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from bower.sim.progress import library_notice
+
+        with library_notice():
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+# imported when first used, so that ``import bower`` (and every command's start) does not wait for pandas
+_LAZY = {"Simulation": "bower.results", "Experiment": "bower.results", "Advice": "bower.results",
+         "read_records": "bower.data", "analyze": "bower.data"}
+
+
+def __getattr__(name: str):
+    """``Simulation``, ``Experiment``, ``Advice``, ``read_records`` and ``analyze``, imported at their first use."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bower' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    if module == "bower.data":
+        value = _noticed(value)  # reading records may compile (the dd columns): the notice as elsewhere
+    globals()[name] = value
+    return value
+
+
+def quiet(flag: bool = True) -> None:
+    """``quiet(True)``: the library prints no compile notice (nor ``warm``'s progress line); ``quiet(False)``: back.
+
+    Without a call, the ``BOWER_QUIET`` environment variable decides (``1``: quiet).
+    """
+    from bower.sim.progress import silence_library
+
+    silence_library(flag)
+
+
+@_faults
+def warm(variants=None, *, parts=None, jobs: int | None = None, progress: bool | None = None) -> dict:
+    """Compile the kernels ahead of time, as ``bower warm``: one process per variant, ``jobs`` at a time.
+
+    ``variants``: a name or a list (default: every variant). ``parts``:
+    ``"hands"`` (``simulate``), ``"records"``, ``"games"`` (``games=``,
+    ``experiment``, ``sweep``), ``"advice"`` (``should_bid``), and the opt-in
+    ``"search"`` (PIMC presets, ``solve``); default: all but ``"search"``.
+    ``progress``: the progress line and the summary on stderr (default:
+    unless ``quiet``). Later calls (and commands) load the kernels from the
+    cache; a second ``warm`` reports them ``cached`` in seconds. Returns the
+    ``--json`` dict: ``groups`` (each with ``compiled``, ``cpu_s``,
+    ``compile_s``, ``wall_s``), ``compiled`` and ``cached`` (group names),
+    ``cpu_s``, ``wall_s``, ``jobs``, ``cache_dir``.
+    """
+    from bower.sim import warm as W
+    from bower.sim.progress import library_silenced
+
+    if progress is None:
+        progress = not library_silenced()
+    return W.warm(variants, parts=parts, jobs=jobs, progress=bool(progress))
 
 
 def _variant(name: str):
@@ -116,6 +190,8 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
         summary["records"] = records
     run = {"variant": v.name, "hands": hands, "seed": seed, "threads": threads, "rules": rules, "strategy": strategy,
            "first_strategy": _first_strategy(strategy), "scheduler": scheduler}
+    from bower.results import Simulation
+
     return Simulation(summary, run, records)
 
 
@@ -145,6 +221,8 @@ def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000
                                 progress=bar, variant=v.name, scheduler=scheduler)
     finally:
         bar.close()
+    from bower.results import Experiment
+
     return Experiment(res)
 
 
@@ -220,6 +298,8 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
                 "bid": None if bid is None else str(bid), "scores": scores_text, "upcard": upcard,
                 "model": {"kind": model, "tau": tau, "epsilon": epsilon}, "playout": playout}
     from bower.sim.rules import resolve
+
+    from bower.results import Advice
 
     return Advice(advise(v.name, hand_text, question, scheduler=scheduler, strategy=strategy, samples=samples,
                          seed=seed, threads=threads, rules=resolve(v, rules)))

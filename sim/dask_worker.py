@@ -11,6 +11,13 @@ session (those that join later too). Its ``setup``:
   folder, then ``bower-numba/HOST-WORKER``), so that no two processes build
   the same cache file. Kernels already compiled in that process keep theirs.
 
+It compiles nothing: a worker joins at once, and compiles only what the
+jobs it gets use. Before a run's first fan-out of a kind, the client runs
+one tiny job of that kind on one worker, then on the others
+(``Dask.warm`` in ``bower.sim.distributed``, through
+``bower.sim.warm.watched_call``), and prints the compile notice when a worker
+says it compiles. ``bower warm`` on a worker's machine compiles ahead.
+
 The module also works as a worker preload (``dask worker ADDRESS --preload
 bower.sim.dask_worker``): ``dask_setup`` does the cache part at start.
 """

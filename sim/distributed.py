@@ -321,15 +321,54 @@ class Dask:
         return SchedulerError(f"the Dask run failed: {type(e).__name__}: {_reason(e)}")
 
     def warm(self, fn, key, job) -> None:
-        """Run ``fn(job)`` on one worker, then on every other, once per ``key``: Numba compiles (or loads) there first."""
+        """Run ``fn(job)`` on one worker, then on every other, once per ``key``: Numba compiles (or loads) there first.
+
+        Only what the job needs is compiled (``fn`` itself, tiny). Each run
+        goes through ``bower.sim.warm.watched_call``: a worker that starts
+        compiling logs a Dask event, and the client prints the compile
+        notice (``bower.sim.progress``) then, not after a silent minute.
+        """
         if key in self._warmed:
             return
+        import uuid
+
+        from bower.sim.warm import watched_call
+
+        token = uuid.uuid4().hex
         addrs = sorted(self.client.scheduler_info().get("workers", {}))
         for group in (addrs[:1], addrs[1:]):
-            futures = [self._submit(fn, job, workers=[a], allow_other_workers=True) for a in group]
+            futures = [self._submit(watched_call, (fn, job, token), workers=[a], allow_other_workers=True)
+                       for a in group]
+            self._wait_announcing(futures, token)
             for f in futures:
                 self._result(f)
         self._warmed.add(key)
+
+    def _wait_announcing(self, futures, token: str) -> None:
+        """Wait for ``futures``; print the compile notice once a worker says it compiles for ``token``."""
+        import time
+
+        from bower.sim.progress import announce_compile
+        from bower.sim.warm import DASK_TOPIC
+
+        def look() -> bool:
+            try:
+                events = self.client.get_events(DASK_TOPIC)
+            except Exception:  # the events are a courtesy: the results say what went wrong
+                return True
+            if any(msg == token for _, msg in events):
+                announce_compile()
+                return True
+            return False
+
+        done, next_look = False, time.monotonic() + 0.5
+        while not done and not all(f.done() for f in futures):
+            time.sleep(0.05)
+            if time.monotonic() >= next_look:
+                next_look = time.monotonic() + 0.5
+                done = look()
+        if not done:
+            look()  # a compile shorter than a look's interval
 
     def map(self, fn: Callable, jobs: Iterable, warm=None, window: int | None = None) -> Iterator:
         """``fn(job)`` of each job as a task, yielded in job order; ``warm``: ``(key, job)`` run first on each worker.

@@ -5,16 +5,23 @@ Its time left leaves out the seconds Numba spent compiling while it ran, so
 a first run's estimate is not inflated by the compile. ``watch_compiles``
 (the CLI installs it) prints ``bower: compiling kernels (first run only) ...``
 on stderr when Numba starts compiling (it does only on a cache miss), once
-per process, before the compile's minutes rather than after them.
+per process, before the compile's minutes rather than after them. The
+library's functions (``import bower``) say it too, once per process
+(``library_notice``; ``bower.quiet(True)`` or ``BOWER_QUIET=1`` silences
+it); ``count_compiles`` counts compiles without a word (``bower warm``'s
+child processes).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import threading
 import time
 
-COMPILE_NOTICE = "bower: compiling kernels (first run only; later runs load them from the cache)..."
+COMPILE_NOTICE = ("bower: compiling kernels (first run only; later runs load them from the cache; "
+                  "`bower warm` compiles them ahead)...")
 
 _quiet = False
 _active: list = []  # bars with a line drawn, so a notice starts on a fresh line
@@ -42,6 +49,8 @@ class _CompileClock:
         self.noticed = False
         self.armed = False  # whether a compile is to be announced (while a command runs)
         self.stream = None  # where the notice goes; None: stderr as it is at the time
+        self.count = 0  # outermost compiles so far
+        self.on_first = None  # called at the first compile after ``count_compiles(on_first=...)``
 
     def on_start(self) -> None:
         with self.lock:
@@ -49,6 +58,18 @@ class _CompileClock:
             if self.depth > 1:
                 return
             self.started = time.perf_counter()
+            self.count += 1
+            first, self.on_first = self.on_first, None
+        if first is not None:
+            try:
+                first()
+            except Exception:  # a report that fails never stops a compile
+                pass
+        self.announce()
+
+    def announce(self) -> None:
+        """Print the notice, if armed and not said yet (a compile here, or one a Dask worker reported)."""
+        with self.lock:
             say = self.armed and not self.noticed and not _quiet
             self.noticed = self.noticed or say
         if say:
@@ -82,6 +103,12 @@ def compile_seconds() -> float:
     return _clock.seconds()
 
 
+def compiles() -> int:
+    """Numba compiles (outermost ones) in this process since counting began (``watch_compiles``, ``count_compiles``)."""
+    with _clock.lock:
+        return _clock.count
+
+
 def watch_compiles(stream=None) -> None:
     """Count Numba's compile time from now on, and print the compile notice once on ``stream`` (None: stderr).
 
@@ -89,9 +116,31 @@ def watch_compiles(stream=None) -> None:
     miss), not when it loads a kernel from its cache. The CLI arms the
     notice for each command and disarms it after (``stop_watching``).
     """
-    global _listener
     with _clock.lock:
         _clock.stream, _clock.noticed, _clock.armed = stream, False, True
+    _listen()
+
+
+def count_compiles(on_first=None) -> None:
+    """Count Numba's compiles and their time from now on, with no notice; ``on_first()`` at the next compile.
+
+    ``on_first`` replaces the one set before (None: none).
+    """
+    with _clock.lock:
+        _clock.on_first = on_first
+    _listen()
+
+
+def announce_compile() -> None:
+    """The compile notice now, as a compile here would print it (armed, once, not under ``--quiet``).
+
+    For a compile elsewhere that this process waits on: a Dask worker's.
+    """
+    _clock.announce()
+
+
+def _listen() -> None:
+    global _listener
     if _listener is None:
         from numba.core import event
 
@@ -110,6 +159,50 @@ def stop_watching() -> None:
     """No compile notice from now on (compile time is still counted)."""
     with _clock.lock:
         _clock.armed, _clock.stream = False, None
+
+
+# ---- the library's notice (``import bower``) ---------------------------------------------------------------
+
+_library = {"noticed": False, "silenced": None, "depth": 0, "armed": False}
+
+
+def silence_library(flag: bool = True) -> None:
+    """``bower.quiet(flag)``: no compile notice from the library's functions (True), or the notice back (False)."""
+    _library["silenced"] = bool(flag)
+
+
+def library_silenced() -> bool:
+    """``bower.quiet(True)`` was called, or (without a ``bower.quiet`` call) ``BOWER_QUIET`` is set to a true value."""
+    if _library["silenced"] is not None:
+        return _library["silenced"]
+    return os.environ.get("BOWER_QUIET", "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+@contextlib.contextmanager
+def library_notice():
+    """While a library function runs: the compile notice on stderr (``sys.stderr`` then: a notebook shows it).
+
+    Once per process: after one notice the library says no more. Nothing
+    when ``library_silenced()``, or when the CLI's notice is armed already
+    (a command calling the library). Calls nest: the outermost one arms it.
+    """
+    arm = False
+    with _clock.lock:
+        if _library["depth"] == 0 and not _clock.armed and not _library["noticed"] and not library_silenced():
+            _clock.stream, _clock.noticed, _clock.armed = None, False, True
+            _library["armed"] = arm = True
+        _library["depth"] += 1
+    if arm:
+        _listen()
+    try:
+        yield
+    finally:
+        with _clock.lock:
+            _library["depth"] -= 1
+            if _library["depth"] == 0 and _library["armed"]:
+                _library["noticed"] = _library["noticed"] or _clock.noticed
+                _clock.armed, _clock.stream = False, None
+                _library["armed"] = False
 
 
 class Progress:

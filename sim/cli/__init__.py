@@ -28,6 +28,7 @@ from bower.sim.cli.simulate import simulate
 from bower.sim.cli.solve import solve
 from bower.sim.cli.strategies import strategies
 from bower.sim.cli.sweep import sweep
+from bower.sim.cli.warm import warm
 from bower.sim.errors import CommandLineError, Stopped, Terminated, UserError, fault_error
 
 
@@ -80,7 +81,7 @@ def cli(ctx):
         click.echo(ctx.get_help())
 
 
-for _cmd in (simulate, experiment, sweep, strategies, analyze, report, should_bid, profile, solve, replay):
+for _cmd in (simulate, experiment, sweep, strategies, analyze, report, should_bid, profile, solve, replay, warm):
     if not any(p.name == "quiet" for p in _cmd.params):
         quiet_option(_cmd)  # --quiet on every command, after its own options
     cli.add_command(_cmd)
