@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 from numba.core import config
-from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile, UserProvidedCacheLocator
+from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 
 FOLDER = "numba"
 
@@ -158,29 +158,23 @@ def source_stamp(module: str) -> str:
     return h.hexdigest()
 
 
+@functools.lru_cache(maxsize=None)
+def import_stamp(module: str) -> str:
+    """``source_stamp(module)`` taken once per process, when the module's first kernel is made (as it is imported):
+    the stamp of the files the process runs, even if one is edited while it runs."""
+    return source_stamp(module)
+
+
 class DependencyLocator(UserProvidedCacheLocator):
-    """Numba's locator for ``config.CACHE_DIR``; the stamp is ``KernelCache``'s (found when first needed)."""
+    """Numba's locator for ``config.CACHE_DIR``, stamped with the kernel's file and its dependencies."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._module = py_func.__module__
 
     def get_source_stamp(self):
-        """None: ``KernelCache`` stamps its index with ``source_stamp`` when it first reads or writes it."""
-        return None
-
-
-class _StampedIndex(IndexDataCacheFile):
-    """Numba's index and data files, stamped with ``source_stamp(module)``, hashed at the first read or write
-    (so that importing the kernels reads no file: a run hashes only the modules of the kernels it calls)."""
-
-    def __init__(self, cache_path, filename_base, module):
-        super().__init__(cache_path, filename_base, None)
-        self._module = module
-
-    @property
-    def _source_stamp(self):
-        return source_stamp(self._module)
-
-    @_source_stamp.setter
-    def _source_stamp(self, value):
-        pass  # Numba's constructor sets it; the property computes it
+        """The hash of the kernel's module and of every module of its package it imports (``import_stamp``)."""
+        return import_stamp(self._module)
 
 
 class _KernelCacheImpl(CompileResultCacheImpl):
@@ -192,7 +186,3 @@ class KernelCache(FunctionCache):
     from older files."""
 
     _impl_class = _KernelCacheImpl
-
-    def __init__(self, py_func):
-        super().__init__(py_func)
-        self._cache_file = _StampedIndex(self._cache_path, self._impl.filename_base, py_func.__module__)

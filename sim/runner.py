@@ -390,7 +390,7 @@ def games_job(job) -> dict:
     game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
     sim.games_chunks(
         states, GAME_CHUNK_SETS, n, assignments, duplicate, rules_vec, strat_params, v.target, max_hands,
-        set_wins, games, hand_acc, strat_acc, game_acc,
+        set_wins, games, hand_acc, strat_acc, game_acc, k.search_arg(strat_params),
     )
     return {
         "set_wins": set_wins, "games": games,

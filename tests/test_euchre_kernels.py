@@ -72,8 +72,9 @@ def _simulate(seed: int, n: int, rules=None, strategy="default", want_records=Tr
     nc = -(-n // CHUNK)
     records = np.zeros((n if want_records else 1, ek.R_WIDTH), np.int64)
     summary = np.zeros((nc, ek.S_WIDTH), np.int64)
-    ed.simulate_chunks(_states(seed, 0, nc), _states(seed, 0, nc, 1), 0, CHUNK, n, eh.rules_vector(rules),
-                       eh.seat_params(strategy), want_records, records, summary)
+    params = eh.seat_params(strategy)
+    ed.simulate_chunks(_states(seed, 0, nc), _states(seed, 0, nc, 1), 0, CHUNK, n, eh.rules_vector(rules), params,
+                       want_records, records, summary, ek.search_arg(params))
     return records, summary
 
 
@@ -461,9 +462,9 @@ def test_games_to_ten_by_side():
     strat_acc = np.zeros((nc, 2, ST_WIDTH), np.int64)
     game_acc = np.zeros((nc, GA_WIDTH), np.int64)
     args = (_states(11, 0, nc), 20, n_sets, assign, True, eh.rules_vector(ALL_RULES[1]), strat, 10, 1000)
-    ed.games_chunks(*args, set_wins, games, hand_acc, strat_acc, game_acc)
+    ed.games_chunks(*args, set_wins, games, hand_acc, strat_acc, game_acc, ek.search_arg(strat))
     again = [np.zeros_like(x) for x in (set_wins, games, hand_acc, strat_acc, game_acc)]
-    ed.games_chunks(*args, *again)
+    ed.games_chunks(*args, *again, ek.search_arg(strat))
     assert all(np.array_equal(x, y) for x, y in zip((set_wins, games, hand_acc, strat_acc, game_acc), again))
     g = game_acc.sum(axis=0)
     assert g[GA_GAMES] == 2 * n_sets and g[GA_UNFINISHED] == 0

@@ -66,13 +66,15 @@ def _scratch():
 
 
 @kernel(parallel=True)
-def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary):
+def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary,
+                    search):
     """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
 
     Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
     rows of ``records``. The dealer of hand h is ``h % 3``; ``params`` has a row per seat. When every seat plays
     the heuristic strategy (``plays_plainly``) the chunk takes the plain path (``play_hand_plain``, the merge's
-    tables built once a chunk): the same hands.
+    tables built once a chunk): the same hands. ``search``: None when no seat
+    searches (``hand.search_arg``), so the search code is not compiled.
     """
     plain = plays_plainly(params)
     for ci in prange(states.shape[0]):
@@ -96,7 +98,7 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
             for h in range(first, last):
                 rec = records[h] if want_records else scratch
                 play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
-                          (first_hand + h) % 3, rules, params, wt, order, rec)
+                          (first_hand + h) % 3, rules, params, wt, order, rec, search)
                 tally(rec, acc)
         summary[ci, :] = acc
 
@@ -179,7 +181,7 @@ def tally_strategies(rec, seat_strat, acc):
 
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, wt, order, rec, rules, params,
-              seat_strat, target, max_hands, scores, hand_acc, strat_acc):
+              seat_strat, target, max_hands, scores, hand_acc, strat_acc, search):
     """Play one game to ``target`` from dealer ``FIRST_DEALER``; returns (winner, hands, went on past a tie).
 
     After a hand, a unique highest score at or above the target wins; a tie
@@ -191,7 +193,7 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, point
     went_on = False
     for n in range(1, max_hands + 1):
         play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules, params, wt,
-                  order, rec)
+                  order, rec, search)
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         for s in range(N_SEATS):
@@ -207,7 +209,7 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, point
 
 @kernel(parallel=True)
 def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search):
     """Play ``n_sets`` deal sets, one game per seat assignment in each (as ``ghost_sim.games_chunks``)."""
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
@@ -232,6 +234,6 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
                 card_weights(params, wt, order)
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
                                                wt, order, rec, rules, params, seat_strat, target, max_hands, scores,
-                                               h_acc, s_acc)
+                                               h_acc, s_acc, search)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)

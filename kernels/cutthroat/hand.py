@@ -148,6 +148,12 @@ def _call(rec, n_calls, seat, code):
     return n_calls + 1
 
 
+def search_arg(params):
+    """``search`` for the hand kernels: an array when a row of ``params`` searches (``pimc_worlds`` >= 1, its card
+    play or its auction), else None, so a run without a searching seat compiles none of the search code."""
+    return np.zeros(1, np.int64) if bool((np.asarray(params)[:, Q_PIMC] >= 1.0).any()) else None
+
+
 @kernel(inline="always")
 def uses_pimc(params):
     """Whether a seat plays its cards by PIMC (``pimc_worlds`` >= 1)."""
@@ -200,7 +206,8 @@ def pimc_facts(rec, seat):
 
 
 @kernel(_nrt=False)
-def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws, rules, wt, order, pw, pm):
+def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws, rules, wt, order, pw, pm,
+                search):
     """Play five tricks among the active seats (all but ``out``, -1 for none); plays into ``rec``, counts into ``tricks``.
 
     Leads as Ghost Hand's strategy; a defender follows with its card of least
@@ -246,7 +253,9 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
                 follow = hand & V_SUIT_MASK[trump, led]
                 legal = follow if follow != 0 else hand
             if (rnd >> seat) & 1 == 1:
-                if (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
+                if search is None:  # compiled without the search (``search_arg``): no seat searches
+                    card = random_card(card_mask(legal, trump), dstate, dbuf)
+                elif (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
                     card = pimc_card_inferred(card_mask(hand, trump), seat, trump, np.int64(n), rules, params, wt,
                                               order, pw, pm, dstate, dbuf, rec, ws)
                 elif (pim >> seat) & 1 == 1:
@@ -713,7 +722,8 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
 
 
 @kernel(inline="always")
-def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec):
+def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec,
+               search):
     """Auction, alone, merge, play and score a hand already dealt into ``rec``.
 
     ``dealt``: masks of position 1, 2, 3 (dealer), dummy; ``kitty``: its 4
@@ -721,7 +731,10 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
     (``NO_FORCE`` for none; its ``F_ALONE`` decides the forced seat's going
     alone if it makes trump). ``hands``, ``tricks``, ``points`` are int64[3] scratch (by seat), ``pw``
     float64 and ``pm`` int64 (4, 8) scratch for the merge: separate arrays, so
-    no view is made per hand.
+    no view is made per hand. ``search`` None leaves the searched auction and
+    card play out of the compiled code (Numba prunes the branches on
+    ``search is None``; no seat may then search: ``search_arg``); an array
+    compiles them in.
     """
     rec[R_DEALER] = dealer
     for p in range(3):
@@ -732,7 +745,7 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
     rec[R_DUMMY] = dummy
     for i in range(4):
         rec[R_KITTY + i] = kitty[i]
-    if uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_PASSES] == 0:
+    if search is not None and uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_PASSES] == 0:
         play_searched(kitty[0], dummy, dealer, rules, params, wt, order, dstate, dbuf, hands, tricks, points, pw, pm,
                       rec)
         return
@@ -760,8 +773,11 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
     if maker_alone:
         rec[R_ALONE] |= 1 << maker
     leader = first_leader(maker, maker_alone, lone_def, dealer)
-    ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
-    play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws, rules, wt, order, pw, pm)
+    ws = rec
+    if search is not None and uses_pimc(params):
+        ws = pimc.new_workspace()  # one PIMC workspace for the hand
+    play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws, rules, wt, order, pw, pm,
+                search)
     score_hand(maker, tricks[maker], maker_alone, lone_def, rules, points)
     for s in range(N_SEATS):
         rec[R_TRICKS + s] = tricks[s]
@@ -828,18 +844,20 @@ def first_leader(maker, maker_alone, lone_def, dealer):
 def play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec):
     """``play_dealt`` compiled once, not inlined, for the callers off the hot path (should-bid, one hand from a
     deal order): the hand's code is typed and optimised here once instead of inside each caller."""
-    play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec)
+    play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec,
+               rec)
 
 
 @kernel(inline="always")
 def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules, params, wt,
-              order, rec):
-    """Deal (Fisher-Yates, one card at a time to positions 1, 2, 3 and the dummy; 4 to the kitty) and play one hand."""
+              order, rec, search):
+    """Deal (Fisher-Yates, one card at a time to positions 1, 2, 3 and the dummy; 4 to the kitty) and play one hand
+    (``search`` as in ``play_dealt``)."""
     deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
     for i in range(4):
         kitty[i] = deck[20 + i]
     play_dealt(dealt, kitty, dealer, rules, params, wt, order, NO_FORCE, dstate, dbuf, hands, tricks, points, pw, pm,
-               rec)
+               rec, search)
 
 
 @kernel(inline="always")
@@ -1489,7 +1507,7 @@ def play_searched(up, dummy, dealer, rules, params, wt, order, dstate, dbuf, han
         hands[maker] = keep
     out = -1 if lone_def < 0 else 3 - maker - lone_def
     leader = first_leader(maker, maker_alone, lone_def, dealer)
-    play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws, rules, wt, order, pw, pm)
+    play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws, rules, wt, order, pw, pm, ws)
     score_hand(maker, tricks[maker], maker_alone, lone_def, rules, points)
     for s in range(N_SEATS):
         rec[R_TRICKS + s] = tricks[s]

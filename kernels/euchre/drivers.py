@@ -64,11 +64,13 @@ def _scratch():
 
 
 @kernel(parallel=True)
-def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary):
+def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary,
+                    search):
     """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
 
     Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
-    rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat.
+    rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat. ``search``: None when
+    no seat searches (``hand.search_arg``), so the search code is not compiled.
     """
     for ci in prange(states.shape[0]):
         state = states[ci].copy()
@@ -79,7 +81,7 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             rec = records[h] if want_records else scratch
             play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, (first_hand + h) % 4, rules, params,
-                      wt, rec)
+                      wt, rec, search)
             tally(rec, acc)
         summary[ci, :] = acc
 
@@ -154,7 +156,7 @@ def tally_strategies(rec, seat_strat, acc):
 
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, rec, rules, params, seat_strat, target,
-              max_hands, scores, hand_acc, strat_acc):
+              max_hands, scores, hand_acc, strat_acc, search):
     """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, False).
 
     After a hand, the side at or above the target wins (only one side scores
@@ -164,7 +166,7 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, r
     scores[1] = 0
     dealer = FIRST_DEALER
     for n in range(1, max_hands + 1):
-        play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec)
+        play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec, search)
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         scores[0] += rec[R_POINTS]
@@ -179,7 +181,7 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, r
 
 @kernel(parallel=True)
 def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search):
     """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as Hasenpfeffer's ``games_chunks``)."""
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
@@ -203,6 +205,7 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
                     params[s, :] = strat_params[assignments[a, s]]
                 card_weights(params, wt)
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, rec,
-                                               rules, params, seat_strat, target, max_hands, scores, h_acc, s_acc)
+                                               rules, params, seat_strat, target, max_hands, scores, h_acc, s_acc,
+                                               search)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)

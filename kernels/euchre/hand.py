@@ -236,6 +236,12 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
     return maker, trump
 
 
+def search_arg(params):
+    """``search`` for the hand kernels: an array when a row of ``params`` searches (``pimc_worlds`` >= 1, its card
+    play or its auction), else None, so a run without a searching seat compiles none of the search code."""
+    return np.zeros(1, np.int64) if bool((np.asarray(params)[:, Q_PIMC] >= 1.0).any()) else None
+
+
 @kernel(inline="always")
 def uses_pimc(params):
     """Whether a seat plays its cards by PIMC (``pimc_worlds`` >= 1)."""
@@ -388,7 +394,7 @@ def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out,
 
 
 @kernel(_nrt=False)
-def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, stick):
+def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, stick, search):
     """Play five tricks among the active seats (``out``: bit per seat sitting out); plays into ``rec``, tricks by seat.
 
     ``next_suit``: the suit of a defender's "next" first lead (a round-two
@@ -437,7 +443,9 @@ def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbu
                 follow = hand & V_SUIT_MASK[trump, led]
                 legal = follow if follow != 0 else hand
             if (rnd >> seat) & 1 == 1:
-                if (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
+                if search is None:  # compiled without the search (``search_arg``): no seat searches
+                    card = random_card(card_mask(legal, trump), dstate, dbuf)
+                elif (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
                     card = pimc_card_inferred(seat, card_mask(hand, trump), trump, rec, np.int64(n), params, wt, stick,
                                               dstate, dbuf, ws)
                 elif (pim >> seat) & 1 == 1:
@@ -1068,7 +1076,7 @@ def contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat, f_
 
 
 @kernel(inline="always")
-def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec):
+def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search):
     """Auction, discard, alone, play and score a hand already dealt; everything into ``rec``.
 
     ``dealt``: masks by position 1..4; ``kitty``: its 4 cards in deal order,
@@ -1079,7 +1087,10 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     (``pimc_auction_force``), then a searching dealer's discard
     (``pimc_discard``) and a searching defender's defending alone
     (``contract_searched``). Inlined into the hot loops (``play_hand``);
-    ``play_dealt`` is the same compiled once.
+    ``play_dealt`` is the same compiled once. ``search`` None leaves all the
+    search code out of the compiled code (Numba prunes the branches on
+    ``search is None``; no seat may then search: ``search_arg``); an array
+    compiles it in.
     """
     rec[R_DEALER] = dealer
     for p in range(N_SEATS):
@@ -1089,9 +1100,13 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     for i in range(4):
         rec[R_KITTY + i] = kitty[i]
     up = kitty[0]
-    ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
-    search = uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_PASSES] == 0
-    if search:
+    ws = rec
+    if search is not None and uses_pimc(params):
+        ws = pimc.new_workspace()  # one PIMC workspace for the hand
+    bid_search = False
+    if search is not None:
+        bid_search = uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_PASSES] == 0
+    if search is not None and bid_search:
         searched = pimc_auction_force(hands, up, dealer, rules, params, wt, dstate, dbuf, ws)
         maker, trump = auction(hands, up, dealer, rules, params, wt, searched, dstate, dbuf, rec)
         f_seat, f_alone = searched[F_SEAT], searched[F_ALONE]
@@ -1113,7 +1128,7 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         rec[R_POINTS] = 0
         rec[R_POINTS + 1] = 0
         return
-    if search:
+    if search is not None and bid_search:
         maker_alone, lone_def, out, leader = contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat,
                                                                f_alone, rec, dstate, dbuf, ws)
     else:
@@ -1130,7 +1145,7 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         play_plain(hands[0], hands[1], hands[2], hands[3], trump, leader, maker, out, next_suit, params, rec, tricks)
     else:
         play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt,
-                    rules[E_STICK])
+                    rules[E_STICK], search)
     side = maker & 1
     makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)
     for s in range(N_SEATS):
@@ -1143,16 +1158,17 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
 def play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec):
     """``play_dealt_inline`` compiled once, not inlined, for the callers off the hot path (one hand from an order,
     should-bid): they compile faster. (With reference counting: a PIMC seat's workspace is made per hand.)"""
-    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec)
+    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, rec)
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec):
-    """Deal (SPEC.md: Fisher-Yates, one card at a time to positions 1..4; the last 4 the kitty) and play one hand."""
+def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec, search):
+    """Deal (SPEC.md: Fisher-Yates, one card at a time to positions 1..4; the last 4 the kitty) and play one hand
+    (``search`` as in ``play_dealt_inline``)."""
     deal_packets(state, buf, deck, N_CARDS, N_SEATS, HAND_SIZE, dealt)
     for i in range(4):
         kitty[i] = deck[20 + i]
-    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, hands, tricks, rec)
+    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, hands, tricks, rec, search)
 
 
 @kernel(inline="always")

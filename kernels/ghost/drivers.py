@@ -215,7 +215,7 @@ def tally_strategies(rec, seat_strat, acc):
 
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat, target, max_hands, scores, hand_acc,
-              strat_acc):
+              strat_acc, search):
     """Play one game to ``target`` from the first dealer ``FIRST_DEALER``; returns (winner, hands, tiebreak).
 
     Seat ``s`` plays strategy ``seat_strat[s]``, row of ``rows`` (``strategy_rows``).
@@ -235,7 +235,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
     for n in range(1, max_hands + 1):
         seat_rows = (seat_strat[0], seat_strat[1], seat_strat[2])
         play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, np.int64(0),
-                  rec)
+                  search)
         tally(rec, 0, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         for s in range(N_SEATS):
@@ -259,7 +259,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
 
 @kernel(parallel=True)
 def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search):
     """Play ``n_sets`` deal sets; in each, one game per seat assignment of the strategies.
 
     ``assignments[a, seat]`` is the strategy (row of ``strat_params``) in that
@@ -293,6 +293,6 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat,
-                                               target, max_hands, scores, h_acc, s_acc)
+                                               target, max_hands, scores, h_acc, s_acc, search)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)

@@ -62,12 +62,14 @@ def _scratch():
 
 
 @kernel(parallel=True)
-def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary):
+def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary,
+                    search):
     """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
 
     Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
     rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat. Hands whose seats all
-    play the heuristic strategy take the plain path (``plain.plain_tables``, decided once a chunk).
+    play the heuristic strategy take the plain path (``plain.plain_tables``, decided once a chunk). ``search``:
+    None when no seat searches (``hand.search_arg``), so the search code is not compiled.
     """
     for ci in prange(states.shape[0]):
         state = states[ci].copy()
@@ -83,7 +85,7 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
         else:
             for h in range(lo, hi):
                 rec = records[h] if want_records else scratch
-                play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, rec)
+                play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, rec, search)
                 tally(rec, acc)
         summary[ci, :] = acc
 
@@ -141,7 +143,7 @@ def tally_strategies(rec, seat_strat, pepper, acc):
 
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, params, seat_strat, target, max_hands,
-              scores, hand_acc, strat_acc):
+              scores, hand_acc, strat_acc, search):
     """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, both reached).
 
     After a hand, a side at or above the target wins; if both are, the side
@@ -155,7 +157,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, 
         if plain:
             plain_hand(state, buf, deck, dealer, rules, params, tab, rec, False)
         else:
-            play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, rec)
+            play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, rec, search)
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, rules[H_PEPPER] == 1, strat_acc)
         scores[0] += rec[R_POINTS]
@@ -174,7 +176,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, 
 
 @kernel(parallel=True)
 def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search):
     """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as ``ghost_sim.games_chunks``)."""
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
@@ -200,7 +202,7 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
                 card_weights(params, wt)
                 plain = plain_tables(params, tab)
                 winner, n, both = play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, params,
-                                            seat_strat, target, max_hands, scores, h_acc, s_acc)
+                                            seat_strat, target, max_hands, scores, h_acc, s_acc, search)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, both,
                             scores)
 

@@ -263,6 +263,12 @@ def choose_lead(hand, trump, played, role, lead_min):
     return least_value(hand, trump)
 
 
+def search_arg(params):
+    """``search`` for the hand kernels: an array when a row of ``params`` searches (``pimc_worlds`` >= 1, its card
+    play or its auction), else None, so a run without a searching seat compiles none of the search code."""
+    return np.zeros(1, np.int64) if bool((np.asarray(params)[:, P_PIMC] >= 1.0).any()) else None
+
+
 @kernel(inline="always")
 def uses_pimc(params):
     """Whether a seat plays its cards by PIMC (``pimc_worlds`` >= 1)."""
@@ -461,7 +467,7 @@ def pimc_call_weights(own, seat, dealer, calls, rules, params, n_worlds, dstate,
 
 
 @kernel(inline="always")
-def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws, rules, wt):
+def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws, rules, wt, search):
     """Six tricks among the four seats; plays into ``rec``, tricks by seat into ``tricks``.
 
     A seat with ``pimc_worlds`` >= 1 plays by ``pimc.choose``
@@ -489,9 +495,11 @@ def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks,
                 legal = hand & SUIT_MASK[trump, led]
                 if legal == 0:
                     legal = hand
-            if (pim >> seat) & 1 == 1 and params[seat, P_PIMC_INFER] >= 0.5 and params[seat, P_PIMC_SEES] < 0.5:
+            # ``search is not None``: pruned when compiled without the search (``search_arg``: no seat searches)
+            if (search is not None and (pim >> seat) & 1 == 1 and params[seat, P_PIMC_INFER] >= 0.5
+                    and params[seat, P_PIMC_SEES] < 0.5):
                 card = pimc_card_inferred(hand, seat, trump, rec, np.int64(n), rules, params, wt, dstate, dbuf, ws)
-            elif (pim >> seat) & 1 == 1:
+            elif search is not None and (pim >> seat) & 1 == 1:
                 active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
                 card = pimc.choose(hand, seat, active, trump, sides, DECK25, known, pin, pin_allow, rec, R_PLAYS,
                                    np.int64(n), np.int64(params[seat, P_PIMC]), params[seat, P_PIMC_SEES] >= 0.5,
@@ -848,10 +856,13 @@ def pimc_widow(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, db
 
 
 @kernel(inline="always")
-def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec):
+def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search):
     """Auction, widow, trump, play and score a dealt hand (``dealt``: masks by seat) into ``rec``.
 
-    ``force`` as in ``auction`` (``NO_FORCE`` for none).
+    ``force`` as in ``auction`` (``NO_FORCE`` for none). ``search`` None leaves
+    all the search code out of the compiled code (Numba prunes the branches
+    on ``search is not None``; no seat may then search: ``search_arg``); an
+    array compiles it in.
     """
     hands = work[0:4]
     tricks = work[4:8]
@@ -863,9 +874,11 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
         if (dealt[s] >> JOKER) & 1:
             joker_seat = s
     rec[R_WIDOW] = widow
-    searched = uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_GIVEN] == 0
+    searched = False
+    if search is not None:
+        searched = uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_GIVEN] == 0
     ws = rec
-    if searched:  # one PIMC workspace for the hand: the searched auction, the widow, then the card play
+    if search is not None and searched:  # one PIMC workspace for the hand: the searched auction, the widow, the play
         ws = pimc.new_workspace()
         given = pimc_auction(hands, widow, joker_seat, dealer, rules, params, wt, dstate, dbuf, ws)
         bidder, level, forced = auction(hands, joker_seat, dealer, rules, params, wt, given, dstate, dbuf, rec)
@@ -883,7 +896,7 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
         rec[R_POINTS] = 0
         rec[R_POINTS + 1] = 0
         return
-    if searched and searches(params, bidder):
+    if search is not None and searched and searches(params, bidder):
         trump, discard, hand = pimc_widow(bidder, level, hands[bidder], widow, rec, hands, rules, params, wt, dstate,
                                           dbuf, ws)
     else:
@@ -893,9 +906,9 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
     rec[R_TRUMP] = trump
     rec[R_DISCARD] = discard
     leader = bidder if rules[H_BIDDER_LEADS] == 1 else (dealer + 1) % 4
-    if not searched:
-        ws = pimc.new_workspace() if uses_pimc(params) else rec  # one PIMC workspace for the hand
-    play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws, rules, wt)
+    if search is not None and not searched and uses_pimc(params):
+        ws = pimc.new_workspace()  # one PIMC workspace for the hand
+    play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws, rules, wt, search)
     side = bidder % 2
     bid_pts, def_pts = score_hand(level, tricks[side] + tricks[side + 2], rules)
     for s in range(N_SEATS):
@@ -908,7 +921,7 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
 def play_dealt_once(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec):
     """``play_dealt`` compiled once, not inlined, for the callers off the hot path (should-bid, one hand from a
     deal order): the hand's code is typed and optimised here once instead of inside each caller."""
-    play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec)
+    play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, rec)
 
 
 @kernel(inline="always")
@@ -928,14 +941,14 @@ def deal(state, buf, deck, dealt):
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, rec):
-    """Deal and play one hand dealt by ``dealer``."""
+def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, rec, search):
+    """Deal and play one hand dealt by ``dealer`` (``search`` as in ``play_dealt``)."""
     by_pos = work[8:12]
     by_seat = work[12:16]
     widow = deal(state, buf, deck, by_pos)
     for p in range(N_SEATS):
         by_seat[(dealer + 1 + p) % 4] = by_pos[p]
-    play_dealt(by_seat, widow, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, work, rec)
+    play_dealt(by_seat, widow, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, work, rec, search)
 
 
 @kernel(inline="always")

@@ -29,6 +29,13 @@ from bower.sim.variants.cutthroat import (
 ADVICE = ("QC TS 9S KD 9H", "JS")  # the profiled should-bid question: hand, up-card; position 1, round one
 
 
+def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
+    """The hand kernel on a batch of chunks; the search code is compiled only when a seat searches
+    (``hand.search_arg``)."""
+    cs.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out,
+                       ck.search_arg(params))
+
+
 def profile_advice(n: int, threads: int) -> float:
     """Seconds of one should-bid run of ``n`` samples per action (position 1, round one)."""
     hand, up = ADVICE
@@ -86,7 +93,7 @@ VARIANT = base.Variant(
     non_negative=strategy.NON_NEGATIVE,
     hand_kernels=ck,
     drivers=cs,
-    run_chunks=cs.simulate_chunks,  # the interface's signature already
+    run_chunks=run_chunks,
     row_to_dict=records.row_to_dict,
     arrow_fields=records.arrow_fields,
     record_fields=records.FIELDS,

@@ -33,6 +33,13 @@ ADVICE = ("JH AS KS 9H QD", "TS")  # the profiled should-bid question: hand, up-
 __all__ = ["VARIANT", "play_order", "score_hand"]
 
 
+def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
+    """The hand kernel on a batch of chunks; the search code is compiled only when a seat searches
+    (``hand.search_arg``)."""
+    ed.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out,
+                       ek.search_arg(params))
+
+
 def profile_advice(n: int, threads: int) -> float:
     """Seconds of one should-bid run of ``n`` samples per action (position 1, round one)."""
     hand, up = ADVICE
@@ -79,7 +86,7 @@ VARIANT = base.Variant(
     non_negative=strategy.NON_NEGATIVE,
     hand_kernels=ek,
     drivers=ed,
-    run_chunks=ed.simulate_chunks,  # the interface's signature already
+    run_chunks=run_chunks,
     row_to_dict=records.row_to_dict,
     arrow_fields=records.arrow_fields,
     record_fields=records.FIELDS,
