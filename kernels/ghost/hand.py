@@ -343,16 +343,9 @@ def play_tricks(hands, trump, leader, maker, params, choices, dstate, dbuf, rec,
     tricks[0], tricks[1], tricks[2] = t0, t1, t2
 
 
-def uses_search(params) -> bool:
-    """Whether a strategy row (of ``params``, one a seat) searches by PIMC (``pimc_worlds`` >= 1, in its card play
-    or its auction): the hand kernels then need their search code, compiled when ``search`` is an array."""
-    return bool((np.asarray(params)[:, P_PIMC] >= 1.0).any())
-
-
 def search_arg(params):
-    """``search`` for the hand kernels: an array when a row of ``params`` searches (``uses_search``), else None, so a
-    run without a searching seat compiles none of the search code."""
-    return np.zeros(1, np.int64) if uses_search(params) else None
+    """``search`` for the hand kernels (``pimc.search_arg`` on this variant's ``pimc_worlds``)."""
+    return pimc.search_arg(params, P_PIMC)
 
 
 @kernel(inline="always")
@@ -756,7 +749,7 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
     (instead of the heuristic or random card play), with ``ws`` its
     workspace (``pimc.new_workspace``; any int64 array when no seat does).
     ``search`` None compiles no search code (no seat may then play by PIMC:
-    ``uses_search``); any array compiles it.
+    ``search_arg``); any array compiles it.
     The hands are played in value space (``tables.VALUE_ORDER``), where the
     card of least value of a mask is its lowest bit: a follow is the lowest
     of the legal cards that beat the trick so far (they are all of one
@@ -1172,7 +1165,7 @@ def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_r
     Seat ``s`` plays strategy row ``rows[seat_rows[s]]`` (``auction_core``).
     ``search`` None: the PIMC auction and card play are left out of the
     compiled code (Numba prunes the branches on ``search is not None``), for
-    runs where no seat searches (``uses_search``); any array: compiled in.
+    runs where no seat searches (``search_arg``); any array: compiled in.
     """
     rec[base + R_DEALER] = dealer
     # seat (dealer + 1 + p) % 3 holds position p + 1's hand

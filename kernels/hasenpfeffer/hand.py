@@ -264,9 +264,8 @@ def choose_lead(hand, trump, played, role, lead_min):
 
 
 def search_arg(params):
-    """``search`` for the hand kernels: an array when a row of ``params`` searches (``pimc_worlds`` >= 1, its card
-    play or its auction), else None, so a run without a searching seat compiles none of the search code."""
-    return np.zeros(1, np.int64) if bool((np.asarray(params)[:, P_PIMC] >= 1.0).any()) else None
+    """``search`` for the hand kernels (``pimc.search_arg`` on this variant's ``pimc_worlds``)."""
+    return pimc.search_arg(params, P_PIMC)
 
 
 @kernel(inline="always")
