@@ -21,7 +21,7 @@ run: setup
 	$(VENV)/bin/bower warm --variant ghost --part hands
 	$(VENV)/bin/bower simulate
 
-# tests.warm: `bower warm`'s groups (and the solver's), two processes at a time, into the workers' cache folders
+# tests.warm: `bower warm`'s groups, search included (and the solver's), two processes at a time, into the workers' cache folder
 test: setup
 	$(PY) -m tests.warm
 	$(PY) -m pytest -q -n 2

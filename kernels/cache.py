@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 from numba.core import config
-from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
+from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile, UserProvidedCacheLocator
 
 FOLDER = "numba"
 
@@ -181,8 +181,36 @@ class _KernelCacheImpl(CompileResultCacheImpl):
     _locator_classes = [DependencyLocator]
 
 
+class KeyedCacheFile(IndexDataCacheFile):
+    """Numba's index and data files, each data file named after a hash of its key (signature, CPU, bytecode).
+
+    Numba names a new data file by the first number its index does not use.
+    Two processes that compile one kernel for two signatures at once (two
+    ``bower warm`` groups, two test workers) then both read the same index,
+    take the same number and write each other's file, and the index of one
+    names the machine code of the other signature. Here the name follows the
+    key, so two processes only ever write one file for one key (each write
+    atomic: the same code either way); the index that the last of them wrote
+    may lack the other's entry, which is then compiled again once.
+    """
+
+    def save(self, key, data):
+        """Write ``data`` for ``key`` in its own file, and the key into the index if it is not there."""
+        name = self._data_name_pattern.replace("{number:d}", hashlib.sha256(repr(key).encode()).hexdigest()[:16])
+        overloads = self._load_index()
+        self._save_data(name, data)  # the file first: an index never names a file not yet written
+        if overloads.get(key) != name:
+            overloads[key] = name
+            self._save_index(overloads)
+
+
 class KernelCache(FunctionCache):
     """Numba's per-function cache stamped with the kernel's file and its dependencies: never loads code built
-    from older files."""
+    from older files, and safe to fill from several processes at once (``KeyedCacheFile``)."""
 
     _impl_class = _KernelCacheImpl
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file = KeyedCacheFile(cache_path=self._cache_path, filename_base=self._impl.filename_base,
+                                          source_stamp=self._impl.locator.get_source_stamp())

@@ -1,14 +1,16 @@
 """Running the suite on several workers (``pytest -n 2``, pytest-xdist), as ``make test`` does.
 
-Each worker keeps its own Numba cache folder (inside the package's versioned
-one, named after the worker), so no two processes ever write one cache file;
-each compiles the kernels its tests need. (Grouping the tests by variant so
-that each variant compiles once was tried: the Ghost Hand group alone then
-outlasted the other three, 12 min against 8.5 with the default distribution.)
-``make test`` first runs ``tests/warm.py``, which compiles the engine's kernels
-once, half in each of two processes, into both workers' folders, so the
-workers load them instead of each compiling them again. Run without ``-n``
-the suite is unchanged.
+The workers share one Numba cache folder (``xdist`` inside the package's
+one): a kernel one worker compiled, the other loads. Two processes may
+compile one kernel at the same moment; the cache names each data file after
+its signature (``kernels/cache.py``, ``KeyedCacheFile``), so they never
+write each other's code. (Grouping the tests by variant so that each
+variant compiles once was tried: the Ghost Hand group alone then outlasted
+the other three, 12 min against 8.5 with the default distribution.)
+``make test`` first runs ``tests/warm.py``, which compiles the engine's
+kernels, search included, in two processes at a time into that folder, so
+the workers load them instead of compiling them. Run without ``-n`` the
+suite is unchanged.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ import pytest
 # burn each other's cores between parallel regions. Read when the OpenMP runtime loads, at the first kernel.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from tests.warm import WORKERS_FOLDER  # noqa: E402  (tests/warm.py fills it)
+
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if _WORKER and not os.environ.get("NUMBA_CACHE_DIR"):
     from bower import kernels
 
-    folder = os.path.join(kernels.cache_dir(), f"xdist-{_WORKER}")
+    folder = os.path.join(kernels.cache_dir(), WORKERS_FOLDER)
     os.makedirs(folder, exist_ok=True)
     os.environ["NUMBA_CACHE_DIR"] = folder  # seen by the subprocesses the tests start
     kernels.numba.config.CACHE_DIR = folder  # before any kernel module is imported

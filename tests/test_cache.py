@@ -144,3 +144,47 @@ def test_second_process_loads_from_the_cache():
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "False"
+
+
+def _writer(folder, stamp="s"):
+    return cache.KeyedCacheFile(cache_path=str(folder), filename_base="k.f-1.py311", source_stamp=stamp)
+
+
+@pytest.mark.parametrize("order", ["a-first", "b-first"])
+def test_two_processes_saving_two_signatures_at_once_never_swap_code(tmp_path, order):
+    """Both writers read the index before either saved (two processes compiling one kernel at once): each data
+    file holds its own key's code, whichever order their writes land in, and the index never names another's."""
+    a, b = _writer(tmp_path), _writer(tmp_path)
+    stale = a._load_index()  # {}: what both read first
+    b._load_index = lambda: dict(stale)
+    a._load_index = lambda: dict(stale)
+    first, second = ((a, ("sig-a",), "code-a"), (b, ("sig-b",), "code-b"))
+    if order == "b-first":
+        first, second = second, first
+    for w, key, data in (first, second):
+        w.save(key, data)
+    fresh = _writer(tmp_path)
+    index = fresh._load_index()
+    assert len(index) == 1  # the last writer's index: the other entry is compiled again once, never mistaken
+    for key, name in index.items():
+        assert fresh.load(key) == {("sig-a",): "code-a", ("sig-b",): "code-b"}[key]
+    names = sorted(p.name for p in tmp_path.glob("*.nbc"))
+    assert len(names) == 2 and all(n.startswith("k.f-1.py311.") for n in names)
+    # the lost entry comes back at its next save, beside the other
+    for w, key, data in (first, second):
+        _writer(tmp_path).save(key, data)
+    fresh = _writer(tmp_path)
+    assert fresh.load(("sig-a",)) == "code-a" and fresh.load(("sig-b",)) == "code-b"
+    assert sorted(p.name for p in tmp_path.glob("*.nbc")) == names
+
+
+def test_a_stale_index_is_ignored(tmp_path):
+    _writer(tmp_path, "old").save(("sig",), "old code")
+    assert _writer(tmp_path, "new").load(("sig",)) is None
+
+
+def test_kernels_keep_their_code_in_keyed_files():
+    from bower.kernels import bits
+
+    disp = next(v for v in vars(bits).values() if hasattr(v, "_cache") and hasattr(v, "py_func"))
+    assert isinstance(disp._cache._cache_file, cache.KeyedCacheFile)

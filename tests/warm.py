@@ -1,16 +1,16 @@
 """Compile the engine's kernels once, in two processes, before ``make test`` starts its two workers.
 
-Each pytest-xdist worker keeps its own Numba cache folder (``tests/conftest.py``:
-no two processes ever write one cache file), so without this step both workers
-compile every kernel their tests reach, the same work twice. Here
-``bower.sim.warm.run_groups`` (what ``bower warm`` runs) compiles one group per
-process, two processes at a time, into worker gw0's folder: each variant's
-kernels, and with Ghost Hand's group also the solver and Ghost Hand's swap
-statistics (``ghost-stats``: the largest kernel the tests reach, about 40 s of
-compiling on its own). Numba writes each cache file atomically, so the two
-processes share that folder safely. Then gw1's folder receives copies of the
-finished files. Whatever a test compiles beyond these, its worker still
-compiles itself, so the suite is the same with or without this step.
+Both pytest-xdist workers use one Numba cache folder (``tests/conftest.py``);
+without this step each worker would compile what its tests reach, often the
+same kernels at the same moment. Here ``bower.sim.warm.run_groups`` (what
+``bower warm`` runs) compiles one group per process, two processes at a
+time, into that folder: each variant's kernels (``bower warm``'s parts), each
+variant's search (PIMC card play and the solver, ``--part search``), and with
+Ghost Hand's group also the solver on part-played positions and Ghost Hand's
+swap statistics (``ghost-stats``). The cache keeps each signature's code in
+its own file (``kernels/cache.py``), so processes that fill one folder at once
+are safe. Whatever a test compiles beyond these, the first worker to reach it
+compiles, so the suite is the same with or without this step.
 
 Usage: ``python -m tests.warm`` (``make test`` runs it before pytest).
 """
@@ -21,7 +21,8 @@ import os
 import shutil
 import sys
 
-WORKERS = ("gw0", "gw1")
+WORKERS_FOLDER = "xdist"  # the workers' cache folder, inside the package's (tests/conftest.py)
+OLD_FOLDERS = ("xdist-gw0", "xdist-gw1")  # one folder a worker before the workers shared one: removed
 
 
 def compile_solve() -> None:
@@ -57,11 +58,12 @@ def _compile(names: list[str]) -> None:
 
 
 def suite_groups() -> list:
-    """The groups ``make test`` compiles: each variant's (``bower warm``'s), Ghost Hand's with the two above."""
-    from bower.sim.warm import Group, groups
+    """The groups ``make test`` compiles: each variant's (``bower warm``'s, search included), Ghost Hand's with
+    the two above."""
+    from bower.sim.warm import ALL_PARTS, Group, groups
 
     out = []
-    for g in groups():
+    for g in groups(parts=ALL_PARTS):
         if g.name == "ghost":
             extra = (("call", "tests.warm:compile_ghost_stats"), ("call", "tests.warm:compile_solve"))
             g = Group(g.name, g.items + extra)
@@ -69,18 +71,8 @@ def suite_groups() -> list:
     return out
 
 
-def _merge(src: str, dst: str) -> None:
-    """Copy into ``dst`` every cache file of ``src`` that ``dst`` lacks."""
-    for root, _, files in os.walk(src):
-        target = os.path.join(dst, os.path.relpath(root, src))
-        os.makedirs(target, exist_ok=True)
-        for f in files:
-            if not os.path.exists(os.path.join(target, f)):
-                shutil.copy2(os.path.join(root, f), os.path.join(target, f))
-
-
 def main() -> None:
-    """Compile the groups, two processes at a time, into gw0's folder, then copy the files into gw1's."""
+    """Compile the groups, two processes at a time, into the workers' folder."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return  # a cache folder chosen by hand: the workers use it as it is (tests/conftest.py)
     from bower import kernels
@@ -88,13 +80,12 @@ def main() -> None:
     from bower.sim.warm import run_groups
 
     base = kernels.cache_dir()
-    folders = [os.path.join(base, f"xdist-{w}") for w in WORKERS]  # as tests/conftest.py names them
+    for old in OLD_FOLDERS:
+        shutil.rmtree(os.path.join(base, old), ignore_errors=True)
     try:
-        run_groups(suite_groups(), jobs=2, cache_dir=folders[0])
+        run_groups(suite_groups(), jobs=2, cache_dir=os.path.join(base, WORKERS_FOLDER))
     except UserError as e:
         sys.exit(f"tests.warm: {e.format_message()}")
-    for folder in folders[1:]:
-        _merge(folders[0], folder)
 
 
 if __name__ == "__main__":
