@@ -1,9 +1,8 @@
 """Seeded deals: Fisher-Yates shuffle into card masks."""
 
 import numpy as np
-from numba import prange
 
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.rng import xoshiro_step
 
 _M32 = np.uint64(0xFFFFFFFF)
@@ -207,13 +206,13 @@ def deal_four(state, buf, deck):
     return m0, m1, m2, m3
 
 
-@kernel(parallel=True)
-def deal_many(states, chunk_size, n_deals, n_cards, n_hands, hand_size, checksum):
+@chunk_kernel
+def deal_many(lo, hi, states, chunk_size, n_deals, n_cards, n_hands, hand_size, checksum):
     """Deal ``n_deals`` hands in chunks (one RNG state per chunk); XOR of all masks per chunk.
 
     Exists to measure dealing alone: ``checksum[i]`` keeps chunk ``i``'s work observable.
     """
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state = states[ci].copy()
         buf = np.zeros(2, np.int64)
         deck = np.empty(n_cards, np.int64)

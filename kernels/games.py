@@ -1,6 +1,6 @@
 """Whole-game bookkeeping shared by every variant's game drivers: counter layouts, game seeding, booking a game.
 
-Parallel loops run over chunks; each chunk owns its RNG state and writes only
+Chunk kernels (``jit.chunk_kernel``) run chunks in threads; each chunk owns its RNG state and writes only
 its own rows of the outputs, and the Python layer merges them, so results
 never depend on threads.
 """

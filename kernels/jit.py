@@ -1,12 +1,26 @@
 """The one place that sets the Numba options every kernel uses."""
 
+import functools
+import threading
+
+import numba
 from numba import config, njit
 from numba.core import types
+from numba.core.cpu_options import ParallelOptions
 from numba.core.registry import CPUDispatcher
 
 from bower.kernels.cache import KernelCache
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+
+# A chunk kernel's ``parallel`` option: Numba's parallel pipeline with every conversion to a parallel loop turned
+# off. Its passes still rewrite the (inlined) body, and the hands run about 20% faster than through the plain
+# pipeline; without a ``prange`` the body is compiled once, not again as a gufunc (benchmarks/RESULTS.md). No
+# loop becomes parallel, so the kernel never enters Numba's threading layer and Python threads may run it at once.
+# (An instance, not a dict: Numba empties a dict of options as it reads it, so a second signature would get them
+# all turned on.)
+PARFOR_PASSES = ParallelOptions(dict(comprehension=False, reduction=False, inplace_binop=False, setitem=False,
+                                     numpy=False, stencil=False, fusion=False, prange=False))
 
 
 class KernelDispatcher(CPUDispatcher):
@@ -59,3 +73,69 @@ def kernel(fn=None, **extra):
     if fn is None:
         return lambda f: _make(f, opts)
     return _make(fn, opts)
+
+
+class ChunkKernel:
+    """A kernel over independent chunks, run by the calling thread and ``numba.get_num_threads() - 1`` more.
+
+    The compiled kernel (``self.kernel``) takes the chunk range ``lo, hi`` before
+    its other arguments and loops ``for ci in range(lo, hi)``; calling this
+    object with the other arguments runs every chunk, the range cut into one
+    contiguous share per thread. The kernel releases the GIL (``nogil``), so
+    the shares run at once, and each chunk writes only its own rows, so the
+    results never depend on the threads. Numba's ``parallel=True`` did the
+    same and cost a variant's first run 40 to 50 CPU seconds more of compiling
+    (benchmarks/RESULTS.md). Other attributes (``stats``, ``signatures``,
+    ``py_func``...) are the compiled kernel's.
+    """
+
+    def __init__(self, dispatcher, count):
+        self.kernel = dispatcher
+        self.count = count
+        functools.update_wrapper(self, dispatcher.py_func)
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["kernel"], name)
+
+    def __call__(self, *args):
+        """Run all chunks of the call ``args`` (the kernel's arguments after ``lo, hi``)."""
+        n = int(self.count(*args))
+        threads = max(1, min(numba.get_num_threads(), n))
+        if threads == 1:
+            self.kernel(0, n, *args)
+            return
+        cuts = [n * t // threads for t in range(threads + 1)]
+        errors = []
+
+        def share(lo, hi):
+            try:
+                self.kernel(lo, hi, *args)
+            except BaseException as e:  # noqa: B036  (re-raised in the calling thread)
+                errors.append(e)
+
+        others = [threading.Thread(target=share, args=(cuts[t], cuts[t + 1]), daemon=True)
+                  for t in range(1, threads)]
+        for th in others:
+            th.start()
+        try:
+            self.kernel(cuts[0], cuts[1], *args)
+        finally:
+            for th in others:
+                th.join()
+        if errors:
+            raise errors[0]
+
+
+def chunk_kernel(fn=None, *, count=None):
+    """``@chunk_kernel``: a ``@kernel`` whose first two arguments are a chunk range, called as a ``ChunkKernel``.
+
+    ``count(*args)`` gives the number of chunks of a call; by default the
+    first argument's rows (``states.shape[0]``, one RNG state per chunk).
+    """
+    if fn is None:
+        return lambda f: chunk_kernel(f, count=count)
+    return ChunkKernel(kernel(fn, parallel=PARFOR_PASSES), count or _rows)
+
+
+def _rows(first, *rest):
+    return first.shape[0]

@@ -35,11 +35,10 @@ How it is fast (all standard in double-dummy solvers):
 """
 
 import numpy as np
-from numba import prange
 
 from bower.kernels.bits import highest, lowest, popcount
 from bower.kernels.cards import JOKER, N_CARDS, N_RANKS, N_SUITS
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.tables import EFF_SUIT, TRUMP_RANK
 
 TRUMP_SLOT = 3
@@ -581,8 +580,12 @@ def card_values(hands, active, t, trick, n_trick, trick_leader, sides, keys, tag
     return p
 
 
-@kernel(parallel=True)
-def solve_many(hands, active, trump, leader, sides, chunk_size, out, nodes):
+def _solve_chunks(hands, active, trump, leader, sides, chunk_size, out, nodes):
+    return -(-hands.shape[0] // chunk_size)
+
+
+@chunk_kernel(count=_solve_chunks)
+def solve_many(lo, hi, hands, active, trump, leader, sides, chunk_size, out, nodes):
     """Solve full deals from the first lead, in fixed chunks with one table each.
 
     Row ``i``: ``hands[i, 0..3]`` (card space), ``active[i]``, ``trump[i]``,
@@ -591,8 +594,7 @@ def solve_many(hands, active, trump, leader, sides, chunk_size, out, nodes):
     depend on the chunking or the threads (the table only stores exact bounds).
     """
     n = hands.shape[0]
-    n_chunks = (n + chunk_size - 1) // chunk_size
-    for ci in prange(n_chunks):
+    for ci in range(lo, hi):  # chunk ci: rows ci * chunk_size ..
         keys, tags, bounds = new_table()
         trick = np.zeros(4, np.int64)
         cnt = np.zeros(1, np.int64)

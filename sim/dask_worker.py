@@ -92,11 +92,14 @@ def use_cache_dir(path: str) -> None:
     from numba.core.caching import FunctionCache
     from numba.core.registry import CPUDispatcher
 
+    from bower.kernels.jit import ChunkKernel
+
     config.CACHE_DIR = path
     for name, mod in list(sys.modules.items()):
         if not name.startswith("bower.") or mod is None:
             continue
         for obj in list(vars(mod).values()):
+            obj = obj.kernel if isinstance(obj, ChunkKernel) else obj
             if (isinstance(obj, CPUDispatcher) and isinstance(getattr(obj, "_cache", None), FunctionCache)
                     and not obj.overloads):
                 obj.enable_caching()

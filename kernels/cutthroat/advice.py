@@ -37,7 +37,6 @@ defenders' together (the solver measures the maker's side only).
 """
 
 import numpy as np
-from numba import prange
 
 from bower.kernels.advice import (
     M_EPS,
@@ -87,7 +86,7 @@ from bower.kernels.cutthroat.strategy import (
 )
 from bower.kernels.deal import shuffle
 from bower.kernels.estimate import estimate
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.solve import new_table, solve_position
 
 ADVICE_DEALER = 2  # the dealer's seat: position p is seat p - 1
@@ -150,9 +149,9 @@ def dd_score(rec, rules, keys, tags, bounds, nodes, hands4, trick, points):
     return mt
 
 
-@kernel(parallel=True)
-def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model, playout,
-                  draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+@chunk_kernel
+def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model,
+                  playout, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
     """Draw weighted deals given the ``n_passes`` passes before the player's turn, and play every action on each.
 
     ``actions[a]`` = (call code, alone: -1 strategy, 0 no, 1 yes). Chunk
@@ -175,7 +174,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
     for s in range(N_SEATS):
         if params[s, Q_RANDOM] >= 0.5:
             any_random = True
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state = states[ci].copy()
         dstate0 = dstates[ci].copy()
         buf, dbuf0, _, _, _, (hands, tricks, points), pw, pm, wt, order, rec = _scratch()

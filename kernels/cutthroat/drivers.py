@@ -9,7 +9,6 @@ lone defender's euchre, round-one made), and ``ST_SWAPS`` the dealer's exchanges
 """
 
 import numpy as np
-from numba import prange
 
 from bower.kernels.bits import lowest
 from bower.kernels.cutthroat.hand import (
@@ -47,7 +46,7 @@ from bower.kernels.games import (
     record_game,
     seed_game,
 )
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.rng import next_u64
 
 FIRST_DEALER = 2  # seat 0 is position 1 in a game's first hand
@@ -65,9 +64,9 @@ def _scratch():
     )
 
 
-@kernel(parallel=True)
-def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary,
-                    search):
+@chunk_kernel
+def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records,
+                    summary, search):
     """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
 
     Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
@@ -77,7 +76,7 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
     searches (``hand.search_arg``), so the search code is not compiled.
     """
     plain = plays_plainly(params)
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
         buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, scratch = _scratch()
@@ -207,13 +206,13 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, point
     return -1, max_hands, went_on
 
 
-@kernel(parallel=True)
-def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
+@chunk_kernel
+def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
                  set_wins, game_out, hand_acc, strat_acc, game_acc, search):
     """Play ``n_sets`` deal sets, one game per seat assignment in each (as ``ghost_sim.games_chunks``)."""
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         chunk = states[ci].copy()
         state = np.empty(4, np.uint64)
         dstate = np.empty(4, np.uint64)

@@ -28,7 +28,6 @@ and lone-defender flags). A thrown-in hand scores 0 in both rows.
 """
 
 import numpy as np
-from numba import prange
 
 from bower.kernels.advice import (
     M_KIND,
@@ -70,7 +69,7 @@ from bower.kernels.euchre.hand import (
 )
 from bower.kernels.euchre.model import deal_features, deal_weight
 from bower.kernels.euchre.strategy import card_weights
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.solve import new_table, solve_position
 
 ADVICE_DEALER = 3  # the dealer's seat: position p is seat p - 1
@@ -98,9 +97,9 @@ def open_actions(n_passes: int, up: int, stick_the_dealer: bool) -> np.ndarray:
     return np.array(rows, np.int64)
 
 
-@kernel(parallel=True)
-def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model, playout,
-                  draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+@chunk_kernel
+def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model,
+                  playout, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
     """Draw deals, weigh them by the model of the ``n_passes`` passes before the player's turn, play every action.
 
     ``seat`` is the player's (position ``seat + 1``; its turn must be call
@@ -123,7 +122,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, pa
     exact = model[M_KIND] == MODEL_EXACT
     do_strat = (playout & PLAY_STRATEGY) != 0
     do_dd = (playout & PLAY_DD) != 0
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state = states[ci].copy()
         dstate0 = dstates[ci].copy()
         buf, dbuf0, _, dealt, kitty, hands, tricks, wt, rec = _scratch()

@@ -13,7 +13,6 @@ defended alone) and their makes (for a lone defender: the makers euchred);
 """
 
 import numpy as np
-from numba import prange
 
 from bower.kernels.deal import deal_packets
 from bower.kernels.euchre.hand import (
@@ -47,7 +46,7 @@ from bower.kernels.games import (
     record_game,
     seed_game,
 )
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.rng import next_u64
 
 FIRST_DEALER = 3  # seat 0 is position 1 in a game's first hand
@@ -63,16 +62,16 @@ def _scratch():
     )
 
 
-@kernel(parallel=True)
-def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary,
-                    search):
+@chunk_kernel
+def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records,
+                    summary, search):
     """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
 
     Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
     rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat. ``search``: None when
     no seat searches (``hand.search_arg``), so the search code is not compiled.
     """
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
         buf, dbuf, deck, dealt, kitty, hands, tricks, wt, scratch = _scratch()
@@ -179,13 +178,13 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, r
     return -1, max_hands, False
 
 
-@kernel(parallel=True)
-def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
+@chunk_kernel
+def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
                  set_wins, game_out, hand_acc, strat_acc, game_acc, search):
     """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as Hasenpfeffer's ``games_chunks``)."""
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         chunk = states[ci].copy()
         state = np.empty(4, np.uint64)
         dstate = np.empty(4, np.uint64)

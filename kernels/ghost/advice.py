@@ -26,7 +26,6 @@ both rows.
 """
 
 import numpy as np
-from numba import prange
 
 from bower.kernels.advice import (
     M_EPS,
@@ -71,7 +70,7 @@ from bower.kernels.ghost.hand import (
     score_of,
 )
 from bower.kernels.ghost.model import MAX_CHOICES, N_FEATURES, deal_weight
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.solve import TT_BITS, solve_position
 
 ADVICE_DEALER = 2  # the dealer's seat: position p is seat p - 1
@@ -163,8 +162,8 @@ def dd_tricks(rec, me, seen, values, n_seen, keys, tags, bounds, nodes, fl, tric
     return n_seen
 
 
-@kernel(parallel=True)
-def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params, scores, target_score, prefix,
+@chunk_kernel
+def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules, params, scores, target_score, prefix,
                   swap_given, actions, model, playout, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
     """Draw deals, weight them by the model and play every action on each one of positive weight.
 
@@ -187,7 +186,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
     eps = model[M_EPS]
     do_strategy = (playout & PLAY_STRATEGY) != 0
     do_dd = (playout & PLAY_DD) != 0
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state, dstate0, buf, dbuf0, _, rec, work, _ = chunk_scratch(states, dstates, ci)
         dstate = np.empty(4, np.uint64)
         dbuf = np.zeros(2, np.int64)

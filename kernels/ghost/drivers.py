@@ -1,12 +1,11 @@
 """Ghost Hand simulation drivers: independent hands, whole games and duplicate experiments.
 
-Parallel loops run over chunks; each chunk owns its RNG state and writes only
+Chunk kernels (``jit.chunk_kernel``) run chunks in threads; each chunk owns its RNG state and writes only
 its own rows of the outputs (``summary[ci]``, ``strat_acc[ci]``, its games'
 rows), and the Python layer merges them, so results never depend on threads.
 """
 
 import numpy as np
-from numba import prange
 
 from bower.kernels.bits import lowest
 from bower.kernels.deal import deal_four, deal_packets
@@ -56,16 +55,16 @@ from bower.kernels.games import (  # noqa: F401  (the layouts are read through t
     seed_game,
     top_seats,
 )
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.rng import next_u64
 from bower.kernels.ghost.codes import G_AUCTION, G_STICK, G_SWAP, G_TIEBREAK
 
 FIRST_DEALER = 2  # seat 0 is position 1 in a game's first hand
 
 
-@kernel(parallel=True)
-def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, target, want_records, records,
-                    summary, bid_acc, est_acc, search):
+@chunk_kernel
+def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, target, want_records,
+                    records, summary, bid_acc, est_acc, search):
     """Simulate hands ``first_hand .. first_hand + n_hands - 1`` in chunks, one RNG state per chunk.
 
     Chunk ``i`` plays hands ``i*chunk_size ..`` (relative) from deal state
@@ -78,7 +77,7 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
     not compiled.
     """
     want_stats = bid_acc.shape[1] > 0
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state, dstate, buf, dbuf, deck, scratch, work, scores = chunk_scratch(states, dstates, ci)
         rows = strategy_rows(params)
         acc = np.zeros(S_WIDTH, np.int64)
@@ -147,14 +146,14 @@ def plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, row
             tally_bids(flat[wb:wb + R_WIDTH], params, bid_acc, est_acc)
 
 
-@kernel(parallel=True)
-def auction_chunks(states, dstates, chunk_size, n_hands, rules, params, target, makers):
+@chunk_kernel
+def auction_chunks(lo, hi, states, dstates, chunk_size, n_hands, rules, params, target, makers):
     """Deal and hold the auction (swap included) for ``n_hands`` hands, without playing them.
 
     Exists to time the auction apart from the play (``bower profile``):
     ``makers[ci]`` counts the chunk's hands that found a maker.
     """
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state, dstate, buf, dbuf, deck, _, _, scores = chunk_scratch(states, dstates, ci)
         rows = strategy_rows(params)
         rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])  # the decision stream
@@ -257,8 +256,8 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
     return -1, max_hands, went_on
 
 
-@kernel(parallel=True)
-def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
+@chunk_kernel
+def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
                  set_wins, game_out, hand_acc, strat_acc, game_acc, search):
     """Play ``n_sets`` deal sets; in each, one game per seat assignment of the strategies.
 
@@ -271,7 +270,7 @@ def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, stra
     scores), and per-chunk counters ``hand_acc``, ``strat_acc``, ``game_acc``.
     """
     n_assign = assignments.shape[0]
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         chunk = states[ci].copy()
         state = np.empty(4, np.uint64)
         dstate = np.empty(4, np.uint64)

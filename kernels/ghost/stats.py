@@ -11,7 +11,6 @@ strategy's own trick estimate in steps of ``EST_STEP``.
 """
 
 import numpy as np
-from numba import prange
 
 from bower.kernels.bits import popcount
 from bower.kernels.deal import deal_packets
@@ -33,7 +32,7 @@ from bower.kernels.ghost.hand import (
     play_dealt_once,
 )
 from bower.kernels.ghost.strategy import best_trump, estimate
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 
 N_LEVELS, N_POS, N_TRUMPS, N_BOWERS, N_ACES = 4, 3, 7, 3, 4
 N_BID_CELLS = N_LEVELS * N_POS * N_TRUMPS * N_BOWERS * N_ACES
@@ -133,8 +132,9 @@ def _add_side(a, pos, b, first, pts, mar):
     a[pos, b, first + 4] += mar * mar
 
 
-@kernel(parallel=True)
-def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params, target, paired, acc, rows, mirror):
+@chunk_kernel
+def swap_chunks(lo, hi, states, dstates, first_deal, chunk_size, n_deals, rules, params, target, paired, acc, rows,
+                mirror):
     """Value of swapping to the ghost: each decision point replayed with the swap taken and refused.
 
     For every deal (dealer ``h % 3``) and position p whose first turn comes
@@ -157,7 +157,7 @@ def swap_chunks(states, dstates, first_deal, chunk_size, n_deals, rules, params,
     the pooled value of swapping by position gets a much narrower interval.
     """
     want_rows = rows.shape[0] > 0
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state, dstate0, buf, dbuf0, deck, rec, work, scores = chunk_scratch(states, dstates, ci)
         dstate = np.empty(4, np.uint64)
         dnext = np.empty(4, np.uint64)

@@ -29,7 +29,6 @@ other side's (doubled, as before).
 """
 
 import numpy as np
-from numba import prange
 
 from bower.kernels.advice import (
     M_KIND,
@@ -69,7 +68,7 @@ from bower.kernels.hasenpfeffer.hand import (
     score_hand,
 )
 from bower.kernels.hasenpfeffer.model import MAX_CHOICES, auction_weight, features
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.solve import new_table, solve_position
 
 ADVICE_DEALER = 3  # the dealer's seat: position p is seat p - 1
@@ -129,9 +128,9 @@ def dd_tricks(rec, lead_hands, trick, keys, tags, bounds, nodes, seen, n_seen):
     return taken, n_seen
 
 
-@kernel(parallel=True)
-def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params, prefix, actions, model, playout,
-                  draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+@chunk_kernel
+def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules, params, prefix, actions, model,
+                  playout, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
     """Weighted deals for the calls ``prefix`` (k, 2) before ``seat``'s turn; every action played on each.
 
     ``actions[a]`` is the level called (0 = pass); ``model`` the model vector,
@@ -147,7 +146,7 @@ def advice_chunks(states, dstates, targets, max_draws, hand, seat, rules, params
     exact = model[M_KIND] == MODEL_EXACT
     do_strategy = (playout & PLAY_STRATEGY) != 0
     do_dd = (playout & PLAY_DD) != 0
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state = states[ci].copy()
         dstate0 = dstates[ci].copy()
         buf, dbuf0, _, work, wt, rec = _scratch()

@@ -10,7 +10,6 @@ threes, -) as bidder and their makes; ``ST_WINS`` counts games its side won.
 """
 
 import numpy as np
-from numba import prange
 
 from bower.kernels.estimate import estimate
 from bower.kernels.games import (
@@ -45,7 +44,7 @@ from bower.kernels.hasenpfeffer.hand import (
     play_hand,
     tally,
 )
-from bower.kernels.jit import kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.rng import next_u64
 from bower.kernels.hasenpfeffer.codes import H_PEPPER
 from bower.kernels.hasenpfeffer.plain import PT_WIDTH, plain_chunk, plain_hand, plain_tables
@@ -61,9 +60,9 @@ def _scratch():
             np.zeros((N_SEATS, 4, N_CARDS), np.float64), np.zeros(R_WIDTH, np.int64))
 
 
-@kernel(parallel=True)
-def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary,
-                    search):
+@chunk_kernel
+def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records,
+                    summary, search):
     """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
 
     Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
@@ -71,19 +70,20 @@ def simulate_chunks(states, dstates, first_hand, chunk_size, n_hands, rules, par
     play the heuristic strategy take the plain path (``plain.plain_tables``, decided once a chunk). ``search``:
     None when no seat searches (``hand.search_arg``), so the search code is not compiled.
     """
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
         buf, dbuf, deck, work, wt, scratch = _scratch()
         card_weights(params, wt)
         tab = np.zeros((N_SEATS, PT_WIDTH), np.int64)
         acc = np.zeros(S_WIDTH, np.int64)
-        lo = ci * chunk_size
-        hi = min((ci + 1) * chunk_size, n_hands)
+        h_first = ci * chunk_size
+        h_end = min((ci + 1) * chunk_size, n_hands)
         if plain_tables(params, tab):
-            plain_chunk(state, buf, deck, lo, hi, first_hand, rules, params, tab, want_records, records, scratch, acc)
+            plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, tab, want_records, records, scratch,
+                        acc)
         else:
-            for h in range(lo, hi):
+            for h in range(h_first, h_end):
                 rec = records[h] if want_records else scratch
                 play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, rec, search)
                 tally(rec, acc)
@@ -174,13 +174,13 @@ def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, 
     return -1, max_hands, False
 
 
-@kernel(parallel=True)
-def games_chunks(states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
+@chunk_kernel
+def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
                  set_wins, game_out, hand_acc, strat_acc, game_acc, search):
     """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as ``ghost_sim.games_chunks``)."""
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
-    for ci in prange(states.shape[0]):
+    for ci in range(lo, hi):
         chunk = states[ci].copy()
         state = np.empty(4, np.uint64)
         dstate = np.empty(4, np.uint64)

@@ -16,7 +16,7 @@ import numpy as np
 from bower.kernels.bits import highest, lowest, popcount, smear
 from bower.kernels.deal import draw_bounded
 from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
-from bower.kernels.jit import kernel
+from bower.kernels.jit import PARFOR_PASSES, kernel
 from bower.kernels.tables import S_PLAIN, S_TRUMPS, SLOT_DECK, SLOT_ORDER, SLOT_SUIT, slot_ranks
 from bower.kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_PASS_FINAL, H_PEPPER, H_REDEAL, H_WIDOW_DEAD
 from bower.kernels.hasenpfeffer.hand import (
@@ -497,7 +497,7 @@ def plain_hand(state, buf, deck, dealer, rules, params, tab, rec, write):
     rec[R_POINTS + 1 - side] = def_pts
 
 
-@kernel
+@kernel(parallel=PARFOR_PASSES)
 def plain_chunk(state, buf, deck, lo, hi, first_hand, rules, params, tab, want_records, records, scratch, acc):
     """Hands ``lo .. hi - 1`` of a chunk on the plain path (``plain_hand``), tallied into ``acc``; with
     ``want_records`` each into its row of ``records``, else into ``scratch`` (the plays not written)."""
