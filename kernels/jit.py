@@ -2,10 +2,13 @@
 
 import functools
 import threading
+import warnings
 
 import numba
 from numba import config, njit
 from numba.core import types
+from numba.core.compiler_lock import global_compiler_lock
+from numba.core.errors import NumbaPerformanceWarning
 from numba.core.cpu_options import ParallelOptions
 from numba.core.registry import CPUDispatcher
 
@@ -43,6 +46,16 @@ class KernelDispatcher(CPUDispatcher):
         args = tuple(types.unliteral(a) for a in args)
         kws = {k: types.unliteral(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
+
+    def compile(self, sig):
+        """Numba's compile; a kernel given ``PARFOR_PASSES`` compiles without Numba's warning that no loop became
+        parallel (none is meant to)."""
+        if not self.targetoptions.get("parallel"):
+            return super().compile(sig)
+        with global_compiler_lock, warnings.catch_warnings():  # the lock first: one thread's filters at a time
+            warnings.filterwarnings("ignore", category=NumbaPerformanceWarning,
+                                    message=r"\s*The keyword argument 'parallel=True' was specified")
+            return super().compile(sig)
 
     def enable_caching(self):
         """Cache in ``config.CACHE_DIR`` with a stamp of the kernel's file and its dependencies (``cache.py``);
