@@ -8,6 +8,7 @@ launcher itself: the shares it cuts, a fault in another thread, the attributes i
 from __future__ import annotations
 
 import threading
+import warnings
 
 import numba
 import numpy as np
@@ -88,3 +89,13 @@ def test_the_compiled_kernel_shows_through():
     assert _mark.__name__ == "_mark" and "calls[lo]" in _mark.__doc__
     assert _mark.py_func is _mark.kernel.py_func
     assert _mark.signatures == _mark.kernel.signatures and _mark.stats == _mark.kernel.stats
+
+
+def test_compiles_without_numbas_warning_that_no_loop_became_parallel():
+    """No loop is meant to (``jit.PARFOR_PASSES``): Numba's warning about it would be an error in this suite and
+    noise on a user's terminal at every first compile."""
+    _mark(np.zeros((1, 4), np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _mark.kernel.recompile()
+    assert _mark.signatures
