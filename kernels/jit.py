@@ -96,10 +96,10 @@ class ChunkKernel:
     object with the other arguments runs every chunk, the range cut into one
     contiguous share per thread. The kernel releases the GIL (``nogil``), so
     the shares run at once, and each chunk writes only its own rows, so the
-    results never depend on the threads. Numba's ``parallel=True`` did the
-    same and cost a variant's first run 40 to 50 CPU seconds more of compiling
-    (benchmarks/RESULTS.md). Other attributes (``stats``, ``signatures``,
-    ``py_func``...) are the compiled kernel's.
+    results never depend on the threads. Numba's ``prange`` did the same and
+    cost a variant's first ``bower simulate`` 15 to 37 CPU seconds more of
+    compiling (benchmarks/RESULTS.md). Other attributes (``stats``,
+    ``signatures``, ``py_func``...) are the compiled kernel's.
     """
 
     def __init__(self, dispatcher, count):
