@@ -114,9 +114,6 @@ class ChunkKernel:
         """Run all chunks of the call ``args`` (the kernel's arguments after ``lo, hi``)."""
         n = int(self.count(*args))
         threads = max(1, min(numba.get_num_threads(), n))
-        if threads == 1:
-            self.kernel(0, n, *args)
-            return
         cuts = [n * t // threads for t in range(threads + 1)]
         errors = []
 
@@ -127,7 +124,7 @@ class ChunkKernel:
                 errors.append(e)
 
         others = [threading.Thread(target=share, args=(cuts[t], cuts[t + 1]), daemon=True)
-                  for t in range(1, threads)]
+                  for t in range(1, threads)]  # none at one thread: the calling thread runs 0 .. n
         for th in others:
             th.start()
         try:

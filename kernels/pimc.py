@@ -132,12 +132,12 @@ OFF_DP = OFF_DSUM + DP_STATES  # (MAX_UNSEEN + 1) x DP_STATES: deal counts
 WS_SIZE = OFF_DP + (MAX_UNSEEN + 1) * DP_STATES
 
 
-
 def search_arg(params, worlds_column: int):
     """The hand kernels' ``search`` argument: an int64 array when a strategy row of ``params`` searches (its
     ``worlds_column``, ``pimc_worlds``, is 1 or more: its card play or its auction), else None. Each variant's
     kernels prune their search branches for None, so a run without a searching seat compiles none of this module."""
     return np.zeros(1, np.int64) if bool((np.asarray(params)[:, worlds_column] >= 1.0).any()) else None
+
 
 @kernel
 def new_workspace():

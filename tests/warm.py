@@ -26,12 +26,12 @@ OLD_FOLDERS = ("xdist-gw0", "xdist-gw1")  # one folder a worker before the worke
 
 
 def compile_solve() -> None:
-    """The double-dummy solver on a few Ghost Hand deals and one position with a card played."""
+    """The double-dummy solver on a Ghost Hand position with a card played (whole deals: each variant's search
+    group)."""
     from bower.sim import solve
     from bower.sim.variants import get_variant
 
     v = get_variant("ghost")
-    solve.solve_batch(*solve.sample_deals(v, 4, 0))
     hands = solve.parse_deal(v, "0:JH JD AH KH 9S TC 1:QC AC TS AS TD QH 2:KC QS KS AD 9H TH")
     solve.solve(v, hands, 3, 0, plays=[solve.parse_card("JH")])
 
