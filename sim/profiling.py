@@ -192,7 +192,7 @@ def _dispatchers(kernel: str, variant="ghost") -> list:
     v = get_variant(variant)
     from bower.kernels.solve import solve_many
 
-    return {"deal": [deal_many], "deal+auction": list(v.phase_dispatchers), "hand": [v.drivers.simulate_chunks],
+    return {"deal": [deal_many], "deal+auction": list(v.phase_dispatchers), "hand": list(v.drivers.SIMULATE_KERNELS),
             "game": [v.drivers.games_chunks], "should-bid": list(v.advice_kernels), "solve": [solve_many]}[kernel]
 
 

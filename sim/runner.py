@@ -85,15 +85,20 @@ def _simulate_chunks(v, states, dstates, first, n, rules_vec, params, want_recor
     v.run_chunks(states, dstates, first, CHUNK_SIZE, n, rules_vec, params, want_records, records, summary)
 
 
+def _compiles(kernels) -> int:
+    """How many signatures ``kernels`` compiled (cache misses) so far in this process."""
+    return sum(sum(k.stats.cache_misses.values()) for k in kernels)
+
+
 def warm_up(rules_vec: np.ndarray, params: np.ndarray, variant="ghost") -> tuple[float, bool]:
     """Load or compile the simulation kernel before timing; (seconds, whether it compiled)."""
     v = get_variant(variant)
     k, sim = v.hand_kernels, v.drivers
     t0 = time.perf_counter()
-    before = sum(sim.simulate_chunks.stats.cache_misses.values())
+    before = _compiles(sim.SIMULATE_KERNELS)
     _simulate_chunks(v, chunk_states(0, 0, 1), decision_states(0, 0, 1), 0, 1, rules_vec, params, False,
                      np.zeros((1, k.R_WIDTH), np.int64), np.zeros((1, k.S_WIDTH), np.int64))
-    compiled = sum(sim.simulate_chunks.stats.cache_misses.values()) > before
+    compiled = _compiles(sim.SIMULATE_KERNELS) > before
     return time.perf_counter() - t0, compiled
 
 

@@ -141,13 +141,14 @@ def compile_parts(variant: str, parts=PARTS) -> None:
 
 
 def run_items(items) -> None:
-    """Compile a group's items here, in order."""
+    """Compile a group's items here, in order (a ``("call", "module:function", *args)`` item calls it with
+    ``args``)."""
     for item in items:
         if item[0] == "variant":
             compile_parts(item[1], item[2])
         else:
             module, _, fn = item[1].partition(":")
-            getattr(importlib.import_module(module), fn)()
+            getattr(importlib.import_module(module), fn)(*item[2:])
 
 
 DASK_TOPIC = "bower-compiling"  # the Dask event a worker logs when it starts compiling a warm job

@@ -1,4 +1,5 @@
-"""A run compiles only what it uses: the hand kernels leave the search code out when no seat searches.
+"""A run compiles only what it uses: the hand kernels leave the search code out when no seat searches, and a run
+of heuristic seats compiles the plain path's chunk kernel and not the general one.
 
 Each variant's hand kernels take ``search``: None when no strategy row
 searches (``hand.search_arg``), and Numba prunes every branch on
@@ -6,8 +7,12 @@ searches (``hand.search_arg``), and Numba prunes every branch on
 auction and the solver are never compiled for such a run. The records are the
 same either way (tests/test_golden.py); here: which runs get None, and that
 the pruning holds through a kernel-to-kernel call and an inlined kernel.
+Ghost Hand, Cutthroat and Hasenpfeffer choose the plain path's kernel once a
+run, in Python (``drivers.simulate_kernel``): which runs take it, that both
+kernels play the same hands, and that a default run compiles no other.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -72,3 +77,68 @@ def test_a_none_search_is_pruned_through_calls_and_inlining(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True).stdout
     # with None the searched kernel is never compiled; with an array it is, and runs
     assert out.strip().splitlines()[-1] == "[4, 0, 3000, 1]"
+
+
+SPLIT = ("ghost", "cutthroat", "hasenpfeffer")  # variants whose plain path is a chunk kernel of its own
+
+
+def _rules(v, given=None):
+    from bower.sim.rules import encode, resolve
+
+    return encode(v, resolve(v, given))
+
+
+@pytest.mark.parametrize("variant", SPLIT)
+def test_the_plain_path_is_chosen_once_a_run(variant):
+    v = get_variant(variant)
+    d = v.drivers
+    for preset in v.presets:
+        params = runner.seat_params(preset, v)[1]
+        plain = preset != "random" and not preset.startswith("pimc")
+        assert (d.simulate_kernel(params, _rules(v)) is d.plain_chunks) == plain, preset
+    one_random = runner.seat_params(["random"] + ["default"] * (v.players - 1), v)[1]
+    assert d.simulate_kernel(one_random, _rules(v)) is d.simulate_chunks
+    if variant == "ghost":  # the plain path holds one lap of bidding only
+        params = runner.seat_params("default", v)[1]
+        assert d.simulate_kernel(params, _rules(v, {"auction": "until_passes"})) is d.simulate_chunks
+
+
+@pytest.mark.parametrize("variant", SPLIT)
+def test_the_plain_and_general_kernels_play_the_same_hands(variant):
+    v = get_variant(variant)
+    d, k = v.drivers, v.hand_kernels
+    params = runner.seat_params("default", v)[1]
+    rules = _rules(v)
+    n, chunk = 300, 100
+    out = []
+    for kern in (d.plain_chunks, d.simulate_chunks):
+        records = np.zeros((n, k.R_WIDTH), np.int64)
+        summary = np.zeros((n // chunk, k.S_WIDTH), np.int64)
+        args = [runner.chunk_states(11, 0, n // chunk), runner.decision_states(11, 0, n // chunk), 0, chunk, n, rules,
+                params]
+        if variant == "ghost":
+            no_stats = np.zeros((n // chunk, 0, 4), np.int64)
+            kern(*args, v.target, True, records, summary, no_stats, no_stats, None)
+        else:
+            kern(*args, True, records, summary, None)
+        out.append((records, summary))
+    assert out[0][0].any()
+    np.testing.assert_array_equal(out[0][0], out[1][0])
+    np.testing.assert_array_equal(out[0][1], out[1][1])
+
+
+def test_a_heuristic_run_compiles_no_general_path():
+    code = textwrap.dedent('''
+        import json
+        from bower.sim import runner
+        from bower.sim.variants import get_variant
+        out = {}
+        for name in %r:
+            runner.simulate(name, hands=50, seed=0, threads=1)
+            d = get_variant(name).drivers
+            out[name] = [len(d.plain_chunks.signatures), len(d.simulate_chunks.signatures)]
+        print(json.dumps(out))
+    ''' % (SPLIT,))
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    # the plain path's kernel loaded or compiled once, the general one never
+    assert json.loads(out.strip().splitlines()[-1]) == {name: [1, 0] for name in SPLIT}

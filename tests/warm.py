@@ -4,9 +4,10 @@ Both pytest-xdist workers use one Numba cache folder (``tests/conftest.py``);
 without this step each worker would compile what its tests reach, often the
 same kernels at the same moment. Here ``bower.sim.warm.run_groups`` (what
 ``bower warm`` runs) compiles one group per process, two processes at a
-time, into that folder: each variant's kernels (``bower warm``'s parts), each
-variant's search (PIMC card play and the solver, ``--part search``), and with
-Ghost Hand's group also the solver on part-played positions and Ghost Hand's
+time, into that folder: each variant's kernels (``bower warm``'s parts, and the
+general hand path a random seat takes, ``compile_general``), each variant's
+search (PIMC card play and the solver, ``--part search``), and with Ghost
+Hand's group also the solver on part-played positions and Ghost Hand's
 swap statistics (``ghost-stats``). The cache keeps each signature's code in
 its own file (``kernels/cache.py``), so processes that fill one folder at once
 are safe. Whatever a test compiles beyond these, the first worker to reach it
@@ -43,6 +44,14 @@ def compile_ghost_stats() -> None:
     stats.swap_values(20, seed=0, threads=1, want_rows=True)
 
 
+def compile_general(variant: str) -> None:
+    """The variant's general hand path (``drivers.simulate_chunks``): a default run takes the plain path's kernel
+    only (``drivers.simulate_kernel``), and many tests run random or forced seats."""
+    from bower.sim import runner
+
+    runner.simulate(variant, hands=50, seed=0, threads=1, strategy="random")
+
+
 def _compile(names: list[str]) -> None:
     """Compile here, in this process, each named variant's group (``bower warm``'s parts), ``solve`` or
     ``ghost-stats`` (how benchmarks/RESULTS.md measured one group's compiling)."""
@@ -64,6 +73,8 @@ def suite_groups() -> list:
 
     out = []
     for g in groups(parts=ALL_PARTS):
+        if " " not in g.name:  # a variant's group, not its search group
+            g = Group(g.name, g.items + (("call", "tests.warm:compile_general", g.name),))
         if g.name == "ghost":
             extra = (("call", "tests.warm:compile_ghost_stats"), ("call", "tests.warm:compile_solve"))
             g = Group(g.name, g.items + extra)

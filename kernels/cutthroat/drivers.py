@@ -70,36 +70,55 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
     """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
 
     Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
-    rows of ``records``. The dealer of hand h is ``h % 3``; ``params`` has a row per seat. When every seat plays
-    the heuristic strategy (``plays_plainly``) the chunk takes the plain path (``play_hand_plain``, the merge's
-    tables built once a chunk): the same hands. ``search``: None when no seat
-    searches (``hand.search_arg``), so the search code is not compiled.
+    rows of ``records``. The dealer of hand h is ``h % 3``; ``params`` has a row per seat. ``search``: None when
+    no seat searches (``hand.search_arg``), so the search code is not compiled. Every strategy; a run whose seats
+    all play the heuristic strategy takes ``plain_chunks`` instead (``simulate_kernel``).
     """
-    plain = plays_plainly(params)
     for ci in range(lo, hi):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
         buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, scratch = _scratch()
         card_weights(params, wt, order)
         acc = np.zeros(S_WIDTH, np.int64)
-        first = ci * chunk_size
-        last = min((ci + 1) * chunk_size, n_hands)
-        if plain:
-            keeps = (np.empty((N_SEATS, 4, N_PATTERNS_T, 6), np.float64), np.empty((N_SEATS, 4, N_PATTERNS_T, 6), np.int64),
-                     np.empty((N_SEATS, N_PATTERNS_O, 6), np.float64), np.empty((N_SEATS, N_PATTERNS_O, 6), np.int64))
-            keep_tables(wt, order, keeps[0], keeps[1], keeps[2], keeps[3])
-            for h in range(first, last):
-                rec = records[h] if want_records else scratch
-                play_hand_plain(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, keeps,
-                                (first_hand + h) % 3, rules, params, wt, rec)
-                tally(rec, acc)
-        else:
-            for h in range(first, last):
-                rec = records[h] if want_records else scratch
-                play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
-                          (first_hand + h) % 3, rules, params, wt, order, rec, search)
-                tally(rec, acc)
+        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
+            rec = records[h] if want_records else scratch
+            play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
+                      (first_hand + h) % 3, rules, params, wt, order, rec, search)
+            tally(rec, acc)
         summary[ci, :] = acc
+
+
+@chunk_kernel
+def plain_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records,
+                 summary, search):
+    """``simulate_chunks`` for a run whose seats all play the heuristic strategy (``plays_plainly``): the same
+    hands and records by the plain path (``play_hand_plain``, the merge's tables built once a chunk). ``search``
+    is not read."""
+    for ci in range(lo, hi):
+        state = states[ci].copy()
+        dstate = dstates[ci].copy()
+        buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, scratch = _scratch()
+        card_weights(params, wt, order)
+        acc = np.zeros(S_WIDTH, np.int64)
+        keeps = (np.empty((N_SEATS, 4, N_PATTERNS_T, 6), np.float64), np.empty((N_SEATS, 4, N_PATTERNS_T, 6), np.int64),
+                 np.empty((N_SEATS, N_PATTERNS_O, 6), np.float64), np.empty((N_SEATS, N_PATTERNS_O, 6), np.int64))
+        keep_tables(wt, order, keeps[0], keeps[1], keeps[2], keeps[3])
+        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
+            rec = records[h] if want_records else scratch
+            play_hand_plain(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, keeps,
+                            (first_hand + h) % 3, rules, params, wt, rec)
+            tally(rec, acc)
+        summary[ci, :] = acc
+
+
+def simulate_kernel(params, rules):
+    """The chunk kernel that simulates hands of these strategies (``rules`` as ``simulate_chunks`` takes them):
+    ``plain_chunks`` when every seat plays the heuristic strategy (``hand.plays_plainly``), else
+    ``simulate_chunks``. Chosen here, once a run, so a run compiles only the path it takes."""
+    return plain_chunks if bool(plays_plainly(params)) else simulate_chunks
+
+
+SIMULATE_KERNELS = (simulate_chunks, plain_chunks)  # what ``simulate_kernel`` may choose
 
 
 @kernel

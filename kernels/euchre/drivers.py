@@ -85,6 +85,9 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
         summary[ci, :] = acc
 
 
+SIMULATE_KERNELS = (simulate_chunks,)  # the hand kernels a simulation may run (the plain play is chosen by hand)
+
+
 @kernel
 def play_order(deal_order, dealer, rules, params, force, dstate, rec):
     """One hand dealt from a 24-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``.

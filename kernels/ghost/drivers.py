@@ -74,20 +74,14 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
     histograms ``bid_acc[i]`` and ``est_acc[i]`` (``ghost_stats``). The
     dealer of hand h is ``h % 3``; ``params`` has a row per seat. ``search``:
     None when no seat searches (``hand.search_arg``): the search code is then
-    not compiled.
+    not compiled. Every strategy and rule; runs on the plain path take
+    ``plain_chunks`` instead (``simulate_kernel``).
     """
     want_stats = bid_acc.shape[1] > 0
     for ci in range(lo, hi):
         state, dstate, buf, dbuf, deck, scratch, work, scores = chunk_scratch(states, dstates, ci)
         rows = strategy_rows(params)
         acc = np.zeros(S_WIDTH, np.int64)
-        if is_plain(rows, SEAT_ROWS, rules):
-            two = np.zeros(2 * R_WIDTH, np.int64)  # two rows: a hand waiting for its partner keeps its own
-            flat = records.reshape(-1) if want_records else two
-            plain_chunk(state, buf, deck, ci * chunk_size, min((ci + 1) * chunk_size, n_hands), first_hand, rules,
-                        params, rows, scores, target, want_records, flat, acc, want_stats, bid_acc[ci], est_acc[ci])
-            summary[ci, :] = acc
-            continue
         flat = records.reshape(-1) if want_records else scratch  # each hand writes its row at ``base``
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             base = h * R_WIDTH if want_records else 0
@@ -99,10 +93,42 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
         summary[ci, :] = acc
 
 
+@chunk_kernel
+def plain_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, target, want_records,
+                 records, summary, bid_acc, est_acc, search):
+    """``simulate_chunks`` for a run on the plain path (``plain_run``): the same hands, records and counters, by
+    ``plain_chunk``. ``dstates`` and ``search`` are not read (no decision is drawn)."""
+    want_stats = bid_acc.shape[1] > 0
+    for ci in range(lo, hi):
+        state, dstate, buf, dbuf, deck, scratch, work, scores = chunk_scratch(states, dstates, ci)
+        rows = strategy_rows(params)
+        acc = np.zeros(S_WIDTH, np.int64)
+        two = np.zeros(2 * R_WIDTH, np.int64)  # two rows: a hand waiting for its partner keeps its own
+        flat = records.reshape(-1) if want_records else two
+        plain_chunk(state, buf, deck, ci * chunk_size, min((ci + 1) * chunk_size, n_hands), first_hand, rules,
+                    params, rows, scores, target, want_records, flat, acc, want_stats, bid_acc[ci], est_acc[ci])
+        summary[ci, :] = acc
+
+
+def plain_run(params, rules) -> bool:
+    """Whether hands of these strategies (``params``, a row per seat) and rules take the plain path
+    (``hand.is_plain``)."""
+    return bool(is_plain(strategy_rows(params), SEAT_ROWS, rules))
+
+
+def simulate_kernel(params, rules):
+    """The chunk kernel that simulates hands of these strategies and rules: ``plain_chunks`` on the plain path,
+    else ``simulate_chunks``. Chosen here, once a run, so a run compiles only the path it takes."""
+    return plain_chunks if plain_run(params, rules) else simulate_chunks
+
+
+SIMULATE_KERNELS = (simulate_chunks, plain_chunks)  # what ``simulate_kernel`` may choose
+
+
 @kernel(inline="always")
 def plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, rows, scores, target, want_records, flat,
                 acc, want_stats, bid_acc, est_acc):
-    """Hands ``h_first .. h_end - 1`` of ``simulate_chunks`` on the plain path (``is_plain``), into ``acc``.
+    """Hands ``h_first .. h_end - 1`` of ``plain_chunks``, on the plain path (``is_plain``), into ``acc``.
 
     Each hand is dealt and auctioned in turn (``deal_plain``); a hand with a maker waits for the next one and
     the two are played together (``play_pair``), a last one alone. Each hand's record is its own row of

@@ -66,28 +66,48 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
     """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
 
     Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
-    rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat. Hands whose seats all
-    play the heuristic strategy take the plain path (``plain.plain_tables``, decided once a chunk). ``search``:
-    None when no seat searches (``hand.search_arg``), so the search code is not compiled.
+    rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat. ``search``: None when
+    no seat searches (``hand.search_arg``), so the search code is not compiled. Every strategy; a run whose seats
+    all play the heuristic strategy takes ``plain_chunks`` instead (``simulate_kernel``).
     """
     for ci in range(lo, hi):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
         buf, dbuf, deck, work, wt, scratch = _scratch()
         card_weights(params, wt)
-        tab = np.zeros((N_SEATS, PT_WIDTH), np.int64)
         acc = np.zeros(S_WIDTH, np.int64)
-        h_first = ci * chunk_size
-        h_end = min((ci + 1) * chunk_size, n_hands)
-        if plain_tables(params, tab):
-            plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, tab, want_records, records, scratch,
-                        acc)
-        else:
-            for h in range(h_first, h_end):
-                rec = records[h] if want_records else scratch
-                play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, rec, search)
-                tally(rec, acc)
+        for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
+            rec = records[h] if want_records else scratch
+            play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, rec, search)
+            tally(rec, acc)
         summary[ci, :] = acc
+
+
+@chunk_kernel
+def plain_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records,
+                 summary, search):
+    """``simulate_chunks`` for a run on the plain path (``plain.plain_tables``): the same hands and records by
+    ``plain.plain_chunk``. ``dstates`` and ``search`` are not read."""
+    for ci in range(lo, hi):
+        state = states[ci].copy()
+        buf, dbuf, deck, work, wt, scratch = _scratch()
+        tab = np.zeros((N_SEATS, PT_WIDTH), np.int64)
+        plain_tables(params, tab)
+        acc = np.zeros(S_WIDTH, np.int64)
+        plain_chunk(state, buf, deck, ci * chunk_size, min((ci + 1) * chunk_size, n_hands), first_hand, rules, params,
+                    tab, want_records, records, scratch, acc)
+        summary[ci, :] = acc
+
+
+def simulate_kernel(params, rules):
+    """The chunk kernel that simulates hands of these strategies (``rules`` as ``simulate_chunks`` takes them):
+    ``plain_chunks`` when the plain path plays them (``plain.plain_tables``), else ``simulate_chunks``. Chosen
+    here, once a run, so a run compiles only the path it takes."""
+    plain = plain_tables(params, np.zeros((N_SEATS, PT_WIDTH), np.int64))
+    return plain_chunks if bool(plain) else simulate_chunks
+
+
+SIMULATE_KERNELS = (simulate_chunks, plain_chunks)  # what ``simulate_kernel`` may choose
 
 
 @kernel

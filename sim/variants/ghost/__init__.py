@@ -24,12 +24,12 @@ ADVICE_HAND = "JH KH TH 9H AS 9C"  # the profiled should-bid question: position 
 
 
 def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
-    """The hand kernel on a batch of chunks, without the report's bid histograms; the search code is compiled only
-    when a seat searches (``hand.search_arg``)."""
+    """The hand kernel on a batch of chunks, without the report's bid histograms: the plain path's or the general
+    one (``drivers.simulate_kernel``), the search code compiled only when a seat searches (``hand.search_arg``)."""
     n_chunks = states.shape[0]
-    gs.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, TARGET, want_records, records_out,
-                       summary_out, np.zeros((n_chunks, 0, 4), np.int64), np.zeros((n_chunks, 0, 4), np.int64),
-                       gk.search_arg(params))
+    no_stats = np.zeros((n_chunks, 0, 4), np.int64)
+    gs.simulate_kernel(params, rules_vec)(states, dstates, first, chunk, n, rules_vec, params, TARGET, want_records,
+                                          records_out, summary_out, no_stats, no_stats, gk.search_arg(params))
 
 
 def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:

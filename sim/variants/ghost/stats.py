@@ -68,7 +68,7 @@ def bid_job(job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     summary = np.zeros((n_chunks, gk.S_WIDTH), np.int64)
     b_acc = np.zeros((n_chunks, gst.N_BID_CELLS, gst.H_WIDTH), np.int64)
     e_acc = np.zeros((n_chunks, gst.N_LEVELS * gst.N_EST, gst.H_WIDTH), np.int64)
-    gs.simulate_chunks(
+    gs.simulate_kernel(params, rules_vec)(
         runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
         runner.CHUNK_SIZE, n, rules_vec, params, runner.get_variant("ghost").target, False,
         np.zeros((1, gk.R_WIDTH), np.int64), summary, b_acc, e_acc, gk.search_arg(params),

@@ -30,10 +30,10 @@ ADVICE_HAND = "JK JH JD AH KH 9C"  # the profiled should-bid question: position 
 
 
 def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
-    """The hand kernel on a batch of chunks; the search code is compiled only when a seat searches
-    (``hand.search_arg``)."""
-    hs.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out,
-                       hk.search_arg(params))
+    """The hand kernel on a batch of chunks: the plain path's or the general one (``drivers.simulate_kernel``), the
+    search code compiled only when a seat searches (``hand.search_arg``)."""
+    hs.simulate_kernel(params, rules_vec)(states, dstates, first, chunk, n, rules_vec, params, want_records,
+                                          records_out, summary_out, hk.search_arg(params))
 
 
 def profile_advice(n: int, threads: int) -> float:
