@@ -201,7 +201,7 @@ variant_option = click.option("--variant", default="ghost", show_default=True, t
                               help=_variant_help())
 seed_option = click.option("--seed", default=0, show_default=True, envvar="BOWER_SEED", show_envvar=True,
                            type=Count(low=0, high=MAX_SEED, why="too large a seed"),
-                           help="Random seed: a whole number from 0 to 2**64 - 1.")
+                           help="Random seed: a whole number below 2**64.")
 threads_option = click.option(
     "--threads", default=None, type=click.IntRange(min=1), envvar="BOWER_THREADS", show_envvar=True,
     help="Kernel threads (default: all cores). Results do not depend on it.",
