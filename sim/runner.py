@@ -33,6 +33,7 @@ GAME_BATCH_CHUNKS = 32
 MAX_HANDS_PER_GAME = 1000
 MAX_HANDS = 10**12  # hands one run may ask for: days at ten million hands a second
 MAX_GAMES = 10**10  # whole games one run may ask for (each about 10 to 20 hands)
+MAX_SAMPLES = 10**9  # should-bid: effective deals per action one question may ask for
 MAX_SEED = 2**64 - 1  # seeds are whole numbers from 0 to this (the CLI's --seed and BOWER_SEED too)
 
 
@@ -85,7 +86,7 @@ def set_threads(threads: int | None) -> int:
     """Use ``threads`` kernel threads (None: all); returns the count in force."""
     n = max_threads() if threads is None else int(threads)
     if not 1 <= n <= max_threads():
-        raise RunError(f"--threads must be between 1 and {max_threads()} on this machine, got {threads}")
+        raise RunError(f"--threads must be between 1 and {max_threads()} on this machine, got {number_text(threads)}")
     numba.set_num_threads(n)
     return n
 

@@ -123,6 +123,36 @@ def test_the_library_refuses_the_same_seeds():
         runner.simulate(hands=-(10**400))
 
 
+BIG = 10**5000  # past Python's 4,300 digits for str(): an error that printed it would fail itself
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: bower.simulate(hands=10, threads=BIG),
+     f"--threads must be between 1 and {runner.max_threads()} on this machine, got about 1e5000"),
+    (lambda: bower.should_bid("JH JD AH KH 9S TC", samples=BIG),
+     "--samples about 1e5000 is more than any run could finish: at most 1e9"),
+    (lambda: bower.should_bid("JH JD AH KH 9S TC", samples=2 * 10**9),
+     "--samples 2,000,000,000 is more than any run could finish: at most 1e9"),
+    (lambda: bower.should_bid("JH JD AH KH 9S TC", position=BIG),
+     "--position must be 1, 2 or 3 (1 = dealer's left, 3 = dealer), got about 1e5000"),
+    (lambda: bower.should_bid("JH JD AH KH 9S TC", tau=BIG), "--tau must be a number >= 0, got about 1e5000"),
+    (lambda: bower.should_bid("JH JD AH KH 9S TC", tau="x"), "--tau must be a number >= 0, got 'x'"),
+    (lambda: bower.simulate(hands=10, rules={"moon_set_penalty": BIG}),
+     "bad value about 1e5000 for rule option 'moon_set_penalty' (allowed: 6 | 24)"),
+])
+def test_the_library_names_a_huge_number(call, words):
+    with pytest.raises(bower.BowerError) as e:
+        call()
+    assert str(e.value) == words
+
+
+def test_a_huge_rule_value_on_the_command_line(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert one_error(capsys, "simulate", "--rule", f"moon_set_penalty={HUGE}") == (
+        f"bower: error: bad value '{HUGE}' for rule option 'moon_set_penalty' (allowed: 6 | 24)")
+    assert listing(tmp_path) == []
+
+
 # ---------------------------------------------------------------- strategy parameters have ranges
 
 RANGE = "(a whole number from 0 to 10,000)"
