@@ -241,25 +241,36 @@ def _probe(text: str, host: str, port: int, timeout: float, handshake: bool) -> 
         return
     other = (f"the server at {text} answered with something other than a Dask scheduler's handshake "
              "(is it a Dask scheduler's port?)")
-    data = b""
     with sock:
         try:
-            while len(data) < 8 or len(data) < 8 + int.from_bytes(data[:8], "little"):
-                if len(data) >= 8 and int.from_bytes(data[:8], "little") > 1 << 16:
-                    raise SchedulerError(other)
-                sock.settimeout(max(deadline - time.monotonic(), 0.001))
-                chunk = sock.recv(65536)
-                if not chunk:
-                    raise SchedulerError(f"the server at {text} closed the connection without a word "
-                                         "(is it a Dask scheduler's port?)")
-                data += chunk
+            size = int.from_bytes(_recv(sock, 8, deadline, text), "little")
+            if size > 1 << 16:  # a handshake is some 60 bytes
+                raise SchedulerError(other)
+            body = _recv(sock, size, deadline, text)
         except TimeoutError:
             raise SchedulerError(f"the server at {text} accepted the connection but did not answer within "
                                  f"{timeout:g} s (is it a Dask scheduler's port?)") from None
         except OSError as e:
             raise SchedulerError(f"cannot reach the Dask scheduler at {text}: {os_reason(e)}") from None
-    if b"pickle-protocol" not in data:
+    if b"pickle-protocol" not in body:
         raise SchedulerError(other)
+
+
+def _recv(sock, n: int, deadline: float, text: str) -> bytes:
+    """``n`` bytes from ``sock`` before ``deadline`` (TimeoutError after it); SchedulerError if it closes first."""
+    import time
+
+    data = b""
+    while len(data) < n:
+        sock.settimeout(max(deadline - time.monotonic(), 0.001))
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise SchedulerError(f"the server at {text} closed the connection without a word "
+                                 "(is it a Dask scheduler's port?)")
+        data += chunk
+    return data
+
+
 def _cpus() -> int:
     try:
         return len(os.sched_getaffinity(0))

@@ -228,12 +228,12 @@ def test_toml_past_what_python_reads(capsys, tmp_path, monkeypatch, text, words)
 # ---------------------------------------------------------------- Dask schedulers: addresses, silence, other servers
 
 class _Server:
-    """A local TCP server on a free port that accepts and then stays silent, or sends ``answer`` and stays open."""
+    """A local TCP server on a free port that accepts and stays silent, or sends ``answer`` (and hangs up: ``close``)."""
 
-    def __init__(self, answer: bytes = b""):
+    def __init__(self, answer: bytes = b"", close: bool = False):
         self.sock = socket.create_server(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        self.answer, self.conns = answer, []
+        self.answer, self.close_at_once, self.conns = answer, close, []
         threading.Thread(target=self._serve, daemon=True).start()
 
     def _serve(self):
@@ -245,6 +245,8 @@ class _Server:
             self.conns.append(c)
             if self.answer:
                 c.sendall(self.answer)
+            if self.close_at_once:
+                c.close()
 
     def close(self):
         for c in self.conns:
@@ -316,6 +318,18 @@ def test_a_port_that_answers_other_bytes(capsys, folder, answer):
     assert line == (f"bower: error: the server at {address} answered with something other than a Dask scheduler's "
                     "handshake (is it a Dask scheduler's port?)")
     assert "memory" not in line
+
+
+@pytest.mark.parametrize("answer", [b"", b"\x3a\x00\x00"])
+def test_a_port_that_hangs_up(capsys, folder, answer):
+    server = _Server(answer, close=True)
+    address = f"tcp://127.0.0.1:{server.port}"
+    try:
+        line = one_error(capsys, "simulate", "--hands", "100", "--scheduler", address, "--scheduler-timeout", "5")
+    finally:
+        server.close()
+    assert line == (f"bower: error: the server at {address} closed the connection without a word "
+                    "(is it a Dask scheduler's port?)")
 
 
 def test_a_refused_port_is_tried_until_the_timeout(capsys, folder):

@@ -25,7 +25,7 @@ class Count(click.ParamType):
 
     name = "count"
 
-    def __init__(self, low: int = 1, high: int = 10**12, why: str = "more than any run could finish"):
+    def __init__(self, low: int = 1, *, high: int, why: str = "more than any run could finish"):
         self.low, self.high, self.why = low, high, why
 
     def get_metavar(self, param, ctx=None) -> str:
