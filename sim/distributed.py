@@ -40,8 +40,9 @@ DEFAULT_TIMEOUT_S = 30.0  # seconds to reach the scheduler and have its first an
 MAX_TIMEOUT_S = 86_400.0  # --scheduler-timeout / BOWER_SCHEDULER_TIMEOUT: at most a day
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # the protocols of a scheduler address (tcp:// when none is given)
 DEFAULT_PORT = 8786
-_ADDRESS = re.compile(r"(?:(?P<scheme>[^:/]*)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::(?P<port>[0-9]{1,5}))?",
-                      re.ASCII)
+_ADDRESS = re.compile(r"(?:(?P<scheme>[^:/]*)://)?"  # [PROTOCOL://]
+                      r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"  # HOST: a name, an IPv4 or a bracketed IPv6
+                      r"(?::(?P<port>[0-9]{1,5}))?", re.ASCII)  # [:PORT]
 _timeout: float | None = None  # --scheduler-timeout of the command in progress (None: BOWER_SCHEDULER_TIMEOUT or 30)
 
 
@@ -192,7 +193,7 @@ def parse_local(text: str) -> int | None:
 
 
 def parse_address(text: str) -> tuple[str, str, int]:
-    """(protocol, host, port) of a scheduler address ``[PROTOCOL://]HOST[:PORT]``; SchedulerError for a malformed one."""
+    """(protocol, host, port) of an address ``[PROTOCOL://]HOST[:PORT]``; SchedulerError for a malformed one."""
     m = _ADDRESS.fullmatch(str(text).strip())
     shown = given_text(text)
     if not m:

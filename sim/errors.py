@@ -68,7 +68,7 @@ class HungUp(Terminated):
 
 
 class Stopped(click.ClickException):
-    """A run stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129): ``bower: interrupted`` / ``terminated`` / ``hung up``."""
+    """A run stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129): ``bower: interrupted`` (``terminated``...)."""
 
     def __init__(self, terminated: bool = False, hung_up: bool = False):
         """``hung_up``: SIGHUP (129); ``terminated``: SIGTERM (143); otherwise SIGINT (130)."""

@@ -228,7 +228,7 @@ def test_toml_past_what_python_reads(capsys, tmp_path, monkeypatch, text, words)
 # ---------------------------------------------------------------- Dask schedulers: addresses, silence, other servers
 
 class _Server:
-    """A local TCP server on a free port that accepts and stays silent, or sends ``answer`` (and hangs up: ``close``)."""
+    """A TCP server on a free local port: it accepts, then is silent or sends ``answer`` (then hangs up: ``close``)."""
 
     def __init__(self, answer: bytes = b"", close: bool = False):
         self.sock = socket.create_server(("127.0.0.1", 0))
@@ -340,7 +340,8 @@ def test_a_refused_port_is_tried_until_the_timeout(capsys, folder):
     line = one_error(capsys, "simulate", "--hands", "100", "--scheduler", f"tcp://127.0.0.1:{port}",
                      "--scheduler-timeout", "1")
     assert 1 <= time.monotonic() - t0 < 20
-    assert line == f"bower: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within 1 s (Connection refused)"
+    assert line == (f"bower: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within 1 s "
+                    "(Connection refused)")
 
 
 NOT_AN_ADDRESS = "is not a scheduler address: give tcp://HOST:PORT (or HOST:PORT) or local:N"
@@ -382,7 +383,8 @@ def test_a_bad_scheduler_timeout(capsys, tmp_path, monkeypatch, value):
     monkeypatch.setenv("BOWER_SCHEDULER_TIMEOUT", value)
     with pytest.raises(bower.BowerError) as e:
         bower.simulate(hands=100, scheduler="local:1")
-    assert str(e.value) == f"BOWER_SCHEDULER_TIMEOUT must be a number of seconds above 0 and at most 86400, got {value!r}"
+    assert str(e.value) == ("BOWER_SCHEDULER_TIMEOUT must be a number of seconds above 0 and at most 86400, "
+                            f"got {value!r}")
     assert listing(tmp_path) == []
 
 
@@ -390,7 +392,8 @@ def test_a_bad_scheduler_timeout(capsys, tmp_path, monkeypatch, value):
 def test_the_library_refuses_a_scheduler_of_another_type(scheduler):
     with pytest.raises(bower.BowerError) as e:
         bower.simulate(hands=100, scheduler=scheduler)
-    assert str(e.value).startswith("scheduler must be an address (tcp://HOST:PORT), local:N or a distributed.Client, got ")
+    assert str(e.value).startswith("scheduler must be an address (tcp://HOST:PORT), local:N or a distributed.Client, "
+                                   f"got {type(scheduler).__name__} ")
 
 
 @pytest.mark.parametrize("command", ["simulate", "experiment", "sweep", "should-bid", "report", "solve", "replay"])

@@ -196,7 +196,8 @@ STOP = {signal.SIGINT: (130, "interrupted"), signal.SIGTERM: (143, "terminated")
 
 
 @pytest.mark.parametrize("signals", [[signal.SIGHUP], [signal.SIGINT, signal.SIGTERM],
-                                     [signal.SIGINT, signal.SIGHUP, signal.SIGTERM]], ids=lambda s: "-".join(map(str, s)))
+                                     [signal.SIGINT, signal.SIGHUP, signal.SIGTERM]],
+                         ids=lambda s: "-".join(map(str, s)))
 def test_a_real_run_stopped_leaves_nothing(tmp_path, signals):
     # signals sent together may be taken in either order (pending ones run lowest number first): the status
     # and the line are one signal's, never a traceback, and the cleanup is whole

@@ -225,6 +225,7 @@ _scheduler = click.option(
 
 
 def _set_scheduler_timeout(ctx, param, value):
+    """``--scheduler-timeout``: checked, then set for this command's runs (``main`` clears it after)."""
     from bower.sim import distributed
     from bower.sim.errors import UserError
 

@@ -89,7 +89,8 @@ def replay_turns(position: int, calls: list[int], rules: dict) -> dict:
     stuck dealer).
     """
     if position not in (1, 2, 3):
-        raise AdviceError(f"--position must be 1, 2 or 3 (1 = dealer's left, 3 = dealer), got {number_text(position)}")
+        raise AdviceError(f"--position must be 1, 2 or 3 (1 = dealer's left, 3 = dealer), "
+                          f"got {number_text(position)}")
     until = rules["auction"] == "until_passes"
     passed: set[int] = set()
     called: set[int] = set()

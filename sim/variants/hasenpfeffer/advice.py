@@ -79,7 +79,8 @@ def replay_calls(position: int, calls: list[int], rules: dict) -> dict:
     ``partner_holds`` (the standing bid is the partner's).
     """
     if position not in (1, 2, 3, 4):
-        raise AdviceError(f"--position must be 1 to 4 (1 = dealer's left, 4 = dealer), got {number_text(position)}")
+        raise AdviceError(f"--position must be 1 to 4 (1 = dealer's left, 4 = dealer), "
+                          f"got {number_text(position)}")
     top = 7 if rules["bidding"] == "pepper" else 6
     final = bool(rules["pass_is_final"])
     seat, high, bidder, since, passed = 0, 0, -1, 0, set()
