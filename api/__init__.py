@@ -278,10 +278,13 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
     your decision); ``samples``: effective deals per action (default adaptive).
     Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
     """
+    from bower.sim import runner
     from bower.sim.advice import AdviceError, advise
     from bower.sim.text import call_word
 
     v = _variant(variant)
+    if samples is not None:
+        runner.check_count("--samples", samples, runner.MAX_SAMPLES)
     if model not in ("softmax", "exact"):
         raise AdviceError(f"model must be 'softmax' or 'exact', got {model!r}")
     from bower.sim.advice import PLAYOUTS

@@ -18,6 +18,7 @@ from bower.kernels import advice as ka
 from bower.sim import distributed as dist
 from bower.sim import runner
 from bower.sim.errors import UserError
+from bower.sim.text import number_text
 
 CHUNK_SAMPLES = 1024
 BATCH_CHUNKS = 8
@@ -240,18 +241,30 @@ MIN_ESS = 100.0  # below this effective sample size an answer says it rests on t
 LOW_ESS_DRAW = 5  # while the ESS is below MIN_ESS, sampling goes on up to this many times the cap
 
 
+def _number(value, default: float) -> float:
+    """``value`` as a float (``default`` for None); NaN for what is not a number, inf past any float."""
+    if value is None:
+        return default
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+    except (TypeError, ValueError):
+        return math.nan
+
+
 def model_vector(model: dict | None):
     """The kernels' model vector (``bower.kernels.advice.M_*``) of ``{"kind", "tau", "epsilon"}``; AdviceError when bad."""
     m = dict(model or {})
     kind = m.get("kind", "softmax")
     if kind not in MODELS:
         raise AdviceError(f"unknown model {kind!r} (choose from {', '.join(MODELS)})")
-    tau = float(m.get("tau", DEFAULT_TAU) if m.get("tau") is not None else DEFAULT_TAU)
-    eps = float(m.get("epsilon", DEFAULT_EPSILON) if m.get("epsilon") is not None else DEFAULT_EPSILON)
+    tau = _number(m.get("tau"), DEFAULT_TAU)
+    eps = _number(m.get("epsilon"), DEFAULT_EPSILON)
     if not (tau >= 0 and math.isfinite(tau)):
-        raise AdviceError(f"--tau must be a number >= 0, got {tau}")
+        raise AdviceError(f"--tau must be a number >= 0, got {number_text(m.get('tau'))}")
     if not 0 <= eps < 1:
-        raise AdviceError(f"--epsilon must be at least 0 and below 1, got {eps}")
+        raise AdviceError(f"--epsilon must be at least 0 and below 1, got {number_text(m.get('epsilon'))}")
     if kind == "exact":
         tau, eps = 0.0, 0.0
     return np.array([float(ka.MODEL_EXACT if kind == "exact" else ka.MODEL_SOFTMAX), tau, eps]), {

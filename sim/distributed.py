@@ -32,10 +32,18 @@ import traceback
 from collections import deque
 from typing import Callable, Iterable, Iterator
 
-from bower.sim.errors import UserError
+from bower.sim.errors import UserError, os_reason
+from bower.sim.text import given_text
 
 LOCAL_MAX_WORKERS = 1024  # ``local:N``: at most this many worker processes
-DEFAULT_TIMEOUT_S = 20.0  # seconds to reach the scheduler, or to get it back once lost (BOWER_SCHEDULER_TIMEOUT)
+DEFAULT_TIMEOUT_S = 30.0  # seconds to reach the scheduler and have its first answer, or to get it back once lost
+MAX_TIMEOUT_S = 86_400.0  # --scheduler-timeout / BOWER_SCHEDULER_TIMEOUT: at most a day
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # the protocols of a scheduler address (tcp:// when none is given)
+DEFAULT_PORT = 8786
+_ADDRESS = re.compile(r"(?:(?P<scheme>[^:/]*)://)?"  # [PROTOCOL://]
+                      r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"  # HOST: a name, an IPv4 or a bracketed IPv6
+                      r"(?::(?P<port>[0-9]{1,5}))?", re.ASCII)  # [:PORT]
+_timeout: float | None = None  # --scheduler-timeout of the command in progress (None: BOWER_SCHEDULER_TIMEOUT or 30)
 
 
 class SchedulerError(UserError):
@@ -143,18 +151,33 @@ def _reraise(status: tuple):
 # ---- the Dask executor ------------------------------------------------------------------------------
 
 
-def timeout_s() -> float:
-    """Seconds to wait for the scheduler, at the start or after losing it: ``BOWER_SCHEDULER_TIMEOUT`` or 20."""
-    text = os.environ.get("BOWER_SCHEDULER_TIMEOUT", "").strip()
-    if not text:
-        return DEFAULT_TIMEOUT_S
+def parse_timeout(text, what: str = "BOWER_SCHEDULER_TIMEOUT") -> float:
+    """Seconds from ``text`` (above 0, at most a day); SchedulerError naming ``what`` (if given) otherwise."""
     try:
-        t = float(text)
+        t = float(str(text).strip())
     except ValueError:
         t = -1.0
-    if not 0 < t < 1e6:
-        raise SchedulerError(f"BOWER_SCHEDULER_TIMEOUT must be a number of seconds above 0, got {text!r}")
+    if not 0 < t <= MAX_TIMEOUT_S:
+        raise SchedulerError(f"{what} must be a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}, "
+                             f"got {given_text(text)!r}".lstrip())
     return t
+
+
+def set_timeout(seconds: float | None) -> None:
+    """The scheduler timeout of the runs to come (the CLI's ``--scheduler-timeout``); None: from the environment."""
+    global _timeout
+    _timeout = seconds
+
+
+def timeout_s() -> float:
+    """Seconds to reach the scheduler and have its first answer, or to get it back once lost.
+
+    ``--scheduler-timeout`` (``set_timeout``), else ``BOWER_SCHEDULER_TIMEOUT``, else 30.
+    """
+    if _timeout is not None:
+        return _timeout
+    text = os.environ.get("BOWER_SCHEDULER_TIMEOUT", "").strip()
+    return parse_timeout(text) if text else DEFAULT_TIMEOUT_S
 
 
 def parse_local(text: str) -> int | None:
@@ -163,10 +186,90 @@ def parse_local(text: str) -> int | None:
     if not m:
         return None
     n = m.group(1).strip()
-    if not n.isdigit() or not 1 <= int(n) <= LOCAL_MAX_WORKERS:
+    if not re.fullmatch(r"[0-9]{1,4}", n) or not 1 <= int(n) <= LOCAL_MAX_WORKERS:
         raise SchedulerError(f"--scheduler local:N needs a number of worker processes from 1 to "
-                             f"{LOCAL_MAX_WORKERS}, got {text!r}")
+                             f"{LOCAL_MAX_WORKERS}, got {given_text(text)!r}")
     return int(n)
+
+
+def parse_address(text: str) -> tuple[str, str, int]:
+    """(protocol, host, port) of an address ``[PROTOCOL://]HOST[:PORT]``; SchedulerError for a malformed one."""
+    m = _ADDRESS.fullmatch(str(text).strip())
+    shown = given_text(text)
+    if not m:
+        raise SchedulerError(f"--scheduler {shown!r} is not a scheduler address: give tcp://HOST:PORT (or HOST:PORT) "
+                             "or local:N")
+    scheme = (m.group("scheme") if m.group("scheme") is not None else "tcp").lower()
+    if scheme not in SCHEMES:
+        raise SchedulerError(f"--scheduler {shown!r}: {scheme or 'an empty protocol'!r} is not a Dask protocol "
+                             f"({', '.join(SCHEMES)})")
+    port = int(m.group("port") or DEFAULT_PORT)
+    if not 1 <= port <= 65535:
+        raise SchedulerError(f"--scheduler {shown!r}: port {port} is not from 1 to 65535")
+    return scheme, m.group("host").strip("[]"), port
+
+
+def _probe(text: str, host: str, port: int, timeout: float, handshake: bool) -> None:
+    """Connect to the scheduler's port (again and again while it refuses) and, over tcp, read its first answer.
+
+    A Dask scheduler speaks first: its handshake (a length, then a msgpack
+    map with ``pickle-protocol``). SchedulerError, within ``timeout``
+    seconds, when nothing accepts the connection, when nothing answers, or
+    when the answer is something else (another server on that port).
+    """
+    import socket
+    import time
+
+    deadline = time.monotonic() + timeout
+    reason = "no answer"
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise SchedulerError(f"cannot reach the Dask scheduler at {text} within {timeout:g} s ({reason})")
+        try:
+            sock = socket.create_connection((host, port), timeout=left)
+            break
+        except socket.gaierror as e:
+            raise SchedulerError(f"cannot reach the Dask scheduler at {text}: unknown host {host!r} "
+                                 f"({e.strerror or _reason(e)})") from None
+        except TimeoutError:
+            reason = "no connection"
+        except OSError as e:
+            reason = os_reason(e)
+            time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
+    if not handshake:
+        sock.close()
+        return
+    other = (f"the server at {text} answered with something other than a Dask scheduler's handshake "
+             "(is it a Dask scheduler's port?)")
+    with sock:
+        try:
+            size = int.from_bytes(_recv(sock, 8, deadline, text), "little")
+            if size > 1 << 16:  # a handshake is some 60 bytes
+                raise SchedulerError(other)
+            body = _recv(sock, size, deadline, text)
+        except TimeoutError:
+            raise SchedulerError(f"the server at {text} accepted the connection but did not answer within "
+                                 f"{timeout:g} s (is it a Dask scheduler's port?)") from None
+        except OSError as e:
+            raise SchedulerError(f"cannot reach the Dask scheduler at {text}: {os_reason(e)}") from None
+    if b"pickle-protocol" not in body:
+        raise SchedulerError(other)
+
+
+def _recv(sock, n: int, deadline: float, text: str) -> bytes:
+    """``n`` bytes from ``sock`` before ``deadline`` (TimeoutError after it); SchedulerError if it closes first."""
+    import time
+
+    data = b""
+    while len(data) < n:
+        sock.settimeout(max(deadline - time.monotonic(), 0.001))
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise SchedulerError(f"the server at {text} closed the connection without a word "
+                                 "(is it a Dask scheduler's port?)")
+        data += chunk
+    return data
 
 
 def _cpus() -> int:
@@ -199,30 +302,37 @@ def _open_dask(scheduler):
         import distributed
     except ImportError:
         raise SchedulerError("--scheduler needs Dask: pip install 'bower-euchre[dask]'") from None
-    timeout = timeout_s()
-    quiet = _Quiet()
-    cluster = None
     if isinstance(scheduler, distributed.Client):
-        return Dask(scheduler, scheduler, None, owned=False, quiet=quiet)
-    text = str(scheduler).strip()
+        return Dask(scheduler, scheduler, None, owned=False, quiet=_Quiet())
+    if not isinstance(scheduler, str):
+        raise SchedulerError(f"scheduler must be an address (tcp://HOST:PORT), local:N or a distributed.Client, "
+                             f"got {type(scheduler).__name__} {given_text(repr(scheduler))}")
+    text = scheduler.strip()
     if not text:
         raise SchedulerError("--scheduler needs an address (tcp://HOST:8786) or local:N")
     n_local = parse_local(text)
+    timeout = timeout_s()
+    if n_local is None:
+        scheme, host, port = parse_address(text)
+        if scheme != "ucx":
+            _probe(text, host, port, timeout, handshake=scheme == "tcp")
+    quiet = _Quiet()
+    cluster = None
     try:
         if n_local is not None:
             cluster = local_cluster(n_local)
             client = distributed.Client(cluster, timeout=timeout)
         else:
             client = distributed.Client(text, timeout=timeout)
-    except (OSError, TimeoutError) as e:
+    except BaseException as e:
         quiet.restore()
         if cluster is not None:
             cluster.close()
-        raise SchedulerError(f"cannot reach the Dask scheduler at {text}: {_reason(e)}") from None
-    except BaseException:
-        quiet.restore()
-        if cluster is not None:
-            cluster.close()
+        if isinstance(e, (OSError, TimeoutError)):
+            raise SchedulerError(f"cannot reach the Dask scheduler at {text}: {_reason(e)}") from None
+        if isinstance(e, Exception):  # an answer that is not Dask's (a length no message has: MemoryError)
+            raise SchedulerError(f"cannot talk to the Dask scheduler at {text}: {type(e).__name__}: "
+                                 f"{given_text(_reason(e), 200)}") from None
         raise
     return Dask(client, scheduler, cluster, owned=True, quiet=quiet)
 

@@ -1,12 +1,12 @@
-"""The errors the command line shows as one line: bad input (status 2) and a stop by a signal (130, 143).
+"""The errors the command line shows as one line: bad input (status 2) and a stop by a signal (130, 143, 129).
 
 ``UserError`` is a ``click.ClickException``, so click's standalone mode
 prints it (``bower: error: ...``, one line) and exits with its status; the
 library raises it for bad input and callers that are not the CLI catch it
-like any exception. ``Terminated`` is what the CLI's SIGTERM handler raises
-in the main thread: a ``KeyboardInterrupt``, so every cleanup that runs on
-Ctrl-C (temporary ``.bower-*.part`` files, ``.bower-*/`` staging folders)
-runs on SIGTERM too.
+like any exception. ``Terminated`` (SIGTERM) and ``HungUp`` (SIGHUP) are
+what the CLI's signal handler raises in the main thread: ``KeyboardInterrupt``s,
+so every cleanup that runs on Ctrl-C (temporary ``.bower-*.part`` files,
+``.bower-*/`` staging folders) runs on them too.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import click
 EXIT_BAD_INPUT = 2  # bad input, a fault (a full disk, an unreadable file)
 EXIT_INTERRUPTED = 130  # SIGINT (Ctrl-C): 128 + 2
 EXIT_TERMINATED = 143  # SIGTERM (kill, timeout, systemd, batch schedulers): 128 + 15
+EXIT_HUNG_UP = 129  # SIGHUP (the terminal or the ssh session closed): 128 + 1
 
 
 def one_line(text: str) -> str:
@@ -62,14 +63,18 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised in the main thread so that the cleanup of an interrupt runs."""
 
 
-class Stopped(click.ClickException):
-    """A run stopped by SIGINT (exit 130) or SIGTERM (exit 143): ``bower: interrupted`` / ``bower: terminated``."""
+class HungUp(Terminated):
+    """SIGHUP, raised in the main thread so that the cleanup of an interrupt runs."""
 
-    def __init__(self, terminated: bool = False):
-        """``terminated``: SIGTERM (143); otherwise SIGINT (130)."""
-        super().__init__("terminated" if terminated else "interrupted")
-        self.exit_code = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+
+class Stopped(click.ClickException):
+    """A run stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129): ``bower: interrupted`` (``terminated``...)."""
+
+    def __init__(self, terminated: bool = False, hung_up: bool = False):
+        """``hung_up``: SIGHUP (129); ``terminated``: SIGTERM (143); otherwise SIGINT (130)."""
+        super().__init__("hung up" if hung_up else "terminated" if terminated else "interrupted")
+        self.exit_code = EXIT_HUNG_UP if hung_up else EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
     def show(self, file=None) -> None:
-        """Print ``bower: interrupted`` or ``bower: terminated`` on stderr."""
+        """Print ``bower: interrupted``, ``bower: terminated`` or ``bower: hung up`` on stderr."""
         click.echo(f"bower: {self.format_message()}", file=file, err=file is None)

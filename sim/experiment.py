@@ -294,9 +294,10 @@ def parse_range(text: str, variant="ghost") -> tuple[str, list[float]]:
         start, stop, step = nums
         if not (math.isfinite(start) and math.isfinite(stop) and math.isfinite(step)) or step <= 0 or stop < start:
             raise StrategyError(f"--param {text!r}: need START <= STOP and STEP > 0")
-        count = int(math.floor((stop - start) / step + 1e-9)) + 1
-        if count > 1000:
-            raise StrategyError(f"--param {text!r} gives {count} values (at most 1000)")
+        span = (stop - start) / step + 1e-9  # inf when past any float
+        count = int(span) + 1 if span < 1e9 else None
+        if count is None or count > 1000:
+            raise StrategyError(f"--param {text!r} gives {count or 'over a billion'} values (at most 1000)")
         values = [round(start + i * step, 12) for i in range(count)]
     else:
         raise StrategyError(f"--param {text!r} must be NAME=START:STOP:STEP (or NAME=VALUE)")

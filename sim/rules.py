@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bower.sim.errors import UserError
+from bower.sim.text import number_text
 
 RULES_VERSION = "bower-rules-1 (RULES.md 2026-11)"
 
@@ -50,7 +51,8 @@ def _parse_value(opt: Option, raw) -> object:
     for v in opt.values:
         if raw == v and type(raw) is type(v):
             return v
-    text = str(raw).strip().lower()
+    shown = number_text(raw)
+    text = shown.replace(",", "") if isinstance(raw, int) else str(raw).strip().lower()
     for v in opt.values:
         if isinstance(v, bool):
             if (v and text in _TRUE) or (not v and text in _FALSE):
@@ -58,7 +60,7 @@ def _parse_value(opt: Option, raw) -> object:
         elif str(v).lower() == text:
             return v
     allowed = " | ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in opt.values)
-    raise RuleError(f"bad value {raw!r} for rule option {opt.name!r} (allowed: {allowed})")
+    raise RuleError(f"bad value {shown} for rule option {opt.name!r} (allowed: {allowed})")
 
 
 def resolve(variant, overrides: dict | None = None) -> dict:

@@ -21,7 +21,7 @@ from bower.sim import records as rec_mod
 from bower.sim.errors import UserError
 from bower.sim.rules import encode, get_variant, resolve
 from bower.sim.strategy import load_strategy, to_vector
-from bower.sim.text import limit_text
+from bower.sim.text import limit_text, number_text
 
 CHUNK_SIZE = 4096  # hands per chunk (independent hands)
 GAME_CHUNK_SETS = 64  # deal sets per chunk (whole games)
@@ -33,6 +33,8 @@ GAME_BATCH_CHUNKS = 32
 MAX_HANDS_PER_GAME = 1000
 MAX_HANDS = 10**12  # hands one run may ask for: days at ten million hands a second
 MAX_GAMES = 10**10  # whole games one run may ask for (each about 10 to 20 hands)
+MAX_SAMPLES = 10**9  # should-bid: effective deals per action one question may ask for
+MAX_SEED = 2**64 - 1  # seeds are whole numbers from 0 to this (the CLI's --seed and BOWER_SEED too)
 
 
 class RunError(UserError, ValueError):
@@ -65,17 +67,26 @@ def max_threads() -> int:
 def check_count(flag: str, n, limit: int) -> int:
     """``n`` if it is a whole number from 1 to ``limit``; RunError naming ``flag`` and the limit otherwise."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
-        raise RunError(f"{flag} must be a positive integer, got {n!r}")
+        raise RunError(f"{flag} must be a positive integer, got {number_text(n)}")
     if n > limit:
-        raise RunError(f"{flag} {int(n):,} is more than any run could finish: at most {limit_text(limit)}")
+        raise RunError(f"{flag} {number_text(int(n))} is more than any run could finish: at most {limit_text(limit)}")
     return int(n)
+
+
+def check_seed(seed) -> int:
+    """``seed`` if it is a whole number from 0 to MAX_SEED; RunError (the CLI's words for ``--seed``) otherwise."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise RunError(f"seed must be a non-negative integer, got {number_text(seed)}")
+    if seed > MAX_SEED:
+        raise RunError(f"--seed {number_text(int(seed))} is too large a seed: at most {limit_text(MAX_SEED)}")
+    return int(seed)
 
 
 def set_threads(threads: int | None) -> int:
     """Use ``threads`` kernel threads (None: all); returns the count in force."""
     n = max_threads() if threads is None else int(threads)
     if not 1 <= n <= max_threads():
-        raise RunError(f"--threads must be between 1 and {max_threads()} on this machine, got {threads}")
+        raise RunError(f"--threads must be between 1 and {max_threads()} on this machine, got {number_text(threads)}")
     numba.set_num_threads(n)
     return n
 
@@ -117,8 +128,7 @@ def seat_params(strategy, variant="ghost") -> tuple[str, np.ndarray]:
 def resolve_run(variant, seed, rules):
     """(variant, full rule dict, encoded rule vector) for a run; RuleError/RunError on bad input."""
     v = get_variant(variant)
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise RunError(f"seed must be a non-negative integer, got {seed!r}")
+    check_seed(seed)
     rules_d = resolve(v, rules)
     return v, rules_d, encode(v, rules_d)
 

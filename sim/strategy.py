@@ -17,6 +17,8 @@ import tomllib
 import numpy as np
 
 from bower.sim.errors import UserError
+from bower.sim.text import limit_text, number_text
+
 
 class StrategyError(UserError, ValueError):
     """An unknown strategy, parameter or a bad parameter value."""
@@ -25,6 +27,11 @@ class StrategyError(UserError, ValueError):
 # Trick weights are used in steps of WEIGHT_STEP (a binary fraction), so every estimate is an exact
 # sum whatever the order of its terms; weights must stay below WEIGHT_LIMIT in size.
 from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP  # noqa: E402
+
+MAX_PIMC_WORLDS = 10_000  # worlds searched per PIMC decision: each one a double-dummy solve
+# Parameters the kernels read as whole numbers, with their ranges (every variant): a value outside is refused,
+# never wrapped around or cut to another player.
+WHOLE_PARAMS: dict[str, tuple[int, int]] = {"pimc_worlds": (0, MAX_PIMC_WORLDS)}
 
 
 def _variant(variant):
@@ -45,20 +52,36 @@ def param_index(name: str, variant="ghost") -> int:
     return _variant(variant).param_names.index(name)
 
 
+def param_range(name: str) -> str:
+    """The range of a whole-number parameter in words (``a whole number from 0 to 10,000``), else ``""``."""
+    if name not in WHOLE_PARAMS:
+        return ""
+    low, high = WHOLE_PARAMS[name]
+    return f"a whole number from {low:,} to {limit_text(high)}"
+
+
 def check_value(name: str, value, where: str = "", variant="ghost") -> float:
     """``value`` as a float if it is allowed for parameter ``name``; StrategyError naming it otherwise."""
     at = f" in {where}" if where else ""
     v = _variant(variant)
     if name not in v.param_names:
         raise StrategyError(f"unknown strategy parameter {name!r}{at} ({v.name})")
+    shown = number_text(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         try:
             value = float(value)
-        except (TypeError, ValueError):
-            raise StrategyError(f"bad value {value!r} for strategy parameter {name!r}{at} (a number)") from None
-    value = float(value)
+        except (TypeError, ValueError, OverflowError):
+            raise StrategyError(f"bad value {shown} for strategy parameter {name!r}{at} (a number)") from None
+    if name in WHOLE_PARAMS:
+        low, high = WHOLE_PARAMS[name]
+        if not low <= value <= high or value != math.floor(value):
+            raise StrategyError(f"bad value {shown} for strategy parameter {name!r}{at} ({param_range(name)})")
+    try:
+        value = float(value)
+    except OverflowError:
+        value = math.inf
     if not math.isfinite(value):
-        raise StrategyError(f"bad value {value!r} for strategy parameter {name!r}{at} (a finite number)")
+        raise StrategyError(f"bad value {shown} for strategy parameter {name!r}{at} (a finite number)")
     if name.startswith("w_"):
         if abs(value) >= WEIGHT_LIMIT:
             raise StrategyError(f"bad value {value!r} for strategy parameter {name!r}{at} (a weight below {WEIGHT_LIMIT:g})")
@@ -103,6 +126,10 @@ def load_toml(path: str, variant="ghost") -> dict[str, float]:
         raise StrategyError(f"strategy file {path} is not UTF-8 text (a TOML file is)") from None
     except tomllib.TOMLDecodeError as e:
         raise StrategyError(f"strategy file {path} is not valid TOML: {e}") from None
+    except ValueError:  # an integer of thousands of digits (Python's limit on converting them)
+        raise StrategyError(f"strategy file {path} is not valid TOML: a number too long to read") from None
+    except RecursionError:
+        raise StrategyError(f"strategy file {path} is not valid TOML: arrays or tables nested too deeply") from None
     v = _variant(variant)
     name = data.pop("name", None)
     if name is not None and not isinstance(name, str):

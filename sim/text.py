@@ -2,7 +2,53 @@
 
 from __future__ import annotations
 
+import math
+import re
+from decimal import Decimal, InvalidOperation
+
 from bower.analysis.intervals import wilson
+
+MAX_DIGITS = 30  # a whole number written with more digits than this is never expanded from its text
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE]([+-]?)\d+")
+
+
+def whole_number(text: str) -> int:
+    """The whole number ``text`` writes (``1000000``, ``1_000_000``, ``1e6``); ValueError for anything else.
+
+    Its size is read from the text (the exponent) before it is expanded: a
+    number of more than MAX_DIGITS digits (``1e999999999``) is OverflowError
+    at once, never minutes of arithmetic.
+    """
+    s = str(text).strip().replace("_", "")
+    try:
+        d = Decimal(s)
+    except InvalidOperation:
+        m = _NUMBER.fullmatch(s)
+        if m and m.group(2) != "-" and Decimal(s.lower().split("e")[0]):
+            raise OverflowError(s) from None  # an exponent beyond even a Decimal's
+        raise ValueError(s) from None
+    if not d.is_finite():
+        raise ValueError(s)
+    if d and d.adjusted() >= MAX_DIGITS:
+        raise OverflowError(s)
+    if d != d.to_integral_value():
+        raise ValueError(s)
+    return int(d)
+
+
+def number_text(n) -> str:
+    """A number as an error shows it: ``123,456`` for an int (``about 1e5000`` past MAX_DIGITS digits), else repr."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        return repr(n)
+    if abs(n) >= 10**MAX_DIGITS:
+        return f"about {'-' if n < 0 else ''}1e{int(math.log10(abs(n)))}"
+    return f"{n:,}"
+
+
+def given_text(text: str, most: int = 40) -> str:
+    """``text`` as typed, cut to ``most`` characters (``...`` after) so that an error line stays short."""
+    text = str(text).strip()
+    return text if len(text) <= most else text[:most] + "..."
 
 
 def limit_text(n: int) -> str:

@@ -4,8 +4,9 @@
 works (``_BOWER_COMPLETE=bash_source bower``) and every error is a
 ``click.ClickException`` that prints itself: bad input and faults as one
 line ``bower: error: ...`` with status 2 (``bower.sim.errors.UserError``), Ctrl-C
-as ``bower: interrupted`` (130) and SIGTERM as ``bower: terminated`` (143),
-after the same cleanup. Options default from ``BOWER_<COMMAND>_<OPTION>``
+as ``bower: interrupted`` (130), SIGTERM as ``bower: terminated`` (143) and
+SIGHUP as ``bower: hung up`` (129), after the same cleanup; a signal that
+arrives during that cleanup is ignored. Options default from ``BOWER_<COMMAND>_<OPTION>``
 environment variables (``BOWER_SEED`` and ``BOWER_THREADS`` for every
 command).
 """
@@ -29,7 +30,12 @@ from bower.sim.cli.solve import solve
 from bower.sim.cli.strategies import strategies
 from bower.sim.cli.sweep import sweep
 from bower.sim.cli.warm import warm
-from bower.sim.errors import CommandLineError, Stopped, Terminated, UserError, fault_error
+from bower.sim.errors import CommandLineError, HungUp, Stopped, Terminated, UserError, fault_error
+
+
+def _stopped(e: KeyboardInterrupt) -> Stopped:
+    """The one-line stop (status 130, 143 or 129) of the interrupt the signal handler raised."""
+    return Stopped(terminated=isinstance(e, Terminated), hung_up=isinstance(e, HungUp))
 
 
 class BowerGroup(click.Group):
@@ -43,6 +49,8 @@ class BowerGroup(click.Group):
             if isinstance(e, UserError):
                 raise
             raise CommandLineError(e.format_message()) from None
+        except KeyboardInterrupt as e:
+            raise _stopped(e) from None
 
     def invoke(self, ctx):
         """Run the command; usage errors, interrupts, OSError and MemoryError become one-line click exceptions."""
@@ -52,10 +60,8 @@ class BowerGroup(click.Group):
             raise
         except click.UsageError as e:
             raise CommandLineError(e.format_message()) from None
-        except Terminated:
-            raise Stopped(terminated=True) from None
-        except KeyboardInterrupt:
-            raise Stopped() from None
+        except KeyboardInterrupt as e:
+            raise _stopped(e) from None
         except (OSError, MemoryError) as e:
             if isinstance(e, OSError) and e.errno == errno.EPIPE:
                 raise  # click's standalone mode quiets a closed pipe
@@ -73,8 +79,8 @@ def cli(ctx):
     \b
     Exit status: 0 done; 2 bad input or a fault (one line on stderr:
     bower: error: ...; nothing is left half-written); 130 interrupted
-    (Ctrl-C); 143 terminated (SIGTERM). Either stop removes the partial
-    output. Shell completion: eval "$(_BOWER_COMPLETE=bash_source bower)"
+    (Ctrl-C); 143 terminated (SIGTERM); 129 hung up (SIGHUP). Each stop
+    removes the partial output. Shell completion: eval "$(_BOWER_COMPLETE=bash_source bower)"
     (zsh_source, fish_source for those shells).
     """
     if ctx.invoked_subcommand is None:
@@ -87,25 +93,58 @@ for _cmd in (simulate, experiment, sweep, strategies, analyze, report, should_bi
     cli.add_command(_cmd)
 
 
-def _on_sigterm(signum, frame):
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM does not cut the cleanup short
-    raise Terminated()
+_STOPS = {signal.SIGINT: KeyboardInterrupt, signal.SIGTERM: Terminated, signal.SIGHUP: HungUp}
+
+
+def _on_signal(signum, frame):
+    """Stop the run: raise the stop of ``signum`` in the main thread, once.
+
+    SIGINT, SIGTERM and SIGHUP are ignored from then on (this one, and the
+    others this handler holds), so that no later signal cuts the cleanup of
+    the partial output short. The others get a handler that does nothing
+    rather than SIG_IGN: one already on its way would otherwise be reported
+    as "ignored due to race condition".
+    """
+    for s in _STOPS:
+        if s == signum:
+            signal.signal(s, signal.SIG_IGN)
+        elif signal.getsignal(s) is _on_signal:
+            signal.signal(s, _ignore)
+    raise _STOPS[signum]()
+
+
+def _ignore(signum, frame):
+    """A signal that arrives while a stop is cleaning up: nothing to do."""
+
+
+_on_sigterm = _on_signal  # the SIGTERM handler's former name
+
+
+def _takes_over(signum) -> bool:
+    """Whether the CLI handles ``signum``: only where Python's default stands (``nohup``'s ignored SIGHUP stays)."""
+    return signal.getsignal(signum) in ((signal.default_int_handler,) if signum == signal.SIGINT
+                                        else (signal.SIG_DFL,))
 
 
 def main(argv=None) -> None:
     """Entry point: run the CLI in click's standalone mode (it always exits; statuses in ``cli``'s help)."""
+    from bower.sim import distributed
     from bower.sim.progress import set_quiet, stop_watching, watch_compiles
 
     set_quiet(False)
     watch_compiles()
+    previous = {}
     try:
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        for s in _STOPS:
+            if _takes_over(s):
+                previous[s] = signal.signal(s, _on_signal)
     except ValueError:  # not the main thread
-        previous = None
+        pass
     try:
         cli.main(args=None if argv is None else list(argv), prog_name="bower", standalone_mode=True)
     finally:
         stop_watching()
         set_quiet(False)
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        distributed.set_timeout(None)
+        for s, handler in previous.items():
+            signal.signal(s, handler)

@@ -8,9 +8,9 @@ default from ``BOWER_SEED`` and ``BOWER_THREADS``.
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
 import click
+
+from bower.sim.runner import MAX_SEED
 
 
 def _variant_help() -> str:
@@ -25,7 +25,7 @@ class Count(click.ParamType):
 
     name = "count"
 
-    def __init__(self, low: int = 1, high: int | None = None, why: str = "more than any run could finish"):
+    def __init__(self, low: int = 1, *, high: int, why: str = "more than any run could finish"):
         self.low, self.high, self.why = low, high, why
 
     def get_metavar(self, param, ctx=None) -> str:
@@ -33,29 +33,30 @@ class Count(click.ParamType):
         return "N"
 
     def convert(self, value, param, ctx):
-        """The whole number ``value`` stands for; BadParameter for another value or one past the limits."""
-        from bower.sim.text import limit_text
+        """The whole number ``value`` stands for; BadParameter for another value or one past the limits.
+
+        The limits are checked on the text's size before it is expanded (``1e999999999`` is refused at once).
+        """
+        from bower.sim.text import given_text, limit_text, whole_number
 
         if isinstance(value, bool):
             self.fail(f"{value!r} is not a whole number", param, ctx)
         if isinstance(value, int):
             n = value
         else:
-            text = str(value).strip()
             try:
-                n = int(text)  # also 1_000_000
+                n = whole_number(value)
             except ValueError:
-                try:
-                    d = Decimal(text.replace("_", ""))
-                except InvalidOperation:
-                    d = None
-                if d is None or not d.is_finite() or d != d.to_integral_value():
-                    self.fail(f"{value!r} is not a whole number (write 1000000, 1_000_000 or 1e6)", param, ctx)
-                n = int(d)
+                self.fail(f"{value!r} is not a whole number (write 1000000, 1_000_000 or 1e6)", param, ctx)
+            except OverflowError:
+                if str(value).strip().startswith("-"):
+                    self.fail(f"{given_text(value)} is less than {self.low:,}" if self.low != 1
+                              else f"{given_text(value)} is not a positive integer", param, ctx)
+                self.fail(f"{given_text(value)} is {self.why}: at most {limit_text(self.high)}", param, ctx)
         if n < self.low:
             self.fail(f"{n:,} is less than {self.low:,}" if self.low != 1 else f"{n:,} is not a positive integer",
                       param, ctx)
-        if self.high is not None and n > self.high:
+        if n > self.high:
             self.fail(f"{n:,} is {self.why}: at most {limit_text(self.high)}", param, ctx)
         return n
 
@@ -198,8 +199,9 @@ def _set_quiet(ctx, param, value):
 
 variant_option = click.option("--variant", default="ghost", show_default=True, type=VariantChoice(),
                               help=_variant_help())
-seed_option = click.option("--seed", default=0, show_default=True, type=Count(low=0), envvar="BOWER_SEED",
-                           show_envvar=True, help="Random seed.")
+seed_option = click.option("--seed", default=0, show_default=True, envvar="BOWER_SEED", show_envvar=True,
+                           type=Count(low=0, high=MAX_SEED, why="too large a seed"),
+                           help="Random seed: a whole number below 2**64.")
 threads_option = click.option(
     "--threads", default=None, type=click.IntRange(min=1), envvar="BOWER_THREADS", show_envvar=True,
     help="Kernel threads (default: all cores). Results do not depend on it.",
@@ -215,8 +217,33 @@ strategy_option = click.option(
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
                             help="No progress bar and no compile notice on stderr (results and errors still print).")
-scheduler_option = click.option(
+_scheduler = click.option(
     "--scheduler", default=None, metavar="ADDRESS", envvar="BOWER_SCHEDULER", show_envvar=True,
     help="Run the chunks as Dask tasks: a scheduler address (tcp://HOST:8786) or local:N (N worker processes for "
          "this run); default: this machine's threads. Results do not depend on it (needs bower-euchre[dask]).",
 )
+
+
+def _set_scheduler_timeout(ctx, param, value):
+    """``--scheduler-timeout``: checked, then set for this command's runs (``main`` clears it after)."""
+    from bower.sim import distributed
+    from bower.sim.errors import UserError
+
+    try:
+        distributed.set_timeout(None if value is None else distributed.parse_timeout(value, what=""))
+    except UserError as e:
+        raise click.BadParameter(e.format_message(), ctx, param) from None
+    return value
+
+
+_scheduler_timeout = click.option(
+    "--scheduler-timeout", default=None, metavar="SECONDS", envvar="BOWER_SCHEDULER_TIMEOUT", show_envvar=True,
+    expose_value=False, callback=_set_scheduler_timeout,
+    help="With --scheduler: seconds to reach the scheduler and have its first answer, or to get it back once "
+         "lost; then one line and status 2 [default: 30].",
+)
+
+
+def scheduler_option(f):
+    """``--scheduler ADDRESS`` and ``--scheduler-timeout SECONDS`` (the latter sets ``bower.sim.distributed``'s)."""
+    return _scheduler(_scheduler_timeout(f))

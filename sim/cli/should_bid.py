@@ -18,9 +18,8 @@ from bower.sim.cli.options import (
     threads_option,
     variant_option,
 )
+from bower.sim.runner import MAX_SAMPLES
 from bower.sim.text import call_word, limit_text
-
-MAX_SAMPLES = 10**9  # effective deals per action one question may ask for
 
 # every word a variant's auction knows (each variant checks its own and says why a call cannot come before a
 # turn: Ghost Hand pass 3 4 5 moon; Cutthroat and Euchre passes only, as any other call ends the auction;

@@ -19,10 +19,11 @@ def strategies(variant, show, as_json):
 
     A strategy file sets every parameter, or names a preset to start from
     (base = "default") and sets only those that differ; switches are true or
-    false, every other parameter a number.
+    false, every other parameter a number (pimc_worlds a whole number from 0
+    to 10,000).
     """
     from bower.sim.rules import get_variant
-    from bower.sim.strategy import load_strategy, to_toml
+    from bower.sim.strategy import WHOLE_PARAMS, load_strategy, param_range, to_toml
 
     v = get_variant(variant)
     if show is not None:
@@ -37,7 +38,8 @@ def strategies(variant, show, as_json):
         click.echo(json.dumps({
             "variant": v.name,
             "presets": {n: {"note": notes[n], "parameters": presets[n]} for n in presets},
-            "parameters": [{"name": p, "default": d, "meaning": doc, "switch": p in v.switches} for p, d, doc in table],
+            "parameters": [{"name": p, "default": d, "meaning": doc, "switch": p in v.switches,
+                            **({"range": list(WHOLE_PARAMS[p])} if p in WHOLE_PARAMS else {})} for p, d, doc in table],
         }, indent=2))
         return
     names = list(presets)
@@ -51,4 +53,4 @@ def strategies(variant, show, as_json):
         click.echo(f"{pname:<{width}} " + " ".join(f"{presets[n][pname]:>11g}" for n in names))
     click.echo("")
     for pname, _, doc in table:
-        click.echo(f"  {pname}: {doc}")
+        click.echo(f"  {pname}: {doc}" + (f" ({param_range(pname)})" if param_range(pname) else ""))

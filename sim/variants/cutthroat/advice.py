@@ -50,6 +50,7 @@ from bower.sim.advice import (
     weighted_action_stats,
 )
 from bower.sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
+from bower.sim.text import number_text
 
 ACCEPT = {1: "order", 2: "assist", 3: "take"}
 
@@ -67,7 +68,8 @@ def parse_situation(hand: str, upcard: str | None, position: int, calls: str | N
     if up in cards:
         raise AdviceError(f"the up-card {card_str(up)} is also in the hand")
     if position not in (1, 2, 3):
-        raise AdviceError(f"--position must be 1, 2 or 3 (1 = dealer's left, 3 = dealer), got {position}")
+        raise AdviceError(f"--position must be 1, 2 or 3 (1 = dealer's left, 3 = dealer), "
+                          f"got {number_text(position)}")
     seq = [] if calls is None or not calls.strip() else [c.strip().lower() for c in calls.replace(" ", ",").split(",") if c.strip()]
     for i, c in enumerate(seq):
         if c not in ("pass", "p"):

@@ -60,6 +60,7 @@ from bower.sim.advice import (
     weighted_action_stats,
 )
 from bower.sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
+from bower.sim.text import number_text
 
 SEATS = 4
 SUIT_WORDS = {"c": 0, "clubs": 0, "s": 1, "spades": 1, "d": 2, "diamonds": 2, "h": 3, "hearts": 3}
@@ -80,7 +81,8 @@ def parse_situation(hand: str, upcard: str | None, position: int, calls: str | N
     if up in cards:
         raise AdviceError(f"the up-card {card_str(up)} is also in the hand")
     if position not in (1, 2, 3, 4):
-        raise AdviceError(f"--position must be 1 to 4 (1 = dealer's left, 4 = dealer), got {position}")
+        raise AdviceError(f"--position must be 1 to 4 (1 = dealer's left, 4 = dealer), "
+                          f"got {number_text(position)}")
     seq = [] if calls is None or not calls.strip() else [
         c.strip().lower() for c in calls.replace(" ", ",").split(",") if c.strip()]
     for i, c in enumerate(seq):

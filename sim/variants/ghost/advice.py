@@ -49,6 +49,7 @@ from bower.sim.advice import (
     weighted_action_stats,
 )
 from bower.sim.cards import SUITS, card_str, mask_of, parse_cards
+from bower.sim.text import number_text
 
 CALL_CODES = {"pass": 0, "p": 0, "3": 3, "4": 4, "5": 5, "moon": 6, "6": 6}
 CALL_NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
@@ -88,7 +89,8 @@ def replay_turns(position: int, calls: list[int], rules: dict) -> dict:
     stuck dealer).
     """
     if position not in (1, 2, 3):
-        raise AdviceError(f"--position must be 1, 2 or 3 (1 = dealer's left, 3 = dealer), got {position}")
+        raise AdviceError(f"--position must be 1, 2 or 3 (1 = dealer's left, 3 = dealer), "
+                          f"got {number_text(position)}")
     until = rules["auction"] == "until_passes"
     passed: set[int] = set()
     called: set[int] = set()

@@ -50,6 +50,7 @@ from bower.sim.advice import (
     weighted_action_stats,
 )
 from bower.sim.cards import card_str, mask_of, parse_cards
+from bower.sim.text import number_text
 from bower.sim.variants.hasenpfeffer.summary import NUMERIC_NAMES, PEPPER_NAMES
 
 SEATS = 4
@@ -78,7 +79,8 @@ def replay_calls(position: int, calls: list[int], rules: dict) -> dict:
     ``partner_holds`` (the standing bid is the partner's).
     """
     if position not in (1, 2, 3, 4):
-        raise AdviceError(f"--position must be 1 to 4 (1 = dealer's left, 4 = dealer), got {position}")
+        raise AdviceError(f"--position must be 1 to 4 (1 = dealer's left, 4 = dealer), "
+                          f"got {number_text(position)}")
     top = 7 if rules["bidding"] == "pepper" else 6
     final = bool(rules["pass_is_final"])
     seat, high, bidder, since, passed = 0, 0, -1, 0, set()
