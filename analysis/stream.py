@@ -418,6 +418,18 @@ def _decode_field(f: Field, arr, out: dict, seats: int, json_text: bool) -> None
         raise ValueError(f"unknown field kind {f.kind!r}")
 
 
+def check_thrown_in(out: dict, maker: str) -> None:
+    """Bad at the first record whose plays do not fit its maker field: a hand thrown in (null) has none, a hand
+    played has some (``bower.sim.records_check`` checks the plays one by one where they are read)."""
+    has = out["plays"] > 0
+    bad = (out[maker] < 0) & has
+    if bad.any():
+        raise Bad(_first(bad), "plays", f"holds plays, but the hand was thrown in ('{maker}' is null)")
+    bad = (out[maker] >= 0) & ~has
+    if bad.any():
+        raise Bad(_first(bad), "plays", f"is empty, but the hand was played ('{maker}' is a seat)")
+
+
 def check_disjoint(out: dict, fields: list, names: list) -> None:
     """Bad at the first record in which two of the card fields ``names`` (decoded in ``out``) share a card."""
     kinds = {f.name: f.kind for f in fields}
@@ -607,6 +619,8 @@ def jsonl_batches(path: str, fields: list, batch: int = BATCH, on_bytes=None, li
     ``on_bytes(done)`` after each batch. ``lines``: (first, last) line read
     (last None: to the end); the records before are counted, not parsed.
     """
+    from bower.sim.records_check import label, parse_line
+
     start, done = 0, 0
     first_line, last_line = lines
     try:
@@ -626,15 +640,7 @@ def jsonl_batches(path: str, fields: list, batch: int = BATCH, on_bytes=None, li
             if lineno < first_line:
                 start += 1
                 continue
-            try:
-                rec = json.loads(raw.decode("utf-8-sig" if lineno == 1 else "utf-8"))
-            except UnicodeDecodeError:
-                raise _records_error(f"cannot read records from {path}: line {lineno} is not UTF-8 text") from None
-            except ValueError as e:
-                raise _records_error(f"cannot read records from {path}: line {lineno} is not JSON "
-                                     f"({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
-            if not isinstance(rec, dict):
-                raise _records_error(f"{path}: record {start + len(recs)} (line {lineno}) is not a JSON object")
+            rec = parse_line(raw, label(path, start + len(recs), lineno), lineno == 1)
             recs.append(rec)
             lines.append(lineno)
             if len(recs) == batch:
@@ -724,6 +730,14 @@ def _records_error(msg: str):
     return RecordsError(msg)
 
 
+def _parquet_record_columns(path: str, schema) -> list[str]:
+    """The columns of a Parquet records file that are record fields (not its derived columns)."""
+    from bower.sim.records import read_meta
+
+    derived = (read_meta(path) or {}).get("derived_columns")
+    return [n for n in schema.names if not isinstance(derived, list) or n not in derived]
+
+
 def open_records(path: str) -> dict:
     """What a records file is, read from its start: ``format``, ``variant`` (a Variant), the first record's
     ``rules`` and ``rules_version``, the file's metadata (``meta``, None if it has none), ``total`` (records
@@ -732,6 +746,7 @@ def open_records(path: str) -> dict:
     RecordsError for a file that is not there, not of its format, empty, or not of a known variant.
     """
     from bower.sim.records import read_meta
+    from bower.sim.records_check import check_play, check_record, iter_file, label, parse_line
     from bower.sim.variants import all_variants, names
 
     lower = str(path).lower()
@@ -755,8 +770,8 @@ def open_records(path: str) -> dict:
                 raise _records_error(f"{path} holds no records")
             if "variant" not in schema.names:
                 raise _records_error(not_ours)
-            cols = [c for c in ("variant", "rules_version", "rules") if c in schema.names]
-            first = pf.read_row_group(0, columns=cols).slice(0, 1).to_pylist()[0]
+            first = next(iter_file(path, _parquet_record_columns(path, schema)))[0]
+            first_where = label(path, 0)
         except (OSError, ValueError) as e:
             if getattr(e, "exit_code", None) is not None:  # a RecordsError of ours
                 raise
@@ -768,15 +783,9 @@ def open_records(path: str) -> dict:
             with open(path, "rb") as fh:
                 for lineno, raw in enumerate(fh, 1):
                     if raw.strip():
-                        text = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
-                        try:
-                            first = json.loads(text)
-                        except ValueError as e:
-                            raise _records_error(f"cannot read records from {path}: line {lineno} is not JSON "
-                                                 f"({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
+                        first_where = label(path, 0, lineno)
+                        first = parse_line(raw, first_where, lineno == 1)
                         break
-        except UnicodeDecodeError:
-            raise _records_error(f"cannot read records from {path}: it is not UTF-8 text") from None
         except OSError as e:
             if getattr(e, "exit_code", None) is not None:
                 raise
@@ -789,6 +798,9 @@ def open_records(path: str) -> dict:
     if not isinstance(first, dict) or first.get("variant") not in known:
         raise _records_error(not_ours)
     info["variant"] = known[first["variant"]]
+    # record 0 checked in full by the layer every reader shares (its rules above all); the others by the columns
+    v, _, rec0, maker = check_record(first, first_where, info["variant"], tuple(info["variant"].record_fields))
+    check_play(v, rec0, maker, first_where)
     info["rules"] = first.get("rules") if isinstance(first.get("rules"), dict) else {}
     info["rules_version"] = first.get("rules_version")
     info["meta"] = read_meta(path)
@@ -945,6 +957,7 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
             try:
                 d = decode(cols, fields, v.players, json_text=not parquet)
                 check_disjoint(d, fields, st.disjoint)
+                check_thrown_in(d, maker_field.name)
                 same = pc.fill_null(pc.equal(cols["variant"], pa.scalar(v.name)), False).to_numpy(zero_copy_only=False)
                 if not same.all():
                     i = _first(~same)
