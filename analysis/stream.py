@@ -236,6 +236,8 @@ def _ints(arr, field: str, nullable: bool, json_text: bool = False):
             for i, x in enumerate(arr.to_pylist()):
                 if x is not None and not _INT_TEXT.fullmatch(x):
                     raise Bad(i, field, f"is {_json_shown(x)}, not a number") from None
+                if x is not None and not -2 ** 63 <= int(x) < 2 ** 63:
+                    raise Bad(i, field, f"is {x}, out of range") from None
             raise
     else:
         # not an int column (a file written by something else): each value must still be a whole number
@@ -418,16 +420,22 @@ def _decode_field(f: Field, arr, out: dict, seats: int, json_text: bool) -> None
         raise ValueError(f"unknown field kind {f.kind!r}")
 
 
-def check_thrown_in(out: dict, maker: str) -> None:
-    """Bad at the first record whose plays do not fit its maker field: a hand thrown in (null) has none, a hand
-    played has some (``bower.sim.records_check`` checks the plays one by one where they are read)."""
-    has = out["plays"] > 0
-    bad = (out[maker] < 0) & has
+def check_plays(out: dict, maker: str, counts) -> None:
+    """Bad at the first record whose number of plays does not fit its maker field: none for a hand thrown in
+    (null), for a hand played one of ``counts`` (the whole hands of the seats in play: plays cut short are refused).
+
+    Each play itself is checked by ``bower.sim.records_check`` where the plays are read (replay, solve,
+    ``read_records``, the double-dummy tables); the tables here read only how many there are.
+    """
+    n = out["plays"]
+    bad = (out[maker] < 0) & (n > 0)
     if bad.any():
         raise Bad(_first(bad), "plays", f"holds plays, but the hand was thrown in ('{maker}' is null)")
-    bad = (out[maker] >= 0) & ~has
+    bad = (out[maker] >= 0) & ~np.isin(n, np.asarray(counts, np.int64))
     if bad.any():
-        raise Bad(_first(bad), "plays", f"is empty, but the hand was played ('{maker}' is a seat)")
+        i = _first(bad)
+        raise Bad(i, "plays", f"holds {n[i]} plays, not the whole hands of the seats in play "
+                              f"({' or '.join(map(str, counts))})")
 
 
 def check_disjoint(out: dict, fields: list, names: list) -> None:
@@ -939,6 +947,7 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
     for extra in (maker_field, Field(("plays",), "count")):
         if extra.name not in {f.name for f in fields}:
             fields.append(extra)
+    play_counts = sorted(v.card_play.hand_size * k for k in v.card_play.seats_in_play)
     parquet = info["format"] == "parquet"
     if parquet:
         lacking = missing_fields(info["schema"], fields)
@@ -957,7 +966,7 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
             try:
                 d = decode(cols, fields, v.players, json_text=not parquet)
                 check_disjoint(d, fields, st.disjoint)
-                check_thrown_in(d, maker_field.name)
+                check_plays(d, maker_field.name, play_counts)
                 same = pc.fill_null(pc.equal(cols["variant"], pa.scalar(v.name)), False).to_numpy(zero_copy_only=False)
                 if not same.all():
                     i = _first(~same)

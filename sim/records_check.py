@@ -34,6 +34,7 @@ from bower.sim.errors import UserError
 
 MAX_DEPTH = 32  # JSON nesting a record may have (a record needs 4: plays -> pair -> value)
 SEAT_TEXT = re.compile(r"[0-9]{1,2}")  # a seat written as a string: ASCII digits only ("²" is not one)
+INT_TEXT = re.compile(r"-?[0-9]{1,18}")  # a number written as a string, likewise
 CARD_FIELDS = frozenset({"deal", "kitty", "upcard", "discard", "discards", "dummy", "widow"})  # card names only
 
 
@@ -201,6 +202,8 @@ def _type_error(where: str, name: str, value, typ, cards: bool, joker: bool):
             return f"{where}: field {name!r} is null, not {'a list' if pa.types.is_list(typ) else 'an object'}"
         return None
     if pa.types.is_integer(typ):
+        if isinstance(value, str) and INT_TEXT.fullmatch(value.strip()):
+            value = int(value)  # a typed-in record may write a number as its digits (``"bid": "3"``)
         if isinstance(value, bool) or not isinstance(value, int) or not -2 ** 63 <= value < 2 ** 63:
             return f"{where}: field {name!r} is {_shown(value)}, not a whole number"
     elif pa.types.is_boolean(typ):
@@ -327,13 +330,13 @@ def check_record(rec, where: str, variant=None, required=()) -> tuple:
             raise RecordError(f"{where}: field {cp.maker_field!r} is {_shown(maker)}, not a seat "
                               f"(0..{cp.seats - 1}) or null")
         maker = m
-    check_types(variant, {k: x for k, x in rec.items() if k not in ("dealer", cp.maker_field)}, where, rules)
+    rec = dict(rec, dealer=dealer, **{cp.maker_field: maker})
+    rec = variant_part(cp.check, where, rec, rules)  # the variant's own (``alone``; a bid typed as "moon")
+    check_types(variant, rec, where, rules)
     check_pairs(rec, "calls", where, cp.seats)
     check_pairs(rec, "plays", where, cp.seats, nullable=True)
     for part in ("tricks", "points"):
         recorded(rec, part, where, variant)
-    rec = dict(rec, dealer=dealer, **{cp.maker_field: maker})
-    rec = variant_part(cp.check, where, rec, rules)
     return variant, rules, rec, maker
 
 
