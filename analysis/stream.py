@@ -135,8 +135,8 @@ def card_codes(arr, joker: bool) -> np.ndarray:
 
 def _name_of(arr, i: int) -> str:
     """How a message shows value ``i`` of an Arrow array."""
-    v = arr[i].as_py()
-    return repr(v)
+    shown = repr(arr[i].as_py())
+    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 # ---------------------------------------------------------------- lists
@@ -206,11 +206,12 @@ _INT_TEXT = __import__("re").compile(r"-?[0-9]+")
 
 
 def _json_shown(text: str) -> str:
-    """A JSON value's text as a message shows it (Python's repr of the value)."""
+    """A JSON value's text as a message shows it (Python's repr of the value, cut to 60 characters)."""
     try:
-        return repr(json.loads(text))
-    except ValueError:
-        return repr(text)
+        shown = repr(json.loads(text))
+    except (ValueError, RecursionError):  # RecursionError: nested thousands deep
+        shown = repr(text)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 # ---------------------------------------------------------------- decoding

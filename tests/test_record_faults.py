@@ -130,7 +130,7 @@ NOT_A_SEAT = st.one_of(
     st.floats(allow_nan=False),
     st.sampled_from([True, False, "²", "x", "", [], {}, [0], 1.5, float("inf")]))
 WRONG_TYPE = st.one_of(st.integers(-3, 3), st.booleans(), GARBAGE.filter(lambda t: t.strip() not in "CSDH"),
-                       st.floats(allow_nan=False), st.dictionaries(st.sampled_from("abc"), st.integers(), max_size=2))
+                       st.floats(allow_nan=False), st.dictionaries(st.sampled_from("abc"), st.integers(), min_size=1, max_size=2))
 
 
 @st.composite
