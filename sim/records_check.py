@@ -347,11 +347,13 @@ def recorded(rec: dict, name: str, where: str, variant) -> dict | None:
         return None
     if isinstance(v, list):
         v = {str(i): x for i, x in enumerate(v)}
-    if not isinstance(v, dict) or any(isinstance(x, bool) or not isinstance(x, int) for x in v.values()):
+    if not isinstance(v, dict):
         raise RecordError(f"{where}: field {name!r} is {_shown(v)}, not an object of numbers")
-    for k in v:
+    for k, x in v.items():
         if seat(k, variant.players) is None:
             raise RecordError(f"{where}: field {name!r} has key {_shown(k)}, not a seat (0..{variant.players - 1})")
+        if isinstance(x, bool) or not isinstance(x, int):
+            raise RecordError(f"{where}: field '{name}.{k}' is {_shown(x)}, not a number")
     return {str(int(k)): int(x) for k, x in v.items()}
 
 
