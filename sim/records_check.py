@@ -160,6 +160,8 @@ def iter_file(path, columns=None):
 
 def seat(value, n: int):
     """``value`` as a seat 0..n-1 (an int, or its ASCII digits as a string), else None."""
+    if type(value) is int:
+        return value if 0 <= value < n else None
     if isinstance(value, bool):
         return None
     if isinstance(value, str) and SEAT_TEXT.fullmatch(value.strip()):
@@ -193,51 +195,92 @@ def _shown(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _type_error(where: str, name: str, value, typ, cards: bool, joker: bool):
-    """The message for ``value`` at field ``name`` against its Arrow type, or None when it fits."""
+_CARDS = {card_str(c): c for c in range(25)}  # the records' own spelling, looked up before parsing
+
+
+def _card(text: str) -> int | None:
+    """The card of a name (any notation ``parse_card`` takes), or None."""
+    c = _CARDS.get(text)
+    if c is None:
+        try:
+            c = parse_card(text)
+        except CardError:
+            return None
+    return c
+
+
+def _spec(typ):
+    """An Arrow type as a small tuple ``_type_error`` walks quickly: ("int",), ("bool",), ("str",), ("list", item),
+    ("struct", {key: spec})."""
     import pyarrow as pa
 
-    if value is None:
-        if pa.types.is_list(typ) or pa.types.is_struct(typ):
-            return f"{where}: field {name!r} is null, not {'a list' if pa.types.is_list(typ) else 'an object'}"
-        return None
     if pa.types.is_integer(typ):
-        if isinstance(value, str) and INT_TEXT.fullmatch(value.strip()):
-            value = int(value)  # a typed-in record may write a number as its digits (``"bid": "3"``)
-        if isinstance(value, bool) or not isinstance(value, int) or not -2 ** 63 <= value < 2 ** 63:
-            return f"{where}: field {name!r} is {_shown(value)}, not a whole number"
-    elif pa.types.is_boolean(typ):
-        if not isinstance(value, bool):
-            return f"{where}: field {name!r} is {_shown(value)}, not true or false"
-    elif pa.types.is_string(typ) or pa.types.is_dictionary(typ):
-        if not isinstance(value, str):
+        return ("int",)
+    if pa.types.is_boolean(typ):
+        return ("bool",)
+    if pa.types.is_list(typ):
+        return ("list", _spec(typ.value_type))
+    if pa.types.is_struct(typ):
+        return ("struct", {typ.field(j).name: _spec(typ.field(j).type) for j in range(typ.num_fields)})
+    return ("str",)
+
+
+_SPECS: dict = {}
+_RULES: dict = {}  # the rules a record's options resolve to, by variant and options (records of a file share them)
+
+
+def _specs(variant, rules: dict) -> list:
+    """(name, spec) of the variant's fields after the common ones, under ``rules`` (kept per variant and rules)."""
+    key = (variant.name, tuple(sorted((k, repr(x)) for k, x in rules.items())))
+    if key not in _SPECS:
+        _SPECS[key] = [(name, _spec(typ)) for name, typ in variant.arrow_fields(rules)]
+    return _SPECS[key]
+
+
+def _type_error(where: str, name: str, value, spec, cards: bool, joker: bool):
+    """The message for ``value`` at field ``name`` against its ``_spec``, or None when it fits."""
+    kind = spec[0]
+    if value is None:
+        if kind in ("list", "struct"):
+            return f"{where}: field {name!r} is null, not {'a list' if kind == 'list' else 'an object'}"
+        return None
+    if kind == "str":
+        if type(value) is not str:
             what = "a card" if cards else "a suit (C S D H)" if name == "trump" else "a string"
             return f"{where}: field {name!r} is {_shown(value)}, not {what}"
         if cards:
-            try:
-                card = parse_card(value)
-            except CardError:
+            card = _card(value)
+            if card is None:
                 return f"{where}: field {name!r} is {_shown(value)}, not a card"
             if card == JOKER and not joker:
                 return f"{where}: field {name!r} is the joker, not in this variant's deck"
-    elif pa.types.is_list(typ):
-        if not isinstance(value, list):
+    elif kind == "list":
+        if type(value) is not list:
             return f"{where}: field {name!r} is {_shown(value)}, not a list"
+        item = spec[1]
         for k, x in enumerate(value):
-            bad = _type_error(where, f"{name}[{k}]", x, typ.value_type, cards, joker)
+            bad = _type_error(where, f"{name}[{k}]", x, item, cards, joker)
             if bad:
                 return bad
-    elif pa.types.is_struct(typ):
-        if not isinstance(value, dict):
+    elif kind == "struct":
+        if type(value) is not dict:
             return f"{where}: field {name!r} is {_shown(value)}, not an object"
+        fields = spec[1]
         for k, x in value.items():
-            i = typ.get_field_index(str(k))
-            if i < 0:
-                keys = ", ".join(typ.field(j).name for j in range(typ.num_fields))
-                return f"{where}: field {name!r} has key {_shown(k)}, not one of {keys}"
-            bad = _type_error(where, f"{name}.{k}", x, typ.field(i).type, cards, joker)
+            sub = fields.get(k) if type(k) is str else None
+            if sub is None:
+                return f"{where}: field {name!r} has key {_shown(k)}, not one of {', '.join(fields)}"
+            bad = _type_error(where, f"{name}.{k}", x, sub, cards, joker)
             if bad:
                 return bad
+    elif kind == "int":
+        if type(value) is str and INT_TEXT.fullmatch(value.strip()):
+            value = int(value)  # a typed-in record may write a number as its digits (``"bid": "3"``)
+        if type(value) is not int or not -2 ** 63 <= value < 2 ** 63:
+            return f"{where}: field {name!r} is {_shown(value)}, not a whole number"
+    elif kind == "bool":
+        if type(value) is not bool:
+            return f"{where}: field {name!r} is {_shown(value)}, not true or false"
     return None
 
 
@@ -249,10 +292,10 @@ def check_types(variant, rec: dict, where: str, rules: dict | None = None) -> No
     (their seats are numbers in JSON, strings in Parquet).
     """
     joker = variant.card_play.joker
-    for name, typ in variant.arrow_fields(rules or {}):
+    for name, spec in _specs(variant, rules or {}):
         if name in ("calls", "plays") or name not in rec or name in ("tricks", "points") and isinstance(rec[name], list):
             continue  # pairs are checked by check_pairs; tricks and points may be lists by seat (``recorded``)
-        bad = _type_error(where, name, rec[name], typ, name in CARD_FIELDS, joker)
+        bad = _type_error(where, name, rec[name], spec, name in CARD_FIELDS, joker)
         if bad:
             raise RecordError(bad)
     hand = rec.get("hand")
@@ -316,10 +359,21 @@ def check_record(rec, where: str, variant=None, required=()) -> tuple:
     overrides = rec.get("rules") or {}
     if not isinstance(overrides, dict):
         raise RecordError(f"{where}: field 'rules' is {_shown(overrides)}, not an object of rule options")
+    given = {k: v for k, v in overrides.items() if v is not None}
     try:
-        rules = resolve(variant, {k: v for k, v in overrides.items() if v is not None})
-    except RuleError as e:
-        raise RecordError(f"{where}: field 'rules': {e}") from None
+        key = (variant.name, tuple(sorted((str(k), type(v).__name__, v) for k, v in given.items())))
+        hash(key)
+    except TypeError:  # a value that is a list or an object: resolve says what is wrong with it
+        key = None
+    rules = _RULES.get(key) if key is not None else None
+    if rules is None:
+        try:
+            rules = resolve(variant, given)
+        except RuleError as e:
+            raise RecordError(f"{where}: field 'rules': {e}") from None
+        if key is not None and len(_RULES) < 256:
+            _RULES[key] = rules
+    rules = dict(rules)
     dealer = seat(rec["dealer"], variant.players)
     if dealer is None:
         raise RecordError(f"{where}: field 'dealer' is {_shown(rec['dealer'])}, not a seat (0..{variant.players - 1})")
@@ -333,8 +387,7 @@ def check_record(rec, where: str, variant=None, required=()) -> tuple:
     rec = dict(rec, dealer=dealer, **{cp.maker_field: maker})
     rec = variant_part(cp.check, where, rec, rules)  # the variant's own (``alone``; a bid typed as "moon")
     check_types(variant, rec, where, rules)
-    check_pairs(rec, "calls", where, cp.seats)
-    check_pairs(rec, "plays", where, cp.seats, nullable=True)
+    check_pairs(rec, "calls", where, cp.seats)  # the plays are checked pair by pair by ``check_play``
     for part in ("tricks", "points"):
         recorded(rec, part, where, variant)
     return variant, rules, rec, maker
@@ -369,7 +422,9 @@ def plays_of(variant, rec: dict, where: str) -> list[tuple[int, int]]:
     for k, pair in enumerate(plays):
         try:
             seat_raw, name = pair
-            card = parse_card(name)
+            card = _CARDS.get(name) if type(name) is str else None
+            if card is None:
+                card = parse_card(name)
         except (TypeError, ValueError, AttributeError, CardError):
             raise RecordError(f"{where}: field 'plays' entry {k} is {_shown(pair)}, not [seat, card]") from None
         s = seat(seat_raw, cp.seats)
