@@ -480,13 +480,15 @@ def hands_of(variant, rec: dict, plays, active: frozenset, where: str) -> dict[i
     return masks
 
 
-def check_play(variant, rec: dict, maker, where: str):
+def check_play(variant, rec: dict, maker, where: str, turns: bool = True):
     """(plays, trump, seats in play, hands) of a checked record; for a hand thrown in, ``([], None, frozenset(), {})``.
 
     A hand thrown in (maker field null) has no plays; a hand played has a
-    trump suit and complete plays (``hands_of``).
+    trump suit and complete plays (``hands_of``), each trick played in turn
+    from its first card (``turns``; replay follows the tricks itself, and
+    names the first leader the rules call for).
     """
-    from bower.sim.solve import DealError, parse_suit
+    from bower.sim.solve import DealError, check_turns, parse_suit
 
     cp = variant.card_play
     plays = plays_of(variant, rec, where)
@@ -502,7 +504,13 @@ def check_play(variant, rec: dict, maker, where: str):
     active = variant_part(cp.in_play, where, rec)
     if maker not in active:
         raise RecordError(f"{where}: field {cp.maker_field!r}: seat {maker} does not play this hand")
-    return plays, trump, active, hands_of(variant, rec, plays, active, where)
+    hands = hands_of(variant, rec, plays, active, where)
+    if turns:
+        try:
+            check_turns(plays, trump, sum(1 << s for s in active), where)
+        except DealError as e:
+            raise RecordError(e.format_message()) from None
+    return plays, trump, active, hands
 
 
 def checked(items, variant=None, required=()):

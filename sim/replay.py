@@ -144,7 +144,7 @@ def _replay(rec: dict, where: str, dd: bool):
 
     variant, rules, rec, maker = check_record(rec, where)
     cp = variant.card_play
-    plays, trump, active, hands = check_play(variant, rec, maker, where)
+    plays, trump, active, hands = check_play(variant, rec, maker, where, turns=False)  # _play_out follows them
     out = {
         "variant": variant.name, "hand": rec.get("hand"), "dealer": rec["dealer"], "maker": maker,
         "thrown_in": maker is None,
