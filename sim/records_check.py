@@ -488,7 +488,7 @@ def check_play(variant, rec: dict, maker, where: str, turns: bool = True):
     from its first card (``turns``; replay follows the tricks itself, and
     names the first leader the rules call for).
     """
-    from bower.sim.solve import DealError, check_turns, parse_suit
+    from bower.sim.solve import DealError, check_turn_order, parse_suit
 
     cp = variant.card_play
     plays = plays_of(variant, rec, where)
@@ -507,7 +507,7 @@ def check_play(variant, rec: dict, maker, where: str, turns: bool = True):
     hands = hands_of(variant, rec, plays, active, where)
     if turns:
         try:
-            check_turns(plays, trump, sum(1 << s for s in active), where)
+            check_turn_order(plays, trump, sum(1 << s for s in active), where)
         except DealError as e:
             raise RecordError(e.format_message()) from None
     return plays, trump, active, hands
