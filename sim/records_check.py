@@ -1,4 +1,4 @@
-"""The one validation layer for records read from files: every reader (replay, solve, analyze, ``read_records``) uses it.
+"""The one validation layer for records read from files, shared by replay, solve, analyze and ``read_records``.
 
 Reading (``iter_file``): a ``.jsonl`` or ``.parquet`` file record by
 record, as dicts in the JSON form (Parquet's ``["0", "JH"]`` pairs become
@@ -293,7 +293,8 @@ def check_types(variant, rec: dict, where: str, rules: dict | None = None) -> No
     """
     joker = variant.card_play.joker
     for name, spec in _specs(variant, rules or {}):
-        if name in ("calls", "plays") or name not in rec or name in ("tricks", "points") and isinstance(rec[name], list):
+        if name in ("calls", "plays") or name not in rec or (name in ("tricks", "points")
+                                                             and isinstance(rec[name], list)):
             continue  # pairs are checked by check_pairs; tricks and points may be lists by seat (``recorded``)
         bad = _type_error(where, name, rec[name], spec, name in CARD_FIELDS, joker)
         if bad:
