@@ -3,15 +3,15 @@
 Valid records come from the tool itself: a small Euchre ``simulate
 --records`` run, JSONL and Parquet, made once per session. Hypothesis
 mutates one played record field by field (a field dropped, a wrong type, a
-seat out of range, plays cut short, garbage for a card, deep nesting) and
-every reader must refuse the file: ``bower replay``, ``bower solve
+seat out of range, plays cut short or out of turn, garbage for a card, deep
+nesting) and every reader must refuse the file: ``bower replay``, ``bower solve
 --records --out``, ``bower analyze`` (in-process, status 2 and exactly one
 ``bower: error:`` line naming the record) and ``bower.read_records`` (a
 ``BowerError`` with the same line). Nothing may be left in the folder but
 the input. The readers share one check (``bower.sim.records_check``);
 ``analyze`` reads only the fields its tables need, so the mutations of each
-play (a card or seat inside ``plays``) are the other readers' alone, and
-its plays cut short are cut inside a trick (it counts the plays).
+play (a card or seat inside ``plays``, their order) are the other readers'
+alone, and its plays cut short are cut inside a trick (it counts the plays).
 
 A few subprocess runs check the real exit status and stderr of the command.
 """
@@ -147,7 +147,7 @@ def mutation(draw, valid, fmt: str, reader: str):
         kinds.remove("drop")  # a Parquet row has every column: a dropped field is a null one
         kinds.remove("type")  # and every value is of its column's type
     if reader != "analyze":
-        kinds.append("play")
+        kinds += ["play", "order"]
     kind = draw(st.sampled_from(kinds))
     raw = None
     if kind == "drop":
@@ -188,6 +188,8 @@ def mutation(draw, valid, fmt: str, reader: str):
             r["plays"][k] = [seat, draw(GARBAGE)]
         else:
             r["plays"][k] = draw(st.sampled_from([[seat, 12], [True, card], [seat], [9, card], ["²", card], card]))
+    elif kind == "order":  # every card played, but not in turn
+        r["plays"] = list(reversed(r["plays"]))
     elif kind == "deep":  # written as text (a value this deep is not for printing)
         name = draw(st.sampled_from(["dealer", "maker", "deal", "plays", "calls", "points", "alone"]))
         depth = draw(st.integers(40, 3000))
