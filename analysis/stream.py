@@ -135,8 +135,8 @@ def card_codes(arr, joker: bool) -> np.ndarray:
 
 def _name_of(arr, i: int) -> str:
     """How a message shows value ``i`` of an Arrow array."""
-    v = arr[i].as_py()
-    return repr(v)
+    shown = repr(arr[i].as_py())
+    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 # ---------------------------------------------------------------- lists
@@ -206,11 +206,12 @@ _INT_TEXT = __import__("re").compile(r"-?[0-9]+")
 
 
 def _json_shown(text: str) -> str:
-    """A JSON value's text as a message shows it (Python's repr of the value)."""
+    """A JSON value's text as a message shows it (Python's repr of the value, cut to 60 characters)."""
     try:
-        return repr(json.loads(text))
-    except ValueError:
-        return repr(text)
+        shown = repr(json.loads(text))
+    except (ValueError, RecursionError):  # RecursionError: nested thousands deep
+        shown = repr(text)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 # ---------------------------------------------------------------- decoding
@@ -236,6 +237,8 @@ def _ints(arr, field: str, nullable: bool, json_text: bool = False):
             for i, x in enumerate(arr.to_pylist()):
                 if x is not None and not _INT_TEXT.fullmatch(x):
                     raise Bad(i, field, f"is {_json_shown(x)}, not a number") from None
+                if x is not None and not -2 ** 63 <= int(x) < 2 ** 63:
+                    raise Bad(i, field, f"is {x}, out of range") from None
             raise
     else:
         # not an int column (a file written by something else): each value must still be a whole number
@@ -416,6 +419,24 @@ def _decode_field(f: Field, arr, out: dict, seats: int, json_text: bool) -> None
         out[f.name] = last
     else:
         raise ValueError(f"unknown field kind {f.kind!r}")
+
+
+def check_plays(out: dict, maker: str, counts) -> None:
+    """Bad at the first record whose number of plays does not fit its maker field: none for a hand thrown in
+    (null), for a hand played one of ``counts`` (the whole hands of the seats in play: plays cut short are refused).
+
+    Each play itself is checked by ``bower.sim.records_check`` where the plays are read (replay, solve,
+    ``read_records``, the double-dummy tables); the tables here read only how many there are.
+    """
+    n = out["plays"]
+    bad = (out[maker] < 0) & (n > 0)
+    if bad.any():
+        raise Bad(_first(bad), "plays", f"holds plays, but the hand was thrown in ('{maker}' is null)")
+    bad = (out[maker] >= 0) & ~np.isin(n, np.asarray(counts, np.int64))
+    if bad.any():
+        i = _first(bad)
+        raise Bad(i, "plays", f"holds {n[i]} plays, not the whole hands of the seats in play "
+                              f"({' or '.join(map(str, counts))})")
 
 
 def check_disjoint(out: dict, fields: list, names: list) -> None:
@@ -607,6 +628,8 @@ def jsonl_batches(path: str, fields: list, batch: int = BATCH, on_bytes=None, li
     ``on_bytes(done)`` after each batch. ``lines``: (first, last) line read
     (last None: to the end); the records before are counted, not parsed.
     """
+    from bower.sim.records_check import label, parse_line
+
     start, done = 0, 0
     first_line, last_line = lines
     try:
@@ -626,15 +649,7 @@ def jsonl_batches(path: str, fields: list, batch: int = BATCH, on_bytes=None, li
             if lineno < first_line:
                 start += 1
                 continue
-            try:
-                rec = json.loads(raw.decode("utf-8-sig" if lineno == 1 else "utf-8"))
-            except UnicodeDecodeError:
-                raise _records_error(f"cannot read records from {path}: line {lineno} is not UTF-8 text") from None
-            except ValueError as e:
-                raise _records_error(f"cannot read records from {path}: line {lineno} is not JSON "
-                                     f"({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
-            if not isinstance(rec, dict):
-                raise _records_error(f"{path}: record {start + len(recs)} (line {lineno}) is not a JSON object")
+            rec = parse_line(raw, label(path, start + len(recs), lineno), lineno == 1)
             recs.append(rec)
             lines.append(lineno)
             if len(recs) == batch:
@@ -724,6 +739,14 @@ def _records_error(msg: str):
     return RecordsError(msg)
 
 
+def _parquet_record_columns(path: str, schema) -> list[str]:
+    """The columns of a Parquet records file that are record fields (not its derived columns)."""
+    from bower.sim.records import read_meta
+
+    derived = (read_meta(path) or {}).get("derived_columns")
+    return [n for n in schema.names if not isinstance(derived, list) or n not in derived]
+
+
 def open_records(path: str) -> dict:
     """What a records file is, read from its start: ``format``, ``variant`` (a Variant), the first record's
     ``rules`` and ``rules_version``, the file's metadata (``meta``, None if it has none), ``total`` (records
@@ -732,6 +755,7 @@ def open_records(path: str) -> dict:
     RecordsError for a file that is not there, not of its format, empty, or not of a known variant.
     """
     from bower.sim.records import read_meta
+    from bower.sim.records_check import check_play, check_record, iter_file, label, parse_line
     from bower.sim.variants import all_variants, names
 
     lower = str(path).lower()
@@ -755,8 +779,8 @@ def open_records(path: str) -> dict:
                 raise _records_error(f"{path} holds no records")
             if "variant" not in schema.names:
                 raise _records_error(not_ours)
-            cols = [c for c in ("variant", "rules_version", "rules") if c in schema.names]
-            first = pf.read_row_group(0, columns=cols).slice(0, 1).to_pylist()[0]
+            first = next(iter_file(path, _parquet_record_columns(path, schema)))[0]
+            first_where = label(path, 0)
         except (OSError, ValueError) as e:
             if getattr(e, "exit_code", None) is not None:  # a RecordsError of ours
                 raise
@@ -768,15 +792,9 @@ def open_records(path: str) -> dict:
             with open(path, "rb") as fh:
                 for lineno, raw in enumerate(fh, 1):
                     if raw.strip():
-                        text = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
-                        try:
-                            first = json.loads(text)
-                        except ValueError as e:
-                            raise _records_error(f"cannot read records from {path}: line {lineno} is not JSON "
-                                                 f"({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
+                        first_where = label(path, 0, lineno)
+                        first = parse_line(raw, first_where, lineno == 1)
                         break
-        except UnicodeDecodeError:
-            raise _records_error(f"cannot read records from {path}: it is not UTF-8 text") from None
         except OSError as e:
             if getattr(e, "exit_code", None) is not None:
                 raise
@@ -789,6 +807,9 @@ def open_records(path: str) -> dict:
     if not isinstance(first, dict) or first.get("variant") not in known:
         raise _records_error(not_ours)
     info["variant"] = known[first["variant"]]
+    # record 0 checked in full by the layer every reader shares (its rules above all); the others by the columns
+    v, _, rec0, maker = check_record(first, first_where, info["variant"], tuple(info["variant"].record_fields))
+    check_play(v, rec0, maker, first_where)
     info["rules"] = first.get("rules") if isinstance(first.get("rules"), dict) else {}
     info["rules_version"] = first.get("rules_version")
     info["meta"] = read_meta(path)
@@ -927,6 +948,7 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
     for extra in (maker_field, Field(("plays",), "count")):
         if extra.name not in {f.name for f in fields}:
             fields.append(extra)
+    play_counts = sorted(v.card_play.hand_size * k for k in v.card_play.seats_in_play)
     parquet = info["format"] == "parquet"
     if parquet:
         lacking = missing_fields(info["schema"], fields)
@@ -945,6 +967,7 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
             try:
                 d = decode(cols, fields, v.players, json_text=not parquet)
                 check_disjoint(d, fields, st.disjoint)
+                check_plays(d, maker_field.name, play_counts)
                 same = pc.fill_null(pc.equal(cols["variant"], pa.scalar(v.name)), False).to_numpy(zero_copy_only=False)
                 if not same.all():
                     i = _first(~same)

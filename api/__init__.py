@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 
 from bower.sim import __version__
 from bower.sim.errors import UserError as BowerError
@@ -78,6 +79,42 @@ def _noticed(fn):
             return fn(*args, **kwargs)
 
     return wrapper
+
+
+# ---- arguments: a wrongly typed one is a BowerError naming it and what it must be ---------------------
+
+_KINDS = {
+    "str": ("a string", lambda x: isinstance(x, str)),
+    "int": ("a whole number", lambda x: isinstance(x, int) and not isinstance(x, bool)),
+    "number": ("a number", lambda x: isinstance(x, (int, float)) and not isinstance(x, bool)),
+    "bool": ("True or False", lambda x: isinstance(x, bool)),
+    "dict": ("a dict", lambda x: isinstance(x, dict)),
+    "path": ("a file path (a string)", lambda x: isinstance(x, (str, os.PathLike))),
+    "list": ("a list", lambda x: isinstance(x, (list, tuple))),
+    "ints": ("a list of whole numbers", lambda x: isinstance(x, (list, tuple, set, frozenset)) and all(
+        isinstance(i, int) and not isinstance(i, bool) for i in x)),
+    "strs": ("a list of strings", lambda x: isinstance(x, (list, tuple)) and all(isinstance(i, str) for i in x)),
+    "cards": ("a string of cards or a list of card names", lambda x: isinstance(x, str) or (
+        isinstance(x, (list, tuple)) and all(isinstance(i, str) for i in x))),
+    "deal": ("a string ('0:JH JD ... 1:...') or a dict of seat -> cards", lambda x: isinstance(x, (str, dict))),
+}
+
+
+def _check_args(**args) -> None:
+    """BowerError for the first argument not of its kind: ``_check_args(maker=(maker, "int?"))`` (``?``: or None)."""
+    for name, (value, kind) in args.items():
+        optional = kind.endswith("?")
+        what, ok = _KINDS[kind.rstrip("?")]
+        if value is None and optional:
+            continue
+        if not ok(value):
+            shown = repr(value)
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            raise BowerError(f"{name}= must be {what}{' or None' if optional else ''}, got {shown}")
+
+
+def _path(value) -> str:
+    return os.fspath(value)
 
 
 # imported when first used, so that ``import bower`` (and every command's start) does not wait for pandas
@@ -125,6 +162,12 @@ def warm(variants=None, *, parts=None, jobs: int | None = None, progress: bool |
     from bower.sim import warm as W
     from bower.sim.progress import library_silenced
 
+    if isinstance(variants, str):
+        variants = [variants]
+    if isinstance(parts, str):
+        parts = [parts]
+    _check_args(variants=(variants, "strs?"), parts=(parts, "strs?"), jobs=(jobs, "int?"), progress=(progress, "bool?"))
+
     if progress is None:
         progress = not library_silenced()
     return W.warm(variants, parts=parts, jobs=jobs, progress=bool(progress))
@@ -133,6 +176,7 @@ def warm(variants=None, *, parts=None, jobs: int | None = None, progress: bool |
 def _variant(name: str):
     from bower.sim.rules import get_variant
 
+    _check_args(variant=(name, "str"))
     return get_variant(name)
 
 
@@ -171,6 +215,10 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
     from bower.sim.progress import Progress
 
     v = _variant(variant)
+    _check_args(hands=(hands, "int"), games=(games, "int?"), seed=(seed, "int"), rules=(rules, "dict?"),
+                threads=(threads, "int?"), records=(records, "path?"), progress=(progress, "bool"),
+                scheduler=(scheduler, "str?"))
+    records = None if records is None else _path(records)
     bar = Progress("games" if games is not None else "hands", enabled=bool(progress))
     try:
         if games is not None:
@@ -211,6 +259,10 @@ def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000
     from bower.sim.progress import Progress
 
     v = _variant(variant)
+    _check_args(strategies=(strategies, "list"), games=(games, "int"), seed=(seed, "int"), rules=(rules, "dict?"),
+                threads=(threads, "int?"), duplicate=(duplicate, "bool"), until_significant=(until_significant, "bool"),
+                max_games=(max_games, "int"), names=(names, "strs?"), progress=(progress, "bool"),
+                scheduler=(scheduler, "str?"))
     strategies = list(strategies)
     if len(strategies) not in (2, 3):
         raise ex.runner.RunError(f"give 2 or 3 strategies to compare, got {len(strategies)}")
@@ -245,6 +297,8 @@ def sweep(base="default", grid: dict | None = None, *, variant: str = "ghost", g
     from bower.sim.strategy import StrategyError
 
     v = _variant(variant)
+    _check_args(grid=(grid, "dict?"), games=(games, "int"), seed=(seed, "int"), rules=(rules, "dict?"),
+                threads=(threads, "int?"), progress=(progress, "bool"), scheduler=(scheduler, "str?"))
     if not grid:
         raise StrategyError("give the sweep at least one parameter and its values, e.g. {'bid_3': [2.6, 2.8]}")
     bar = Progress("values", enabled=bool(progress))
@@ -283,6 +337,12 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
     from bower.sim.text import call_word
 
     v = _variant(variant)
+    _check_args(hand=(hand, "cards"), position=(position, "int"), swapped=(swapped, "int?"), upcard=(upcard, "str?"),
+                model=(model, "str"), tau=(tau, "number?"), epsilon=(epsilon, "number?"), playout=(playout, "str"),
+                samples=(samples, "int?"), seed=(seed, "int"), threads=(threads, "int?"), rules=(rules, "dict?"),
+                scheduler=(scheduler, "str?"))
+    if not isinstance(calls, (str, list, tuple)):
+        _check_args(calls=(calls, "list"))
     if samples is not None:
         runner.check_count("--samples", samples, runner.MAX_SAMPLES)
     if model not in ("softmax", "exact"):
@@ -317,6 +377,7 @@ def strategy(base: str = "default", *, variant: str = "ghost", name: str | None 
     """
     from bower.sim.strategy import load_strategy
 
+    _check_args(name=(name, "str?"))
     base_name, full = load_strategy(base, _variant(variant).name)
     if name is None:
         name = base_name if not params else base_name + "+"
@@ -362,6 +423,8 @@ def solve(deal, *, variant: str = "ghost", trump: str | None = None, maker: int 
     from bower.sim.rules import resolve
 
     v = _variant(variant)
+    _check_args(deal=(deal, "deal"), trump=(trump, "str?"), maker=(maker, "int?"), leader=(leader, "int?"),
+                dealer=(dealer, "int?"), alone=(alone, "ints"), plays=(plays, "cards?"), rules=(rules, "dict?"))
     if isinstance(deal, dict):
         deal = " ".join(f"{seat}:" + (" ".join(map(str, cards)) if isinstance(cards, (list, tuple)) else str(cards))
                         for seat, cards in deal.items())
@@ -392,9 +455,11 @@ def solve_records(records: str, out: str, *, threads: int | None = None, progres
     from bower.sim import solve as S
     from bower.sim.progress import Progress
 
+    _check_args(records=(records, "path"), out=(out, "path"), threads=(threads, "int?"), progress=(progress, "bool"),
+                scheduler=(scheduler, "str?"))
     bar = Progress("records", enabled=bool(progress))
     try:
-        return S.solve_records(records, out, threads, bar, scheduler=scheduler)
+        return S.solve_records(_path(records), _path(out), threads, bar, scheduler=scheduler)
     finally:
         bar.close()
 
@@ -412,4 +477,5 @@ def replay(records: str, *, dd: bool = False, scheduler: str | None = None):
 
     from bower.sim.replay import replay_file
 
-    return pd.DataFrame(list(replay_file(records, dd, scheduler=scheduler)))
+    _check_args(records=(records, "path"), dd=(dd, "bool"), scheduler=(scheduler, "str?"))
+    return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler)))

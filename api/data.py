@@ -11,30 +11,44 @@ def read_records(path: str, batch_size: int | None = None, columns: list[str] | 
     ``batch_size``: an iterator of DataFrames of up to that many records
     instead, reading the file piece by piece (for files bigger than memory).
     ``columns``: only these fields (Parquet; JSONL records are read whole and
-    then cut). The file is checked first as ``bower analyze`` checks it (its
-    format, a known variant); a bad one raises ``bower.BowerError``.
+    then cut). Every record is checked as every reader checks it
+    (``bower.sim.records_check``: format, variant, each field, complete
+    plays); a bad one raises ``bower.BowerError`` naming the record and the
+    field, as does a wrongly typed argument.
     """
+    from bower import _check_args, _path
     from bower.analysis.stream import open_records
+    from bower.sim.records import iter_record_batches
 
-    info = open_records(path)
-    if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
+    _check_args(path=(path, "path"), batch_size=(batch_size, "int?"), columns=(columns, "strs?"))
+    if batch_size is not None and batch_size < 1:
         from bower.sim.errors import UserError
 
-        raise UserError(f"batch_size must be a positive whole number, got {batch_size!r}")
+        raise UserError(f"batch_size= must be a positive whole number, got {batch_size!r}")
+    path = _path(path)
+    info = open_records(path)
+    if columns is not None:
+        fields = set(info["schema"].names) if info["schema"] is not None else set(info["variant"].record_fields)
+        unknown = [c for c in columns if c not in fields and c not in ("hand", "rules", "rules_version")]
+        if unknown:
+            from bower.sim.errors import UserError
+
+            raise UserError(f"columns=: {unknown[0]!r} is not a field of these records ({', '.join(sorted(fields))})")
+
+    def cut(df: pd.DataFrame) -> pd.DataFrame:
+        return df if columns is None else df[[c for c in columns if c in df.columns]]
+
     if info["format"] == "parquet":
         import pyarrow.parquet as pq
 
+        for _ in iter_record_batches(path):  # every record checked (records_check) before any is handed out
+            pass
         pf = pq.ParquetFile(path)
         if batch_size is None:
             return pf.read(columns=columns).to_pandas()
         return (b.to_pandas() for b in pf.iter_batches(batch_size=batch_size, columns=columns))
-    from bower.sim.records import iter_record_batches, read_records_checked
-
-    def cut(df: pd.DataFrame) -> pd.DataFrame:
-        return df if columns is None else df[list(columns)]
-
     if batch_size is None:
-        return cut(pd.DataFrame(read_records_checked(path)))
+        return cut(pd.DataFrame([r for b in iter_record_batches(path) for r in b]))
     return (cut(pd.DataFrame(b)) for b in iter_record_batches(path, batch_size))
 
 
@@ -46,9 +60,12 @@ def analyze(path: str, strategy=None, threads: int | None = None, dd: bool = Fal
     ``dd``: solve the played hands without a ``dd`` object double dummy now,
     for the double-dummy tables.
     """
+    from bower import _check_args, _path
     from bower.analysis import stream
     from bower.sim.runner import set_threads
 
+    _check_args(path=(path, "path"), threads=(threads, "int?"), dd=(dd, "bool"))
+    path = _path(path)
     info = stream.open_records(path)
     _, params, _, _ = stream.choose_strategy(path, info, strategy)
     if dd:

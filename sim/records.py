@@ -1045,129 +1045,37 @@ def _record_columns(path: str) -> list[str] | None:
     return [n for n in pq.ParquetFile(path).schema_arrow.names if n not in set(derived)]
 
 
-def read_records(path: str) -> list[dict]:
-    """Records of a ``.jsonl`` or ``.parquet`` file as dicts in the JSON form."""
-    if str(path).lower().endswith(".parquet"):
-        import pyarrow.parquet as pq
+def _columns_to_read(path: str) -> list[str] | None:
+    """The columns to read of a records file: a Parquet file's record fields (its derived columns left), else None."""
+    return _record_columns(path) if str(path).lower().endswith(".parquet") else None
 
-        rows = pq.read_table(path, columns=_record_columns(path)).to_pylist()
-        for d in rows:
-            d["calls"] = [[int(s), c] for s, c in d["calls"]]
-            d["plays"] = [[int(s), c] for s, c in d["plays"]]
-        return rows
-    out = []
-    with open(path, encoding="utf-8-sig") as fh:  # a byte-order mark some editors write is not part of the data
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                out.append(json.loads(line))
-            except ValueError as e:
-                raise RecordsError(f"cannot read records from {path}: line {lineno} is not JSON "
-                                   f"({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
-    return out
+
+def read_records(path: str) -> list[dict]:
+    """Records of a ``.jsonl`` or ``.parquet`` file as dicts in the JSON form, read but not checked.
+
+    The reading is ``bower.sim.records_check.iter_file`` (RecordsError or
+    RecordError for a file or line that cannot be read).
+    """
+    from bower.sim.records_check import iter_file
+
+    return [r for r, _ in iter_file(path, _columns_to_read(path))]
 
 
 def read_records_checked(path: str) -> list[dict]:
-    """``read_records`` with bad input as RecordsError: missing file, wrong format, no records, mixed variants."""
-    lower = str(path).lower()
-    if not (lower.endswith(".jsonl") or lower.endswith(".parquet")):
-        raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
-    try:
-        recs = read_records(path)
-    except RecordsError:
-        raise
-    except FileNotFoundError:
-        raise RecordsError(f"no records file {path}") from None
-    except IsADirectoryError:
-        raise RecordsError(f"cannot read records from {path}: it is a directory") from None
-    except UnicodeDecodeError:
-        raise RecordsError(f"cannot read records from {path}: it is not UTF-8 text") from None
-    except (OSError, ValueError) as e:
-        raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
-    if not recs:
-        raise RecordsError(f"{path} holds no records")
-    first = recs[0].get("variant") if isinstance(recs[0], dict) else None
-    from bower.sim.variants import all_variants, names
-
-    known = {v.name: v for v in all_variants()}
-    if first not in known:
-        raise RecordsError(f"{path}: record 0 is not a bower hand record of a known variant ({', '.join(names())})")
-    needed = known[first].record_fields
-    for i, r in enumerate(recs):
-        if not isinstance(r, dict) or not needed <= set(r):
-            raise RecordsError(f"{path}: record {i} is not a bower {first} hand record (needs {', '.join(sorted(needed))})")
-        if r["variant"] != first:
-            raise RecordsError(f"{path}: record {i} is variant {r['variant']!r}, record 0 {first!r}; one variant per file")
-    return recs
+    """``read_records`` with every record checked (``bower.sim.records_check``): one line naming record and field."""
+    return [r for batch in iter_record_batches(path) for r in batch]
 
 
 def iter_record_batches(path: str, batch: int = 4096):
     """Yield the records of a ``.jsonl`` or ``.parquet`` file in lists of up to ``batch``, without reading it whole.
 
-    Checked as ``read_records_checked`` (RecordsError): the format, a known
-    variant, the fields its records need, one variant per file; a line that
-    is not JSON is named by its line number.
+    Each record is checked in full by ``bower.sim.records_check``
+    (``checked_batches``): the format, a known variant (one per file), the
+    fields its records carry and their types, the seats, the cards, complete
+    plays; the first fault is one line naming the file, the record, the
+    field and the reason (RecordsError / RecordError, exit 2).
     """
-    lower = str(path).lower()
-    if not (lower.endswith(".jsonl") or lower.endswith(".parquet")):
-        raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
-    from bower.sim.variants import all_variants, names
+    from bower.sim.records_check import check_path, checked_batches
 
-    known = {v.name: v for v in all_variants()}
-    state = {"variant": None, "index": 0}
-
-    def check(recs):
-        for r in recs:
-            i = state["index"]
-            name = r.get("variant") if isinstance(r, dict) else None
-            if state["variant"] is None:
-                if name not in known:
-                    raise RecordsError(f"{path}: record 0 is not a bower hand record of a known variant "
-                                       f"({', '.join(names())})")
-                state["variant"] = name
-            needed = known[state["variant"]].record_fields
-            if not isinstance(r, dict) or not needed <= set(r):
-                raise RecordsError(f"{path}: record {i} is not a bower {state['variant']} hand record "
-                                   f"(needs {', '.join(sorted(needed))})")
-            if name != state["variant"]:
-                raise RecordsError(f"{path}: record {i} is variant {name!r}, record 0 {state['variant']!r}; "
-                                   "one variant per file")
-            state["index"] += 1
-        return recs
-
-    try:
-        if lower.endswith(".parquet"):
-            import pyarrow.parquet as pq
-
-            for b in pq.ParquetFile(path).iter_batches(batch_size=batch, columns=_record_columns(path)):
-                rows = b.to_pylist()
-                for d in rows:
-                    d["calls"] = [[int(a), c] for a, c in d["calls"]]
-                    d["plays"] = [[int(a), c] for a, c in d["plays"]]
-                yield check(rows)
-        else:
-            with open(path, encoding="utf-8-sig") as fh:
-                rows = []
-                for lineno, line in enumerate(fh, 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        rows.append(json.loads(line))
-                    except ValueError as e:
-                        raise RecordsError(f"{path}: line {lineno} is not JSON ({e.msg})") from None
-                    if len(rows) == batch:
-                        yield check(rows)
-                        rows = []
-                if rows:
-                    yield check(rows)
-    except FileNotFoundError:
-        raise RecordsError(f"no records file {path}") from None
-    except UnicodeDecodeError:
-        raise RecordsError(f"cannot read records from {path}: it is not UTF-8 text") from None
-    except (OSError, ValueError) as e:
-        if isinstance(e, RecordsError):
-            raise
-        raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
-    if state["index"] == 0:
-        raise RecordsError(f"{path} holds no records")
+    check_path(path)
+    yield from checked_batches(path, batch, columns=_columns_to_read(path))

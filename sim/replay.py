@@ -24,18 +24,14 @@ game: running scores and its winner (``variant.target``, the variant's
 
 from __future__ import annotations
 
-import json
 from collections import deque
 
-from bower.sim.cards import JOKER, CardError, card_str, parse_card
+from bower.sim.cards import card_str
 from bower.sim.errors import UserError
+from bower.sim.records_check import RecordError as ReplayError  # a record that cannot be replayed
 
 SUITS = "CSDH"
 COMMON_FIELDS = ("variant", "dealer", "plays")  # with the maker field and (for a hand played) "trump"
-
-
-class ReplayError(UserError, ValueError):
-    """A record that cannot be replayed: not JSON, a missing or malformed field, a play the rules do not allow."""
 
 
 def fields_needed(variant) -> dict[str, tuple[str, ...]]:
@@ -51,205 +47,24 @@ def fields_needed(variant) -> dict[str, tuple[str, ...]]:
             "optional": ("hand", "rules", "deal", "tricks", "points", "game")}
 
 
-# ---- reading -------------------------------------------------------------------------------------
+# ---- reading and checking: bower.sim.records_check, the layer every reader of records shares -------------
 
 
 def read_hands(path: str):
     """Yield ``(record, label)`` for each record of a ``.jsonl`` or ``.parquet`` file, streaming.
 
     ``label`` names it in messages: ``FILE: record N (line L)`` (N from 0).
-    RecordsError for a file that cannot be read, ReplayError for a line that
-    is not UTF-8, not JSON or not an object.
+    The reading is ``bower.sim.records_check.iter_file``: RecordsError for a
+    file that cannot be read, ReplayError for a line that is not UTF-8, not
+    JSON or not an object.
     """
-    from bower.sim.records import RecordsError
+    from bower.sim.records_check import iter_file
 
-    lower = str(path).lower()
-    if not lower.endswith((".jsonl", ".parquet")):
-        raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
-    n = 0
-    try:
-        if lower.endswith(".parquet"):
-            import pyarrow.parquet as pq
-
-            try:
-                pf = pq.ParquetFile(path)
-                batches = pf.iter_batches(batch_size=4096)
-            except FileNotFoundError:
-                raise
-            except (OSError, ValueError) as e:  # pyarrow's errors for a file that is not Parquet
-                raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
-            while True:
-                try:
-                    batch = next(batches, None)
-                except (OSError, ValueError) as e:
-                    raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
-                if batch is None:
-                    break
-                for rec in batch.to_pylist():
-                    yield rec, f"{path}: record {n}"
-                    n += 1
-        else:
-            with open(path, "rb") as fh:
-                for lineno, raw in enumerate(fh, 1):
-                    try:
-                        line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
-                    except UnicodeDecodeError:
-                        raise ReplayError(f"{path}: record {n} (line {lineno}) is not UTF-8 text") from None
-                    if not line.strip():
-                        continue
-                    where = f"{path}: record {n} (line {lineno})"
-                    try:
-                        rec = json.loads(line)
-                    except ValueError as e:
-                        raise ReplayError(f"{where} is not JSON ({getattr(e, 'msg', e)})") from None
-                    if not isinstance(rec, dict):
-                        raise ReplayError(f"{where} is not a JSON object")
-                    yield rec, where
-                    n += 1
-    except FileNotFoundError:
-        raise RecordsError(f"no records file {path}") from None
-    except IsADirectoryError:
-        raise RecordsError(f"cannot read records from {path}: it is a directory") from None
-    except OSError as e:
-        if isinstance(e, UserError):
-            raise
-        raise RecordsError(f"cannot read records from {path}: {e.strerror or e}") from None
-    if n == 0:
-        raise RecordsError(f"{path} holds no records")
-
-
-# ---- one hand ------------------------------------------------------------------------------------
-
-
-def _seat(value, n: int):
-    """``value`` as a seat 0..n-1 (an int, or its digits as a string), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if isinstance(value, int) and 0 <= value < n:
-        return value
-    return None
-
-
-def _field(rec: dict, name: str, where: str):
-    if name not in rec:
-        raise ReplayError(f"{where}: missing field {name!r}")
-    return rec[name]
-
-
-def _variant_part(call, where: str, *args, deal_fields=()):
-    """A variant's ``check`` / ``held`` with its KeyError and ValueError as ReplayError naming the record."""
-    try:
-        return call(*args)
-    except KeyError as e:
-        name = e.args[0]
-        hint = " (needed with 'deal'; without 'deal' the hands are the cards played)" if name in deal_fields else ""
-        raise ReplayError(f"{where}: missing field {name!r}{hint}") from None
-    except (ValueError, TypeError) as e:
-        raise ReplayError(f"{where}: {e}") from None
+    yield from iter_file(path)
 
 
 def _popcount(m: int) -> int:
     return bin(m).count("1")
-
-
-def _checked(rec: dict, where: str):
-    """(variant, rules, checked record, maker) of a record, its common fields checked."""
-    from bower.sim.rules import RuleError, resolve
-    from bower.sim.variants import get_variant
-
-    name = _field(rec, "variant", where)
-    try:
-        variant = get_variant(str(name)) if isinstance(name, str) else get_variant(repr(name))
-    except RuleError:
-        raise ReplayError(f"{where}: field 'variant' is {name!r}, not a known variant") from None
-    cp = variant.card_play
-    if cp.score is None:
-        raise ReplayError(f"{where}: {variant.title} hands cannot be replayed")
-    overrides = rec.get("rules") or {}
-    if not isinstance(overrides, dict):
-        raise ReplayError(f"{where}: field 'rules' is {overrides!r}, not an object of rule options")
-    try:
-        rules = resolve(variant, {k: v for k, v in overrides.items() if v is not None})
-    except RuleError as e:
-        raise ReplayError(f"{where}: field 'rules': {e}") from None
-    dealer = _seat(_field(rec, "dealer", where), variant.players)
-    if dealer is None:
-        raise ReplayError(f"{where}: field 'dealer' is {rec['dealer']!r}, not a seat (0..{variant.players - 1})")
-    maker = _field(rec, cp.maker_field, where)
-    if maker is not None:
-        m = _seat(maker, cp.seats)
-        if m is None:
-            raise ReplayError(f"{where}: field {cp.maker_field!r} is {maker!r}, not a seat (0..{cp.seats - 1}) or null")
-        maker = m
-    rec = dict(rec, dealer=dealer, **{cp.maker_field: maker})
-    rec = _variant_part(cp.check, where, rec, rules)
-    return variant, rules, rec, maker
-
-
-def _plays(variant, rec: dict, where: str) -> list[tuple[int, int]]:
-    """The ``plays`` as (seat, card), each entry checked; a card played twice is an error."""
-    cp = variant.card_play
-    plays = _field(rec, "plays", where)
-    if plays is None:
-        plays = []
-    if not isinstance(plays, (list, tuple)):
-        raise ReplayError(f"{where}: field 'plays' is {plays!r}, not a list of [seat, card]")
-    out, first = [], {}
-    for k, pair in enumerate(plays):
-        try:
-            seat_raw, name = pair
-            card = parse_card(name)
-        except (TypeError, ValueError, AttributeError, CardError):
-            raise ReplayError(f"{where}: field 'plays' entry {k} is {pair!r}, not [seat, card]") from None
-        seat = _seat(seat_raw, cp.seats)
-        if seat is None:
-            raise ReplayError(f"{where}: field 'plays' entry {k} names seat {seat_raw!r}, not a seat in play "
-                              f"(0..{cp.seats - 1})")
-        if card == JOKER and not cp.joker:
-            raise ReplayError(f"{where}: field 'plays' entry {k} is the joker, not in the {variant.title} deck")
-        if card in first:
-            raise ReplayError(f"{where}: field 'plays' entry {k}: {card_str(card)} is played twice "
-                              f"(entries {first[card]} and {k})")
-        first[card] = k
-        out.append((seat, card))
-    return out
-
-
-def _hands(variant, rec: dict, plays, active: frozenset, where: str) -> dict[int, int]:
-    """Seat -> mask of the cards held at the first lead (from ``deal`` when given), checked against the plays."""
-    cp = variant.card_play
-    count = {s: 0 for s in active}
-    for k, (s, c) in enumerate(plays):
-        if s not in active:
-            raise ReplayError(f"{where}: field 'plays' entry {k}: seat {s} plays {card_str(c)} but does not play "
-                              f"this hand (seats in play: {', '.join(map(str, sorted(active)))})")
-        count[s] += 1
-    for s in sorted(active):
-        if count[s] != cp.hand_size:
-            raise ReplayError(f"{where}: field 'plays': seat {s} plays {count[s]} card(s), not {cp.hand_size}")
-    held = _variant_part(cp.held, where, rec, deal_fields=cp.deal_fields)
-    if held is None:
-        return {s: sum(1 << c for t, c in plays if t == s) for s in active}
-    seen: dict[int, int] = {}
-    for s, cards in held.items():
-        if len(set(cards)) != cp.hand_size:
-            raise ReplayError(f"{where}: field 'deal': seat {s} holds {len(set(cards))} card(s) at the first lead, "
-                              f"not {cp.hand_size}")
-        for c in cards:
-            if c == JOKER and not cp.joker:
-                raise ReplayError(f"{where}: field 'deal' has the joker, not in the {variant.title} deck")
-            if c in seen:
-                raise ReplayError(f"{where}: field 'deal': {card_str(c)} is held by seats {seen[c]} and {s}")
-            seen[c] = s
-    masks = {s: sum(1 << c for c in held[s]) for s in active}
-    for k, (s, c) in enumerate(plays):
-        if not masks[s] >> c & 1:
-            cards = " ".join(card_str(x) for x in sorted(held[s]))
-            raise ReplayError(f"{where}: field 'plays' entry {k}: seat {s} plays {card_str(c)}, which it did not "
-                              f"hold (its cards at the first lead, from 'deal': {cards})")
-    return masks
 
 
 def _cost(pos, seat: int, card: int, side: int, need_best: bool) -> tuple[int, list[str], int | None]:
@@ -321,28 +136,15 @@ def _sum(a: dict, b: dict) -> dict:
     return {k: a.get(k, 0) + b.get(k, 0) for k in a}
 
 
-def _recorded(rec: dict, where: str) -> dict:
-    """The record's own ``tricks`` and ``points`` (those present) with string keys and int values."""
-    out = {}
-    for name in ("tricks", "points"):
-        v = rec.get(name)
-        if v is None:
-            continue
-        if isinstance(v, list):
-            v = {str(i): x for i, x in enumerate(v)}
-        if not isinstance(v, dict) or any(isinstance(x, bool) or not isinstance(x, int) for x in v.values()):
-            raise ReplayError(f"{where}: field {name!r} is {v!r}, not an object of numbers")
-        out[name] = {str(k): int(x) for k, x in v.items()}
-    return out
-
-
 def _replay(rec: dict, where: str, dd: bool):
     """(result dict, variant, rules, checked record) of one record."""
     from bower.sim import solve as S
 
-    variant, rules, rec, maker = _checked(rec, where)
+    from bower.sim.records_check import check_play, check_record, recorded as recorded_part
+
+    variant, rules, rec, maker = check_record(rec, where)
     cp = variant.card_play
-    plays = _plays(variant, rec, where)
+    plays, trump, active, hands = check_play(variant, rec, maker, where, turns=False)  # _play_out follows them
     out = {
         "variant": variant.name, "hand": rec.get("hand"), "dealer": rec["dealer"], "maker": maker,
         "thrown_in": maker is None,
@@ -352,19 +154,8 @@ def _replay(rec: dict, where: str, dd: bool):
     reneges: list[dict] = []
     costs: list[dict] = []
     if maker is None:
-        if plays:
-            raise ReplayError(f"{where}: field 'plays': a hand thrown in ({cp.maker_field} null) has no plays")
         out.update(contract=None, need=None, trump=None, leader=None, in_play=[], side=[], trick_winners=[])
     else:
-        trump_raw = _field(rec, "trump", where)
-        try:
-            trump = S.parse_suit(trump_raw)
-        except (S.DealError, AttributeError):
-            raise ReplayError(f"{where}: field 'trump' is {trump_raw!r}, not a suit (C S D H)") from None
-        active = _variant_part(cp.in_play, where, rec)
-        if maker not in active:
-            raise ReplayError(f"{where}: field {cp.maker_field!r}: seat {maker} does not play this hand")
-        hands = _hands(variant, rec, plays, active, where)
         mask = sum(1 << s for s in active)
         alone = frozenset(rec.get("alone") or ())
         leader = cp.first_leader(maker, rec["dealer"], mask, rules, alone)
@@ -389,7 +180,7 @@ def _replay(rec: dict, where: str, dd: bool):
                plays=[[s, card_str(c)] for s, c in plays])
     if dd:
         out["costs"] = costs
-    recorded = _recorded(rec, where)
+    recorded = {k: x for k in ("tricks", "points") if (x := recorded_part(rec, k, where, variant)) is not None}
     if recorded:
         out["recorded"] = recorded
         out["matches"] = all(recorded[k] == out[k] for k in recorded)

@@ -365,11 +365,11 @@ def played_hand(variant, rec: dict, index: int | None = None, check_turns: bool 
         hands.setdefault(seat, []).append(card)
         seq.append((seat, card))
     if check_turns:
-        _check_turns(seq, trump, sum(1 << s for s in hands), where)
+        check_turn_order(seq, trump, sum(1 << s for s in hands), where)
     return PlayedHand(hands, trump, maker, seq[0][0], seq)
 
 
-def _check_turns(seq: list[tuple[int, int]], trump: int, active: int, where: str) -> None:
+def check_turn_order(seq: list[tuple[int, int]], trump: int, active: int, where: str) -> None:
     """DealError unless every card is played once, each trick by every seat in play in turn, won as the rules say.
 
     Following suit is not checked here: a renege is a fact of a recorded hand

@@ -198,7 +198,7 @@ def test_report_writes_html_and_plots(capsys, tmp_path):
     [
         (["analyze", "missing.jsonl"], "no records file"),
         (["analyze", "notes.txt"], ".jsonl or .parquet"),
-        (["analyze", "bad.jsonl"], "cannot read records"),
+        (["analyze", "bad.jsonl"], "bad.jsonl: record 0 (line 1) is not JSON"),
         (["analyze", "other.jsonl"], "not a bower hand record"),
         (["analyze", "empty.jsonl"], "no records"),
         (["analyze", "ok.jsonl", "--csv", "a", "--parquet", "b"], "not both"),

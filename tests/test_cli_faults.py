@@ -397,7 +397,7 @@ def test_a_corrupt_jsonl_line_is_named_by_its_line_in_the_file(capsys, tmp_path)
 def test_records_that_are_not_utf8_are_one_line(capsys, tmp_path):
     rec = tmp_path / "r.jsonl"
     rec.write_bytes(NOT_UTF8)
-    assert one_error(capsys, "analyze", str(rec)) == f"bower: error: cannot read records from {rec}: it is not UTF-8 text"
+    assert one_error(capsys, "analyze", str(rec)) == f"bower: error: {rec}: record 0 (line 1) is not UTF-8 text"
 
 
 # ---------------------------------------------------------------- small ones

@@ -261,7 +261,7 @@ def test_records_with_plays_the_rules_do_not_allow_are_refused(capsys, records, 
         p = tmp_path / f"{name}.jsonl"
         p.write_text("".join(json.dumps(r) + "\n" for r in data))
         one_line_error(*run(capsys, "solve", "--records", str(p), "--out", str(tmp_path / "o.jsonl")),
-                       f"record {i}: field 'plays'")
+                       f"{p}: record {i} (line {i + 1}): field 'plays'")
         one_line_error(*run(capsys, "analyze", str(p), "--dd"), words)
     p = tmp_path / "bad_dd.jsonl"
     p.write_text("".join(json.dumps(r) + "\n" for r in bad_dd))
