@@ -51,6 +51,12 @@ MODEL_EXACT, MODEL_SOFTMAX = 0, 1
 PLAY_STRATEGY, PLAY_DD = 1, 2  # play-out bits: the strategy plays the hand out, the double-dummy solver scores it
 
 
+def dd_arg(playout):
+    """The should-bid kernels' ``dd`` argument: an array when the play-out bits ``playout`` ask for the
+    double-dummy play-out, else None, for which the kernels compile no solver code."""
+    return np.zeros(1, np.int64) if int(playout) & PLAY_DD else None
+
+
 @kernel(inline="always")
 def tally_weighted(row, w, maker, made, tricks, points, margin2):
     """Add one sample of weight ``w`` to an action's weighted counters ``row`` (``W_*``); ``margin2`` twice the margin."""

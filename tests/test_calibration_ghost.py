@@ -60,6 +60,7 @@ from bower.kernels.ghost.hand import (
     R_TRICKS,
     R_WIDTH,
     play_dealt,
+    search_arg,
 )
 from bower.kernels.ghost.strategy import (
     P_BID3,
@@ -212,7 +213,7 @@ def test_deals_simulated_from_the_model_match_should_bid(hand_text, position, ca
         res = np.zeros((n, 4))
         for j, (dealt, _) in enumerate(kept):
             play_dealt(np.array(dealt, np.int64), dstate, dbuf, work, DEALER, rules_vec, play_rows, scores, TARGET,
-                       force, rec)
+                       force, rec, search_arg(play_rows))
             for i, (seat, call) in enumerate(prefix):  # the observed auction was imposed
                 assert (rec[R_CALLS + 2 * i], rec[R_CALLS + 2 * i + 1]) == (seat, call)
             t = rec[R_TRICKS + me]

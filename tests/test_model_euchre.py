@@ -285,9 +285,9 @@ def test_the_forced_play_out_is_todays_on_deals_the_strategy_passes_on():
                 given = np.array([player, n_passes, code, alone, n_passes], np.int64)
                 d1, d2 = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
                 ek.play_dealt(hands, kitty, 3, rules, params, wt, force, d1, np.zeros(2, np.int64), scratch[0],
-                              scratch[1], rec)
+                              scratch[1], rec, None)
                 ek.play_dealt(hands, kitty, 3, rules, params, wt, given, d2, np.zeros(2, np.int64), scratch[2],
-                              scratch[3], rec2)
+                              scratch[3], rec2, None)
                 assert np.array_equal(rec, rec2)
                 compared += 1
     assert compared > 500

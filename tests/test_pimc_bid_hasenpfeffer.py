@@ -338,7 +338,7 @@ def test_searched_calls_follow_the_rule_on_sampled_worlds(cushion, rival):
         widow, dealer = int(order[24]), i % 4
         dstate, dbuf = _stream(100 + i)
         hk.play_dealt_once(dealt, np.int64(widow), np.int64(dealer), rules_vec, params, wt, hk.NO_FORCE, dstate,
-                           dbuf, work, rec)
+                           dbuf, work, rec, rec)
         dstate, dbuf = _stream(100 + i)
         assert _calls(rec) == _replica_calls(dealt, widow, dealer, rules_vec, params, wt, dstate, dbuf), i
         searched += sum(1 for s, _ in _calls(rec) if s % 2 == 0)

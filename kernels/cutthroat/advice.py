@@ -151,7 +151,7 @@ def dd_score(rec, rules, keys, tags, bounds, nodes, hands4, trick, points):
 
 @chunk_kernel
 def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model,
-                  playout, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+                  playout, search, dd, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
     """Draw weighted deals given the ``n_passes`` passes before the player's turn, and play every action on each.
 
     ``actions[a]`` = (call code, alone: -1 strategy, 0 no, 1 yes). Chunk
@@ -161,6 +161,9 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
     weighted products of the actions' points and doubled margins
     ``pts_xy``/``mar_xy[ci, row]`` (row 0 the strategy's play-out, row 1 double
     dummy) and ``infer[ci, s, f]`` (Σw·feature f of seat s, ``N_FEATURES``).
+    ``search`` None compiles no search code (no seat searches:
+    ``hand.search_arg``), ``dd`` None no double-dummy play-out (``playout``
+    without ``PLAY_DD``: ``advice.dd_arg``).
     """
     n_actions = actions.shape[0]
     exact = model[M_KIND] == MODEL_EXACT
@@ -262,8 +265,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                 force[F_AT] = n_passes
                 force[F_CALL] = actions[a, 0]
                 force[F_ALONE] = actions[a, 1]
-                play_dealt_once(dealt, kitty, np.int64(ADVICE_DEALER), rules, pplay, wt, order, force, dstate, dbuf, hands,
-                           tricks, points, pw, pm, rec)
+                play_dealt_once(dealt, kitty, np.int64(ADVICE_DEALER), rules, pplay, wt, order, force, dstate, dbuf,
+                                hands, tricks, points, pw, pm, rec, search)
                 maker = rec[R_MAKER]
                 if do_play:
                     t = rec[R_TRICKS + seat]
@@ -272,7 +275,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, maker == seat, t >= MAKER_NEEDS, t, p, m)
-                if do_dd:
+                if dd is not None and do_dd:  # pruned when compiled for dd None
                     mt = dd_score(rec, rules, keys, tags, bounds, nodes, hands4, trick, dpts)
                     if mt < 0:
                         t = 0

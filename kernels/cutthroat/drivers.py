@@ -135,7 +135,7 @@ def play_order(deal_order, dealer, rules, params, force, dstate, rec):
     for i in range(20):
         dealt[i % 4] |= np.int64(1) << deal_order[i]
     play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm,
-                    rec)
+                    rec, rec)
 
 
 @kernel

@@ -840,11 +840,13 @@ def first_leader(maker, maker_alone, lone_def, dealer):
 
 
 @kernel
-def play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec):
+def play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm,
+                    rec, search):
     """``play_dealt`` compiled once, not inlined, for the callers off the hot path (should-bid, one hand from a
-    deal order): the hand's code is typed and optimised here once instead of inside each caller."""
+    deal order): the hand's code is typed and optimised here once instead of inside each caller. ``search`` as in
+    ``play_dealt``."""
     play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec,
-               rec)
+               search)
 
 
 @kernel(inline="always")

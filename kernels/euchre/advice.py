@@ -99,7 +99,7 @@ def open_actions(n_passes: int, up: int, stick_the_dealer: bool) -> np.ndarray:
 
 @chunk_kernel
 def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model,
-                  playout, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+                  playout, search, dd, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
     """Draw deals, weigh them by the model of the ``n_passes`` passes before the player's turn, play every action.
 
     ``seat`` is the player's (position ``seat + 1``; its turn must be call
@@ -115,7 +115,9 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
     weighted sums of products of the actions' points and doubled margins
     ``pts_xy[ci, row]``, ``mar_xy[ci, row]`` (paired intervals) and
     ``infer[ci, s, j]``, the weighted sums of seat ``s``'s inference features
-    (``bower.kernels.euchre.model.deal_features``).
+    (``bower.kernels.euchre.model.deal_features``). ``search`` None compiles
+    no search code (no seat searches: ``hand.search_arg``), ``dd`` None no
+    double-dummy play-out (``playout`` without ``PLAY_DD``: ``advice.dd_arg``).
     """
     n_actions = actions.shape[0]
     side = seat & 1
@@ -209,7 +211,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                 force[F_CALL] = actions[a, 0]
                 force[F_ALONE] = actions[a, 1]
                 play_dealt(dealt, kitty, np.int64(ADVICE_DEALER), rules, params, wt, force, dstate, dbuf, hands, tricks,
-                           rec)
+                           rec, search)
                 maker = rec[R_MAKER]
                 ours = maker >= 0 and (maker & 1) == side
                 if do_strat:
@@ -219,7 +221,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, ours, ours and t >= MAKER_NEEDS, t, p, m)
-                if do_dd:
+                if dd is not None and do_dd:  # pruned when compiled for dd None
                     t = 0
                     p = 0
                     m = 0

@@ -103,7 +103,7 @@ def play_order(deal_order, dealer, rules, params, force, dstate, rec):
         kitty[k] = deal_order[20 + k]
     for i in range(20):
         dealt[i % 4] |= np.int64(1) << deal_order[i]
-    play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec)
+    play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, rec)
 
 
 @kernel

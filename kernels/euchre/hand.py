@@ -1154,10 +1154,11 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
 
 
 @kernel
-def play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec):
+def play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search):
     """``play_dealt_inline`` compiled once, not inlined, for the callers off the hot path (one hand from an order,
-    should-bid): they compile faster. (With reference counting: a PIMC seat's workspace is made per hand.)"""
-    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, rec)
+    should-bid): they compile faster. (With reference counting: a PIMC seat's workspace is made per hand.)
+    ``search`` None compiles no search code (``search_arg``)."""
+    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search)
 
 
 @kernel(inline="always")

@@ -164,7 +164,7 @@ def dd_tricks(rec, me, seen, values, n_seen, keys, tags, bounds, nodes, fl, tric
 
 @chunk_kernel
 def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules, params, scores, target_score, prefix,
-                  swap_given, actions, model, playout, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+                  swap_given, actions, model, playout, search, dd, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
     """Draw deals, weight them by the model and play every action on each one of positive weight.
 
     Chunk ``ci`` draws deals from ``states[ci]`` until it keeps ``targets[ci]``
@@ -177,7 +177,10 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
     ``infer[ci, s, j]`` = Σ w · feature j of seat s (``model.FEATURE_NAMES``).
     ``actions[a]`` = (swap, call, trump), -1 meaning "as the strategy does";
     ``model`` is ``bower.kernels.advice``'s model vector; ``params`` has a
-    ``strategy_rows`` row per seat.
+    ``strategy_rows`` row per seat. ``search`` None compiles no search code
+    (no seat searches: ``hand.search_arg``), ``dd`` None no double-dummy
+    play-out (``playout`` without ``PLAY_DD``: ``advice.dd_arg``): only what
+    the question uses is compiled.
     """
     n_actions = actions.shape[0]
     k = prefix.shape[0]
@@ -280,7 +283,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                 force[F_CALL] = actions[a, 1]
                 force[F_TRUMP] = actions[a, 2]
                 play_dealt_once(dealt, dstate, dbuf, work, np.int64(ADVICE_DEALER), rules, params, scores,
-                                target_score, force, rec)
+                                target_score, force, rec, search)
                 maker = rec[R_MAKER]
                 bid = rec[R_BID]
                 if do_strategy:
@@ -290,7 +293,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, maker == seat, t >= bid, t, p, m)
-                if do_dd:
+                if dd is not None and do_dd:  # pruned when compiled for dd None
                     if maker < 0:
                         td = 0
                         p = 0

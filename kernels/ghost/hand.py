@@ -1140,21 +1140,22 @@ def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_ro
 
 
 @kernel(inline="always")
-def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec):
+def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec, search):
     """Auction, play and score a hand already dealt (``dealt``: position 1, 2, 3, ghost) into ``rec``.
 
     ``params`` has one strategy row per seat; ``force`` as in ``auction``
-    (``NO_FORCE`` for none); ``work`` is unused (kept for the callers).
+    (``NO_FORCE`` for none); ``work`` is unused (kept for the callers);
+    ``search`` None compiles no search code (``search_arg``).
     """
     play_dealt_core(dealt[0], dealt[1], dealt[2], dealt[3], dstate, dbuf, dealer, rules, params, SEAT_ROWS, scores,
-                    target, force, rec, np.int64(0), rec)
+                    target, force, rec, np.int64(0), search)
 
 
 @kernel
-def play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec):
+def play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec, search):
     """``play_dealt`` compiled once, not inlined, for the callers off the hot path (should-bid, the swap
     analysis): the hand's code is typed and optimised here once instead of inside each caller."""
-    play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
+    play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec, search)
 
 
 @kernel(inline="always")

@@ -109,7 +109,8 @@ def tally_bids(rec, params, bid_acc, est_acc):
 
 
 @kernel
-def _replay(dealt, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params, scores, target, force, swap, rec):
+def _replay(dealt, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params, scores, target, force, swap, rec,
+            search):
     """Play ``dealt`` from the saved decision-stream state with the forced seat swapping or not.
 
     Returns the forced seat's points and twice its margin.
@@ -117,7 +118,7 @@ def _replay(dealt, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params, sc
     dstate[:] = dstate0
     dbuf[:] = dbuf0
     force[F_SWAP] = swap
-    play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec)
+    play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec, search)
     seat = force[F_SEAT]
     return rec[R_POINTS + seat], margin2(rec, seat)
 
@@ -134,7 +135,7 @@ def _add_side(a, pos, b, first, pts, mar):
 
 @chunk_kernel
 def swap_chunks(lo, hi, states, dstates, first_deal, chunk_size, n_deals, rules, params, target, paired, acc, rows,
-                mirror):
+                mirror, search):
     """Value of swapping to the ghost: each decision point replayed with the swap taken and refused.
 
     For every deal (dealer ``h % 3``) and position p whose first turn comes
@@ -155,6 +156,7 @@ def swap_chunks(lo, hi, states, dstates, first_deal, chunk_size, n_deals, rules,
     (``MI_*``). Swapping on one deal and keeping on its mirror put the same
     hand in the player's seat, so the sum varies far less than either gain:
     the pooled value of swapping by position gets a much narrower interval.
+    ``search`` None compiles no search code (``hand.search_arg``).
     """
     want_rows = rows.shape[0] > 0
     for ci in range(lo, hi):
@@ -178,13 +180,13 @@ def swap_chunks(lo, hi, states, dstates, first_deal, chunk_size, n_deals, rules,
             # the strategy's own play, to find the decision points (decision stream restored after)
             dstate[:] = dstate0
             dbuf[:] = dbuf0
-            play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, unforced, rec)
+            play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, unforced, rec, search)
             dnext[:] = dstate
             dbuf_next[:] = dbuf
             base_swap = rec[R_SWAP]
             base_pos = (base_swap - dealer + 2) % 3 + 1 if base_swap >= 0 else 4
             if not paired:
-                play_dealt_once(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, unforced, rec)
+                play_dealt_once(dealt2, dstate, dbuf, work, dealer, rules, params, scores, target, unforced, rec, search)
                 base2 = rec[R_SWAP]
                 base_pos2 = (base2 - dealer + 2) % 3 + 1 if base2 >= 0 else 4
             for pos in range(1, 4):
@@ -196,11 +198,11 @@ def swap_chunks(lo, hi, states, dstates, first_deal, chunk_size, n_deals, rules,
                     _, e = best_trump(dealt[pos - 1], params[seat])
                     b = est_bucket(e)
                     pts_s, mar_s = _replay(dealt, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params, scores,
-                                           target, force, 1, rec)
+                                           target, force, 1, rec, search)
                     _add_side(a, pos - 1, b, SW_N_SWAP, pts_s, mar_s)
                     if paired:
                         pts_k, mar_k = _replay(dealt, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params,
-                                               scores, target, force, 0, rec)
+                                               scores, target, force, 0, rec, search)
                         _add_side(a, pos - 1, b, SW_N_KEEP, pts_k, mar_k)
                         d = pts_s - pts_k
                         dm = mar_s - mar_k
@@ -213,9 +215,9 @@ def swap_chunks(lo, hi, states, dstates, first_deal, chunk_size, n_deals, rules,
                         mirrored[pos - 1] = dealt[3]
                         mirrored[3] = dealt[pos - 1]
                         pts_ms, mar_ms = _replay(mirrored, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params,
-                                                 scores, target, force, 1, rec)
+                                                 scores, target, force, 1, rec, search)
                         pts_mk, mar_mk = _replay(mirrored, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params,
-                                                 scores, target, force, 0, rec)
+                                                 scores, target, force, 0, rec, search)
                         sp = d + pts_ms - pts_mk
                         sm = dm + mar_ms - mar_mk
                         mi[pos - 1, MI_N] += 1
@@ -234,7 +236,7 @@ def swap_chunks(lo, hi, states, dstates, first_deal, chunk_size, n_deals, rules,
                 if not paired and base_pos2 >= pos:
                     _, e = best_trump(dealt2[pos - 1], params[seat])
                     pts_k, mar_k = _replay(dealt2, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params, scores,
-                                           target, force, 0, rec)
+                                           target, force, 0, rec, search)
                     _add_side(a, pos - 1, est_bucket(e), SW_N_KEEP, pts_k, mar_k)
             # the decision stream moves on as in the strategy's own play of this deal
             dstate0[:] = dnext

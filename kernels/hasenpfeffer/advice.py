@@ -89,7 +89,7 @@ def play_after(dealt, widow, dealer, rules, params, wt, prefix, player, call_now
     force[F_SEAT] = player
     force[F_AT] = k
     force[F_CALL] = call_now
-    play_dealt_once(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec)
+    play_dealt_once(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, rec)
 
 
 @kernel
@@ -130,7 +130,7 @@ def dd_tricks(rec, lead_hands, trick, keys, tags, bounds, nodes, seen, n_seen):
 
 @chunk_kernel
 def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules, params, prefix, actions, model,
-                  playout, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+                  playout, search, dd, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
     """Weighted deals for the calls ``prefix`` (k, 2) before ``seat``'s turn; every action played on each.
 
     ``actions[a]`` is the level called (0 = pass); ``model`` the model vector,
@@ -139,6 +139,9 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
     the weighted counters (``bower.kernels.advice.W_*``; row 0 strategy, 1 double
     dummy), ``pts_xy``/``mar_xy[ci, row]`` the weighted products,
     ``infer[ci, s]`` Σw·(best suit estimate, joker held) of each other seat.
+    ``search`` None compiles no search code (no seat searches:
+    ``hand.search_arg``), ``dd`` None no double-dummy play-out (``playout``
+    without ``PLAY_DD``: ``advice.dd_arg``).
     """
     n_actions = actions.shape[0]
     k = prefix.shape[0]
@@ -238,7 +241,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                 dstate[:] = dstate0
                 dbuf[:] = dbuf0
                 force[F_CALL] = actions[a]
-                play_dealt_once(dealt, widow, np.int64(ADVICE_DEALER), rules, params, wt, force, dstate, dbuf, work, rec)
+                play_dealt_once(dealt, widow, np.int64(ADVICE_DEALER), rules, params, wt, force, dstate, dbuf, work, rec,
+                                search)
                 bidder = rec[R_BIDDER]
                 ours = bidder >= 0 and bidder % 2 == side
                 if do_strategy:
@@ -248,7 +252,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, ours, ours and t >= bid_need(rec[R_BID]), t, p, m)
-                if do_dd:
+                if dd is not None and do_dd:  # pruned when compiled for dd None
                     t = 0
                     p = 0
                     q = 0

@@ -120,7 +120,7 @@ def play_order(deal_order, dealer, rules, params, dstate, rec):
         by_seat[s] = 0
     for i in range(24):
         by_seat[(dealer + 1 + (i // 3) % 4) % 4] |= np.int64(1) << deal_order[i]
-    play_dealt_once(by_seat, deal_order[24], dealer, rules, params, wt, NO_FORCE.copy(), dstate, dbuf, work, rec)
+    play_dealt_once(by_seat, deal_order[24], dealer, rules, params, wt, NO_FORCE.copy(), dstate, dbuf, work, rec, rec)
 
 
 @kernel

@@ -917,10 +917,10 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
 
 
 @kernel
-def play_dealt_once(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec):
+def play_dealt_once(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search):
     """``play_dealt`` compiled once, not inlined, for the callers off the hot path (should-bid, one hand from a
     deal order): the hand's code is typed and optimised here once instead of inside each caller."""
-    play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, rec)
+    play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search)
 
 
 @kernel(inline="always")

@@ -268,6 +268,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     exact = mdesc["kind"] == "exact"
     args = (np.int64(sit["mask"]), np.int64(sit["up"]), np.int64(player), rules_vec, params, np.int64(sit["passes"]),
             act, mvec)
+    search = ek.search_arg(params)  # None: the play-outs compile no search code
     budget = DRAWS_PER_SAMPLE * CHUNK_SAMPLES
     head = {
         "variant": "euchre",
@@ -293,7 +294,8 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
             fm = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             inf = np.zeros((nc, SEATS, N_INFER))
             call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets,
-                        (budget, *args, np.int64(bits | ka.PLAY_STRATEGY)), (d, k, w, fa, fp, fm, inf))
+                        (budget, *args, np.int64(bits | ka.PLAY_STRATEGY), search, ka.dd_arg(bits)),
+                        (d, k, w, fa, fp, fm, inf))
             for ai, wi in _A_OF_W:
                 a[:, :, ai] = fa[:, 0, :, wi].astype(np.int64)
             p[:] = fp[:, 0].astype(np.int64)
@@ -331,8 +333,8 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     first_row = 0 if bits & ka.PLAY_STRATEGY else 1
 
     def run_weighted(states, dstates, targets, d, k, w, a, p, m, inf):
-        call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets, (budget, *args, np.int64(bits)),
-                    (d, k, w, a, p, m, inf))
+        call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets,
+                    (budget, *args, np.int64(bits), search, ka.dd_arg(bits)), (d, k, w, a, p, m, inf))
         _net_weighted(a, p, m, gross)
 
     sums = sample_weighted(run_weighted, n_act, SEATS, samples, cap, seed,

@@ -22,6 +22,7 @@ import numpy as np
 
 from bower.kernels import advice as ka
 from bower.kernels.ghost import advice as ga
+from bower.kernels.ghost import hand as gk
 from bower.kernels.ghost import model as gm
 from bower.kernels.ghost.strategy import strategy_rows
 from bower.sim import runner
@@ -189,6 +190,7 @@ def advise(
     name, params = runner.seat_params(strategy)
     params = playout_params(params, playout, "ghost")
     rows = strategy_rows(params)
+    search = gk.search_arg(params)  # None: the play-outs compile no search code
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
     n_threads = runner.set_threads(threads)
@@ -203,7 +205,7 @@ def advise(
         call_chunks("bower.kernels.ghost.advice:advice_chunks", states, dstates, targets, (
             DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), seat, rules_vec, rows,
             np.array(seat_scores, np.int64), TARGET, prefix, -1 if swap_given is None else swap_given - 1, act,
-            mvec, bits), (d, k, w, a, p, m, inf))
+            mvec, bits, search, ka.dd_arg(bits)), (d, k, w, a, p, m, inf))
 
     exact = mdesc["kind"] == "exact"
     main_row = 0 if bits & ka.PLAY_STRATEGY else 1

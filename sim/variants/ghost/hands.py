@@ -86,5 +86,5 @@ def play_forced(
     work = np.zeros(16, np.int64)
     dstate, dbuf = decision_states(seed, 0, 1)[0], np.zeros(2, np.int64)
     gk.play_dealt(np.array(dealt, np.int64), dstate, dbuf, work, np.int64(dealer), rules_vec, params,
-                  np.array(scores, np.int64), np.int64(TARGET), f, rec)
+                  np.array(scores, np.int64), np.int64(TARGET), f, rec, gk.search_arg(params))
     return v.row_to_dict(rec, 0, rules_d)

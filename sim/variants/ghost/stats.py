@@ -87,6 +87,7 @@ def swap_job(job) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     gst.swap_chunks(
         runner.chunk_states(seed, c0, n_chunks), runner.decision_states(seed, c0, n_chunks), first,
         runner.CHUNK_SIZE, n, rules_vec, params, runner.get_variant("ghost").target, paired, b_acc, rows, m_acc,
+        gk.search_arg(params),
     )
     return b_acc.sum(axis=0), m_acc.sum(axis=0), rows
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from bower.kernels import advice as ka
 from bower.kernels.hasenpfeffer import advice as ha
+from bower.kernels.hasenpfeffer import hand as hk
 from bower.sim import runner
 from bower.sim.advice import (
     as_counts,
@@ -177,7 +178,7 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
     def kernel_chunks(states, dstates, targets, d, k, w, a, p, m, inf):
         call_chunks("bower.kernels.hasenpfeffer.advice:advice_chunks", states, dstates, targets, (
             DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), player, rules_vec, params, prefix, act, mvec,
-            np.int64(bits)), (d, k, w, a, p, m, inf))
+            np.int64(bits), hk.search_arg(params), ka.dd_arg(bits)), (d, k, w, a, p, m, inf))
 
     head = {
         "variant": "hasenpfeffer",
