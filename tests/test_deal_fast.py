@@ -1,4 +1,5 @@
-"""``deal.deal_four`` (rejection test taken out of the steps) against ``deal_packets``: the same masks and streams.
+"""``deal.deal_four`` (rejection test taken out of the steps) and ``deal.deal_four_exact`` against ``deal_packets``:
+the same masks and streams.
 
 A held half of 0 makes the first draw one that rejection might refuse, so the fallback to ``deal_four_exact``
 is exercised too.
@@ -31,3 +32,19 @@ def test_deal_four_is_deal_packets(state, held, n_deals):
         assert s1.tolist() == s2.tolist() and b1.tolist() == b2.tolist()
         exact = kdeal.deal_four_exact(s2.copy(), b2.copy(), d2)
         assert len(exact) == 4
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=st.lists(u64, min_size=4, max_size=4).filter(any), held=st.sampled_from([None, 0, 1, 5, 2**31, 2**32 - 1]),
+       n_deals=st.integers(1, 6))
+def test_deal_four_exact_is_deal_packets(state, held, n_deals):
+    s1, s2 = np.array(state, np.uint64), np.array(state, np.uint64)
+    b1 = np.array([0, 0] if held is None else [held, 1], np.int64)
+    b2 = b1.copy()
+    d1, d2 = np.empty(24, np.int64), np.empty(24, np.int64)
+    out = np.zeros(4, np.int64)
+    for _ in range(n_deals):
+        got = kdeal.deal_four_exact(s1, b1, d1)
+        kdeal.deal_packets(s2, b2, d2, 24, 4, 6, out)
+        assert [int(m) for m in got] == out.tolist()
+        assert s1.tolist() == s2.tolist() and b1.tolist() == b2.tolist()
