@@ -29,6 +29,7 @@ from bower.kernels.ghost.hand import (
     chunk_scratch,
     deal_plain,
     finish_hand,
+    finish_hand_once,
     force_of,
     is_plain,
     lead_need,
@@ -147,7 +148,7 @@ def plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, row
         maker, bid, trump, h0, h1, h2 = deal_plain(state, buf, deck, (first_hand + h) % 3, rules, rows, r0, r1, r2,
                                                    sc, target, flat, base)
         if maker < 0:
-            finish_hand(flat, base, maker, bid, 0, 0, 0, rules, acc)
+            finish_hand_once(flat, base, maker, bid, 0, 0, 0, rules, acc)
             if want_stats:
                 tally_bids(flat[base:base + R_WIDTH], params, bid_acc, est_acc)
             continue
@@ -159,15 +160,16 @@ def plain_chunk(state, buf, deck, h_first, h_end, first_hand, rules, params, row
             continue
         t0, t1, t2, u0, u1, u2 = play_pair(wa, wb_, wc, wt, wm, wn, a, b, c, trump, maker, n, flat, wb, base,
                                            want_records)
-        finish_hand(flat, wb, wm, wbid, t0, t1, t2, rules, acc)
-        finish_hand(flat, base, maker, bid, u0, u1, u2, rules, acc)
+        for k in range(2):  # one inlined copy of finish_hand for both hands
+            finish_hand(flat, wb if k == 0 else base, wm if k == 0 else maker, wbid if k == 0 else bid,
+                        t0 if k == 0 else u0, t1 if k == 0 else u1, t2 if k == 0 else u2, rules, acc)
         if want_stats:
             tally_bids(flat[wb:wb + R_WIDTH], params, bid_acc, est_acc)
             tally_bids(flat[base:base + R_WIDTH], params, bid_acc, est_acc)
         waiting = False
     if waiting:  # the last hand with a maker, played alongside itself
         t0, t1, t2, _, _, _ = play_pair(wa, wb_, wc, wt, wm, wn, wa, wb_, wc, wt, wm, wn, flat, wb, wb, want_records)
-        finish_hand(flat, wb, wm, wbid, t0, t1, t2, rules, acc)
+        finish_hand_once(flat, wb, wm, wbid, t0, t1, t2, rules, acc)
         if want_stats:
             tally_bids(flat[wb:wb + R_WIDTH], params, bid_acc, est_acc)
 

@@ -1118,6 +1118,13 @@ def finish_hand(rec, base, maker, bid, t0, t1, t2, rules, acc):
         acc[S_TRICKS + pos] += t0 if s == 0 else (t1 if s == 1 else t2)
 
 
+@kernel(_nrt=False)
+def finish_hand_once(rec, base, maker, bid, t0, t1, t2, rules, acc):
+    """``finish_hand`` compiled once, not inlined: for the plain path's hands thrown in and a chunk's last hand,
+    so that the chunk's loop inlines it at one place only (each copy inlined cost seconds of compiling)."""
+    finish_hand(rec, base, maker, bid, t0, t1, t2, rules, acc)
+
+
 @kernel(inline="always")
 def position_of(seat, dealer):
     """``(seat - dealer + 2) % 3``: the position (0..2 for 1..3) of ``seat`` when ``dealer`` deals, without a division."""
