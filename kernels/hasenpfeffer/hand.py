@@ -950,7 +950,7 @@ def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, r
     play_dealt(by_seat, widow, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, work, rec, search)
 
 
-@kernel(inline="always")
+@kernel(_nrt=False)
 def tally(rec, acc):
     """Add one hand's record to the summary counters ``acc``."""
     acc[S_HANDS] += 1

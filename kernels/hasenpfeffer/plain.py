@@ -171,7 +171,7 @@ def best_units(hand, tab, seat):
     return best_s, best_u
 
 
-@kernel(inline="always")
+@kernel(_nrt=False)
 def level_of(e, seat, pepper, params):
     """``hand.target_level`` of the best estimate ``e`` (the same float arithmetic)."""
     big_e = e + params[seat, P_PARTNER]
