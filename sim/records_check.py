@@ -578,7 +578,7 @@ class FastCheck:
     """
 
     def __init__(self, variant, rec: dict, rules: dict, required=()):
-        from bower.sim.solve import SUIT_NAMES, in_turn
+        from bower.sim.solve import SUIT_NAMES, in_turn_many
 
         cp = variant.card_play
         self.variant, self.cp, self.rules = variant, cp, rules
@@ -591,19 +591,29 @@ class FastCheck:
                      for name, spec in _specs(variant, rules) if name not in ("calls", "plays", "rules")]
         self.seat_keys = frozenset(str(i) for i in range(variant.players))
         self.suits = {k: v for k, v in SUIT_NAMES.items() if k.isascii()}
-        self.in_turn = in_turn
+        self.in_turn_many = in_turn_many
         self.codes = [str(s) for s in range(cp.seats)] + list(self.index)  # a play's seat and card, column-wise
 
-    def ok(self, rec, seats=None, cards=None) -> bool:
-        """Whether ``rec`` certainly passes the full check (False: let the full check decide and say why).
+    def ok(self, rec) -> bool:
+        """Whether ``rec`` certainly passes the full check (False: let the full check decide and say why)."""
+        return self.ok_many([rec])[0]
 
-        ``seats``, ``cards``: its plays already read (lists of seat and card
-        index; ``ok_batch``), its ``plays`` field then left aside.
+    def ok_many(self, recs, plays=None) -> list[bool]:
+        """``ok`` of each record, the turns of their plays checked together (``in_turn_many``).
+
+        ``plays``: each record's plays already read, (seats, cards) as lists
+        of numbers (``ok_batch``); their ``plays`` field is then left aside.
         """
-        try:
-            return self._ok(rec, seats, cards)
-        except Exception:  # a value of an unexpected kind anywhere: the full check names it
-            return False
+        out = []
+        for i, rec in enumerate(recs):
+            try:
+                out.append(self._ok(rec, *(plays[i] if plays is not None else (None, None))))
+            except Exception:  # a value of an unexpected kind anywhere: the full check names it
+                out.append(False)
+        played = [i for i, x in enumerate(out) if type(x) is tuple]
+        for i, good in zip(played, self.in_turn_many([out[i] for i in played])):
+            out[i] = good
+        return out
 
     def ok_batch(self, batch) -> bool:
         """Whether every record of a Parquet record batch certainly passes the full check, its plays read column-wise.
@@ -638,13 +648,12 @@ class FastCheck:
         names = [n for n in batch.schema.names if n != "plays"]
         columns = [batch.column(n).to_pylist() for n in names] + [[None] * batch.num_rows]
         names.append("plays")
-        for i, row in enumerate(zip(*columns)):
-            a, b = ends[i], ends[i + 1]
-            if not self.ok(_from_parquet(dict(zip(names, row))), seats[a:b], cards[a:b]):
-                return False
-        return True
+        recs = [_from_parquet(dict(zip(names, row))) for row in zip(*columns)]
+        bounds = ends.tolist()
+        return all(self.ok_many(recs, [(seats[a:b], cards[a:b]) for a, b in zip(bounds, bounds[1:])]))
 
-    def _ok(self, rec, seats=None, cards=None) -> bool:
+    def _ok(self, rec, seats=None, cards=None):
+        """False, True, or (seats, cards, trump, seats in play) when only the turns of the plays are left to check."""
         v, cp = self.variant, self.cp
         if type(rec) is not dict or rec.get("variant") != v.name or not rec.keys() >= self.need:
             return False
@@ -698,7 +707,7 @@ class FastCheck:
             if set(map(len, held.values())) != {cp.hand_size} or len(holder) != cp.hand_size * len(held) \
                     or JOKER in holder and not cp.joker or list(map(holder.get, cards)) != seats:
                 return False  # a hand short or long, a card held twice, the joker, a card its seat did not hold
-        return self.in_turn(seats, cards, trump, sum(1 << s for s in active))
+        return seats, cards, trump, sum(1 << s for s in active)
 
 
 def checked(items, variant=None, required=()):
@@ -709,14 +718,39 @@ def checked(items, variant=None, required=()):
     read, with its seats as ints where they were written as digits. Records
     like the first pass ``FastCheck``; any other is checked field by field.
     """
-    fast = None  # built from the first record checked; the records like it pass its quick test
-    for rec, where in items:
-        if fast is None or not fast.ok(rec):
-            v, rules, rec2, maker = check_record(rec, where, variant, required)
-            variant = v
-            check_play(v, rec2, maker, where)
-            fast = fast or FastCheck(v, rec, rules, required)
-        yield rec, where
+    fast = None  # built from the first record, checked in full; the records like it pass its quick test
+    for chunk, fault in _chunks(items, 1024):
+        if fast is None and chunk:
+            rec, where = chunk[0]
+            variant, rules, rec2, maker = check_record(rec, where, variant, required)
+            check_play(variant, rec2, maker, where)
+            fast = FastCheck(variant, rec, rules, required)
+        oks = fast.ok_many([rec for rec, _ in chunk]) if chunk else []
+        for (rec, where), ok in zip(chunk, oks):
+            if not ok:
+                v, _, rec2, maker = check_record(rec, where, variant, required)
+                check_play(v, rec2, maker, where)
+            yield rec, where
+        if fault is not None:
+            raise fault
+
+
+def _chunks(items, size: int):
+    """Yield ``(list of up to size items, None)``; the last with the exception that ended ``items``, if one did
+    (raised once the items before it are checked: the first fault of a file is the one named)."""
+    chunk, it = [], iter(items)
+    while True:
+        try:
+            chunk.append(next(it))
+        except StopIteration:
+            break
+        except Exception as e:
+            yield chunk, e
+            return
+        if len(chunk) == size:
+            yield chunk, None
+            chunk = []
+    yield chunk, None
 
 
 def _first_record(path, rec: dict, where: str, required: bool):

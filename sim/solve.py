@@ -396,6 +396,32 @@ def in_turn(seats, cards, trump: int, active: int) -> bool:
     return turn[:len(seats)] == seats
 
 
+def in_turn_many(hands: list) -> list[bool]:
+    """``in_turn`` of many hands at once: ``hands`` are (seats, cards, trump, active), each seat in play playing the
+    same number of cards (whole tricks); hands of the same seats in play and length are checked together."""
+    groups: dict = {}
+    for i, (seats, _, _, active) in enumerate(hands):
+        groups.setdefault((active, len(seats)), []).append(i)
+    out = [False] * len(hands)
+    for (active, m), idx in groups.items():
+        turns = _turns(active)
+        n = len(turns)
+        if not m or m % n:
+            for i in idx:
+                out[i] = in_turn(*hands[i])
+            continue
+        after = np.array([next_seat(s, active) for s in range(4)])
+        seats = np.array([hands[i][0] for i in idx]).reshape(len(idx), m // n, n)
+        cards = np.array([hands[i][1] for i in idx]).reshape(len(idx), m // n, n)
+        trump = np.array([hands[i][2] for i in idx])[:, None]
+        power = POWER[trump[:, :, None], EFF_SUIT[trump, cards[:, :, 0]][:, :, None], cards]  # (hand, trick, card)
+        winner = np.take_along_axis(seats, power.argmax(axis=2)[:, :, None], axis=2)[:, :, 0]  # first highest
+        ok = (seats[:, 1:, 0] == winner[:, :-1]).all(axis=1) & (seats[:, :, 1:] == after[seats[:, :, :-1]]).all(axis=(1, 2))
+        for i, good in zip(idx, ok.tolist()):
+            out[i] = good
+    return out
+
+
 def check_turn_order(seq: list[tuple[int, int]], trump: int, active: int, where: str) -> None:
     """DealError unless every card is played once, each trick by every seat in play in turn, won as the rules say.
 
