@@ -106,13 +106,16 @@ def parse_line(raw: bytes, where: str, first: bool = False) -> dict:
     return rec
 
 
+_SEATS = {t: int(t) for t in [str(i) for i in range(100)] + [f"0{i}" for i in range(10)]}  # the texts SEAT_TEXT takes
+
+
 def _from_parquet(rec: dict) -> dict:
     """A Parquet row in the JSON form: ``calls`` and ``plays`` pairs with int seats (left as they are if malformed)."""
     for name in ("calls", "plays"):
         pairs = rec.get(name)
         if isinstance(pairs, list):
-            rec[name] = [[int(p[0]), p[1]] if isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
-                         and SEAT_TEXT.fullmatch(p[0]) else p for p in pairs]
+            rec[name] = [[_SEATS[p[0]], p[1]] if isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+                         and p[0] in _SEATS else p for p in pairs]
     return rec
 
 
@@ -583,13 +586,18 @@ class FastCheck:
         cp = variant.card_play
         self.variant, self.cp, self.rules = variant, cp, rules
         self.raw_rules = rec.get("rules")
-        self.rule_types = {k: type(v) for k, v in (self.raw_rules or {}).items()}
+        self.rule_types = tuple(map(type, self.raw_rules.values())) if type(self.raw_rules) is dict else None
         self.need = frozenset({"variant", "dealer", cp.maker_field, "plays", *required})
         self.index = {card_str(c): c for c in range(25 if cp.joker else JOKER)}  # card names of the deck
         names = frozenset(self.index)
-        self.fits = [(name, _fits(spec, names if name in CARD_FIELDS else None))
-                     for name, spec in _specs(variant, rules) if name not in ("calls", "plays", "rules")]
-        self.seat_keys = frozenset(str(i) for i in range(variant.players))
+        specs = [(name, spec) for name, spec in _specs(variant, rules) if name not in ("calls", "plays", "rules")]
+        seat_keys = frozenset(str(i) for i in range(variant.players))
+        by_seat = {name: spec for name, spec in specs if name in ("tricks", "points") and spec[0] == "struct"
+                   and all(sub == ("int",) for sub in spec[1].values())}  # numbers by seat, as bower writes them
+        self.counts = {name: seat_keys & frozenset(by_seat[name][1]) if name in by_seat else seat_keys
+                       for name in ("tricks", "points")}  # (``recorded``; the object's own keys too)
+        self.fits = [(name, _fits(spec, names if name in CARD_FIELDS else None)) for name, spec in specs
+                     if name not in by_seat]
         self.suits = {k: v for k, v in SUIT_NAMES.items() if k.isascii()}
         self.in_turn_many = in_turn_many
         self.codes = [str(s) for s in range(cp.seats)] + list(self.index)  # a play's seat and card, column-wise
@@ -658,7 +666,7 @@ class FastCheck:
         if type(rec) is not dict or rec.get("variant") != v.name or not rec.keys() >= self.need:
             return False
         raw = rec.get("rules")
-        if raw != self.raw_rules or raw and any(type(x) is not self.rule_types[k] for k, x in raw.items()):
+        if raw != self.raw_rules or raw and tuple(map(type, raw.values())) != self.rule_types:
             return False
         if rec.get("hand") is not None and type(rec["hand"]) is not int:
             return False
@@ -671,10 +679,10 @@ class FastCheck:
         for name, fits in self.fits:  # (a null list or object is refused; a null number or string is not)
             if name in rec and not (fits(rec[name]) or name in ("tricks", "points") and type(rec[name]) is list):
                 return False
-        for name in ("tricks", "points"):
-            x = rec.get(name)
-            if x is not None and not (self.seat_keys.issuperset(x) and _ints(list(x.values())) if type(x) is dict
-                                      else len(x) <= v.players and _ints(x)):
+        for name, keys in self.counts.items():  # numbers by seat: an object (its type checked here) or a list
+            x = rec.get(name, ())
+            if not (keys.issuperset(x) and _ints(list(x.values())) if type(x) is dict
+                    else type(x) is list and len(x) <= v.players and _ints(x) or x == () and name not in rec):
                 return False
         calls = rec.get("calls", ())
         if type(calls) is not list and "calls" in rec:
