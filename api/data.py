@@ -41,11 +41,13 @@ def read_records(path: str, batch_size: int | None = None, columns: list[str] | 
     if info["format"] == "parquet":
         import pyarrow.parquet as pq
 
-        for _ in iter_record_batches(path):  # every record checked (records_check) before any is handed out
-            pass
+        from bower.sim.records import check_parquet_file
+
+        if batch_size is None:  # read once: every record checked (records_check) before the table is handed out
+            table = check_parquet_file(path, whole=True)
+            return table.select(columns if columns is not None else table.column_names).to_pandas()
+        check_parquet_file(path)
         pf = pq.ParquetFile(path)
-        if batch_size is None:
-            return pf.read(columns=columns).to_pandas()
         return (b.to_pandas() for b in pf.iter_batches(batch_size=batch_size, columns=columns))
     if batch_size is None:
         return cut(pd.DataFrame([r for b in iter_record_batches(path) for r in b]))

@@ -32,6 +32,9 @@ def card_str(card: int) -> str:
 
 def parse_card(text: str) -> int:
     """Card index of one card in RULES.md notation (``10`` for T, any case, suit symbols)."""
+    c = _BY_NAME.get(text) if type(text) is str else None  # the usual spelling, looked up
+    if c is not None:
+        return c
     s = text.strip().upper()
     if s == "JK":
         return JOKER
@@ -40,6 +43,17 @@ def parse_card(text: str) -> int:
     if len(s) != 2 or s[0] not in RANKS or s[1] not in _SUIT_ALIASES:
         raise CardError(f"malformed card {text!r} (expected rank 9 T J Q K A and suit C S D H, e.g. 'JH')")
     return _SUIT_ALIASES[s[1]] * N_RANKS + RANKS.index(s[0])
+
+
+_BY_NAME = {card_str(c): c for c in range(25)}
+
+
+def card_list(names) -> list[int]:
+    """Card indices of a list of card names (``parse_card`` each; the usual spelling quickly)."""
+    try:
+        return list(map(_BY_NAME.__getitem__, names))
+    except (KeyError, TypeError):
+        return [parse_card(n) for n in names]
 
 
 def parse_cards(text: str | list[str], allow_joker: bool = False) -> list[int]:

@@ -1079,3 +1079,25 @@ def iter_record_batches(path: str, batch: int = 4096):
 
     check_path(path)
     yield from checked_batches(path, batch, columns=_columns_to_read(path))
+
+
+def check_parquet_file(path: str, whole: bool = False):
+    """Check every record of a ``.parquet`` records file as ``iter_record_batches`` does, column-wise and streaming.
+
+    ``whole``: read the file once, whole, and return it as a pyarrow Table
+    (all its columns) once checked; else read it batch by batch (None).
+    """
+    import pyarrow.parquet as pq
+
+    from bower.sim.records_check import check_parquet, iter_file
+
+    columns = _record_columns(path)
+    try:
+        table = pq.read_table(path) if whole else None
+        batches = (table.select(columns or table.column_names).to_batches(max_chunksize=4096) if whole
+                   else pq.ParquetFile(path).iter_batches(batch_size=4096, columns=columns))
+    except (OSError, ValueError):  # a file that cannot be read: iter_file says why, as every reader
+        next(iter_file(path, columns))
+        raise
+    check_parquet(path, batches)
+    return table

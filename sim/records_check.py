@@ -58,14 +58,33 @@ def _records_error(msg: str):
 
 def _depth_ok(value, limit: int = MAX_DEPTH) -> bool:
     """Whether a parsed JSON value is nested at most ``limit`` deep."""
-    stack = [(value, 1)]
-    while stack:
-        x, d = stack.pop()
-        if isinstance(x, (dict, list)):
-            if d > limit:
-                return False
-            stack.extend((y, d + 1) for y in (x.values() if isinstance(x, dict) else x))
+    level, depth = [value] if isinstance(value, (dict, list)) else [], 1  # the containers at ``depth``, level by level
+    while level:
+        if depth > limit:
+            return False
+        level = [y for x in level for y in (x.values() if isinstance(x, dict) else x) if isinstance(y, (dict, list))]
+        depth += 1
     return True
+
+
+_NOT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
+_SQUARE = bytes.maketrans(b"{}", b"[]")
+
+
+def _text_depth_ok(raw: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether a JSON line is certainly nested at most ``limit`` deep, from its text (quick; False: walk it).
+
+    Without a backslash every ``"`` delimits a string, so the brackets outside
+    strings are the structure: each round of removing ``[]`` peels one level.
+    """
+    if b"\\" in raw:
+        return False
+    brackets = b"".join(raw.split(b'"')[::2]).translate(_SQUARE, _NOT_BRACKETS)
+    for _ in range(limit):
+        if not brackets:
+            return True
+        brackets = brackets.replace(b"[]", b"")
+    return not brackets
 
 
 def parse_line(raw: bytes, where: str, first: bool = False) -> dict:
@@ -82,9 +101,12 @@ def parse_line(raw: bytes, where: str, first: bool = False) -> dict:
         raise RecordError(f"{where} is not JSON ({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
     if not isinstance(rec, dict):
         raise RecordError(f"{where} is not a JSON object")
-    if not _depth_ok(rec):
+    if not _text_depth_ok(raw) and not _depth_ok(rec):
         raise RecordError(f"{where} is nested too deeply (more than {MAX_DEPTH} levels)")
     return rec
+
+
+_SEATS = {t: int(t) for t in [str(i) for i in range(100)] + [f"0{i}" for i in range(10)]}  # the texts SEAT_TEXT takes
 
 
 def _from_parquet(rec: dict) -> dict:
@@ -92,8 +114,8 @@ def _from_parquet(rec: dict) -> dict:
     for name in ("calls", "plays"):
         pairs = rec.get(name)
         if isinstance(pairs, list):
-            rec[name] = [[int(p[0]), p[1]] if isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
-                         and SEAT_TEXT.fullmatch(p[0]) else p for p in pairs]
+            rec[name] = [[_SEATS[p[0]], p[1]] if isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+                         and p[0] in _SEATS else p for p in pairs]
     return rec
 
 
@@ -514,18 +536,240 @@ def check_play(variant, rec: dict, maker, where: str, turns: bool = True):
     return plays, trump, active, hands
 
 
+_INT = frozenset({int})
+
+
+def _ints(values) -> bool:
+    """Whether ``values`` are all ints of 64 bits (nulls, bools and anything else: False)."""
+    return not values or set(map(type, values)) <= _INT and -2 ** 63 <= min(values) and max(values) < 2 ** 63
+
+
+def _fits(spec, cards: frozenset | None):
+    """A test that a value has the type of ``spec`` (``_spec``) in the form bower writes; True implies ``_type_error``
+    finds nothing. ``cards``: the card names a card field may hold (None: not a card field)."""
+    kind = spec[0]
+    if kind == "int":
+        return lambda v: v is None or type(v) is int and -2 ** 63 <= v < 2 ** 63
+    if kind == "bool":
+        return lambda v: v is None or type(v) is bool
+    if kind == "str":
+        return (lambda v: v is None or type(v) is str) if cards is None else (lambda v: v is None or v in cards)
+    if kind == "list":
+        if spec[1][0] == "str" and cards is not None:
+            return lambda v: type(v) is list and cards.issuperset(v)
+        if spec[1][0] == "int":
+            return lambda v: type(v) is list and _ints(v)
+        item = _fits(spec[1], cards)
+        return lambda v: type(v) is list and all(map(item, v))
+    keys = frozenset(spec[1])
+    if all(sub == ("int",) for sub in spec[1].values()):
+        return lambda v: type(v) is dict and keys.issuperset(v) and _ints(list(v.values()))
+    fields = {k: _fits(sub, cards) for k, sub in spec[1].items()}
+    if len(set(spec[1].values())) == 1:  # every key of one type (``deal``: lists of cards)
+        item = next(iter(fields.values()))
+        return lambda v: type(v) is dict and keys.issuperset(v) and all(map(item, v.values()))
+    return lambda v: type(v) is dict and keys.issuperset(v) and all(fields[k](x) for k, x in v.items())
+
+
+class FastCheck:
+    """A quick test of the records of one file in the form bower writes them, built from its first record checked.
+
+    ``ok(rec)`` is True only for a record ``check_record`` and ``check_play``
+    accept (same variant, same rule options, every field as it is written,
+    complete plays in turn); anything else, or anything unusual, is False
+    and the record goes through the full check, which names the fault.
+    """
+
+    def __init__(self, variant, rec: dict, rules: dict, required=()):
+        from bower.sim.solve import SUIT_NAMES, in_turn_many
+
+        cp = variant.card_play
+        self.variant, self.cp, self.rules = variant, cp, rules
+        self.raw_rules = rec.get("rules")
+        self.rule_types = tuple(map(type, self.raw_rules.values())) if type(self.raw_rules) is dict else None
+        self.need = frozenset({"variant", "dealer", cp.maker_field, "plays", *required})
+        self.index = {card_str(c): c for c in range(25 if cp.joker else JOKER)}  # card names of the deck
+        names = frozenset(self.index)
+        specs = [(name, spec) for name, spec in _specs(variant, rules) if name not in ("calls", "plays", "rules")]
+        seat_keys = frozenset(str(i) for i in range(variant.players))
+        by_seat = {name: spec for name, spec in specs if name in ("tricks", "points") and spec[0] == "struct"
+                   and all(sub == ("int",) for sub in spec[1].values())}  # numbers by seat, as bower writes them
+        self.counts = {name: seat_keys & frozenset(by_seat[name][1]) if name in by_seat else seat_keys
+                       for name in ("tricks", "points")}  # (``recorded``; the object's own keys too)
+        self.fits = [(name, _fits(spec, names if name in CARD_FIELDS else None)) for name, spec in specs
+                     if name not in by_seat]
+        self.suits = {k: v for k, v in SUIT_NAMES.items() if k.isascii()}
+        self.in_turn_many = in_turn_many
+        self.codes = [str(s) for s in range(cp.seats)] + list(self.index)  # a play's seat and card, column-wise
+
+    def ok(self, rec) -> bool:
+        """Whether ``rec`` certainly passes the full check (False: let the full check decide and say why)."""
+        return self.ok_many([rec])[0]
+
+    def ok_many(self, recs, plays=None) -> list[bool]:
+        """``ok`` of each record, the turns of their plays checked together (``in_turn_many``).
+
+        ``plays``: each record's plays already read, (seats, cards) as lists
+        of numbers (``ok_batch``); their ``plays`` field is then left aside.
+        """
+        out = []
+        for i, rec in enumerate(recs):
+            try:
+                out.append(self._ok(rec, *(plays[i] if plays is not None else (None, None))))
+            except Exception:  # a value of an unexpected kind anywhere: the full check names it
+                out.append(False)
+        played = [i for i, x in enumerate(out) if type(x) is tuple]
+        for i, good in zip(played, self.in_turn_many([out[i] for i in played])):
+            out[i] = good
+        return out
+
+    def ok_batch(self, batch) -> bool:
+        """Whether every record of a Parquet record batch certainly passes the full check, its plays read column-wise.
+
+        The plays (the bulk of a record) are read as arrays of seat and card
+        numbers; the other fields as Python values.
+        """
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if "plays" not in batch.schema.names:
+            return False
+        plays = batch.column("plays")
+        if not pa.types.is_list(plays.type) or not pa.types.is_list(plays.type.value_type) \
+                or not pa.types.is_string(plays.type.value_type.value_type):
+            return False
+        ends = np.asarray(plays.offsets) - plays.offsets[0].as_py()  # each record's plays: pairs ends[i]:ends[i + 1]
+        if plays.null_count and np.diff(ends)[plays.is_null().to_numpy(zero_copy_only=False)].any():
+            return False  # a null list over values (Arrow allows it): read record by record
+        pairs = plays.values.slice(plays.offsets[0].as_py(), int(ends[-1]))
+        if pairs.null_count or len(pairs) and pc.min_max(pc.list_value_length(pairs)).as_py() != {"min": 2, "max": 2}:
+            return False
+        codes = pc.index_in(pairs.flatten(), value_set=pa.array(self.codes))  # seats "0".."n-1", then the deck's cards
+        if codes.null_count:
+            return False
+        codes = codes.to_numpy(zero_copy_only=False).reshape(-1, 2)
+        n_seats = self.cp.seats
+        if len(codes) and (codes[:, 0].max() >= n_seats or codes[:, 1].min() < n_seats):
+            return False
+        seats, cards = codes[:, 0].tolist(), (codes[:, 1] - n_seats).tolist()
+        names = [n for n in batch.schema.names if n != "plays"]
+        columns = [batch.column(n).to_pylist() for n in names] + [[None] * batch.num_rows]
+        names.append("plays")
+        recs = [_from_parquet(dict(zip(names, row))) for row in zip(*columns)]
+        bounds = ends.tolist()
+        return all(self.ok_many(recs, [(seats[a:b], cards[a:b]) for a, b in zip(bounds, bounds[1:])]))
+
+    def _ok(self, rec, seats=None, cards=None):
+        """False, True, or (seats, cards, trump, seats in play) when only the turns of the plays are left to check."""
+        v, cp = self.variant, self.cp
+        if type(rec) is not dict or rec.get("variant") != v.name or not rec.keys() >= self.need:
+            return False
+        raw = rec.get("rules")
+        if raw != self.raw_rules or raw and tuple(map(type, raw.values())) != self.rule_types:
+            return False
+        if rec.get("hand") is not None and type(rec["hand"]) is not int:
+            return False
+        dealer, maker = rec["dealer"], rec[cp.maker_field]
+        if type(dealer) is not int or not 0 <= dealer < v.players:
+            return False
+        if maker is not None and (type(maker) is not int or not 0 <= maker < cp.seats):
+            return False
+        rec = cp.check(rec, self.rules)
+        for name, fits in self.fits:  # (a null list or object is refused; a null number or string is not)
+            if name in rec and not (fits(rec[name]) or name in ("tricks", "points") and type(rec[name]) is list):
+                return False
+        for name, keys in self.counts.items():  # numbers by seat: an object (its type checked here) or a list
+            x = rec.get(name, ())
+            if not (keys.issuperset(x) and _ints(list(x.values())) if type(x) is dict
+                    else type(x) is list and len(x) <= v.players and _ints(x) or x == () and name not in rec):
+                return False
+        calls = rec.get("calls", ())
+        if type(calls) is not list and "calls" in rec:
+            return False
+        if calls:
+            if set(map(type, calls)) != {list} or set(map(len, calls)) != {2}:
+                return False
+            callers, bids = zip(*calls)
+            if set(map(type, callers)) != _INT or min(callers) < 0 or max(callers) >= cp.seats \
+                    or set(map(type, bids)) != {str}:
+                return False
+        if seats is None:
+            plays = rec["plays"] or []
+            if type(plays) is not list or plays and (set(map(type, plays)) != {list} or set(map(len, plays)) != {2}):
+                return False
+            seats, names = map(list, zip(*plays)) if plays else ([], [])
+            cards = list(map(self.index.__getitem__, names))
+        if maker is None:
+            return not seats
+        trump = self.suits[rec["trump"]]
+        active = cp.in_play(rec)
+        if maker not in active or set(map(type, seats)) != _INT or not active.issuperset(seats) \
+                or len(set(cards)) != len(cards) or any(seats.count(s) != cp.hand_size for s in active):
+            return False
+        held = cp.held(rec)
+        if held is not None:
+            holder = {}
+            for s, hand in held.items():
+                holder.update(dict.fromkeys(hand, s))
+            if set(map(len, held.values())) != {cp.hand_size} or len(holder) != cp.hand_size * len(held) \
+                    or JOKER in holder and not cp.joker or list(map(holder.get, cards)) != seats:
+                return False  # a hand short or long, a card held twice, the joker, a card its seat did not hold
+        return seats, cards, trump, sum(1 << s for s in active)
+
+
 def checked(items, variant=None, required=()):
     """Yield each ``(record, where)`` of ``items`` (as ``iter_file`` gives) checked in full, in the JSON form.
 
     The first record fixes the variant (one per file). ``required``: the
     fields the reader needs (``check_record``). The record is yielded as
-    read, with its seats as ints where they were written as digits.
+    read, with its seats as ints where they were written as digits. Records
+    like the first pass ``FastCheck``; any other is checked field by field.
     """
-    for rec, where in items:
-        v, _, rec2, maker = check_record(rec, where, variant, required)
-        variant = v
-        check_play(v, rec2, maker, where)
-        yield rec, where
+    fast = None  # built from the first record, checked in full; the records like it pass its quick test
+    for chunk, fault in _chunks(items, 1024):
+        if fast is None and chunk:
+            rec, where = chunk[0]
+            variant, rules, rec2, maker = check_record(rec, where, variant, required)
+            check_play(variant, rec2, maker, where)
+            fast = FastCheck(variant, rec, rules, required)
+        oks = fast.ok_many([rec for rec, _ in chunk]) if chunk else []
+        for (rec, where), ok in zip(chunk, oks):
+            if not ok:
+                v, _, rec2, maker = check_record(rec, where, variant, required)
+                check_play(v, rec2, maker, where)
+            yield rec, where
+        if fault is not None:
+            raise fault
+
+
+def _chunks(items, size: int):
+    """Yield ``(list of up to size items, None)``; the last with the exception that ended ``items``, if one did
+    (raised once the items before it are checked: the first fault of a file is the one named)."""
+    chunk, it = [], iter(items)
+    while True:
+        try:
+            chunk.append(next(it))
+        except StopIteration:
+            break
+        except Exception as e:
+            yield chunk, e
+            return
+        if len(chunk) == size:
+            yield chunk, None
+            chunk = []
+    yield chunk, None
+
+
+def _first_record(path, rec: dict, where: str, required: bool):
+    """(variant, fields each record needs) from a file's record 0; RecordError unless it is of a known variant."""
+    from bower.sim.variants import all_variants, names
+
+    name = rec.get("variant")
+    if not isinstance(name, str) or name not in {v.name for v in all_variants()}:
+        raise RecordError(f"{path}: record 0 is not a bower hand record of a known variant ({', '.join(names())})")
+    v, rules, rec2, _ = check_record(rec, where)
+    return v, rules, (tuple(sorted(v.record_fields)) if required else ())
 
 
 def checked_batches(path, batch: int = 4096, required: bool = True, columns=None):
@@ -535,17 +779,9 @@ def checked_batches(path, batch: int = 4096, required: bool = True, columns=None
     records (``variant.record_fields``), as ``bower simulate --records``
     writes them.
     """
-    from bower.sim.variants import get_variant
-
-    from bower.sim.variants import all_variants, names
-
     items = iter_file(path, columns)
     first = next(items)
-    name = first[0].get("variant")
-    if not isinstance(name, str) or name not in {v.name for v in all_variants()}:
-        raise RecordError(f"{path}: record 0 is not a bower hand record of a known variant ({', '.join(names())})")
-    v, *_ = check_record(first[0], first[1])
-    need = tuple(sorted(get_variant(v.name).record_fields)) if required else ()
+    v, _, need = _first_record(path, *first, required)
     out = []
 
     def all_items():
@@ -559,3 +795,24 @@ def checked_batches(path, batch: int = 4096, required: bool = True, columns=None
             out = []
     if out:
         yield out
+
+
+def check_parquet(path, batches, required: bool = True) -> None:
+    """Check every record of a Parquet file, given as pyarrow record batches of its record columns, streaming.
+
+    A batch is checked column-wise (``FastCheck.ok_batch``); a batch it does
+    not pass is read record by record and checked in full (``checked``),
+    which names the first fault exactly as every reader does.
+    """
+    fast, v, need, n = None, None, (), 0
+    for b in batches:
+        if fast is None and b.num_rows:  # record 0 fixes the variant and the rules
+            first = _from_parquet(b.slice(0, 1).to_pylist()[0])
+            v, rules, need = _first_record(path, first, label(path, n), required)
+            fast = FastCheck(v, first, rules, need)
+        if b.num_rows and not fast.ok_batch(b):
+            for _ in checked(((_from_parquet(r), label(path, n + i)) for i, r in enumerate(b.to_pylist())), v, need):
+                pass
+        n += b.num_rows
+    if n == 0:
+        raise _records_error(f"{path} holds no records")

@@ -12,6 +12,7 @@ object of saved records, in batches on every thread).
 
 from __future__ import annotations
 
+import functools
 import os
 
 from dataclasses import dataclass, field
@@ -97,10 +98,14 @@ def check_hands(variant, hands: dict[int, list[int]]) -> dict[int, list[int]]:
     return hands
 
 
+_EFF = EFF_SUIT.tolist()  # the tables as nested lists: indexing them from Python is many times faster
+_POWER = POWER.tolist()
+
+
 def trick_winner(trump: int, trick: list[tuple[int, int]]) -> int:
     """The seat that wins a complete trick of (seat, card) pairs under ``trump``."""
-    led = EFF_SUIT[trump, trick[0][1]]
-    return max(trick, key=lambda sc: POWER[trump, led, sc[1]])[0]
+    power = _POWER[trump][_EFF[trump][trick[0][1]]]
+    return max(trick, key=lambda sc: power[sc[1]])[0]
 
 
 def legal_cards(hand: int, trump: int, trick: list[tuple[int, int]]) -> int:
@@ -369,27 +374,80 @@ def played_hand(variant, rec: dict, index: int | None = None, check_turns: bool 
     return PlayedHand(hands, trump, maker, seq[0][0], seq)
 
 
+@functools.lru_cache(maxsize=16)
+def _turns(active: int) -> dict[int, list[int]]:
+    """Each seat in play (``active`` mask): the seats of a trick it leads, in turn."""
+    turns = {s: [s] for s in range(4) if active >> s & 1}
+    for order in turns.values():
+        while len(order) < len(turns):
+            order.append(next_seat(order[-1], active))
+    return turns
+
+
+def in_turn(seats, cards, trump: int, active: int) -> bool:
+    """Whether plays (their seats and cards, as lists) go in turn, each trick's winner leading the next (quick)."""
+    turns = _turns(active)
+    n = len(turns)
+    power, eff = _POWER[trump], _EFF[trump]
+    turn = list(turns.get(seats[0], ()))
+    for k in range(0, len(cards) - n + 1, n):
+        trick = cards[k:k + n]
+        turn += turns.get(seats[k + trick.index(max(trick, key=power[eff[trick[0]]].__getitem__))], ())
+    return turn[:len(seats)] == seats
+
+
+def in_turn_many(hands: list) -> list[bool]:
+    """``in_turn`` of many hands at once: ``hands`` are (seats, cards, trump, active), each seat in play playing the
+    same number of cards (whole tricks); hands of the same seats in play and length are checked together."""
+    groups: dict = {}
+    for i, (seats, _, _, active) in enumerate(hands):
+        groups.setdefault((active, len(seats)), []).append(i)
+    out = [False] * len(hands)
+    for (active, m), idx in groups.items():
+        turns = _turns(active)
+        n = len(turns)
+        if not m or m % n:
+            for i in idx:
+                out[i] = in_turn(*hands[i])
+            continue
+        after = np.array([next_seat(s, active) for s in range(4)])
+        seats = np.array([hands[i][0] for i in idx]).reshape(len(idx), m // n, n)
+        cards = np.array([hands[i][1] for i in idx]).reshape(len(idx), m // n, n)
+        trump = np.array([hands[i][2] for i in idx])[:, None]
+        power = POWER[trump[:, :, None], EFF_SUIT[trump, cards[:, :, 0]][:, :, None], cards]  # (hand, trick, card)
+        winner = np.take_along_axis(seats, power.argmax(axis=2)[:, :, None], axis=2)[:, :, 0]  # first highest
+        ok = (seats[:, 1:, 0] == winner[:, :-1]).all(axis=1) & (seats[:, :, 1:] == after[seats[:, :, :-1]]).all(axis=(1, 2))
+        for i, good in zip(idx, ok.tolist()):
+            out[i] = good
+    return out
+
+
 def check_turn_order(seq: list[tuple[int, int]], trump: int, active: int, where: str) -> None:
     """DealError unless every card is played once, each trick by every seat in play in turn, won as the rules say.
 
     Following suit is not checked here: a renege is a fact of a recorded hand
     (``bower replay`` finds and scores it); the hands as played stay the same.
     """
-    seen: dict[int, int] = {}
-    for k, (_, c) in enumerate(seq):
-        if c in seen:
-            raise DealError(f"{where}: field 'plays' entry {k}: {card_str(c)} is played twice (entries {seen[c]} and {k})")
-        seen[c] = k
+    if len({c for _, c in seq}) != len(seq):
+        seen: dict[int, int] = {}
+        for k, (_, c) in enumerate(seq):
+            if c in seen:
+                raise DealError(f"{where}: field 'plays' entry {k}: {card_str(c)} is played twice "
+                                f"(entries {seen[c]} and {k})")
+            seen[c] = k
+    if in_turn([s for s, _ in seq], [c for _, c in seq], trump, active):
+        return
     n = bin(active).count("1")
+    after = [next_seat(s, active) for s in range(4)]
     leader = seq[0][0]
-    for start_k in range(0, len(seq), n):
+    for start_k in range(0, len(seq), n):  # the fault, named
         trick = seq[start_k:start_k + n]
         seat = leader
         for j, (s, c) in enumerate(trick):
             if s != seat:
                 raise DealError(f"{where}: field 'plays' entry {start_k + j}: seat {s} plays {card_str(c)} "
                                 f"when it is seat {seat}'s turn")
-            seat = next_seat(seat, active)
+            seat = after[seat]
         if len(trick) == n:
             leader = trick_winner(trump, trick)
 

@@ -20,6 +20,7 @@ import pytest
 
 from bower.sim import records as rec_mod
 from bower.sim import runner
+from bower.sim.records_check import FastCheck, check_record
 from bower.sim.rules import get_variant, resolve
 
 CASES = [
@@ -77,6 +78,14 @@ def test_columnar_parquet_holds_the_dict_paths_values(variant, rules, strategy, 
     assert rec_mod.read_records(str(path)) == want
     batches = [r for b in rec_mod.iter_record_batches(str(path), 1000) for r in b]
     assert batches == want
+    # every record passes the quick checks, record by record and column-wise (else each is checked field by field:
+    # rightly, but slowly); bower.read_records checks the file column-wise and reads it once
+    _, rules_0, _, _ = check_record(want[0], "record 0", v)
+    fast = FastCheck(v, want[0], rules_0, tuple(sorted(v.record_fields)))
+    assert all(fast.ok(r) for r in want)
+    columns = rec_mod._record_columns(str(path))
+    assert all(fast.ok_batch(b) for b in pq.ParquetFile(path).iter_batches(batch_size=1000, columns=columns))
+    assert rec_mod.check_parquet_file(str(path), whole=True).num_rows == len(want)
     # the same file through the dict path's writer (bower solve's) reads back the same
     path2 = tmp_path / "d.parquet"
     w = rec_mod.open_writer(str(path2), v, rules_d)

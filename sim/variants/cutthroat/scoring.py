@@ -12,7 +12,7 @@ which field is wrong.
 
 from __future__ import annotations
 
-from bower.sim.cards import CardError, parse_card
+from bower.sim.cards import CardError, card_list, parse_card
 
 SEATS = ("0", "1", "2")
 TRICKS = 5
@@ -55,7 +55,7 @@ def in_play(rec: dict) -> frozenset:
 
 def _cards(value, field: str) -> list[int]:
     try:
-        return [parse_card(c) for c in value]
+        return card_list(value)
     except (TypeError, AttributeError, CardError):
         raise ValueError(f"field {field!r} is {value!r}, not a list of cards") from None
 
