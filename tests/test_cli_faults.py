@@ -23,7 +23,7 @@ from bower.analysis.intervals import wilson, wilson_clustered
 from bower.sim import records as rec_mod
 from bower.sim import runner
 from tests.cli_run import run, one_error, listing
-from bower.sim.errors import Terminated
+from bower.sim.errors import Terminated, UserError
 
 ROOT = Path(__file__).resolve().parent.parent
 NOT_UTF8 = bytes(range(128, 256)) * 3  # no valid UTF-8 text starts with a continuation byte
@@ -389,8 +389,8 @@ def test_a_corrupt_jsonl_line_is_named_by_its_line_in_the_file(capsys, tmp_path)
     lines[72] = lines[72][:50] + "\n"  # line 73 cut short
     rec.write_text("".join(lines))
     line = one_error(capsys, "analyze", str(rec))
-    assert line.startswith(f"bower: error: cannot read records from {rec}: line 73 is not JSON (")
-    with pytest.raises(rec_mod.RecordsError, match="line 73 is not JSON"):
+    assert line.startswith(f"bower: error: {rec}: record 71 (line 73) is not JSON (")
+    with pytest.raises(UserError, match=r"record 71 \(line 73\) is not JSON"):
         rec_mod.read_records(str(rec))
 
 

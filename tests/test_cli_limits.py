@@ -115,7 +115,7 @@ def test_the_library_refuses_the_same_seeds():
                         (2**64, "--seed 18,446,744,073,709,551,616 is too large a seed: at most "
                                 "18,446,744,073,709,551,615"),
                         (-(10**5000), "seed must be a non-negative integer, got about -1e5000"),
-                        ("1e9", "seed must be a non-negative integer, got '1e9'")):
+                        ("1e9", "seed= must be a whole number, got '1e9'")):
         with pytest.raises(bower.BowerError) as e:
             bower.simulate(hands=10, seed=seed)
         assert str(e.value) == words
@@ -136,7 +136,7 @@ BIG = 10**5000  # past Python's 4,300 digits for str(): an error that printed it
     (lambda: bower.should_bid("JH JD AH KH 9S TC", position=BIG),
      "--position must be 1, 2 or 3 (1 = dealer's left, 3 = dealer), got about 1e5000"),
     (lambda: bower.should_bid("JH JD AH KH 9S TC", tau=BIG), "--tau must be a number >= 0, got about 1e5000"),
-    (lambda: bower.should_bid("JH JD AH KH 9S TC", tau="x"), "--tau must be a number >= 0, got 'x'"),
+    (lambda: bower.should_bid("JH JD AH KH 9S TC", tau="x"), "tau= must be a number or None, got 'x'"),
     (lambda: bower.simulate(hands=10, rules={"moon_set_penalty": BIG}),
      "bad value about 1e5000 for rule option 'moon_set_penalty' (allowed: 6 | 24)"),
 ])
@@ -392,8 +392,7 @@ def test_a_bad_scheduler_timeout(capsys, tmp_path, monkeypatch, value):
 def test_the_library_refuses_a_scheduler_of_another_type(scheduler):
     with pytest.raises(bower.BowerError) as e:
         bower.simulate(hands=100, scheduler=scheduler)
-    assert str(e.value).startswith("scheduler must be an address (tcp://HOST:PORT), local:N or a distributed.Client, "
-                                   f"got {type(scheduler).__name__} ")
+    assert str(e.value) == f"scheduler= must be a string or None, got {scheduler!r}"  # the library's type check
 
 
 @pytest.mark.parametrize("command", ["simulate", "experiment", "sweep", "should-bid", "report", "solve", "replay"])
