@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -44,3 +47,46 @@ def one_error(capsys, *args) -> str:
 def listing(folder: Path) -> list[str]:
     """Every name in ``folder``, hidden ones (``.bower-*``) included."""
     return sorted(os.listdir(folder))
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# a child that takes SIGINT and SIGHUP as a shell's foreground command does (pytest's may have changed them)
+_CHILD = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+          "signal.signal(signal.SIGHUP, signal.SIG_DFL); from bower.sim.cli import main; main(sys.argv[1:])")
+
+
+def stop_a_run(folder: Path, signals: list[int], ext: str = "jsonl") -> subprocess.CompletedProcess:
+    """Start a long ``simulate --records out.EXT`` in ``folder``, wait until records stream into its hidden part
+    file, send ``signals`` (in order); the finished process.
+
+    The part file exists (and a Parquet one has its header) before the
+    kernels are loaded, so the signals wait for the file to pass 256 KiB:
+    batches of records are then being written. Loading the kernels can take
+    minutes on a busy machine (or a compile after a kernel edit), hence the
+    generous wait. The child imports this checkout's package (``PYTHONPATH``
+    kept in front, for a tree linked as another's package).
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
+    args = [sys.executable, "-c", _CHILD, "simulate", "--hands", "1e9", "--threads", "1", "--records", f"out.{ext}"]
+    with subprocess.Popen(args, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as proc:
+        try:
+            deadline = time.monotonic() + 900
+            while time.monotonic() < deadline:
+                parts = [p for p in folder.iterdir() if p.name.startswith(".bower-") and p.name.endswith(".part")]
+                if parts and parts[0].stat().st_size > 256 * 1024:
+                    break
+                assert proc.poll() is None, proc.communicate()
+                time.sleep(0.05)
+            else:
+                pytest.fail("the run never started writing records")
+            for sig in signals:
+                proc.send_signal(sig)
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)

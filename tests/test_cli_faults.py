@@ -12,9 +12,6 @@ import errno
 import json
 import os
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,10 +19,9 @@ import pytest
 from bower.analysis.intervals import wilson, wilson_clustered
 from bower.sim import records as rec_mod
 from bower.sim import runner
-from tests.cli_run import run, one_error, listing
+from tests.cli_run import listing, one_error, run, stop_a_run
 from bower.sim.errors import Terminated, UserError
 
-ROOT = Path(__file__).resolve().parent.parent
 NOT_UTF8 = bytes(range(128, 256)) * 3  # no valid UTF-8 text starts with a continuation byte
 
 
@@ -190,42 +186,6 @@ def test_analyze_tables_on_a_full_tmpfs(capsys, tmp_path, small_disk, flag):
 
 # ---------------------------------------------------------------- SIGTERM and SIGINT
 
-_CHILD = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-          "from bower.sim.cli import main; main(sys.argv[1:])")
-
-
-def _start_and_stop(folder: Path, sig: int, ext: str) -> subprocess.CompletedProcess:
-    """Start a long ``simulate --records``, wait until records stream into its hidden part file, send ``sig``.
-
-    The part file exists (and a Parquet one has its header) before the
-    kernels are loaded, so the signal waits for the file to pass 256 KiB:
-    batches of records are then being written. Loading the kernels can take
-    minutes on a busy machine (or a compile after a kernel edit), hence the
-    generous wait before the signal.
-    """
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    args = [sys.executable, "-c", _CHILD, "simulate", "--hands", "1e9", "--threads", "1", "--records", f"out.{ext}"]
-    with subprocess.Popen(args, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True) as proc:
-        try:
-            deadline = time.monotonic() + 900
-            while time.monotonic() < deadline:
-                parts = [p for p in folder.iterdir() if p.name.startswith(".bower-") and p.name.endswith(".part")]
-                if parts and parts[0].stat().st_size > 256 * 1024:
-                    break
-                assert proc.poll() is None, proc.communicate()
-                time.sleep(0.05)
-            else:
-                pytest.fail("the run never started writing records")
-            proc.send_signal(sig)
-            out, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
-    return subprocess.CompletedProcess(args, proc.returncode, out, err)
-
-
 @pytest.mark.parametrize("sig, status, word, ext", [
     (signal.SIGTERM, 143, "terminated", "jsonl"),
     (signal.SIGTERM, 143, "terminated", "parquet"),
@@ -233,7 +193,7 @@ def _start_and_stop(folder: Path, sig: int, ext: str) -> subprocess.CompletedPro
     (signal.SIGINT, 130, "interrupted", "parquet"),
 ])
 def test_a_signal_mid_run_leaves_nothing(tmp_path, sig, status, word, ext):
-    done = _start_and_stop(tmp_path, sig, ext)
+    done = stop_a_run(tmp_path, [sig], ext)
     assert done.returncode == status
     assert done.stderr == f"bower: {word}\n" and done.stdout == ""
     assert listing(tmp_path) == []

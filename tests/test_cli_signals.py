@@ -10,19 +10,14 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from bower.sim import records as rec_mod
 from bower.sim import runner
 from bower.sim.errors import HungUp, Stopped, Terminated
-from tests.cli_run import listing, run
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.cli_run import listing, run, stop_a_run
 
 
 def _wait_for_handler(seconds: float = 2.0) -> None:
@@ -161,37 +156,6 @@ def test_the_handler_ignores_every_later_signal(monkeypatch):
 
 # ---------------------------------------------------------------- a real run in a child process
 
-_CHILD = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-          "signal.signal(signal.SIGHUP, signal.SIG_DFL); from bower.sim.cli import main; main(sys.argv[1:])")
-
-
-def _stop_a_run(folder: Path, signals: list[int]) -> subprocess.CompletedProcess:
-    """Start a long ``simulate --records``, wait until records stream into its part file, send ``signals``."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
-    args = [sys.executable, "-c", _CHILD, "simulate", "--hands", "1e9", "--threads", "1", "--records", "out.jsonl"]
-    with subprocess.Popen(args, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True) as proc:
-        try:
-            deadline = time.monotonic() + 900  # loading the kernels may take minutes on a busy machine
-            while time.monotonic() < deadline:
-                parts = [p for p in folder.iterdir() if p.name.startswith(".bower-") and p.name.endswith(".part")]
-                if parts and parts[0].stat().st_size > 256 * 1024:
-                    break
-                assert proc.poll() is None, proc.communicate()
-                time.sleep(0.05)
-            else:
-                pytest.fail("the run never started writing records")
-            for sig in signals:
-                proc.send_signal(sig)
-            out, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
-    return subprocess.CompletedProcess(args, proc.returncode, out, err)
-
-
 STOP = {signal.SIGINT: (130, "interrupted"), signal.SIGTERM: (143, "terminated"), signal.SIGHUP: (129, "hung up")}
 
 
@@ -201,7 +165,7 @@ STOP = {signal.SIGINT: (130, "interrupted"), signal.SIGTERM: (143, "terminated")
 def test_a_real_run_stopped_leaves_nothing(tmp_path, signals):
     # signals sent together may be taken in either order (pending ones run lowest number first): the status
     # and the line are one signal's, never a traceback, and the cleanup is whole
-    done = _stop_a_run(tmp_path, signals)
+    done = stop_a_run(tmp_path, signals)
     assert done.stdout == ""
     assert (done.returncode, done.stderr) in [(code, f"bower: {word}\n") for code, word in map(STOP.get, signals)]
     assert listing(tmp_path) == []
