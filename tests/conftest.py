@@ -51,3 +51,47 @@ def small_disk(tmp_path):
         yield disk
     finally:
         subprocess.run(["umount", str(disk)], check=True)
+
+
+# ``BOWER_COMPILE_LOG=FILE pytest ...``: each test's Numba compiling (CPU s inside outermost ``numba:compile``
+# events, by kernel) appended to FILE as one JSON line a test that compiled, to find what the suite compiles
+# beyond ``tests/warm.py``. Off unless the variable is set; the tests' subprocesses are not counted.
+_COMPILE_LOG = os.environ.get("BOWER_COMPILE_LOG")
+if _COMPILE_LOG:
+    import json
+    import threading
+    import time
+
+    from numba.core import event
+
+    _compiling = {"stack": [], "by": {}}
+
+    class _CompileListener(event.Listener):
+        """Outermost compile CPU seconds by kernel, the main thread's (the tests compile there)."""
+
+        def on_start(self, ev):
+            if threading.current_thread() is threading.main_thread():
+                fn = getattr(ev.data.get("dispatcher"), "py_func", None)
+                name = f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', '?')}"
+                _compiling["stack"].append((name, time.process_time()))
+
+        def on_end(self, ev):
+            if threading.current_thread() is threading.main_thread() and _compiling["stack"]:
+                name, t0 = _compiling["stack"].pop()
+                if not _compiling["stack"]:
+                    by = _compiling["by"]
+                    by[name] = by.get(name, 0.0) + time.process_time() - t0
+
+    event.register("numba:compile", _CompileListener())
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        """Write the compiling this test's setup, call and teardown did."""
+        _compiling["by"] = {}
+        yield
+        by = _compiling["by"]
+        if by:
+            line = {"test": item.nodeid, "worker": _WORKER, "compile_s": round(sum(by.values()), 2),
+                    "by": {k: round(v, 2) for k, v in sorted(by.items(), key=lambda kv: -kv[1])}}
+            with open(_COMPILE_LOG, "a", encoding="utf-8") as f:
+                f.write(json.dumps(line) + "\n")
