@@ -108,9 +108,36 @@ def _check_args(**args) -> None:
         if value is None and optional:
             continue
         if not ok(value):
-            shown = repr(value)
+            shown = _shown(value)
             shown = shown if len(shown) <= 40 else shown[:37] + "..."
             raise BowerError(f"{name}= must be {what}{' or None' if optional else ''}, got {shown}")
+
+
+def _shown(value) -> str:
+    """``repr(value)``, but a whole number too long to print (10**5000) as ``about 1e5000``, in a list too."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _word(value) if _huge(value) else repr(value)
+    if isinstance(value, (list, tuple, set, frozenset)):
+        inner = ", ".join(_shown(x) for x in list(value)[:8]) + (", ..." if len(value) > 8 else "")
+        return {list: "[{}]", tuple: "({})"}.get(type(value), "{{{}}}").format(inner)
+    try:
+        return repr(value)
+    except ValueError:  # a dict (or other container) holding a number too long to print
+        return f"a {type(value).__name__} holding a huge number"
+
+
+def _huge(value) -> bool:
+    """Whether ``value`` is a whole number past ``MAX_DIGITS`` digits (str() of 10**5000 fails; no count is that)."""
+    from bower.sim.text import MAX_DIGITS
+
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
+
+
+def _word(value) -> str:
+    """``str(value)``, but a whole number past ``MAX_DIGITS`` digits as ``about 1e5000``."""
+    from bower.sim.text import number_text
+
+    return number_text(value) if _huge(value) else str(value)
 
 
 def _path(value) -> str:
@@ -351,6 +378,13 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
 
     if playout not in PLAYOUTS:
         raise AdviceError(f"playout must be one of {', '.join(map(repr, PLAYOUTS))}, got {playout!r}")
+    # a whole number too long to print (str(10**5000) fails) is none of these: said before any is printed
+    for name, what, values in (("swapped", "position", [swapped]), ("bid", "bid", [bid]),
+                               ("calls", "call", [] if isinstance(calls, str) else calls),
+                               ("scores", "game score", scores if isinstance(scores, (list, tuple)) else [])):
+        for x in values:
+            if _huge(x):
+                raise AdviceError(f"{name}= {_word(x)} is not a {what}")
     hand_text = " ".join(str(c) for c in hand) if isinstance(hand, (list, tuple)) else str(hand)
     if isinstance(calls, str):
         calls_text = calls
@@ -421,11 +455,16 @@ def solve(deal, *, variant: str = "ghost", trump: str | None = None, maker: int 
     from bower.sim import solve as S
     from bower.sim.cards import parse_cards
     from bower.sim.rules import resolve
+    from bower.sim.text import number_text
 
     v = _variant(variant)
     _check_args(deal=(deal, "deal"), trump=(trump, "str?"), maker=(maker, "int?"), leader=(leader, "int?"),
                 dealer=(dealer, "int?"), alone=(alone, "ints"), plays=(plays, "cards?"), rules=(rules, "dict?"))
     if isinstance(deal, dict):
+        n = v.card_play.seats
+        for seat in deal:
+            if isinstance(seat, int) and not isinstance(seat, bool) and not 0 <= seat < n:
+                raise S.DealError(f"seat {number_text(seat)} is not at the {v.title} table (seats 0..{n - 1})")
         deal = " ".join(f"{seat}:" + (" ".join(map(str, cards)) if isinstance(cards, (list, tuple)) else str(cards))
                         for seat, cards in deal.items())
     rules_d = resolve(v, rules)

@@ -19,12 +19,15 @@ def read_records(path: str, batch_size: int | None = None, columns: list[str] | 
     from bower import _check_args, _path
     from bower.analysis.stream import open_records
     from bower.sim.records import iter_record_batches
+    from bower.sim.text import number_text
 
     _check_args(path=(path, "path"), batch_size=(batch_size, "int?"), columns=(columns, "strs?"))
     if batch_size is not None and batch_size < 1:
         from bower.sim.errors import UserError
 
-        raise UserError(f"batch_size= must be a positive whole number, got {batch_size!r}")
+        raise UserError(f"batch_size= must be a positive whole number, got {number_text(batch_size)}")
+    if batch_size is not None:
+        batch_size = min(batch_size, 2**62)  # pyarrow takes an int64; no file holds that many records
     path = _path(path)
     info = open_records(path)
     if columns is not None:

@@ -324,11 +324,12 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
     ``targets[c]`` is how many deals of positive weight chunk ``c`` wants.
     Sampling stops at ``samples`` effective deals (ESS) when given, else when
     ``estimates(acc, pxy, mxy, ess)`` of play-out row ``first_row`` give a
-    clear or precise answer, or at ``cap`` deals of positive weight. An
-    answer is only called clear or precise once the ESS reaches ``MIN_ESS``,
-    and while the ESS is below it sampling draws more, up to ``LOW_ESS_DRAW``
-    times the cap (``stopped`` then says ``"low-ess"`` if it still could
-    not). With weights 0 or 1 (the exact model) the batches are those of
+    clear or precise answer; either way at most at ``max(cap, samples)``
+    deals of positive weight (``cap`` without ``samples``: an explicit
+    ``samples`` above the cap is not cut to it). An answer is only called
+    clear or precise once the ESS reaches ``MIN_ESS``, and while the ESS is
+    below it sampling draws more, up to ``LOW_ESS_DRAW`` times that limit
+    (``stopped`` then says ``"low-ess"`` if it still could not). With weights 0 or 1 (the exact model) the batches are those of
     ``sample_actions``, so the answer is the same. ImpossibleAuction when no
     deal has positive weight. Returns a dict of the sums, ``ess``, ``kept``,
     ``draws`` and ``stopped``.
@@ -341,9 +342,11 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
     draws = kept = 0
     chunk = 0
     ess = 0.0
+    # the cap on deals of positive weight: ``cap``, or ``samples`` when more are asked for (an explicit request
+    # is never cut to the adaptive mode's cap); raised ``LOW_ESS_DRAW`` times while too few of them carry the weight
+    base = cap if samples is None else max(cap, samples)
     while True:
-        # the cap on deals of positive weight: raised while too few of them carry the weight (draw more)
-        limit = cap if kept == 0 or ess >= MIN_ESS else cap * LOW_ESS_DRAW
+        limit = base if kept == 0 or ess >= MIN_ESS else base * LOW_ESS_DRAW
         if samples is not None:
             if ess >= samples:
                 stopped = "samples"

@@ -503,13 +503,15 @@ def hands_of(variant, rec: dict, plays, active: frozenset, where: str) -> dict[i
     return masks
 
 
-def check_play(variant, rec: dict, maker, where: str, turns: bool = True):
+def check_play(variant, rec: dict, maker, where: str, turns: bool = True, rules: dict | None = None):
     """(plays, trump, seats in play, hands) of a checked record; for a hand thrown in, ``([], None, frozenset(), {})``.
 
     A hand thrown in (maker field null) has no plays; a hand played has a
-    trump suit and complete plays (``hands_of``), each trick played in turn
-    from its first card (``turns``; replay follows the tricks itself, and
-    names the first leader the rules call for).
+    trump suit and complete plays (``hands_of``), each trick played in turn,
+    the first led by the seat the rules call for (``turns``; replay follows
+    the tricks itself, and names the first leader the same way). ``rules``:
+    the record's rule options as ``check_record`` gives them (None: resolved
+    here from its ``rules`` field).
     """
     from bower.sim.solve import DealError, check_turn_order, parse_suit
 
@@ -533,6 +535,15 @@ def check_play(variant, rec: dict, maker, where: str, turns: bool = True):
             check_turn_order(plays, trump, sum(1 << s for s in active), where)
         except DealError as e:
             raise RecordError(e.format_message()) from None
+        if rules is None:
+            from bower.sim.rules import resolve
+
+            rules = resolve(variant, {k: v for k, v in (rec.get("rules") or {}).items() if v is not None})
+        leader = cp.first_leader(maker, rec["dealer"], sum(1 << s for s in active), rules,
+                                 frozenset(rec.get("alone") or ()))
+        if plays[0][0] != leader:
+            raise RecordError(f"{where}: field 'plays' entry 0: seat {plays[0][0]} plays {card_str(plays[0][1])} "
+                              f"when it is seat {leader}'s turn (the first lead: {cp.leader_note})")
     return plays, trump, active, hands
 
 
@@ -707,6 +718,9 @@ class FastCheck:
         if maker not in active or set(map(type, seats)) != _INT or not active.issuperset(seats) \
                 or len(set(cards)) != len(cards) or any(seats.count(s) != cp.hand_size for s in active):
             return False
+        mask = sum(1 << s for s in active)
+        if seats[0] != cp.first_leader(maker, dealer, mask, self.rules, frozenset(rec.get("alone") or ())):
+            return False  # the first trick led by a seat the rules do not call on
         held = cp.held(rec)
         if held is not None:
             holder = {}
@@ -715,7 +729,7 @@ class FastCheck:
             if set(map(len, held.values())) != {cp.hand_size} or len(holder) != cp.hand_size * len(held) \
                     or JOKER in holder and not cp.joker or list(map(holder.get, cards)) != seats:
                 return False  # a hand short or long, a card held twice, the joker, a card its seat did not hold
-        return seats, cards, trump, sum(1 << s for s in active)
+        return seats, cards, trump, mask
 
 
 def checked(items, variant=None, required=()):
@@ -731,13 +745,13 @@ def checked(items, variant=None, required=()):
         if fast is None and chunk:
             rec, where = chunk[0]
             variant, rules, rec2, maker = check_record(rec, where, variant, required)
-            check_play(variant, rec2, maker, where)
+            check_play(variant, rec2, maker, where, rules=rules)
             fast = FastCheck(variant, rec, rules, required)
         oks = fast.ok_many([rec for rec, _ in chunk]) if chunk else []
         for (rec, where), ok in zip(chunk, oks):
             if not ok:
-                v, _, rec2, maker = check_record(rec, where, variant, required)
-                check_play(v, rec2, maker, where)
+                v, rules_i, rec2, maker = check_record(rec, where, variant, required)
+                check_play(v, rec2, maker, where, rules=rules_i)
             yield rec, where
         if fault is not None:
             raise fault

@@ -23,6 +23,7 @@ from bower.kernels import solve as ks
 from bower.kernels.tables import EFF_SUIT, POWER
 from bower.sim.cards import JOKER, CardError, card_str, parse_card, parse_cards
 from bower.sim.errors import UserError
+from bower.sim.text import MAX_DIGITS, given_text, number_text
 
 SUITS = "CSDH"
 SUIT_NAMES = {"C": 0, "S": 1, "D": 2, "H": 3, "♣": 0, "♠": 1, "♦": 2, "♥": 3}
@@ -55,11 +56,13 @@ def parse_deal(variant, text: str) -> dict[int, list[int]]:
     for tok in text.replace(",", " ").split():
         if ":" in tok:
             head, _, rest = tok.partition(":")
-            if not head.strip().isdigit():
-                raise DealError(f"malformed seat {head!r} in the deal (expected e.g. '0:JH JD ...')")
-            seat = int(head)
-            if not 0 <= seat < variant.card_play.seats:
-                raise DealError(f"seat {seat} is not at the {variant.title} table (seats 0..{variant.card_play.seats - 1})")
+            head = head.strip()
+            if not (head.isascii() and head.isdigit()):  # '²' is a digit to isdigit() but not to int()
+                raise DealError(f"malformed seat {given_text(head)!r} in the deal (expected e.g. '0:JH JD ...')")
+            seat = int(head) if len(head) <= MAX_DIGITS else None  # int() of 5,000 digits fails: never a seat
+            if seat is None or not 0 <= seat < variant.card_play.seats:
+                raise DealError(f"seat {given_text(head) if seat is None else seat} is not at the {variant.title} "
+                                f"table (seats 0..{variant.card_play.seats - 1})")
             if seat in hands:
                 raise DealError(f"seat {seat} is given twice in the deal")
             hands[seat] = []
@@ -227,7 +230,8 @@ def check_seats(variant, hands: dict[int, list[int]], leader=None, dealer=None, 
     for name, seat in (("--leader", leader), ("--dealer", dealer), ("--maker", maker),
                        *(("--alone", a) for a in alone)):
         if seat is not None and not 0 <= seat < v.card_play.seats:
-            raise DealError(f"{name} {seat} is not a seat at the {v.title} table (0..{v.card_play.seats - 1})")
+            raise DealError(f"{name} {number_text(seat)} is not a seat at the {v.title} table "
+                            f"(0..{v.card_play.seats - 1})")
     for a in alone:
         if a not in hands:
             raise DealError(f"--alone {a}: that seat holds no cards in the deal")

@@ -30,6 +30,7 @@ import tempfile
 import time
 
 from bower.sim.errors import UserError
+from bower.sim.text import number_text
 
 PARTS = ("hands", "records", "games", "advice")  # what a variant's first answers need (the default)
 SEARCH_PARTS = ("search",)  # PIMC card play and auction, the double-dummy solver: opt-in
@@ -359,7 +360,7 @@ def run_groups(gs: list[Group], *, jobs: int | None = None, cache_dir: str | Non
     from bower.sim import progress as prog
 
     if jobs is not None and jobs < 1:
-        raise WarmError(f"jobs must be at least 1, got {jobs}")
+        raise WarmError(f"jobs must be at least 1, got {number_text(jobs)}")
     if not gs:
         raise WarmError("nothing to warm: give at least one variant")
     jobs = min(jobs or default_jobs(len(gs)), len(gs))

@@ -255,3 +255,38 @@ def test_an_ess_asked_for_and_not_reached_is_said():
     assert sums["stopped"] == "cap" and sa.MIN_ESS <= sums["ess"] < 500
     w = sa.model_fields({"kind": "softmax"}, sums, "strategy", [])["warning"]
     assert w.startswith("an effective sample of 500 was asked for") and f"{sums['kept']:,} deals" in w
+
+
+def test_samples_above_the_cap_are_all_drawn():
+    """``--samples N`` above the adaptive mode's cap is not cut to it: with weights 1 it gets exactly N deals
+    (here a cap of 4 chunks and 11 chunks and a half asked for); the adaptive mode still stops at the cap."""
+    from bower.sim import advice as sa
+
+    cap = 4 * sa.CHUNK_SAMPLES
+    asked = 11 * sa.CHUNK_SAMPLES + 512
+    sums = sa.sample_weighted(_fake_chunks(False), 1, 3, asked, cap, 0, _est)
+    assert sums["kept"] == asked and sums["ess"] == pytest.approx(asked) and sums["stopped"] == "samples"
+    assert "warning" not in sa.model_fields({"kind": "softmax"}, sums, "strategy", [])
+    # the same cap without samples, on weights that keep the ESS low: stopped at LOW_ESS_DRAW times the cap
+    sums = sa.sample_weighted(_fake_chunks(True), 1, 3, None, cap, 0, _est)
+    assert sums["kept"] == sa.LOW_ESS_DRAW * cap and sums["stopped"] == "low-ess"
+
+
+def test_samples_above_the_cap_with_a_low_ess_draw_up_to_five_times_samples():
+    """Weight on one deal in 1,024 and ``samples`` above the cap: while the ESS is below ``MIN_ESS`` the limit is
+    ``LOW_ESS_DRAW`` times ``samples`` (not the cap), and once it is reached the limit is ``samples``; sampling
+    stops there and the warning says what the weights gave."""
+    from bower.sim import advice as sa
+
+    cap = 4 * sa.CHUNK_SAMPLES
+    asked = 30 * sa.CHUNK_SAMPLES
+    sums = sa.sample_weighted(_fake_chunks(True), 1, 3, asked, cap, 0, _est)
+    # ESS about 1 a chunk: drawn in batches of 8 chunks until it passes 100, at 104 chunks (before: 20, low-ess)
+    assert sums["kept"] == 104 * sa.CHUNK_SAMPLES
+    assert sums["stopped"] == "cap" and 100 <= sums["ess"] < 106
+    w = sa.model_fields({"kind": "softmax"}, sums, "strategy", [])["warning"]
+    assert w.startswith(f"an effective sample of {asked:,} was asked for") and "106,496 deals" in w
+    # where even LOW_ESS_DRAW times samples leaves the ESS below MIN_ESS: low-ess, at that many deals
+    asked = 12 * sa.CHUNK_SAMPLES
+    sums = sa.sample_weighted(_fake_chunks(True), 1, 3, asked, cap, 0, _est)
+    assert sums["kept"] == sa.LOW_ESS_DRAW * asked and sums["stopped"] == "low-ess" and sums["ess"] < sa.MIN_ESS

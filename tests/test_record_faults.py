@@ -356,3 +356,194 @@ def test_the_command_exits_2_with_one_line(valid, command, tmp_path):
     assert err == [f"bower: error: {path}: record {i} (line {i + 1}): field 'dealer' is '²', not a seat (0..3)"] \
         or (command[0] == "analyze" and len(err) == 1 and f"record {i} (line {i + 1}): field 'dealer'" in err[0]), err
     assert os.listdir(tmp_path) == ["in.jsonl"]
+
+
+# ---------------------------------------------------------------- every play of every record, past the first
+
+_RUNS: dict = {}
+
+
+def _run_of(variant: str, folder) -> tuple:
+    """``bower simulate --variant VARIANT --records --hands 50 --seed 1`` as (JSON records, Parquet rows, schema)."""
+    if variant not in _RUNS:
+        runner.simulate(variant=variant, hands=50, seed=1, records_path=str(folder / "f.jsonl"))
+        runner.simulate(variant=variant, hands=50, seed=1, records_path=str(folder / "f.parquet"))
+        recs = [json.loads(line) for line in (folder / "f.jsonl").read_text().splitlines()]
+        schema = pq.read_schema(folder / "f.parquet")
+        derived = set((read_meta(str(folder / "f.parquet")) or {}).get("derived_columns") or [])
+        schema = pa.schema([f for f in schema if f.name not in derived])
+        rows = pq.read_table(folder / "f.parquet", columns=schema.names).to_pylist()
+        assert [r["plays"] for r in recs] == [[[int(s), c] for s, c in r["plays"] or []] for r in rows]
+        _RUNS[variant] = recs, rows, schema
+    return _RUNS[variant]
+
+
+@pytest.fixture(scope="session")
+def fifty(tmp_path_factory):
+    """The Ghost Hand run of ``_run_of`` (``bower simulate --records f.jsonl --hands 50 --seed 1``)."""
+    run = _run_of("ghost", tmp_path_factory.mktemp("fifty"))
+    assert run[0][30]["maker"] is not None, "record 30 must be a hand played"
+    return run
+
+
+def _spoiled(rec: dict, fault: str, k: int) -> dict | None:
+    """``rec`` with play ``k`` spoiled: ``twice`` (the card of another play of the hand), ``not held`` (a card no
+    seat in play held), ``out of turn`` (plays k and k + 1 of one trick swapped); None where it cannot be done."""
+    r = copy.deepcopy(rec)
+    plays = r["plays"]
+    n = len({s for s, _ in plays})
+    if fault == "twice":
+        plays[k] = [plays[k][0], plays[k - n if k >= n else k + n][1]]
+    elif fault == "not held":
+        played = {c for _, c in plays}
+        plays[k] = [plays[k][0], next(c for c in (r + s for s in "CSDH" for r in "9TJQKA") if c not in played)]
+    elif (k + 1) % n == 0:  # out of turn, within a trick only
+        return None
+    else:
+        plays[k], plays[k + 1] = plays[k + 1], plays[k]
+    return r
+
+
+FAULTS = ("twice", "not held", "out of turn")
+
+
+@pytest.mark.parametrize("variant", ["ghost", "cutthroat", "hasenpfeffer", "euchre"])
+@pytest.mark.parametrize("fault", FAULTS)
+def test_the_quick_check_passes_no_spoiled_play_of_any_record(tmp_path, variant, fault):
+    """``FastCheck`` (built from record 0, as every reader builds it) passes every record of the run as written and
+    no record with any one play spoiled, in the JSON form (``ok_many``) and the Parquet form (``ok_batch``);
+    the full check refuses each such record, naming the play."""
+    from bower.sim.records_check import FastCheck, RecordError, check_play, check_record
+
+    recs, rows, schema = _run_of(variant, tmp_path)
+    variant, rules, _, _ = check_record(recs[0], "record 0")
+    need = tuple(sorted(variant.record_fields))
+    fast = FastCheck(variant, recs[0], rules, need)
+    fast_pq = FastCheck(variant, rows[0], rules, need)
+    assert all(fast.ok_many(recs))  # the quick path is the one taken: a spoiled record must leave it
+    assert fast_pq.ok_batch(pa.RecordBatch.from_pylist(rows, schema=schema))
+    spoiled = 0
+    for i, rec in enumerate(recs[1:], 1):
+        for k in range(len(rec["plays"] or [])):
+            bad = _spoiled(rec, fault, k)
+            if bad is None:
+                continue
+            spoiled += 1
+            assert fast.ok_many([bad]) == [False], (i, k)
+            row = dict(rows[i], plays=[[str(s), c] for s, c in bad["plays"]])
+            assert not fast_pq.ok_batch(pa.RecordBatch.from_pylist([rows[0], row], schema=schema)), (i, k)
+            _, _, rec2, maker = check_record(bad, f"record {i}")
+            with pytest.raises(RecordError, match=rf"^record {i}: field 'plays' entry \d+: "):
+                check_play(variant, rec2, maker, f"record {i}")
+    assert spoiled > (400 if fault == "out of turn" else 700)
+
+
+def _fault_words(rec: dict, fault: str) -> tuple[int, str]:
+    """The play of ``rec`` to spoil by ``fault`` (``_spoiled``), and what the readers say of it."""
+    plays = rec["plays"]
+    n = len({s for s, _ in plays})
+    if fault == "twice":  # play n + 5 given the card of play 5
+        return n + 5, f"field 'plays' entry {n + 5}: {plays[5][1]} is played twice (entries 5 and {n + 5})"
+    if fault == "not held":
+        bad = _spoiled(rec, fault, 5)["plays"][5]
+        return 5, f"field 'plays' entry 5: seat {bad[0]} plays {bad[1]}, which it did not hold"
+    s, c = plays[n + 1]  # the first two plays of trick 2 swapped
+    return n, f"field 'plays' entry {n}: seat {s} plays {c} "
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+@pytest.mark.parametrize("fault", FAULTS)
+@pytest.mark.parametrize("reader", ["replay", "solve", "read_records", "analyze --dd"])
+def test_record_30_spoiled_is_refused_naming_it(fifty, reader, fault, fmt, tmp_path):
+    recs, _, schema = fifty
+    recs = copy.deepcopy(recs)
+    k, words = _fault_words(recs[30], fault)
+    recs[30] = _spoiled(recs[30], fault, k)
+    path = _write(str(tmp_path), recs, fmt, schema)
+    if reader == "analyze --dd":  # plain analyze reads only how many plays a record has (analysis/stream.py)
+        code, out, lines = _cli("analyze", "--dd", path)
+        assert (code, out) == (2, "") and len(lines) == 1, lines
+        line = lines[0]
+        assert os.listdir(tmp_path) == [os.path.basename(path)]
+    else:
+        line = refused(reader, path, str(tmp_path), 30)
+    where = "record 30 (line 31)" if fmt == "jsonl" else "record 30"
+    assert f"{path}: {where}: " in line and words in line, line
+
+
+def test_a_renege_in_record_30_is_replayed_and_scored_not_refused(fifty, tmp_path):
+    """Failing to follow suit is a fact of a recorded hand (RULES.md: a renege and its penalty), not a fault of the
+    file: ``replay`` names and scores it, the other readers read the file."""
+    from bower.sim.replay import replay_hand
+
+    recs, _, schema = fifty
+    recs = copy.deepcopy(recs)
+    rec, plays = recs[30], recs[30]["plays"]
+    for a in range(len(plays)):  # a seat's two cards swapped, giving a renege and nothing else
+        for b in range(a + 1, len(plays)):
+            if plays[a][0] != plays[b][0]:
+                continue
+            r = copy.deepcopy(rec)
+            r["plays"][a][1], r["plays"][b][1] = plays[b][1], plays[a][1]
+            try:
+                reneges = replay_hand(r)["reneges"]
+            except Exception:
+                continue
+            if reneges:
+                break
+        else:
+            continue
+        break
+    else:
+        pytest.fail("no swap of a seat's cards in record 30 gives a renege alone")
+    recs[30] = r
+    for fmt in ("jsonl", "parquet"):
+        path = _write(str(tmp_path), recs, fmt, schema)
+        assert len(bower.read_records(path)) == 50
+        df = bower.replay(path)
+        assert [len(x) for x in df["reneges"]].count(0) == 49 and len(df["reneges"][30]) == len(reneges) >= 1
+        assert df["reneges"][30][0]["seat"] == reneges[0]["seat"] and not df["matches"][30]
+        code, _, lines = _cli("solve", "--records", path, "--out", str(tmp_path / "o.jsonl"))
+        assert code == 0, lines
+        os.remove(tmp_path / "o.jsonl")
+        meta = tmp_path / "o.jsonl.meta.json"
+        if meta.exists():
+            meta.unlink()
+
+
+@pytest.mark.parametrize("reader", ["replay", "solve", "read_records", "analyze --dd"])
+def test_a_first_trick_led_by_the_wrong_seat_is_refused(tmp_path, reader):
+    """A Cutthroat lone hand (two seats in play) with its first two cards swapped: every trick is still played in
+    turn from its own first card, but the first is led by the seat the rules do not call on. Replay refused it;
+    the shared check (``check_play``, ``FastCheck``) let the other readers take it."""
+    from bower.sim.records_check import RecordError, check_play, check_record
+
+    recs, _, schema = _run_of("cutthroat", tmp_path)
+    recs = copy.deepcopy(recs)
+    for i, rec in enumerate(recs):
+        if rec["maker"] is None or not rec.get("alone"):
+            continue
+        r = copy.deepcopy(rec)
+        r["plays"][0], r["plays"][1] = r["plays"][1], r["plays"][0]
+        v, rules, r2, maker = check_record(r, f"record {i}")
+        try:
+            check_play(v, r2, maker, f"record {i}", rules=rules)
+        except RecordError as e:
+            if "(the first lead: " in e.format_message():
+                break
+    else:
+        pytest.fail("no lone hand whose first two cards swapped leaves every trick in turn")
+    recs[i] = r
+    seat, card = r["plays"][0]
+    for fmt in ("jsonl", "parquet"):
+        folder = tmp_path / fmt
+        folder.mkdir()
+        path = _write(str(folder), recs, fmt, schema)
+        if reader == "analyze --dd":
+            code, out, lines = _cli("analyze", "--dd", path)
+            assert (code, out, len(lines)) == (2, "", 1), lines
+            line = lines[0]
+        else:
+            line = refused(reader, path, str(folder), i)
+        assert f"record {i}" in line and f"field 'plays' entry 0: seat {seat} plays {card} " in line, line
+        assert ("out of turn (trick 1: seat " if reader == "replay" else "'s turn (the first lead: ") in line, line

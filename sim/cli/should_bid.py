@@ -18,6 +18,7 @@ from bower.sim.cli.options import (
     threads_option,
     variant_option,
 )
+from bower.sim.advice import DEFAULT_CAP, LOW_ESS_DRAW, MIN_ESS
 from bower.sim.runner import MAX_SAMPLES
 from bower.sim.text import call_word, limit_text
 
@@ -67,8 +68,10 @@ def _dealers() -> str:
                    "by the strategy's calls with every seat playing its cards by PIMC (8 worlds a card unless the "
                    "strategy sets pimc_worlds).")
 @click.option("--samples", default=None, type=Count(high=MAX_SAMPLES),
-              help=f"Effective deals per action (default: adaptive, until clear or precise; at most "
-                   f"{limit_text(MAX_SAMPLES)}).")
+              help=f"Effective deals per action, at most {limit_text(MAX_SAMPLES)} (default: adaptive, until "
+                   f"clear or precise). Sampling draws up to {DEFAULT_CAP:,} deals of positive weight, or N when "
+                   f"more are asked for, and {LOW_ESS_DRAW} times that while the effective sample is below "
+                   f"{MIN_ESS:.0f}; the answer says so when the model's weights leave it short.")
 @seed_option
 @threads_option
 @scheduler_option

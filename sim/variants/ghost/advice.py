@@ -50,7 +50,7 @@ from bower.sim.advice import (
     weighted_action_stats,
 )
 from bower.sim.cards import SUITS, card_str, mask_of, parse_cards
-from bower.sim.text import number_text
+from bower.sim.text import MAX_DIGITS, given_text, number_text
 
 CALL_CODES = {"pass": 0, "p": 0, "3": 3, "4": 4, "5": 5, "moon": 6, "6": 6}
 CALL_NAMES = {0: "pass", 3: "3", 4: "4", 5: "5", 6: "moon"}
@@ -313,15 +313,21 @@ def _parse_swapped(swapped, position, state, rules):
     return q
 
 
+MAX_SCORE = 10**6  # a game score further from 0 than this is no game's (the target is 32); the kernel adds to it
+
+
 def _parse_scores(scores):
     if scores is None:
         return [0, 0, 0]
-    try:
-        vals = [int(x) for x in str(scores).split(",")]
+    shown = given_text(scores)
+    try:  # a whole number of more than MAX_DIGITS digits is never expanded (int() of 5,000 digits fails)
+        vals = [int(x) if len(x.strip()) <= MAX_DIGITS else None for x in str(scores).split(",")]
     except ValueError:
-        raise AdviceError(f"--scores must be three whole numbers (positions 1,2,3), got {scores!r}") from None
+        raise AdviceError(f"--scores must be three whole numbers (positions 1,2,3), got {shown!r}") from None
     if len(vals) != 3:
-        raise AdviceError(f"--scores must be three whole numbers (positions 1,2,3), got {scores!r}")
+        raise AdviceError(f"--scores must be three whole numbers (positions 1,2,3), got {shown!r}")
+    if any(v is None or abs(v) > MAX_SCORE for v in vals):
+        raise AdviceError(f"--scores must be game scores from {-MAX_SCORE:,} to {MAX_SCORE:,}, got {shown!r}")
     return vals
 
 
