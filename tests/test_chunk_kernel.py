@@ -1,4 +1,5 @@
-"""``kernels/jit.py``'s ``chunk_kernel``: every chunk run exactly once, by the calling thread and the others.
+"""``kernels/jit.py``'s ``chunk_kernel``: every chunk run exactly once, by worker threads (and the calling thread off
+the main thread), and a signal's handler that raises ends a long call at once.
 
 The drivers of every variant (``simulate_chunks``, ``games_chunks``, ``advice_chunks``...) are chunk kernels;
 their results at one and at two threads are compared in the variants' own tests (``tests/chunks.py``). Here the

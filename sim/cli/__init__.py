@@ -6,7 +6,10 @@ works (``_BOWER_COMPLETE=bash_source bower``) and every error is a
 line ``bower: error: ...`` with status 2 (``bower.sim.errors.UserError``), Ctrl-C
 as ``bower: interrupted`` (130), SIGTERM as ``bower: terminated`` (143) and
 SIGHUP as ``bower: hung up`` (129), after the same cleanup; a signal that
-arrives during that cleanup is ignored. Options default from ``BOWER_<COMMAND>_<OPTION>``
+arrives during that cleanup is ignored. A signal is acted on at once even
+inside a long kernel call (``bower.kernels.jit.ChunkKernel`` runs the
+kernels in worker threads); after the cleanup the process ends without
+waiting for them (``_end_if_kernels_run``). Options default from ``BOWER_<COMMAND>_<OPTION>``
 environment variables (``BOWER_SEED`` and ``BOWER_THREADS`` for every
 command).
 """
