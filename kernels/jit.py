@@ -88,8 +88,24 @@ def kernel(fn=None, **extra):
     return _make(fn, opts)
 
 
+# How long the main thread waits on a chunk kernel's workers between two chances to run a signal handler.
+WAIT_SLICE = 0.05
+
+_left: list[threading.Thread] = []  # workers of calls the main thread left by an exception (a stop)
+
+
+def left_running() -> list[threading.Thread]:
+    """The chunk kernels' worker threads still running a call that the main thread left by an exception.
+
+    Nothing stops them inside the kernel; a process that ends while they
+    run can end without waiting (the CLI does: ``bower.sim.cli.main``).
+    """
+    _left[:] = [th for th in _left if th.is_alive()]
+    return list(_left)
+
+
 class ChunkKernel:
-    """A kernel over independent chunks, run by the calling thread and ``numba.get_num_threads() - 1`` more.
+    """A kernel over independent chunks, run by ``numba.get_num_threads()`` threads.
 
     The compiled kernel (``self.kernel``) takes the chunk range ``lo, hi`` before
     its other arguments and loops ``for ci in range(lo, hi)``; calling this
@@ -111,29 +127,65 @@ class ChunkKernel:
         return getattr(self.__dict__["kernel"], name)
 
     def __call__(self, *args):
-        """Run all chunks of the call ``args`` (the kernel's arguments after ``lo, hi``)."""
+        """Run all chunks of the call ``args`` (the kernel's arguments after ``lo, hi``).
+
+        Called from the main thread, every share runs in a worker thread and
+        the main thread waits for them in slices of ``WAIT_SLICE`` seconds, so
+        that a signal's Python handler runs within one slice, not after the
+        call (a PIMC call can take minutes; the handler runs only in the main
+        thread, between bytecodes). An exception there (the handler's
+        ``KeyboardInterrupt``, a ``Terminated``) propagates at once; the
+        workers, which nothing can stop inside the kernel, are left running
+        (``left_running``): daemon threads that write only into this call's
+        arrays, which nobody reads after the exception. From any other thread
+        the calling thread runs share 0 itself, as no signal handler runs
+        there.
+        """
         n = int(self.count(*args))
         threads = max(1, min(numba.get_num_threads(), n))
         cuts = [n * t // threads for t in range(threads + 1)]
-        errors = []
+        errors = [None] * threads
+        main = threading.current_thread() is threading.main_thread()
+        first = 0 if main else 1  # off the main thread the calling thread runs share 0: no worker at one thread
+        left = [threads - first]  # workers still in the kernel
+        lock, done = threading.Lock(), threading.Event()
 
-        def share(lo, hi):
+        def share(t):
             try:
-                self.kernel(lo, hi, *args)
+                self.kernel(cuts[t], cuts[t + 1], *args)
             except BaseException as e:  # noqa: B036  (re-raised in the calling thread)
-                errors.append(e)
+                errors[t] = e
+            finally:
+                if t >= first:
+                    with lock:
+                        left[0] -= 1
+                        if not left[0]:
+                            done.set()
 
-        others = [threading.Thread(target=share, args=(cuts[t], cuts[t + 1]), daemon=True)
-                  for t in range(1, threads)]  # none at one thread: the calling thread runs 0 .. n
-        for th in others:
+        workers = [threading.Thread(target=share, args=(t,), daemon=True, name=f"bower-kernel-{t}")
+                   for t in range(first, threads)]
+        for th in workers:
             th.start()
-        try:
-            self.kernel(cuts[0], cuts[1], *args)
-        finally:
-            for th in others:
-                th.join()
-        if errors:
-            raise errors[0]
+        if main:
+            # an Event, not Thread.join: a join that an exception interrupts marks a thread still running
+            # as stopped (Python 3.11's threading), and ``left_running`` would miss it
+            try:
+                while not done.wait(WAIT_SLICE):
+                    pass
+                for th in workers:
+                    th.join()  # out of the kernel already: a moment
+            except BaseException:
+                _left.extend(th for th in workers if th.is_alive())
+                raise
+        else:
+            try:
+                share(0)
+            finally:
+                for th in workers:
+                    th.join()
+        for e in errors:
+            if e is not None:
+                raise e
 
 
 def chunk_kernel(fn=None, *, count=None):

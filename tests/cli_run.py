@@ -90,3 +90,41 @@ def stop_a_run(folder: Path, signals: list[int], ext: str = "jsonl") -> subproce
                 proc.kill()
                 proc.communicate()
     return subprocess.CompletedProcess(args, proc.returncode, out, err)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds (user and system) process ``pid`` has used so far (Linux's ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stop_in_a_kernel(folder: Path, args: list[str], sig: int, cpu: float) -> tuple[subprocess.CompletedProcess, float]:
+    """Run ``bower ARGS`` in ``folder``, send ``sig`` once it has used ``cpu`` CPU seconds; (the finished process,
+    the seconds from the signal to its end).
+
+    CPU seconds rather than seconds of the clock: on a busy machine the
+    child's imports and kernel loading take longer by the clock, not in CPU,
+    so a ``cpu`` past them lands the signal inside the run's first long
+    kernel call however loaded the machine is.
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
+    cmd = [sys.executable, "-c", _CHILD, *args]
+    with subprocess.Popen(cmd, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as proc:
+        try:
+            deadline = time.monotonic() + 900
+            while cpu_seconds(proc.pid) < cpu:
+                assert proc.poll() is None, proc.communicate()
+                assert time.monotonic() < deadline, "the run never got going"
+                time.sleep(0.05)
+            sent = time.monotonic()
+            proc.send_signal(sig)
+            out, err = proc.communicate(timeout=300)
+            took = time.monotonic() - sent
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    err = "".join(line for line in err.splitlines(keepends=True) if not line.startswith(COMPILE_NOTICE))
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err), took

@@ -1,4 +1,5 @@
-"""``kernels/jit.py``'s ``chunk_kernel``: every chunk run exactly once, by the calling thread and the others.
+"""``kernels/jit.py``'s ``chunk_kernel``: every chunk run exactly once, by worker threads (and the calling thread off
+the main thread), and a signal's handler that raises ends a long call at once.
 
 The drivers of every variant (``simulate_chunks``, ``games_chunks``, ``advice_chunks``...) are chunk kernels;
 their results at one and at two threads are compared in the variants' own tests (``tests/chunks.py``). Here the
@@ -7,14 +8,16 @@ launcher itself: the shares it cuts, a fault in another thread, the attributes i
 
 from __future__ import annotations
 
+import signal
 import threading
+import time
 import warnings
 
 import numba
 import numpy as np
 import pytest
 
-from bower.kernels.jit import ChunkKernel, chunk_kernel
+from bower.kernels.jit import ChunkKernel, chunk_kernel, left_running
 from bower.sim import runner
 
 
@@ -44,6 +47,18 @@ def _fail(lo, hi, states, bad):
     for ci in range(lo, hi):
         if ci == bad:
             raise ValueError("chunk failed")
+
+
+@chunk_kernel
+def _busy(lo, hi, states, out):
+    """``states[ci, 1]`` rounds of xorshift from ``states[ci, 0]`` into ``out[ci]``: seconds of work, no GIL."""
+    for ci in range(lo, hi):
+        x = states[ci, 0] | 1
+        for _ in range(states[ci, 1]):
+            x ^= x << 13
+            x ^= x >> 7
+            x ^= x << 17
+        out[ci] = x
 
 
 @pytest.fixture
@@ -99,3 +114,55 @@ def test_compiles_without_numbas_warning_that_no_loop_became_parallel():
         warnings.simplefilter("error")
         _mark.kernel.recompile()
     assert _mark.signatures
+
+
+class _Alarm(Exception):
+    pass
+
+
+def _raise_alarm(signum, frame):
+    raise _Alarm()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_signal_handler_runs_during_a_long_call_and_its_exception_leaves_at_once(threads, two_threads):
+    """The main thread waits on the shares in slices (``WAIT_SLICE``), so a handler that raises ends the call
+    at once; the shares, which nothing stops inside the kernel, finish on their own (``left_running``)."""
+    numba.set_num_threads(min(threads, two_threads))
+    _busy(np.ones((2, 2), np.int64), np.zeros(2, np.int64))  # compiled (or loaded) before the clock runs
+    out = np.zeros(2, np.int64)
+    states = np.array([[1, 2_000_000_000], [3, 2_000_000_000]], np.int64)  # 2 to 10 s a share
+    before = signal.signal(signal.SIGALRM, _raise_alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        start = time.monotonic()
+        with pytest.raises(_Alarm):
+            _busy(states, out)
+        took = time.monotonic() - start
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+    assert took < 1.0
+    left = left_running()
+    assert left and all(th.name.startswith("bower-kernel-") for th in left)
+    for th in left:
+        th.join(120)
+    assert not left_running() and out.all()  # the shares ran to their end
+
+
+def test_a_call_off_the_main_thread_runs_share_0_itself(two_threads):
+    n = 5
+    states = np.arange(n * 4, dtype=np.int64).reshape(n, 4)
+    out, calls, seen = np.zeros(n, np.int64), np.zeros(n, np.int64), []
+    before = threading.active_count()
+
+    def run():
+        numba.set_num_threads(1)  # Numba's count is the thread's own
+        _mark(states, out, calls)
+        seen.append(threading.active_count())
+
+    th = threading.Thread(target=run)
+    th.start()
+    th.join()
+    assert out.tolist() == (np.arange(1, n + 1) + states[:, 0]).tolist() and int(calls.sum()) == 1
+    assert seen == [before + 1]  # no worker started, none left

@@ -17,7 +17,7 @@ import pytest
 from bower.sim import records as rec_mod
 from bower.sim import runner
 from bower.sim.errors import HungUp, Stopped, Terminated
-from tests.cli_run import listing, run, stop_a_run
+from tests.cli_run import listing, run, stop_a_run, stop_in_a_kernel
 
 
 def _wait_for_handler(seconds: float = 2.0) -> None:
@@ -169,3 +169,27 @@ def test_a_real_run_stopped_leaves_nothing(tmp_path, signals):
     assert done.stdout == ""
     assert (done.returncode, done.stderr) in [(code, f"bower: {word}\n") for code, word in map(STOP.get, signals)]
     assert listing(tmp_path) == []
+
+
+# A stop inside a long kernel call: the main thread waits on the kernel's threads in slices (kernels/jit.py
+# ChunkKernel), so the handler runs at once rather than when the call returns. On one thread a records batch of
+# pimc-fast (4 chunks of 4,096 hands, 2 s of CPU to get there) is one call of about 55 CPU seconds (2026-12, a
+# shared 2-core machine: 300 hands a second), and should-bid's 2,000 PIMC play-outs one of about 43: the signal,
+# sent at 10 CPU seconds, lands well inside it, and the process used to end only when the call did (51 s after
+# a SIGTERM); now within a tenth of a second. The bound of 5 s leaves room for a busy machine.
+LONG_CALLS = {
+    "simulate": ["simulate", "--strategy", "pimc-fast", "--hands", "16384", "--threads", "1", "--seed", "3",
+                 "--records", "out.jsonl"],
+    "should-bid": ["should-bid", "JH JD AH KH 9S TC", "--playout", "pimc", "--samples", "2000", "--threads", "1",
+                   "--seed", "4"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(LONG_CALLS))
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_inside_a_long_kernel_call_stops_at_once(tmp_path, command, sig):
+    done, took = stop_in_a_kernel(tmp_path, LONG_CALLS[command], sig, cpu=10.0)
+    code, word = STOP[sig]
+    assert (done.returncode, done.stdout, done.stderr) == (code, "", f"bower: {word}\n")
+    assert took < 5.0, f"ended {took:.1f} s after the signal"
+    assert listing(tmp_path) == []  # no .bower-*.part left

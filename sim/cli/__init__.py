@@ -6,7 +6,10 @@ works (``_BOWER_COMPLETE=bash_source bower``) and every error is a
 line ``bower: error: ...`` with status 2 (``bower.sim.errors.UserError``), Ctrl-C
 as ``bower: interrupted`` (130), SIGTERM as ``bower: terminated`` (143) and
 SIGHUP as ``bower: hung up`` (129), after the same cleanup; a signal that
-arrives during that cleanup is ignored. Options default from ``BOWER_<COMMAND>_<OPTION>``
+arrives during that cleanup is ignored. A signal is acted on at once even
+inside a long kernel call (``bower.kernels.jit.ChunkKernel`` runs the
+kernels in worker threads); after the cleanup the process ends without
+waiting for them (``_end_if_kernels_run``). Options default from ``BOWER_<COMMAND>_<OPTION>``
 environment variables (``BOWER_SEED`` and ``BOWER_THREADS`` for every
 command).
 """
@@ -14,7 +17,9 @@ command).
 from __future__ import annotations
 
 import errno
+import os
 import signal
+import sys
 
 import click
 
@@ -126,6 +131,31 @@ def _takes_over(signum) -> bool:
                                         else (signal.SIG_DFL,))
 
 
+def _end_if_kernels_run(code) -> None:
+    """End the process now, with status ``code``, if a stop left chunk kernels running in worker threads.
+
+    A signal stops a run while its kernels still run (``ChunkKernel`` waits
+    for them in slices so that the handler runs at once): the command has
+    cleaned up, and nothing is left to do but wait for threads that nothing
+    can stop inside the compiled code. Python would end without waiting for
+    them (daemon threads), but only after finalizing the interpreter around
+    them (half a second for Numba and LLVM's modules); ``os._exit`` ends it
+    at once, its output flushed. Only when ``main`` is the program (called
+    from ``__main__``): a caller in the same process (a test) gets its
+    ``SystemExit`` and the threads finish on their own.
+    """
+    from bower.kernels.jit import left_running
+
+    if not left_running():
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code if isinstance(code, int) else (0 if code is None else 1))
+
+
 def main(argv=None) -> None:
     """Entry point: run the CLI in click's standalone mode (it always exits; statuses in ``cli``'s help)."""
     from bower.sim import distributed
@@ -140,8 +170,13 @@ def main(argv=None) -> None:
                 previous[s] = signal.signal(s, _on_signal)
     except ValueError:  # not the main thread
         pass
+    program = sys._getframe(1).f_globals.get("__name__") == "__main__"  # the console script, ``python -c``
     try:
         cli.main(args=None if argv is None else list(argv), prog_name="bower", standalone_mode=True)
+    except SystemExit as e:
+        if program:
+            _end_if_kernels_run(e.code)
+        raise
     finally:
         stop_watching()
         set_quiet(False)
