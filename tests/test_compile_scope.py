@@ -7,7 +7,7 @@ searches (``hand.search_arg``), and Numba prunes every branch on
 auction and the solver are never compiled for such a run. The records are the
 same either way (tests/test_golden.py); here: which runs get None, and that
 the pruning holds through a kernel-to-kernel call and an inlined kernel.
-Ghost Hand, Cutthroat and Hasenpfeffer choose the plain path's kernel once a
+Every variant chooses the plain path's kernel once a
 run, in Python (``drivers.simulate_kernel``): which runs take it, that both
 kernels play the same hands, and that a default run compiles no other.
 """
@@ -79,7 +79,7 @@ def test_a_none_search_is_pruned_through_calls_and_inlining(tmp_path):
     assert out.strip().splitlines()[-1] == "[4, 0, 3000, 1]"
 
 
-SPLIT = ("ghost", "cutthroat", "hasenpfeffer")  # variants whose plain path is a chunk kernel of its own
+SPLIT = VARIANTS  # every variant's plain path is a chunk kernel of its own
 
 
 def _rules(v, given=None):

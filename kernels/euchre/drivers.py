@@ -31,6 +31,7 @@ from bower.kernels.euchre.hand import (
     S_WIDTH,
     play_dealt,
     play_hand,
+    plays_plainly,
     round_one,
     tally,
 )
@@ -46,7 +47,7 @@ from bower.kernels.games import (
     record_game,
     seed_game,
 )
-from bower.kernels.jit import chunk_kernel, kernel
+from bower.kernels.jit import PARFOR_PASSES, chunk_kernel, kernel
 from bower.kernels.rng import next_u64
 
 FIRST_DEALER = 3  # seat 0 is position 1 in a game's first hand
@@ -62,15 +63,12 @@ def _scratch():
     )
 
 
-@chunk_kernel
-def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records,
-                    summary, search):
-    """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
-
-    Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
-    rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat. ``search``: None when
-    no seat searches (``hand.search_arg``), so the search code is not compiled.
-    """
+@kernel(parallel=PARFOR_PASSES)
+def _simulate(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary,
+              search, general):
+    """The chunk loop of ``simulate_chunks`` and ``plain_chunks`` (``general`` as ``hand.play_dealt_inline``
+    takes it), compiled once for each, through the chunk kernels' pipeline (``jit.PARFOR_PASSES``). Inlined into
+    them at Numba's IR level it cost 5 CPU s more of compiling."""
     for ci in range(lo, hi):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
@@ -80,12 +78,41 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             rec = records[h] if want_records else scratch
             play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, (first_hand + h) % 4, rules, params,
-                      wt, rec, search)
+                      wt, rec, search, general)
             tally(rec, acc)
         summary[ci, :] = acc
 
 
-SIMULATE_KERNELS = (simulate_chunks,)  # the hand kernels a simulation may run (the plain play is chosen by hand)
+@chunk_kernel
+def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records,
+                    summary, search):
+    """Simulate hands ``first_hand ..`` in chunks (chunk ``i``: deal state ``states[i]``, decisions ``dstates[i]``).
+
+    Chunk ``i`` writes only ``summary[i]`` and, with ``want_records``, its own
+    rows of ``records``. The dealer of hand h is ``h % 4``; ``params`` has a row per seat. ``search``: None when
+    no seat searches (``hand.search_arg``), so the search code is not compiled.
+    """
+    _simulate(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary,
+              search, states)
+
+
+@chunk_kernel
+def plain_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records,
+                 summary, search):
+    """``simulate_chunks`` for seats that all play the heuristic cards (``hand.plays_plainly``): the same hands,
+    records and counters, with ``play_plain`` the only card play compiled in."""
+    _simulate(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, params, want_records, records, summary,
+              search, None)
+
+
+def simulate_kernel(params, rules):
+    """The chunk kernel that simulates hands of these strategies: ``plain_chunks`` when every seat plays the
+    heuristic cards (``hand.plays_plainly``), else ``simulate_chunks``. Chosen here, once a run, so a run compiles
+    only the path it takes (``rules`` as the other variants' ``simulate_kernel`` take them)."""
+    return plain_chunks if bool(plays_plainly(params)) else simulate_chunks
+
+
+SIMULATE_KERNELS = (simulate_chunks, plain_chunks)  # what ``simulate_kernel`` may choose
 
 
 @kernel
@@ -168,7 +195,8 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, r
     scores[1] = 0
     dealer = FIRST_DEALER
     for n in range(1, max_hands + 1):
-        play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec, search)
+        play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec, search,
+                  rec)
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         scores[0] += rec[R_POINTS]

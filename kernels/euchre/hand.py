@@ -12,8 +12,11 @@ int64 rows read by ``sim/variants/euchre``.
 The hot path: ``play_hand`` (inlined into the drivers) deals, then calls two
 kernels compiled once, not inlined, and without reference counting
 (``_nrt=False``: they never allocate): ``auction`` (both rounds and the
-dealer's discard) and ``play_tricks`` (in value space, as Cutthroat; a PIMC
-seat's workspace, ``bower.kernels.pimc``, is made by the caller once per hand).
+dealer's discard) and ``play_plain`` (every seat plays the heuristic cards, in
+slot space) or ``play_tricks`` (a random or searching seat, in value space, as
+Cutthroat; a PIMC seat's workspace, ``bower.kernels.pimc``, is made by the
+caller once per hand). A run of heuristic seats compiles ``play_plain`` only
+(``drivers.plain_chunks``).
 """
 
 import numpy as np
@@ -599,6 +602,26 @@ def _position(seat, dealer):
     return ((seat - dealer - 1) & 3) + 1
 
 
+@kernel(_nrt=False)
+def defends_alone(hands, trump, maker, dealer, params, wt, dstate, dbuf):
+    """The defender who defends alone (rule ``allow_lone_defender``), else -1: the defenders are maker + 1 and
+    maker + 3, the one of lower position asked first. Not inlined into ``contract``: the rule is off by default,
+    and inlined it cost the hand kernel's compiling more than it saved a hand."""
+    d = (maker + 1) & 3
+    e = (maker + 3) & 3
+    if _position(e, dealer) < _position(d, dealer):
+        d, e = e, d
+    for k in range(2):
+        s = d if k == 0 else e
+        if is_random(params, s):
+            go = bounded(dstate, dbuf, 2) == 1
+        else:
+            go = alone_decision(hands[s], trump, wt, params, s, True)
+        if go:
+            return s
+    return -1
+
+
 @kernel(inline="always")
 def contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, dstate, dbuf):
     """After the auction: whether the maker goes alone (forced when it is ``f_seat`` and ``f_alone`` >= 0), which
@@ -611,20 +634,7 @@ def contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, ds
         maker_alone = alone_decision(hands[maker], trump, wt, params, maker, False)
     lone_def = -1
     if rules[E_LONE_DEFENDER] == 1:
-        # the defenders are maker + 1 and maker + 3; the one of lower position is asked first
-        d = (maker + 1) & 3
-        e = (maker + 3) & 3
-        if _position(e, dealer) < _position(d, dealer):
-            d, e = e, d
-        for k in range(2):
-            s = d if k == 0 else e
-            if is_random(params, s):
-                go = bounded(dstate, dbuf, 2) == 1
-            else:
-                go = alone_decision(hands[s], trump, wt, params, s, True)
-            if go:
-                lone_def = s
-                break
+        lone_def = defends_alone(hands, trump, maker, dealer, params, wt, dstate, dbuf)
     out = 0
     if maker_alone:
         out |= 1 << (maker ^ 2)
@@ -1075,7 +1085,8 @@ def contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat, f_
 
 
 @kernel(inline="always")
-def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search):
+def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search,
+                      general):
     """Auction, discard, alone, play and score a hand already dealt; everything into ``rec``.
 
     ``dealt``: masks by position 1..4; ``kitty``: its 4 cards in deal order,
@@ -1089,7 +1100,9 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     ``play_dealt`` is the same compiled once. ``search`` None leaves all the
     search code out of the compiled code (Numba prunes the branches on
     ``search is None``; no seat may then search: ``search_arg``); an array
-    compiles it in.
+    compiles it in. ``general`` None: every seat plays the heuristic cards
+    (``plays_plainly``), and only ``play_plain`` is compiled in; an array:
+    ``play_tricks`` plays a hand with a random or searching seat.
     """
     rec[R_DEALER] = dealer
     for p in range(N_SEATS):
@@ -1140,7 +1153,9 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     u = up // 6
     round_two = trump != u
     next_suit = u ^ 1 if round_two and (u ^ 1) != trump else -1
-    if plays_plainly(params):
+    if general is None:  # the caller's promise: ``plays_plainly`` (``drivers.plain_chunks``)
+        play_plain(hands[0], hands[1], hands[2], hands[3], trump, leader, maker, out, next_suit, params, rec, tricks)
+    elif plays_plainly(params):
         play_plain(hands[0], hands[1], hands[2], hands[3], trump, leader, maker, out, next_suit, params, rec, tricks)
     else:
         play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt,
@@ -1157,18 +1172,20 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
 def play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search):
     """``play_dealt_inline`` compiled once, not inlined, for the callers off the hot path (one hand from an order,
     should-bid): they compile faster. (With reference counting: a PIMC seat's workspace is made per hand.)
-    ``search`` None compiles no search code (``search_arg``)."""
-    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search)
+    ``search`` None compiles no search code (``search_arg``); any seat may play at random."""
+    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search, rec)
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec, search):
+def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec, search,
+              general):
     """Deal (SPEC.md: Fisher-Yates, one card at a time to positions 1..4; the last 4 the kitty) and play one hand
-    (``search`` as in ``play_dealt_inline``)."""
+    (``search`` and ``general`` as in ``play_dealt_inline``)."""
     deal_packets(state, buf, deck, N_CARDS, N_SEATS, HAND_SIZE, dealt)
     for i in range(4):
         kitty[i] = deck[20 + i]
-    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, hands, tricks, rec, search)
+    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, hands, tricks, rec, search,
+                      general)
 
 
 @kernel(inline="always")

@@ -34,10 +34,10 @@ __all__ = ["VARIANT", "play_order", "score_hand"]
 
 
 def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out):
-    """The hand kernel on a batch of chunks; the search code is compiled only when a seat searches
-    (``hand.search_arg``)."""
-    ed.simulate_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records, records_out, summary_out,
-                       ek.search_arg(params))
+    """The hand kernel on a batch of chunks: the plain path's or the general one (``drivers.simulate_kernel``), the
+    search code compiled only when a seat searches (``hand.search_arg``)."""
+    ed.simulate_kernel(params, rules_vec)(states, dstates, first, chunk, n, rules_vec, params, want_records,
+                                          records_out, summary_out, ek.search_arg(params))
 
 
 def profile_advice(n: int, threads: int) -> float:
