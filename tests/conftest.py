@@ -53,7 +53,7 @@ def small_disk(tmp_path):
         subprocess.run(["umount", str(disk)], check=True)
 
 
-# ``BOWER_COMPILE_LOG=FILE pytest ...``: each test's Numba compiling (CPU s inside outermost ``numba:compile``
+# ``BOWER_COMPILE_LOG=FILE pytest ...``: each test's Numba compiling (the compiling thread's CPU s inside outermost ``numba:compile``
 # events, by kernel) appended to FILE as one JSON line a test that compiled, to find what the suite compiles
 # beyond ``tests/warm.py``. Off unless the variable is set; the tests' subprocesses are not counted.
 _COMPILE_LOG = os.environ.get("BOWER_COMPILE_LOG")
@@ -64,23 +64,23 @@ if _COMPILE_LOG:
 
     from numba.core import event
 
-    _compiling = {"stack": [], "by": {}}
+    _compiling = {"stacks": {}, "by": {}}
 
     class _CompileListener(event.Listener):
-        """Outermost compile CPU seconds by kernel, the main thread's (the tests compile there)."""
+        """Outermost compile CPU seconds by kernel, in any thread (a chunk kernel compiles in its worker)."""
 
         def on_start(self, ev):
-            if threading.current_thread() is threading.main_thread():
-                fn = getattr(ev.data.get("dispatcher"), "py_func", None)
-                name = f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', '?')}"
-                _compiling["stack"].append((name, time.process_time()))
+            fn = getattr(ev.data.get("dispatcher"), "py_func", None)
+            name = f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', '?')}"
+            _compiling["stacks"].setdefault(threading.get_ident(), []).append((name, time.thread_time()))
 
         def on_end(self, ev):
-            if threading.current_thread() is threading.main_thread() and _compiling["stack"]:
-                name, t0 = _compiling["stack"].pop()
-                if not _compiling["stack"]:
+            stack = _compiling["stacks"].get(threading.get_ident())
+            if stack:
+                name, t0 = stack.pop()
+                if not stack:
                     by = _compiling["by"]
-                    by[name] = by.get(name, 0.0) + time.process_time() - t0
+                    by[name] = by.get(name, 0.0) + time.thread_time() - t0
 
     event.register("numba:compile", _CompileListener())
 
