@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test bench docs-check clean
+.PHONY: setup run test bench docs docs-check clean
 
 setup: $(STAMP)
 
@@ -34,8 +34,14 @@ bench: setup
 	@if [ "$(SKIP_COMPILE)" = 1 ]; then echo "benchmarks/compile.py skipped (SKIP_COMPILE=1)"; \
 	else echo "$(PY) benchmarks/compile.py"; $(PY) benchmarks/compile.py; fi
 
-# rerun the commands behind README's figures and compare them (outside `make test`; more than an hour of CPU since
-# the searched-auction experiments of every variant: run one block with ONLY=NAME)
+# the documentation site (mkdocs.yml, docs/) into build/site: the `docs` extra installed into the venv, then a strict
+# build (a broken link, a missing page or a docstring mkdocstrings cannot read fails it)
+docs: setup
+	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install -q -e '.[test,dask,docs]'
+	$(VENV)/bin/mkdocs build --strict
+
+# rerun the commands behind the figures of README.md and docs/ and compare them (outside `make test`; more than an
+# hour of CPU since the searched-auction experiments of every variant: run one block with ONLY=NAME)
 docs-check: setup
 	$(PY) -m tests.docs_check $(if $(ONLY),--only $(ONLY))
 

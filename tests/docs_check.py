@@ -1,9 +1,12 @@
-"""Rerun the commands behind README's figures and compare every figure quoted (``make docs-check``).
+"""Rerun the commands behind the documented figures and compare every figure quoted (``make docs-check``).
 
 Not part of the test run (pytest collects only ``test_*.py``); ``tests/test_docs_check.py``
 checks the parser and the comparison on a tiny fake command.
 
-A figure block in README.md starts with an HTML comment (invisible on GitHub)::
+The figures live in README.md and in the documentation pages, ``docs/**/*.md``
+(the MkDocs site); every one of these files is read, and a block's name is
+unique across all of them. A figure block starts with an HTML comment
+(invisible on GitHub and on the site)::
 
     <!-- docs-check: three-way
     $ bower experiment default aggressive cautious --games 60288 --seed 0 --json
@@ -17,7 +20,7 @@ A figure block in README.md starts with an HTML comment (invisible on GitHub)::
   when it parses as JSON, ``j``. A block whose commands equal an earlier
   block's reuses that run.
 - ``FIGURE = EXPR``: FIGURE is written exactly as in the README text that
-  follows the comment (up to the next heading or ``<!-- /docs-check -->``,
+  follows the comment in its file (up to the next heading or ``<!-- /docs-check -->``,
   other docs-check comments left out) and must appear there; EXPR is a
   Python expression over ``j``, ``out`` and the helpers below. The figure's
   own digits set the precision: ``39.32%`` holds when EXPR (a fraction) is
@@ -30,8 +33,8 @@ A figure block in README.md starts with an HTML comment (invisible on GitHub)::
   listed as SKIP.
 
 Usage: ``python -m tests.docs_check [--list] [--only PATTERN] [--skip PATTERN]
-[README]``; exit status 1 when any figure differs (or a command fails), 0
-otherwise.
+[FILE ...]`` (default: README.md and every ``docs/**/*.md``); exit status 1
+when any figure differs (or a command fails), 0 otherwise.
 """
 
 from __future__ import annotations
@@ -75,16 +78,47 @@ class Block:
     contains: list[str] = field(default_factory=list)
     measured: str | None = None
     text: str = ""
+    source: str = "README.md"
 
 
-def parse(readme: str) -> list[Block]:
-    """Every docs-check block of ``readme``, in order. Raises ValueError on a malformed one."""
+def doc_files(root: Path | None = None) -> list[Path]:
+    """The files whose figures are checked: README.md, then every ``docs/**/*.md`` in path order (of ``root``, by
+    default the checkout)."""
+    root = ROOT if root is None else Path(root)
+    files = [root / "README.md"] if (root / "README.md").exists() else []
+    return files + sorted((root / "docs").rglob("*.md"))
+
+
+def collect(files: list[Path], root: Path | None = None) -> list[Block]:
+    """Every block of ``files``, in order, each naming its file. Raises ValueError on a malformed block or on a
+    name used twice (in one file or in two)."""
+    blocks: list[Block] = []
+    seen: dict[str, Block] = {}
+    for f in files:
+        f = Path(f)
+        try:
+            source = f.resolve().relative_to(Path(ROOT if root is None else root).resolve()).as_posix()
+        except ValueError:
+            source = str(f)
+        for b in parse(f.read_text(encoding="utf-8"), source):
+            if b.name in seen:
+                o = seen[b.name]
+                raise ValueError(f"{b.source} line {b.line}: the block name {b.name!r} is used already "
+                                 f"({o.source} line {o.line})")
+            seen[b.name] = b
+            blocks.append(b)
+    return blocks
+
+
+def parse(readme: str, source: str = "README.md") -> list[Block]:
+    """Every docs-check block of ``readme`` (the text of ``source``), in order. Raises ValueError on a malformed
+    one."""
     blocks = []
     for m in MARK.finditer(readme):
         line = readme.count("\n", 0, m.start()) + 1
-        b = Block(m.group("name").strip(), line)
+        b = Block(m.group("name").strip(), line, source=source)
         if not b.name:
-            raise ValueError(f"README line {line}: a docs-check comment without a name")
+            raise ValueError(f"{source} line {line}: a docs-check comment without a name")
         for raw in m.group("body").splitlines():
             s = raw.strip()
             if not s:
@@ -102,12 +136,12 @@ def parse(readme: str) -> list[Block]:
                     expr, t = expr.rsplit(" ~ ", 1)
                     tol = float(t)
                 if value_of(text) is None:
-                    raise ValueError(f"README line {line} ({b.name}): {text!r} is not a figure")
+                    raise ValueError(f"{source} line {line} ({b.name}): {text!r} is not a figure")
                 b.figures.append(Figure(text, expr.strip(), tol))
             else:
-                raise ValueError(f"README line {line} ({b.name}): cannot read {s!r}")
+                raise ValueError(f"{source} line {line} ({b.name}): cannot read {s!r}")
         if b.measured is None and not b.commands:
-            raise ValueError(f"README line {line} ({b.name}): no command and not marked measured")
+            raise ValueError(f"{source} line {line} ({b.name}): no command and not marked measured")
         rest = readme[m.end():]
         end = BLOCK_END.search(rest)
         b.text = MARK.sub("", rest[: end.start()] if end else rest)
@@ -206,8 +240,10 @@ def run_block(b: Block, cache: dict, timeout: float) -> tuple[str, dict, float, 
     return res
 
 
-def check(blocks: list[Block], timeout: float = 900.0, stream=sys.stdout) -> int:
-    """Check every block; print one line per figure (OK, DIFF, SKIP); the number of failures."""
+def check(blocks: list[Block], timeout: float = 900.0, stream=None) -> int:
+    """Check every block; print one line per figure (OK, DIFF, SKIP) on ``stream`` (stdout); the number of
+    failures."""
+    stream = sys.stdout if stream is None else stream
     bad = 0
     cache: dict = {}
     try:
@@ -222,23 +258,24 @@ def _check(blocks: list[Block], cache: dict, timeout: float, stream) -> int:
     bad = 0
     for b in blocks:
         if b.measured is not None:
-            print(f"SKIP {b.name} (line {b.line}): measured on {b.measured}", file=stream)
+            print(f"SKIP {b.name} ({b.source} line {b.line}): measured on {b.measured}", file=stream)
             continue
         missing = [f.text for f in b.figures if f.text not in b.text]
         for t in missing:
-            print(f"DIFF {b.name} (line {b.line}): figure {t} is not in the text that follows", file=stream)
+            print(f"DIFF {b.name} ({b.source} line {b.line}): figure {t} is not in the text that follows",
+                  file=stream)
             bad += 1
         try:
             out, ns, secs, scratch = run_block(b, cache, timeout)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
-            print(f"DIFF {b.name} (line {b.line}): {e}", file=stream)
+            print(f"DIFF {b.name} ({b.source} line {b.line}): {e}", file=stream)
             bad += 1 + len(b.figures) + len(b.contains)
             continue
         for f in b.figures:
             cwd = os.getcwd()
             try:
                 os.chdir(scratch)
-                got = eval(f.expr, {"__builtins__": {}, **ns})  # noqa: S307 - README's own expressions
+                got = eval(f.expr, {"__builtins__": {}, **ns})  # noqa: S307 - the docs' own expressions
                 ok, shown = compare(f, got)
             except Exception as e:  # noqa: BLE001 - any failure to recompute is a difference
                 ok, shown = False, f"{type(e).__name__}: {e}"
@@ -258,7 +295,8 @@ def _check(blocks: list[Block], cache: dict, timeout: float, stream) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="docs_check", description=__doc__.split("\n")[0])
-    ap.add_argument("readme", nargs="?", default=str(ROOT / "README.md"))
+    ap.add_argument("files", nargs="*", metavar="FILE", help="the Markdown files to read (default: README.md and "
+                    "every docs/**/*.md)")
     ap.add_argument("--list", action="store_true", help="list the blocks, their commands and figures; run nothing")
     ap.add_argument("--only", metavar="PATTERN", help="only the blocks whose name contains PATTERN (or one of "
                     "several, comma-separated)")
@@ -266,7 +304,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds a command may take")
     a = ap.parse_args(argv)
     try:
-        blocks = parse(Path(a.readme).read_text())
+        blocks = collect([Path(f) for f in a.files] if a.files else doc_files())
     except (OSError, ValueError) as e:
         print(f"docs_check: {e}", file=sys.stderr)
         return 2
@@ -277,7 +315,7 @@ def main(argv=None) -> int:
     if a.list:
         for b in blocks:
             what = f"measured on {b.measured}" if b.measured is not None else " && ".join(b.commands)
-            print(f"{b.name} (line {b.line}): {what}")
+            print(f"{b.name} ({b.source} line {b.line}): {what}")
             for f in b.figures:
                 print(f"    {f.text} = {f.expr}" + (f" ~ {f.tol:g}" if f.tol else ""))
         return 0

@@ -1,4 +1,5 @@
-"""The README figure checker (tests/docs_check.py, `make docs-check`): its parser and its verdicts, on tiny fake blocks."""
+"""The figure checker of README.md and docs/ (tests/docs_check.py, `make docs-check`): its parser, its verdicts and
+the files it reads, on tiny fake blocks."""
 
 from __future__ import annotations
 
@@ -91,10 +92,78 @@ def test_malformed_blocks_are_refused():
         dc.parse("<!-- docs-check: x\n$ true\nabc = 1\n-->\n")
 
 
-def test_the_readme_blocks_parse_and_their_figures_are_in_the_text():
-    readme = Path(dc.ROOT / "README.md").read_text()
-    blocks = dc.parse(readme)
+def test_the_documented_blocks_parse_and_their_figures_are_in_the_text():
+    files = dc.doc_files()
+    assert files[0] == dc.ROOT / "README.md"
+    blocks = dc.collect(files)
     assert len(blocks) >= 10
     for b in blocks:
         for f in b.figures:
-            assert f.text in b.text, (b.name, f.text)
+            assert f.text in b.text, (b.source, b.name, f.text)
+
+
+def _fake_tree(root: Path) -> None:
+    (root / "docs" / "guides").mkdir(parents=True)
+    (root / "README.md").write_text(FAKE)
+    (root / "docs" / "index.md").write_text("# Home\n\n<!-- docs-check: page\n$ printf '{\"n\": 7}'\n"
+                                             "7 = j[\"n\"]\n-->\nIt is 7.\n")
+    (root / "docs" / "guides" / "deep.md").write_text("# Deep\n\ntext\n\n<!-- docs-check: deep-one\n"
+                                                      "$ echo 12\n12 = float(out)\n-->\n12 of them.\n")
+    (root / "docs" / "notes.txt").write_text("<!-- docs-check: not-markdown\n$ false\n-->\n")
+
+
+def test_blocks_are_collected_from_the_readme_and_every_docs_page(tmp_path):
+    _fake_tree(tmp_path)
+    files = dc.doc_files(tmp_path)
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == ["README.md", "docs/guides/deep.md", "docs/index.md"]
+    blocks = dc.collect(files, tmp_path)
+    assert [(b.name, b.source, b.line) for b in blocks] == [
+        ("fake", "README.md", 3), ("timing", "README.md", 12), ("deep-one", "docs/guides/deep.md", 5),
+        ("page", "docs/index.md", 3)]
+    out = io.StringIO()
+    assert dc.check(blocks, stream=out) == 0, out.getvalue()
+    assert "OK   deep-one: 12" in out.getvalue() and "OK   page: 7" in out.getvalue()
+    assert "SKIP timing (README.md line 12)" in out.getvalue()
+    # a page's figure that differs names its file
+    page = tmp_path / "docs" / "index.md"
+    page.write_text(page.read_text().replace("It is 7", "It is 8"))
+    out = io.StringIO()
+    assert dc.check(dc.collect(dc.doc_files(tmp_path), tmp_path), stream=out) == 1
+    assert "DIFF page (docs/index.md line 3): figure 7 is not in the text" in out.getvalue()
+
+
+def test_a_block_name_used_in_two_files_is_refused(tmp_path):
+    _fake_tree(tmp_path)
+    (tmp_path / "docs" / "guides" / "deep.md").write_text("# Deep\n\n<!-- docs-check: page\n$ true\n-->\n")
+    with pytest.raises(ValueError, match=r"docs/index.md line 3: the block name 'page' is used already "
+                                         r"\(docs/guides/deep.md line 3\)"):
+        dc.collect(dc.doc_files(tmp_path), tmp_path)
+    with pytest.raises(ValueError, match="used already"):
+        dc.collect([tmp_path / "README.md", tmp_path / "README.md"], tmp_path)
+
+
+def test_a_malformed_block_on_a_page_names_the_page(tmp_path):
+    _fake_tree(tmp_path)
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\n<!-- docs-check: bad\nabc = 1\n-->\n")
+    with pytest.raises(ValueError, match=r"docs/index.md line 3 \(bad\): 'abc' is not a figure"):
+        dc.collect(dc.doc_files(tmp_path), tmp_path)
+
+
+def test_main_reads_the_pages_and_only_picks_blocks_in_any_file(tmp_path, monkeypatch, capsys):
+    _fake_tree(tmp_path)
+    monkeypatch.setattr(dc, "ROOT", tmp_path)
+    assert dc.main(["--list"]) == 0
+    listed = capsys.readouterr().out
+    assert "fake (README.md line 3)" in listed and "deep-one (docs/guides/deep.md line 5): echo 12" in listed
+    assert "page (docs/index.md line 3)" in listed
+    assert dc.main(["--only", "deep"]) == 0
+    out = capsys.readouterr().out
+    assert "OK   deep-one: 12" in out and "fake" not in out and "docs-check: 1 blocks, 1 figures, 0 differ" in out
+    assert dc.main(["--only", "page,fake", "--skip", "fake"]) == 0
+    assert "docs-check: 1 blocks" in capsys.readouterr().out
+    # files named on the command line replace the default set
+    assert dc.main(["--list", str(tmp_path / "docs" / "index.md")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "page (docs/index.md line 3): printf '{\"n\": 7}'"
+    (tmp_path / "docs" / "guides" / "deep.md").write_text("<!-- docs-check: page\n$ true\n-->\n")
+    assert dc.main(["--list"]) == 2
+    assert "used already" in capsys.readouterr().err

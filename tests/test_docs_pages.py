@@ -1,0 +1,45 @@
+"""The documentation as files: README.md stays short, and every relative link of README.md and docs/ leads to a file.
+
+(`make docs` builds the site strictly, which checks the links between pages and their anchors too; this test needs
+no MkDocs and runs in `make test`.)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
+CODE = re.compile(r"`[^`\n]*`")
+COMMENT = re.compile(r"<!--.*?-->", re.S)
+LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*(?:<([^>\n]+)>|([^)\s]+))(?:\s+\"[^\"]*\")?\s*\)")
+
+
+def pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def links(text: str) -> list[str]:
+    """The link targets of a Markdown text, leaving out code blocks, code spans and HTML comments."""
+    text = COMMENT.sub("", FENCE.sub("", text))
+    return [m.group(1) or m.group(2) for m in LINK.finditer(CODE.sub("", text))]
+
+
+def test_links_are_read_outside_code():
+    text = "[a](x.md) `[b](y.md)` ![c](img/c.png \"t\")\n```\n[d](z.md)\n```\n<!-- [e](w.md) -->[f](<g h.md>)"
+    assert links(text) == ["x.md", "img/c.png", "g h.md"]
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_relative_link_leads_to_a_file(page):
+    missing = []
+    for target in links(page.read_text(encoding="utf-8")):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I) or target.startswith("#"):
+            continue  # a URL (https:, mailto:) or an anchor of the page itself
+        path = target.split("#", 1)[0].split("?", 1)[0]
+        if not (page.parent / path).exists():
+            missing.append(target)
+    assert not missing, f"{page.relative_to(ROOT)}: links to nothing: {missing}"
