@@ -33,6 +33,12 @@ def test_links_are_read_outside_code():
     assert links(text) == ["x.md", "img/c.png", "g h.md"]
 
 
+def test_readme_is_short():
+    n = len((ROOT / "README.md").read_text(encoding="utf-8").splitlines())
+    assert n <= 250, f"README.md has {n} lines: the long text belongs in docs/"
+
+
+
 @pytest.mark.parametrize("page", pages(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_relative_link_leads_to_a_file(page):
     missing = []
