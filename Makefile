@@ -13,7 +13,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install -q -e '.[test,dask]'
+	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install -q -e '.[test,dask,docs]'
 	touch $(STAMP)
 
 # `bower warm` first: the kernels `bower simulate` loads are compiled (once, with a progress line) or found cached
@@ -21,8 +21,10 @@ run: setup
 	$(VENV)/bin/bower warm --variant ghost --part hands
 	$(VENV)/bin/bower simulate
 
-# tests.warm: `bower warm`'s groups, search included (and the solver's), two processes at a time, into the workers' cache folder
+# the documentation site built strictly first (seconds: a broken link fails the suite), then tests.warm: `bower
+# warm`'s groups, search included (and the solver's), two processes at a time, into the workers' cache folder
 test: setup
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -q -d build/site
 	$(PY) -m tests.warm
 	$(PY) -m pytest -q -n 2
 
@@ -34,11 +36,10 @@ bench: setup
 	@if [ "$(SKIP_COMPILE)" = 1 ]; then echo "benchmarks/compile.py skipped (SKIP_COMPILE=1)"; \
 	else echo "$(PY) benchmarks/compile.py"; $(PY) benchmarks/compile.py; fi
 
-# the documentation site (mkdocs.yml, docs/) into build/site: the `docs` extra installed into the venv, then a strict
-# build (a broken link, a missing page or a docstring mkdocstrings cannot read fails it)
+# the documentation site (mkdocs.yml, docs/) into build/site, strictly (a broken link, a missing page or a docstring
+# mkdocstrings cannot read fails it); `make test` builds it too
 docs: setup
-	PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install -q -e '.[test,dask,docs]'
-	$(VENV)/bin/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 # rerun the commands behind the figures of README.md and docs/ and compare them (outside `make test`; more than an
 # hour of CPU since the searched-auction experiments of every variant: run one block with ONLY=NAME)
