@@ -122,10 +122,11 @@ SIMULATE_KERNELS = (simulate_chunks, plain_chunks)  # what ``simulate_kernel`` m
 
 
 @kernel
-def play_order(deal_order, dealer, rules, params, force, dstate, rec):
+def play_order(deal_order, dealer, rules, params, force, dstate, rec, search):
     """One hand dealt from a 24-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``.
 
     ``force``: one seat's decision at one turn (``bower.kernels.cutthroat.F_*``; ``NO_FORCE`` for none).
+    ``search``: ``hand.search_arg(params)`` (None: no search code compiled in).
     """
     buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, _ = _scratch()
     card_weights(params, wt, order)
@@ -135,7 +136,7 @@ def play_order(deal_order, dealer, rules, params, force, dstate, rec):
     for i in range(20):
         dealt[i % 4] |= np.int64(1) << deal_order[i]
     play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm,
-                    rec, rec)
+                    rec, search)
 
 
 @kernel

@@ -116,12 +116,13 @@ SIMULATE_KERNELS = (simulate_chunks, plain_chunks)  # what ``simulate_kernel`` m
 
 
 @kernel
-def play_order(deal_order, dealer, rules, params, force, dstate, rec):
+def play_order(deal_order, dealer, rules, params, force, dstate, rec, search):
     """One hand dealt from a 24-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``.
 
     Card ``i < 20`` goes to position ``i % 4 + 1``; 20..23 are the kitty, the
     first turned up. ``force``: one seat's decision at one turn
-    (``bower.kernels.euchre.hand.F_*``; ``NO_FORCE`` for none).
+    (``bower.kernels.euchre.hand.F_*``; ``NO_FORCE`` for none). ``search``:
+    ``hand.search_arg(params)`` (None: no search code compiled in).
     """
     _, dbuf, _, dealt, kitty, hands, tricks, wt, _ = _scratch()
     card_weights(params, wt)
@@ -130,7 +131,7 @@ def play_order(deal_order, dealer, rules, params, force, dstate, rec):
         kitty[k] = deal_order[20 + k]
     for i in range(20):
         dealt[i % 4] |= np.int64(1) << deal_order[i]
-    play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, rec)
+    play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search)
 
 
 @kernel

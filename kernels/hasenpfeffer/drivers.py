@@ -111,8 +111,9 @@ SIMULATE_KERNELS = (simulate_chunks, plain_chunks)  # what ``simulate_kernel`` m
 
 
 @kernel
-def play_order(deal_order, dealer, rules, params, dstate, rec):
-    """One hand dealt from a 25-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``."""
+def play_order(deal_order, dealer, rules, params, dstate, rec, search):
+    """One hand dealt from a 25-card ``deal_order`` (top first) into ``rec``; random seats draw from ``dstate``;
+    ``search``: ``hand.search_arg(params)`` (None: no search code compiled in)."""
     buf, dbuf, deck, work, wt, _ = _scratch()
     card_weights(params, wt)
     by_seat = work[12:16]
@@ -120,7 +121,8 @@ def play_order(deal_order, dealer, rules, params, dstate, rec):
         by_seat[s] = 0
     for i in range(24):
         by_seat[(dealer + 1 + (i // 3) % 4) % 4] |= np.int64(1) << deal_order[i]
-    play_dealt_once(by_seat, deal_order[24], dealer, rules, params, wt, NO_FORCE.copy(), dstate, dbuf, work, rec, rec)
+    play_dealt_once(by_seat, deal_order[24], dealer, rules, params, wt, NO_FORCE.copy(), dstate, dbuf, work, rec,
+                    search)
 
 
 @kernel

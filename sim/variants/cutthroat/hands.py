@@ -36,7 +36,8 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
     f = ck.NO_FORCE.copy()
     if force is not None:  # the fields given; the passes given (F_PASSES) as in NO_FORCE
         f[:len(force)] = np.array(force, np.int64)
-    cs.play_order(_order(order), np.int64(dealer), rules_vec, params, f, decision_states(seed, 0, 1)[0], rec)
+    cs.play_order(_order(order), np.int64(dealer), rules_vec, params, f, decision_states(seed, 0, 1)[0], rec,
+                  ck.search_arg(params))
     return v.row_to_dict(rec, 0, rules_d)
 
 

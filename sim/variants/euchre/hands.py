@@ -85,7 +85,8 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
     f = ek.NO_FORCE.copy()
     if force is not None:  # the fields given; the rest (the observed turns before it) as in NO_FORCE
         f[:len(force)] = np.array(force, np.int64)
-    ed.play_order(_order(order), np.int64(dealer), rules_vector(rules_d), params, f, decision_states(seed, 0, 1)[0], rec)
+    ed.play_order(_order(order), np.int64(dealer), rules_vector(rules_d), params, f, decision_states(seed, 0, 1)[0], rec,
+                  ek.search_arg(params))
     return row_to_dict(rec, 0, rules_d)
 
 

@@ -29,5 +29,6 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
     v, rules_d, rules_vec = resolve_run("hasenpfeffer", seed, rules)
     _, params = seat_params(strategy, "hasenpfeffer")
     rec = np.zeros(hk.R_WIDTH, np.int64)
-    hs.play_order(_order(order), np.int64(dealer), rules_vec, params, decision_states(seed, 0, 1)[0], rec)
+    hs.play_order(_order(order), np.int64(dealer), rules_vec, params, decision_states(seed, 0, 1)[0], rec,
+                  hk.search_arg(params))
     return v.row_to_dict(rec, 0, rules_d)
