@@ -55,7 +55,8 @@ def small_disk(tmp_path):
 
 # ``BOWER_COMPILE_LOG=FILE pytest ...``: each test's Numba compiling (the compiling thread's CPU s inside
 # outermost ``numba:compile`` events, by kernel) appended to FILE as one JSON line a test that compiled, to find
-# what the suite compiles beyond ``tests/warm.py``. Off unless the variable is set; the tests' subprocesses are not counted.
+# what the suite compiles beyond ``tests/warm.py``. Off unless the variable is set; the tests' subprocesses are
+# not counted.
 _COMPILE_LOG = os.environ.get("BOWER_COMPILE_LOG")
 if _COMPILE_LOG:
     import json
