@@ -1,6 +1,7 @@
 """The one place that sets the Numba options every kernel uses."""
 
 import functools
+import sys
 import threading
 import warnings
 
@@ -49,12 +50,12 @@ class KernelDispatcher(CPUDispatcher):
 
     def compile(self, sig):
         """Numba's compile; a kernel given ``PARFOR_PASSES`` compiles without Numba's warning that no loop became
-        parallel (none is meant to)."""
+        parallel (none is meant to; the message may start with terminal colour codes)."""
         if not self.targetoptions.get("parallel"):
             return super().compile(sig)
         with global_compiler_lock, warnings.catch_warnings():  # the lock first: one thread's filters at a time
             warnings.filterwarnings("ignore", category=NumbaPerformanceWarning,
-                                    message=r"\s*The keyword argument 'parallel=True' was specified")
+                                    message=r"(\x1b\[[0-9;]*m|\s)*The keyword argument 'parallel=True' was specified")
             return super().compile(sig)
 
     def enable_caching(self):
@@ -102,6 +103,17 @@ def left_running() -> list[threading.Thread]:
     """
     _left[:] = [th for th in _left if th.is_alive()]
     return list(_left)
+
+
+def _importing() -> bool:
+    """Whether the calling thread is importing a module (a kernel called at a module's top level): it then holds
+    that module's import lock, which a compile in another thread may need."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 class ChunkKernel:
@@ -162,6 +174,11 @@ class ChunkKernel:
                         if not left[0]:
                             done.set()
 
+        if main and _importing():
+            # compiled (or loaded from the cache) here, on an empty range, before any worker runs it: a worker
+            # compiling while this thread holds an import's lock would wait for that lock, and this thread for
+            # the worker, for ever
+            self.kernel(0, 0, *args)
         workers = [threading.Thread(target=share, args=(t,), daemon=True, name=f"bower-kernel-{t}")
                    for t in range(first, threads)]
         for th in workers:

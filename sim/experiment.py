@@ -24,6 +24,7 @@ from bower.sim import distributed as dist
 from bower.sim import runner
 from bower.sim.rules import RULES_VERSION, get_variant
 from bower.sim.strategy import StrategyError, check_value, load_strategy, to_vector
+from bower.sim.text import did_you_mean
 
 
 def all_assignments(n_strategies: int, seats: int = 3) -> np.ndarray:
@@ -282,7 +283,8 @@ def parse_range(text: str, variant="ghost") -> tuple[str, list[float]]:
     name, spec = (x.strip() for x in text.split("=", 1))
     v = get_variant(variant)
     if name not in v.param_names:
-        raise StrategyError(f"unknown strategy parameter {name!r} in --param ({v.name})")
+        raise StrategyError(f"unknown strategy parameter {name!r} in --param ({v.name})"
+                            f"{did_you_mean(name, v.param_names)}")
     parts = spec.split(":")
     try:
         nums = [float(p) for p in parts]
@@ -310,7 +312,8 @@ def _checked_values(name, values, variant="ghost") -> tuple[str, list[float]]:
     """(name, values) given as Python values (the library's sweep grid), each checked as ``parse_range`` does."""
     v = get_variant(variant)
     if name not in v.param_names:
-        raise StrategyError(f"unknown strategy parameter {name!r} in the sweep ({v.name})")
+        raise StrategyError(f"unknown strategy parameter {name!r} in the sweep ({v.name})"
+                            f"{did_you_mean(name, v.param_names)}")
     values = list(values) if isinstance(values, (list, tuple, range)) else [values]
     if not values:
         raise StrategyError(f"the sweep gives no values for {name!r}")

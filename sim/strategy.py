@@ -17,7 +17,7 @@ import tomllib
 import numpy as np
 
 from bower.sim.errors import UserError
-from bower.sim.text import limit_text, number_text
+from bower.sim.text import did_you_mean, limit_text, number_text
 
 
 class StrategyError(UserError, ValueError):
@@ -65,7 +65,7 @@ def check_value(name: str, value, where: str = "", variant="ghost") -> float:
     at = f" in {where}" if where else ""
     v = _variant(variant)
     if name not in v.param_names:
-        raise StrategyError(f"unknown strategy parameter {name!r}{at} ({v.name})")
+        raise StrategyError(f"unknown strategy parameter {name!r}{at} ({v.name}){did_you_mean(name, v.param_names)}")
     shown = number_text(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         try:
@@ -204,7 +204,8 @@ def load_strategy(spec, variant="ghost") -> tuple[str, dict[str, float]]:
         return spec, dict(presets[spec])
     if spec.lower().endswith(".toml") or os.path.sep in spec:
         return os.path.splitext(os.path.basename(spec))[0], load_toml(spec, v)
-    raise StrategyError(f"unknown strategy {spec!r} for {v.name} (presets: {', '.join(presets)}; or a .toml file)")
+    raise StrategyError(f"unknown strategy {spec!r} for {v.name}{did_you_mean(spec, presets)} (presets: "
+                        f"{', '.join(presets)}; or a .toml file)")
 
 
 def resolve_strategy(name_or_params="default", variant="ghost") -> dict[str, float]:

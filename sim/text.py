@@ -51,6 +51,21 @@ def given_text(text: str, most: int = 40) -> str:
     return text if len(text) <= most else text[:most] + "..."
 
 
+def did_you_mean(name, choices) -> str:
+    """``": did you mean 'x'?"`` for the choice closest to a mistyped ``name`` (case aside), else ``""``.
+
+    Only short names are compared (an error line never waits on a long one).
+    """
+    import difflib
+
+    text = str(name).strip().lower()
+    if not text or len(text) > 64:
+        return ""
+    by_lower = {str(c).lower(): str(c) for c in choices}
+    close = difflib.get_close_matches(text, list(by_lower), n=1, cutoff=0.6)
+    return f": did you mean {by_lower[close[0]]!r}?" if close else ""
+
+
 def limit_text(n: int) -> str:
     """A count limit as people write it: ``1e12`` for a power of ten (from a million up), else ``123,456``."""
     s = str(n)

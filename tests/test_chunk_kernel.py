@@ -166,3 +166,41 @@ def test_a_call_off_the_main_thread_runs_share_0_itself(two_threads):
     th.join()
     assert out.tolist() == (np.arange(1, n + 1) + states[:, 0]).tolist() and int(calls.sum()) == 1
     assert seen == [before + 1]  # no worker started, none left
+
+
+_FILE_KERNEL = '''
+import warnings
+warnings.simplefilter("error")  # as pytest's filterwarnings = ["error"]
+import numpy as np
+from bower.kernels.jit import chunk_kernel
+
+
+@chunk_kernel
+def add_one(lo, hi, a):
+    for i in range(lo, hi):
+        a[i] += 1
+
+
+a = np.zeros(5)
+add_one(a)
+print(int(a.sum()))
+'''
+
+
+def test_a_chunk_kernel_called_as_its_module_is_imported_compiles_with_warnings_as_errors(tmp_path):
+    """A chunk kernel called at its module's top level compiles in the importing thread, which holds the import's
+    lock (a worker compiling it waited for that lock for ever). Numba warns that no loop of a chunk kernel became
+    parallel (none is meant to); ``KernelDispatcher.compile`` hides that warning, also when its message starts with
+    terminal colour codes (a kernel in a source file), so a kernel first compiled inside the suite does not fail
+    it."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "filekernel.py").write_text(_FILE_KERNEL)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=os.pathsep.join(
+        [str(tmp_path), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    proc = subprocess.run([sys.executable, "-c", "import filekernel"], env=env, capture_output=True, text=True,
+                          timeout=120, check=False)  # a deadlock: TimeoutExpired
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "5"

@@ -42,4 +42,7 @@ def get_variant(name):
         v = _load(k)
         if key == v.name or key in v.aliases:
             return v
-    raise RuleError(f"unknown variant {name!r} (known: {', '.join(_PACKAGES)})")
+    from bower.sim.text import did_you_mean
+
+    names = [n for k in _PACKAGES for n in (_load(k).name, *_load(k).aliases)]
+    raise RuleError(f"unknown variant {name!r}{did_you_mean(name, names)} (known: {', '.join(_PACKAGES)})")

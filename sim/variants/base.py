@@ -149,8 +149,11 @@ class Variant:
         for o in self.options:
             if o.name == name:
                 return o
-        known = ", ".join(o.name for o in self.options)
-        raise RuleError(f"unknown rule option {name!r} for {self.name} (known: {known})")
+        from bower.sim.text import did_you_mean
+
+        names = [o.name for o in self.options]
+        hint = did_you_mean(name, names)
+        raise RuleError(f"unknown rule option {name!r} for {self.name}{hint} (known: {', '.join(names)})")
 
 
 def options_from(codes: tuple) -> tuple[Option, ...]:
