@@ -42,7 +42,18 @@ import pytest
 from bower.kernels.cutthroat import model as cm
 from bower.kernels.cutthroat.advice import ADVICE_DEALER
 from bower.kernels.cutthroat.drivers import play_order
-from bower.kernels.cutthroat.hand import F_ALONE, F_AT, F_CALL, F_SEAT, NO_FORCE, R_MAKER, R_POINTS, R_TRICKS, R_WIDTH
+from bower.kernels.cutthroat.hand import (
+    F_ALONE,
+    F_AT,
+    F_CALL,
+    F_SEAT,
+    NO_FORCE,
+    R_MAKER,
+    R_POINTS,
+    R_TRICKS,
+    R_WIDTH,
+    search_arg,
+)
 from bower.kernels.cutthroat.strategy import Q_ASSIST, Q_NAME, Q_ORDER, Q_TAKE, Q_VOID, card_weights
 from bower.kernels.estimate import estimate
 from bower.sim import runner
@@ -161,7 +172,7 @@ def _outcomes(kept, up: int, me: int, n_passes: int, actions, strategy: str):
         for a, act in enumerate(actions):
             force = NO_FORCE.copy()
             force[F_SEAT], force[F_AT], force[F_CALL], force[F_ALONE] = me, n_passes, act["call"], act["alone"]
-            play_order(order, ADVICE_DEALER, rules_vec, pplay, force, dstate, rec)
+            play_order(order, ADVICE_DEALER, rules_vec, pplay, force, dstate, rec, search_arg(pplay))
             res[a, j] = rec[R_POINTS + me], rec[R_TRICKS + me], float(rec[R_MAKER] == me)
     return res
 

@@ -58,12 +58,18 @@ def test_one_kernel_without_one_thread_has_no_efficiency(capsys):
 
 @pytest.mark.parametrize("kernel", ["auction", "play"])
 def test_auction_and_play_are_derived_rows(capsys, kernel):
+    # a derived row is a difference of two timings: on a busy machine (CI runs beside other work) it may come out
+    # not positive, and is then left out and listed under derived_skipped with the reason, which counts here too
     code, out, err = run(capsys, "profile", "--kernel", kernel, "--hands", HANDS, "--threads", "1")
     assert code == 0, err
-    assert f"{kernel} *" in out and "deal+auction" in out and "derived rows" in out
+    assert "deal+auction" in out
+    assert (f"{kernel} *" in out and "derived rows" in out) or f"derived row {kernel} at 1 thread(s) left out" in out
     code, out, err = run(capsys, "profile", "--kernel", kernel, "--hands", HANDS, "--threads", "1", "--json")
-    rows = json.loads(out)["kernels"]
-    assert any(k["name"] == kernel and k["derived"] and k["threads"] == 1 for k in rows)
+    data = json.loads(out)
+    derived = any(k["name"] == kernel and k["derived"] and k["threads"] == 1 for k in data["kernels"])
+    skipped = [s for s in data["derived_skipped"] if s["name"] == kernel and s["threads"] == 1]
+    assert derived != bool(skipped)  # one or the other, never both
+    assert all("not positive" in s["reason"] for s in skipped)
 
 
 def test_text_mentions_compile_time(capsys):
