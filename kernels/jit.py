@@ -160,7 +160,8 @@ class ChunkKernel:
         main = threading.current_thread() is threading.main_thread()
         first = 0 if main else 1  # off the main thread the calling thread runs share 0: no worker at one thread
         left = [threads - first]  # workers still in the kernel
-        lock, done = threading.Lock(), threading.Event()
+        lock, done = threading.Lock(), threading.Lock()  # ``done`` is released by the last worker out
+        done.acquire()
 
         def share(t):
             try:
@@ -172,7 +173,7 @@ class ChunkKernel:
                     with lock:
                         left[0] -= 1
                         if not left[0]:
-                            done.set()
+                            done.release()
 
         if main and _importing():
             # compiled (or loaded from the cache) here, on an empty range, before any worker runs it: a worker
@@ -184,10 +185,12 @@ class ChunkKernel:
         for th in workers:
             th.start()
         if main:
-            # an Event, not Thread.join: a join that an exception interrupts marks a thread still running
-            # as stopped (Python 3.11's threading), and ``left_running`` would miss it
+            # a bare lock's timed acquire, one C call that a signal's exception leaves whole: not Thread.join (one
+            # that an exception interrupts marks a thread still running as stopped, in Python 3.11's threading, and
+            # ``left_running`` would miss it), nor an Event (an exception inside its Condition's Python code can
+            # leave that lock released twice: "RuntimeError: release unlocked lock" instead of the stop)
             try:
-                while not done.wait(WAIT_SLICE):
+                while not done.acquire(timeout=WAIT_SLICE):
                     pass
                 for th in workers:
                     th.join()  # out of the kernel already: a moment
