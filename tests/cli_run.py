@@ -89,6 +89,7 @@ def stop_a_run(folder: Path, signals: list[int], ext: str = "jsonl") -> subproce
             if proc.poll() is None:
                 proc.kill()
                 proc.communicate()
+    err = "".join(line for line in err.splitlines(keepends=True) if not line.startswith(COMPILE_NOTICE))
     return subprocess.CompletedProcess(args, proc.returncode, out, err)
 
 
