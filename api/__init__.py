@@ -3,18 +3,23 @@
 Every command of the ``bower`` CLI has a function here taking Python values
 (numbers, lists, dicts, ``Strategy`` objects) instead of command-line
 strings, and returning a result with the command's ``--json`` dict as
-``summary`` and its tables as pandas DataFrames::
+``summary`` and its tables as pandas DataFrames (each example below runs in
+the test suite, ``tests/test_doctests.py``, and prints what is shown)::
 
-    import bower
-
-    run = bower.simulate(variant="ghost", hands=200_000, seed=1)
-    run.summary["bid_rate"]                 # the --json summary
-    run.tables()["make_rate_by_bid"]        # bower analyze's tables, as DataFrames
-    bold = bower.strategy("default", bid_3=2.6, name="bold")
-    ex = bower.experiment([bold, "default"], games=12_288, seed=1)
-    ex.pairs                                # difference in win rate with its 95% interval
-    advice = bower.should_bid("JH JD AH KH 9S TC", position=2, calls=["pass"], seed=1)
-    advice.verdict, advice.actions
+    >>> import bower
+    >>> run = bower.simulate(variant="ghost", hands=20_000, seed=1)
+    >>> run.summary["bids"]["4"]["made"], run.summary["bids"]["4"]["count"]   # the --json summary
+    (6946, 9263)
+    >>> list(run.tables())[:3]                                   # bower analyze's tables, as DataFrames
+    ['bid_success', 'bid_by_position', 'bid_by_trumps']
+    >>> bold = bower.strategy("default", bid_3=2.6, name="bold")
+    >>> ex = bower.experiment([bold, "default"], games=384, seed=1)
+    >>> ex.pairs[["a", "b", "win_rate_diff", "ci_low", "ci_high"]].round(3)  # 384 games: no clear winner
+          a        b  win_rate_diff  ci_low  ci_high
+    0  bold  default          0.031  -0.011    0.073
+    >>> advice = bower.should_bid("JH JD AH KH 9S TC", position=2, calls=["pass"], samples=2000, seed=1)
+    >>> advice.recommendation["action"]
+    '4 H'
 
 The first call that needs a kernel not yet in the cache compiles it (a
 minute or more on a fresh install) and says so first on stderr, once per
@@ -35,10 +40,22 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Union
 
 from bower.sim import __version__
 from bower.sim.errors import UserError as BowerError
 from bower.sim.strategy import Strategy
+
+if TYPE_CHECKING:  # imported at first use (``__getattr__``): a plain ``import bower`` loads no pandas
+    import pandas as pd
+
+    from bower.results import Advice, Experiment, Simulation
+
+# What the functions take for a strategy: a preset name, a ``.toml`` path, a dict of parameters over the defaults,
+# or a ``Strategy``
+StrategyLike = Union[str, "os.PathLike[str]", dict, Strategy]
+PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["simulate", "experiment", "sweep", "should_bid", "strategy", "strategies", "variants", "read_records",
            "analyze", "solve", "solve_records", "replay", "Strategy", "Simulation", "Experiment", "Advice",
@@ -172,7 +189,8 @@ def quiet(flag: bool = True) -> None:
 
 
 @_faults
-def warm(variants=None, *, parts=None, jobs: int | None = None, progress: bool | None = None) -> dict:
+def warm(variants: str | Sequence[str] | None = None, *, parts: str | Sequence[str] | None = None,
+         jobs: int | None = None, progress: bool | None = None) -> dict[str, Any]:
     """Compile the kernels ahead of time, as ``bower warm``: one process per variant, ``jobs`` at a time.
 
     ``variants``: a name or a list (default: every variant). ``parts``:
@@ -185,6 +203,11 @@ def warm(variants=None, *, parts=None, jobs: int | None = None, progress: bool |
     ``--json`` dict: ``groups`` (each with ``compiled``, ``cpu_s``,
     ``compile_s``, ``wall_s``), ``compiled`` and ``cached`` (group names),
     ``cpu_s``, ``wall_s``, ``jobs``, ``cache_dir``.
+
+    Examples:
+        >>> done = bower.warm("ghost", parts="hands", progress=False)
+        >>> [g["group"] for g in done["groups"]], sorted(done["compiled"] + done["cached"])
+        (['ghost'], ['ghost'])
     """
     from bower.sim import warm as W
     from bower.sim.progress import library_silenced
@@ -225,8 +248,9 @@ def _first_strategy(strategy):
 
 @_faults
 def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | None = None, seed: int = 0,
-             strategy="default", rules: dict | None = None, threads: int | None = None,
-             records: str | None = None, progress: bool = False, scheduler: str | None = None) -> Simulation:
+             strategy: StrategyLike | Sequence[StrategyLike] = "default", rules: dict[str, Any] | None = None,
+             threads: int | None = None, records: PathLike | None = None, progress: bool = False,
+             scheduler: str | None = None) -> Simulation:
     """Play ``hands`` independent hands (or ``games`` whole games) and summarise them, as ``bower simulate``.
 
     ``strategy``: a preset name, a ``.toml`` path, a dict of parameters over
@@ -237,6 +261,14 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
     ``progress``: show the progress bar on stderr. ``scheduler``: run the
     chunks as Dask tasks (an address, or ``"local:N"`` for N local worker
     processes; the numbers are the same). Returns a ``Simulation``.
+
+    Examples:
+        >>> run = bower.simulate("euchre", hands=20_000, seed=1)
+        >>> run.summary["hands"], run.summary["points_per_hand_by_side"]
+        (20000, ...)
+        >>> games = bower.simulate("ghost", games=384, seed=1)
+        >>> games.summary["games"], games.tables()["win_share"].columns.tolist()
+        (384, ['start', 'win_share', 'win_share_low', 'win_share_high'])
     """
     from bower.sim import runner
     from bower.sim.progress import Progress
@@ -271,8 +303,8 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
 
 
 @_faults
-def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000, seed: int = 0,
-               rules: dict | None = None, threads: int | None = None, duplicate: bool = True,
+def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", games: int = 100_000, seed: int = 0,
+               rules: dict[str, Any] | None = None, threads: int | None = None, duplicate: bool = True,
                until_significant: bool = False, max_games: int = 1_000_000, names: list[str] | None = None,
                progress: bool = False, scheduler: str | None = None) -> Experiment:
     """Play 2 or 3 strategies against each other in whole games on duplicate deals, as ``bower experiment``.
@@ -281,6 +313,15 @@ def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000
     objects; ``names``: what to call them (default: their own names).
     ``duplicate=False`` gives every seat assignment its own deals;
     ``scheduler`` as for ``simulate``. Returns an ``Experiment`` (``strategies``, ``pairs``, ``make_rates``).
+
+    Examples:
+        >>> ex = bower.experiment(["aggressive", "default"], games=384, seed=1)
+        >>> ex.strategies[["name", "games", "wins"]]
+                 name  games  wins
+        0  aggressive    576   171
+        1     default    576   213
+        >>> ex.pairs.loc[0, "better"]
+        'default'
     """
     from bower.sim import experiment as ex
     from bower.sim.progress import Progress
@@ -306,8 +347,9 @@ def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000
 
 
 @_faults
-def sweep(base="default", grid: dict | None = None, *, variant: str = "ghost", games: int = 30_000, seed: int = 0,
-          rules: dict | None = None, threads: int | None = None, progress: bool = False, scheduler: str | None = None):
+def sweep(base: StrategyLike = "default", grid: dict[str, Any] | None = None, *, variant: str = "ghost",
+          games: int = 30_000, seed: int = 0, rules: dict[str, Any] | None = None, threads: int | None = None,
+          progress: bool = False, scheduler: str | None = None) -> pd.DataFrame:
     """Each parameter value (every combination, for several) against two copies of ``base``, as ``bower sweep``.
 
     ``grid``: parameter -> a value or a list of values, e.g.
@@ -315,6 +357,13 @@ def sweep(base="default", grid: dict | None = None, *, variant: str = "ghost", g
     combination: the values, ``games``, ``win_rate`` with ``win_rate_low``
     and ``win_rate_high`` (95%), points per hand of the candidate and of the
     base, and ``best``; ``attrs["summary"]`` holds the ``--json`` dict.
+
+    Examples:
+        >>> df = bower.sweep("default", {"bid_3": [2.6, 2.8]}, games=384, seed=1)
+        >>> df[["bid_3", "games", "best"]]
+           bid_3  games   best
+        0    2.6    384   True
+        1    2.8    384  False
     """
     import pandas as pd
 
@@ -340,11 +389,13 @@ def sweep(base="default", grid: dict | None = None, *, variant: str = "ghost", g
 
 
 @_faults
-def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swapped: int | None = None,
-               bid=None, scores=None, upcard: str | None = None, strategy="default", model: str = "softmax",
+def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: int = 1,
+               calls: str | Sequence[str | int] = (), swapped: int | None = None, bid: str | int | None = None,
+               scores: str | Sequence[int] | None = None, upcard: str | None = None,
+               strategy: StrategyLike = "default", model: str = "softmax",
                tau: float | None = None, epsilon: float | None = None, playout: str = "strategy",
                samples: int | None = None, seed: int = 0, threads: int | None = None,
-               rules: dict | None = None, scheduler: str | None = None) -> Advice:
+               rules: dict[str, Any] | None = None, scheduler: str | None = None) -> Advice:
     """What to do at this turn, with odds: every open action on the same sampled deals, as ``bower should-bid``.
 
     ``hand``: the cards, a string (``"JH JD AH KH 9S TC"``) or a list;
@@ -358,6 +409,16 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
     ``"both"`` or ``"pimc"`` (every seat plays its cards by PIMC after
     your decision); ``samples``: effective deals per action (default adaptive).
     Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
+
+    Examples:
+        >>> advice = bower.should_bid("JH JD AH KH 9S TC", position=2, calls=["pass"], bid=3, samples=2000, seed=1)
+        >>> advice.verdict
+        'yes: bid 3 in H, better than passing by +2.10 points a hand (best of all: 4 H)'
+        >>> advice.actions[["action", "make_prob", "expected_points"]].head(3).round(3)
+                                   action  make_prob  expected_points
+        0                             4 H      1.000            3.999
+        1                             3 H      1.000            2.692
+        2  swap, then the strategy's call      0.826            1.486
     """
     from bower.sim import runner
     from bower.sim.advice import AdviceError, advise
@@ -402,12 +463,22 @@ def should_bid(hand, *, variant: str = "ghost", position: int = 1, calls=(), swa
                          seed=seed, threads=threads, rules=resolve(v, rules)))
 
 
-def strategy(base: str = "default", *, variant: str = "ghost", name: str | None = None, **params) -> Strategy:
+def strategy(base: PathLike = "default", *, variant: str = "ghost", name: str | None = None,
+             **params: float | bool) -> Strategy:
     """A strategy from a preset (or ``.toml`` path) with ``params`` overriding it: ``strategy("default", bid_3=2.6)``.
 
     ``name``: what results call it (default: the preset's name, or
     ``"<base>+"`` when parameters are changed). Switches take ``True`` or
     ``False``. Every value is checked (``BowerError`` names a bad one).
+
+    Examples:
+        >>> bold = bower.strategy("default", bid_3=2.6, name="bold")
+        >>> bold.name, bold.params["bid_3"]
+        ('bold', 2.6)
+        >>> bower.strategy("default", bid_3="high")
+        Traceback (most recent call last):
+        ...
+        bower.sim.strategy.StrategyError: bad value 'high' for strategy parameter 'bid_3' (a number)
     """
     from bower.sim.strategy import load_strategy
 
@@ -418,8 +489,13 @@ def strategy(base: str = "default", *, variant: str = "ghost", name: str | None 
     return Strategy(name, {**full, **params}, variant)
 
 
-def strategies(variant: str = "ghost"):
-    """Every preset of ``variant`` as a DataFrame: one row per parameter, one column per preset, and its meaning."""
+def strategies(variant: str = "ghost") -> pd.DataFrame:
+    """Every preset of ``variant`` as a DataFrame: one row per parameter, one column per preset, and its meaning.
+
+    Examples:
+        >>> bower.strategies("euchre").columns.tolist()
+        ['default', 'cautious', 'aggressive', 'never-alone', 'random', 'pimc', 'pimc-fast', 'pimc-bid', 'meaning']
+    """
     import pandas as pd
 
     v = _variant(variant)
@@ -429,8 +505,17 @@ def strategies(variant: str = "ghost"):
     return df
 
 
-def variants():
-    """The variants bower plays: name, title, players, cards per hand, target, partnerships, rule options."""
+def variants() -> pd.DataFrame:
+    """The variants bower plays: name, title, players, cards per hand, target, partnerships, rule options.
+
+    Examples:
+        >>> bower.variants()[["name", "players", "hand_size", "target"]]
+                   name  players  hand_size  target
+        0         ghost        3          6      32
+        1     cutthroat        3          5      10
+        2  hasenpfeffer        4          6      10
+        3        euchre        4          5      10
+    """
     import pandas as pd
 
     from bower.sim.variants import all_variants
@@ -441,9 +526,10 @@ def variants():
 
 
 @_faults
-def solve(deal, *, variant: str = "ghost", trump: str | None = None, maker: int | None = None,
-          leader: int | None = None, dealer: int | None = None, alone=(), plays=None,
-          rules: dict | None = None) -> dict:
+def solve(deal: str | dict[int, str | Sequence[str]], *, variant: str = "ghost", trump: str | None = None,
+          maker: int | None = None, leader: int | None = None, dealer: int | None = None,
+          alone: Sequence[int] = (), plays: str | Sequence[str] | None = None,
+          rules: dict[str, Any] | None = None) -> dict[str, Any]:
     """Double-dummy tricks of a deal or a part-played position, as ``bower solve`` (its ``--json`` dict).
 
     ``deal``: ``"0:JH JD AH KH QH TH 1:... 2:..."`` or ``{seat: cards}``
@@ -451,6 +537,14 @@ def solve(deal, *, variant: str = "ghost", trump: str | None = None, maker: int 
     Without ``trump``: ``{"table": {trump: {maker: tricks}}}`` for every
     trump and maker. With ``trump`` and ``maker``: that contract's tricks;
     with ``plays`` (cards since the first lead) also each legal card's value.
+
+    Examples:
+        >>> deal = "0:JC JS TD 9H JH QH 1:9C TC AC 9S 9D AD 2:QC TS KS AS KH AH"
+        >>> r = bower.solve(deal, trump="H", maker=0)
+        >>> r["tricks"], r["values"]["JH"]
+        (2, 2)
+        >>> bower.solve(deal)["table"]["H"]        # every maker's tricks with hearts trump
+        {'0': 2, '1': 1, '2': 2}
     """
     from bower.sim import solve as S
     from bower.sim.cards import parse_cards
@@ -488,9 +582,16 @@ def solve(deal, *, variant: str = "ghost", trump: str | None = None, maker: int 
 
 
 @_faults
-def solve_records(records: str, out: str, *, threads: int | None = None, progress: bool = False,
-                  scheduler: str | None = None) -> dict:
-    """Copy a records file to ``out`` with every record's ``dd`` object added, as ``bower solve --records``."""
+def solve_records(records: PathLike, out: PathLike, *, threads: int | None = None, progress: bool = False,
+                  scheduler: str | None = None) -> dict[str, Any]:
+    """Copy a records file to ``out`` with every record's ``dd`` object added, as ``bower solve --records``.
+
+    Examples:
+        >>> run = bower.simulate("ghost", hands=50, seed=1, records="hands.jsonl")
+        >>> done = bower.solve_records("hands.jsonl", "solved.jsonl")
+        >>> done["records"], done["solved"]           # the hands thrown in have no contract to solve
+        (50, 46)
+    """
     from bower.sim import solve as S
     from bower.sim.progress import Progress
 

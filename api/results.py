@@ -40,6 +40,16 @@ class Simulation:
     the same hands played again from the same seed into a temporary Parquet
     file (kept while this object lives), so ``tables()`` and ``records()``
     describe exactly the hands the summary counted.
+
+    Examples:
+        >>> run = bower.simulate("ghost", hands=2_000, seed=1)
+        >>> run
+        <bower Simulation: ghost, 2,000 hands, seed 1, strategy default>
+        >>> len(run.records()), int(run.summary["played"]) + int(run.summary["thrown_in"])
+        (2000, 2000)
+        >>> run.tables()["moon_odds"].columns.tolist()
+        ['trumps', 'bowers', 'moons_called', 'moons_made', 'make_rate', 'make_low', 'make_high', 'mean_points',
+         'points_low', 'points_high']
     """
 
     def __init__(self, summary: dict, run: dict, records_path: str | None):
@@ -103,7 +113,15 @@ def _win_share(s: dict) -> pd.DataFrame:
 
 
 class Experiment:
-    """``bower.experiment``'s result: ``summary`` (the ``--json`` dict), ``strategies``, ``pairs``, ``make_rates``."""
+    """``bower.experiment``'s result: ``summary`` (the ``--json`` dict), ``strategies``, ``pairs``, ``make_rates``.
+
+    Examples:
+        >>> ex = bower.experiment(["cautious", "default"], games=384, seed=2)
+        >>> ex
+        <bower Experiment: ghost, cautious vs default, 384 games, seed 2>
+        >>> ex.make_rates.columns.tolist()[:4]
+        ['strategy', 'bid', 'won', 'made']
+    """
 
     def __init__(self, summary: dict):
         self.summary = summary
