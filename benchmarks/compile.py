@@ -136,7 +136,7 @@ class Case:
 
 
 GOLDEN = "tests/golden/ghost.records.head.jsonl"  # 50 records of Ghost Hand hands: replay's input
-DEAL = "0:JC JS TD 9H JH QH 1:9C TC AC 9S 9D AD 2:QC TS KS AS KH AH"  # README's `bower solve` deal
+DEAL = "0:JC JS TD 9H JH QH 1:9C TC AC 9S 9D AD 2:QC TS KS AS KH AH"  # the `bower solve` deal of docs/guides/solve.md
 
 CASES = [
     *(Case(f"simulate-{v}", ["simulate", "--hands", "100000", "--variant", v])

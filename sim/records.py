@@ -591,7 +591,7 @@ def bower_version() -> str:
 
 
 def file_meta(variant, rules: dict, meta: dict | None, derived: list | None = None) -> dict:
-    """The metadata object a records file carries (see ``README``, "Records"): the run's ``meta`` over the basics.
+    """The metadata object a records file carries (see docs/guides/records.md): the run's ``meta`` over the basics.
 
     Always: ``format``, ``format_version``, ``bower_version``, ``variant``,
     ``rules_version``, ``rules``; then whatever the writer was given (the

@@ -3,8 +3,8 @@
 ``get_variant("cutthroat")`` (or an alias) gives the ``Variant`` object that
 the commands, runner, records, experiments, analysis, report and profile go
 through; ``VARIANTS`` lists them in the order help texts show. Adding a
-variant is adding its packages and one line to ``_PACKAGES`` (README:
-"Adding a variant").
+variant is adding its packages and one line to ``_PACKAGES``
+(docs/explanations/kernels.md: "Adding a variant").
 """
 
 from __future__ import annotations

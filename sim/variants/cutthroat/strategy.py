@@ -67,7 +67,7 @@ PRESETS: dict[str, dict[str, float]] = {
     "pimc-bid": _preset(pimc_worlds=32.0, pimc_bid=1.0),
 }
 PRESET_NOTES = {
-    "default": "the strategy README describes",
+    "default": "the strategy docs/variants/cutthroat.md describes",
     "cautious": "makes trump only on stronger hands",
     "aggressive": "makes trump on weaker hands, counting on the dummy",
     "never-alone": "the default, never going alone as maker or defender",

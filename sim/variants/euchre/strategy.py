@@ -85,7 +85,7 @@ PRESET_NOTES = {
     "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
     "pimc-fast": "pimc with 8 sampled deals per decision",
     "pimc-bid": ("pimc with the calls, going alone, the dealer's discard and defending alone searched too (no "
-                 "clear gain over pimc measured: README)"),
+                 "clear gain over pimc measured: docs/explanations/pimc.md)"),
 }
 
 

@@ -169,7 +169,7 @@ def advise(
     model: dict | None = None,
     playout: str | None = "strategy",
 ) -> dict:
-    """Evaluate every open action for ``hand`` at ``position`` after ``calls``; see README for the fields.
+    """Evaluate every open action for ``hand`` at ``position`` after ``calls``; see docs/guides/should-bid.md for the fields.
 
     ``model`` is ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: the
     softmax model with the defaults of ``bower.sim.advice``); ``playout`` is

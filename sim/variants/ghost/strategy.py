@@ -1,6 +1,6 @@
 """Ghost Hand strategies: the default in words, the presets.
 
-Default Ghost Hand strategy (README explains it for players):
+Default Ghost Hand strategy (docs/variants/ghost-hand.md explains it for players):
 
 - *Trick estimate* of a hand for trump ``t``: the sum of the weight of each
   trump by its rank (``w_trump_*``, ``w_left``, ``w_right``), of each off-suit
@@ -77,7 +77,7 @@ PRESETS: dict[str, dict[str, float]] = {
 }
 
 PRESET_NOTES = {
-    "default": "the strategy README describes",
+    "default": "the strategy docs/variants/ghost-hand.md describes",
     "cautious": "bids only on stronger hands, swaps less",
     "aggressive": "bids on weaker hands, swaps more",
     "never-swap": "the default, never taking the ghost hand",

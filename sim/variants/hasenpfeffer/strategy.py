@@ -36,7 +36,7 @@ weights with the joker):
   rules; a bid must beat passing by ``pimc_bid_cushion`` (1 point) on the
   mean (ties: the strategy's choice). Both measured in self-play: with the
   plain net points and no cushion every seat searching overbids
-  (README, "PIMC auction and inference").
+  (docs/explanations/pimc.md, "PIMC auction and inference").
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ PRESETS: dict[str, dict[str, float]] = {
     "pimc-cards": _preset(pimc_worlds=32.0),
 }
 PRESET_NOTES = {
-    "default": "the strategy README describes",
+    "default": "the strategy docs/variants/hasenpfeffer.md describes",
     "cautious": "bids half a trick lower on the same hand (cushion 0.5)",
     "aggressive": "bids half a trick higher on the same hand (cushion -0.5)",
     "creeping": "raises the standing bid by one at a time instead of bidding its level at once",
