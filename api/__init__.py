@@ -504,17 +504,20 @@ def solve_records(records: str, out: str, *, threads: int | None = None, progres
 
 
 @_faults
-def replay(records: str, *, dd: bool = False, scheduler: str | None = None):
+def replay(records: str, *, dd: bool = False, scheduler: str | None = None, hand=None):
     """Replay a records file against the rules, as ``bower replay --json``: a DataFrame, one row per hand.
 
     Columns: the record's number, hand, variant, tricks, points (with any
     renege penalty), score as played, reneges, ``matches`` (the record's own
     tricks and points agree), game fields when the records form games, and
-    with ``dd`` each play's double-dummy cost.
+    with ``dd`` each play's double-dummy cost. ``hand``: only record ``N``
+    (an int), or records ``N`` to ``M - 1`` (``"N:M"`` or ``(N, M)``; ``"N:"``
+    or ``(N, None)``: to the end), numbered from 0 as the ``record`` column,
+    as ``bower replay --hand``.
     """
     import pandas as pd
 
     from bower.sim.replay import replay_file
 
     _check_args(records=(records, "path"), dd=(dd, "bool"), scheduler=(scheduler, "str?"))
-    return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler)))
+    return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler, hand=hand, flag="hand=")))
