@@ -49,3 +49,8 @@ docs-check: setup
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
 	find . -name __pycache__ -prune -exec rm -rf {} +
+
+# a wheel of this checkout in dist/ (bower is on no package index): `pip install dist/bower_euchre-*.whl` installs it
+# in any environment (`'...whl[dask]'` with an extra); with the venv's Python when there is one, else $(PYTHON)
+dist:
+	$(if $(wildcard $(PY)),$(PY),$(PYTHON)) -m pip wheel --no-deps -w dist .
