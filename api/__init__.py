@@ -280,7 +280,9 @@ def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000
     ``strategies``: presets, ``.toml`` paths, dicts or ``bower.Strategy``
     objects; ``names``: what to call them (default: their own names).
     ``duplicate=False`` gives every seat assignment its own deals;
-    ``scheduler`` as for ``simulate``. Returns an ``Experiment`` (``strategies``, ``pairs``, ``make_rates``).
+    ``scheduler`` as for ``simulate``. ``games`` (and ``max_games``) are
+    rounded up to whole deal sets, said on stderr (``games=96 rounded up to
+    384 ...``) unless ``quiet``. Returns an ``Experiment`` (``strategies``, ``pairs``, ``make_rates``).
     """
     from bower.sim import experiment as ex
     from bower.sim.progress import Progress
@@ -315,6 +317,7 @@ def sweep(base="default", grid: dict | None = None, *, variant: str = "ghost", g
     combination: the values, ``games``, ``win_rate`` with ``win_rate_low``
     and ``win_rate_high`` (95%), points per hand of the candidate and of the
     base, and ``best``; ``attrs["summary"]`` holds the ``--json`` dict.
+    ``games`` per combination is rounded up as in ``experiment`` (said on stderr unless ``quiet``).
     """
     import pandas as pd
 
