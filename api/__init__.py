@@ -281,8 +281,9 @@ def experiment(strategies: list, *, variant: str = "ghost", games: int = 100_000
     objects; ``names``: what to call them (default: their own names).
     ``duplicate=False`` gives every seat assignment its own deals;
     ``scheduler`` as for ``simulate``. ``games`` (and ``max_games``) are
-    rounded up to whole deal sets, said on stderr (``games=96 rounded up to
-    384 ...``) unless ``quiet``. Returns an ``Experiment`` (``strategies``, ``pairs``, ``make_rates``).
+    rounded up to whole deal sets, said on stderr (``bower: note: games=96
+    rounded up to 384 ...``) unless ``quiet``. Returns an ``Experiment``
+    (``strategies``, ``pairs``, ``make_rates``).
     """
     from bower.sim import experiment as ex
     from bower.sim.progress import Progress

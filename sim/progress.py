@@ -212,7 +212,7 @@ def in_library() -> bool:
 
 
 def notice(text: str, stream=None) -> None:
-    """One line ``bower: TEXT`` on stderr (``stream``): a fact the user did not ask for, e.g. a count rounded up.
+    """One line ``bower: note: TEXT`` on stderr (``stream``), as ``bower analyze``'s notes: e.g. a count rounded up.
 
     Not under ``--quiet``, nor from a library function under
     ``bower.quiet(True)`` / ``BOWER_QUIET`` (the compile notice's channel).
@@ -224,14 +224,17 @@ def notice(text: str, stream=None) -> None:
         for bar in list(_active):
             bar.close()
         stream = stream or sys.stderr
-        stream.write(f"bower: {text}\n")
+        stream.write(f"bower: note: {text}\n")
         stream.flush()
     except (OSError, ValueError):  # a closed or broken stderr never stops a run
         pass
 
 
 def rounded_notice(flag: str, asked: int, got: int, why: str) -> None:
-    """``bower: --games 96 rounded up to 384 (WHY)`` when ``got`` differs from ``asked`` (``games=96`` in the library)."""
+    """``bower: note: --games 96 rounded up to 384 (WHY)`` when ``got`` differs from ``asked``.
+
+    In a library function the argument is named as there: ``games=96``.
+    """
     if got == asked:
         return
     name = flag.lstrip("-").replace("-", "_") + "=" if in_library() else flag + " "

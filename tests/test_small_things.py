@@ -27,7 +27,7 @@ from bower.sim.replay import ReplayError, parse_hands, replay
 from tests.cli_run import one_error, run
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTICE = "bower: --games 96 rounded up to 384 (whole batches of 64 deal sets, 6 games a set)"
+NOTICE = "bower: note: --games 96 rounded up to 384 (whole batches of 64 deal sets, 6 games a set)"
 
 
 # ---- 1. counts rounded up are said ---------------------------------------------------------------------
@@ -48,15 +48,16 @@ def test_max_games_rounded_up_is_said_too(capsys):
     code, _, err = run(capsys, "experiment", "default", "random", "--games", "384", "--until-significant",
                        "--max-games", "500", "--seed", "1", "--json")
     assert code == 0
-    assert err.splitlines() == ["bower: --max-games 500 rounded up to 768 (whole batches of 64 deal sets, 6 games a set)"]
+    assert err.splitlines() == ["bower: note: --max-games 500 rounded up to 768 (whole batches of 64 deal sets, "
+                                "6 games a set)"]
 
 
 def test_sweep_says_it_once_for_every_row(capsys):
     code, out, err = run(capsys, "sweep", "--param", "bid_3=2.6:2.8:0.2", "--games", "100", "--seed", "1", "--json")
     assert code == 0
     assert [r["games"] for r in json.loads(out)["rows"]] == [192, 192]
-    assert err.splitlines() == ["bower: --games 100 rounded up to 192 (whole batches of 64 deal sets, 3 games a set, "
-                                "per value)"]
+    assert err.splitlines() == ["bower: note: --games 100 rounded up to 192 (whole batches of 64 deal sets, "
+                                "3 games a set, per value)"]
 
 
 def test_the_library_says_it_unless_quiet(capsys, monkeypatch):
@@ -65,7 +66,7 @@ def test_the_library_says_it_unless_quiet(capsys, monkeypatch):
     assert ex.summary["games"] == 384
     out, err = capsys.readouterr()
     assert out == ""
-    assert "bower: games=96 rounded up to 384 (whole batches of 64 deal sets, 6 games a set)" in err.splitlines()
+    assert "bower: note: games=96 rounded up to 384 (whole batches of 64 deal sets, 6 games a set)" in err.splitlines()
     bower.quiet(True)
     bower.experiment(["default", "random"], games=96, seed=1)
     assert capsys.readouterr().err == ""
@@ -78,7 +79,7 @@ def test_the_notice_ends_a_progress_bar_first():
     bar = progress.Progress("games", enabled=True, stream=stream)
     bar(1, 2)
     progress.notice("something", stream=stream)
-    assert stream.getvalue().endswith("\nbower: something\n")
+    assert stream.getvalue().endswith("\nbower: note: something\n")
 
 
 # ---- 2. replay --hand N[:M] ----------------------------------------------------------------------------
@@ -203,6 +204,11 @@ def test_position_completes_the_positions():
     assert _complete(["should-bid", "JH JD AH KH 9S TC", "--position"], "") == ["1", "2", "3"]  # ghost, the default
     assert _complete(["should-bid", "JH", "--variant", "euchre", "--position"], "") == ["1", "2", "3", "4"]
     assert _complete(["should-bid", "JH", "--variant", "euchre", "--position"], "4") == ["4"]
+
+
+def test_bid_completes_the_calls_but_pass():
+    assert _complete(["should-bid", "JH", "--bid"], "m") == ["moon"]
+    assert "pass" not in _complete(["should-bid", "JH", "--bid"], "") and "4" in _complete(["should-bid", "JH", "--bid"], "")
 
 
 def test_solve_completes_suits_and_seats():

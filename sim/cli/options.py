@@ -262,7 +262,8 @@ quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, c
 _scheduler = click.option(
     "--scheduler", default=None, metavar="ADDRESS", envvar="BOWER_SCHEDULER", show_envvar=True,
     help="Run the chunks as Dask tasks: a scheduler address (tcp://HOST:8786) or local:N (N worker processes for "
-         "this run); default: this machine's threads. Results do not depend on it (needs Dask: pip install '.[dask]' in the checkout).",
+         "this run); default: this machine's threads. Results do not depend on it (needs Dask: pip install '.[dask]' "
+         "in the checkout).",
 )
 
 
