@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test bench docs docs-check clean
+.PHONY: setup run test bench docs docs-figures docs-check clean dist
 
 setup: $(STAMP)
 
@@ -42,10 +42,17 @@ docs: setup
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 # rerun the commands behind the figures of README.md and docs/ and compare them (outside `make test`; more than an
-# hour of CPU since the searched-auction experiments of every variant: run one block with ONLY=NAME)
+# hour of CPU since the searched-auction experiments of every variant: run one block with ONLY=NAME); then, without
+# ONLY, run the example notebooks (examples/*.ipynb) and compare each cell's output (tests/notebooks.py)
 docs-check: setup
 	$(PY) -m tests.docs_check $(if $(ONLY),--only $(ONLY))
+	$(if $(ONLY),,$(PY) -m tests.notebooks)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
 	find . -name __pycache__ -prune -exec rm -rf {} +
+
+# a wheel of this checkout in dist/ (bower is on no package index): `pip install dist/bower_euchre-*.whl` installs it
+# in any environment (`'...whl[dask]'` with an extra); with the venv's Python when there is one, else $(PYTHON)
+dist:
+	$(if $(wildcard $(PY)),$(PY),$(PYTHON)) -m pip wheel --no-deps -w dist .

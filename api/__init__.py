@@ -312,7 +312,10 @@ def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", ga
     ``strategies``: presets, ``.toml`` paths, dicts or ``bower.Strategy``
     objects; ``names``: what to call them (default: their own names).
     ``duplicate=False`` gives every seat assignment its own deals;
-    ``scheduler`` as for ``simulate``. Returns an ``Experiment`` (``strategies``, ``pairs``, ``make_rates``).
+    ``scheduler`` as for ``simulate``. ``games`` (and ``max_games``) are
+    rounded up to whole deal sets, said on stderr (``bower: note: games=96
+    rounded up to 384 ...``) unless ``quiet``. Returns an ``Experiment``
+    (``strategies``, ``pairs``, ``make_rates``).
 
     Examples:
         >>> ex = bower.experiment(["aggressive", "default"], games=384, seed=1)
@@ -357,6 +360,7 @@ def sweep(base: StrategyLike = "default", grid: dict[str, Any] | None = None, *,
     combination: the values, ``games``, ``win_rate`` with ``win_rate_low``
     and ``win_rate_high`` (95%), points per hand of the candidate and of the
     base, and ``best``; ``attrs["summary"]`` holds the ``--json`` dict.
+    ``games`` per combination is rounded up as in ``experiment`` (said on stderr unless ``quiet``).
 
     Examples:
         >>> df = bower.sweep("default", {"bid_3": [2.6, 2.8]}, games=384, seed=1)
@@ -605,17 +609,27 @@ def solve_records(records: PathLike, out: PathLike, *, threads: int | None = Non
 
 
 @_faults
-def replay(records: str, *, dd: bool = False, scheduler: str | None = None):
+def replay(records: PathLike, *, dd: bool = False, scheduler: str | None = None,
+           hand: int | str | tuple[int, int | None] | None = None) -> pd.DataFrame:
     """Replay a records file against the rules, as ``bower replay --json``: a DataFrame, one row per hand.
 
     Columns: the record's number, hand, variant, tricks, points (with any
     renege penalty), score as played, reneges, ``matches`` (the record's own
     tricks and points agree), game fields when the records form games, and
-    with ``dd`` each play's double-dummy cost.
+    with ``dd`` each play's double-dummy cost. ``hand``: only record ``N``
+    (an int), or records ``N`` to ``M - 1`` (``"N:M"`` or ``(N, M)``; ``"N:"``
+    or ``(N, None)``: to the end), numbered from 0 as the ``record`` column,
+    as ``bower replay --hand``.
+
+    Examples:
+        >>> run = bower.simulate("ghost", hands=20, seed=1, records="hands.jsonl")
+        >>> df = bower.replay("hands.jsonl", hand="3:6")
+        >>> df["record"].tolist(), bool(df["matches"].all())
+        ([3, 4, 5], True)
     """
     import pandas as pd
 
     from bower.sim.replay import replay_file
 
     _check_args(records=(records, "path"), dd=(dd, "bool"), scheduler=(scheduler, "str?"))
-    return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler)))
+    return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler, hand=hand, flag="hand=")))

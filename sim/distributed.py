@@ -301,7 +301,8 @@ def _open_dask(scheduler):
     try:
         import distributed
     except ImportError:
-        raise SchedulerError("--scheduler needs Dask: pip install 'bower-euchre[dask]'") from None
+        raise SchedulerError("--scheduler needs Dask: pip install 'dask[distributed]', or bower's dask extra "
+                             "(pip install '/path/to/bower-checkout[dask]')") from None
     if isinstance(scheduler, distributed.Client):
         return Dask(scheduler, scheduler, None, owned=False, quiet=_Quiet())
     if not isinstance(scheduler, str):

@@ -22,6 +22,7 @@ from bower.analysis.intervals import Z95, wilson_clustered
 from bower.kernels import games as kg
 from bower.sim import distributed as dist
 from bower.sim import runner
+from bower.sim.progress import rounded_notice
 from bower.sim.rules import RULES_VERSION, get_variant
 from bower.sim.strategy import StrategyError, check_value, load_strategy, to_vector
 from bower.sim.text import did_you_mean
@@ -151,12 +152,14 @@ def run_experiment(
     progress: Callable[[int, int], None] | None = None,
     variant="ghost",
     scheduler=None,
+    notify: bool = True,
 ) -> dict:
     """Play the strategies against each other in whole games and compare them.
 
     ``strategies``: 2 or 3 specs (preset name, ``.toml`` path or dict).
     ``games`` is rounded up to whole deal sets (one game per assignment, in
-    multiples of 64 sets). With ``until_significant``, batches of ``games``
+    multiples of 64 sets), said on stderr when that plays more than asked
+    (``notify``; ``bower.sim.progress.rounded_notice``). With ``until_significant``, batches of ``games``
     are played until the interval of the leading pair's difference excludes
     zero or ``max_games`` is reached; ``stopped`` says which. ``scheduler``:
     where the batches run (``bower.sim.distributed.session``); the numbers do
@@ -181,6 +184,10 @@ def run_experiment(
     n_assign = assign.shape[0]
     batch_sets = _round_sets(games, n_assign)
     cap_sets = _round_sets(max_games, n_assign) if until_significant else batch_sets
+    if notify:
+        rounded_notice("--games", games, batch_sets * n_assign, rounding_why(n_assign))
+        if until_significant:
+            rounded_notice("--max-games", max_games, cap_sets * n_assign, rounding_why(n_assign))
     slots = np.array([(assign == s).sum() for s in range(len(loaded))]) // (2 if sides else 1)  # games (sides) held
     totals = _Totals(len(loaded), slots, v.hand_kernels.S_WIDTH)
     with dist.session(scheduler) as ex:
@@ -214,6 +221,11 @@ def _add(totals, out, progress, total_games):
 def _round_sets(games: int, n_assign: int) -> int:
     sets = -(-games // n_assign)
     return -(-sets // runner.GAME_CHUNK_SETS) * runner.GAME_CHUNK_SETS
+
+
+def rounding_why(n_assign: int) -> str:
+    """Why a game count was rounded up: ``whole batches of 64 deal sets, 6 games a set``."""
+    return f"whole batches of {runner.GAME_CHUNK_SETS} deal sets, {n_assign} game{'s' * (n_assign != 1)} a set"
 
 
 def _unique_names(names: list[str]) -> list[str]:
@@ -336,6 +348,8 @@ def run_sweep(
     """One row per value (grid for several ``--param``): that strategy against two copies of ``base``.
 
     ``params``: ``NAME=START:STOP:STEP`` strings, or ``(name, values)`` pairs.
+    ``games`` per row is rounded up to whole deal sets as in ``run_experiment``
+    (said once on stderr when that plays more than asked).
 
     Every row is played on the same deal sets (same seed), so rows differ by
     the parameter alone. The candidate's win rate, against 1/3 for a strategy
@@ -353,6 +367,9 @@ def _sweep(params, base, games, seed, threads, rules, progress, variant) -> dict
         raise StrategyError("each --param names a different parameter")
     base_name, base_params = load_strategy(base, variant)
     grid = list(itertools.product(*[vals for _, vals in ranges]))
+    games = runner.check_count("--games", games, runner.MAX_GAMES)
+    n_assign = len(get_variant(variant).sweep_assignments())
+    rounded_notice("--games", games, _round_sets(games, n_assign) * n_assign, rounding_why(n_assign) + ", per value")
     rows = []
     done = 0
     total = len(grid)
@@ -363,7 +380,7 @@ def _sweep(params, base, games, seed, threads, rules, progress, variant) -> dict
         res = run_experiment(
             [cand, base_params], games=games, seed=seed, threads=threads, rules=rules,
             assignments=get_variant(variant).sweep_assignments(),
-            names=["candidate", base_name], variant=variant,
+            names=["candidate", base_name], variant=variant, notify=False,
         )
         c = res["strategies"][0]
         rows.append({

@@ -205,6 +205,42 @@ def library_notice():
                 _library["armed"] = False
 
 
+def in_library() -> bool:
+    """Whether a library function (``import bower``) is running, rather than a command."""
+    with _clock.lock:
+        return _library["depth"] > 0
+
+
+def notice(text: str, stream=None) -> None:
+    """One line ``bower: note: TEXT`` on stderr (``stream``), as ``bower analyze``'s notes: e.g. a count rounded up.
+
+    Not under ``--quiet``, nor from a library function under
+    ``bower.quiet(True)`` / ``BOWER_QUIET`` (the compile notice's channel).
+    Never on stdout, which may carry JSON. A bar drawn is ended first.
+    """
+    if _quiet or (in_library() and library_silenced()):
+        return
+    try:
+        for bar in list(_active):
+            bar.close()
+        stream = stream or sys.stderr
+        stream.write(f"bower: note: {text}\n")
+        stream.flush()
+    except (OSError, ValueError):  # a closed or broken stderr never stops a run
+        pass
+
+
+def rounded_notice(flag: str, asked: int, got: int, why: str) -> None:
+    """``bower: note: --games 96 rounded up to 384 (WHY)`` when ``got`` differs from ``asked``.
+
+    In a library function the argument is named as there: ``games=96``.
+    """
+    if got == asked:
+        return
+    name = flag.lstrip("-").replace("-", "_") + "=" if in_library() else flag + " "
+    notice(f"{name}{asked:,} rounded up to {got:,} ({why})")
+
+
 class Progress:
     """Callable ``progress(done, total)`` that redraws a one-line bar at most ten times a second.
 

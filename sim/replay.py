@@ -24,6 +24,7 @@ game: running scores and its winner (``variant.target``, the variant's
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 from bower.sim.cards import card_str
@@ -271,7 +272,7 @@ def _replayed(items, dd: bool, ex):
             raise fault
 
 
-def replay(items, dd: bool = False, scheduler=None):
+def replay(items, dd: bool = False, scheduler=None, hand=None, flag: str = "--hand", source: str = "the file"):
     """Yield the replay of each ``(record, label)`` (as ``read_hands`` gives), with games scored along.
 
     A record with a ``game`` field belongs to that game; its hands must be
@@ -280,25 +281,136 @@ def replay(items, dd: bool = False, scheduler=None):
     ``winner`` (the winning seat, or side with partnerships, on the hand
     that decides; else None). Every result has ``record`` (its index).
     ``scheduler``: replay the records in batches as Dask tasks
-    (``bower.sim.distributed``); the results are the same.
+    (``bower.sim.distributed``); the results are the same. ``hand``: only
+    these records (``parse_hands``: ``N``, ``"N:M"`` or ``(N, M)``, numbered
+    from 0, M not included); the earlier hands of a game the first of them
+    belongs to are replayed too (for its running scores) but not yielded,
+    and records past the range are not read. ReplayError (naming ``flag``
+    and ``source``) when the first record asked for is past the last.
     """
     from bower.sim import distributed as dist
 
+    first = lead = 0
+    if hand is not None:
+        lo, hi = parse_hands(hand, flag)
+        items, first, lead = _select(items, lo, hi, f"{flag} {hand_text(hand)}", source)
     with dist.session(scheduler) as ex:
-        yield from _games(_replayed(items, dd, ex))
+        yield from _games(_replayed(items, dd, ex), first, lead)
 
 
-def _games(replayed):
-    """The replays with the games scored along (``replay``)."""
+MAX_RECORD = 10**15  # record numbers --hand takes: past any file's count
+
+
+def hand_text(value) -> str:
+    """``value`` as the user wrote it, cut to 40 characters: for messages."""
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        text = ":".join("" if x is None else str(x) for x in value) if all(
+            x is None or isinstance(x, int) and abs(x) < 10**40 for x in value) else repr(value)
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**40:
+        text = "a number too large"
+    elif isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    else:
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def parse_hands(value, flag: str = "--hand") -> tuple[int, int | None]:
+    """The records to replay: ``N`` -> ``(N, N + 1)``; ``"N:M"`` or ``(N, M)`` -> ``(N, M)``, M not included;
+    ``"N:"`` or ``(N, None)`` -> ``(N, None)`` (to the end). Records are numbered from 0, as replay's output and
+    messages number them. ReplayError naming ``flag`` for anything else (not whole numbers, negative numbers,
+    M not above N).
+    """
+    shown = hand_text(value)
+    form = (f"{flag} {shown} is not a record number N or a range N:M (records are numbered from 0, "
+            "as replay names them; M is not included)")
+
+    def number(x) -> int:
+        if isinstance(x, bool):
+            raise ReplayError(form)
+        if isinstance(x, int):
+            n = x
+        else:
+            t = str(x).strip()
+            if not (t.isascii() and t.isdigit()):
+                raise ReplayError(form)
+            if len(t) > 16:
+                raise ReplayError(f"{flag} {shown}: past any file's records")
+            n = int(t)
+        if n < 0:
+            raise ReplayError(form)
+        if n > MAX_RECORD:
+            raise ReplayError(f"{flag} {shown}: past any file's records")
+        return n
+
+    if isinstance(value, int) and not isinstance(value, bool):
+        lo = number(value)
+        return lo, lo + 1
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        lo, hi = value
+    elif isinstance(value, str) and value.count(":") <= 1:
+        head, sep, tail = value.partition(":")
+        lo, hi = head, (tail if tail.strip() else None) if sep else "one"
+    else:
+        raise ReplayError(form)
+    lo = number(lo)
+    if hi == "one":
+        return lo, lo + 1
+    if hi is None:
+        return lo, None
+    hi = number(hi)
+    if hi <= lo:
+        raise ReplayError(f"{flag} {shown}: the range N:M needs M above N (M is not included)")
+    return lo, hi
+
+
+def _select(items, lo: int, hi: int | None, what: str, source: str):
+    """(the items ``lo`` .. ``hi - 1`` led by the earlier records of item ``lo``'s game, the record number of the
+    first item, how many lead); ReplayError when ``lo`` is past the last record."""
+    it = iter(items)
+    lead: list = []
+    label = None
+    for i in range(lo + 1):
+        item = next(it, None)
+        if item is None:
+            raise ReplayError(f"{what}: {source} has {i:,} record(s), numbered from 0"
+                              + (f" to {i - 1:,}" if i else ""))
+        g = item[0].get("game") if isinstance(item[0], dict) else None
+        if i == lo:
+            if g is None or not lead or not _same(label, g):
+                lead = []
+            break
+        if g is None:
+            lead = []
+        elif lead and _same(label, g):
+            lead.append(item)
+        else:
+            lead, label = [item], g
+    rest = it if hi is None else itertools.islice(it, hi - lo - 1)
+    return itertools.chain(lead, [item], rest), lo - len(lead), len(lead)
+
+
+def _same(a, b) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
+
+
+def _games(replayed, first: int = 0, lead: int = 0):
+    """The replays with the games scored along (``replay``): the records from number ``first``, the first ``lead``
+    of them replayed for their game's scores only (not yielded)."""
     game = None
     seen: set = set()
-    for i, (out, variant, rules, checked, label, where) in enumerate(replayed):
+    for i, (out, variant, rules, checked, label, where) in enumerate(replayed, first):
+        show = i >= first + lead
         out["record"] = i
         if out["hand"] is None:
             out["hand"] = i
         if label is None:
             game = None
-            yield out
+            if show:
+                yield out
             continue
         if isinstance(label, (list, dict)):
             raise ReplayError(f"{where}: field 'game' is {label!r}, not a name or number")
@@ -319,9 +431,10 @@ def _games(replayed):
         if winner is not None:
             game["winner"], game["won_at"] = winner, i
         out.update(game=label, game_hand=game["hands"], scores=dict(game["scores"]), winner=winner)
-        yield out
+        if show:
+            yield out
 
 
-def replay_file(path: str, dd: bool = False, scheduler=None):
-    """Yield the replay of every record of ``path`` (``read_hands`` then ``replay``)."""
-    yield from replay(read_hands(path), dd, scheduler)
+def replay_file(path: str, dd: bool = False, scheduler=None, hand=None, flag: str = "--hand"):
+    """Yield the replay of every record of ``path`` (``read_hands`` then ``replay``); ``hand``: only those."""
+    yield from replay(read_hands(path), dd, scheduler, hand, flag, str(path))

@@ -24,7 +24,7 @@ from bower.sim.text import limit_text
 @click.argument("strategies", nargs=-1, required=True, type=StrategySpec())
 @variant_option
 @click.option("--games", default=100_000, show_default=True, type=Count(high=MAX_GAMES),
-              help=f"Games to play (rounded up to whole deal sets; at most {limit_text(MAX_GAMES)}).")
+              help=f"Games to play (rounded up to whole deal sets, said on stderr; at most {limit_text(MAX_GAMES)}).")
 @seed_option
 @threads_option
 @scheduler_option

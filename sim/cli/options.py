@@ -67,6 +67,21 @@ class Position(click.IntRange):
     def __init__(self, high: int):
         super().__init__(1, high)
 
+    def shell_complete(self, ctx, param, incomplete):
+        """The positions (1 to the table size of ``--variant`` when given before, else of the largest table)."""
+        from click.shell_completion import CompletionItem
+
+        high = self.max
+        variant = ctx.params.get("variant") if ctx is not None else None
+        if variant:
+            from bower.sim.rules import RuleError, get_variant
+
+            try:
+                high = get_variant(variant).players
+            except RuleError:
+                pass
+        return [CompletionItem(str(p)) for p in range(1, high + 1) if str(p).startswith(incomplete)]
+
     def convert(self, value, param, ctx):
         """The position as an int; BadParameter naming the positions for another value."""
         try:
@@ -175,6 +190,33 @@ class StrategySpec(click.ParamType):
             CompletionItem(incomplete, type="file")]
 
 
+def complete_seats(ctx, param, incomplete):
+    """Shell completion of a ``SEAT`` option: the seats of ``--variant`` when given before, else of the largest table.
+
+    An option's ``shell_complete`` callback: the option's type (and its
+    messages) stay as they are.
+    """
+    from click.shell_completion import CompletionItem
+
+    from bower.sim.variants import all_variants
+
+    variant = ctx.params.get("variant") if ctx is not None else None
+    seats = max((v.players for v in all_variants() if variant in (None, v.name)),
+                default=max(v.players for v in all_variants()))
+    return [CompletionItem(str(s)) for s in range(seats) if str(s).startswith(incomplete)]
+
+
+def complete_words(*words: str):
+    """A ``shell_complete`` callback offering ``words`` (any case typed): for an option checked elsewhere."""
+
+    def complete(ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(w) for w in words if w.lower().startswith(incomplete.lower())]
+
+    return complete
+
+
 def _check_rules(ctx, param, value):
     """``--rule`` values: each option at most once (``--rule X=a --rule X=b`` is refused)."""
     seen: dict[str, str] = {}
@@ -220,7 +262,8 @@ quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, c
 _scheduler = click.option(
     "--scheduler", default=None, metavar="ADDRESS", envvar="BOWER_SCHEDULER", show_envvar=True,
     help="Run the chunks as Dask tasks: a scheduler address (tcp://HOST:8786) or local:N (N worker processes for "
-         "this run); default: this machine's threads. Results do not depend on it (needs bower-euchre[dask]).",
+         "this run); default: this machine's threads. Results do not depend on it (needs Dask: pip install '.[dask]' "
+         "in the checkout).",
 )
 
 

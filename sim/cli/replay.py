@@ -21,6 +21,26 @@ def _fields_help() -> str:
     return "\n".join(lines)
 
 
+class HandRange(click.ParamType):
+    """``--hand N`` or ``N:M`` (records numbered from 0, M not included): checked here, passed on as written."""
+
+    name = "hands"
+
+    def get_metavar(self, param, ctx=None) -> str:
+        """``N[:M]`` in the help."""
+        return "N[:M]"
+
+    def convert(self, value, param, ctx):
+        """``value`` once ``bower.sim.replay.parse_hands`` reads it; BadParameter with its words otherwise."""
+        from bower.sim.replay import ReplayError, parse_hands
+
+        try:
+            parse_hands(value, "--hand")
+        except ReplayError as e:
+            self.fail(e.format_message().removeprefix("--hand "), param, ctx)
+        return value
+
+
 class _ReplayCommand(click.Command):
     """Adds the per-variant list of record fields to the help (read from the variants, not spelled here)."""
 
@@ -34,8 +54,11 @@ class _ReplayCommand(click.Command):
 @click.option("--dd", "dd", is_flag=True,
               help="Add each play's double-dummy cost: tricks its side lost against the best card there.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per hand (JSON lines).")
+@click.option("--hand", "hand", default=None, type=HandRange(),
+              help="Replay only record N, or records N to M-1 with N:M (N: to the end). Records are numbered "
+                   "from 0, as the output and messages name them (record N); the summary counts these alone.")
 @scheduler_option
-def replay(file, dd, as_json, scheduler):
+def replay(file, dd, as_json, hand, scheduler):
     """Replay the hands of FILE (.jsonl or .parquet records) against the rules: reneges, tricks, points.
 
     Each hand is replayed from its plays: turn order, the cards each seat
@@ -69,13 +92,18 @@ def replay(file, dd, as_json, scheduler):
     the replay with one line naming the record and the field (status 2).
     --json prints one JSON object per hand: hand, tricks, points (with
     the penalties), score (as played), penalty, reneges, costs (--dd), ...
+    --hand 5 replays record 5 alone, --hand 5:8 records 5, 6 and 7 (M not
+    included), --hand 5: from record 5 to the end; the earlier hands of a
+    game record 5 belongs to are replayed too, for the game's running
+    scores, but not shown. A record number past the file's last is one
+    line and status 2.
     """
     from bower.sim.replay import replay_file
     from bower.sim.variants import get_variant
 
     games: dict = {}
     n = played = renege_count = differ = 0
-    for r in replay_file(file, dd, scheduler):
+    for r in replay_file(file, dd, scheduler, hand):
         n += 1
         played += not r["thrown_in"]
         renege_count += len(r["reneges"])

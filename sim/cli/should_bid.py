@@ -9,6 +9,7 @@ import click
 from bower.sim.cli.options import (
     CommaChoice,
     Count,
+    complete_words,
     Position,
     json_option,
     rule_option,
@@ -52,7 +53,8 @@ def _dealers() -> str:
               help='Calls made before your turn, in order, e.g. "pass,3" (Cutthroat and Euchre: passes only).')
 @click.option("--swapped", default="none", show_default=True, type=click.Choice(["none", "1", "2", "3"]),
               help="Ghost Hand: position that already swapped for the ghost, or none.")
-@click.option("--bid", default=None, help="Answer this question first: should I bid (or call) this?")
+@click.option("--bid", default=None, shell_complete=complete_words(*(c for c in CALLS if c not in ("pass", "p"))),
+              help="Answer this question first: should I bid (or call) this?")
 @click.option("--scores", default=None, help="Ghost Hand: game scores by position, e.g. 20,25,28 (score-aware strategies).")
 @click.option("--upcard", default=None, help="Cutthroat and Euchre: the turned card of the kitty, e.g. JS.")
 @strategy_option

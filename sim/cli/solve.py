@@ -9,6 +9,8 @@ import click
 from bower.sim.cli.options import (
     VariantChoice,
     _variant_help,
+    complete_seats,
+    complete_words,
     json_option,
     rule_option,
     scheduler_option,
@@ -42,13 +44,15 @@ class _SolveCommand(click.Command):
 @click.argument("deal", required=False)
 @click.option("--variant", default=None, type=VariantChoice(),
               help=_variant_help() + " [default: ghost; with --records: the records' own]")
-@click.option("--trump", default=None, metavar="SUIT", help="Trump suit (C S D H). Without it: the table of every trump.")
-@click.option("--maker", default=None, type=int, metavar="SEAT", help="The maker's seat (with --trump).")
-@click.option("--leader", default=None, type=int, metavar="SEAT",
+@click.option("--trump", default=None, metavar="SUIT", shell_complete=complete_words("C", "S", "D", "H"),
+              help="Trump suit (C S D H). Without it: the table of every trump.")
+@click.option("--maker", default=None, type=int, metavar="SEAT", shell_complete=complete_seats,
+              help="The maker's seat (with --trump).")
+@click.option("--leader", default=None, type=int, metavar="SEAT", shell_complete=complete_seats,
               help="The seat that leads the first trick (default: as the rules say, see below).")
-@click.option("--dealer", default=None, type=int, metavar="SEAT",
+@click.option("--dealer", default=None, type=int, metavar="SEAT", shell_complete=complete_seats,
               help="The dealer's seat, which fixes position 1 (default: the last seat, so seat 0 is position 1).")
-@click.option("--alone", "alone", multiple=True, type=int, metavar="SEAT",
+@click.option("--alone", "alone", multiple=True, type=int, metavar="SEAT", shell_complete=complete_seats,
               help="A seat that went alone (repeatable): where the rules make that change the first leader.")
 @click.option("--plays", default=None, metavar="CARDS",
               help="Cards played since the first lead, in order: solve that position and value each legal card.")

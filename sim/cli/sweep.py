@@ -26,7 +26,7 @@ from bower.sim.text import limit_text
 @click.option("--base", default="default", show_default=True, type=StrategySpec(), help="Base strategy (preset or .toml).")
 @variant_option
 @click.option("--games", default=30_000, show_default=True, type=Count(high=MAX_GAMES),
-              help=f"Games per value (at most {limit_text(MAX_GAMES)}).")
+              help=f"Games per value (rounded up to whole deal sets, said on stderr; at most {limit_text(MAX_GAMES)}).")
 @seed_option
 @threads_option
 @scheduler_option
