@@ -41,6 +41,11 @@ bench: setup
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
+# redraw the figures of README.md and docs/ into docs/img/ from fixed seeds (a few CPU minutes once the kernels are
+# cached; one figure: `$(PY) docs/figures.py --only make-rate`)
+docs-figures: setup
+	$(PY) docs/figures.py
+
 # rerun the commands behind the figures of README.md and docs/ and compare them (outside `make test`; more than an
 # hour of CPU since the searched-auction experiments of every variant: run one block with ONLY=NAME); then, without
 # ONLY, run the example notebooks (examples/*.ipynb) and compare each cell's output (tests/notebooks.py)
