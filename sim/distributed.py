@@ -209,26 +209,55 @@ def parse_address(text: str) -> tuple[str, str, int]:
     return scheme, m.group("host").strip("[]"), port
 
 
-def _probe(text: str, host: str, port: int, timeout: float, handshake: bool) -> None:
-    """Connect to the scheduler's port (again and again while it refuses) and, over tcp, read its first answer.
+_IS_DASK = "(is it a Dask scheduler's port?)"
+_WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455: the server's Sec-WebSocket-Accept is made with it
+_MOST = 1 << 16  # bytes: a handshake is some 60, an HTTP answer's head a few hundred
 
-    A Dask scheduler speaks first: its handshake (a length, then a msgpack
-    map with ``pickle-protocol``). SchedulerError, within ``timeout``
-    seconds, when nothing accepts the connection, when nothing answers, or
-    when the answer is something else (another server on that port).
+
+def _probe(text: str, scheme: str, host: str, port: int, timeout: float) -> None:
+    """Check, within ``timeout`` seconds, that a Dask scheduler answers at ``text``; SchedulerError otherwise.
+
+    Connect to the port (again and again while it refuses), then by scheme:
+    ``tls://`` does a TLS handshake first (the certificate is not checked
+    here: Dask does that with the user's security settings), ``ws://`` asks
+    for a WebSocket (HTTP ``Upgrade``, answered by ``101 Switching
+    Protocols``), ``wss://`` both; then the scheduler's first words are read
+    (a Dask scheduler speaks first): its handshake, a length then a msgpack
+    map with ``pickle-protocol``, in one stream (tcp, tls) or as websocket
+    messages (a count of frames, then the frames). Each way to fail is one
+    line: nothing accepts, a silent port, another server on that port.
     """
-    import socket
     import time
 
     deadline = time.monotonic() + timeout
+    sock = _connect(text, host, port, deadline, timeout)
+    try:
+        if scheme in ("tls", "wss"):
+            sock = _start_tls(sock, text, host, deadline, timeout)
+        stream = _Stream(sock, deadline, text)
+        if scheme in ("ws", "wss"):
+            _ws_upgrade(stream, text, host, port, timeout, tls=scheme == "wss")
+            body = _ws_handshake(stream, text, timeout)
+        else:
+            body = _tcp_handshake(stream, text, timeout, after="a TLS handshake" if scheme == "tls" else "")
+    finally:
+        sock.close()
+    if b"pickle-protocol" not in body:
+        raise SchedulerError(_other(text))
+
+
+def _connect(text: str, host: str, port: int, deadline: float, timeout: float):
+    """A socket connected to ``host:port`` before ``deadline``, trying again while the port refuses."""
+    import socket
+    import time
+
     reason = "no answer"
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             raise SchedulerError(f"cannot reach the Dask scheduler at {text} within {timeout:g} s ({reason})")
         try:
-            sock = socket.create_connection((host, port), timeout=left)
-            break
+            return socket.create_connection((host, port), timeout=left)
         except socket.gaierror as e:
             raise SchedulerError(f"cannot reach the Dask scheduler at {text}: unknown host {host!r} "
                                  f"({e.strerror or _reason(e)})") from None
@@ -237,39 +266,223 @@ def _probe(text: str, host: str, port: int, timeout: float, handshake: bool) -> 
         except OSError as e:
             reason = os_reason(e)
             time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
-    if not handshake:
-        sock.close()
-        return
-    other = (f"the server at {text} answered with something other than a Dask scheduler's handshake "
-             "(is it a Dask scheduler's port?)")
-    with sock:
-        try:
-            size = int.from_bytes(_recv(sock, 8, deadline, text), "little")
-            if size > 1 << 16:  # a handshake is some 60 bytes
-                raise SchedulerError(other)
-            body = _recv(sock, size, deadline, text)
-        except TimeoutError:
-            raise SchedulerError(f"the server at {text} accepted the connection but did not answer within "
-                                 f"{timeout:g} s (is it a Dask scheduler's port?)") from None
-        except OSError as e:
-            raise SchedulerError(f"cannot reach the Dask scheduler at {text}: {os_reason(e)}") from None
-    if b"pickle-protocol" not in body:
-        raise SchedulerError(other)
 
 
-def _recv(sock, n: int, deadline: float, text: str) -> bytes:
-    """``n`` bytes from ``sock`` before ``deadline`` (TimeoutError after it); SchedulerError if it closes first."""
+def _other(text: str) -> str:
+    return f"the server at {text} answered with something other than a Dask scheduler's handshake {_IS_DASK}"
+
+
+def _tls_context():
+    """The client TLS context of Dask's settings (its client certificate, if any), without checking the server's.
+
+    A Dask scheduler on tls:// asks for the client's certificate: offering
+    the one Dask will offer lets its handshake be read. Whether the
+    server's certificate is trusted is Dask's to say afterwards.
+    """
+    import ssl
+
+    ctx = None
+    try:
+        from distributed.security import Security
+
+        ctx = Security().get_connection_args("client").get("ssl_context")
+    except Exception:  # no Dask TLS settings, or broken ones (Dask names those itself)
+        ctx = None
+    if not isinstance(ctx, ssl.SSLContext):
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def _tls_refused(text: str, e) -> SchedulerError:
+    """A TLS alert from the server (it speaks TLS but will not talk to this client): one line."""
+    from bower.sim.errors import one_line
+
+    why = one_line(getattr(e, "reason", None) or str(e)).replace("_", " ").lower()
+    return SchedulerError(f"the TLS server at {text} refused this client ({why}); Dask's client certificate is "
+                          "set by distributed.comm.tls.client.cert, .key and distributed.comm.tls.ca-file")
+
+
+def _is_alert(e) -> bool:
+    return "ALERT" in str(getattr(e, "reason", None) or "").upper()
+
+
+def _start_tls(sock, text: str, host: str, deadline: float, timeout: float):
+    """``sock`` with a TLS session on it, the handshake done before ``deadline``."""
+    import ipaddress
+    import ssl
     import time
 
-    data = b""
-    while len(data) < n:
-        sock.settimeout(max(deadline - time.monotonic(), 0.001))
-        chunk = sock.recv(n - len(data))
+    try:
+        ipaddress.ip_address(host)
+        name = None  # no SNI for an IP address
+    except ValueError:
+        name = host
+    tls = _tls_context().wrap_socket(sock, server_hostname=name, do_handshake_on_connect=False)
+    try:
+        tls.settimeout(max(deadline - time.monotonic(), 0.001))
+        tls.do_handshake()
+    except TimeoutError:
+        tls.close()
+        raise SchedulerError(f"the server at {text} accepted the connection but did not complete a TLS handshake "
+                             f"within {timeout:g} s {_IS_DASK}") from None
+    except (ssl.SSLEOFError, ConnectionResetError, BrokenPipeError):
+        tls.close()
+        raise SchedulerError(f"the server at {text} closed the connection during the TLS handshake "
+                             f"{_IS_DASK}") from None
+    except ssl.SSLError as e:
+        tls.close()
+        if _is_alert(e):
+            raise _tls_refused(text, e) from None
+        raise SchedulerError(f"the server at {text} answered with something other than TLS {_IS_DASK}") from None
+    except OSError as e:
+        tls.close()
+        raise SchedulerError(f"cannot reach the Dask scheduler at {text}: {os_reason(e)}") from None
+    return tls
+
+
+class _Stream:
+    """Exact reads from a socket (plain or TLS) before a deadline: TimeoutError after it, SchedulerError at its end."""
+
+    def __init__(self, sock, deadline: float, text: str):
+        self.sock, self.deadline, self.text, self.data = sock, deadline, text, b""
+
+    def _more(self) -> None:
+        import time
+
+        self.sock.settimeout(max(self.deadline - time.monotonic(), 0.001))
+        chunk = self.sock.recv(_MOST)
         if not chunk:
-            raise SchedulerError(f"the server at {text} closed the connection without a word "
-                                 "(is it a Dask scheduler's port?)")
-        data += chunk
-    return data
+            raise SchedulerError(f"the server at {self.text} closed the connection without a word {_IS_DASK}")
+        self.data += chunk
+
+    def read(self, n: int) -> bytes:
+        """The next ``n`` bytes."""
+        while len(self.data) < n:
+            self._more()
+        out, self.data = self.data[:n], self.data[n:]
+        return out
+
+    def read_until(self, end: bytes, most: int):
+        """The bytes up to ``end`` included, or None when ``most`` bytes have come without it."""
+        while end not in self.data[:most + len(end)]:
+            if len(self.data) >= most:
+                return None
+            self._more()
+        i = self.data.index(end) + len(end)
+        out, self.data = self.data[:i], self.data[i:]
+        return out
+
+    def send(self, data: bytes) -> None:
+        import time
+
+        self.sock.settimeout(max(self.deadline - time.monotonic(), 0.001))
+        self.sock.sendall(data)
+
+
+def _reading(text: str, timeout: float, what: str, to: str = ""):
+    """The errors of reading the scheduler's first words, as lines (a context manager)."""
+    import ssl
+
+    @contextlib.contextmanager
+    def guard():
+        try:
+            yield
+        except TimeoutError:
+            raise SchedulerError(f"the server at {text} {what} but did not answer{to} within {timeout:g} s "
+                                 f"{_IS_DASK}") from None
+        except ssl.SSLError as e:
+            if _is_alert(e):
+                raise _tls_refused(text, e) from None
+            if isinstance(e, ssl.SSLEOFError):
+                raise SchedulerError(f"the server at {text} closed the connection without a word "
+                                     f"{_IS_DASK}") from None
+            raise SchedulerError(_other(text)) from None
+        except OSError as e:
+            raise SchedulerError(f"cannot reach the Dask scheduler at {text}: {os_reason(e)}") from None
+
+    return guard()
+
+
+def _tcp_handshake(stream: _Stream, text: str, timeout: float, after: str) -> bytes:
+    """The scheduler's handshake as tcp and tls frame it: 8 bytes of length (little-endian), then the message."""
+    with _reading(text, timeout, f"completed {after}" if after else "accepted the connection"):
+        size = int.from_bytes(stream.read(8), "little")
+        if size > _MOST:
+            raise SchedulerError(_other(text))
+        return stream.read(size)
+
+
+def _ws_upgrade(stream: _Stream, text: str, host: str, port: int, timeout: float, tls: bool) -> None:
+    """Ask for a WebSocket on ``/`` (as Dask's ws comm does); SchedulerError unless ``101 Switching Protocols``."""
+    import base64
+    import hashlib
+
+    key = base64.b64encode(os.urandom(16))
+    shown = f"[{host}]" if ":" in host else host
+    request = (b"GET / HTTP/1.1\r\nHost: " + f"{shown}:{port}".encode("ascii") + b"\r\nUpgrade: websocket\r\n"
+               b"Connection: Upgrade\r\nSec-WebSocket-Key: " + key + b"\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    not_http = f"the server at {text} answered a WebSocket request with something other than HTTP {_IS_DASK}"
+    with _reading(text, timeout, "completed a TLS handshake" if tls else "accepted the connection",
+                  " a WebSocket request"):
+        stream.send(request)
+        head = stream.read_until(b"\r\n\r\n", _MOST)
+    if head is None or not head.startswith(b"HTTP/"):
+        raise SchedulerError(not_http)
+    status_line, *headers = head.decode("latin-1").split("\r\n")
+    parts = status_line.split(" ", 2)
+    if len(parts) < 2 or parts[1] != "101":
+        status = given_text(" ".join(parts[1:]), 60) or "no status"
+        raise SchedulerError(f"the server at {text} answered a WebSocket request with HTTP {status}, not "
+                             f"101 Switching Protocols {_IS_DASK}")
+    fields = {}
+    for line in headers:
+        name, _, value = line.partition(":")
+        fields[name.strip().lower()] = value.strip()
+    accept = base64.b64encode(hashlib.sha1(key + _WS_GUID).digest()).decode()
+    if fields.get("sec-websocket-accept") != accept:
+        raise SchedulerError(f"the server at {text} answered a WebSocket request with 101 Switching Protocols but "
+                             f"not as RFC 6455 asks (no Sec-WebSocket-Accept of this request) {_IS_DASK}")
+
+
+def _ws_message(stream: _Stream, text: str) -> bytes:
+    """The next binary websocket message (pings and pongs passed over)."""
+    data, first = b"", None
+    while True:
+        b0, b1 = stream.read(2)
+        opcode, n = b0 & 0x0F, b1 & 0x7F
+        if n == 126:
+            n = int.from_bytes(stream.read(2), "big")
+        elif n == 127:
+            n = int.from_bytes(stream.read(8), "big")
+        mask = stream.read(4) if b1 & 0x80 else None  # a server does not mask its frames; read them anyway
+        if n > _MOST or len(data) + n > _MOST:
+            raise SchedulerError(_other(text))
+        payload = stream.read(n)
+        if mask:
+            payload = bytes(c ^ mask[i % 4] for i, c in enumerate(payload))
+        if opcode == 8:
+            raise SchedulerError(f"the server at {text} closed the WebSocket without a word {_IS_DASK}")
+        if opcode in (9, 10):
+            continue
+        if first is None:
+            first = opcode
+        if first != 2 or opcode not in (0, 2) or (opcode == 2 and data):
+            raise SchedulerError(_other(text))
+        data += payload
+        if b0 & 0x80:
+            return data
+
+
+def _ws_handshake(stream: _Stream, text: str, timeout: float) -> bytes:
+    """The scheduler's handshake as Dask's ws comm sends it: a message of 8 bytes (how many frames), the frames."""
+    with _reading(text, timeout, "accepted the WebSocket"):
+        count = _ws_message(stream, text)
+        n = int.from_bytes(count, "little") if len(count) == 8 else 0
+        if not 1 <= n <= 16:
+            raise SchedulerError(_other(text))
+        return b"".join(_ws_message(stream, text) for _ in range(n))
 
 
 def _cpus() -> int:
@@ -316,7 +529,7 @@ def _open_dask(scheduler):
     if n_local is None:
         scheme, host, port = parse_address(text)
         if scheme != "ucx":
-            _probe(text, host, port, timeout, handshake=scheme == "tcp")
+            _probe(text, scheme, host, port, timeout)
     quiet = _Quiet()
     cluster = None
     try:

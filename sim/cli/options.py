@@ -282,8 +282,9 @@ def _set_scheduler_timeout(ctx, param, value):
 _scheduler_timeout = click.option(
     "--scheduler-timeout", default=None, metavar="SECONDS", envvar="BOWER_SCHEDULER_TIMEOUT", show_envvar=True,
     expose_value=False, callback=_set_scheduler_timeout,
-    help="With --scheduler: seconds to reach the scheduler and have its first answer, or to get it back once "
-         "lost; then one line and status 2 [default: 30].",
+    help="With --scheduler: seconds to reach the scheduler and have its first answer (its handshake; after a TLS "
+         "handshake for tls:// and wss://, after the WebSocket upgrade for ws:// and wss://), or to get it back "
+         "once lost; then one line and status 2 [default: 30].",
 )
 
 
