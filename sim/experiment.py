@@ -184,13 +184,13 @@ def run_experiment(
     n_assign = assign.shape[0]
     batch_sets = _round_sets(games, n_assign)
     cap_sets = _round_sets(max_games, n_assign) if until_significant else batch_sets
-    if notify:
-        rounded_notice("--games", games, batch_sets * n_assign, rounding_why(n_assign))
-        if until_significant:
-            rounded_notice("--max-games", max_games, cap_sets * n_assign, rounding_why(n_assign))
     slots = np.array([(assign == s).sum() for s in range(len(loaded))]) // (2 if sides else 1)  # games (sides) held
     totals = _Totals(len(loaded), slots, v.hand_kernels.S_WIDTH)
     with dist.session(scheduler) as ex:
+        if notify:  # once the scheduler is checked: a bad address is the one line, with no note before it
+            rounded_notice("--games", games, batch_sets * n_assign, rounding_why(n_assign))
+            if until_significant:
+                rounded_notice("--max-games", max_games, cap_sets * n_assign, rounding_why(n_assign))
         t0 = time.perf_counter()
         stopped = "games"
         while True:
