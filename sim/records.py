@@ -1086,20 +1086,22 @@ def check_parquet_file(path: str, whole: bool = False):
 
     ``whole``: read the file once, whole, and return it as a pyarrow Table
     (all its columns, of the file's own Arrow types) once checked; else read
-    it batch by batch (None). The strings of Ghost Hand records are read as
-    dictionaries (as the file stores them: the check looks at their codes)
-    and made plain strings once checked.
+    it batch by batch (None). The strings of Ghost Hand records written by
+    ``records_parquet`` (one dictionary a column, the same in every row
+    group) are read as dictionaries, as the file stores them (the check
+    looks at their codes), and made plain strings once checked.
     """
     import pyarrow.parquet as pq
 
     from bower.sim.records_check import check_parquet, iter_file
+    from bower.sim.records_parquet import CREATED_BY
 
     columns = _record_columns(path)
     try:
         pf = pq.ParquetFile(path)
         schema = pf.schema_arrow
-        strings = None  # (only Ghost Hand records, whose batches records_vector checks whole, are read as dictionaries)
-        if (read_meta(path) or {}).get("variant") == "ghost":
+        strings = None  # strings as dictionaries: Ghost Hand records (records_vector checks their batches whole)
+        if (read_meta(path) or {}).get("variant") == "ghost" and pf.metadata.created_by == CREATED_BY:
             strings = [c.path for c in pf.schema if c.physical_type == "BYTE_ARRAY"]
         if whole:
             table = pq.read_table(path, read_dictionary=strings)

@@ -173,7 +173,7 @@ def batch_ok(fast, batch) -> bool:
     from bower.sim.solve import next_seat
 
     v, cp = fast.variant, fast.cp
-    if v.name != "ghost" or cp.seats != 3 or cp.joker or batch.num_rows == 0:
+    if v.name != "ghost" or cp.seats != 3 or cp.joker or len(fast.index) > 30 or batch.num_rows == 0:
         return False
     schema = parquet_schema(v, fast.rules)
     names = set(batch.schema.names)
@@ -240,13 +240,13 @@ def batch_ok(fast, batch) -> bool:
     seats, cards = seats[at], cards[at]
     if np.any(seats[:, 0] != maker[rows]):  # Ghost Hand: the high bidder leads the first trick
         return False
-    bit = np.left_shift(np.int64(1), cards.astype(np.int64))  # a card as a bit (fewer than 64 cards)
+    bit = np.left_shift(np.int32(1), cards.astype(np.int32))  # a card as a bit (24 cards: int32 holds a hand's sum)
     if np.any(bit.sum(axis=1) != np.bitwise_or.reduce(bit, axis=1)):  # a card played twice
         return False
     # ghost.scoring.held: seat s holds deal[s], the swapper deal["ghost"]; each card played by the seat holding it
     sw = swap[rows]
-    held = [np.bitwise_or.reduce(np.left_shift(np.int64(1), np.where((sw == s)[:, None], hands["ghost"][rows],
-                                                                      hands[str(s)][rows]).astype(np.int64)), axis=1)
+    held = [np.bitwise_or.reduce(np.left_shift(np.int32(1), np.where((sw == s)[:, None], hands["ghost"][rows],
+                                                                      hands[str(s)][rows]).astype(np.int32)), axis=1)
             for s in range(n_seats)]  # each seat's hand as bits (each hand ``size`` cards of the deck)
     every = held[0] | held[1] | held[2]
     if np.any(every != held[0] + held[1] + held[2]) or np.any(np.bitwise_count(every) != m):  # a card held twice
