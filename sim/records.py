@@ -1089,7 +1089,8 @@ def check_parquet_file(path: str, whole: bool = False):
     it batch by batch (None). The strings of Ghost Hand records written by
     ``records_parquet`` (one dictionary a column, the same in every row
     group) are read as dictionaries, as the file stores them (the check
-    looks at their codes), and made plain strings once checked.
+    looks at their codes), and made plain strings on a second thread while
+    the records are checked.
     """
     import pyarrow.parquet as pq
 
@@ -1112,22 +1113,32 @@ def check_parquet_file(path: str, whole: bool = False):
     except (OSError, ValueError):  # a file that cannot be read: iter_file says why, as every reader
         next(iter_file(path, columns))
         raise
-    check_parquet(path, batches)
-    return None if table is None else _plain_strings(table, schema)
-
-
-def _plain_strings(table, schema):
-    """``table`` (strings read as dictionaries) cast to ``schema``, column chunks cast on two threads."""
+    if table is None or strings is None:
+        check_parquet(path, batches)
+        return table
     import concurrent.futures
 
-    import pyarrow as pa
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the strings made plain while the records are checked
+        jobs = _plain_strings(table, schema, pool)
+        try:
+            check_parquet(path, batches)
+        except BaseException:
+            for _, f in jobs:
+                f.cancel()
+            raise
+        import pyarrow as pa
 
-    jobs = [(i, k, chunk, schema.field(i).type) for i, col in enumerate(table.columns)
-            for k, chunk in enumerate(col.chunks)]
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:  # (Arrow's cast runs without the GIL)
-        done = list(pool.map(lambda j: j[2] if j[2].type == j[3] else j[2].cast(j[3]), jobs))
-    columns = [[] for _ in table.columns]
-    for (i, _, _, _), chunk in zip(jobs, done):
-        columns[i].append(chunk)
+        columns = [[] for _ in table.columns]
+        for i, f in jobs:
+            columns[i].append(f.result())
     return pa.Table.from_arrays([pa.chunked_array(c, type=schema.field(i).type) for i, c in enumerate(columns)],
                                 schema=schema)
+
+
+def _plain_strings(table, schema, pool) -> list:
+    """The column chunks of ``table`` (strings read as dictionaries) cast to ``schema`` on ``pool``: (column, future).
+
+    (Arrow's cast runs without the GIL.)
+    """
+    return [(i, pool.submit(lambda c, t: c if c.type == t else c.cast(t), chunk, schema.field(i).type))
+            for i, col in enumerate(table.columns) for chunk in col.chunks]
