@@ -87,11 +87,15 @@ class Simulation:
             self._path = path
         return self._path
 
-    def records(self, batch_size: int | None = None):
-        """Every hand's record as a DataFrame (``batch_size``: an iterator of DataFrames of that many, for big runs)."""
+    def records(self, batch_size: int | None = None, columns: list[str] | None = None):
+        """Every hand's record as a DataFrame of Arrow-backed columns (``bower.read_records``).
+
+        ``batch_size``: an iterator of DataFrames of that many, for big runs;
+        ``columns``: only these fields.
+        """
         from bower.data import read_records
 
-        return read_records(self.records_path(), batch_size=batch_size)
+        return read_records(self.records_path(), batch_size=batch_size, columns=columns)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The analysis tables (``bower analyze``'s) of these hands; for games, the win shares by position."""

@@ -1085,19 +1085,60 @@ def check_parquet_file(path: str, whole: bool = False):
     """Check every record of a ``.parquet`` records file as ``iter_record_batches`` does, column-wise and streaming.
 
     ``whole``: read the file once, whole, and return it as a pyarrow Table
-    (all its columns) once checked; else read it batch by batch (None).
+    (all its columns, of the file's own Arrow types) once checked; else read
+    it batch by batch (None). The strings of Ghost Hand records written by
+    ``records_parquet`` (one dictionary a column, the same in every row
+    group) are read as dictionaries, as the file stores them (the check
+    looks at their codes), and made plain strings on a second thread while
+    the records are checked.
     """
     import pyarrow.parquet as pq
 
     from bower.sim.records_check import check_parquet, iter_file
+    from bower.sim.records_parquet import CREATED_BY
 
     columns = _record_columns(path)
     try:
-        table = pq.read_table(path) if whole else None
-        batches = (table.select(columns or table.column_names).to_batches(max_chunksize=4096) if whole
-                   else pq.ParquetFile(path).iter_batches(batch_size=4096, columns=columns))
+        pf = pq.ParquetFile(path)
+        schema = pf.schema_arrow
+        strings = None  # strings as dictionaries: Ghost Hand records (records_vector checks their batches whole)
+        if (read_meta(path) or {}).get("variant") == "ghost" and pf.metadata.created_by == CREATED_BY:
+            strings = [c.path for c in pf.schema if c.physical_type == "BYTE_ARRAY"]
+        if whole:
+            table = pq.read_table(path, read_dictionary=strings)
+            batches = table.select(columns or table.column_names).to_batches()
+        else:
+            table = None
+            batches = pq.ParquetFile(path, read_dictionary=strings).iter_batches(batch_size=32768, columns=columns)
     except (OSError, ValueError):  # a file that cannot be read: iter_file says why, as every reader
         next(iter_file(path, columns))
         raise
-    check_parquet(path, batches)
-    return table
+    if table is None or strings is None:
+        check_parquet(path, batches)
+        return table
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the strings made plain while the records are checked
+        jobs = _plain_strings(table, schema, pool)
+        try:
+            check_parquet(path, batches)
+        except BaseException:
+            for _, f in jobs:
+                f.cancel()
+            raise
+        import pyarrow as pa
+
+        columns = [[] for _ in table.columns]
+        for i, f in jobs:
+            columns[i].append(f.result())
+    return pa.Table.from_arrays([pa.chunked_array(c, type=schema.field(i).type) for i, c in enumerate(columns)],
+                                schema=schema)
+
+
+def _plain_strings(table, schema, pool) -> list:
+    """The column chunks of ``table`` (strings read as dictionaries) cast to ``schema`` on ``pool``: (column, future).
+
+    (Arrow's cast runs without the GIL.)
+    """
+    return [(i, pool.submit(lambda c, t: c if c.type == t else c.cast(t), chunk, schema.field(i).type))
+            for i, col in enumerate(table.columns) for chunk in col.chunks]
