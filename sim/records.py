@@ -1081,6 +1081,17 @@ def iter_record_batches(path: str, batch: int = 4096):
     yield from checked_batches(path, batch, columns=_columns_to_read(path))
 
 
+def _batch_checked(name) -> bool:
+    """Whether the variant a file's metadata names has its batches checked whole (``Variant.records_batch_check``:
+    its strings are then read as dictionaries); False for an unknown or missing name."""
+    from bower.sim.variants import get_variant
+
+    try:
+        return isinstance(name, str) and get_variant(name).records_batch_check
+    except UserError:
+        return False
+
+
 def check_parquet_file(path: str, whole: bool = False):
     """Check every record of a ``.parquet`` records file as ``iter_record_batches`` does, column-wise and streaming.
 
@@ -1102,7 +1113,7 @@ def check_parquet_file(path: str, whole: bool = False):
         pf = pq.ParquetFile(path)
         schema = pf.schema_arrow
         strings = None  # strings as dictionaries: Ghost Hand records (records_vector checks their batches whole)
-        if (read_meta(path) or {}).get("variant") == "ghost" and pf.metadata.created_by == CREATED_BY:
+        if _batch_checked((read_meta(path) or {}).get("variant")) and pf.metadata.created_by == CREATED_BY:
             strings = [c.path for c in pf.schema if c.physical_type == "BYTE_ARRAY"]
         if whole:
             table = pq.read_table(path, read_dictionary=strings)

@@ -173,7 +173,7 @@ def batch_ok(fast, batch) -> bool:
     from bower.sim.solve import next_seat
 
     v, cp = fast.variant, fast.cp
-    if v.name != "ghost" or cp.seats != 3 or cp.joker or len(fast.index) > 30 or batch.num_rows == 0:
+    if not v.records_batch_check or cp.seats != 3 or cp.joker or len(fast.index) > 30 or batch.num_rows == 0:
         return False
     schema = parquet_schema(v, fast.rules)
     names = set(batch.schema.names)

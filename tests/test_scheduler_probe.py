@@ -356,11 +356,14 @@ def test_a_dask_scheduler_on_tls(scheduler, cert, protocol):
     c, k = cert
     security = Security(tls_ca_file=c, tls_scheduler_cert=c, tls_scheduler_key=k, require_encryption=True)
     address = scheduler(protocol, security)
-    # it asks for the client's certificate: without Dask's settings for one, this client is refused
+    # it asks for the client's certificate: without Dask's settings for one, this client is refused; the server's
+    # alert can lose the race with its closing the socket (a busy machine), and the line then says it hung up
     line = probe(address, 10)
-    assert line is not None and line.startswith(f"the TLS server at {address} refused this client ("), line
-    assert line.endswith("Dask's client certificate is set by distributed.comm.tls.client.cert, .key and "
-                         "distributed.comm.tls.ca-file")
+    refused = line is not None and line.startswith(f"the TLS server at {address} refused this client (")
+    assert refused or line == (f"the server at {address} closed the connection without a word (is it a Dask "
+                               "scheduler's port?)"), line
+    assert not refused or line.endswith("Dask's client certificate is set by distributed.comm.tls.client.cert, .key "
+                                        "and distributed.comm.tls.ca-file")
     with dask.config.set({"distributed.comm.tls.ca-file": c, "distributed.comm.tls.client.cert": c,
                           "distributed.comm.tls.client.key": k}):
         assert probe(address, 10) is None

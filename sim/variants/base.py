@@ -121,6 +121,9 @@ class Variant:
     profile_notes: dict[str, str] = field(default_factory=dict)  # kernel -> a line under the profile table
     phase_run: Callable[[int], float] | None = None  # hands -> seconds of deal and auction alone (with ``phases``)
     phase_dispatchers: tuple = ()  # numba dispatchers of phase_run
+    # its Parquet records' batches are checked whole by ``bower.sim.records_vector`` (read with dictionary strings);
+    # the others record by record in batches
+    records_batch_check: bool = False
 
     @property
     def defaults(self) -> dict[str, float]:

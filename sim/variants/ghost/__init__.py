@@ -78,6 +78,7 @@ def trump_choices(rec: dict) -> tuple[str, ...]:
 
 
 VARIANT = base.Variant(
+    records_batch_check=True,
     name="ghost",
     title="Ghost Hand Euchre",
     aliases=("ghost-hand", "ghosthand"),
