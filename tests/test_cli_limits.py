@@ -12,7 +12,6 @@ and that the folder is left as it was.
 from __future__ import annotations
 
 import socket
-import threading
 import time
 
 import pytest
@@ -21,6 +20,7 @@ import bower
 from bower.sim import distributed as dist
 from bower.sim import runner
 from bower.sim.text import whole_number
+from tests import fake_servers
 from tests.cli_run import listing, one_error, run
 
 HUGE = "1e999999999"  # minutes and 400 MB to expand to an int
@@ -334,36 +334,9 @@ def test_toml_past_what_python_reads(capsys, tmp_path, monkeypatch, text, words)
 
 # ---------------------------------------------------------------- Dask schedulers: addresses, silence, other servers
 
-class _Server:
-    """A TCP server on a free local port: it accepts, then is silent or sends ``answer`` (then hangs up: ``close``)."""
-
-    def __init__(self, answer: bytes = b"", close: bool = False):
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.answer, self.close_at_once, self.conns = answer, close, []
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self):
-        while True:
-            try:
-                c, _ = self.sock.accept()
-            except OSError:
-                return
-            self.conns.append(c)
-            if self.answer:
-                c.sendall(self.answer)
-            if self.close_at_once:
-                c.close()
-
-    def close(self):
-        for c in self.conns:
-            c.close()
-        self.sock.close()
-
-
 @pytest.fixture
 def silent():
-    s = _Server()
+    s = fake_servers.Server(fake_servers.silent)
     yield s
     s.close()
 
@@ -416,7 +389,7 @@ def test_the_timeout_from_the_environment(capsys, folder, silent, monkeypatch):
 @pytest.mark.parametrize("answer", [b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
                                     b"\x05\x00\x00\x00\x00\x00\x00\x00hello", b"\x00" * 64])
 def test_a_port_that_answers_other_bytes(capsys, folder, answer):
-    server = _Server(answer)
+    server = fake_servers.Server(fake_servers.sends(answer))
     address = f"tcp://127.0.0.1:{server.port}"
     try:
         line = one_error(capsys, "simulate", "--hands", "100", "--scheduler", address, "--scheduler-timeout", "5")
@@ -429,7 +402,7 @@ def test_a_port_that_answers_other_bytes(capsys, folder, answer):
 
 @pytest.mark.parametrize("answer", [b"", b"\x3a\x00\x00"])
 def test_a_port_that_hangs_up(capsys, folder, answer):
-    server = _Server(answer, close=True)
+    server = fake_servers.Server(fake_servers.sends(answer, close=True))
     address = f"tcp://127.0.0.1:{server.port}"
     try:
         line = one_error(capsys, "simulate", "--hands", "100", "--scheduler", address, "--scheduler-timeout", "5")

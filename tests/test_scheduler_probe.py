@@ -14,7 +14,6 @@ import asyncio
 import base64
 import hashlib
 import shutil
-import socket
 import ssl
 import subprocess
 import threading
@@ -24,6 +23,7 @@ import pytest
 
 from bower.sim import distributed as dist
 from tests.cli_run import one_error
+from tests.fake_servers import Server, sends, silent
 
 IS_DASK = "(is it a Dask scheduler's port?)"
 
@@ -68,49 +68,8 @@ def cert(tmp_path_factory):
     return str(cert), str(key)
 
 
-# ---------------------------------------------------------------- fake servers
-
-class Server:
-    """A localhost port whose every connection is handed to ``serve(conn)`` in a thread of its own."""
-
-    def __init__(self, serve):
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.serve, self.conns, self.stop = serve, [], threading.Event()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while True:
-            try:
-                c, _ = self.sock.accept()
-            except OSError:
-                return
-            self.conns.append(c)
-            threading.Thread(target=self._one, args=(c,), daemon=True).start()
-
-    def _one(self, c):
-        try:
-            self.serve(c, self)
-        except OSError:
-            pass
-
-    def close(self):
-        self.stop.set()
-        for c in self.conns:
-            c.close()
-        self.sock.close()
-
-
-def silent(c, server):
-    server.stop.wait(30)
-
-
-def sends(data: bytes):
-    def serve(c, server):
-        c.sendall(data)
-        server.stop.wait(30)
-    return serve
-
+# ---------------------------------------------------------------- fake servers (the TLS and WebSocket ones; the port
+# itself: tests/fake_servers.py)
 
 def tls_then(cert, serve):
     """Do the server's side of a TLS handshake, then ``serve`` the TLS socket."""
