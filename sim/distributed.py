@@ -381,28 +381,24 @@ class _Stream:
         self.sock.sendall(data)
 
 
+@contextlib.contextmanager
 def _reading(text: str, timeout: float, what: str, to: str = ""):
-    """The errors of reading the scheduler's first words, as lines (a context manager)."""
+    """The errors of reading the scheduler's first words, as lines."""
     import ssl
 
-    @contextlib.contextmanager
-    def guard():
-        try:
-            yield
-        except TimeoutError:
-            raise SchedulerError(f"the server at {text} {what} but did not answer{to} within {timeout:g} s "
-                                 f"{_IS_DASK}") from None
-        except ssl.SSLError as e:
-            if _is_alert(e):
-                raise _tls_refused(text, e) from None
-            if isinstance(e, ssl.SSLEOFError):
-                raise SchedulerError(f"the server at {text} closed the connection without a word "
-                                     f"{_IS_DASK}") from None
-            raise SchedulerError(_other(text)) from None
-        except OSError as e:
-            raise SchedulerError(f"cannot reach the Dask scheduler at {text}: {os_reason(e)}") from None
-
-    return guard()
+    try:
+        yield
+    except TimeoutError:
+        raise SchedulerError(f"the server at {text} {what} but did not answer{to} within {timeout:g} s "
+                             f"{_IS_DASK}") from None
+    except ssl.SSLError as e:
+        if _is_alert(e):
+            raise _tls_refused(text, e) from None
+        if isinstance(e, ssl.SSLEOFError):
+            raise SchedulerError(f"the server at {text} closed the connection without a word {_IS_DASK}") from None
+        raise SchedulerError(_other(text)) from None
+    except OSError as e:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {text}: {os_reason(e)}") from None
 
 
 def _tcp_handshake(stream: _Stream, text: str, timeout: float, after: str) -> bytes:
