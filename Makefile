@@ -22,11 +22,12 @@ run: setup
 	$(VENV)/bin/bower simulate
 
 # the documentation site built strictly first (seconds: a broken link fails the suite), then tests.warm: `bower
-# warm`'s groups, search included (and the solver's), two processes at a time, into the workers' cache folder
+# warm`'s groups, search included (and the solver's), two processes at a time, into the workers' cache folder; the
+# tests marked `xdist_group` run in one worker (a costly module fixture made once)
 test: setup
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -q -d build/site
 	$(PY) -m tests.warm
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 --dist loadgroup
 
 # then benchmarks/compile.py: every command compiled on an empty Numba cache (many CPU minutes: SKIP_COMPILE=1 leaves
 # it out)

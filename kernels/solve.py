@@ -65,15 +65,23 @@ def _build_space():
 
 
 def _build_pext():
-    """``PEXT[live, x]``: the bits of ``x`` at ``live``'s set positions packed low; ``PDEP[live, y]`` the inverse."""
-    pext = np.zeros((256, 256), np.uint8)
-    pdep = np.zeros((256, 256), np.uint8)
-    for live in range(256):
-        pos = [i for i in range(8) if live >> i & 1]
-        for x in range(256):
-            pext[live, x] = sum(1 << k for k, i in enumerate(pos) if x >> i & 1)
-            pdep[live, x] = sum(1 << i for k, i in enumerate(pos) if x >> k & 1)
-    return pext, pdep
+    """``PEXT[live, x]``: the bits of ``x`` at ``live``'s set positions packed low; ``PDEP[live, y]`` the inverse.
+
+    Built bit position by bit position over all 256 x 256 pairs at once (a loop over the pairs took 0.4 s of every
+    process's import): position ``i`` of ``live``, when set, is bit ``k`` of the packed form, ``k`` the number of
+    set positions of ``live`` below ``i``.
+    """
+    live = np.arange(256, dtype=np.int64)[:, None]
+    x = np.arange(256, dtype=np.int64)[None, :]
+    pext = np.zeros((256, 256), np.int64)
+    pdep = np.zeros((256, 256), np.int64)
+    below = np.zeros_like(live)  # set positions of ``live`` below ``i``
+    for i in range(8):
+        on = (live >> i) & 1
+        pext |= (on & (x >> i)) << below
+        pdep |= (on & (x >> below)) << i
+        below += on
+    return (pext & 255).astype(np.uint8), (pdep & 255).astype(np.uint8)
 
 
 TO_SOLVER, FROM_SOLVER = _build_space()

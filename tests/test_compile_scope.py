@@ -142,3 +142,54 @@ def test_a_heuristic_run_compiles_no_general_path():
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     # the plain path's kernel loaded or compiled once, the general one never
     assert json.loads(out.strip().splitlines()[-1]) == {name: [1, 0] for name in SPLIT}
+
+
+def _slice_copies(tree) -> list[int]:
+    """Lines of ``x[...:...] = y`` (an array into a slice) in a module's syntax tree; a constant on the right (a
+    fill) does not count."""
+    import ast
+
+    def has_slice(node) -> bool:
+        if isinstance(node, ast.Slice):
+            return True
+        return isinstance(node, ast.Tuple) and any(isinstance(e, ast.Slice) for e in node.elts)
+
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if isinstance(node.value, ast.Constant) or (isinstance(node.value, ast.UnaryOp)
+                                                        and isinstance(node.value.operand, ast.Constant)):
+                continue
+            if any(isinstance(t, ast.Subscript) and has_slice(t.slice) for t in targets):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_no_kernel_copies_an_array_into_a_slice():
+    # Numba compiles the shape-mismatch message of ``a[:] = b`` (string formatting, about 2.7 CPU s once in every
+    # process that compiles one): kernels call ``kernels.arrays.copy_into`` instead (benchmarks/RESULTS.md)
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "kernels"
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "jit.py":  # plain Python (the chunk kernels' thread bookkeeping), no kernel
+            continue
+        lines = _slice_copies(ast.parse(path.read_text()))
+        if lines:
+            found[str(path.relative_to(root))] = lines
+    assert not found, found
+    assert _slice_copies(ast.parse("a[:] = b\nc[i, :] = d\ne[1:3] = -1\nf[:] = 0\n")) == [1, 2]
+
+
+def test_copy_into_copies():
+    from bower.kernels.arrays import copy_into
+
+    dst = np.zeros(5, np.int64)
+    copy_into(dst, np.arange(5, dtype=np.int64))
+    assert dst.tolist() == [0, 1, 2, 3, 4]
+    rows = np.zeros((2, 3))
+    copy_into(rows[1], np.array([1.5, 2.5, 3.5]))
+    assert rows.tolist() == [[0.0, 0.0, 0.0], [1.5, 2.5, 3.5]]

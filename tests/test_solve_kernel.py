@@ -556,3 +556,13 @@ def test_cached_kernels_run_in_fresh_processes():
         v, best_card, many, compiled = res.stdout.split()
         assert (int(v), int(best_card), int(many)) == (want, want, want), res.stdout
         assert compiled == "-", f"run {run} compiled {compiled} instead of loading it from the cache"
+
+
+def test_pext_and_pdep_tables_are_bit_extract_and_deposit():
+    # the tables the solver and PIMC compress a suit's ranks by, against the definition, every (live, x) pair
+    for live in range(256):
+        pos = [i for i in range(8) if live >> i & 1]
+        for x in range(256):
+            assert ks.PEXT[live, x] == sum(1 << k for k, i in enumerate(pos) if x >> i & 1)
+            assert ks.PDEP[live, x] == sum(1 << i for k, i in enumerate(pos) if x >> k & 1)
+    assert ks.PEXT.dtype == ks.PDEP.dtype == np.uint8 and not ks.PEXT.flags.writeable

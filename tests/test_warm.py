@@ -96,6 +96,11 @@ def _bower(folder, *args):
                           capture_output=True, text=True, env=env, timeout=1200, check=False)
 
 
+# the tests of the ``warmed`` fixture run in one pytest worker (``make test`` runs ``--dist loadgroup``): a module
+# fixture is made once per worker, and this one compiles for about 30 CPU s
+_ONE_WORKER = pytest.mark.xdist_group("warmed-cache")
+
+
 @pytest.fixture(scope="module")
 def warmed(tmp_path_factory):
     """A cache folder of its own, warmed twice: (first run, second run)."""
@@ -105,6 +110,7 @@ def warmed(tmp_path_factory):
     return folder, first, second
 
 
+@_ONE_WORKER
 def test_a_first_warm_compiles_with_a_progress_line(warmed):
     _, first, _ = warmed
     assert first.returncode == 0, first.stderr
@@ -118,6 +124,7 @@ def test_a_first_warm_compiles_with_a_progress_line(warmed):
     assert "Traceback" not in first.stderr
 
 
+@_ONE_WORKER
 def test_a_second_warm_finds_everything_cached(warmed):
     folder, _, second = warmed
     assert second.returncode == 0, second.stderr
@@ -128,6 +135,7 @@ def test_a_second_warm_finds_everything_cached(warmed):
     assert second.stderr.splitlines()[-1].startswith(f"bower: warm: {VARIANT} cached, nothing to compile (")
 
 
+@_ONE_WORKER
 def test_a_later_run_loads_from_the_warmed_cache(warmed):
     folder, _, _ = warmed
     code = (f"import bower; r = bower.simulate({VARIANT!r}, hands=500, threads=1); "
@@ -141,6 +149,7 @@ def test_a_later_run_loads_from_the_warmed_cache(warmed):
     assert COMPILE_NOTICE not in proc.stderr  # and the library said nothing
 
 
+@_ONE_WORKER
 def test_quiet_warm_says_nothing(warmed):
     folder, _, _ = warmed
     proc = _bower(folder, "--quiet", "warm", "--variant", VARIANT, "--part", PART)

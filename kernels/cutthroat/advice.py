@@ -38,6 +38,7 @@ defenders' together (the solver measures the maker's side only).
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.advice import (
     M_EPS,
     M_KIND,
@@ -227,8 +228,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                 dealt[slots[i % 3]] |= np.int64(1) << unseen[i]
             for i in range(3):
                 kitty[1 + i] = unseen[15 + i]
-            dstate[:] = dstate0
-            dbuf[:] = dbuf0
+            copy_into(dstate, dstate0)
+            copy_into(dbuf, dbuf0)
             for s in range(N_SEATS):
                 hands[s] = dealt[s]  # dealer in seat 2: position p is seat p - 1
             w = 1.0
@@ -259,8 +260,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     infer[ci, s, 0] += w * estimate(dealt[s], u, wt, s, params[s, Q_VOID])
                     infer[ci, s, 1] += w * ((dealt[s] >> right) & 1)
             for a in range(n_actions):
-                dstate[:] = dstate0
-                dbuf[:] = dbuf0
+                copy_into(dstate, dstate0)
+                copy_into(dbuf, dbuf0)
                 force[F_SEAT] = seat
                 force[F_AT] = n_passes
                 force[F_CALL] = actions[a, 0]

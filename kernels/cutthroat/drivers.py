@@ -10,6 +10,7 @@ lone defender's euchre, round-one made), and ``ST_SWAPS`` the dealer's exchanges
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.bits import lowest
 from bower.kernels.cutthroat.hand import (
     CALL_ACCEPT,
@@ -85,7 +86,7 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
             play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
                       (first_hand + h) % 3, rules, params, wt, order, rec, search)
             tally(rec, acc)
-        summary[ci, :] = acc
+        copy_into(summary[ci], acc)
 
 
 @chunk_kernel
@@ -108,7 +109,7 @@ def plain_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules
             play_hand_plain(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, keeps,
                             (first_hand + h) % 3, rules, params, wt, rec)
             tally(rec, acc)
-        summary[ci, :] = acc
+        copy_into(summary[ci], acc)
 
 
 def simulate_kernel(params, rules):
@@ -249,7 +250,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 game_seed = seed_game(chunk, game_seed, a, duplicate, state, dstate, buf, dbuf)
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
-                    params[s, :] = strat_params[assignments[a, s]]
+                    copy_into(params[s], strat_params[assignments[a, s]])
                 card_weights(params, wt, order)
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
                                                wt, order, rec, rules, params, seat_strat, target, max_hands, scores,

@@ -12,6 +12,7 @@ counters (``S_*``) are fixed-width int64 rows read by ``bower.sim.records`` and
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.bits import popcount
 from bower.kernels.tables import SUIT_MASK
 from bower.kernels.cutthroat.strategy import (
@@ -1029,8 +1030,8 @@ def call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, order, 
         for i in range(n_cand):
             for s in range(N_SEATS):
                 hands[s] = world[s]
-            ds[:] = dstate
-            db[:] = dbuf
+            copy_into(ds, dstate)
+            copy_into(db, dbuf)
             force = (me, k, cand[i, 0], cand[i, 1], k)
             maker, trump = auction(hands, up, dealer, rules, params, wt, force, ds, db, scratch)
             if maker < 0:
@@ -1084,8 +1085,8 @@ def exchange_values(me, n_calls, up, own, maker, f_seat, f_alone, cand, n_cand, 
             for s in range(N_SEATS):
                 hands[s] = world[s]
             hands[me] = own if cand[i] < 0 else (own & ~(np.int64(1) << cand[i])) | (np.int64(1) << up)
-            ds[:] = dstate
-            db[:] = dbuf
+            copy_into(ds, dstate)
+            copy_into(db, dbuf)
             vals[i] += w * finish_points(hands, dummy, me, maker, trump, f_seat, f_alone, np.int64(-2), np.int64(-1),
                                          me, rules, params, wt, order, pw, pm, ds, db, points, ws)
     return total
@@ -1311,8 +1312,8 @@ def lone_values(me, second, hands, dealer, trump, maker, maker_alone, asked, rul
         for c in range(2):
             for s in range(N_SEATS):
                 h[s] = world[s]
-            ds[:] = dstate
-            db[:] = dbuf
+            copy_into(ds, dstate)
+            copy_into(db, dbuf)
             lone = me if c == 1 else np.int64(-1)
             if c == 0 and second >= 0 and defender_goes_alone(h[second], trump, second, params, wt, ds, db):
                 lone = second
@@ -1363,8 +1364,8 @@ def auction_force(dealt, up, dealer, rules, params, wt, order, pw, pm, dstate, d
         seat = (dealer + 1 + k) % 3
         for s in range(N_SEATS):
             hands[s] = dealt[s]
-        ds[:] = dstate
-        db[:] = dbuf
+        copy_into(ds, dstate)
+        copy_into(db, dbuf)
         auction(hands, up, dealer, rules, params, wt, (np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1),
                                                        np.int64(k)), ds, db, scratch)
         call = scratch[R_CALLS + 2 * k + 1]

@@ -29,6 +29,7 @@ and lone-defender flags). A thrown-in hand scores 0 in both rows.
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.advice import (
     M_KIND,
     MODEL_EXACT,
@@ -176,8 +177,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
             for i in range(3):
                 kitty[1 + i] = unseen[15 + i]
             if exact:
-                dstate[:] = dstate0
-                dbuf[:] = dbuf0
+                copy_into(dstate, dstate0)
+                copy_into(dbuf, dbuf0)
                 for p in range(N_SEATS):
                     hands[p] = dealt[p]
                 auction(hands, up, np.int64(ADVICE_DEALER), rules, params, wt, force_of(check), dstate, dbuf, rec)
@@ -204,8 +205,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                 infer[ci, s, 0] += w * f0
                 infer[ci, s, 1] += w * f1
             for a in range(n_actions):
-                dstate[:] = dstate0
-                dbuf[:] = dbuf0
+                copy_into(dstate, dstate0)
+                copy_into(dbuf, dbuf0)
                 force[F_SEAT] = seat
                 force[F_AT] = n_passes
                 force[F_CALL] = actions[a, 0]

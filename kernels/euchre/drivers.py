@@ -14,6 +14,7 @@ defended alone) and their makes (for a lone defender: the makers euchred);
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.deal import deal_packets
 from bower.kernels.euchre.hand import (
     CALL_PASS,
@@ -80,7 +81,7 @@ def _simulate(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, p
             play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, (first_hand + h) % 4, rules, params,
                       wt, rec, search, general)
             tally(rec, acc)
-        summary[ci, :] = acc
+        copy_into(summary[ci], acc)
 
 
 @chunk_kernel
@@ -233,7 +234,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 game_seed = seed_game(chunk, game_seed, a, duplicate, state, dstate, buf, dbuf)
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
-                    params[s, :] = strat_params[assignments[a, s]]
+                    copy_into(params[s], strat_params[assignments[a, s]])
                 card_weights(params, wt)
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, rec,
                                                rules, params, seat_strat, target, max_hands, scores, h_acc, s_acc,

@@ -21,6 +21,7 @@ caller once per hand). A run of heuristic seats compiles ``play_plain`` only
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels import pimc
 from bower.kernels.bits import highest, lowest, popcount, smear
 from bower.kernels.deal import deal_packets
@@ -714,8 +715,8 @@ def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate
         for i in range(n_cand):
             for s in range(N_SEATS):
                 hands[s] = world[s]
-            ds[:] = dstate
-            db[:] = dbuf
+            copy_into(ds, dstate)
+            copy_into(db, dbuf)
             force = (me, k, cand[i, 0], cand[i, 1], k)
             maker, trump = auction(hands, up, dealer, rules, params, wt, force, ds, db, rec)
             if maker < 0:
@@ -758,8 +759,8 @@ def pimc_auction_force(dealt_by_seat, up, dealer, rules, params, wt, dstate, dbu
         seat = (dealer + 1 + k) & 3
         for s in range(N_SEATS):
             hands[s] = dealt_by_seat[s]
-        ds[:] = dstate
-        db[:] = dbuf
+        copy_into(ds, dstate)
+        copy_into(db, dbuf)
         auction(hands, up, dealer, rules, params, wt, (np.int64(-1), np.int64(-1), np.int64(-1), np.int64(-1),
                                                        np.int64(k)), ds, db, rec)
         if rec[R_NCALLS] <= k:
@@ -897,8 +898,8 @@ def _discard_values(me, dealt, up, maker, f_seat, f_alone, dealer, rules, params
             for s in range(N_SEATS):
                 hands[s] = world[s]
             hands[me] = (dealt & ~(np.int64(1) << cand[i])) | up_bit
-            ds[:] = dstate
-            db[:] = dbuf
+            copy_into(ds, dstate)
+            copy_into(db, dbuf)
             maker_alone, lone_def, out, leader = contract(hands, u, maker, dealer, rules, params, wt, f_seat, f_alone,
                                                           ds, db)
             key[i] = (2 if maker_alone else 0) + 4 * (lone_def + 1)
@@ -1011,8 +1012,8 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
                 continue
         total += w
         for c in range(2):
-            ds[:] = dstate
-            db[:] = dbuf
+            copy_into(ds, dstate)
+            copy_into(db, dbuf)
             lone = me if c == 1 else -1
             if c == 0 and second >= 0:
                 if is_random(params, second):

@@ -27,6 +27,7 @@ both rows.
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.advice import (
     M_EPS,
     M_KIND,
@@ -254,8 +255,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                             target_score, prefix, swap_given, seat, tau, eps, feats, best_e, dist)
             if exact:
                 # the strategy's own auction on these cards must reproduce the calls so far (today's test)
-                dstate[:] = dstate0
-                dbuf[:] = dbuf0
+                copy_into(dstate, dstate0)
+                copy_into(dbuf, dbuf0)
                 ok = strategy_reproduces(dealt, dstate, dbuf, hands, rules, params, scores, target_score, prefix,
                                          swap_given, rec)
                 w = 1.0 if ok else 0.0
@@ -275,8 +276,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     infer[ci, s, f] += w * feats[s, f]
             n_seen = np.int64(0)
             for a in range(n_actions):
-                dstate[:] = dstate0
-                dbuf[:] = dbuf0
+                copy_into(dstate, dstate0)
+                copy_into(dbuf, dbuf0)
                 force[F_SEAT] = seat
                 force[F_AT] = k
                 force[F_SWAP] = actions[a, 0]

@@ -7,6 +7,7 @@ rows), and the Python layer merges them, so results never depend on threads.
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.bits import lowest
 from bower.kernels.deal import deal_four, deal_packets
 from bower.kernels.ghost.hand import (
@@ -91,7 +92,7 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
             tally(flat, base, acc)
             if want_stats:
                 tally_bids(flat[base:base + R_WIDTH], params, bid_acc[ci], est_acc[ci])
-        summary[ci, :] = acc
+        copy_into(summary[ci], acc)
 
 
 @chunk_kernel
@@ -108,7 +109,7 @@ def plain_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules
         flat = records.reshape(-1) if want_records else two
         plain_chunk(state, buf, deck, ci * chunk_size, min((ci + 1) * chunk_size, n_hands), first_hand, rules,
                     params, rows, scores, target, want_records, flat, acc, want_stats, bid_acc[ci], est_acc[ci])
-        summary[ci, :] = acc
+        copy_into(summary[ci], acc)
 
 
 def plain_run(params, rules) -> bool:

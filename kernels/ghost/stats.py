@@ -12,6 +12,7 @@ strategy's own trick estimate in steps of ``EST_STEP``.
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.bits import popcount
 from bower.kernels.deal import deal_packets
 from bower.kernels.ghost.hand import (
@@ -115,8 +116,8 @@ def _replay(dealt, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params, sc
 
     Returns the forced seat's points and twice its margin.
     """
-    dstate[:] = dstate0
-    dbuf[:] = dbuf0
+    copy_into(dstate, dstate0)
+    copy_into(dbuf, dbuf0)
     force[F_SWAP] = swap
     play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec, search)
     seat = force[F_SEAT]
@@ -178,11 +179,11 @@ def swap_chunks(lo, hi, states, dstates, first_deal, chunk_size, n_deals, rules,
             if not paired:
                 deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt2)
             # the strategy's own play, to find the decision points (decision stream restored after)
-            dstate[:] = dstate0
-            dbuf[:] = dbuf0
+            copy_into(dstate, dstate0)
+            copy_into(dbuf, dbuf0)
             play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, unforced, rec, search)
-            dnext[:] = dstate
-            dbuf_next[:] = dbuf
+            copy_into(dnext, dstate)
+            copy_into(dbuf_next, dbuf)
             base_swap = rec[R_SWAP]
             base_pos = (base_swap - dealer + 2) % 3 + 1 if base_swap >= 0 else 4
             if not paired:
@@ -211,7 +212,7 @@ def swap_chunks(lo, hi, states, dstates, first_deal, chunk_size, n_deals, rules,
                         a[pos - 1, b, SW_DPTS_SQ] += d * d
                         a[pos - 1, b, SW_DMAR] += dm
                         a[pos - 1, b, SW_DMAR_SQ] += dm * dm
-                        mirrored[:] = dealt
+                        copy_into(mirrored, dealt)
                         mirrored[pos - 1] = dealt[3]
                         mirrored[3] = dealt[pos - 1]
                         pts_ms, mar_ms = _replay(mirrored, dstate0, dbuf0, dstate, dbuf, work, dealer, rules, params,
@@ -239,5 +240,5 @@ def swap_chunks(lo, hi, states, dstates, first_deal, chunk_size, n_deals, rules,
                                            target, force, 0, rec, search)
                     _add_side(a, pos - 1, est_bucket(e), SW_N_KEEP, pts_k, mar_k)
             # the decision stream moves on as in the strategy's own play of this deal
-            dstate0[:] = dnext
-            dbuf0[:] = dbuf_next
+            copy_into(dstate0, dnext)
+            copy_into(dbuf0, dbuf_next)

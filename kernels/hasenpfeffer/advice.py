@@ -30,6 +30,7 @@ other side's (doubled, as before).
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.advice import (
     M_KIND,
     MODEL_EXACT,
@@ -208,8 +209,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     hands[s] = dealt[s]
                     if (dealt[s] >> JOKER) & 1:
                         joker_seat = s
-                dstate[:] = dstate0
-                dbuf[:] = dbuf0
+                copy_into(dstate, dstate0)
+                copy_into(dbuf, dbuf0)
                 auction(hands, joker_seat, np.int64(ADVICE_DEALER), rules, params, wt, unforced, dstate, dbuf, rec)
                 keep = rec[R_NCALLS] > k
                 if keep:
@@ -238,8 +239,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                 infer[ci, s, 1] += w * f1
             n_seen = np.int64(0)
             for a in range(n_actions):
-                dstate[:] = dstate0
-                dbuf[:] = dbuf0
+                copy_into(dstate, dstate0)
+                copy_into(dbuf, dbuf0)
                 force[F_CALL] = actions[a]
                 play_dealt_once(dealt, widow, np.int64(ADVICE_DEALER), rules, params, wt, force, dstate, dbuf, work, rec,
                                 search)

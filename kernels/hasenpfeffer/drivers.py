@@ -11,6 +11,7 @@ threes, -) as bidder and their makes; ``ST_WINS`` counts games its side won.
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.estimate import estimate
 from bower.kernels.games import (
     ST_BIDDER,
@@ -80,7 +81,7 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
             rec = records[h] if want_records else scratch
             play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, rec, search)
             tally(rec, acc)
-        summary[ci, :] = acc
+        copy_into(summary[ci], acc)
 
 
 @chunk_kernel
@@ -96,7 +97,7 @@ def plain_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules
         acc = np.zeros(S_WIDTH, np.int64)
         plain_chunk(state, buf, deck, ci * chunk_size, min((ci + 1) * chunk_size, n_hands), first_hand, rules, params,
                     tab, want_records, records, scratch, acc)
-        summary[ci, :] = acc
+        copy_into(summary[ci], acc)
 
 
 def simulate_kernel(params, rules):
@@ -220,7 +221,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 game_seed = seed_game(chunk, game_seed, a, duplicate, state, dstate, buf, dbuf)
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
-                    params[s, :] = strat_params[assignments[a, s]]
+                    copy_into(params[s], strat_params[assignments[a, s]])
                 card_weights(params, wt)
                 plain = plain_tables(params, tab)
                 winner, n, both = play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, params,

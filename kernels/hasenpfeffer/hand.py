@@ -18,6 +18,7 @@ and, as the high bidder, its trump and discard (``pimc_widow``).
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.bits import lowest, popcount
 from bower.kernels.estimate import best_suit
 from bower.kernels.deal import shuffle
@@ -643,8 +644,8 @@ def _call_values(me, k, calls, force, cand, n_cand, dealt, widow, dealer, rules,
         for i in range(n_cand):
             for s in range(N_SEATS):
                 hands[s] = world[s]
-            ds[:] = dstate
-            db[:] = dbuf
+            copy_into(ds, dstate)
+            copy_into(db, dbuf)
             f[F_CALL] = cand[i]
             bidder, level, _ = auction(hands, joker_seat, dealer, rules, params, wt, f, ds, db, rec)
             if bidder < 0:
