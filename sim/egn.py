@@ -500,7 +500,7 @@ RANKS_SUITS = [r + s for s in SUITS for r in RANKS]  # the 24 cards
 
 
 def points_of(maker: int | None, alone: list[int], tricks: dict) -> dict:
-    """The points of a hand by side (RULES.md 4): makers 3-4 tricks +1, 5 +2 (+4 alone); euchred: defenders +2 (+4 alone)."""
+    """Points by side (RULES.md 4): makers 3-4 tricks +1, 5 +2 (+4 alone); euchred: defenders +2 (+4 alone)."""
     points = {"0": 0, "1": 0}
     if maker is None:
         return points

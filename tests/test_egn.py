@@ -1,4 +1,4 @@
-"""Euchre Game Notation (issue 35): real games read as records, records written as EGN, bad files refused in one line."""
+"""Euchre Game Notation (issue 35): real games read as records, records written as EGN, bad files in one line."""
 
 from __future__ import annotations
 
@@ -169,7 +169,8 @@ def test_egn_to_records_to_egn_keeps_the_game(tmp_path):
 
 def test_simulate_writes_egn_and_other_variants_refuse_it(capsys, tmp_path):
     path = tmp_path / "hands.egn"
-    code, out, _ = run(capsys, "simulate", "--variant", "euchre", "--hands", "30", "--seed", "3", "--records", str(path))
+    code, out, _ = run(capsys, "simulate", "--variant", "euchre", "--hands", "30", "--seed", "3",
+                       "--records", str(path))
     assert code == 0 and listing(tmp_path) == ["hands.egn"]
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["version"] == "1.4" and len(doc["deals"]) == 30
