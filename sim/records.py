@@ -990,11 +990,34 @@ def open_writer(path: str, variant, rules: dict, extra: list | None = None, meta
     ``meta``: what the file's metadata says of the run that made it (``file_meta``).
     """
     lower = str(path).lower()
+    if lower.endswith(".egn"):
+        from bower.sim.egn import EgnWriter
+
+        return EgnWriter(path, variant, rules, meta)
     if lower.endswith(".jsonl"):
         return JsonlWriter(path, variant, rules, meta)
     if lower.endswith(".parquet"):
         return ParquetWriter(path, variant, rules, extra, meta)
     raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
+
+
+def is_egn(path) -> bool:
+    """Whether ``path`` names a Euchre Game Notation file (``.egn``: ``bower.sim.egn``)."""
+    return str(path).lower().endswith(".egn")
+
+
+def egn_items(path):
+    """Yield ``(record, where)`` for each deal of an EGN file that becomes a record (``bower.sim.egn.read_egn``);
+    each deal left out is named on stderr first (``bower: note: FILE deal N left out: WHY``)."""
+    import sys
+
+    from bower.sim.egn import read_egn
+
+    egn = read_egn(path)
+    for number, why in egn.left_out:
+        sys.stderr.write(f"bower: note: {path} deal {number} left out: {why}\n")
+    for rec in egn.records:
+        yield rec, f"{path}: deal {rec['hand']}"
 
 
 def read_meta(path: str) -> dict | None:
@@ -1058,6 +1081,8 @@ def read_records(path: str) -> list[dict]:
     """
     from bower.sim.records_check import iter_file
 
+    if is_egn(path):
+        return [r for r, _ in egn_items(path)]
     return [r for r, _ in iter_file(path, _columns_to_read(path))]
 
 
@@ -1075,8 +1100,12 @@ def iter_record_batches(path: str, batch: int = 4096):
     plays; the first fault is one line naming the file, the record, the
     field and the reason (RecordsError / RecordError, exit 2).
     """
-    from bower.sim.records_check import check_path, checked_batches
+    from bower.sim.records_check import check_path, checked, checked_batches
 
+    if is_egn(path):  # an EGN file's records (bower.sim.egn), checked as any
+        recs = [r for r, _ in checked(egn_items(path))]
+        yield from (recs[i:i + batch] for i in range(0, len(recs), batch))
+        return
     check_path(path)
     yield from checked_batches(path, batch, columns=_columns_to_read(path))
 

@@ -52,16 +52,17 @@ def fields_needed(variant) -> dict[str, tuple[str, ...]]:
 
 
 def read_hands(path: str):
-    """Yield ``(record, label)`` for each record of a ``.jsonl`` or ``.parquet`` file, streaming.
+    """Yield ``(record, label)`` for each record of a ``.jsonl``, ``.parquet`` or ``.egn`` file (``.egn``: whole).
 
     ``label`` names it in messages: ``FILE: record N (line L)`` (N from 0).
     The reading is ``bower.sim.records_check.iter_file``: RecordsError for a
     file that cannot be read, ReplayError for a line that is not UTF-8, not
     JSON or not an object.
     """
+    from bower.sim.records import egn_items, is_egn
     from bower.sim.records_check import iter_file
 
-    yield from iter_file(path)
+    yield from egn_items(path) if is_egn(path) else iter_file(path)
 
 
 def _popcount(m: int) -> int:

@@ -59,7 +59,7 @@ class _ReplayCommand(click.Command):
                    "from 0, as the output and messages name them (record N); the summary counts these alone.")
 @scheduler_option
 def replay(file, dd, as_json, hand, scheduler):
-    """Replay the hands of FILE (.jsonl or .parquet records) against the rules: reneges, tricks, points.
+    """Replay the hands of FILE (.jsonl or .parquet records, or a .egn game) against the rules: reneges, tricks, points.
 
     Each hand is replayed from its plays: turn order, the cards each seat
     held (from 'deal' when the record has it, else the cards each seat

@@ -1,0 +1,636 @@
+"""Euchre Game Notation (``.egn``, version 1.4): real Standard Euchre games in and out as bower records.
+
+``read_egn`` turns an EGN file into bower's Standard Euchre records (the
+dict form of a JSONL record, ``bower.sim.variants.euchre.records``), one per
+deal whose cards are all known; ``write_egn`` writes records as an EGN file.
+
+Seats: EGN seat i is bower seat i. Both number the seats clockwise from the
+same seat 0 (EGN's ``players`` list "starting with Player 0 and proceeding
+clockwise"; RULES.md: "Seats are numbered clockwise"), both start the
+bidding and the first lead at the dealer's left (bower's position 1, seat
+``(dealer + 1) % 4``; EGN's ``calls`` index 0), and both pair seats 0 & 2
+against 1 & 3 (bower's side 0 is EGN's team 0). So ``dealer`` and every seat
+carry over unchanged; EGN call ``i`` is seat ``(dealer + 1 + i) % 4``.
+
+What EGN leaves out is deduced as the rules do: the seat of each card (the
+first lead at the dealer's left, skipping a seat that sits out; each later
+trick led by the winner of the one before), the maker (the one non-pass
+call), trump, who plays alone (``isAlone``: the maker; ``aloneDefender``).
+A deal's hands are ``initialState.playerCards`` when it gives them, else
+each seat's cards played (the dealer's with the up-card swapped back for its
+``discard``). The kitty is the up-card, then the three cards no seat holds
+(in the order of a fifth ``playerCards`` list when one gives them, as
+``write_egn`` writes it, else in bower's card order). A deal whose cards are
+not all known (a seat that sits out plays none; a dealer's discard not
+given; an unknown card such as ``Xx``; a deal cut short) is left out of the
+records and named in ``EgnFile.left_out``: no card is made up.
+
+A file bower cannot represent (a ruleset value such as ``canadian: true``)
+or that breaks the format or the rules (not UTF-8 or JSON, a malformed card,
+a card played twice, a trick of the wrong size, a renege, an impossible call
+sequence) is an ``EgnError``: one line naming the file, the deal and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from bower.sim.records import RecordsError, _AtomicFile, bower_version
+from bower.sim.rules import RULES_VERSION
+
+FILE_TYPE = "Euchre Game Notation"
+VERSION = "1.4"
+READ_VERSIONS = ("1.2", "1.3", "1.4")  # the schema family: 1.2 to 1.4, with or without a patch number
+
+SUITS = "CSDH"  # bower's suit order (bower.sim.cards)
+RANKS = "9TJQKA"
+SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
+ROUND_ONE = {"Order", "PickUp", "Alone", "Call"}  # the spellings of ordering the up-card up
+
+# ruleset key -> (the values bower can represent, what the default is)
+RULESET = {
+    "std": ((True, False), True),
+    "defend_alone": ((True, False), False),
+    "canadian": ((False,), False),
+    "loner_lead": (("LEFT_OF_DEALER",), "LEFT_OF_DEALER"),
+    "loner_march_score": ((4,), 4),
+    "loner_euchred_score": ((2,), 2),
+    "min_rank": ((9,), 9),
+    "num_players": ((4,), 4),
+    "farmers": ((False,), False),
+    "partners_best": ((False,), False),
+    "go_under": ((False,), False),
+    "joker": ((False,), False),
+    "allow_no_trump": ((False,), False),
+    "fast_break": ((False,), False),
+    "four_trick_tokens": ((False,), False),
+}
+PLAY_FREE = ("winning_score", "num_deals")  # keys that do not change how a deal is played: any integer
+
+
+class EgnError(RecordsError):
+    """An EGN file bower cannot read or write: one line naming the file, the deal and the field."""
+
+
+@dataclass
+class EgnFile:
+    """What ``read_egn`` returns.
+
+    ``records``: the bower records, one per deal with all its cards known, in
+    file order (``hand`` is the EGN ``dealNumber``). ``meta``: the file's
+    ``metadata`` as written (``title``, ``players``, ``initialScore``,
+    ``ruleset``...), with ``rules`` (the bower rule options it maps to).
+    ``left_out``: ``(dealNumber, reason)`` of each deal left out.
+    """
+
+    records: list[dict]
+    meta: dict
+    left_out: list[tuple[int, str]] = field(default_factory=list)
+
+
+class _LeftOut(Exception):
+    """A deal whose cards are not all known: left out, not an error."""
+
+
+# ---- cards ---------------------------------------------------------------------------------------
+
+
+def _order(card: str) -> int:
+    """A bower card's place in bower's card order (suits C S D H, ranks 9 to A)."""
+    return SUITS.index(card[1]) * 6 + RANKS.index(card[0])
+
+
+def _sorted(cards) -> list[str]:
+    return sorted(cards, key=_order)
+
+
+def to_egn_card(card: str) -> str:
+    """A bower card (``"9C"``) in EGN's spelling (``"9c"``)."""
+    return card[0] + card[1].lower()
+
+
+def _card(text, where: str, trump: str | None = None) -> str:
+    """An EGN card as a bower card; ``_LeftOut`` for an unknown one (``Xx``, a generic suit), EgnError if malformed.
+
+    ``R`` / ``L`` (the bowers) need ``trump``.
+    """
+    if not isinstance(text, str) or not 1 <= len(text) <= 2:
+        raise EgnError(f"{where}: {_shown(text)} is not a card")
+    if text in ("R", "L"):
+        if trump is None:
+            raise EgnError(f"{where}: {text} (a bower) where trump is not known")
+        return "J" + (trump if text == "R" else SAME_COLOUR[trump])
+    if text == "B":
+        raise EgnError(f"{where}: B (the joker) is not a Standard Euchre card")
+    if len(text) != 2:
+        raise EgnError(f"{where}: {_shown(text)} is not a card")
+    rank, suit = text[0], text[1]
+    rank = "9" if rank == "N" else rank
+    if rank in "78":
+        raise EgnError(f"{where}: {text} is not in the 24-card deck")
+    if rank not in RANKS + "X" or suit not in "schdSCHDxtng":
+        raise EgnError(f"{where}: {_shown(text)} is not a card")
+    if rank == "X" or suit in "xtng":
+        raise _LeftOut(f"card {text} is not known")
+    return rank + suit.upper()
+
+
+def _shown(value) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _suit(card: str, trump: str) -> str:
+    """A card's effective suit (the left bower is trump)."""
+    if card[0] == "J" and card[1] == SAME_COLOUR[trump]:
+        return trump
+    return card[1]
+
+
+def _strength(card: str, led: str, trump: str) -> int:
+    if card == "J" + trump:
+        return 100
+    if card == "J" + SAME_COLOUR[trump]:
+        return 99
+    if card[1] == trump:
+        return 80 + RANKS.index(card[0])
+    if card[1] == led:
+        return 40 + RANKS.index(card[0])
+    return 0
+
+
+def trick_winner(cards: list[str], trump: str) -> int:
+    """The index in ``cards`` (bower cards, in the order played) of the card that wins the trick."""
+    led = _suit(cards[0], trump)
+    values = [_strength(c, led, trump) for c in cards]
+    return values.index(max(values))
+
+
+# ---- rules ---------------------------------------------------------------------------------------
+
+
+def rules_of(ruleset, where: str) -> dict:
+    """bower's Euchre rule options for an EGN ``ruleset``; EgnError naming the key a value bower cannot play."""
+    if ruleset is None:
+        ruleset = {}
+    if not isinstance(ruleset, dict):
+        raise EgnError(f"{where}: field 'metadata.ruleset' is not an object")
+    for key, value in ruleset.items():
+        if key in PLAY_FREE:
+            if type(value) is not int or value < 0:
+                raise EgnError(f"{where}: field 'metadata.ruleset.{key}' is {_shown(value)}, not a whole number")
+            continue
+        if key not in RULESET:
+            raise EgnError(f"{where}: field 'metadata.ruleset' has key {_shown(key)}, not an EGN ruleset key")
+        ok, _ = RULESET[key]
+        if value not in ok or type(value) is not type(ok[0]):
+            raise EgnError(f"{where}: ruleset {key} = {json.dumps(value)} is not a rule bower plays "
+                           f"(Standard Euchre: {key} = {json.dumps(RULESET[key][1])})")
+    return {"stick_the_dealer": ruleset.get("std", True), "allow_lone_defender": ruleset.get("defend_alone", False)}
+
+
+def ruleset_of(rules: dict) -> dict:
+    """The EGN ``ruleset`` of bower's Euchre rule options (``winning_score`` 10: bower's game)."""
+    return {"std": bool(rules.get("stick_the_dealer", False)), "canadian": False, "loner_lead": "LEFT_OF_DEALER",
+            "defend_alone": bool(rules.get("allow_lone_defender", False)), "winning_score": 10}
+
+
+# ---- reading -------------------------------------------------------------------------------------
+
+
+def _load(path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        raise EgnError(f"no EGN file {path}") from None
+    except IsADirectoryError:
+        raise EgnError(f"cannot read {path}: it is a directory") from None
+    except OSError as e:
+        from bower.sim.errors import os_reason
+
+        raise EgnError(f"cannot read {path}: {os_reason(e)}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise EgnError(f"{path} is not UTF-8 text") from None
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise EgnError(f"{path} is not JSON ({getattr(e, 'msg', 'too deep')})") from None
+    if not isinstance(doc, dict) or doc.get("fileType") != FILE_TYPE:
+        raise EgnError(f"{path} is not an EGN file (field 'fileType' is not {FILE_TYPE!r})")
+    version = doc.get("version")
+    if not isinstance(version, str) or ".".join(version.split(".")[:2]) not in READ_VERSIONS:
+        raise EgnError(f"{path}: field 'version' is {_shown(version)}, not an EGN version bower reads "
+                       f"({', '.join(READ_VERSIONS)})")
+    if not isinstance(doc.get("metadata"), dict):
+        raise EgnError(f"{path}: field 'metadata' is missing or not an object")
+    if not isinstance(doc.get("deals"), list):
+        raise EgnError(f"{path}: field 'deals' is missing or not a list")
+    return doc
+
+
+def read_egn(path) -> EgnFile:
+    """The records of an EGN file (``EgnFile``): one per deal whose cards are all known; the others in ``left_out``.
+
+    Each record passes bower's record check. EgnError (one line: the file,
+    the deal, the field) for a file bower cannot read or play.
+    """
+    doc = _load(path)
+    meta = dict(doc["metadata"])
+    rules = rules_of(meta.get("ruleset"), str(path))
+    meta["rules"] = rules
+    records, left_out = [], []
+    for i, deal in enumerate(doc["deals"]):
+        if isinstance(deal, str):
+            raise EgnError(f"{path}: deal {i} is bitpacked (a .egnb form); bower reads the JSON form only")
+        number = deal.get("dealNumber", i) if isinstance(deal, dict) else i
+        where = f"{path}: deal {number}"
+        if not isinstance(deal, dict):
+            raise EgnError(f"{where} is not an object")
+        if type(number) is not int or number < 0:
+            raise EgnError(f"{path}: deal {i}: field 'dealNumber' is {_shown(number)}, not a whole number")
+        try:
+            records.append(_deal(deal, number, rules, where))
+        except _LeftOut as e:
+            left_out.append((number, str(e)))
+    if records:
+        _check(records, str(path))
+    return EgnFile(records, meta, left_out)
+
+
+def _check(records: list[dict], path: str) -> None:
+    """bower's own record check of every record (``bower.sim.records_check``)."""
+    from bower.sim.records_check import checked
+
+    for _ in checked(((r, f"{path}: deal {r['hand']}") for r in records)):
+        pass
+
+
+def _phases(deal: dict, where: str) -> tuple[dict, dict | None]:
+    phases = deal.get("phases")
+    if not isinstance(phases, list):
+        raise EgnError(f"{where}: field 'phases' is missing or not a list")
+    bid = play = None
+    for k, ph in enumerate(phases):
+        kind = ph.get("type") if isinstance(ph, dict) else None
+        if kind == "EUCHRE_BIDDING" and bid is None and play is None:
+            bid = ph
+        elif kind == "TRICK_PLAY" and bid is not None and play is None:
+            play = ph
+        else:
+            raise EgnError(f"{where}: field 'phases' entry {k} is not a bidding phase then a trick-play phase")
+    if bid is None:
+        raise _LeftOut("it has no bidding")
+    return bid, play
+
+
+def _calls(bid: dict, dealer: int, up: str, rules: dict, where: str):
+    """(bower calls, maker or None, trump or None, ordered up); EgnError for an impossible sequence."""
+    calls = bid.get("calls")
+    if not isinstance(calls, list):
+        raise EgnError(f"{where}: field 'calls' is missing or not a list")
+    out, maker, trump, ordered = [], None, None, False
+    for i, c in enumerate(calls):
+        seat = (dealer + 1 + i) % 4
+        w = f"{where}: field 'calls' entry {i} (seat {seat})"
+        if maker is not None:
+            raise EgnError(f"{w}: a call after seat {maker} made trump")
+        if i >= 8:
+            raise EgnError(f"{w}: more than two rounds of calls")
+        if c == "Pass":
+            if i == 7 and rules["stick_the_dealer"]:
+                raise EgnError(f"{w}: the dealer passes in round two under stick the dealer (std)")
+            out.append([seat, "pass"])
+        elif i < 4 and c in ROUND_ONE:
+            out.append([seat, "order"])
+            maker, trump, ordered = seat, up[1], True
+        elif i >= 4 and isinstance(c, str) and c in "shdc" and len(c) == 1:
+            if c.upper() == up[1]:
+                raise EgnError(f"{w}: names {c}, the turned-down up-card's suit")
+            out.append([seat, c.upper()])
+            maker, trump = seat, c.upper()
+        elif c == "n":
+            raise EgnError(f"{w}: no trump (n) is not a call bower plays")
+        else:
+            raise EgnError(f"{w}: {_shown(c)} is not a call in round {1 + (i >= 4)}")
+    if maker is None and len(calls) < 8:
+        raise _LeftOut(f"the bidding stops after {len(calls)} call(s)")
+    return out, maker, trump, ordered
+
+
+def _hand_lists(state: dict, where: str):
+    """``initialState.playerCards`` as 4 hands (None for a seat not given) and the kitty order given (or None)."""
+    pc = state.get("playerCards")
+    if pc is None:
+        return [None] * 4, None
+    if not isinstance(pc, list) or len(pc) not in (0, 4, 5) or not all(isinstance(h, list) for h in pc):
+        raise EgnError(f"{where}: field 'playerCards' is not a list of 4 card lists")
+    if not pc:
+        return [None] * 4, None
+    hands = []
+    for s in range(4):
+        h = pc[s]
+        if not h:
+            hands.append(None)
+            continue
+        if len(h) != 5:
+            raise EgnError(f"{where}: field 'playerCards' entry {s} holds {len(h)} cards, not 5")
+        try:
+            hands.append([_card(c, f"{where}: field 'playerCards' entry {s}") for c in h])
+        except _LeftOut:
+            hands.append(None)
+    kitty = None
+    if len(pc) == 5 and len(pc[4]) == 4:
+        try:
+            kitty = [_card(c, f"{where}: field 'playerCards' entry 4") for c in pc[4]]
+        except _LeftOut:
+            kitty = None
+    return hands, kitty
+
+
+def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
+    """One EGN deal as a bower record; _LeftOut when its cards are not all known."""
+    state = deal.get("initialState")
+    if not isinstance(state, dict):
+        raise EgnError(f"{where}: field 'initialState' is missing or not an object")
+    dealer = state.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer < 4:
+        raise EgnError(f"{where}: field 'dealer' is {_shown(dealer)}, not a seat 0 to 3")
+    up = _card(state.get("upCard"), f"{where}: field 'upCard'")
+    given, kitty_given = _hand_lists(state, where)
+    bid, play = _phases(deal, where)
+    calls, maker, trump, ordered = _calls(bid, dealer, up, rules, where)
+
+    alone = []
+    is_alone = bid.get("isAlone", False)
+    if not isinstance(is_alone, bool):
+        raise EgnError(f"{where}: field 'isAlone' is {_shown(is_alone)}, not true or false")
+    defender = bid.get("aloneDefender", -1)
+    if type(defender) is not int:
+        raise EgnError(f"{where}: field 'aloneDefender' is {_shown(defender)}, not a seat")
+    if maker is None:
+        if is_alone or defender != -1:
+            raise EgnError(f"{where}: field 'isAlone': nobody made trump, so nobody plays alone")
+    else:
+        if is_alone:
+            alone.append(maker)
+        if defender != -1:
+            if not rules["allow_lone_defender"]:
+                raise EgnError(f"{where}: field 'aloneDefender' is set but the ruleset has no defend_alone")
+            if defender not in ((maker + 1) % 4, (maker + 3) % 4):
+                raise EgnError(f"{where}: field 'aloneDefender' is {defender}, not a defender of seat {maker}'s call")
+            alone.append(defender)
+    alone.sort()
+    sitting = {(s + 2) % 4 for s in alone}
+    active = [s for s in range(4) if s not in sitting]
+
+    discard = bid.get("discard")
+    if discard is not None:
+        if not ordered:
+            raise EgnError(f"{where}: field 'discard' is given but nobody ordered the up-card up")
+        discard = _card(discard, f"{where}: field 'discard'", trump)
+        if discard == up:
+            raise EgnError(f"{where}: field 'discard' is the up-card {to_egn_card(up)}, which may not be discarded")
+
+    # the plays: seats deduced from the lead and each trick's winner
+    plays, tricks = [], {str(s): 0 for s in range(4)}
+    seen = {}
+    if maker is not None:
+        if play is None:
+            raise _LeftOut("it has no trick play")
+        raw = play.get("tricks")
+        if not isinstance(raw, list):
+            raise EgnError(f"{where}: field 'tricks' is missing or not a list")
+        if len(raw) > 5:
+            raise EgnError(f"{where}: field 'tricks' holds {len(raw)} tricks, not 5")
+        lead = next(s for s in ((dealer + 1 + k) % 4 for k in range(4)) if s not in sitting)
+        for t, trick in enumerate(raw):
+            w = f"{where}: field 'tricks' entry {t}"
+            if not isinstance(trick, list) or len(trick) > len(active) or (
+                    len(trick) < len(active) and t < len(raw) - 1) or not trick:
+                n = len(trick) if isinstance(trick, list) else _shown(trick)
+                raise EgnError(f"{w} holds {n} cards, not {len(active)} (one per seat in play)")
+            cards = []
+            order = [s for s in ((lead + k) % 4 for k in range(4)) if s not in sitting]
+            for k, c in enumerate(trick):
+                card = _card(c, f"{w} card {k}", trump)
+                if card in seen:
+                    raise EgnError(f"{w}: {to_egn_card(card)} is played twice")
+                seen[card] = order[k]
+                cards.append(card)
+                plays.append([order[k], card])
+            if len(trick) < len(active):
+                raise _LeftOut(f"the play stops in trick {t + 1}")
+            lead = order[trick_winner(cards, trump)]
+            tricks[str(lead)] += 1
+        if len(raw) < 5:
+            raise _LeftOut(f"the play stops after {len(raw)} trick(s)")
+        if discard is not None and discard in seen:
+            raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is played in the tricks")
+    elif play is not None and play.get("tricks"):
+        raise EgnError(f"{where}: field 'tricks': cards played in a deal nobody made trump in")
+
+    # the hands dealt
+    hands = {}
+    for s in range(4):
+        if given[s] is not None:
+            hands[s] = given[s]
+            continue
+        if s in sitting:
+            raise _LeftOut(f"seat {s} sits out and its cards are not given")
+        if maker is None:
+            raise _LeftOut("nobody made trump and the hands are not given")
+        held = [c for c, seat in seen.items() if seat == s]
+        if s == dealer and ordered:
+            if discard is None:
+                raise _LeftOut("the dealer's discard is not given")
+            if up not in held:
+                raise EgnError(f"{where}: field 'tricks': the dealer (seat {s}) never plays the up-card "
+                               f"{to_egn_card(up)} it took")
+            held = [c for c in held if c != up] + [discard]
+        hands[s] = held
+    if ordered and discard is None:
+        d = hands[dealer]
+        if dealer in sitting or up in d:
+            raise _LeftOut("the dealer's discard is not given")
+        played = {c for c, seat in seen.items() if seat == dealer}
+        rest = [c for c in d if c not in played]
+        if len(rest) != 1:
+            raise _LeftOut("the dealer's discard is not given")
+        discard = rest[0]
+    owner = {}
+    for s in range(4):
+        for c in hands[s]:
+            if c in owner or c == up:
+                raise EgnError(f"{where}: field 'playerCards': {to_egn_card(c)} is dealt twice")
+            owner[c] = s
+    if discard is not None and owner.get(discard) != dealer:
+        raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is not a card the dealer held")
+    # each card played by the seat that held it, following suit
+    in_hand = {s: set(hands[s]) for s in range(4)}
+    if ordered:
+        in_hand[dealer] = (in_hand[dealer] | {up}) - {discard}
+    for t in range(len(plays) // max(1, len(active))):
+        trick = plays[t * len(active):(t + 1) * len(active)]
+        led = _suit(trick[0][1], trump)
+        for seat, card in trick:
+            w = f"{where}: field 'tricks' entry {t}: seat {seat}"
+            if card not in in_hand[seat]:
+                raise EgnError(f"{w} plays {to_egn_card(card)}, a card it does not hold")
+            if _suit(card, trump) != led and any(_suit(c, trump) == led for c in in_hand[seat]):
+                raise EgnError(f"{w} plays {to_egn_card(card)} but could follow the suit led (a renege)")
+            in_hand[seat].discard(card)
+    rest = _sorted(set(RANKS_SUITS) - set(owner) - {up})
+    if kitty_given is not None and kitty_given[0] == up and set(kitty_given[1:]) == set(rest):
+        kitty = kitty_given
+    else:
+        kitty = [up] + rest
+    return {
+        "variant": "euchre", "rules_version": RULES_VERSION, "rules": dict(rules), "hand": number,
+        "dealer": dealer, "deal": {str(s): _sorted(hands[s]) for s in range(4)}, "kitty": kitty, "upcard": up,
+        "calls": calls, "discard": discard, "alone": alone, "maker": maker, "trump": trump, "plays": plays,
+        "tricks": tricks, "points": points_of(maker, alone, tricks),
+    }
+
+
+RANKS_SUITS = [r + s for s in SUITS for r in RANKS]  # the 24 cards
+
+
+def points_of(maker: int | None, alone: list[int], tricks: dict) -> dict:
+    """Points by side (RULES.md 4): makers 3-4 tricks +1, 5 +2 (+4 alone); euchred: defenders +2 (+4 alone)."""
+    points = {"0": 0, "1": 0}
+    if maker is None:
+        return points
+    side = maker % 2
+    won = tricks[str(maker)] + tricks[str((maker + 2) % 4)]
+    if won == 5:
+        points[str(side)] = 4 if maker in alone else 2
+    elif won >= 3:
+        points[str(side)] = 1
+    else:
+        points[str(1 - side)] = 4 if any(s % 2 != side for s in alone) else 2
+    return points
+
+
+# ---- writing -------------------------------------------------------------------------------------
+
+
+def egn_document(records: list[dict], meta: dict | None = None) -> dict:
+    """The EGN 1.4 document of bower Euchre records (``write_egn`` writes it).
+
+    ``meta``: ``title``, ``description``, ``players``, ``initialScore``,
+    ``date``, ``gameId`` are written as given; otherwise ``description``
+    says bower made the file (version, rules, seed, command when ``meta``
+    has them, as ``bower.sim.records.file_meta`` does).
+    """
+    meta = dict(meta or {})
+    rules = records[0].get("rules") or {} if records else meta.get("rules") or {}
+    for r in records:
+        if r.get("variant") != "euchre":
+            raise EgnError(f"record {r.get('hand')}: EGN holds Standard Euchre hands, not {r.get('variant')!r}")
+        if (r.get("rules") or {}) != rules:
+            raise EgnError(f"record {r.get('hand')}: its rules differ from the first record's; one ruleset a file")
+    md = {k: meta[k] for k in ("gameId", "title", "description", "date", "players", "initialScore", "finalScore")
+          if k in meta}
+    md.setdefault("title", "bower hands")
+    if "description" not in md:
+        bits = [f"Made by bower {meta.get('bower_version') or bower_version()}",
+                f"rules {RULES_VERSION} " + json.dumps(rules, sort_keys=True)]
+        if meta.get("seed") is not None:
+            bits.append(f"seed {meta['seed']}")
+        if meta.get("command"):
+            bits.append(f"command: {meta['command']}")
+        md["description"] = "; ".join(bits)[:1024]
+    md.setdefault("players", [f"Seat {s}" for s in range(4)])
+    md.setdefault("initialScore", [0, 0])
+    md["ruleset"] = ruleset_of(rules)
+    return {"fileType": FILE_TYPE, "version": VERSION, "metadata": md, "deals": [_egn_deal(r) for r in records]}
+
+
+def _egn_deal(r: dict) -> dict:
+    up = r["upcard"]
+    hands = [[to_egn_card(c) for c in r["deal"][str(s)]] for s in range(4)]
+    hands.append([to_egn_card(c) for c in r["kitty"]])  # a fifth list: the kitty in deal order, the up-card first
+    calls = []
+    for _, c in r["calls"]:
+        calls.append("Pass" if c == "pass" else "Order" if c == "order" else c.lower())
+    maker = r.get("maker")
+    alone = list(r.get("alone") or [])
+    bid = {"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": calls, "isAlone": maker in alone}
+    defenders = [s for s in alone if s != maker]
+    if defenders:
+        bid["aloneDefender"] = defenders[0]
+    if r.get("discard"):
+        bid["discard"] = to_egn_card(r["discard"])
+    phases = [bid]
+    if maker is not None:
+        n = 4 - len(alone)
+        cards = [to_egn_card(c) for _, c in r["plays"]]
+        phases.append({"phaseNumber": 1, "type": "TRICK_PLAY",
+                       "tricks": [cards[i:i + n] for i in range(0, len(cards), n)]})
+    return {"dealNumber": r["hand"], "initialState": {"dealer": r["dealer"], "upCard": to_egn_card(up),
+                                                      "playerCards": hands}, "phases": phases}
+
+
+def write_egn(path, records: list[dict], meta: dict | None = None) -> None:
+    """Write bower Euchre records as an EGN 1.4 file (``egn_document``), atomically: complete or not at all."""
+    doc = egn_document(records, meta)
+    out = _AtomicFile(str(path))
+    try:
+        with open(out.tmp, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, indent=1, ensure_ascii=False)
+            fh.write("\n")
+        out.commit()
+    except OSError as e:
+        out.abort()
+        if isinstance(e, RecordsError):
+            raise
+        raise out.fault(e) from None
+    except BaseException:
+        out.abort()
+        raise
+
+
+class EgnWriter:
+    """``open_writer``'s writer of a ``.egn`` file: the records gathered, the file written whole by ``close``."""
+
+    def __init__(self, path: str, variant, rules: dict, meta: dict | None = None):
+        from bower.sim.records import file_meta
+
+        if variant.name != "euchre":
+            raise RecordsError(f"records file {path}: .egn (Euchre Game Notation) holds Standard Euchre hands, "
+                               f"not {variant.name}; write .jsonl or .parquet")
+        self.path, self.variant, self.rules = path, variant, rules
+        self.meta = file_meta(variant, rules, meta)
+        self.records: list[dict] = []
+        probe = _AtomicFile(path)  # a folder that cannot be written fails now, not after the run
+        probe.abort()
+
+    def prepare(self, first_hand: int, records):
+        """The record dicts of a batch of kernel rows."""
+        from bower.sim.records import to_dicts
+
+        return to_dicts(records, first_hand, self.variant, self.rules)
+
+    def put(self, dicts) -> None:
+        """Keep a prepared batch."""
+        self.records.extend(dicts)
+
+    def write(self, first_hand: int, records) -> None:
+        """Keep the records of a batch of kernel rows."""
+        self.put(self.prepare(first_hand, records))
+
+    def write_dicts(self, dicts: list[dict]) -> None:
+        """Keep record dicts as they are."""
+        self.put(dicts)
+
+    def close(self) -> None:
+        """Write the EGN file."""
+        write_egn(self.path, self.records, self.meta)
+
+    def abort(self) -> None:
+        """Drop what was gathered (nothing is on disk yet)."""
+        self.records = []
