@@ -58,7 +58,7 @@ StrategyLike = Union[str, "os.PathLike[str]", dict, Strategy]
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["simulate", "experiment", "sweep", "should_bid", "strategy", "strategies", "variants", "read_records",
-           "analyze", "solve", "solve_records", "replay", "Strategy", "Simulation", "Experiment", "Advice",
+           "analyze", "equity", "solve", "solve_records", "replay", "Strategy", "Simulation", "Experiment", "Advice",
            "BowerError", "warm", "quiet", "__version__"]
 
 
@@ -527,6 +527,47 @@ def variants() -> pd.DataFrame:
     return pd.DataFrame([{"name": v.name, "title": v.title, "aliases": list(v.aliases), "players": v.players,
                           "hand_size": v.hand_size, "target": v.target, "partnerships": v.partnerships,
                           "rules": {o.name: o.default for o in v.options}} for v in all_variants()])
+
+
+@_faults
+def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules: dict[str, Any] | None = None,
+           hands: int = 1_000_000, seed: int = 0, threads: int | None = None, target: int | None = None,
+           resamples: int = 200) -> pd.DataFrame:
+    """Game equity, as ``bower equity``: each side's chance to win the game from every score and dealer.
+
+    ``hands`` hands are simulated under ``strategy`` and counted by outcome
+    (points to each side) and dealer; an exact DP over (own score, opponent's
+    score, dealer) to ``target`` (default: the variant's) gives the chance
+    that side 0 (seats 0 & 2) wins, and ``resamples`` Dirichlet redraws of
+    the outcome counts its 95% interval (``bower.sim.equity`` has the method).
+    Euchre and Hasenpfeffer only for now. Returns one row per state:
+    ``dealer`` (seat), ``own``, ``opponent``, ``equity``, ``low``, ``high``;
+    ``.attrs`` holds the run (``variant``, ``start`` and the rest of the
+    ``--json`` dict but the grids).
+
+    Examples:
+        >>> eq = bower.equity("euchre", hands=100_000, seed=1, resamples=20)
+        >>> eq.columns.tolist(), len(eq)
+        (['dealer', 'own', 'opponent', 'equity', 'low', 'high'], 400)
+        >>> mean = eq.groupby(["own", "opponent"])["equity"].mean()
+        >>> round(float(mean[(0, 0)]), 2), round(float(mean[(8, 2)]), 2)   # 0-0 is fair; 8-2 nearly won
+        (0.5, 0.94)
+    """
+    import numpy as np
+    import pandas as pd
+
+    from bower.sim import equity as E
+
+    _check_args(variant=(variant, "str"), rules=(rules, "dict?"), hands=(hands, "int"), seed=(seed, "int"),
+                threads=(threads, "int?"), target=(target, "int?"), resamples=(resamples, "int"))
+    t = E.compute(_variant(variant).name, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads,
+                  target=target, resamples=resamples)
+    eq, lo, hi = (np.asarray(t[k]) for k in ("equity", "low", "high"))
+    d, i, j = np.meshgrid(np.arange(eq.shape[0]), t["scores"], t["scores"], indexing="ij")
+    df = pd.DataFrame({"dealer": d.ravel(), "own": i.ravel(), "opponent": j.ravel(), "equity": eq.ravel(),
+                       "low": lo.ravel(), "high": hi.ravel()})
+    df.attrs.update({k: x for k, x in t.items() if k not in ("equity", "low", "high")})
+    return df
 
 
 @_faults

@@ -24,6 +24,7 @@ import sys
 import click
 
 from bower.sim.cli.analyze import analyze
+from bower.sim.cli.equity import equity
 from bower.sim.cli.experiment import experiment
 from bower.sim.cli.options import quiet_option
 from bower.sim.cli.profile import profile
@@ -92,7 +93,7 @@ def cli(ctx):
         click.echo(ctx.get_help())
 
 
-for _cmd in (simulate, experiment, sweep, strategies, analyze, report, should_bid, profile, solve, replay, warm):
+for _cmd in (simulate, experiment, sweep, strategies, analyze, report, should_bid, profile, solve, replay, warm, equity):
     if not any(p.name == "quiet" for p in _cmd.params):
         quiet_option(_cmd)  # --quiet on every command, after its own options
     cli.add_command(_cmd)

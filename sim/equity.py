@@ -1,0 +1,343 @@
+"""Game equity: the chance that a side wins the game from any score and dealer, for the partnership variants.
+
+Method. ``hands`` independent hands are played under one strategy in every
+seat (``runner.run_hands``, the dealer of hand h being seat ``h % 4``), and
+each hand's outcome (points to side 0 = seats 0 & 2, points to side 1, and
+the maker's side where both sides score) is counted by the dealer's seat.
+From those per-dealer distributions an exact dynamic programme over the
+state (score of side 0, score of side 1, dealer) gives V = P(side 0 wins):
+after a hand the dealer passes left; a side at or past the target wins; if
+both reach it on the same hand the maker's side wins (RULES.md). A thrown-in
+hand leaves the score and passes the deal, so the states form cycles; the
+programme is solved by Gauss-Seidel sweeps over the dealers, in the order
+against the deal, until no value moves by more than ``TOL`` (1e-12).
+
+Scores that can fall (Hasenpfeffer's set bids) are bounded by a floor: a
+score below ``floor`` counts as ``floor`` (default ``-3 * target``; Euchre's
+scores never fall, so its floor is 0). ``floor_effect`` in the result is
+the largest change in the table when the floor is moved ``target`` points
+lower, over the cells from ``-target`` up (the printed ones), so the bound's
+cost is measured, not assumed.
+
+Intervals: each dealer's outcome distribution is redrawn ``resamples`` times
+from Dirichlet(counts) (seeded from ``seed``), the programme solved for each
+draw, and the 2.5% and 97.5% points of each cell kept. Hands are seeded by
+chunk, so the same seed gives the same table for any thread count.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+
+import numpy as np
+
+from bower.sim.errors import UserError
+
+TOL = 1e-12  # the Gauss-Seidel sweeps stop when no value moves by more than this
+MAX_SWEEPS = 100_000
+DEFAULT_HANDS = 1_000_000
+DEFAULT_RESAMPLES = 200
+MAX_TARGET = 50  # the largest target the tables are computed for
+FLOOR_SPAN = 3  # a falling score is bounded at -FLOOR_SPAN * target
+RESAMPLE_KEY = 7_351  # spawn key of the resampling stream (apart from the hands' chunk streams)
+GAME_CHECK_KEY = 7_352
+
+
+class EquityError(UserError, ValueError):
+    """An equity table that cannot be made: a variant without one yet, a bad target or score."""
+
+
+def check_variant(v) -> None:
+    """EquityError for a variant without equity tables yet (the variants scored by player, not by side)."""
+    if not v.partnerships:
+        raise EquityError(f"bower equity is not available yet for {v.name} (only for sides: "
+                          "euchre and hasenpfeffer); no table was computed")
+
+
+def check_target(target) -> int:
+    """``target`` if it is a whole number from 1 to MAX_TARGET; EquityError otherwise."""
+    if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or not 1 <= target <= MAX_TARGET:
+        raise EquityError(f"--target must be a whole number from 1 to {MAX_TARGET}, got {target!r}")
+    return int(target)
+
+
+def parse_score(text, units: int = 2) -> tuple[int, ...]:
+    """``"4,7"`` (or a sequence) as a tuple of ``units`` whole numbers; EquityError for another form."""
+    parts = [p.strip() for p in text.split(",")] if isinstance(text, str) else list(text)
+    try:
+        score = tuple(int(p) if not isinstance(p, bool) and float(p) == int(p) else None for p in parts)
+    except (TypeError, ValueError):
+        score = (None,)
+    if None in score:
+        raise EquityError(f"--score must be {units} whole numbers separated by a comma (own,opponent), got {text!r}")
+    if len(score) != units:
+        raise EquityError(f"--score needs {units} scores (own side, opponent), got {len(score)}: {text!r}")
+    return score
+
+
+def check_score(score: tuple[int, ...], target: int, floor: int) -> None:
+    """EquityError for a score at or past the target, or below the lowest score the table holds."""
+    for s in score:
+        if s >= target:
+            raise EquityError(f"score {s} is at or past the target {target}: the game is over")
+        if s < floor:
+            if floor == 0:
+                raise EquityError(f"score {s} is negative: scores in this variant never fall below 0")
+            raise EquityError(f"score {s} is below the table's floor {floor}")
+
+
+def outcome_counts(variant: str, hands: int, seed: int, rules: dict | None, strategy, threads: int | None):
+    """Play ``hands`` hands; (points (K, 2), maker side (K,), counts (4, K)) of the distinct outcomes by dealer.
+
+    The maker side is kept (else 0) only for outcomes where both sides score,
+    the one case it decides the game.
+    """
+    from bower.sim import runner
+
+    v, rules_d, rules_vec = runner.resolve_run(variant, seed, rules)
+    check_variant(v)
+    runner.check_count("--hands", hands, runner.MAX_HANDS)
+    runner.set_threads(threads)
+    _, params = runner.seat_params(strategy, v.name)
+    k = v.hand_kernels
+    maker_col = getattr(k, "R_" + v.card_play.maker_field.upper())
+    keys: list[np.ndarray] = []
+
+    def on_batch(first, recs, summary):
+        p = recs[:, k.R_POINTS:k.R_POINTS + 2]
+        maker = recs[:, maker_col]
+        both = (p[:, 0] > 0) & (p[:, 1] > 0)
+        side = np.where(both & (maker >= 0), maker % 2, 0)
+        keys.append(np.c_[recs[:, k.R_DEALER], p, side])
+
+    runner.run_hands(0, hands, seed, rules_vec, params, True, on_batch, runner.RECORD_BATCH_CHUNKS, v.name)
+    allk = np.concatenate(keys)
+    outcomes, inv = np.unique(allk[:, 1:], axis=0, return_inverse=True)
+    counts = np.zeros((v.players, len(outcomes)), np.int64)
+    np.add.at(counts, (allk[:, 0], inv.ravel()), 1)
+    return outcomes[:, :2].copy(), outcomes[:, 2].copy(), counts
+
+
+def _gather(points: np.ndarray, maker: np.ndarray, target: int, floor: int) -> np.ndarray:
+    """Index (K, S*S) of each outcome's next state in a dealer's flat grid extended by [loss, win]."""
+    s = target - floor
+    i, j = np.meshgrid(np.arange(s), np.arange(s), indexing="ij")
+    out = np.empty((len(points), s * s), np.int64)
+    loss, win = s * s, s * s + 1
+    for n, ((a, b), m) in enumerate(zip(points, maker)):
+        a0, b0 = i + floor + a, j + floor + b
+        there0, there1 = a0 >= target, b0 >= target
+        nxt = np.maximum(a0 - floor, 0) * s + np.maximum(b0 - floor, 0)
+        nxt = np.where(there0 & ~there1, win, nxt)
+        nxt = np.where(there1 & ~there0, loss, nxt)
+        nxt = np.where(there0 & there1, np.where(m == 0, win, loss), nxt)
+        out[n] = nxt.ravel()
+    return out
+
+
+def solve(points: np.ndarray, maker: np.ndarray, probs: np.ndarray, target: int, floor: int) -> tuple[np.ndarray, int]:
+    """P(side 0 wins) by draw, dealer and score: (R, D, S, S) for ``probs`` (R, D, K); and the sweeps it took.
+
+    Index ``[r, d, i, j]``: draw r, dealer seat d, side 0 at ``floor + i``,
+    side 1 at ``floor + j``. Gauss-Seidel over the dealers against the deal
+    (dealer d's hand leads to dealer d + 1's state) until a sweep moves no
+    value by more than ``TOL``.
+    """
+    r, d_n, _ = probs.shape
+    s = target - floor
+    g = _gather(points, maker, target, floor)
+    ext = np.zeros((r, d_n, s * s + 2))
+    ext[:, :, -1] = 1.0
+    for sweep in range(1, MAX_SWEEPS + 1):
+        moved = 0.0
+        for d in reversed(range(d_n)):
+            nxt = ext[:, (d + 1) % d_n]
+            new = np.einsum("rk,rks->rs", probs[:, d], nxt[:, g])
+            moved = max(moved, float(np.abs(new - ext[:, d, :-2]).max()))
+            ext[:, d, :-2] = new
+        if moved <= TOL:
+            break
+    else:
+        raise EquityError(f"the equity programme did not settle in {MAX_SWEEPS} sweeps")
+    return ext[:, :, :-2].reshape(r, d_n, s, s), sweep
+
+
+def default_floor(points: np.ndarray, target: int) -> int:
+    """0 where no outcome takes points away, else ``-FLOOR_SPAN * target``."""
+    return 0 if (points >= 0).all() else -FLOOR_SPAN * target
+
+
+def compute(variant: str = "euchre", *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
+            seed: int = 0, threads: int | None = None, target: int | None = None, resamples: int = DEFAULT_RESAMPLES,
+            floor: int | None = None) -> dict:
+    """The equity table of ``variant`` as a dict (see the module's docstring for the method).
+
+    Keys: ``variant``, ``rules``, ``strategy``, ``hands``, ``seed``,
+    ``target``, ``floor``, ``scores`` (the grid's scores, floor .. target-1),
+    ``equity`` [dealer][own][opponent] (side 0's chance, dealer by seat:
+    seats 0 & 2 are side 0), ``low`` and ``high`` (95% intervals, same
+    shape), ``start`` (0-0 averaged over the dealer, with ``start_ci95``),
+    ``floor_effect``, ``outcomes`` (points, maker side, counts by dealer),
+    ``sweeps``, ``cpu_s``, ``wall_s``.
+    """
+    from bower.sim import runner
+    from bower.sim.rules import get_variant, resolve
+    from bower.sim.strategy import load_strategy
+
+    v = get_variant(variant)
+    check_variant(v)
+    target = v.target if target is None else check_target(target)
+    runner.check_count("resamples", resamples, 100_000)
+    t0, c0 = time.perf_counter(), time.process_time()
+    points, maker, counts = outcome_counts(v.name, hands, seed, rules, strategy, threads)
+    floor = default_floor(points, target) if floor is None else int(floor)
+    if floor > 0 or floor >= target:
+        raise EquityError(f"floor must be at most 0 and below the target, got {floor}")
+    base = counts / counts.sum(axis=1, keepdims=True)
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(RESAMPLE_KEY,)))
+    draws = np.empty((resamples, *counts.shape))
+    for d in range(counts.shape[0]):
+        seen = counts[d] > 0
+        draws[:, d] = 0.0
+        draws[:, d, seen] = rng.dirichlet(counts[d, seen], size=resamples)
+    point, sweeps = solve(points, maker, base[None], target, floor)
+    lo = hi = point[0]
+    if resamples:
+        vals = np.concatenate([solve(points, maker, draws[i:i + 50], target, floor)[0]
+                               for i in range(0, resamples, 50)])
+        lo, hi = np.quantile(vals, 0.025, axis=0), np.quantile(vals, 0.975, axis=0)
+    floor_effect = 0.0
+    if floor < 0:
+        deeper, _ = solve(points, maker, base[None], target, floor - target)
+        shown = max(0, -target - floor)  # the cells from -target up, the ones printed
+        floor_effect = float(np.abs(deeper[0][:, target + shown:, target + shown:] - point[0][:, shown:, shown:]).max())
+    z = -floor
+    start_draws = vals[:, :, z, z].mean(axis=1) if resamples else point[:, :, z, z].mean(axis=1)
+    _, rules_d, _ = runner.resolve_run(v.name, seed, rules)
+    return {
+        "variant": v.name,
+        "rules": resolve(v, rules_d),
+        "strategy": load_strategy(strategy, v.name)[0],
+        "hands": int(hands),
+        "seed": int(seed),
+        "resamples": int(resamples),
+        "target": target,
+        "floor": floor,
+        "scores": list(range(floor, target)),
+        "equity": point[0].tolist(),
+        "low": np.asarray(lo).tolist(),
+        "high": np.asarray(hi).tolist(),
+        "start": float(point[0][:, z, z].mean()),
+        "start_ci95": [float(np.quantile(start_draws, 0.025)), float(np.quantile(start_draws, 0.975))],
+        "floor_effect": floor_effect,
+        "outcomes": {"points": points.tolist(), "maker_side": maker.tolist(), "counts_by_dealer": counts.tolist()},
+        "sweeps": int(sweeps),
+        "cpu_s": time.process_time() - c0,
+        "wall_s": time.perf_counter() - t0,
+    }
+
+
+def side_view(table: dict, dealer: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(equity, low, high) as (own score, opponent score) grids: averaged over the dealer, or for ``dealer``.
+
+    ``dealer``: None (the four seats averaged), ``"own"`` (seats 0 & 2
+    averaged) or ``"opponent"`` (seats 1 & 3). The intervals are averaged the
+    same way (a bound, not a resampled interval of the average).
+    """
+    seats = {None: [0, 1, 2, 3], "own": [0, 2], "opponent": [1, 3]}[dealer]
+    return tuple(np.asarray(table[k])[seats].mean(axis=0) for k in ("equity", "low", "high"))
+
+
+def state_equity(table: dict, score: tuple[int, int], dealer: str | None = None) -> dict:
+    """One state's equity with its interval: ``{"score", "dealer", "equity", "ci95"}``."""
+    check_score(score, table["target"], table["floor"])
+    eq, lo, hi = side_view(table, dealer)
+    i, j = score[0] - table["floor"], score[1] - table["floor"]
+    return {"score": list(score), "dealer": dealer or "average", "equity": float(eq[i, j]),
+            "ci95": [float(lo[i, j]), float(hi[i, j])]}
+
+
+def format_table(table: dict, dealer: str | None = None) -> str:
+    """The equity table as text: rows own side's score, columns the opponent's, in percent (averaged over the dealer)."""
+    from bower.sim.rules import get_variant
+
+    eq, _, _ = side_view(table, dealer)
+    f, t = table["floor"], table["target"]
+    shown = list(range(max(f, -t), t))
+    who = {None: "averaged over the dealer", "own": "own side dealing", "opponent": "opponent dealing"}[dealer]
+    lines = [f"{get_variant(table['variant']).title}: chance (%) that a side wins the game to {t}, {who}; "
+             f"strategy {table['strategy']}, {table['hands']:,} hands, seed {table['seed']}",
+             "rows: own score, columns: opponent's score"]
+    lines.append("own\\opp" + "".join(f"{s:>4}" for s in shown))
+    for a in shown:
+        lines.append(f"{a:>7}" + "".join(f"{100 * eq[a - f, b - f]:>4.0f}" for b in shown))
+    lo, hi = table["start_ci95"]
+    lines.append(f"start of game (0-0, averaged over the dealer): {100 * table['start']:.2f}% "
+                 f"(95%: {100 * lo:.2f}-{100 * hi:.2f}%)")
+    if f < 0:
+        lines.append(f"scores below {f} are counted as {f}; moving that floor {t} lower changes no cell by more than "
+                     f"{table['floor_effect']:.1e}")
+    return "\n".join(lines)
+
+
+def plot(table: dict, path: str, dealer: str | None = None) -> None:
+    """A heat map of the table (own score up, opponent's across) written atomically to ``path`` (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    eq, _, _ = side_view(table, dealer)
+    f, t = table["floor"], table["target"]
+    lo = max(f, -t)
+    grid = eq[lo - f:, lo - f:]
+    fig, ax = plt.subplots(figsize=(6, 5))
+    im = ax.imshow(grid, origin="lower", cmap="RdBu", vmin=0, vmax=1, extent=(lo - .5, t - .5, lo - .5, t - .5))
+    ax.set_xlabel("opponent's score")
+    ax.set_ylabel("own score")
+    ax.set_title(f"{table['variant']}: chance to win the game to {t}")
+    fig.colorbar(im, ax=ax, label="equity")
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".bower-", suffix=".png.part", dir=folder)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format="png", dpi=100)
+        os.replace(tmp, path)
+    finally:
+        plt.close(fig)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def games_from(variant: str, start: int, games: int, seed: int, rules: dict | None = None, strategy="default",
+               threads: int | None = None, target: int | None = None) -> tuple[int, int]:
+    """(side 0's wins, finished games) of ``games`` whole games from ``start``-``start``, dealer seat 3 first.
+
+    The games kernel plays from 0-0 to a target; a game from a-a to T is that
+    game to T - a (only differences of score matter, and in Hasenpfeffer
+    there is no floor), so this checks the table's diagonal cells directly.
+    """
+    from bower.kernels import games as kg
+    from bower.sim import runner
+
+    v, _, rules_vec = runner.resolve_run(variant, seed, rules)
+    target = v.target if target is None else target
+    runner.set_threads(threads)
+    _, params = runner.seat_params(strategy, v.name)
+    strat = params[:1]
+    assign = np.zeros((1, v.players), np.int64)
+    k, sim = v.hand_kernels, v.drivers
+    n_chunks = -(-games // runner.GAME_CHUNK_SETS)
+    states = runner.chunk_states(seed, 0, n_chunks)
+    set_wins = np.zeros((games, 1), np.int64)
+    out = np.zeros((games, kg.GO_WIDTH), np.int64)
+    hand_acc = np.zeros((n_chunks, k.S_WIDTH), np.int64)
+    strat_acc = np.zeros((n_chunks, 1, kg.ST_WIDTH), np.int64)
+    game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
+    sim.games_chunks(states, runner.GAME_CHUNK_SETS, games, assign, False, rules_vec, strat, target - start,
+                     runner.MAX_HANDS_PER_GAME, set_wins, out, hand_acc, strat_acc, game_acc, k.search_arg(strat))
+    g = game_acc.sum(axis=0)
+    return int(g[kg.GA_WINS]), int(g[kg.GA_GAMES] - g[kg.GA_UNFINISHED])
+
