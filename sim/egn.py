@@ -66,6 +66,7 @@ RULESET = {
     "fast_break": ((False,), False),
     "four_trick_tokens": ((False,), False),
 }
+MAX_DEALS = 100  # the notation's schema holds at most 100 deals a file
 PLAY_FREE = ("winning_score", "num_deals")  # keys that do not change how a deal is played: any integer
 
 
@@ -576,7 +577,11 @@ def _egn_deal(r: dict) -> dict:
 
 
 def write_egn(path, records: list[dict], meta: dict | None = None) -> None:
-    """Write bower Euchre records as an EGN 1.4 file (``egn_document``), atomically: complete or not at all."""
+    """Write bower Euchre records as an EGN 1.4 file (``egn_document``), atomically: complete or not at all.
+
+    EgnError for more than ``MAX_DEALS`` records (the notation's limit): nothing is written.
+    """
+    _check_count(path, len(records))
     doc = egn_document(records, meta)
     out = _AtomicFile(str(path))
     try:
@@ -592,6 +597,13 @@ def write_egn(path, records: list[dict], meta: dict | None = None) -> None:
     except BaseException:
         out.abort()
         raise
+
+
+def _check_count(path, n: int) -> None:
+    """EgnError when ``n`` deals are more than an EGN file may hold."""
+    if n > MAX_DEALS:
+        raise EgnError(f"records file {path}: an EGN file holds at most {MAX_DEALS} deals (the notation's limit), "
+                       f"not {n}; write .jsonl or .parquet for more")
 
 
 class EgnWriter:
@@ -616,7 +628,8 @@ class EgnWriter:
         return to_dicts(records, first_hand, self.variant, self.rules)
 
     def put(self, dicts) -> None:
-        """Keep a prepared batch."""
+        """Keep a prepared batch; EgnError once the run has more hands than an EGN file holds (``MAX_DEALS``)."""
+        _check_count(self.path, len(self.records) + len(dicts))
         self.records.extend(dicts)
 
     def write(self, first_hand: int, records) -> None:

@@ -181,6 +181,38 @@ def test_simulate_writes_egn_and_other_variants_refuse_it(capsys, tmp_path):
     assert listing(tmp_path) == ["hands.egn"]
 
 
+def test_files_bower_writes_pass_the_notations_schema(capsys, tmp_path):
+    # the notation's own JSON schema (tests/data/egn/egn-schema-v1.json, copied from its repository): every key,
+    # card spelling and bound of a file bower writes, 100 deals (the most a file may hold) with loners and throw-ins
+    import jsonschema
+
+    path = tmp_path / "hands.egn"
+    code, _, _ = run(capsys, "simulate", "--variant", "euchre", "--hands", "100", "--seed", "11",
+                     "--rule", "allow_lone_defender=true", "--records", str(path))
+    assert code == 0
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    schema = json.loads((DATA / "egn-schema-v1.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft7Validator(schema)
+    assert [e.message for e in validator.iter_errors(doc)] == []
+    assert len(doc["deals"]) == 100 and any(d["phases"][0].get("isAlone") for d in doc["deals"])
+    for example in (BEARS, SCENARIO):  # the schema is strict enough to tell: the examples pass, a stray key fails
+        assert [e.message for e in validator.iter_errors(json.loads(example.read_text(encoding="utf-8")))] == []
+    doc["deals"][0]["initialState"]["kitty"] = ["9c"]
+    assert list(validator.iter_errors(doc))
+
+
+def test_more_deals_than_a_file_holds_are_refused(capsys, tmp_path):
+    path = tmp_path / "hands.egn"
+    line = one_error(capsys, "simulate", "--variant", "euchre", "--hands", "101", "--seed", "3",
+                     "--records", str(path))
+    assert line == (f"bower: error: records file {path}: an EGN file holds at most 100 deals (the notation's "
+                    "limit), not 101; write .jsonl or .parquet for more")
+    assert listing(tmp_path) == []
+    with pytest.raises(EgnError, match="at most 100 deals"):
+        write_egn(tmp_path / "x.egn", read_egn(SCENARIO).records * 101)
+    assert listing(tmp_path) == []
+
+
 def test_write_egn_leaves_nothing_on_error(tmp_path):
     recs = read_egn(SCENARIO).records
     bad = [dict(recs[0]), dict(recs[0], rules={"stick_the_dealer": False, "allow_lone_defender": False})]
