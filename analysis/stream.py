@@ -914,8 +914,8 @@ def choose_strategy(path: str, info: dict, strategy=None) -> tuple[str, dict, st
         name, params, note = recorded
         return name, params, "records", [note] if note else []
     name, params = load_strategy("default", v)
-    notes.append("the records file does not say which strategy made it (no metadata): the trick estimates are "
-                 "default's; --strategy chooses")
+    notes.append("the records file does not say which strategy made it (no seats in its metadata): the trick "
+                 "estimates are default's; --strategy chooses")
     return name, params, "default", notes
 
 

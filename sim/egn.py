@@ -599,6 +599,25 @@ def write_egn(path, records: list[dict], meta: dict | None = None) -> None:
         raise
 
 
+def egn_as_jsonl(path, folder) -> str:
+    """The records of an EGN file (``read_egn``; each deal left out named on stderr, as the other readers do) as a
+    JSONL records file with its metadata in ``folder``: its path. For readers of JSONL and Parquet alone
+    (``bower analyze``)."""
+    import os
+
+    from bower.sim.records import JsonlWriter, egn_items
+    from bower.sim.variants import get_variant
+
+    recs = [r for r, _ in egn_items(path)]
+    if not recs:
+        raise EgnError(f"{path}: no deal with all its cards known: nothing to analyze")
+    out = os.path.join(str(folder), os.path.basename(str(path))[:-len(".egn")] + ".jsonl")
+    writer = JsonlWriter(out, get_variant("euchre"), recs[0]["rules"], {"source": f"{path} (Euchre Game Notation)"})
+    writer.write_dicts(recs)
+    writer.close()
+    return out
+
+
 def _check_count(path, n: int) -> None:
     """EgnError when ``n`` deals are more than an EGN file may hold."""
     if n > MAX_DEALS:

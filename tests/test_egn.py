@@ -201,6 +201,32 @@ def test_files_bower_writes_pass_the_notations_schema(capsys, tmp_path):
     assert list(validator.iter_errors(doc))
 
 
+def test_analyze_reads_egn_as_its_records(capsys, tmp_path):
+    # the tables of an EGN file are those of its records written as JSONL; the deals left out are named first
+    egn = read_egn(BEARS)
+    jsonl = tmp_path / "bears.jsonl"
+    from bower.sim.egn import egn_as_jsonl
+
+    made = egn_as_jsonl(BEARS, tmp_path)
+    assert read_records(made) == egn.records
+    capsys.readouterr()  # its notes of the deals left out
+    code, out_egn, err = run(capsys, "analyze", str(BEARS), "--json")
+    assert code == 0, err
+    assert [ln for ln in err.splitlines() if "left out" in ln] == [
+        f"bower: note: {BEARS} deal {n} left out: {why}" for n, why in egn.left_out]
+    os.replace(made, jsonl)
+    code, out_jsonl, _ = run(capsys, "analyze", str(jsonl), "--json")
+    a, b = json.loads(out_egn), json.loads(out_jsonl)
+    assert a["records"] == str(BEARS) and a["hands"] == len(egn.records) > 0
+    assert a["tables"] == b["tables"]
+    empty = dict(_bears(), deals=_bears()["deals"][:1])  # deal 0 has no discard: nothing to analyze
+    path = tmp_path / "none.egn"
+    path.write_text(json.dumps(empty), encoding="utf-8")
+    code, out, err = run(capsys, "analyze", str(path))
+    assert (code, out) == (2, "") and err.splitlines()[-1] == (
+        f"bower: error: {path}: no deal with all its cards known: nothing to analyze")
+
+
 def test_more_deals_than_a_file_holds_are_refused(capsys, tmp_path):
     path = tmp_path / "hands.egn"
     line = one_error(capsys, "simulate", "--variant", "euchre", "--hands", "101", "--seed", "3",

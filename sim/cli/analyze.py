@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 
 import click
 
@@ -27,7 +28,7 @@ def _rows(df) -> list[dict]:
 @threads_option
 @json_option
 def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json):
-    """Print the analysis tables of a .jsonl or .parquet records file (any variant).
+    """Print the analysis tables of a .jsonl or .parquet records file (any variant), or of a .egn game.
 
     The file is read batch by batch (Parquet by DuckDB) in constant memory,
     each record checked: one that is not what it claims (a malformed card, a
@@ -57,9 +58,16 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
     for d in (csv_dir, parquet_dir):
         if d:
             check_out_dir(d)
-    info = stream.open_records(records)
+    reading = records
+    if records.lower().endswith(".egn"):  # its deals as JSONL records in a scratch folder, removed at the end
+        from bower.sim.egn import egn_as_jsonl
+
+        scratch = tempfile.TemporaryDirectory(prefix="bower-egn-")
+        click.get_current_context().call_on_close(scratch.cleanup)
+        reading = egn_as_jsonl(records, scratch.name)
+    info = stream.open_records(reading)
     v = info["variant"]
-    name, params, source, notes = stream.choose_strategy(records, info, strategy)
+    name, params, source, notes = stream.choose_strategy(reading, info, strategy)
     if solve_dd:
         from bower.sim.runner import set_threads
 
@@ -70,7 +78,7 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
     try:
         if solve_dd:
             dd_bar = Progress("double dummy", enabled=False if as_json else None)
-        result = stream.analyze(records, info, params, threads=threads, solve_dd=solve_dd, progress=bar,
+        result = stream.analyze(reading, info, params, threads=threads, solve_dd=solve_dd, progress=bar,
                                 dd_progress=dd_bar)
     finally:
         bar.close()
