@@ -45,16 +45,16 @@ from typing import TYPE_CHECKING, Any, Union
 
 from bower.sim import __version__
 from bower.sim.errors import UserError as BowerError
-from bower.sim.strategy import Strategy
 
-if TYPE_CHECKING:  # imported at first use (``__getattr__``): a plain ``import bower`` loads no pandas
+if TYPE_CHECKING:  # imported at first use (``__getattr__``): a plain ``import bower`` loads no NumPy, pandas or Numba
     import pandas as pd
 
     from bower.results import Advice, Experiment, Simulation
+    from bower.sim.strategy import Strategy
 
 # What the functions take for a strategy: a preset name, a ``.toml`` path, a dict of parameters over the defaults,
 # or a ``Strategy``
-StrategyLike = Union[str, "os.PathLike[str]", dict, Strategy]
+StrategyLike = Union[str, "os.PathLike[str]", dict, "Strategy"]
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["simulate", "experiment", "sweep", "should_bid", "strategy", "strategies", "variants", "read_records",
@@ -163,11 +163,12 @@ def _path(value) -> str:
 
 # imported when first used, so that ``import bower`` (and every command's start) does not wait for pandas
 _LAZY = {"Simulation": "bower.results", "Experiment": "bower.results", "Advice": "bower.results",
-         "read_records": "bower.data", "analyze": "bower.data"}
+         "read_records": "bower.data", "analyze": "bower.data", "Strategy": "bower.sim.strategy"}
 
 
 def __getattr__(name: str):
-    """``Simulation``, ``Experiment``, ``Advice``, ``read_records`` and ``analyze``, imported at their first use."""
+    """``Simulation``, ``Experiment``, ``Advice``, ``Strategy``, ``read_records`` and ``analyze``, imported at their
+    first use."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'bower' has no attribute {name!r}")
@@ -484,7 +485,7 @@ def strategy(base: PathLike = "default", *, variant: str = "ghost", name: str | 
         ...
         bower.sim.strategy.StrategyError: bad value 'high' for strategy parameter 'bid_3' (a number)
     """
-    from bower.sim.strategy import load_strategy
+    from bower.sim.strategy import Strategy, load_strategy
 
     _check_args(name=(name, "str?"))
     base_name, full = load_strategy(base, _variant(variant).name)

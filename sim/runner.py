@@ -19,6 +19,7 @@ from bower.kernels import games as kg
 from bower.sim import distributed as dist
 from bower.sim import records as rec_mod
 from bower.sim.errors import UserError
+from bower.sim.limits import MAX_GAMES, MAX_HANDS, MAX_HANDS_PER_GAME, MAX_SAMPLES, MAX_SEED  # noqa: F401
 from bower.sim.rules import encode, get_variant, resolve
 from bower.sim.strategy import load_strategy, to_vector
 from bower.sim.text import limit_text, number_text
@@ -30,11 +31,6 @@ DASK_SUMMARY_BATCH_CHUNKS = 128  # 524,288 hands a Dask task: its fixed cost und
 RECORD_BATCH_CHUNKS = 8  # 32,768 hands a batch written (a Parquet row group)
 RECORD_WORKERS = 2  # threads that turn batches of kernel rows into Arrow columns or JSON text, beside the kernels'
 GAME_BATCH_CHUNKS = 32
-MAX_HANDS_PER_GAME = 1000
-MAX_HANDS = 10**12  # hands one run may ask for: days at ten million hands a second
-MAX_GAMES = 10**10  # whole games one run may ask for (each about 10 to 20 hands)
-MAX_SAMPLES = 10**9  # should-bid: effective deals per action one question may ask for
-MAX_SEED = 2**64 - 1  # seeds are whole numbers from 0 to this (the CLI's --seed and BOWER_SEED too)
 
 
 class RunError(UserError, ValueError):

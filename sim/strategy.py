@@ -25,8 +25,8 @@ class StrategyError(UserError, ValueError):
 
 
 # Trick weights are used in steps of WEIGHT_STEP (a binary fraction), so every estimate is an exact
-# sum whatever the order of its terms; weights must stay below WEIGHT_LIMIT in size.
-from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP  # noqa: E402
+# sum whatever the order of its terms; weights must stay below WEIGHT_LIMIT in size (``kernels/estimate.py``,
+# imported where a weight is checked: ``import bower`` loads no Numba)
 
 MAX_PIMC_WORLDS = 10_000  # worlds searched per PIMC decision: each one a double-dummy solve
 # Parameters the kernels read as whole numbers, with their ranges (every variant): a value outside is refused,
@@ -83,6 +83,8 @@ def check_value(name: str, value, where: str = "", variant="ghost") -> float:
     if not math.isfinite(value):
         raise StrategyError(f"bad value {shown} for strategy parameter {name!r}{at} (a finite number)")
     if name.startswith("w_"):
+        from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
+
         if abs(value) >= WEIGHT_LIMIT:
             raise StrategyError(f"bad value {value!r} for strategy parameter {name!r}{at} (a weight below {WEIGHT_LIMIT:g})")
         value = round(value / WEIGHT_STEP) * WEIGHT_STEP

@@ -23,19 +23,7 @@ import sys
 
 import click
 
-from bower.sim.cli.analyze import analyze
-from bower.sim.cli.equity import equity
-from bower.sim.cli.experiment import experiment
 from bower.sim.cli.options import quiet_option
-from bower.sim.cli.profile import profile
-from bower.sim.cli.replay import replay
-from bower.sim.cli.report import report
-from bower.sim.cli.should_bid import should_bid
-from bower.sim.cli.simulate import simulate
-from bower.sim.cli.solve import solve
-from bower.sim.cli.strategies import strategies
-from bower.sim.cli.sweep import sweep
-from bower.sim.cli.warm import warm
 from bower.sim.errors import CommandLineError, HungUp, Stopped, Terminated, UserError, fault_error
 
 
@@ -44,8 +32,36 @@ def _stopped(e: KeyboardInterrupt) -> Stopped:
     return Stopped(terminated=isinstance(e, Terminated), hung_up=isinstance(e, HungUp))
 
 
+# the commands, each in its module ``bower.sim.cli.NAME`` (the function named as the command, ``-`` as ``_``),
+# imported when the command runs or a help or completion lists them: ``main`` sets its signal handlers before
+# any of them loads NumPy, pandas or a kernel (a Ctrl-C during those imports is ``bower: interrupted``, not a
+# traceback), and a run imports only its own command's module
+COMMANDS = ("simulate", "experiment", "sweep", "strategies", "analyze", "report", "should-bid", "profile", "solve",
+            "replay", "warm", "equity")
+
+
 class BowerGroup(click.Group):
-    """The group that turns every failure below it into a one-line click exception."""
+    """The group that turns every failure below it into a one-line click exception; its commands load lazily."""
+
+    _loaded: dict[str, click.Command] = {}
+
+    def list_commands(self, ctx):
+        """The command names, sorted (as click lists them)."""
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, cmd_name):
+        """The command ``cmd_name``, its module imported at first use (with ``--quiet`` added), or None."""
+        if cmd_name not in COMMANDS:
+            return None
+        if cmd_name not in self._loaded:
+            import importlib
+
+            attr = cmd_name.replace("-", "_")
+            cmd = getattr(importlib.import_module(f"bower.sim.cli.{attr}"), attr)
+            if not any(p.name == "quiet" for p in cmd.params):
+                quiet_option(cmd)  # --quiet on every command, after its own options
+            self._loaded[cmd_name] = cmd
+        return self._loaded[cmd_name]
 
     def make_context(self, info_name, args, parent=None, **extra):
         """click's, with a usage error of the group's own options as one line."""
@@ -92,11 +108,6 @@ def cli(ctx):
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
 
-
-for _cmd in (simulate, experiment, sweep, strategies, analyze, report, should_bid, profile, solve, replay, warm, equity):
-    if not any(p.name == "quiet" for p in _cmd.params):
-        quiet_option(_cmd)  # --quiet on every command, after its own options
-    cli.add_command(_cmd)
 
 
 _STOPS = {signal.SIGINT: KeyboardInterrupt, signal.SIGTERM: Terminated, signal.SIGHUP: HungUp}
@@ -145,9 +156,8 @@ def _end_if_kernels_run(code) -> None:
     from ``__main__``): a caller in the same process (a test) gets its
     ``SystemExit`` and the threads finish on their own.
     """
-    from bower.kernels.jit import left_running
-
-    if not left_running():
+    jit = sys.modules.get("bower.kernels.jit")  # not imported: no kernel ran (nor import it now, after a stop)
+    if jit is None or not jit.left_running():
         return
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -159,28 +169,38 @@ def _end_if_kernels_run(code) -> None:
 
 def main(argv=None) -> None:
     """Entry point: run the CLI in click's standalone mode (it always exits; statuses in ``cli``'s help)."""
-    from bower.sim import distributed
-    from bower.sim.progress import set_quiet, stop_watching, watch_compiles
-
-    set_quiet(False)
-    watch_compiles()
     previous = {}
-    try:
+    try:  # the handlers first: a signal during the imports below is a stop as any other
         for s in _STOPS:
             if _takes_over(s):
                 previous[s] = signal.signal(s, _on_signal)
     except ValueError:  # not the main thread
         pass
     program = sys._getframe(1).f_globals.get("__name__") == "__main__"  # the console script, ``python -c``
+    watching = False
     try:
+        try:
+            from bower.sim.progress import set_quiet, watch_compiles
+
+            set_quiet(False)
+            watch_compiles()
+            watching = True
+        except KeyboardInterrupt as e:  # a stop while NumPy and Numba load
+            stop = _stopped(e)
+            stop.show()
+            raise SystemExit(stop.exit_code) from None
         cli.main(args=None if argv is None else list(argv), prog_name="bower", standalone_mode=True)
     except SystemExit as e:
         if program:
             _end_if_kernels_run(e.code)
         raise
     finally:
-        stop_watching()
-        set_quiet(False)
-        distributed.set_timeout(None)
+        if watching:
+            from bower.sim import distributed
+            from bower.sim.progress import set_quiet, stop_watching
+
+            stop_watching()
+            set_quiet(False)
+            distributed.set_timeout(None)
         for s, handler in previous.items():
             signal.signal(s, handler)

@@ -16,7 +16,7 @@ from bower.sim.cli.options import (
     VariantChoice,
 )
 from bower.sim.equity import DEFAULT_HANDS, MAX_TARGET
-from bower.sim.runner import MAX_HANDS
+from bower.sim.limits import MAX_HANDS
 from bower.sim.text import limit_text
 
 

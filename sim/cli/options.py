@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from bower.sim.runner import MAX_SEED
+from bower.sim.limits import MAX_SEED
 
 
 def _variant_help() -> str:

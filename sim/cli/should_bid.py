@@ -20,7 +20,7 @@ from bower.sim.cli.options import (
     variant_option,
 )
 from bower.sim.advice import DEFAULT_CAP, LOW_ESS_DRAW, MIN_ESS
-from bower.sim.runner import MAX_SAMPLES
+from bower.sim.limits import MAX_SAMPLES
 from bower.sim.text import call_word, limit_text
 
 # every word a variant's auction knows (each variant checks its own and says why a call cannot come before a

@@ -16,7 +16,7 @@ from bower.sim.cli.options import (
     threads_option,
     variant_option,
 )
-from bower.sim.runner import MAX_GAMES, MAX_HANDS
+from bower.sim.limits import MAX_GAMES, MAX_HANDS
 from bower.sim.text import limit_text
 
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import importlib
 
-from bower.sim.rules import RuleError
-
 _PACKAGES = ("ghost", "cutthroat", "hasenpfeffer", "euchre")
 _loaded: dict = {}
 
@@ -42,6 +40,7 @@ def get_variant(name):
         v = _load(k)
         if key == v.name or key in v.aliases:
             return v
+    from bower.sim.rules import RuleError  # here: importing the registry loads no NumPy (the CLI's option types)
     from bower.sim.text import did_you_mean
 
     names = [n for k in _PACKAGES for n in (_load(k).name, *_load(k).aliases)]
