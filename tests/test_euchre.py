@@ -434,4 +434,5 @@ def test_loner_lead_on_the_command_line(capsys, tmp_path):
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and "0 renege(s)" in out
     code, out, err = run(capsys, "simulate", "--variant", "euchre", "--rule", "loner_lead=partner")
-    assert code == 2 and err == "bower: error: bad value 'partner' for rule option 'loner_lead' (allowed: dealer | loner)\n"
+    assert code == 2 and err == ("bower: error: bad value 'partner' for rule option 'loner_lead' "
+                                 "(allowed: dealer | loner)\n")
