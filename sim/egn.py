@@ -13,7 +13,9 @@ against 1 & 3 (bower's side 0 is EGN's team 0). So ``dealer`` and every seat
 carry over unchanged; EGN call ``i`` is seat ``(dealer + 1 + i) % 4``.
 
 What EGN leaves out is deduced as the rules do: the seat of each card (the
-first lead at the dealer's left, skipping a seat that sits out; each later
+first lead at the dealer's left, or with ruleset ``loner_lead:
+"LEFT_OF_LONER"`` (bower's ``loner_lead=loner``) after a lone maker at the
+maker's left, skipping a seat that sits out; each later
 trick led by the winner of the one before), the maker (the one non-pass
 call), trump, who plays alone (``isAlone``: the maker; ``aloneDefender``).
 A deal's hands are ``initialState.playerCards`` when it gives them, else
@@ -53,7 +55,7 @@ RULESET = {
     "std": ((True, False), True),
     "defend_alone": ((True, False), False),
     "canadian": ((False,), False),
-    "loner_lead": (("LEFT_OF_DEALER",), "LEFT_OF_DEALER"),
+    "loner_lead": (("LEFT_OF_DEALER", "LEFT_OF_LONER"), "LEFT_OF_DEALER"),
     "loner_march_score": ((4,), 4),
     "loner_euchred_score": ((2,), 2),
     "min_rank": ((9,), 9),
@@ -67,6 +69,7 @@ RULESET = {
     "four_trick_tokens": ((False,), False),
 }
 MAX_DEALS = 100  # the notation's schema holds at most 100 deals a file
+LONER_LEAD = {"LEFT_OF_DEALER": "dealer", "LEFT_OF_LONER": "loner"}  # EGN ruleset loner_lead -> bower's option
 PLAY_FREE = ("winning_score", "num_deals")  # keys that do not change how a deal is played: any integer
 
 
@@ -188,12 +191,14 @@ def rules_of(ruleset, where: str) -> dict:
         if value not in ok or type(value) is not type(ok[0]):
             raise EgnError(f"{where}: ruleset {key} = {json.dumps(value)} is not a rule bower plays "
                            f"(Standard Euchre: {key} = {json.dumps(RULESET[key][1])})")
-    return {"stick_the_dealer": ruleset.get("std", True), "allow_lone_defender": ruleset.get("defend_alone", False)}
+    return {"stick_the_dealer": ruleset.get("std", True), "allow_lone_defender": ruleset.get("defend_alone", False),
+            "loner_lead": LONER_LEAD[ruleset.get("loner_lead", "LEFT_OF_DEALER")]}
 
 
 def ruleset_of(rules: dict) -> dict:
     """The EGN ``ruleset`` of bower's Euchre rule options (``winning_score`` 10: bower's game)."""
-    return {"std": bool(rules.get("stick_the_dealer", False)), "canadian": False, "loner_lead": "LEFT_OF_DEALER",
+    lead = next(k for k, v in LONER_LEAD.items() if v == rules.get("loner_lead", "dealer"))
+    return {"std": bool(rules.get("stick_the_dealer", False)), "canadian": False, "loner_lead": lead,
             "defend_alone": bool(rules.get("allow_lone_defender", False)), "winning_score": 10}
 
 
@@ -407,7 +412,8 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             raise EgnError(f"{where}: field 'tricks' is missing or not a list")
         if len(raw) > 5:
             raise EgnError(f"{where}: field 'tricks' holds {len(raw)} tricks, not 5")
-        lead = next(s for s in ((dealer + 1 + k) % 4 for k in range(4)) if s not in sitting)
+        start = maker if rules["loner_lead"] == "loner" and is_alone else dealer
+        lead = next(s for s in ((start + 1 + k) % 4 for k in range(4)) if s not in sitting)
         for t, trick in enumerate(raw):
             w = f"{where}: field 'tricks' entry {t}"
             if not isinstance(trick, list) or len(trick) > len(active) or (

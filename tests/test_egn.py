@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bower.sim.egn import EgnError, read_egn, write_egn
+from bower.sim.egn import EgnError, read_egn, ruleset_of, write_egn
 from bower.sim.records import read_records, read_records_checked
 from bower.sim.replay import replay_file
 from tests.cli_run import listing, one_error, run
@@ -18,6 +18,7 @@ from tests.cli_run import listing, one_error, run
 DATA = Path(__file__).resolve().parent / "data" / "egn"
 BEARS = DATA / "Me and Bears.egn"
 SCENARIO = DATA / "Custom Scenario.egn"
+VWEC = DATA / "VWEC Finals.egn"  # ruleset loner_lead: LEFT_OF_LONER
 
 # ---- an independent count, from RULES.md 4 (not bower's code) ------------------------------------------
 
@@ -40,8 +41,11 @@ def _led(card: str, trump: str) -> str:
     return trump if card[0] == "J" and card[1] == PARTNER_SUIT[trump] else card[1]
 
 
-def count(deal: dict) -> tuple[dict, dict] | None:
-    """(tricks by seat, points by side) of an EGN deal, counted by hand; None when nobody made trump."""
+def count(deal: dict, loner_lead: str = "LEFT_OF_DEALER") -> tuple[dict, dict] | None:
+    """(tricks by seat, points by side) of an EGN deal, counted by hand; None when nobody made trump.
+
+    The first lead: left of the dealer, or under ``LEFT_OF_LONER`` after a lone maker left of the maker, skipping
+    a seat that sits out (the notation's "Trick 1 Initial Lead Resolution")."""
     dealer, up = deal["initialState"]["dealer"], deal["initialState"]["upCard"]
     bid = deal["phases"][0]
     first = next((i for i, c in enumerate(bid["calls"]) if c != "Pass"), None)
@@ -50,8 +54,10 @@ def count(deal: dict) -> tuple[dict, dict] | None:
     maker = (dealer + 1 + first) % 4
     trump = up[1] if first < 4 else bid["calls"][first]
     out = {(maker + 2) % 4} if bid.get("isAlone") else set()
+    if bid.get("aloneDefender", -1) != -1:
+        out.add((bid["aloneDefender"] + 2) % 4)
     seats = [s for s in range(4) if s not in out]
-    leader = (dealer + 1) % 4
+    leader = (maker + 1) % 4 if loner_lead == "LEFT_OF_LONER" and bid.get("isAlone") else (dealer + 1) % 4
     while leader in out:
         leader = (leader + 1) % 4
     tricks = {str(s): 0 for s in range(4)}
@@ -68,7 +74,7 @@ def count(deal: dict) -> tuple[dict, dict] | None:
     elif made >= 3:
         points[str(maker % 2)] = 1
     else:
-        points[str(1 - maker % 2)] = 2
+        points[str(1 - maker % 2)] = 4 if bid.get("aloneDefender", -1) != -1 else 2
     return tricks, points
 
 
@@ -81,12 +87,66 @@ def test_example_files_read_to_the_tricks_and_points_counted_by_hand():
             assert (r["tricks"], r["points"]) == count(deals[r["hand"]])
             assert sorted(sum(r["deal"].values(), []) + r["kitty"]) == sorted(
                 r + s for r in "9TJQKA" for s in "CSDH")
-        assert egn.meta["rules"] == {"stick_the_dealer": True, "allow_lone_defender": False}
+        assert egn.meta["rules"] == {"stick_the_dealer": True, "allow_lone_defender": False, "loner_lead": "dealer"}
         assert len(egn.records) + len(egn.left_out) == len(deals)
     egn = read_egn(BEARS)
     assert egn.meta["players"][0] and egn.meta["initialScore"] == [0, 0]
     assert dict(egn.left_out)[4] == "seat 0 sits out and its cards are not given"
     assert dict(egn.left_out)[0] == "the dealer's discard is not given"
+
+
+def test_left_of_loner_example_reads_as_loner_lead_loner(capsys):
+    egn = read_egn(VWEC)
+    deals = {d["dealNumber"]: d for d in json.loads(VWEC.read_text(encoding="utf-8"))["deals"]}
+    assert egn.meta["rules"] == {"stick_the_dealer": True, "allow_lone_defender": False, "loner_lead": "loner"}
+    assert [r["hand"] for r in egn.records] == [1, 4] and len(egn.left_out) == 11
+    for r in egn.records:
+        assert r["rules"]["loner_lead"] == "loner"
+        assert (r["tricks"], r["points"]) == count(deals[r["hand"]], "LEFT_OF_LONER")
+    got = list(replay_file(str(VWEC)))
+    capsys.readouterr()
+    assert [(g["tricks"], g["points"], g["reneges"]) for g in got] == [
+        (r["tricks"], r["points"], []) for r in egn.records]
+    assert ruleset_of(egn.records[0]["rules"])["loner_lead"] == "LEFT_OF_LONER"
+
+
+def test_loner_lead_loner_round_trips_and_leads_left_of_the_loner(simulated, tmp_path):
+    # a lone maker not at the dealer's right: left of the loner is not left of the dealer
+    recs = [r for r in simulated[2] if r["maker"] is not None]
+    differs = [r for r in recs if r["maker"] in r["alone"] and (r["maker"] + 1) % 4 != (r["dealer"] + 1) % 4
+               and (r["maker"] + 2) % 4 != (r["dealer"] + 1) % 4]
+    assert differs and all(r["plays"][0][0] == (r["maker"] + 1) % 4 for r in differs)
+    chosen = simulated[2][:100]
+    path = tmp_path / "l.egn"
+    write_egn(path, chosen)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["metadata"]["ruleset"]["loner_lead"] == "LEFT_OF_LONER"
+    back = read_egn(path)
+    assert back.records == chosen and back.meta["rules"]["loner_lead"] == "loner"
+    for r, d in zip(chosen, doc["deals"]):
+        if r["maker"] is not None:
+            assert (r["tricks"], r["points"]) == count(d, "LEFT_OF_LONER")
+    assert any(r["maker"] in r["alone"] and r["plays"][0][0] != (r["dealer"] + 1) % 4 for r in chosen)
+    doc["metadata"]["ruleset"]["loner_lead"] = "LEFT_OF_DEALER"  # the same plays read left of the dealer: refused
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(EgnError):
+        read_egn(path)
+
+
+def test_records_without_loner_lead_read_as_dealer(simulated, tmp_path):
+    # records written before the option (no loner_lead key) replay under loner_lead = dealer
+    old = [dict(r, rules={k: v for k, v in r["rules"].items() if k != "loner_lead"}) for r in simulated[0][:40]]
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in old), encoding="utf-8")
+    got = list(replay_file(str(path)))
+    assert [(g["tricks"], g["points"], g["reneges"]) for g in got] == [(r["tricks"], r["points"], []) for r in old]
+    assert ruleset_of(old[0]["rules"])["loner_lead"] == "LEFT_OF_DEALER"
+    loner = [dict(r, rules={k: v for k, v in r["rules"].items() if k != "loner_lead"}) for r in simulated[2]
+             if r["maker"] is not None and r["maker"] in r["alone"] and r["plays"][0][0] != (r["dealer"] + 1) % 4
+             and (r["maker"] + 2) % 4 != (r["dealer"] + 1) % 4][:1]
+    path.write_text(json.dumps(loner[0]) + "\n", encoding="utf-8")
+    with pytest.raises(Exception, match="seat . to lead"):  # read as dealer, its first lead is out of turn
+        list(replay_file(str(path)))
 
 
 def test_bower_replay_of_the_examples_gives_the_same_tricks_and_points(capsys):
@@ -111,12 +171,14 @@ def test_records_readers_take_egn():
 
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory):
-    """Simulated hands' records: cautious (thrown-in hands, loners), random under both rule options (lone defenders)."""
+    """Simulated hands' records: cautious (thrown-in hands, loners), random under both switches (lone defenders),
+    cautious under loner_lead = loner."""
     from bower.sim.cli import main
 
     out = []
     for rules in (["--strategy", "cautious"], ["--strategy", "random", "--rule", "allow_lone_defender=true",
-                                                "--rule", "stick_the_dealer=true"]):
+                                                "--rule", "stick_the_dealer=true"],
+                  ["--strategy", "cautious", "--rule", "loner_lead=loner"]):
         path = tmp_path_factory.mktemp("sim") / "h.jsonl"
         with pytest.raises(SystemExit) as e:
             main(["simulate", "--variant", "euchre", "--hands", "300", "--seed", "11", *rules,
@@ -271,8 +333,8 @@ BAD = {
     "old-version": (_edit(lambda d: d.update(version="0.9")), "field 'version' is '0.9'"),
     "canadian": (_edit(lambda d: d["metadata"]["ruleset"].update(canadian=True)),
                  'ruleset canadian = true is not a rule bower plays'),
-    "loner-lead": (_edit(lambda d: d["metadata"]["ruleset"].update(loner_lead="LEFT_OF_LONER")),
-                   'ruleset loner_lead = "LEFT_OF_LONER" is not a rule bower plays'),
+    "loner-lead": (_edit(lambda d: d["metadata"]["ruleset"].update(loner_lead="LEFT_OF_PARTNER")),
+                   'ruleset loner_lead = "LEFT_OF_PARTNER" is not a rule bower plays'),
     "joker": (_edit(lambda d: d["metadata"]["ruleset"].update(joker=True)), "ruleset joker = true"),
     "players": (_edit(lambda d: d["metadata"]["ruleset"].update(num_players=6)), "ruleset num_players = 6"),
     "card": (_edit(lambda d: _deal1(d)["phases"][1]["tricks"][0].__setitem__(0, "Zq")),

@@ -45,7 +45,7 @@ def test_the_variant_is_registered_with_its_names_and_hand_paths():
 
     assert get_variant("standard") is EUCHRE and get_variant("Four-Handed") is EUCHRE
     assert (EUCHRE.players, EUCHRE.hand_size, EUCHRE.target, EUCHRE.partnerships) == (4, 5, 10, True)
-    assert [o.name for o in EUCHRE.options] == ["stick_the_dealer", "allow_lone_defender"]
+    assert [o.name for o in EUCHRE.options] == ["stick_the_dealer", "allow_lone_defender", "loner_lead"]
     assert EUCHRE.presets is eh.PRESETS and set(EUCHRE.presets) >= {"default", "cautious", "aggressive", "random"}
     assert pkg.play_order is eh.play_order and pkg.score_hand(5, True, False) == (4, 0)
 
@@ -379,3 +379,60 @@ def test_cli_bad_euchre_input_is_one_line_exit_2(capsys, args, words):
     code, _, err = run(capsys, *args)
     assert code == 2
     assert words in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- who leads against a loner (loner_lead)
+
+# dealer seat 0; position 2 (seat 2, the dealer's partner) orders the 9 of hearts up and goes alone: the dealer sits
+# out. Left of the dealer is seat 1, left of the loner seat 3.
+_POSITIONS = ("9C TC 9S TS 9D", "JH JD AH KH QH", "QC KC QS KS TD", "AC AS AD KD QD")
+LONER_ORDER = [h.split()[k] for k in range(5) for h in _POSITIONS] + "9H TH JC JS".split()
+
+
+@pytest.mark.parametrize("loner_lead, leader", [("dealer", 1), ("loner", 3)])
+def test_loner_lead_picks_the_first_leader(loner_lead, leader):
+    from tests.reference import euchre_play as ep
+
+    rules = {"loner_lead": loner_lead}
+    got = eh.play_order(LONER_ORDER, 0, rules)
+    assert got["maker"] == 2 and got["alone"] == [2] and got["plays"][0][0] == leader
+    assert got["rules"]["loner_lead"] == loner_lead
+    assert [s for s, _ in got["plays"][:3]] == {1: [1, 2, 3], 3: [3, 1, 2]}[leader]  # the dealer sits out
+    twin = ep.play_order(LONER_ORDER, 0, rules, "default")
+    assert (twin["plays"], twin["tricks"], twin["points"]) == (got["plays"], got["tricks"], got["points"])
+
+
+def test_loner_lead_with_a_lone_defender_the_defender_leads():
+    # a lone maker and a lone defender: two seats play; under loner the first in play left of the maker, the
+    # defender, whichever defender it is; under dealer position 1 skipping the seats out
+    from tests.reference import euchre as eu
+
+    for maker in range(4):
+        for lone in ((maker + 1) % 4, (maker + 3) % 4):
+            active = eu.active_seats(maker, True, lone)
+            for dealer in range(4):
+                got = eu.first_leader(dealer, active, maker, True, {"loner_lead": "loner"})
+                assert got == lone
+                assert eu.first_leader(dealer, active, maker, True, {}) == eu.first_leader(dealer, active)
+            assert EUCHRE.card_play.first_leader(maker, 0, sum(1 << s for s in active), {"loner_lead": "loner"},
+                                                 frozenset({maker, lone})) == lone
+    # a lone defender against a maker with its partner: no lone maker, so the dealer's rule
+    assert eu.first_leader(0, eu.active_seats(2, False, 1), 2, False, {"loner_lead": "loner"}) == 1
+    assert EUCHRE.card_play.first_leader(2, 0, 0b0111, {"loner_lead": "loner"}, frozenset({1})) == 1
+
+
+def test_loner_lead_on_the_command_line(capsys, tmp_path):
+    path = tmp_path / "l.jsonl"
+    code, out, _ = run(capsys, "simulate", "--variant", "euchre", "--hands", "400", "--seed", "5", "--strategy",
+                       "cautious", "--rule", "loner_lead=loner", "--records", str(path))
+    assert code == 0 and "loner_lead=loner" in out
+    recs = rec_mod.read_records(str(path))
+    assert all(r["rules"]["loner_lead"] == "loner" for r in recs)
+    lone = [r for r in recs if r["maker"] is not None and r["alone"] == [r["maker"]]]
+    assert lone and all(r["plays"][0][0] == (r["maker"] + 1) % 4 for r in lone)  # the seat left of the loner
+    assert any(r["plays"][0][0] != (r["dealer"] + 1) % 4 for r in lone)
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "0 renege(s)" in out
+    code, out, err = run(capsys, "simulate", "--variant", "euchre", "--rule", "loner_lead=partner")
+    assert code == 2 and err == ("bower: error: bad value 'partner' for rule option 'loner_lead' "
+                                 "(allowed: dealer | loner)\n")

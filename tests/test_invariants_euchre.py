@@ -10,7 +10,7 @@ an order the dealer's hand holds the up-card and not its discard (one of
 its dealt cards); the seats alone are the maker and/or one defender (a
 defender only under ``allow_lone_defender``) and their partners sit out and
 never play; 5 tricks, each with one card per active seat in turn from the
-right leader, every card legal, held by its player and played once; the
+right leader (after a lone maker under ``loner_lead = loner``, the maker's left), every card legal, held by its player and played once; the
 tricks as the trick rule counts them; the points of the vector table
 (looked up, not recomputed). Whole games add up their hands.
 
@@ -53,7 +53,9 @@ with open(VECTORS / "euchre_scores.jsonl", encoding="utf-8") as _fh:
                                                                              v["defenders_points"])
                    for v in map(json.loads, filter(str.strip, _fh))}
 
-ALL_RULES = [{"stick_the_dealer": s, "allow_lone_defender": a} for s in (False, True) for a in (False, True)]
+# loner_lead paired so that each of its values meets both allow_lone_defender values
+ALL_RULES = [{"stick_the_dealer": s, "allow_lone_defender": a, "loner_lead": "loner" if s != a else "dealer"}
+             for s in (False, True) for a in (False, True)]
 RECORD_KEYS = {"variant", "rules_version", "rules", "hand", "dealer", "deal", "kitty", "upcard", "calls", "discard",
                "alone", "maker", "trump", "plays", "tricks", "points"}
 NEVER = {n: 99.0 for n in ep.AUCTION_THRESHOLDS}  # never orders or names: thrown in, or a stuck dealer names
@@ -137,7 +139,7 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     assert len(plays) == 5 * n
     assert not any(s in out for s, _ in plays), "a seat that sits out played"
     assert len({c for _, c in plays}) == len(plays), "a card played twice"
-    leader = eu.first_leader(dealer, active)
+    leader = eu.first_leader(dealer, active, maker, maker_alone, rules)  # loner_lead: the lone maker's left
     held = {s: list(hands[s]) for s in active}
     tricks = [0, 0, 0, 0]
     for t in range(5):

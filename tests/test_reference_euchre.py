@@ -191,11 +191,11 @@ def test_bowers_and_the_trump_order():
 
 
 def test_options_and_defaults():
-    assert eu.resolve_rules() == {"stick_the_dealer": False, "allow_lone_defender": False}
-    assert tuple(o.name for o in eu.EUCHRE.options) == ("stick_the_dealer", "allow_lone_defender")
+    assert eu.resolve_rules() == {"stick_the_dealer": False, "allow_lone_defender": False, "loner_lead": "dealer"}
+    assert tuple(o.name for o in eu.EUCHRE.options) == ("stick_the_dealer", "allow_lone_defender", "loner_lead")
     assert eu.EUCHRE.players == 4 and eu.EUCHRE.hand_size == 5 and eu.TARGET == 10
-    assert eu.resolve_rules({"stick_the_dealer": "true", "allow_lone_defender": "yes"}) == {
-        "stick_the_dealer": True, "allow_lone_defender": True}
+    assert eu.resolve_rules({"stick_the_dealer": "true", "allow_lone_defender": "yes", "loner_lead": "LONER"}) == {
+        "stick_the_dealer": True, "allow_lone_defender": True, "loner_lead": "loner"}
     with pytest.raises(ValueError, match="unknown rule option"):
         eu.resolve_rules({"swap": "none"})
     with pytest.raises(ValueError, match="bad value"):
@@ -393,6 +393,16 @@ def test_first_lead_is_position_one_skipping_who_sits_out():
     # dealer 0, maker seat 3 alone: seat 1 (position 1) sits out, seat 2 leads
     assert eu.first_leader(0, eu.active_seats(3, True, None)) == 2
     assert eu.play_order(2, [0, 2, 3]) == [2, 3, 0] and eu.play_order(3, [1, 3]) == [3, 1]
+    # loner_lead = loner: the lone maker's left (a maker with its partner: position 1 still)
+    loner = {"loner_lead": "loner"}
+    for dealer in range(4):
+        for maker in range(4):
+            active = eu.active_seats(maker, True, None)
+            assert eu.first_leader(dealer, active, maker, True, loner) == (maker + 1) % 4
+            assert eu.first_leader(dealer, range(4), maker, False, loner) == (dealer + 1) % 4
+    assert eu.first_leader(0, eu.active_seats(2, True, None), 2, True, loner) == 3  # dealer's rule: seat 1
+    with pytest.raises(ValueError, match="loner_lead"):
+        eu.first_leader(0, range(4), 1, True, {"loner_lead": "partner"})
     with pytest.raises(ValueError, match="not an active player"):
         eu.play_order(1, [0, 2, 3])
 

@@ -11,8 +11,9 @@ from bower.kernels.ghost.codes import PIMC_PARAMS
 OPTIONS = (
     ("stick_the_dealer", (False, True), (0, 1)),
     ("allow_lone_defender", (False, True), (0, 1)),
+    ("loner_lead", ("dealer", "loner"), (0, 1)),
 )
-E_STICK, E_LONE_DEFENDER = range(2)
+E_STICK, E_LONE_DEFENDER, E_LONER_LEAD = range(3)
 
 PARAMS: tuple[tuple[str, float, str], ...] = (
     # trump weights in TRUMP_RANK order (kernels/tables.py): 9 T Q K A left right

@@ -25,7 +25,7 @@ from bower.kernels.arrays import copy_into
 from bower.kernels import pimc
 from bower.kernels.bits import highest, lowest, popcount, smear
 from bower.kernels.deal import deal_packets
-from bower.kernels.euchre.codes import E_LONE_DEFENDER, E_STICK, PARAM_NAMES
+from bower.kernels.euchre.codes import E_LONE_DEFENDER, E_LONER_LEAD, E_STICK, PARAM_NAMES
 from bower.kernels.euchre.model import world_weight
 from bower.kernels.euchre.strategy import (
     Q_LEAD_NEXT,
@@ -624,6 +624,15 @@ def defends_alone(hands, trump, maker, dealer, params, wt, dstate, dbuf):
 
 
 @kernel(inline="always")
+def first_leader(dealer, maker, maker_alone, out, loner_lead):
+    """The first leader: position 1 (the lone maker's left under ``loner_lead`` code 1), skipping seats out."""
+    leader = (maker + 1) & 3 if maker_alone and loner_lead == 1 else (dealer + 1) & 3
+    while (out >> leader) & 1:
+        leader = (leader + 1) & 3
+    return leader
+
+
+@kernel(inline="always")
 def contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, dstate, dbuf):
     """After the auction: whether the maker goes alone (forced when it is ``f_seat`` and ``f_alone`` >= 0), which
     defender defends alone (-1: none), the seats sitting out (bits) and the first leader."""
@@ -641,10 +650,7 @@ def contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, ds
         out |= 1 << (maker ^ 2)
     if lone_def >= 0:
         out |= 1 << (lone_def ^ 2)
-    leader = (dealer + 1) & 3
-    while (out >> leader) & 1:
-        leader = (leader + 1) & 3
-    return maker_alone, lone_def, out, leader
+    return maker_alone, lone_def, out, first_leader(dealer, maker, maker_alone, out, rules[E_LONER_LEAD])
 
 
 @kernel(inline="always")
@@ -1027,9 +1033,7 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
                 out |= np.int64(1) << (maker ^ 2)
             if lone >= 0:
                 out |= np.int64(1) << (lone ^ 2)
-            leader = (dealer + 1) & 3
-            while (out >> leader) & 1:
-                leader = (leader + 1) & 3
+            leader = first_leader(dealer, maker, maker_alone, out, rules[E_LONER_LEAD])
             active = np.int64(15) & ~out
             msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
             mt = pimc.solve_deal(world[0], world[1], world[2], world[3], active, trump, leader, msides, ws)
@@ -1079,10 +1083,7 @@ def contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat, f_
         out |= 1 << (maker ^ 2)
     if lone_def >= 0:
         out |= 1 << (lone_def ^ 2)
-    leader = (dealer + 1) & 3
-    while (out >> leader) & 1:
-        leader = (leader + 1) & 3
-    return maker_alone, lone_def, out, leader
+    return maker_alone, lone_def, out, first_leader(dealer, maker, maker_alone, out, rules[E_LONER_LEAD])
 
 
 @kernel(inline="always")

@@ -140,6 +140,7 @@ EUCHRE = RuleOptions(
     options=(
         Option("stick_the_dealer", (False, True), (0, 1)),
         Option("allow_lone_defender", (False, True), (0, 1)),
+        Option("loner_lead", ("dealer", "loner"), (0, 1)),
     ),
 )
 
@@ -623,12 +624,22 @@ def active_seats(maker: int, maker_alone: bool, lone_defender: int | None) -> li
     return [s for s in range(PLAYERS) if s not in out]
 
 
-def first_leader(dealer: int, active) -> int:
-    """RULES.md: "First lead: position 1, skipping a player who sits out": the first active seat clockwise from it."""
+def first_leader(dealer: int, active, maker: int | None = None, maker_alone: bool = False,
+                 rules: dict | None = None) -> int:
+    """RULES.md: "First lead: position 1, skipping a player who sits out": the first active seat clockwise from it.
+
+    Option ``loner_lead = loner``: when the maker goes alone, the first active
+    seat clockwise from the maker's left instead (the lone defender when a
+    defender also defends alone: both other seats sit out).
+    """
+    rules = resolve_rules(rules)
     active = {_check_seat(s) for s in active}
     if not active:
         raise ValueError("nobody is playing")
-    seat = seat_of_position(dealer, 1)
+    if rules["loner_lead"] == "loner" and maker_alone:
+        seat = left_of(_check_seat(maker, "maker"))
+    else:
+        seat = seat_of_position(dealer, 1)
     while seat not in active:
         seat = left_of(seat)
     return seat
@@ -866,7 +877,7 @@ def play_hand(order, dealer: int, calls, *, discard=None, maker_alone: bool = Fa
     for s in out:
         out_of_play.extend(hands[s])
     active = active_seats(maker, maker_alone, lone)
-    leader = first_leader(d.dealer, active)
+    leader = first_leader(d.dealer, active, maker, maker_alone, rules)
     result = play_with_choices([mask_from_cards(h) for h in hands], trump, leader, active, choices)
     record.update(
         maker_alone=maker_alone, lone_defender=lone,

@@ -500,7 +500,7 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
 
     # ---- five tricks among the active seats
     active = eu.active_seats(maker, maker_alone, lone)
-    leader = eu.first_leader(dealer, active)
+    leader = eu.first_leader(dealer, active, maker, maker_alone, rules)
     log: list[int] = []  # the seat of each card played so far, to know who played what in a trick
 
     def chooser(seat, hand, trick, played):

@@ -47,9 +47,10 @@ def profile_advice(n: int, threads: int) -> float:
 
 
 def first_leader(maker: int, dealer: int, active: int, rules: dict, alone=frozenset()) -> int:
-    """Euchre: position 1, skipping a seat that sits out."""
+    """Euchre: position 1 (under ``loner_lead=loner`` after a lone maker, the maker's left), skipping a seat out."""
+    start = maker if rules.get("loner_lead") == "loner" and maker in alone else dealer
     for k in range(1, 5):
-        seat = (dealer + k) % 4
+        seat = (start + k) % 4
         if active >> seat & 1:
             return seat
     return maker
@@ -108,7 +109,8 @@ VARIANT = base.Variant(
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
         seats=4, hand_size=5, seats_in_play=(4, 3, 2), joker=False, maker_field="maker",
-        leader_note="position 1, skipping a seat that sits out",
+        leader_note=("position 1, skipping a seat that sits out; under loner_lead=loner after a lone maker, the "
+                     "first seat in play to the maker's left"),
         first_leader=first_leader,
         contract=contract, contracts=("partner", "alone"),
         trump_choices=trump_choices,

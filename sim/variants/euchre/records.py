@@ -108,8 +108,9 @@ def _rules_struct(rules: dict | None):
 
     from bower.kernels.euchre.codes import OPTIONS
 
-    names = [o[0] for o in OPTIONS] if rules is None else list(rules)
-    return pa.struct([(k, pa.bool_()) for k in names])  # every Euchre option is a switch
+    values = {o[0]: o[1][0] for o in OPTIONS}
+    names = list(values) if rules is None else list(rules)
+    return pa.struct([(k, pa.bool_() if isinstance(values.get(k, False), bool) else pa.string()) for k in names])
 
 
 def arrow_fields(rules: dict | None = None) -> list:
