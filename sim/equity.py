@@ -341,3 +341,197 @@ def games_from(variant: str, start: int, games: int, seed: int, rules: dict | No
     g = game_acc.sum(axis=0)
     return int(g[kg.GA_WINS]), int(g[kg.GA_GAMES] - g[kg.GA_UNFINISHED])
 
+
+
+# Three players (Ghost Hand, Cutthroat): each for themselves.
+
+FLOOR_SPAN3 = 1  # a falling score of a three-player game is bounded at -FLOOR_SPAN3 * target (the grid is cubic)
+DEFAULT_RESAMPLES3 = {"ghost": 10, "cutthroat": 200}  # redraws that keep a whole table under a minute of CPU
+
+
+def check_rules3(v, rules: dict) -> None:
+    """EquityError for a three-player rule set the programme does not model (Ghost Hand's playoff tiebreak)."""
+    if rules.get("tiebreak") == "playoff":
+        raise EquityError("bower equity is not available yet for tiebreak = playoff (only highest); no table was "
+                          "computed")
+
+
+def outcome_counts3(variant: str, hands: int, seed: int, rules: dict | None, strategy, threads: int | None):
+    """Play ``hands`` hands; (points (K, 3) relative to the dealer, counts (3, K) by dealer's seat).
+
+    ``points[n, j]`` is what the player ``j`` seats left of the dealer scored
+    (j = 0 the dealer). Every seat plays the same strategy, so the programme
+    pools the three dealers' counts.
+    """
+    from bower.sim import runner
+
+    v, rules_d, rules_vec = runner.resolve_run(variant, seed, rules)
+    runner.check_count("--hands", hands, runner.MAX_HANDS)
+    runner.set_threads(threads)
+    _, params = runner.seat_params(strategy, v.name)
+    k = v.hand_kernels
+    keys: list[np.ndarray] = []
+
+    def on_batch(first, recs, summary):
+        d = recs[:, k.R_DEALER]
+        p = recs[:, k.R_POINTS:k.R_POINTS + 3]
+        rel = p[np.arange(len(p))[:, None], (d[:, None] + np.arange(3)) % 3]
+        keys.append(np.c_[d, rel])
+
+    runner.run_hands(0, hands, seed, rules_vec, params, True, on_batch, runner.RECORD_BATCH_CHUNKS, v.name)
+    allk = np.concatenate(keys)
+    outcomes, inv = np.unique(allk[:, 1:], axis=0, return_inverse=True)
+    counts = np.zeros((3, len(outcomes)), np.int64)
+    np.add.at(counts, (allk[:, 0], inv.ravel()), 1)
+    return outcomes, counts
+
+
+def _grid3(points: np.ndarray, target: int, floor: int):
+    """The three-player programme's state order and next states.
+
+    States are relative to the dealer, (x0, x1, x2) from ``floor`` to
+    ``target`` (``target`` only where the top is tied there: a tie at or past
+    the target plays on, and from then only differences of score matter,
+    since one of the tied players cannot lose points; it is shifted down to
+    ``target``). Returns (levels: bounds of the blocks of equal score sum,
+    highest first; nxt (K, N) the next state's rank, or N + j for a win by the
+    player j seats left of the next dealer; rot (N,) the rank after a
+    thrown-in hand).
+    """
+    s = target - floor + 1
+    n = s ** 3
+    x = np.stack(np.meshgrid(*[np.arange(s)] * 3, indexing="ij")).reshape(3, n) + floor
+    order = np.argsort(-x.sum(axis=0), kind="stable")
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(n)
+    sums = x.sum(axis=0)[order]
+    levels = np.flatnonzero(np.r_[True, sums[1:] != sums[:-1], True])
+    nxt = np.empty((len(points), n), np.int64)
+    for m, p in enumerate(points):
+        y = x[:, order] + p[:, None]
+        top = y.max(axis=0)
+        lead = y == top
+        over = top >= target
+        y = np.maximum(y + np.where(over, target - top, 0), floor)
+        flat = ((y[1] - floor) * s + (y[2] - floor)) * s + (y[0] - floor)  # next dealer: the player on the left
+        won = over & (lead.sum(axis=0) == 1)
+        nxt[m] = np.where(won, n + (np.argmax(lead, axis=0) - 1) % 3, rank[flat])
+    return levels, nxt
+
+
+def solve3(points: np.ndarray, probs: np.ndarray, target: int, floor: int) -> tuple[np.ndarray, int]:
+    """Each player's chance to win: (R, 3, S, S, S) for ``probs`` (R, K); and the sweeps it took.
+
+    Index ``[r, j, x0, x1, x2]``: draw r, the player j seats left of the
+    dealer, ``x_i - floor`` the score of the player i seats left of the
+    dealer (S = target - floor + 1; the ``target`` rows hold ties at the top).
+    Gauss-Seidel over blocks of equal score sum, highest first (most hands
+    add points); a thrown-in hand (the deal passes, scores stay) is folded
+    exactly into each block, as three throw-ins in a row come back to it.
+    """
+    r, k_n = probs.shape
+    s = target - floor + 1
+    n = s ** 3
+    levels, nxt = _grid3(points, target, floor)
+    zero = np.flatnonzero((points == 0).all(axis=1))
+    rest = [m for m in range(k_n) if m not in zero]
+    q = probs[:, zero[0]] if len(zero) else np.zeros(r)
+    prev = [2, 0, 1]  # player j seats left of this dealer is j - 1 seats left of the next
+    ext = np.zeros((r, 3, n + 3))
+    for j in range(3):
+        ext[:, j, n + j] = 1.0
+    fold = 1.0 / (1.0 - q ** 3)
+    kk = np.array(prev)[:, None]
+    for sweep in range(1, MAX_SWEEPS + 1):
+        moved = 0.0
+        for lo, hi in zip(levels[:-1], levels[1:]):
+            b = np.zeros((r, 3, hi - lo))
+            for m in rest:
+                b += probs[:, m, None, None] * ext[:, kk, nxt[m, lo:hi]]
+            if len(zero):
+                rot = nxt[zero[0], lo:hi]
+                rot = np.where(rot >= n, np.arange(lo, hi), rot) - lo  # (a game already won: never reached)
+                tb = q[:, None, None] * b[:, prev][:, :, rot]
+                b = (b + tb + q[:, None, None] * tb[:, prev][:, :, rot]) * fold[:, None, None]
+            moved = max(moved, float(np.abs(b - ext[:, :, lo:hi]).max()))
+            ext[:, :, lo:hi] = b
+        if moved <= TOL:
+            break
+    else:
+        raise EquityError(f"the equity programme did not settle in {MAX_SWEEPS} sweeps")
+    order = np.argsort(-(np.stack(np.meshgrid(*[np.arange(s)] * 3, indexing="ij")).reshape(3, n).sum(axis=0)),
+                       kind="stable")
+    out = np.empty((r, 3, n))
+    out[:, :, order] = ext[:, :, :n]
+    return out.reshape(r, 3, s, s, s), sweep
+
+
+def by_seat(w: np.ndarray) -> np.ndarray:
+    """(..., 3 dealers, 3 seats, S, S, S) by seat from (..., 3, S, S, S) relative to the dealer."""
+    out = np.empty((*w.shape[:-4], 3, 3, *w.shape[-3:]))
+    for d in range(3):
+        for seat in range(3):
+            out[..., d, seat, :, :, :] = np.moveaxis(w[..., (seat - d) % 3, :, :, :], [-3, -2, -1],
+                                                     [-3 + d, -3 + (d + 1) % 3, -3 + (d + 2) % 3])
+    return out
+
+
+def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads: int | None, target: int,
+             resamples: int | None, floor: int | None) -> dict:
+    """``compute`` for the three-player variants; ``equity`` [dealer][seat][score 0][score 1][score 2]."""
+    from bower.sim import runner
+    from bower.sim.rules import resolve
+    from bower.sim.strategy import load_strategy
+
+    resamples = DEFAULT_RESAMPLES3[v.name] if resamples is None else resamples
+    runner.check_count("resamples", resamples, 100_000)
+    _, rules_d, _ = runner.resolve_run(v.name, seed, rules)
+    full = resolve(v, rules_d)
+    check_rules3(v, full)
+    t0, c0 = time.perf_counter(), time.process_time()
+    points, counts = outcome_counts3(v.name, hands, seed, rules, strategy, threads)
+    floor = (0 if (points >= 0).all() else -FLOOR_SPAN3 * target) if floor is None else int(floor)
+    if floor > 0 or floor >= target:
+        raise EquityError(f"floor must be at most 0 and below the target, got {floor}")
+    pooled = counts.sum(axis=0)
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(RESAMPLE_KEY,)))
+    draws = rng.dirichlet(pooled, size=resamples) if resamples else np.empty((0, len(pooled)))
+    point, sweeps = solve3(points, (pooled / pooled.sum())[None], target, floor)
+    t = target - floor  # the cells below the target (the last row holds ties at the top)
+    eq = by_seat(point[0])[..., :t, :t, :t]
+    lo = hi = eq
+    z = -floor
+    start_draws = eq[:, :, z, z, z].mean(axis=0)[None]
+    if resamples:
+        vals = np.concatenate([solve3(points, draws[i:i + 10], target, floor)[0][..., :t, :t, :t]
+                               for i in range(0, resamples, 10)])
+        lo, hi = by_seat(np.quantile(vals, 0.025, axis=0)), by_seat(np.quantile(vals, 0.975, axis=0))
+        start_draws = vals[:, :, z, z, z]  # relative to the dealer: the start is the same state for every dealer
+    floor_effect = 0.0
+    if floor < 0:
+        deeper, _ = solve3(points, (pooled / pooled.sum())[None], target, floor - target)
+        shown = max(0, -target - floor)
+        d = deeper[0][:, target + shown:-1, target + shown:-1, target + shown:-1]
+        floor_effect = float(np.abs(d - point[0][:, shown:-1, shown:-1, shown:-1]).max())
+    return {
+        "variant": v.name,
+        "rules": full,
+        "strategy": load_strategy(strategy, v.name)[0],
+        "hands": int(hands),
+        "seed": int(seed),
+        "resamples": int(resamples),
+        "target": target,
+        "floor": floor,
+        "scores": list(range(floor, target)),
+        "equity": eq,
+        "low": np.asarray(lo),
+        "high": np.asarray(hi),
+        "start": [float(x) for x in eq[:, :, z, z, z].mean(axis=0)],
+        "start_ci95": [[float(np.quantile(start_draws[:, j], 0.025)), float(np.quantile(start_draws[:, j], 0.975))]
+                       for j in range(3)],
+        "floor_effect": floor_effect,
+        "outcomes": {"points": points.tolist(), "counts_by_dealer": counts.tolist()},
+        "sweeps": int(sweeps),
+        "cpu_s": time.process_time() - c0,
+        "wall_s": time.perf_counter() - t0,
+    }
