@@ -50,10 +50,7 @@ class EquityError(UserError, ValueError):
 
 
 def check_variant(v) -> None:
-    """EquityError for a variant without equity tables yet (the variants scored by player, not by side)."""
-    if not v.partnerships:
-        raise EquityError(f"bower equity is not available yet for {v.name} (only for sides: "
-                          "euchre and hasenpfeffer); no table was computed")
+    """Every variant has equity tables: by side (Euchre, Hasenpfeffer) or by player (Ghost Hand, Cutthroat)."""
 
 
 def check_target(target) -> int:
@@ -70,10 +67,11 @@ def parse_score(text, units: int = 2) -> tuple[int, ...]:
         score = tuple(int(p) if not isinstance(p, bool) and float(p) == int(p) else None for p in parts)
     except (TypeError, ValueError):
         score = (None,)
+    who = "own,opponent" if units == 2 else "one per seat, seat 0 first"
     if None in score:
-        raise EquityError(f"--score must be {units} whole numbers separated by a comma (own,opponent), got {text!r}")
+        raise EquityError(f"--score must be {units} whole numbers separated by a comma ({who}), got {text!r}")
     if len(score) != units:
-        raise EquityError(f"--score needs {units} scores (own side, opponent), got {len(score)}: {text!r}")
+        raise EquityError(f"--score needs {units} scores ({who}), got {len(score)}: {text!r}")
     return score
 
 
@@ -170,7 +168,7 @@ def default_floor(points: np.ndarray, target: int) -> int:
 
 
 def compute(variant: str = "euchre", *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
-            seed: int = 0, threads: int | None = None, target: int | None = None, resamples: int = DEFAULT_RESAMPLES,
+            seed: int = 0, threads: int | None = None, target: int | None = None, resamples: int | None = None,
             floor: int | None = None) -> dict:
     """The equity table of ``variant`` as a dict (see the module's docstring for the method).
 
@@ -189,6 +187,10 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     v = get_variant(variant)
     check_variant(v)
     target = v.target if target is None else check_target(target)
+    if not v.partnerships:
+        return compute3(v, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads, target=target,
+                        resamples=resamples, floor=floor)
+    resamples = DEFAULT_RESAMPLES if resamples is None else resamples
     runner.check_count("resamples", resamples, 100_000)
     t0, c0 = time.perf_counter(), time.process_time()
     points, maker, counts = outcome_counts(v.name, hands, seed, rules, strategy, threads)
@@ -349,6 +351,14 @@ FLOOR_SPAN3 = 1  # a falling score of a three-player game is bounded at -FLOOR_S
 DEFAULT_RESAMPLES3 = {"ghost": 10, "cutthroat": 200}  # redraws that keep a whole table under a minute of CPU
 
 
+def resolved_rules(v, seed: int, rules: dict | None) -> dict:
+    """The full rule set in force (every option named)."""
+    from bower.sim import runner
+    from bower.sim.rules import resolve
+
+    return resolve(v, runner.resolve_run(v.name, seed, rules)[1])
+
+
 def check_rules3(v, rules: dict) -> None:
     """EquityError for a three-player rule set the programme does not model (Ghost Hand's playoff tiebreak)."""
     if rules.get("tiebreak") == "playoff":
@@ -501,7 +511,7 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
     eq = by_seat(point[0])[..., :t, :t, :t]
     lo = hi = eq
     z = -floor
-    start_draws = eq[:, :, z, z, z].mean(axis=0)[None]
+    start_draws = point[:, :, z, z, z]
     if resamples:
         vals = np.concatenate([solve3(points, draws[i:i + 10], target, floor)[0][..., :t, :t, :t]
                                for i in range(0, resamples, 10)])
@@ -527,6 +537,7 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
         "low": np.asarray(lo),
         "high": np.asarray(hi),
         "start": [float(x) for x in eq[:, :, z, z, z].mean(axis=0)],
+        "start_by_position": [float(x) for x in point[0][:, z, z, z]],
         "start_ci95": [[float(np.quantile(start_draws[:, j], 0.025)), float(np.quantile(start_draws[:, j], 0.975))]
                        for j in range(3)],
         "floor_effect": floor_effect,
@@ -535,3 +546,110 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
         "cpu_s": time.process_time() - c0,
         "wall_s": time.perf_counter() - t0,
     }
+
+
+def seat_view(table: dict, dealer: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(equity, low, high) as (seat, score 0, score 1, score 2) grids: averaged over the dealer, or for seat ``dealer``."""
+    seats = [0, 1, 2] if dealer is None else [dealer]
+    return tuple(np.asarray(table[k])[seats].mean(axis=0) for k in ("equity", "low", "high"))
+
+
+def state_equity3(table: dict, score: tuple[int, int, int], dealer: int | None = None) -> dict:
+    """One state's equity for each seat with its interval: ``{"score", "dealer", "equity", "ci95"}``."""
+    check_score(score, table["target"], table["floor"])
+    eq, lo, hi = seat_view(table, dealer)
+    i = tuple(x - table["floor"] for x in score)
+    return {"score": list(score), "dealer": "average" if dealer is None else dealer,
+            "equity": [float(eq[(s, *i)]) for s in range(3)],
+            "ci95": [[float(lo[(s, *i)]), float(hi[(s, *i)])] for s in range(3)]}
+
+
+def shown3(table: dict) -> list[int]:
+    """The scores printed on each axis of a slice: every point to 10, every ceil(target / 10)th beyond."""
+    f, t = table["floor"], table["target"]
+    step = -(-t // 10)
+    return [s for s in range(max(f, -t), t) if s % step == 0]
+
+
+def format_table3(table: dict, third: int = 0, dealer: int | None = None) -> str:
+    """A slice of a three-player table: seat 0's chance (%), rows seat 0's score, columns seat 1's, seat 2 at ``third``."""
+    from bower.sim.rules import get_variant
+
+    check_score((third,), table["target"], table["floor"])
+    eq, _, _ = seat_view(table, dealer)
+    f, t = table["floor"], table["target"]
+    shown = shown3(table)
+    who = "averaged over the dealer" if dealer is None else f"seat {dealer} dealing"
+    lines = [f"{get_variant(table['variant']).title}: chance (%) that seat 0 wins the game to {t}, {who}; "
+             f"strategy {table['strategy']}, {table['hands']:,} hands, seed {table['seed']}",
+             f"rows: own score (seat 0), columns: seat 1's score; seat 2 at {third}"]
+    lines.append("own\\s1" + "".join(f"{s:>4}" for s in shown))
+    for a in shown:
+        lines.append(f"{a:>7}" + "".join(f"{100 * eq[0, a - f, b - f, third - f]:>4.0f}" for b in shown))
+    pos = ", ".join(f"{name} {100 * x:.2f}% (95%: {100 * lo:.2f}-{100 * hi:.2f}%)" for name, x, (lo, hi) in
+                    zip(("dealer", "position 1", "position 2"), table["start_by_position"], table["start_ci95"]))
+    lines.append(f"start of game (0-0-0): 33.33% each averaged over the dealer; by position: {pos}")
+    if f < 0:
+        lines.append(f"scores below {f} are counted as {f}; moving that floor {t} lower changes no cell by more than "
+                     f"{table['floor_effect']:.1e}")
+    return "\n".join(lines)
+
+
+def plot3(table: dict, path: str, thirds: tuple[int, ...] = (0,), dealer: int | None = None) -> None:
+    """Heat maps of seat 0's chance (own score up, seat 1's across), one per ``thirds`` score of seat 2 (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    eq, _, _ = seat_view(table, dealer)
+    f, t = table["floor"], table["target"]
+    lo = max(f, -t)
+    fig, axes = plt.subplots(1, len(thirds), figsize=(5 * len(thirds) + 1, 5), squeeze=False)
+    for ax, c in zip(axes[0], thirds):
+        im = ax.imshow(eq[0, lo - f:, lo - f:, c - f], origin="lower", cmap="RdBu", vmin=0, vmax=1,
+                       extent=(lo - .5, t - .5, lo - .5, t - .5))
+        ax.set_xlabel("seat 1's score")
+        ax.set_ylabel("own score (seat 0)")
+        ax.set_title(f"{table['variant']} to {t}: seat 2 at {c}")
+    fig.colorbar(im, ax=list(axes[0]), label="seat 0's chance to win")
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".bower-", suffix=".png.part", dir=folder)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format="png", dpi=100)
+        os.replace(tmp, path)
+    finally:
+        plt.close(fig)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def games_from3(variant: str, start: int, games: int, seed: int, rules: dict | None = None, strategy="default",
+                threads: int | None = None, target: int | None = None) -> np.ndarray:
+    """Wins by seat (3,) of ``games`` whole games from ``start`` each, dealer seat 2 first (unfinished ones left out).
+
+    As ``games_from``: a game from a-a-a to T is the game from 0-0-0 to T - a
+    (in Ghost Hand only while no score falls below the table's floor).
+    """
+    from bower.kernels import games as kg
+    from bower.sim import runner
+
+    v, _, rules_vec = runner.resolve_run(variant, seed, rules)
+    target = v.target if target is None else target
+    runner.set_threads(threads)
+    _, params = runner.seat_params(strategy, v.name)
+    strat = params[:1]
+    assign = np.zeros((1, v.players), np.int64)
+    k, sim = v.hand_kernels, v.drivers
+    n_chunks = -(-games // runner.GAME_CHUNK_SETS)
+    states = runner.chunk_states(seed, 0, n_chunks)
+    set_wins = np.zeros((games, 1), np.int64)
+    out = np.zeros((games, kg.GO_WIDTH), np.int64)
+    hand_acc = np.zeros((n_chunks, k.S_WIDTH), np.int64)
+    strat_acc = np.zeros((n_chunks, 1, kg.ST_WIDTH), np.int64)
+    game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
+    sim.games_chunks(states, runner.GAME_CHUNK_SETS, games, assign, False, rules_vec, strat, target - start,
+                     runner.MAX_HANDS_PER_GAME, set_wins, out, hand_acc, strat_acc, game_acc, k.search_arg(strat))
+    w = out[:, kg.GO_WINNER]
+    return np.bincount(w[w >= 0], minlength=3)
