@@ -1,4 +1,4 @@
-"""Game equity: the chance that a side wins the game from any score and dealer, for the partnership variants.
+"""Game equity: the chance that a side (or, in the three-player variants, a player) wins the game from any score.
 
 Method. ``hands`` independent hands are played under one strategy in every
 seat (``runner.run_hands``, the dealer of hand h being seat ``h % 4``), and
@@ -23,6 +23,12 @@ Intervals: each dealer's outcome distribution is redrawn ``resamples`` times
 from Dirichlet(counts) (seeded from ``seed``), the programme solved for each
 draw, and the 2.5% and 97.5% points of each cell kept. Hands are seeded by
 chunk, so the same seed gives the same table for any thread count.
+
+Three players (Ghost Hand, Cutthroat): ``compute3``. Outcomes are the points
+vectors relative to the dealer, pooled over the dealers; the state is each
+player's score relative to the dealer (a cube), the value each player's
+chance; a tie at the top at or past the target plays on (held exactly as a
+tie at the target); see ``solve3``. Ghost Hand's floor is ``-target``.
 """
 
 from __future__ import annotations
@@ -178,7 +184,10 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     seats 0 & 2 are side 0), ``low`` and ``high`` (95% intervals, same
     shape), ``start`` (0-0 averaged over the dealer, with ``start_ci95``),
     ``floor_effect``, ``outcomes`` (points, maker side, counts by dealer),
-    ``sweeps``, ``cpu_s``, ``wall_s``.
+    ``sweeps``, ``cpu_s``, ``wall_s``. Three players: ``equity``
+    [dealer][seat][score 0][score 1][score 2] as arrays, ``start`` by seat
+    averaged over the dealer, ``start_by_position`` (dealer, position 1,
+    position 2) with ``start_ci95`` for each.
     """
     from bower.sim import runner
     from bower.sim.rules import get_variant, resolve
