@@ -533,18 +533,20 @@ def variants() -> pd.DataFrame:
 @_faults
 def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules: dict[str, Any] | None = None,
            hands: int = 1_000_000, seed: int = 0, threads: int | None = None, target: int | None = None,
-           resamples: int = 200) -> pd.DataFrame:
-    """Game equity, as ``bower equity``: each side's chance to win the game from every score and dealer.
+           resamples: int | None = None) -> pd.DataFrame:
+    """Game equity, as ``bower equity``: each side's or player's chance to win the game from every score and dealer.
 
     ``hands`` hands are simulated under ``strategy`` and counted by outcome
-    (points to each side) and dealer; an exact DP over (own score, opponent's
-    score, dealer) to ``target`` (default: the variant's) gives the chance
-    that side 0 (seats 0 & 2) wins, and ``resamples`` Dirichlet redraws of
-    the outcome counts its 95% interval (``bower.sim.equity`` has the method).
-    Euchre and Hasenpfeffer only for now. Returns one row per state:
-    ``dealer`` (seat), ``own``, ``opponent``, ``equity``, ``low``, ``high``;
-    ``.attrs`` holds the run (``variant``, ``start`` and the rest of the
-    ``--json`` dict but the grids).
+    (points to each side or player) and dealer; an exact DP over the scores
+    and dealer to ``target`` (default: the variant's) gives the chances to
+    win, and ``resamples`` Dirichlet redraws of the outcome counts (default
+    200; Ghost Hand 10) their 95% intervals (``bower.sim.equity`` has the
+    method). Two sides (Euchre, Hasenpfeffer): one row per state, ``dealer``
+    (seat), ``own``, ``opponent``, ``equity``, ``low``, ``high`` (side 0's).
+    Three players (Ghost Hand, Cutthroat): ``dealer``, ``score0`` ..
+    ``score2`` (each seat's score), ``equity0`` .. ``equity2`` (each seat's
+    chance) and ``low0`` .. ``high2``. ``.attrs`` holds the run (``variant``,
+    ``start`` and the rest of the ``--json`` dict but the grids).
 
     Examples:
         >>> eq = bower.equity("euchre", hands=100_000, seed=1, resamples=20)
@@ -553,6 +555,9 @@ def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules
         >>> mean = eq.groupby(["own", "opponent"])["equity"].mean()
         >>> round(float(mean[(0, 0)]), 2), round(float(mean[(8, 2)]), 2)   # 0-0 is fair; 8-2 nearly won
         (0.5, 0.94)
+        >>> cut = bower.equity("cutthroat", hands=50_000, seed=1, resamples=10)
+        >>> len(cut), round(float(cut.query("score0 == 0 and score1 == 0 and score2 == 0")["equity0"].mean()), 3)
+        (3000, 0.333)
     """
     import numpy as np
     import pandas as pd
@@ -560,13 +565,20 @@ def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules
     from bower.sim import equity as E
 
     _check_args(variant=(variant, "str"), rules=(rules, "dict?"), hands=(hands, "int"), seed=(seed, "int"),
-                threads=(threads, "int?"), target=(target, "int?"), resamples=(resamples, "int"))
+                threads=(threads, "int?"), target=(target, "int?"), resamples=(resamples, "int?"))
     t = E.compute(_variant(variant).name, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads,
                   target=target, resamples=resamples)
     eq, lo, hi = (np.asarray(t[k]) for k in ("equity", "low", "high"))
-    d, i, j = np.meshgrid(np.arange(eq.shape[0]), t["scores"], t["scores"], indexing="ij")
-    df = pd.DataFrame({"dealer": d.ravel(), "own": i.ravel(), "opponent": j.ravel(), "equity": eq.ravel(),
-                       "low": lo.ravel(), "high": hi.ravel()})
+    if eq.ndim == 5:  # three players: [dealer][seat][score 0][score 1][score 2]
+        d, a, b, c = np.meshgrid(np.arange(3), t["scores"], t["scores"], t["scores"], indexing="ij")
+        cols = {"dealer": d.ravel(), "score0": a.ravel(), "score1": b.ravel(), "score2": c.ravel()}
+        for name, arr in (("equity", eq), ("low", lo), ("high", hi)):
+            cols.update({f"{name}{s}": arr[:, s].ravel() for s in range(3)})
+        df = pd.DataFrame(cols)
+    else:
+        d, i, j = np.meshgrid(np.arange(eq.shape[0]), t["scores"], t["scores"], indexing="ij")
+        df = pd.DataFrame({"dealer": d.ravel(), "own": i.ravel(), "opponent": j.ravel(), "equity": eq.ravel(),
+                           "low": lo.ravel(), "high": hi.ravel()})
     df.attrs.update({k: x for k, x in t.items() if k not in ("equity", "low", "high")})
     return df
 

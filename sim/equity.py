@@ -1,4 +1,4 @@
-"""Game equity: the chance that a side wins the game from any score and dealer, for the partnership variants.
+"""Game equity: the chance that a side (or, in the three-player variants, a player) wins the game from any score.
 
 Method. ``hands`` independent hands are played under one strategy in every
 seat (``runner.run_hands``, the dealer of hand h being seat ``h % 4``), and
@@ -23,6 +23,12 @@ Intervals: each dealer's outcome distribution is redrawn ``resamples`` times
 from Dirichlet(counts) (seeded from ``seed``), the programme solved for each
 draw, and the 2.5% and 97.5% points of each cell kept. Hands are seeded by
 chunk, so the same seed gives the same table for any thread count.
+
+Three players (Ghost Hand, Cutthroat): ``compute3``. Outcomes are the points
+vectors relative to the dealer, pooled over the dealers; the state is each
+player's score relative to the dealer (a cube), the value each player's
+chance; a tie at the top at or past the target plays on (held exactly as a
+tie at the target); see ``solve3``. Ghost Hand's floor is ``-target``.
 """
 
 from __future__ import annotations
@@ -50,10 +56,7 @@ class EquityError(UserError, ValueError):
 
 
 def check_variant(v) -> None:
-    """EquityError for a variant without equity tables yet (the variants scored by player, not by side)."""
-    if not v.partnerships:
-        raise EquityError(f"bower equity is not available yet for {v.name} (only for sides: "
-                          "euchre and hasenpfeffer); no table was computed")
+    """Every variant has equity tables: by side (Euchre, Hasenpfeffer) or by player (Ghost Hand, Cutthroat)."""
 
 
 def check_target(target) -> int:
@@ -70,10 +73,11 @@ def parse_score(text, units: int = 2) -> tuple[int, ...]:
         score = tuple(int(p) if not isinstance(p, bool) and float(p) == int(p) else None for p in parts)
     except (TypeError, ValueError):
         score = (None,)
+    who = "own,opponent" if units == 2 else "one per seat, seat 0 first"
     if None in score:
-        raise EquityError(f"--score must be {units} whole numbers separated by a comma (own,opponent), got {text!r}")
+        raise EquityError(f"--score must be {units} whole numbers separated by a comma ({who}), got {text!r}")
     if len(score) != units:
-        raise EquityError(f"--score needs {units} scores (own side, opponent), got {len(score)}: {text!r}")
+        raise EquityError(f"--score needs {units} scores ({who}), got {len(score)}: {text!r}")
     return score
 
 
@@ -170,7 +174,7 @@ def default_floor(points: np.ndarray, target: int) -> int:
 
 
 def compute(variant: str = "euchre", *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
-            seed: int = 0, threads: int | None = None, target: int | None = None, resamples: int = DEFAULT_RESAMPLES,
+            seed: int = 0, threads: int | None = None, target: int | None = None, resamples: int | None = None,
             floor: int | None = None) -> dict:
     """The equity table of ``variant`` as a dict (see the module's docstring for the method).
 
@@ -180,7 +184,10 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     seats 0 & 2 are side 0), ``low`` and ``high`` (95% intervals, same
     shape), ``start`` (0-0 averaged over the dealer, with ``start_ci95``),
     ``floor_effect``, ``outcomes`` (points, maker side, counts by dealer),
-    ``sweeps``, ``cpu_s``, ``wall_s``.
+    ``sweeps``, ``cpu_s``, ``wall_s``. Three players: ``equity``
+    [dealer][seat][score 0][score 1][score 2] as arrays, ``start`` by seat
+    averaged over the dealer, ``start_by_position`` (dealer, position 1,
+    position 2) with ``start_ci95`` for each.
     """
     from bower.sim import runner
     from bower.sim.rules import get_variant, resolve
@@ -189,6 +196,10 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     v = get_variant(variant)
     check_variant(v)
     target = v.target if target is None else check_target(target)
+    if not v.partnerships:
+        return compute3(v, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads, target=target,
+                        resamples=resamples, floor=floor)
+    resamples = DEFAULT_RESAMPLES if resamples is None else resamples
     runner.check_count("resamples", resamples, 100_000)
     t0, c0 = time.perf_counter(), time.process_time()
     points, maker, counts = outcome_counts(v.name, hands, seed, rules, strategy, threads)
@@ -341,3 +352,313 @@ def games_from(variant: str, start: int, games: int, seed: int, rules: dict | No
     g = game_acc.sum(axis=0)
     return int(g[kg.GA_WINS]), int(g[kg.GA_GAMES] - g[kg.GA_UNFINISHED])
 
+
+
+# Three players (Ghost Hand, Cutthroat): each for themselves.
+
+FLOOR_SPAN3 = 1  # a falling score of a three-player game is bounded at -FLOOR_SPAN3 * target (the grid is cubic)
+DEFAULT_RESAMPLES3 = {"ghost": 10, "cutthroat": 200}  # redraws that keep a whole table under a minute of CPU
+
+
+def resolved_rules(v, seed: int, rules: dict | None) -> dict:
+    """The full rule set in force (every option named)."""
+    from bower.sim import runner
+    from bower.sim.rules import resolve
+
+    return resolve(v, runner.resolve_run(v.name, seed, rules)[1])
+
+
+def check_rules3(v, rules: dict) -> None:
+    """EquityError for a three-player rule set the programme does not model (Ghost Hand's playoff tiebreak)."""
+    if rules.get("tiebreak") == "playoff":
+        raise EquityError("bower equity is not available yet for tiebreak = playoff (only highest); no table was "
+                          "computed")
+
+
+def outcome_counts3(variant: str, hands: int, seed: int, rules: dict | None, strategy, threads: int | None):
+    """Play ``hands`` hands; (points (K, 3) relative to the dealer, counts (3, K) by dealer's seat).
+
+    ``points[n, j]`` is what the player ``j`` seats left of the dealer scored
+    (j = 0 the dealer). Every seat plays the same strategy, so the programme
+    pools the three dealers' counts.
+    """
+    from bower.sim import runner
+
+    v, rules_d, rules_vec = runner.resolve_run(variant, seed, rules)
+    runner.check_count("--hands", hands, runner.MAX_HANDS)
+    runner.set_threads(threads)
+    _, params = runner.seat_params(strategy, v.name)
+    k = v.hand_kernels
+    keys: list[np.ndarray] = []
+
+    def on_batch(first, recs, summary):
+        d = recs[:, k.R_DEALER]
+        p = recs[:, k.R_POINTS:k.R_POINTS + 3]
+        rel = p[np.arange(len(p))[:, None], (d[:, None] + np.arange(3)) % 3]
+        keys.append(np.c_[d, rel])
+
+    runner.run_hands(0, hands, seed, rules_vec, params, True, on_batch, runner.RECORD_BATCH_CHUNKS, v.name)
+    allk = np.concatenate(keys)
+    outcomes, inv = np.unique(allk[:, 1:], axis=0, return_inverse=True)
+    counts = np.zeros((3, len(outcomes)), np.int64)
+    np.add.at(counts, (allk[:, 0], inv.ravel()), 1)
+    return outcomes, counts
+
+
+def _grid3(points: np.ndarray, target: int, floor: int):
+    """The three-player programme's state order and next states.
+
+    States are relative to the dealer, (x0, x1, x2) from ``floor`` to
+    ``target`` (``target`` only where the top is tied there: a tie at or past
+    the target plays on, and from then only differences of score matter,
+    since one of the tied players cannot lose points; it is shifted down to
+    ``target``). Returns (levels: bounds of the blocks of equal score sum,
+    highest first; nxt (K, N) the next state's rank, or N + j for a win by the
+    player j seats left of the next dealer; rot (N,) the rank after a
+    thrown-in hand).
+    """
+    s = target - floor + 1
+    n = s ** 3
+    x = np.stack(np.meshgrid(*[np.arange(s)] * 3, indexing="ij")).reshape(3, n) + floor
+    order = np.argsort(-x.sum(axis=0), kind="stable")
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(n)
+    sums = x.sum(axis=0)[order]
+    levels = np.flatnonzero(np.r_[True, sums[1:] != sums[:-1], True])
+    nxt = np.empty((len(points), n), np.int64)
+    for m, p in enumerate(points):
+        y = x[:, order] + p[:, None]
+        top = y.max(axis=0)
+        lead = y == top
+        over = top >= target
+        y = np.maximum(y + np.where(over, target - top, 0), floor)
+        flat = ((y[1] - floor) * s + (y[2] - floor)) * s + (y[0] - floor)  # next dealer: the player on the left
+        won = over & (lead.sum(axis=0) == 1)
+        nxt[m] = np.where(won, n + (np.argmax(lead, axis=0) - 1) % 3, rank[flat])
+    return levels, nxt
+
+
+def solve3(points: np.ndarray, probs: np.ndarray, target: int, floor: int) -> tuple[np.ndarray, int]:
+    """Each player's chance to win: (R, 3, S, S, S) for ``probs`` (R, K); and the sweeps it took.
+
+    Index ``[r, j, x0, x1, x2]``: draw r, the player j seats left of the
+    dealer, ``x_i - floor`` the score of the player i seats left of the
+    dealer (S = target - floor + 1; the ``target`` rows hold ties at the top).
+    Gauss-Seidel over blocks of equal score sum, highest first (most hands
+    add points); a thrown-in hand (the deal passes, scores stay) is folded
+    exactly into each block, as three throw-ins in a row come back to it.
+    """
+    r, k_n = probs.shape
+    s = target - floor + 1
+    n = s ** 3
+    levels, nxt = _grid3(points, target, floor)
+    zero = np.flatnonzero((points == 0).all(axis=1))
+    rest = [m for m in range(k_n) if m not in zero]
+    q = probs[:, zero[0]] if len(zero) else np.zeros(r)
+    prev = [2, 0, 1]  # player j seats left of this dealer is j - 1 seats left of the next
+    ext = np.zeros((r, 3, n + 3))
+    for j in range(3):
+        ext[:, j, n + j] = 1.0
+    fold = 1.0 / (1.0 - q ** 3)
+    kk = np.array(prev)[:, None]
+    for sweep in range(1, MAX_SWEEPS + 1):
+        moved = 0.0
+        for lo, hi in zip(levels[:-1], levels[1:]):
+            b = np.zeros((r, 3, hi - lo))
+            for m in rest:
+                b += probs[:, m, None, None] * ext[:, kk, nxt[m, lo:hi]]
+            if len(zero):
+                rot = nxt[zero[0], lo:hi]
+                rot = np.where(rot >= n, np.arange(lo, hi), rot) - lo  # (a game already won: never reached)
+                tb = q[:, None, None] * b[:, prev][:, :, rot]
+                b = (b + tb + q[:, None, None] * tb[:, prev][:, :, rot]) * fold[:, None, None]
+            moved = max(moved, float(np.abs(b - ext[:, :, lo:hi]).max()))
+            ext[:, :, lo:hi] = b
+        if moved <= TOL:
+            break
+    else:
+        raise EquityError(f"the equity programme did not settle in {MAX_SWEEPS} sweeps")
+    order = np.argsort(-(np.stack(np.meshgrid(*[np.arange(s)] * 3, indexing="ij")).reshape(3, n).sum(axis=0)),
+                       kind="stable")
+    out = np.empty((r, 3, n))
+    out[:, :, order] = ext[:, :, :n]
+    return out.reshape(r, 3, s, s, s), sweep
+
+
+def by_seat(w: np.ndarray) -> np.ndarray:
+    """(..., 3 dealers, 3 seats, S, S, S) by seat from (..., 3, S, S, S) relative to the dealer."""
+    out = np.empty((*w.shape[:-4], 3, 3, *w.shape[-3:]))
+    for d in range(3):
+        for seat in range(3):
+            out[..., d, seat, :, :, :] = np.moveaxis(w[..., (seat - d) % 3, :, :, :], [-3, -2, -1],
+                                                     [-3 + d, -3 + (d + 1) % 3, -3 + (d + 2) % 3])
+    return out
+
+
+def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads: int | None, target: int,
+             resamples: int | None, floor: int | None) -> dict:
+    """``compute`` for the three-player variants; ``equity`` [dealer][seat][score 0][score 1][score 2]."""
+    from bower.sim import runner
+    from bower.sim.rules import resolve
+    from bower.sim.strategy import load_strategy
+
+    resamples = DEFAULT_RESAMPLES3[v.name] if resamples is None else resamples
+    runner.check_count("resamples", resamples, 100_000)
+    _, rules_d, _ = runner.resolve_run(v.name, seed, rules)
+    full = resolve(v, rules_d)
+    check_rules3(v, full)
+    t0, c0 = time.perf_counter(), time.process_time()
+    points, counts = outcome_counts3(v.name, hands, seed, rules, strategy, threads)
+    floor = (0 if (points >= 0).all() else -FLOOR_SPAN3 * target) if floor is None else int(floor)
+    if floor > 0 or floor >= target:
+        raise EquityError(f"floor must be at most 0 and below the target, got {floor}")
+    pooled = counts.sum(axis=0)
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(RESAMPLE_KEY,)))
+    draws = rng.dirichlet(pooled, size=resamples) if resamples else np.empty((0, len(pooled)))
+    point, sweeps = solve3(points, (pooled / pooled.sum())[None], target, floor)
+    t = target - floor  # the cells below the target (the last row holds ties at the top)
+    eq = by_seat(point[0])[..., :t, :t, :t]
+    lo = hi = eq
+    z = -floor
+    start_draws = point[:, :, z, z, z]
+    if resamples:
+        vals = np.concatenate([solve3(points, draws[i:i + 10], target, floor)[0][..., :t, :t, :t]
+                               for i in range(0, resamples, 10)])
+        lo, hi = by_seat(np.quantile(vals, 0.025, axis=0)), by_seat(np.quantile(vals, 0.975, axis=0))
+        start_draws = vals[:, :, z, z, z]  # relative to the dealer: the start is the same state for every dealer
+    floor_effect = 0.0
+    if floor < 0:
+        deeper, _ = solve3(points, (pooled / pooled.sum())[None], target, floor - target)
+        shown = max(0, -target - floor)
+        d = deeper[0][:, target + shown:-1, target + shown:-1, target + shown:-1]
+        floor_effect = float(np.abs(d - point[0][:, shown:-1, shown:-1, shown:-1]).max())
+    return {
+        "variant": v.name,
+        "rules": full,
+        "strategy": load_strategy(strategy, v.name)[0],
+        "hands": int(hands),
+        "seed": int(seed),
+        "resamples": int(resamples),
+        "target": target,
+        "floor": floor,
+        "scores": list(range(floor, target)),
+        "equity": eq,
+        "low": np.asarray(lo),
+        "high": np.asarray(hi),
+        "start": [float(x) for x in eq[:, :, z, z, z].mean(axis=0)],
+        "start_by_position": [float(x) for x in point[0][:, z, z, z]],
+        "start_ci95": [[float(np.quantile(start_draws[:, j], 0.025)), float(np.quantile(start_draws[:, j], 0.975))]
+                       for j in range(3)],
+        "floor_effect": floor_effect,
+        "outcomes": {"points": points.tolist(), "counts_by_dealer": counts.tolist()},
+        "sweeps": int(sweeps),
+        "cpu_s": time.process_time() - c0,
+        "wall_s": time.perf_counter() - t0,
+    }
+
+
+def seat_view(table: dict, dealer: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(equity, low, high) as (seat, score 0, score 1, score 2) grids: averaged over the dealer, or for seat ``dealer``."""
+    seats = [0, 1, 2] if dealer is None else [dealer]
+    return tuple(np.asarray(table[k])[seats].mean(axis=0) for k in ("equity", "low", "high"))
+
+
+def state_equity3(table: dict, score: tuple[int, int, int], dealer: int | None = None) -> dict:
+    """One state's equity for each seat with its interval: ``{"score", "dealer", "equity", "ci95"}``."""
+    check_score(score, table["target"], table["floor"])
+    eq, lo, hi = seat_view(table, dealer)
+    i = tuple(x - table["floor"] for x in score)
+    return {"score": list(score), "dealer": "average" if dealer is None else dealer,
+            "equity": [float(eq[(s, *i)]) for s in range(3)],
+            "ci95": [[float(lo[(s, *i)]), float(hi[(s, *i)])] for s in range(3)]}
+
+
+def shown3(table: dict) -> list[int]:
+    """The scores printed on each axis of a slice: every point to 10, every ceil(target / 10)th beyond."""
+    f, t = table["floor"], table["target"]
+    step = -(-t // 10)
+    return [s for s in range(max(f, -t), t) if s % step == 0]
+
+
+def format_table3(table: dict, third: int = 0, dealer: int | None = None) -> str:
+    """A slice of a three-player table: seat 0's chance (%), rows seat 0's score, columns seat 1's, seat 2 at ``third``."""
+    from bower.sim.rules import get_variant
+
+    check_score((third,), table["target"], table["floor"])
+    eq, _, _ = seat_view(table, dealer)
+    f, t = table["floor"], table["target"]
+    shown = shown3(table)
+    who = "averaged over the dealer" if dealer is None else f"seat {dealer} dealing"
+    lines = [f"{get_variant(table['variant']).title}: chance (%) that seat 0 wins the game to {t}, {who}; "
+             f"strategy {table['strategy']}, {table['hands']:,} hands, seed {table['seed']}",
+             f"rows: own score (seat 0), columns: seat 1's score; seat 2 at {third}"]
+    lines.append("own\\s1" + "".join(f"{s:>4}" for s in shown))
+    for a in shown:
+        lines.append(f"{a:>7}" + "".join(f"{100 * eq[0, a - f, b - f, third - f]:>4.0f}" for b in shown))
+    pos = ", ".join(f"{name} {100 * x:.2f}% (95%: {100 * lo:.2f}-{100 * hi:.2f}%)" for name, x, (lo, hi) in
+                    zip(("dealer", "position 1", "position 2"), table["start_by_position"], table["start_ci95"]))
+    lines.append(f"start of game (0-0-0): 33.33% each averaged over the dealer; by position: {pos}")
+    if f < 0:
+        lines.append(f"scores below {f} are counted as {f}; moving that floor {t} lower changes no cell by more than "
+                     f"{table['floor_effect']:.1e}")
+    return "\n".join(lines)
+
+
+def plot3(table: dict, path: str, thirds: tuple[int, ...] = (0,), dealer: int | None = None) -> None:
+    """Heat maps of seat 0's chance (own score up, seat 1's across), one per ``thirds`` score of seat 2 (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    eq, _, _ = seat_view(table, dealer)
+    f, t = table["floor"], table["target"]
+    lo = max(f, -t)
+    fig, axes = plt.subplots(1, len(thirds), figsize=(5 * len(thirds) + 1, 5), squeeze=False)
+    for ax, c in zip(axes[0], thirds):
+        im = ax.imshow(eq[0, lo - f:, lo - f:, c - f], origin="lower", cmap="RdBu", vmin=0, vmax=1,
+                       extent=(lo - .5, t - .5, lo - .5, t - .5))
+        ax.set_xlabel("seat 1's score")
+        ax.set_ylabel("own score (seat 0)")
+        ax.set_title(f"{table['variant']} to {t}: seat 2 at {c}")
+    fig.colorbar(im, ax=list(axes[0]), label="seat 0's chance to win")
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".bower-", suffix=".png.part", dir=folder)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format="png", dpi=100)
+        os.replace(tmp, path)
+    finally:
+        plt.close(fig)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def games_from3(variant: str, start: int, games: int, seed: int, rules: dict | None = None, strategy="default",
+                threads: int | None = None, target: int | None = None) -> np.ndarray:
+    """Wins by seat (3,) of ``games`` whole games from ``start`` each, dealer seat 2 first (unfinished ones left out).
+
+    As ``games_from``: a game from a-a-a to T is the game from 0-0-0 to T - a
+    (in Ghost Hand only while no score falls below the table's floor).
+    """
+    from bower.kernels import games as kg
+    from bower.sim import runner
+
+    v, _, rules_vec = runner.resolve_run(variant, seed, rules)
+    target = v.target if target is None else target
+    runner.set_threads(threads)
+    _, params = runner.seat_params(strategy, v.name)
+    strat = params[:1]
+    assign = np.zeros((1, v.players), np.int64)
+    k, sim = v.hand_kernels, v.drivers
+    n_chunks = -(-games // runner.GAME_CHUNK_SETS)
+    states = runner.chunk_states(seed, 0, n_chunks)
+    set_wins = np.zeros((games, 1), np.int64)
+    out = np.zeros((games, kg.GO_WIDTH), np.int64)
+    hand_acc = np.zeros((n_chunks, k.S_WIDTH), np.int64)
+    strat_acc = np.zeros((n_chunks, 1, kg.ST_WIDTH), np.int64)
+    game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
+    sim.games_chunks(states, runner.GAME_CHUNK_SETS, games, assign, False, rules_vec, strat, target - start,
+                     runner.MAX_HANDS_PER_GAME, set_wins, out, hand_acc, strat_acc, game_acc, k.search_arg(strat))
+    w = out[:, kg.GO_WINNER]
+    return np.bincount(w[w >= 0], minlength=3)

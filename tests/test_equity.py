@@ -94,8 +94,15 @@ def test_cli_table_score_json_and_plot(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--variant", "ghost"], "not available yet for ghost"),
-    (["--variant", "cutthroat"], "not available yet for cutthroat"),
+    (["--variant", "ghost", "--rule", "tiebreak=playoff"], "not available yet for tiebreak = playoff"),
+    (["--variant", "ghost", "--score", "32,0,0"], "at or past the target 32"),
+    (["--variant", "ghost", "--score", "-33,0,0"], "below the table's floor -32"),
+    (["--variant", "ghost", "--score", "1,2"], "needs 3 scores"),
+    (["--variant", "cutthroat", "--score", "-1,0,0"], "negative"),
+    (["--variant", "cutthroat", "--score", "1,2,3,4"], "needs 3 scores"),
+    (["--variant", "cutthroat", "--third", "10"], "at or past the target 10"),
+    (["--variant", "cutthroat", "--dealer", "own"], "--dealer for three players is a seat"),
+    (["--dealer", "1"], "--dealer for two sides is own or opponent"),
     (["--variant", "nope"], "unknown variant"),
     (["--target", "0"], "--target must be"),
     (["--target", "51"], "--target must be"),
@@ -110,3 +117,80 @@ def test_cli_table_score_json_and_plot(capsys, tmp_path):
 def test_bad_input_is_one_line_and_status_2(capsys, args, words):
     line = one_error(capsys, "equity", "--hands", "20000", *args)
     assert words in line
+
+
+THREE = (("cutthroat", None), ("ghost", 8))  # Ghost Hand to 8 (floor -8) keeps the cube small for the tests
+
+
+@pytest.fixture(scope="module", params=THREE, ids=[v for v, _ in THREE])
+def table3(request):
+    variant, target = request.param
+    return E.compute(variant, hands=HANDS, seed=5, resamples=20, target=target)
+
+
+def test_three_players_start_is_fair_over_the_dealer(table3):
+    """Pooled by position from the dealer: 0-0-0 averaged over the dealer is 1/3 each; the positions sum to 1."""
+    assert np.allclose(table3["start"], 1 / 3, atol=1e-9)
+    assert abs(sum(table3["start_by_position"]) - 1) < 1e-9
+    for x, (lo, hi) in zip(table3["start_by_position"], table3["start_ci95"]):
+        assert lo - 1e-9 <= x <= hi + 1e-9 and abs(x - 1 / 3) < 0.04
+
+
+def test_three_players_equity_rises_with_own_score_and_falls_with_the_others(table3):
+    """Seat 0's chance averaged over the dealer, cells from -target up, 0.02 of sampling noise allowed."""
+    eq, lo, hi = E.seat_view(table3)
+    f, t = table3["floor"], table3["target"]
+    c = max(0, -t - f)
+    own = eq[0][c:, c:, c:]
+    assert (np.diff(own, axis=0) > -0.02).all()
+    assert (np.diff(own, axis=1) < 0.02).all() and (np.diff(own, axis=2) < 0.02).all()
+    assert ((lo <= eq + 1e-12) & (eq <= hi + 1e-12)).all()
+    assert np.allclose(eq.sum(axis=0), 1, atol=1e-9) and eq.min() >= -1e-12
+
+
+def test_three_players_rotation_symmetry(table3):
+    """Seat roles move with the deal: seat s at (a, b, c), dealer d is seat s+1 at (c, a, b), dealer d+1."""
+    eq = np.asarray(table3["equity"])
+    for d in range(3):
+        for s in range(3):
+            turned = np.moveaxis(eq[(d + 1) % 3, (s + 1) % 3], [0, 1, 2], [2, 0, 1])
+            assert np.abs(eq[d, s] - turned).max() < 1e-9
+
+
+def test_three_players_table_agrees_with_whole_games(table3):
+    """Whole games from a-a-a (dealer seat 2 first) against the DP's cell, within its interval widened by 2.6
+    standard errors of the games' shares; one miss allowed."""
+    eq, lo, hi = (np.asarray(table3[k]) for k in ("equity", "low", "high"))
+    f, t, games = table3["floor"], table3["target"], 2000
+    misses = []
+    for a in range(0, t, max(1, t // 5)):
+        wins = E.games_from3(table3["variant"], a, games, seed=11 + a, target=t)
+        n = wins.sum()
+        for s in range(3):
+            share, se = wins[s] / n, math.sqrt(max(wins[s] * (n - wins[s]), 1) / n) / n
+            cell = (2, s, a - f, a - f, a - f)
+            if not lo[cell] - 2.6 * se <= share <= hi[cell] + 2.6 * se:
+                misses.append((a, s, share, eq[cell]))
+    assert len(misses) <= 1, misses
+
+
+def test_three_players_same_seed_same_table_for_any_thread_count():
+    one = E.compute("cutthroat", hands=20_000, seed=3, resamples=5, threads=1)
+    two = E.compute("cutthroat", hands=20_000, seed=3, resamples=5, threads=2)
+    for k in ("equity", "low", "high"):
+        assert np.array_equal(one[k], two[k])
+    assert one["outcomes"] == two["outcomes"] and one["start_by_position"] == two["start_by_position"]
+
+
+def test_three_players_cli_table_score_json_and_plot(capsys, tmp_path):
+    code, out, _ = run(capsys, "equity", "--variant", "cutthroat", "--hands", "20000", "--seed", "1", "--third", "4")
+    assert code == 0 and "seat 2 at 4" in out and "by position: dealer" in out
+    code, out, _ = run(capsys, "equity", "--variant", "cutthroat", "--hands", "20000", "--seed", "1",
+                       "--score", "8,6,9", "--dealer", "2")
+    assert code == 0 and "score 8-6-9 (seat 2 dealing)" in out and out.count("% (95%:") == 3
+    png = tmp_path / "eq3.png"
+    code, out, _ = run(capsys, "equity", "--variant", "cutthroat", "--hands", "20000", "--seed", "1", "--json",
+                       "--plot", str(png))
+    j = json.loads(out)
+    assert code == 0 and j["variant"] == "cutthroat" and j["third"] == 0 and np.asarray(j["equity"]).shape == (3, 10, 10)
+    assert png.read_bytes()[:4] == b"\x89PNG" and not list(tmp_path.glob(".bower-*"))

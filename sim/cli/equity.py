@@ -1,4 +1,4 @@
-"""``bower equity``: the chance that a side wins the game from any score (Euchre, Hasenpfeffer)."""
+"""``bower equity``: the chance that a side (Euchre, Hasenpfeffer) or a player (Ghost Hand, Cutthroat) wins the game."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from bower.sim.text import limit_text
 
 @click.command()
 @click.option("--variant", default="euchre", show_default=True, type=VariantChoice(),
-              help="Game variant: euchre or hasenpfeffer (Ghost Hand and Cutthroat: not yet).")
+              help="Game variant: euchre, hasenpfeffer (by side), ghost or cutthroat (by player).")
 @strategy_option
 @rule_option
 @click.option("--hands", default=DEFAULT_HANDS, show_default=True, type=Count(high=MAX_HANDS),
@@ -30,12 +30,15 @@ from bower.sim.text import limit_text
 @seed_option
 @threads_option
 @click.option("--target", default=None, type=int, help=f"Points that win the game (default: the variant's; 1 to {MAX_TARGET}).")
-@click.option("--score", default=None, metavar="OWN,OPP", help="Print this state's equity with its 95% interval, e.g. 6,8.")
-@click.option("--dealer", default=None, type=click.Choice(["own", "opponent"]),
-              help="The table for this side dealing next (default: averaged over the four dealers).")
+@click.option("--score", default=None, metavar="OWN,OPP",
+              help="Print this state's equity with its 95% interval, e.g. 6,8 (three players: one per seat, 20,12,5).")
+@click.option("--dealer", default=None, type=click.Choice(["own", "opponent", "0", "1", "2"]),
+              help="The table for this side (three players: this seat) dealing next (default: averaged over the dealers).")
+@click.option("--third", default=0, show_default=True, type=int,
+              help="Three players: seat 2's score in the printed slice (rows seat 0's score, columns seat 1's).")
 @json_option
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Also draw the table as a heat map (PNG).")
-def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer, as_json, plot_path):
+def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer, third, as_json, plot_path):
     """Game equity: each score's chance of winning the game, by exact DP over simulated hands."""
     from bower.sim import equity as E
     from bower.sim.rules import get_variant, parse_rule_args
@@ -45,6 +48,11 @@ def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer
     rules_d = parse_rule_args(v, rules)
     if target is not None:
         E.check_target(target)
+    if not v.partnerships:
+        return _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, dealer, third, as_json,
+                        plot_path)
+    if dealer not in (None, "own", "opponent"):
+        raise E.EquityError(f"--dealer for two sides is own or opponent, got {dealer!r}")
     state = E.parse_score(score) if score is not None else None
     if state is not None:
         E.check_score(state, target or v.target, -E.FLOOR_SPAN * (target or v.target))
@@ -69,3 +77,44 @@ def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer
         click.echo(json.dumps(table))
     else:
         click.echo(E.format_table(table, dealer))
+
+
+def _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, dealer, third, as_json, plot_path):
+    """``bower equity`` for the three-player variants: slices of the cube with seat 2 fixed at ``third``."""
+    t = target or v.target
+    if dealer not in (None, "0", "1", "2"):
+        raise E.EquityError(f"--dealer for three players is a seat, 0, 1 or 2, got {dealer!r}")
+    dealer = None if dealer is None else int(dealer)
+    floor = -E.FLOOR_SPAN3 * t if v.name == "ghost" else 0
+    E.check_rules3(v, E.resolved_rules(v, seed, rules_d))
+    state = E.parse_score(score, 3) if score is not None else None
+    if state is not None:
+        E.check_score(state, t, floor)
+    E.check_score((third,), t, floor)
+    if plot_path is not None and not plot_path.lower().endswith(".png"):
+        raise E.EquityError(f"--plot needs a file name ending in .png, got {plot_path!r}")
+    table = E.compute(v.name, strategy=strategy, rules=rules_d, hands=hands, seed=seed, threads=threads,
+                      target=target)
+    if plot_path:
+        E.plot3(table, plot_path, tuple(sorted({third, 0, t // 2})), dealer)
+    head = {k: table[k] for k in ("variant", "rules", "strategy", "hands", "seed", "resamples", "target", "floor")}
+    if state is not None:
+        one = E.state_equity3(table, state, dealer)
+        if as_json:
+            click.echo(json.dumps({**head, **one}, indent=2))
+        else:
+            who = "averaged over the dealer" if dealer is None else f"seat {dealer} dealing"
+            each = ", ".join(f"seat {s} {100 * x:.1f}% (95%: {100 * lo:.1f}-{100 * hi:.1f}%)"
+                             for s, (x, (lo, hi)) in enumerate(zip(one["equity"], one["ci95"])))
+            click.echo(f"{v.title} to {t}, score {'-'.join(map(str, state))} ({who}): {each}")
+        return
+    if as_json:
+        eq, lo, hi = E.seat_view(table, dealer)
+        f = table["floor"]
+        cut = {k: a[:, :, :, third - f].tolist() for k, a in (("equity", eq), ("low", lo), ("high", hi))}
+        rest = {k: table[k] for k in ("scores", "start", "start_by_position", "start_ci95", "floor_effect",
+                                      "outcomes", "sweeps", "cpu_s", "wall_s")}
+        click.echo(json.dumps({**head, **rest, "dealer": "average" if dealer is None else dealer, "third": third,
+                               **cut}))
+    else:
+        click.echo(E.format_table3(table, third, dealer))
