@@ -271,7 +271,8 @@ def state_equity(table: dict, score: tuple[int, int], dealer: str | None = None)
 
 
 def format_table(table: dict, dealer: str | None = None) -> str:
-    """The equity table as text: rows own side's score, columns the opponent's, in percent (averaged over the dealer)."""
+    """The equity table as text: rows own side's score, columns the opponent's, in percent (averaged over the
+    dealer)."""
     from bower.sim.rules import get_variant
 
     eq, _, _ = side_view(table, dealer)
@@ -357,7 +358,10 @@ def games_from(variant: str, start: int, games: int, seed: int, rules: dict | No
 # Three players (Ghost Hand, Cutthroat): each for themselves.
 
 FLOOR_SPAN3 = 1  # a falling score of a three-player game is bounded at -FLOOR_SPAN3 * target (the grid is cubic)
-DEFAULT_RESAMPLES3 = {"ghost": 10, "cutthroat": 200}  # redraws that keep a whole table under a minute of CPU
+# redraws for the intervals: DEFAULT_RESAMPLES where the cube has at most LARGE_SIDE3 scores a side (Cutthroat to 10),
+# else LARGE_RESAMPLES3 (Ghost Hand to 32 and its floor: 64 a side, each redraw a whole solve of the cube)
+LARGE_SIDE3 = 24
+LARGE_RESAMPLES3 = 10
 
 
 def resolved_rules(v, seed: int, rules: dict | None) -> dict:
@@ -502,8 +506,8 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
     from bower.sim.rules import resolve
     from bower.sim.strategy import load_strategy
 
-    resamples = DEFAULT_RESAMPLES3[v.name] if resamples is None else resamples
-    runner.check_count("resamples", resamples, 100_000)
+    if resamples is not None:
+        runner.check_count("resamples", resamples, 100_000)
     _, rules_d, _ = runner.resolve_run(v.name, seed, rules)
     full = resolve(v, rules_d)
     check_rules3(v, full)
@@ -512,6 +516,8 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
     floor = (0 if (points >= 0).all() else -FLOOR_SPAN3 * target) if floor is None else int(floor)
     if floor > 0 or floor >= target:
         raise EquityError(f"floor must be at most 0 and below the target, got {floor}")
+    if resamples is None:
+        resamples = DEFAULT_RESAMPLES if target - floor <= LARGE_SIDE3 else LARGE_RESAMPLES3
     pooled = counts.sum(axis=0)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(RESAMPLE_KEY,)))
     draws = rng.dirichlet(pooled, size=resamples) if resamples else np.empty((0, len(pooled)))
@@ -558,7 +564,8 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
 
 
 def seat_view(table: dict, dealer: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(equity, low, high) as (seat, score 0, score 1, score 2) grids: averaged over the dealer, or for seat ``dealer``."""
+    """(equity, low, high) as (seat, score 0, score 1, score 2) grids: averaged over the dealer, or for seat
+    ``dealer``."""
     seats = [0, 1, 2] if dealer is None else [dealer]
     return tuple(np.asarray(table[k])[seats].mean(axis=0) for k in ("equity", "low", "high"))
 

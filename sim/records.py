@@ -990,10 +990,9 @@ def open_writer(path: str, variant, rules: dict, extra: list | None = None, meta
     ``meta``: what the file's metadata says of the run that made it (``file_meta``).
     """
     lower = str(path).lower()
-    if lower.endswith(".egn"):
-        from bower.sim.egn import EgnWriter
-
-        return EgnWriter(path, variant, rules, meta)
+    own = own_format(path)
+    if own is not None:  # a variant's own format (``Variant.file_formats``: Standard Euchre's .egn)
+        return own.Writer(path, variant, rules, meta)
     if lower.endswith(".jsonl"):
         return JsonlWriter(path, variant, rules, meta)
     if lower.endswith(".parquet"):
@@ -1001,23 +1000,20 @@ def open_writer(path: str, variant, rules: dict, extra: list | None = None, meta
     raise RecordsError(f"records file {path} must end in .jsonl or .parquet")
 
 
-def is_egn(path) -> bool:
-    """Whether ``path`` names a Euchre Game Notation file (``.egn``: ``bower.sim.egn``)."""
-    return str(path).lower().endswith(".egn")
+def own_format(path):
+    """The module of a variant's own records format for ``path``'s extension (``Variant.file_formats``: Standard
+    Euchre's ``.egn``), or None (``.jsonl``, ``.parquet`` and any other: those readers name the fault)."""
+    import importlib
 
+    ext = os.path.splitext(str(path))[1].lower()
+    if ext in ("", ".jsonl", ".parquet"):
+        return None
+    from bower.sim.variants import all_variants
 
-def egn_items(path):
-    """Yield ``(record, where)`` for each deal of an EGN file that becomes a record (``bower.sim.egn.read_egn``);
-    each deal left out is named on stderr first (``bower: note: FILE deal N left out: WHY``)."""
-    import sys
-
-    from bower.sim.egn import read_egn
-
-    egn = read_egn(path)
-    for number, why in egn.left_out:
-        sys.stderr.write(f"bower: note: {path} deal {number} left out: {why}\n")
-    for rec in egn.records:
-        yield rec, f"{path}: deal {rec['hand']}"
+    for v in all_variants():
+        if ext in v.file_formats:
+            return importlib.import_module(v.file_formats[ext])
+    return None
 
 
 def read_meta(path: str) -> dict | None:
@@ -1081,8 +1077,9 @@ def read_records(path: str) -> list[dict]:
     """
     from bower.sim.records_check import iter_file
 
-    if is_egn(path):
-        return [r for r, _ in egn_items(path)]
+    own = own_format(path)
+    if own is not None:
+        return [r for r, _ in own.items(path)]
     return [r for r, _ in iter_file(path, _columns_to_read(path))]
 
 
@@ -1102,8 +1099,9 @@ def iter_record_batches(path: str, batch: int = 4096):
     """
     from bower.sim.records_check import check_path, checked, checked_batches
 
-    if is_egn(path):  # an EGN file's records (bower.sim.egn), checked as any
-        recs = [r for r, _ in checked(egn_items(path))]
+    own = own_format(path)
+    if own is not None:  # a variant's own format's records (``own_format``), checked as any
+        recs = [r for r, _ in checked(own.items(path))]
         yield from (recs[i:i + batch] for i in range(0, len(recs), batch))
         return
     check_path(path)

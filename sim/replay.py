@@ -59,10 +59,11 @@ def read_hands(path: str):
     file that cannot be read, ReplayError for a line that is not UTF-8, not
     JSON or not an object.
     """
-    from bower.sim.records import egn_items, is_egn
+    from bower.sim.records import own_format
     from bower.sim.records_check import iter_file
 
-    yield from egn_items(path) if is_egn(path) else iter_file(path)
+    own = own_format(path)
+    yield from own.items(path) if own is not None else iter_file(path)
 
 
 def _popcount(m: int) -> int:

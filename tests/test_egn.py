@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bower.sim.egn import EgnError, read_egn, ruleset_of, write_egn
+from bower.sim.variants.euchre.egn import EgnError, read_egn, ruleset_of, write_egn
 from bower.sim.records import read_records, read_records_checked
 from bower.sim.replay import replay_file
 from tests.cli_run import listing, one_error, run
@@ -267,7 +267,7 @@ def test_analyze_reads_egn_as_its_records(capsys, tmp_path):
     # the tables of an EGN file are those of its records written as JSONL; the deals left out are named first
     egn = read_egn(BEARS)
     jsonl = tmp_path / "bears.jsonl"
-    from bower.sim.egn import egn_as_jsonl
+    from bower.sim.variants.euchre.egn import egn_as_jsonl
 
     made = egn_as_jsonl(BEARS, tmp_path)
     assert read_records(made) == egn.records

@@ -171,7 +171,8 @@ def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[in
         assert mine == (sorted(hands[s]) if s in active else []), f"seat {s}"
     if calls[-1][1] == "order" and dealer in active:
         assert up in [c for s, c in plays if s == dealer]
-    leader = (dealer + 1) % 4
+    # the first lead: position 1, or under loner_lead=loner the lone maker's left; a seat out is skipped
+    leader = ((maker if rules.get("loner_lead") == "loner" and maker in alone else dealer) + 1) % 4
     while leader in out:
         leader = (leader + 1) % 4
     tricks = [0] * 4

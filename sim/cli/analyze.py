@@ -48,7 +48,7 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
     from bower.analysis.report import OutputError, check_out_dir, write_tables
     from bower.sim.errors import os_reason
     from bower.sim.progress import Progress
-    from bower.sim.records import RecordsError
+    from bower.sim.records import RecordsError, own_format
 
     for flag, d in (("--csv", csv_dir), ("--parquet", parquet_dir)):
         if d is not None and not d.strip():
@@ -59,12 +59,11 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
         if d:
             check_out_dir(d)
     reading = records
-    if records.lower().endswith(".egn"):  # its deals as JSONL records in a scratch folder, removed at the end
-        from bower.sim.egn import egn_as_jsonl
-
-        scratch = tempfile.TemporaryDirectory(prefix="bower-egn-")
+    own = own_format(records)
+    if own is not None:  # a variant's own format (.egn): its records as JSONL in a scratch folder, removed at the end
+        scratch = tempfile.TemporaryDirectory(prefix="bower-records-")
         click.get_current_context().call_on_close(scratch.cleanup)
-        reading = egn_as_jsonl(records, scratch.name)
+        reading = own.as_jsonl(records, scratch.name)
     info = stream.open_records(reading)
     v = info["variant"]
     name, params, source, notes = stream.choose_strategy(reading, info, strategy)

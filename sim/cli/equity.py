@@ -29,11 +29,13 @@ from bower.sim.text import limit_text
               help=f"Hands simulated for the outcome distribution by dealer (at most {limit_text(MAX_HANDS)}).")
 @seed_option
 @threads_option
-@click.option("--target", default=None, type=int, help=f"Points that win the game (default: the variant's; 1 to {MAX_TARGET}).")
+@click.option("--target", default=None, type=int,
+              help=f"Points that win the game (default: the variant's; 1 to {MAX_TARGET}).")
 @click.option("--score", default=None, metavar="OWN,OPP",
               help="Print this state's equity with its 95% interval, e.g. 6,8 (three players: one per seat, 20,12,5).")
 @click.option("--dealer", default=None, type=click.Choice(["own", "opponent", "0", "1", "2"]),
-              help="The table for this side (three players: this seat) dealing next (default: averaged over the dealers).")
+              help="The table for this side (three players: this seat) dealing next (default: averaged over the "
+                   "dealers).")
 @click.option("--third", default=0, show_default=True, type=int,
               help="Three players: seat 2's score in the printed slice (rows seat 0's score, columns seat 1's).")
 @json_option
@@ -85,16 +87,15 @@ def _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, deale
     if dealer not in (None, "0", "1", "2"):
         raise E.EquityError(f"--dealer for three players is a seat, 0, 1 or 2, got {dealer!r}")
     dealer = None if dealer is None else int(dealer)
-    floor = -E.FLOOR_SPAN3 * t if v.name == "ghost" else 0
     E.check_rules3(v, E.resolved_rules(v, seed, rules_d))
     state = E.parse_score(score, 3) if score is not None else None
-    if state is not None:
-        E.check_score(state, t, floor)
-    E.check_score((third,), t, floor)
+    asked = (*(state or ()), third)
+    E.check_score(asked, t, -E.MAX_TARGET * (E.FLOOR_SPAN3 + 1))  # the target now; the floor once the hands say
     if plot_path is not None and not plot_path.lower().endswith(".png"):
         raise E.EquityError(f"--plot needs a file name ending in .png, got {plot_path!r}")
     table = E.compute(v.name, strategy=strategy, rules=rules_d, hands=hands, seed=seed, threads=threads,
                       target=target)
+    E.check_score(asked, t, table["floor"])  # 0 where no hand takes points away
     if plot_path:
         E.plot3(table, plot_path, tuple(sorted({third, 0, t // 2})), dealer)
     head = {k: table[k] for k in ("variant", "rules", "strategy", "hands", "seed", "resamples", "target", "floor")}

@@ -119,6 +119,9 @@ class Variant:
     profile_advice: Callable[[int, int], float]  # (samples, threads) -> seconds of one should-bid run
     advice_kernels: tuple  # numba dispatchers of should-bid
     profile_notes: dict[str, str] = field(default_factory=dict)  # kernel -> a line under the profile table
+    # extension (".egn") -> the module of a records format of the variant's own: ``Writer(path, variant, rules, meta)``
+    # as ``open_writer``'s, ``items(path)`` yielding (record, label), ``as_jsonl(path, folder)`` (sim/records.py)
+    file_formats: dict[str, str] = field(default_factory=dict)
     phase_run: Callable[[int], float] | None = None  # hands -> seconds of deal and auction alone (with ``phases``)
     phase_dispatchers: tuple = ()  # numba dispatchers of phase_run
     # its Parquet records' batches are checked whole by ``bower.sim.records_vector`` (read with dictionary strings);

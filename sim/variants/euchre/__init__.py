@@ -124,4 +124,5 @@ VARIANT = base.Variant(
     profile_advice=profile_advice,
     advice_kernels=(ea.advice_chunks,),
     profile_notes={"should-bid": "should-bid: samples per action per second (position 1, round one, 3 actions)."},
+    file_formats={".egn": "bower.sim.variants.euchre.egn"},  # Euchre Game Notation: real games in and out
 )

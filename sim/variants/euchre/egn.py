@@ -605,16 +605,29 @@ def write_egn(path, records: list[dict], meta: dict | None = None) -> None:
         raise
 
 
+def items(path):
+    """Yield ``(record, where)`` for each deal of an EGN file that becomes a record (``read_egn``), as the records
+    readers do (``bower.sim.records.own_format``); each deal left out is named on stderr first
+    (``bower: note: FILE deal N left out: WHY``)."""
+    import sys
+
+    egn = read_egn(path)
+    for number, why in egn.left_out:
+        sys.stderr.write(f"bower: note: {path} deal {number} left out: {why}\n")
+    for rec in egn.records:
+        yield rec, f"{path}: deal {rec['hand']}"
+
+
 def egn_as_jsonl(path, folder) -> str:
     """The records of an EGN file (``read_egn``; each deal left out named on stderr, as the other readers do) as a
     JSONL records file with its metadata in ``folder``: its path. For readers of JSONL and Parquet alone
     (``bower analyze``)."""
     import os
 
-    from bower.sim.records import JsonlWriter, egn_items
+    from bower.sim.records import JsonlWriter
     from bower.sim.variants import get_variant
 
-    recs = [r for r, _ in egn_items(path)]
+    recs = [r for r, _ in items(path)]
     if not recs:
         raise EgnError(f"{path}: no deal with all its cards known: nothing to analyze")
     out = os.path.join(str(folder), os.path.basename(str(path))[:-len(".egn")] + ".jsonl")
@@ -672,3 +685,8 @@ class EgnWriter:
     def abort(self) -> None:
         """Drop what was gathered (nothing is on disk yet)."""
         self.records = []
+
+
+# the names ``bower.sim.records.own_format`` reads (``Variant.file_formats``)
+Writer = EgnWriter
+as_jsonl = egn_as_jsonl
