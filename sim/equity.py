@@ -311,6 +311,13 @@ def plot(table: dict, path: str, dealer: str | None = None) -> None:
     ax.set_ylabel("own score")
     ax.set_title(f"{table['variant']}: chance to win the game to {t}")
     fig.colorbar(im, ax=ax, label="equity")
+    _save_png(fig, path)
+
+
+def _save_png(fig, path: str) -> None:
+    """Write ``fig`` to ``path`` as PNG atomically (a ``.bower-*.png.part`` file beside it, renamed) and close it."""
+    import matplotlib.pyplot as plt
+
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".bower-", suffix=".png.part", dir=folder)
     os.close(fd)
@@ -332,6 +339,16 @@ def games_from(variant: str, start: int, games: int, seed: int, rules: dict | No
     there is no floor), so this checks the table's diagonal cells directly.
     """
     from bower.kernels import games as kg
+
+    _, game_acc = _games(variant, start, games, seed, rules, strategy, threads, target)
+    g = game_acc.sum(axis=0)
+    return int(g[kg.GA_WINS]), int(g[kg.GA_GAMES] - g[kg.GA_UNFINISHED])
+
+
+def _games(variant, start, games, seed, rules, strategy, threads, target):
+    """(per-game rows, per-chunk game counters) of ``games`` whole games of one strategy in every seat, each from
+    ``start`` points apiece to ``target`` (played as games from 0 to ``target - start``)."""
+    from bower.kernels import games as kg
     from bower.sim import runner
 
     v, _, rules_vec = runner.resolve_run(variant, seed, rules)
@@ -350,8 +367,7 @@ def games_from(variant: str, start: int, games: int, seed: int, rules: dict | No
     game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
     sim.games_chunks(states, runner.GAME_CHUNK_SETS, games, assign, False, rules_vec, strat, target - start,
                      runner.MAX_HANDS_PER_GAME, set_wins, out, hand_acc, strat_acc, game_acc, k.search_arg(strat))
-    g = game_acc.sum(axis=0)
-    return int(g[kg.GA_WINS]), int(g[kg.GA_GAMES] - g[kg.GA_UNFINISHED])
+    return out, game_acc
 
 
 
@@ -629,16 +645,7 @@ def plot3(table: dict, path: str, thirds: tuple[int, ...] = (0,), dealer: int | 
         ax.set_ylabel("own score (seat 0)")
         ax.set_title(f"{table['variant']} to {t}: seat 2 at {c}")
     fig.colorbar(im, ax=list(axes[0]), label="seat 0's chance to win")
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".bower-", suffix=".png.part", dir=folder)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format="png", dpi=100)
-        os.replace(tmp, path)
-    finally:
-        plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    _save_png(fig, path)
 
 
 def games_from3(variant: str, start: int, games: int, seed: int, rules: dict | None = None, strategy="default",
@@ -649,23 +656,7 @@ def games_from3(variant: str, start: int, games: int, seed: int, rules: dict | N
     (in Ghost Hand only while no score falls below the table's floor).
     """
     from bower.kernels import games as kg
-    from bower.sim import runner
 
-    v, _, rules_vec = runner.resolve_run(variant, seed, rules)
-    target = v.target if target is None else target
-    runner.set_threads(threads)
-    _, params = runner.seat_params(strategy, v.name)
-    strat = params[:1]
-    assign = np.zeros((1, v.players), np.int64)
-    k, sim = v.hand_kernels, v.drivers
-    n_chunks = -(-games // runner.GAME_CHUNK_SETS)
-    states = runner.chunk_states(seed, 0, n_chunks)
-    set_wins = np.zeros((games, 1), np.int64)
-    out = np.zeros((games, kg.GO_WIDTH), np.int64)
-    hand_acc = np.zeros((n_chunks, k.S_WIDTH), np.int64)
-    strat_acc = np.zeros((n_chunks, 1, kg.ST_WIDTH), np.int64)
-    game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
-    sim.games_chunks(states, runner.GAME_CHUNK_SETS, games, assign, False, rules_vec, strat, target - start,
-                     runner.MAX_HANDS_PER_GAME, set_wins, out, hand_acc, strat_acc, game_acc, k.search_arg(strat))
+    out, _ = _games(variant, start, games, seed, rules, strategy, threads, target)
     w = out[:, kg.GO_WINNER]
     return np.bincount(w[w >= 0], minlength=3)

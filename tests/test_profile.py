@@ -45,9 +45,11 @@ def test_json_has_every_kernel_and_thread_count(capsys):
     assert game["items"] == int(HANDS) // 15 and game["hands_per_second"] > game["per_second"]
     by = {(k["name"], k["threads"]): k["ns_per_item"] for k in r["kernels"]}
     for t in ts:
-        assert by[("auction+play", t)] == pytest.approx(by[("hand", t)] - by[("deal", t)])
-        assert by[("auction", t)] == pytest.approx(by[("deal+auction", t)] - by[("deal", t)])
-        assert by[("play", t)] == pytest.approx(by[("hand", t)] - by[("deal+auction", t)])
+        for name, whole, part in (("auction+play", "hand", "deal"), ("auction", "deal+auction", "deal"),
+                                  ("play", "hand", "deal+auction")):
+            if (name, t) in skipped:
+                continue  # a busy machine made the difference not positive: listed as skipped (checked above)
+            assert by[(name, t)] == pytest.approx(by[(whole, t)] - by[(part, t)])
 
 
 def test_one_kernel_without_one_thread_has_no_efficiency(capsys):
