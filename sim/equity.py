@@ -168,9 +168,28 @@ def solve(points: np.ndarray, maker: np.ndarray, probs: np.ndarray, target: int,
     return ext[:, :, :-2].reshape(r, d_n, s, s), sweep
 
 
-def default_floor(points: np.ndarray, target: int) -> int:
-    """0 where no outcome takes points away, else ``-FLOOR_SPAN * target``."""
-    return 0 if (points >= 0).all() else -FLOOR_SPAN * target
+def default_floor(points: np.ndarray, target: int, span: int | None = None) -> int:
+    """0 where no outcome takes points away, else ``-span * target`` (``span``: FLOOR_SPAN by default)."""
+    return 0 if (points >= 0).all() else -(FLOOR_SPAN if span is None else span) * target
+
+
+def _floor(points: np.ndarray, target: int, floor: int | None, span: int | None = None) -> int:
+    """The table's floor: ``floor`` as given, else ``default_floor``; EquityError unless at most 0 and below the
+    target."""
+    floor = default_floor(points, target, span) if floor is None else int(floor)
+    if floor > 0 or floor >= target:
+        raise EquityError(f"floor must be at most 0 and below the target, got {floor}")
+    return floor
+
+
+def _run_info(v, rules: dict, strategy, hands: int, seed: int, resamples: int, target: int, floor: int) -> dict:
+    """The keys every table starts with: what was run (variant, full rules, strategy name, hands, seed, redraws) and
+    its grid (target, floor, scores)."""
+    from bower.sim.strategy import load_strategy
+
+    return {"variant": v.name, "rules": rules, "strategy": load_strategy(strategy, v.name)[0], "hands": int(hands),
+            "seed": int(seed), "resamples": int(resamples), "target": target, "floor": floor,
+            "scores": list(range(floor, target))}
 
 
 def compute(variant: str = "euchre", *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
@@ -191,7 +210,6 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     """
     from bower.sim import runner
     from bower.sim.rules import get_variant, resolve
-    from bower.sim.strategy import load_strategy
 
     v = get_variant(variant)
     check_variant(v)
@@ -203,9 +221,7 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     runner.check_count("resamples", resamples, 100_000)
     t0, c0 = time.perf_counter(), time.process_time()
     points, maker, counts = outcome_counts(v.name, hands, seed, rules, strategy, threads)
-    floor = default_floor(points, target) if floor is None else int(floor)
-    if floor > 0 or floor >= target:
-        raise EquityError(f"floor must be at most 0 and below the target, got {floor}")
+    floor = _floor(points, target, floor)
     base = counts / counts.sum(axis=1, keepdims=True)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(RESAMPLE_KEY,)))
     draws = np.empty((resamples, *counts.shape))
@@ -228,15 +244,7 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     start_draws = vals[:, :, z, z].mean(axis=1) if resamples else point[:, :, z, z].mean(axis=1)
     _, rules_d, _ = runner.resolve_run(v.name, seed, rules)
     return {
-        "variant": v.name,
-        "rules": resolve(v, rules_d),
-        "strategy": load_strategy(strategy, v.name)[0],
-        "hands": int(hands),
-        "seed": int(seed),
-        "resamples": int(resamples),
-        "target": target,
-        "floor": floor,
-        "scores": list(range(floor, target)),
+        **_run_info(v, resolve(v, rules_d), strategy, hands, seed, resamples, target, floor),
         "equity": point[0].tolist(),
         "low": np.asarray(lo).tolist(),
         "high": np.asarray(hi).tolist(),
@@ -520,7 +528,6 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
     """``compute`` for the three-player variants; ``equity`` [dealer][seat][score 0][score 1][score 2]."""
     from bower.sim import runner
     from bower.sim.rules import resolve
-    from bower.sim.strategy import load_strategy
 
     if resamples is not None:
         runner.check_count("resamples", resamples, 100_000)
@@ -529,9 +536,7 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
     check_rules3(v, full)
     t0, c0 = time.perf_counter(), time.process_time()
     points, counts = outcome_counts3(v.name, hands, seed, rules, strategy, threads)
-    floor = (0 if (points >= 0).all() else -FLOOR_SPAN3 * target) if floor is None else int(floor)
-    if floor > 0 or floor >= target:
-        raise EquityError(f"floor must be at most 0 and below the target, got {floor}")
+    floor = _floor(points, target, floor, FLOOR_SPAN3)
     if resamples is None:
         resamples = DEFAULT_RESAMPLES if target - floor <= LARGE_SIDE3 else LARGE_RESAMPLES3
     pooled = counts.sum(axis=0)
@@ -555,15 +560,7 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
         d = deeper[0][:, target + shown:-1, target + shown:-1, target + shown:-1]
         floor_effect = float(np.abs(d - point[0][:, shown:-1, shown:-1, shown:-1]).max())
     return {
-        "variant": v.name,
-        "rules": full,
-        "strategy": load_strategy(strategy, v.name)[0],
-        "hands": int(hands),
-        "seed": int(seed),
-        "resamples": int(resamples),
-        "target": target,
-        "floor": floor,
-        "scores": list(range(floor, target)),
+        **_run_info(v, full, strategy, hands, seed, resamples, target, floor),
         "equity": eq,
         "low": np.asarray(lo),
         "high": np.asarray(hi),
