@@ -16,7 +16,9 @@ options the rules allow, ``tricks`` and ``points`` keyed by seat (or
 side); its maker field is null (the hand was thrown in, and then it has no
 plays) or a seat, and the plays of a hand played are complete: every seat in
 play plays its whole hand, in turn (``bower.sim.replay`` then follows the
-tricks). A ``deal``, when given, must hold the cards played.
+tricks). A ``deal``, when given, must hold the cards played. A card field is
+null only when the record lists it in ``unknown`` (``check_unknown``: a real
+game's transcript that does not give the kitty).
 
 Every fault is a ``RecordError`` (exit 2 on the command line,
 ``bower.BowerError`` in the library) of one line naming the file, the record
@@ -306,17 +308,45 @@ def _type_error(where: str, name: str, value, spec, cards: bool, joker: bool):
     return None
 
 
-def check_types(variant, rec: dict, where: str, rules: dict | None = None) -> None:
+def check_unknown(variant, rec: dict, where: str) -> frozenset:
+    """The fields ``rec`` marks as not known (its ``unknown`` list), checked; empty when it marks none.
+
+    A real game's transcript may not give every card (the kitty, the dealer's
+    discard): such a record lists those fields in ``unknown`` (some of the
+    variant's ``Variant.unknown_fields``), each null. The hands at the first
+    lead are then the cards each seat played. Only this form is accepted: a
+    field that is null without being listed is refused as any other.
+    """
+    value = rec.get("unknown")
+    if value is None:
+        return frozenset()
+    allowed = variant.unknown_fields
+    if not allowed:
+        raise RecordError(f"{where}: field 'unknown': every field of a {variant.title} record is known")
+    if type(value) is not list or not value or any(type(x) is not str for x in value) or len(set(value)) != len(value):
+        raise RecordError(f"{where}: field 'unknown' is {_shown(value)}, not a list of the fields not known "
+                          f"(some of {', '.join(allowed)})")
+    for name in value:
+        if name not in allowed:
+            raise RecordError(f"{where}: field 'unknown' names {name!r}, not a field that may be unknown "
+                              f"({', '.join(allowed)})")
+        if rec.get(name) is not None:
+            raise RecordError(f"{where}: field {name!r} is given but 'unknown' lists it (a field not known is null)")
+    return frozenset(value)
+
+
+def check_types(variant, rec: dict, where: str, rules: dict | None = None, unknown=frozenset()) -> None:
     """RecordError at the first field of ``rec`` not of the type the variant's records carry (fields present only).
 
     Card fields (``deal``, ``kitty``, ``upcard``, ...) hold card names of the
     variant's deck; ``calls`` and ``plays`` are checked as pairs elsewhere
-    (their seats are numbers in JSON, strings in Parquet).
+    (their seats are numbers in JSON, strings in Parquet). ``unknown``: the
+    fields the record marks as not known (``check_unknown``), null.
     """
     joker = variant.card_play.joker
     for name, spec in _specs(variant, rules or {}):
-        if name in ("calls", "plays") or name not in rec or (name in ("tricks", "points")
-                                                             and isinstance(rec[name], list)):
+        if name in ("calls", "plays") or name not in rec or name in unknown or (name in ("tricks", "points")
+                                                                                and isinstance(rec[name], list)):
             continue  # pairs are checked by check_pairs; tricks and points may be lists by seat (``recorded``)
         bad = _type_error(where, name, rec[name], spec, name in CARD_FIELDS, joker)
         if bad:
@@ -408,8 +438,9 @@ def check_record(rec, where: str, variant=None, required=()) -> tuple:
                               f"(0..{cp.seats - 1}) or null")
         maker = m
     rec = dict(rec, dealer=dealer, **{cp.maker_field: maker})
+    unknown = check_unknown(variant, rec, where)
     rec = variant_part(cp.check, where, rec, rules)  # the variant's own (``alone``; a bid typed as "moon")
-    check_types(variant, rec, where, rules)
+    check_types(variant, rec, where, rules, unknown)
     check_pairs(rec, "calls", where, cp.seats)  # the plays are checked pair by pair by ``check_play``
     for part in ("tricks", "points"):
         recorded(rec, part, where, variant)
@@ -674,8 +705,9 @@ class FastCheck:
     def _ok(self, rec, seats=None, cards=None):
         """False, True, or (seats, cards, trump, seats in play) when only the turns of the plays are left to check."""
         v, cp = self.variant, self.cp
-        if type(rec) is not dict or rec.get("variant") != v.name or not rec.keys() >= self.need:
-            return False
+        if type(rec) is not dict or rec.get("variant") != v.name or not rec.keys() >= self.need \
+                or rec.get("unknown") is not None:
+            return False  # (a record with fields not known: the full check)
         raw = rec.get("rules")
         if raw != self.raw_rules or raw and tuple(map(type, raw.values())) != self.rule_types:
             return False

@@ -45,7 +45,14 @@ def fields_needed(variant) -> dict[str, tuple[str, ...]]:
     cp = variant.card_play
     needed = ("variant", "dealer", cp.maker_field, "trump", *cp.replay_fields, "plays")
     return {"needed": needed, "with_deal": cp.deal_fields,
-            "optional": ("hand", "rules", "deal", "tricks", "points", "game")}
+            "optional": ("hand", "rules", "deal", "tricks", "points", "game", "start", "unknown")}
+
+
+def unknown_note(fields) -> str:
+    """The line that says what a record does not know (its ``unknown`` fields) and what is analysed instead."""
+    names = [f"'{f}'" for f in fields]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{listed} not known: each seat's hand at the first lead is the cards it played"
 
 
 # ---- reading and checking: bower.sim.records_check, the layer every reader of records shares -------------
@@ -152,6 +159,13 @@ def _replay(rec: dict, where: str, dd: bool):
         "variant": variant.name, "hand": rec.get("hand"), "dealer": rec["dealer"], "maker": maker,
         "thrown_in": maker is None,
     }
+    if rec.get("unknown"):
+        out["unknown"] = list(rec["unknown"])
+    start = recorded_part(rec, "start", where, variant)
+    if start is not None:
+        if variant.partnerships and any(int(k) > 1 for k in start):
+            raise ReplayError(f"{where}: field 'start' has key {max(start, key=int)!r}, not a side (0, 1)")
+        out["start"] = start
     seat_keys = [str(s) for s in range(variant.players)]
     tricks = {s: 0 for s in range(variant.players)}
     reneges: list[dict] = []
@@ -422,17 +436,23 @@ def _games(replayed, first: int = 0, lead: int = 0):
             seen.add(label)
             game = {"label": label, "variant": variant.name, "scores": {k: 0 for k in out["points"]},
                     "state": None, "winner": None, "hands": 0}
+            if "start" in out:
+                game["from"] = dict(game["scores"], **out["start"])
         elif game["winner"] is not None:
             raise ReplayError(f"{where}: field 'game': game {label!r} was already won (record {game['won_at']})")
         if variant.name != game["variant"]:
             raise ReplayError(f"{where}: field 'variant': game {label!r} is {game['variant']}, not {variant.name}")
         game["hands"] += 1
+        if "start" in out:  # the game's score before this hand, as the record says (a game joined part way)
+            game["scores"] = dict(game["scores"], **out["start"])
         game["scores"] = _sum(game["scores"], out["points"])
         winner, game["state"] = variant.card_play.game_winner(dict(game["scores"]), out["points"], checked, rules,
                                                               variant.target, game["state"])
         if winner is not None:
             game["winner"], game["won_at"] = winner, i
         out.update(game=label, game_hand=game["hands"], scores=dict(game["scores"]), winner=winner)
+        if "from" in game:
+            out["game_start"] = dict(game["from"])
         if show:
             yield out
 

@@ -580,6 +580,7 @@ def _solve_records(in_path, out_path, threads, progress, batch, ex) -> dict:
     t0 = time.perf_counter()
     writer = None
     done = solved = 0
+    unknown: dict = {}  # the fields not known (a record's 'unknown') -> records
     variant = None
     held: deque = deque()  # the batches sent and not written yet, in order
 
@@ -598,11 +599,14 @@ def _solve_records(in_path, out_path, threads, progress, batch, ex) -> dict:
             recs = held.popleft()
             if writer is None:
                 variant = get_variant(recs[0]["variant"])
-                writer = open_writer(out_path, variant, recs[0].get("rules") or {}, extra=[("dd", dd_arrow_type())],
+                writer = open_writer(out_path, variant, recs[0].get("rules") or {},
+                                     extra=[*optional_arrow_fields(recs), ("dd", dd_arrow_type())],
                                      meta=solved_meta(in_path))
             for r, d in zip(recs, dds):
                 r["dd"] = d
                 solved += d is not None
+                if r.get("unknown"):
+                    unknown[tuple(r["unknown"])] = unknown.get(tuple(r["unknown"]), 0) + 1
             writer.write_dicts(recs)
             done += len(recs)
             if progress:
@@ -614,7 +618,24 @@ def _solve_records(in_path, out_path, threads, progress, batch, ex) -> dict:
     writer.close()
     elapsed = time.perf_counter() - t0
     return {"variant": variant.name, "records": done, "solved": solved, "out": out_path, "threads": n_threads,
-            "elapsed_s": elapsed, "solves_per_second": 4 * solved / elapsed if elapsed > 0 else 0.0}
+            "elapsed_s": elapsed, "solves_per_second": 4 * solved / elapsed if elapsed > 0 else 0.0,
+            "unknown": [{"fields": list(f), "records": k} for f, k in unknown.items()]}
+
+
+def optional_arrow_fields(recs: list[dict]) -> list:
+    """(name, Arrow type) of the optional fields the records carry (``game``, ``start``, ``unknown``: a real game's
+    records), for a Parquet copy; [] when none does."""
+    import pyarrow as pa
+
+    out = []
+    if any(r.get("game") is not None for r in recs):
+        out.append(("game", pa.string()))
+    starts = [r["start"] for r in recs if isinstance(r.get("start"), dict)]
+    if starts:
+        out.append(("start", pa.struct([(k, pa.int64()) for k in sorted({k for x in starts for k in x})])))
+    if any(r.get("unknown") for r in recs):
+        out.append(("unknown", pa.list_(pa.string())))
+    return out
 
 
 def _count_records(path: str) -> int:

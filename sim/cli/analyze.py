@@ -10,6 +10,82 @@ import click
 from bower.sim.cli.options import StrategySpec, json_option, threads_option
 
 
+def _has_unknown(path: str) -> bool:
+    """Whether a records file may hold records with fields not known (``unknown``): a Parquet file with that
+    column, a JSONL file with that key on a line (then its records are read as dicts to know)."""
+    if str(path).lower().endswith(".parquet"):
+        import pyarrow.parquet as pq
+
+        try:
+            return "unknown" in pq.ParquetFile(path).schema_arrow.names
+        except (OSError, ValueError):
+            return False  # the reader names the fault
+    import re
+
+    key = re.compile(rb'"unknown"\s*:')
+    try:
+        with open(path, "rb") as fh:
+            return any(b'"unknown"' in line and key.search(line) for line in fh)
+    except OSError:
+        return False
+
+
+def _analyze_unknown(path: str, scratch: str, strategy, threads, solve_dd: bool, as_json: bool):
+    """(info, strategy choice, result as ``stream.analyze`` gives it, note) of a records file some of whose records
+    do not know every card (``unknown``), or None when none of them lacks one.
+
+    The analysis tables read the hands as dealt and the kitty: they count the records with every card known
+    (none: no tables). The double-dummy tables count every played record: each seat's hand at the first lead
+    is the cards it played.
+    """
+    import os
+
+    from bower.analysis import dd, stream
+    from bower.sim.progress import Progress
+    from bower.sim.records import JsonlWriter, iter_record_batches, read_meta
+    from bower.sim.replay import unknown_note
+
+    recs = [r for batch in iter_record_batches(path, 4096) for r in batch]
+    lacking = [r for r in recs if r.get("unknown")]
+    if not lacking:
+        return None
+    from bower.sim.variants import get_variant
+
+    v = get_variant(recs[0]["variant"])
+    known = [r for r in recs if not r.get("unknown")]
+    fields = sorted({f for r in lacking for f in r["unknown"]})
+    info = stream.open_records(path)
+    choice = stream.choose_strategy(path, info, strategy)
+    tables, shown = {}, []
+    if known:
+        part = os.path.join(scratch, "known.jsonl")
+        writer = JsonlWriter(part, v, recs[0].get("rules") or {}, read_meta(path) or {})
+        writer.write_dicts(known)
+        writer.close()
+        got = stream.analyze(part, stream.open_records(part), choice[1], threads=threads)
+        tables, shown = got["tables"], list(got["shown"])
+    played = sum(dd.is_played(v, r) for r in recs)
+    solved = 0
+    if solve_dd:
+        bar = Progress("double dummy", enabled=False if as_json else None)
+        try:
+            solved = dd.attach_dd(v, recs, progress=bar)
+        finally:
+            bar.close()
+    with_dd = sum(1 for r in recs if dd.is_played(v, r) and r.get("dd") is not None)
+    if with_dd:
+        tables.update(dd.frame_tables(v, dd.hand_frame(v, recs)))
+        shown += list(dd.TABLES)
+    what = unknown_note(fields).split(":")[0]
+    note = (f"{len(lacking):,} of {len(recs):,} hands have {what}: the analysis tables (they read the hands as dealt "
+            f"and the kitty) count the {len(known):,} with every card known"
+            + ("" if known else " (none: no analysis tables)")
+            + "; the double-dummy tables every played hand, each seat's hand at the first lead the cards it played")
+    result = {"tables": tables, "shown": shown, "hands": len(recs), "played": played, "missing": played - with_dd,
+              "with_dd": with_dd, "solved": solved}
+    return info, choice, result, note
+
+
 def _rows(df) -> list[dict]:
     """A table as JSON rows: numbers as numbers, NaN as null, categories as their labels."""
     return json.loads(df.to_json(orient="records", double_precision=15))
@@ -41,12 +117,15 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
     --records IN --out OUT, or --dd here) the double-dummy tables follow:
     played against dd tricks and par make rates by contract, by hand
     features and by trumps held, and the trump choice.
-    """
-    import pandas as pd
 
+    Records whose cards are not all known (their 'unknown' field: a real
+    game's transcript without the kitty and the dealer's discard) are read
+    whole: the analysis tables count the records with every card known, the
+    double-dummy tables every played record (each seat's hand at the first
+    lead: the cards it played), and one line says so.
+    """
     from bower.analysis import stream
-    from bower.analysis.report import OutputError, check_out_dir, write_tables
-    from bower.sim.errors import os_reason
+    from bower.analysis.report import check_out_dir
     from bower.sim.progress import Progress
     from bower.sim.records import RecordsError, own_format
 
@@ -64,6 +143,17 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
         scratch = tempfile.TemporaryDirectory(prefix="bower-records-")
         click.get_current_context().call_on_close(scratch.cleanup)
         reading = own.as_jsonl(records, scratch.name)
+    partial = None
+    if _has_unknown(reading):
+        from bower.sim.runner import set_threads
+
+        set_threads(threads)
+        part = tempfile.TemporaryDirectory(prefix="bower-known-")
+        click.get_current_context().call_on_close(part.cleanup)
+        partial = _analyze_unknown(reading, part.name, strategy, threads, solve_dd, as_json)
+    if partial is not None:
+        _report(records, *partial, csv_dir, parquet_dir, as_json)
+        return
     info = stream.open_records(reading)
     v = info["variant"]
     name, params, source, notes = stream.choose_strategy(reading, info, strategy)
@@ -83,6 +173,19 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
         bar.close()
         if dd_bar is not None:
             dd_bar.close()
+    _report(records, info, (name, params, source, notes), result, None, csv_dir, parquet_dir, as_json)
+
+
+def _report(records, info, choice, result, unknown_note, csv_dir, parquet_dir, as_json):
+    """Print (and write) the tables of ``result`` (``stream.analyze``'s); ``unknown_note``: the line that says which
+    hands lack cards and what each table counts (None: every card is known)."""
+    import pandas as pd
+
+    from bower.analysis.report import OutputError, write_tables
+    from bower.sim.errors import os_reason
+
+    v = info["variant"]
+    name, params, source, notes = choice
     for note in notes:  # once the records have been read (a bad one is the only line then)
         click.echo(f"bower: note: {note}", err=True)
     tables, shown = result["tables"], result["shown"]
@@ -99,17 +202,22 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
             written.append((d, fmt, paths))
     rules_version = info["rules_version"]
     if as_json:
-        click.echo(json.dumps({
+        doc = {
             "records": records, "variant": v.name, "rules_version": rules_version, "hands": result["hands"],
             "played": played, "dd": {"with_dd": with_dd, "missing": missing, "solved": solved},
             "strategy": {"name": name, "from": source},
             "tables": {name_: _rows(df) for name_, df in tables.items()},
             "written": {fmt: {"dir": d, "files": paths} for d, fmt, paths in written},
-        }, indent=2))
+        }
+        if unknown_note:  # (records whose cards are not all known only)
+            doc["unknown"] = unknown_note
+        click.echo(json.dumps(doc, indent=2))
         return
     with pd.option_context("display.width", 160, "display.max_columns", 30, "display.max_rows", 200,
                            "display.float_format", "{:.4f}".format):
         click.echo(f"{records}: {result['hands']:,} {v.name} hands, {played:,} played (rules {rules_version})\n")
+        if unknown_note:
+            click.echo(unknown_note + "\n")
         for table in shown:
             click.echo(f"== {table.replace('_', ' ')} ==")
             click.echo(tables[table].to_string(index=False))

@@ -76,7 +76,9 @@ def replay(file, dd, as_json, hand, scheduler):
        "alone": [], "plays": [[0, "AH"], [1, "9H"], [2, "KH"], ...]}
     Optional: hand; rules (default: the variant's defaults); deal (with
     the fields below: then each card played must have been held); tricks
-    and points (compared with the replay); game (see below). A hand
+    and points (compared with the replay); game and start (see below);
+    unknown (the fields a real game's record does not know, null: the
+    hands are then the cards each seat played, and the output says so). A hand
     thrown in has its maker field (maker or bidder, below) null, no plays.
 
     \b
@@ -86,7 +88,9 @@ def replay(file, dd, as_json, hand, scheduler):
     renege is compared with the best legal card).
     Games: consecutive records with the same 'game' field are one game,
     with running scores and the winner (first to the variant's target;
-    partnerships by side). A record the rules do not allow (not JSON, a
+    partnerships by side); a record's start (keyed as points) is the
+    game's score before it (an EGN file's initialScore), else the running
+    score, 0 at the game's first hand. A record the rules do not allow (not JSON, a
     missing field, an unknown card, a card played twice, a seat out of
     turn, a card the seat did not hold, a wrong number of cards) stops
     the replay with one line naming the record and the field (status 2).
@@ -103,11 +107,14 @@ def replay(file, dd, as_json, hand, scheduler):
 
     games: dict = {}
     n = played = renege_count = differ = 0
+    unknown: dict = {}
     for r in replay_file(file, dd, scheduler, hand):
         n += 1
         played += not r["thrown_in"]
         renege_count += len(r["reneges"])
         differ += r.get("matches") is False
+        if r.get("unknown"):
+            unknown[tuple(r["unknown"])] = unknown.get(tuple(r["unknown"]), 0) + 1
         if "game" in r:
             games[r["game"]] = r
         if as_json:
@@ -116,6 +123,10 @@ def replay(file, dd, as_json, hand, scheduler):
             click.echo(format_hand(get_variant(r["variant"]), r, dd))
     if not as_json:
         tail = [f"{n:,} hand(s) replayed: {played:,} played, {n - played:,} thrown in; {renege_count:,} renege(s)"]
+        for fields, k in unknown.items():
+            from bower.sim.replay import unknown_note
+
+            tail.append(f"{k:,} hand(s) with {unknown_note(fields)}")
         if differ:
             tail.append(f"the record's own tricks or points differ from the replay on {differ:,} hand(s)")
         for label, r in games.items():
@@ -157,6 +168,11 @@ def format_hand(v, r: dict, dd: bool = False) -> str:
             points += (f"  (as played: {_units(v, r['score'], short=True)}; "
                        f"renege penalty: {_units(v, r['penalty'], short=True)})")
         lines.append(points)
+    if r.get("unknown"):
+        from bower.sim.replay import unknown_note
+
+        lines.insert(1, "  " + unknown_note(r["unknown"]))
+    if not r["thrown_in"]:
         for x in r["reneges"]:
             lines.append(f"  renege: trick {x['trick']}, seat {x['seat']} played {x['card']} but could follow "
                          f"{x['follow']}: {_units(v, {k: p for k, p in x['penalty'].items() if p}, short=True)}")
@@ -170,6 +186,8 @@ def format_hand(v, r: dict, dd: bool = False) -> str:
         lines.append("  the record says: " + "; ".join(parts))
     if "game" in r:
         line = f"  game {r['game']}, hand {r['game_hand']}: {_units(v, r['scores'], False, True)}"
+        if r["game_hand"] == 1 and any((r.get("game_start") or {}).values()):
+            line += f" (from {_units(v, r['game_start'], False, True)} before it)"
         if r["winner"] is not None:
             line += f"; won by {_unit(v, r['winner'])}"
         lines.append(line)

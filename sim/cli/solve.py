@@ -152,6 +152,10 @@ def _solve_file(records_in, out_path, threads, as_json, scheduler=None):
         click.echo(f"{s['records']:,} records, {s['solved']:,} hands played, each solved for 4 trumps "
                    f"on {where_run(s)} in {s['elapsed_s']:.2f} s ({s['solves_per_second']:,.0f} solves/s); "
                    f"written to {s['out']}")
+        from bower.sim.replay import unknown_note
+
+        for u in s.get("unknown") or []:
+            click.echo(f"{u['records']:,} record(s) with {unknown_note(u['fields'])}")
 
 
 def format_table(v, hands: dict, table: dict, leader) -> str:

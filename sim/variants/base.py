@@ -122,6 +122,10 @@ class Variant:
     # extension (".egn") -> the module of a records format of the variant's own: ``Writer(path, variant, rules, meta)``
     # as ``open_writer``'s, ``items(path)`` yielding (record, label), ``as_jsonl(path, folder)`` (sim/records.py)
     file_formats: dict[str, str] = field(default_factory=dict)
+    # record fields that may be null because they are not known (a real game's transcript: the kitty), each listed
+    # in the record's 'unknown' (``bower.sim.records_check.check_unknown``); the hands at the first lead are then the
+    # cards each seat played
+    unknown_fields: tuple[str, ...] = ()
     phase_run: Callable[[int], float] | None = None  # hands -> seconds of deal and auction alone (with ``phases``)
     phase_dispatchers: tuple = ()  # numba dispatchers of phase_run
     # its Parquet records' batches are checked whole by ``bower.sim.records_vector`` (read with dictionary strings);

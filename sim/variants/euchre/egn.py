@@ -2,7 +2,7 @@
 
 ``read_egn`` turns an EGN file into bower's Standard Euchre records (the
 dict form of a JSONL record, ``bower.sim.variants.euchre.records``), one per
-deal whose cards are all known; ``write_egn`` writes records as an EGN file.
+deal whose cards played are all known; ``write_egn`` writes records as an EGN file.
 
 Seats: EGN seat i is bower seat i. Both number the seats clockwise from the
 same seat 0 (EGN's ``players`` list "starting with Player 0 and proceeding
@@ -22,10 +22,23 @@ A deal's hands are ``initialState.playerCards`` when it gives them, else
 each seat's cards played (the dealer's with the up-card swapped back for its
 ``discard``). The kitty is the up-card, then the three cards no seat holds
 (in the order of a fifth ``playerCards`` list when one gives them, as
-``write_egn`` writes it, else in bower's card order). A deal whose cards are
-not all known (a seat that sits out plays none; a dealer's discard not
+``write_egn`` writes it, else in bower's card order). When the dealer took
+the up-card and the file gives neither its ``discard`` nor its hand, the
+dealer's dealt hand, the discard and the kitty are not known: the record
+gives ``deal``, ``discard`` and ``kitty`` as null and lists them in
+``unknown`` (a deal thrown in without its hands: ``deal`` and ``kitty``);
+each seat's hand at the first lead is then the cards it played, which is
+what replay and the double-dummy solver read. A deal whose cards played
+are not all known (a seat that sits out plays none and its cards are not
 given; an unknown card such as ``Xx``; a deal cut short) is left out of the
 records and named in ``EgnFile.left_out``: no card is made up.
+
+A file with a winning score (the ruleset's default, 10) is one game: each
+record carries ``game`` (the ``gameId``, else the title, else the file's
+name) and ``start``, the game's score by side before the deal
+(``initialScore`` plus the points of every deal before it, those left out
+included when their tricks are known), from which ``bower replay`` scores
+the game.
 
 A file bower cannot represent (a ruleset value such as ``canadian: true``)
 or that breaks the format or the rules (not UTF-8 or JSON, a malformed card,
@@ -81,7 +94,7 @@ class EgnError(RecordsError):
 class EgnFile:
     """What ``read_egn`` returns.
 
-    ``records``: the bower records, one per deal with all its cards known, in
+    ``records``: the bower records, one per deal with all its cards played known, in
     file order (``hand`` is the EGN ``dealNumber``). ``meta``: the file's
     ``metadata`` as written (``title``, ``players``, ``initialScore``,
     ``ruleset``...), with ``rules`` (the bower rule options it maps to).
@@ -94,7 +107,12 @@ class EgnFile:
 
 
 class _LeftOut(Exception):
-    """A deal whose cards are not all known: left out, not an error."""
+    """A deal that cannot be a record: left out, not an error. ``points``: its points by side when its tricks are
+    known (a game's score goes on past it), else None."""
+
+    def __init__(self, reason: str, points: dict | None = None):
+        super().__init__(reason)
+        self.points = points
 
 
 # ---- cards ---------------------------------------------------------------------------------------
@@ -195,11 +213,17 @@ def rules_of(ruleset, where: str) -> dict:
             "loner_lead": LONER_LEAD[ruleset.get("loner_lead", "LEFT_OF_DEALER")]}
 
 
-def ruleset_of(rules: dict) -> dict:
-    """The EGN ``ruleset`` of bower's Euchre rule options (``winning_score`` 10: bower's game)."""
+def ruleset_of(rules: dict, game: bool = True) -> dict:
+    """The EGN ``ruleset`` of bower's Euchre rule options: ``winning_score`` 10 (bower's game) for one ``game``'s
+    deals; for deals of no game (simulated hands) ``num_deals`` (their number) and no winning score."""
     lead = next(k for k, v in LONER_LEAD.items() if v == rules.get("loner_lead", "dealer"))
-    return {"std": bool(rules.get("stick_the_dealer", False)), "canadian": False, "loner_lead": lead,
-            "defend_alone": bool(rules.get("allow_lone_defender", False)), "winning_score": 10}
+    out = {"std": bool(rules.get("stick_the_dealer", False)), "canadian": False, "loner_lead": lead,
+           "defend_alone": bool(rules.get("allow_lone_defender", False))}
+    if game is True:
+        out["winning_score"] = 10
+    else:
+        out["num_deals"] = max(1, int(game or 1))
+    return out
 
 
 # ---- reading -------------------------------------------------------------------------------------
@@ -239,7 +263,8 @@ def _load(path) -> dict:
 
 
 def read_egn(path) -> EgnFile:
-    """The records of an EGN file (``EgnFile``): one per deal whose cards are all known; the others in ``left_out``.
+    """The records of an EGN file (``EgnFile``): one per deal whose cards played are all known (``unknown`` marks
+    the fields not known); the others in ``left_out``.
 
     Each record passes bower's record check. EgnError (one line: the file,
     the deal, the field) for a file bower cannot read or play.
@@ -249,6 +274,8 @@ def read_egn(path) -> EgnFile:
     rules = rules_of(meta.get("ruleset"), str(path))
     meta["rules"] = rules
     records, left_out = [], []
+    game = _game_label(meta, path)
+    score = _initial_score(meta.get("initialScore"), str(path)) if game is not None else None
     for i, deal in enumerate(doc["deals"]):
         if isinstance(deal, str):
             raise EgnError(f"{path}: deal {i} is bitpacked (a .egnb form); bower reads the JSON form only")
@@ -259,12 +286,45 @@ def read_egn(path) -> EgnFile:
         if type(number) is not int or number < 0:
             raise EgnError(f"{path}: deal {i}: field 'dealNumber' is {_shown(number)}, not a whole number")
         try:
-            records.append(_deal(deal, number, rules, where))
+            rec = _deal(deal, number, rules, where)
+            points = rec["points"]
+            if game is not None:
+                rec["game"] = game
+                if score is not None:
+                    rec["start"] = dict(score)
+            records.append(rec)
         except _LeftOut as e:
             left_out.append((number, str(e)))
+            points = e.points
+        if score is not None:  # the game's score goes on; past a deal whose points are not known it is not known
+            score = None if points is None else {k: score[k] + points[k] for k in score}
     if records:
         _check(records, str(path))
     return EgnFile(records, meta, left_out)
+
+
+def _game_label(meta: dict, path) -> str | None:
+    """The ``game`` of a file's records: its ``gameId``, else its title, else its file name; None when its ruleset
+    has no winning score (``num_deals`` without ``winning_score``, or ``winning_score: 0``: a number of deals, as
+    ``write_egn`` writes records of no game)."""
+    import os
+
+    ruleset = meta.get("ruleset") or {}
+    if ruleset.get("winning_score", 0 if ruleset.get("num_deals") else 10) == 0:
+        return None
+    for key in ("gameId", "title"):
+        if isinstance(meta.get(key), str) and meta[key].strip():
+            return meta[key]
+    return os.path.splitext(os.path.basename(str(path)))[0]
+
+
+def _initial_score(value, where: str) -> dict:
+    """EGN ``initialScore`` (``[team 0, team 1]``) as bower's score by side; EgnError when malformed."""
+    if value is None:
+        return {"0": 0, "1": 0}
+    if not isinstance(value, list) or len(value) != 2 or any(type(x) is not int for x in value):
+        raise EgnError(f"{where}: field 'metadata.initialScore' is {_shown(value)}, not two whole numbers")
+    return {"0": value[0], "1": value[1]}
 
 
 def _check(records: list[dict], path: str) -> None:
@@ -439,26 +499,34 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is played in the tricks")
     elif play is not None and play.get("tricks"):
         raise EgnError(f"{where}: field 'tricks': cards played in a deal nobody made trump in")
+    points = points_of(maker, alone, tricks)  # every trick is known from here
 
-    # the hands dealt
-    hands = {}
+    # the hands dealt; when a card of them is not known (a hand not given to a deal thrown in, the dealer's
+    # discard not given), the record marks 'deal', 'kitty' (and 'discard') unknown: each seat holds what it played
+    hands, unknown = {}, []
     for s in range(4):
         if given[s] is not None:
             hands[s] = given[s]
             continue
         if s in sitting:
-            raise _LeftOut(f"seat {s} sits out and its cards are not given")
+            raise _LeftOut(f"seat {s} sits out and its cards are not given", points)
         if maker is None:
-            raise _LeftOut("nobody made trump and the hands are not given")
+            unknown = ["deal", "kitty"]
+            continue
         held = [c for c, seat in seen.items() if seat == s]
         if s == dealer and ordered:
-            if discard is None:
-                raise _LeftOut("the dealer's discard is not given")
             if up not in held:
                 raise EgnError(f"{where}: field 'tricks': the dealer (seat {s}) never plays the up-card "
                                f"{to_egn_card(up)} it took")
+            if discard is None:  # its hand at the first lead: the cards it played (the up-card among them)
+                unknown = ["deal", "discard", "kitty"]
+                hands[s] = held
+                continue
             held = [c for c in held if c != up] + [discard]
         hands[s] = held
+    if unknown:
+        return _unknown_record(number, rules, dealer, up, calls, alone, maker, trump, plays, tricks, points, hands,
+                               unknown, where)
     if ordered and discard is None:
         d = hands[dealer]
         if dealer in sitting or up in d:
@@ -503,6 +571,36 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
     }
 
 
+def _unknown_record(number, rules, dealer, up, calls, alone, maker, trump, plays, tricks, points, hands, unknown,
+                    where) -> dict:
+    """The record of a deal whose ``unknown`` fields are not known (null): ``hands`` are each seat's cards at the
+    first lead (its cards played; none for a deal thrown in), checked as the deal's play."""
+    owner = {}
+    for s, cards in hands.items():
+        for c in cards:
+            if c in owner or (c == up and not (s == dealer and "discard" in unknown)):
+                raise EgnError(f"{where}: field 'playerCards': {to_egn_card(c)} is dealt twice")
+            owner[c] = s
+    in_hand = {s: set(cards) for s, cards in hands.items()}
+    n = 4 - len(alone)
+    for t in range(len(plays) // max(1, n)):
+        trick = plays[t * n:(t + 1) * n]
+        led = _suit(trick[0][1], trump)
+        for seat, card in trick:
+            w = f"{where}: field 'tricks' entry {t}: seat {seat}"
+            if card not in in_hand[seat]:
+                raise EgnError(f"{w} plays {to_egn_card(card)}, a card it does not hold")
+            if _suit(card, trump) != led and any(_suit(c, trump) == led for c in in_hand[seat]):
+                raise EgnError(f"{w} plays {to_egn_card(card)} but could follow the suit led (a renege)")
+            in_hand[seat].discard(card)
+    return {
+        "variant": "euchre", "rules_version": RULES_VERSION, "rules": dict(rules), "hand": number,
+        "dealer": dealer, "deal": None, "kitty": None, "upcard": up, "calls": calls, "discard": None,
+        "alone": alone, "maker": maker, "trump": trump, "plays": plays, "tricks": tricks, "points": points,
+        "unknown": sorted(unknown),
+    }
+
+
 RANKS_SUITS = [r + s for s in SUITS for r in RANKS]  # the 24 cards
 
 
@@ -542,6 +640,17 @@ def egn_document(records: list[dict], meta: dict | None = None) -> dict:
             raise EgnError(f"record {r.get('hand')}: its rules differ from the first record's; one ruleset a file")
     md = {k: meta[k] for k in ("gameId", "title", "description", "date", "players", "initialScore", "finalScore")
           if k in meta}
+    games = {r.get("game") for r in records}
+    if len(games) > 1:
+        raise EgnError(f"record {records[-1].get('hand')}: field 'game' is {records[-1].get('game')!r}, not "
+                       f"{records[0].get('game')!r} as record 0; one game a file")
+    game = records[0].get("game") if records else None
+    if game is not None:
+        if md.get("title") != str(game):
+            md["gameId"] = str(game)[:64]
+        start = records[0].get("start")
+        if start is not None and "initialScore" not in md:
+            md["initialScore"] = [int(start["0"]), int(start["1"])]
     md.setdefault("title", "bower hands")
     if "description" not in md:
         bits = [f"Made by bower {meta.get('bower_version') or bower_version()}",
@@ -553,14 +662,16 @@ def egn_document(records: list[dict], meta: dict | None = None) -> dict:
         md["description"] = "; ".join(bits)[:1024]
     md.setdefault("players", [f"Seat {s}" for s in range(4)])
     md.setdefault("initialScore", [0, 0])
-    md["ruleset"] = ruleset_of(rules)
+    md["ruleset"] = ruleset_of(rules, True if game is not None else len(records))
     return {"fileType": FILE_TYPE, "version": VERSION, "metadata": md, "deals": [_egn_deal(r) for r in records]}
 
 
 def _egn_deal(r: dict) -> dict:
     up = r["upcard"]
-    hands = [[to_egn_card(c) for c in r["deal"][str(s)]] for s in range(4)]
-    hands.append([to_egn_card(c) for c in r["kitty"]])  # a fifth list: the kitty in deal order, the up-card first
+    hands = None
+    if r.get("deal") is not None and r.get("kitty") is not None:  # (not when they are not known: ``unknown``)
+        hands = [[to_egn_card(c) for c in r["deal"][str(s)]] for s in range(4)]
+        hands.append([to_egn_card(c) for c in r["kitty"]])  # a fifth list: the kitty in deal order, the up-card first
     calls = []
     for _, c in r["calls"]:
         calls.append("Pass" if c == "pass" else "Order" if c == "order" else c.lower())
@@ -578,8 +689,10 @@ def _egn_deal(r: dict) -> dict:
         cards = [to_egn_card(c) for _, c in r["plays"]]
         phases.append({"phaseNumber": 1, "type": "TRICK_PLAY",
                        "tricks": [cards[i:i + n] for i in range(0, len(cards), n)]})
-    return {"dealNumber": r["hand"], "initialState": {"dealer": r["dealer"], "upCard": to_egn_card(up),
-                                                      "playerCards": hands}, "phases": phases}
+    state = {"dealer": r["dealer"], "upCard": to_egn_card(up)}
+    if hands is not None:
+        state["playerCards"] = hands
+    return {"dealNumber": r["hand"], "initialState": state, "phases": phases}
 
 
 def write_egn(path, records: list[dict], meta: dict | None = None) -> None:
@@ -629,7 +742,7 @@ def egn_as_jsonl(path, folder) -> str:
 
     recs = [r for r, _ in items(path)]
     if not recs:
-        raise EgnError(f"{path}: no deal with all its cards known: nothing to analyze")
+        raise EgnError(f"{path}: every deal is left out: nothing to analyze")
     out = os.path.join(str(folder), os.path.basename(str(path))[:-len(".egn")] + ".jsonl")
     writer = JsonlWriter(out, get_variant("euchre"), recs[0]["rules"], {"source": f"{path} (Euchre Game Notation)"})
     writer.write_dicts(recs)

@@ -21,7 +21,9 @@ RENEGE, LONE_RENEGE = 2, 4
 
 
 def check(rec: dict, rules: dict) -> dict:
-    """The record with ``alone`` checked: the maker and at most one defender (``allow_lone_defender``)."""
+    """The record with ``alone`` checked: the maker and at most one defender (``allow_lone_defender``); a
+    ``discard`` not known (``unknown``) only after an order, with the ``deal`` (which holds it) not known either."""
+    _check_unknown(rec)
     maker = rec.get("maker")
     if maker is None:
         return dict(rec, alone=[])
@@ -37,6 +39,22 @@ def check(rec: dict, rules: dict) -> dict:
     if len(defenders) > 1:
         raise ValueError(f"field 'alone' is {alone}: only one defender may defend alone")
     return dict(rec, alone=alone)
+
+
+def _check_unknown(rec: dict) -> None:
+    """ValueError when the fields a record marks as not known do not fit together (the list itself is checked by
+    ``bower.sim.records_check.check_unknown``)."""
+    unknown = rec.get("unknown")
+    if not isinstance(unknown, list) or "discard" not in unknown:
+        return
+    calls = rec.get("calls")
+    if not (isinstance(calls, list) and any(isinstance(c, (list, tuple)) and len(c) == 2 and c[1] == "order"
+                                            for c in calls)):
+        raise ValueError("field 'unknown' lists 'discard' but nobody ordered the up-card up (the dealer discards "
+                         "only then)")
+    if "deal" not in unknown:
+        raise ValueError("field 'unknown' lists 'discard' but not 'deal' (the dealer's hand as dealt holds the "
+                         "discard)")
 
 
 def in_play(rec: dict) -> frozenset:
