@@ -90,7 +90,8 @@ def _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, deale
     E.check_rules3(v, E.resolved_rules(v, seed, rules_d))
     state = E.parse_score(score, 3) if score is not None else None
     asked = (*(state or ()), third)
-    E.check_score(asked, t, -E.MAX_TARGET * (E.FLOOR_SPAN3 + 1))  # the target now; the floor once the hands say
+    # the target and the lowest floor there can be now (before the hands); whether scores fall at all once they say
+    E.check_score(asked, t, -E.FLOOR_SPAN3 * t)
     if plot_path is not None and not plot_path.lower().endswith(".png"):
         raise E.EquityError(f"--plot needs a file name ending in .png, got {plot_path!r}")
     table = E.compute(v.name, strategy=strategy, rules=rules_d, hands=hands, seed=seed, threads=threads,
