@@ -125,4 +125,5 @@ VARIANT = base.Variant(
     advice_kernels=(ea.advice_chunks,),
     profile_notes={"should-bid": "should-bid: samples per action per second (position 1, round one, 3 actions)."},
     file_formats={".egn": "bower.sim.variants.euchre.egn"},  # Euchre Game Notation: real games in and out
+    game="bower.sim.variants.euchre.game",  # the game API (bower.game): OpenSpiel's Game and State, one hand
 )
