@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # imported at first use (``__getattr__``): a plain ``import b
     import pandas as pd
 
     from bower.results import Advice, Experiment, Simulation
+    from bower.sim.game import Game
     from bower.sim.strategy import Strategy
 
 # What the functions take for a strategy: a preset name, a ``.toml`` path, a dict of parameters over the defaults,
@@ -59,7 +60,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["simulate", "experiment", "sweep", "should_bid", "strategy", "strategies", "variants", "read_records",
            "analyze", "equity", "solve", "solve_records", "replay", "Strategy", "Simulation", "Experiment", "Advice",
-           "BowerError", "warm", "quiet", "__version__"]
+           "BowerError", "warm", "quiet", "game", "__version__"]
 
 
 def _faults(fn):
@@ -528,6 +529,44 @@ def variants() -> pd.DataFrame:
     return pd.DataFrame([{"name": v.name, "title": v.title, "aliases": list(v.aliases), "players": v.players,
                           "hand_size": v.hand_size, "target": v.target, "partnerships": v.partnerships,
                           "rules": {o.name: o.default for o in v.options}} for v in all_variants()])
+
+
+def game(variant: str, rules: dict[str, Any] | None = None) -> Game:
+    """The game API of ``variant``: OpenSpiel's ``Game`` and ``State`` interface, one hand decision by decision.
+
+    ``game.new_initial_state()`` is the hand before the deal; its state has
+    OpenSpiel's ``current_player()`` (a seat, ``-1`` at a chance node, ``-4``
+    at the end), ``legal_actions()``, ``apply_action()`` (an illegal action
+    raises ``BowerError``), ``chance_outcomes()``, ``returns()`` (points by
+    seat), ``information_state_string()``, ``observation_tensor()``,
+    ``clone()`` and ``resample_from_infostate(player, rng)``. ``rules`` as for
+    ``simulate``. The action ids and the tensor layout are in
+    ``help(bower.sim.variants.euchre.game)``; docs/guides/game-api.md has a
+    bot. Standard Euchre has one so far.
+
+    Examples:
+        >>> import random
+        >>> state = bower.game("euchre", rules={"stick_the_dealer": True}).new_initial_state()
+        >>> state.current_player(), state.chance_outcomes()[:2]
+        (-1, [(0, 0.25), (1, 0.25)])
+        >>> rng = random.Random(7)
+        >>> while not state.is_terminal():
+        ...     if state.is_chance_node():
+        ...         outcomes, chances = zip(*state.chance_outcomes())
+        ...         state.apply_action(rng.choices(outcomes, chances)[0])
+        ...     else:
+        ...         state.apply_action(rng.choice(state.legal_actions()))
+        >>> state.to_record()["calls"], state.returns()      # seat 3 ordered up and its side took all five tricks
+        ([[2, 'pass'], [3, 'order']], [2.0, 0.0, 2.0, 0.0])
+        >>> bower.game("ghost")
+        Traceback (most recent call last):
+        ...
+        bower.sim.game.GameError: ghost has no game API yet (variants with one: euchre)
+    """
+    from bower.sim.game import game as make
+
+    _check_args(variant=(variant, "str"), rules=(rules, "dict?"))
+    return make(_variant(variant), rules)
 
 
 @_faults

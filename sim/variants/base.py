@@ -9,7 +9,8 @@ below from its own modules (``strategy``: presets; ``records``; ``summary``:
 the summary, its text and the experiment columns; ``tables``: the analysis
 tables; ``plots``: the report's plots, with ``bower.analysis.report_plots``'
 helpers; ``advice``: the should-bid question; ``report``;
-``scoring``: replay's rules, through ``CardPlay``). The commands, runner,
+``scoring``: replay's rules, through ``CardPlay``; ``game``: the game API,
+``bower.sim.game``, named by module path in ``Variant.game``). The commands, runner,
 records, experiments, analysis, report, profile, the double-dummy solver and
 replay only ever go through these fields; none of them names a variant.
 """
@@ -126,6 +127,9 @@ class Variant:
     # in the record's 'unknown' (``bower.sim.records_check.check_unknown``); the hands at the first lead are then the
     # cards each seat played
     unknown_fields: tuple[str, ...] = ()
+    # the module of its game API (``bower.game``; ``bower.sim.game``): ``Game(variant, rules)`` with OpenSpiel's
+    # ``new_initial_state()``, its states OpenSpiel's methods; None: the variant has none yet
+    game: str | None = None
     phase_run: Callable[[int], float] | None = None  # hands -> seconds of deal and auction alone (with ``phases``)
     phase_dispatchers: tuple = ()  # numba dispatchers of phase_run
     # its Parquet records' batches are checked whole by ``bower.sim.records_vector`` (read with dictionary strings);

@@ -126,4 +126,5 @@ VARIANT = base.Variant(
     profile_notes={"should-bid": "should-bid: samples per action per second (position 1, round one, 3 actions)."},
     file_formats={".egn": "bower.sim.variants.euchre.egn"},  # Euchre Game Notation: real games in and out
     unknown_fields=("deal", "discard", "kitty"),  # an EGN transcript may not give the kitty and the discard
+    game="bower.sim.variants.euchre.game",  # the game API (bower.game): OpenSpiel's Game and State, one hand
 )

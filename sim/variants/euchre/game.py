@@ -1,0 +1,692 @@
+"""Standard Euchre (RULES.md 4) through the game API of ``bower.sim.game``: one hand, decision by decision.
+
+``bower.game("euchre", rules={...})`` gives this module's ``Game``; its states
+follow the rules as the kernels play them (``kernels/euchre/SPEC.md``) under
+every rule option (``stick_the_dealer``, ``allow_lone_defender``,
+``loner_lead``). Seats are 0..3 clockwise, partners opposite (side 0: seats
+0 & 2). Cards are bower's numbers, ``suit * 6 + rank``, suits C S D H and
+ranks 9 T J Q K A (``bower.sim.cards``).
+
+A hand, node by node
+--------------------
+1. Chance: the dealer, each seat with probability 1/4 (as OpenSpiel's euchre).
+2. Chance, 24 times: the deal, card by card from the top, each card not yet
+   dealt equally likely. Card ``k < 20`` goes to position ``k % 4 + 1``
+   (position 1 is the dealer's left: seat ``(dealer + 1 + k % 4) % 4``);
+   cards 20..23 are the kitty in order, card 20 the up-card (the kernels'
+   deal order). The whole deck is dealt, so a state is one complete world.
+3. The auction: round one from position 1 to the dealer, pass or order up;
+   round two, pass or name a suit other than the up-card's (the dealer may
+   not pass under ``stick_the_dealer``). All pass twice: the hand is thrown
+   in (terminal, no points).
+4. After an order (round one) the dealer takes the up-card and discards one
+   of its five dealt cards.
+5. The maker goes alone or not; under ``allow_lone_defender`` the defenders
+   are asked in turn, the one nearer the dealer's left first, until one
+   defends alone.
+6. Five tricks among the seats in play: position 1 leads (under
+   ``loner_lead = loner`` after a lone maker, the maker's left), skipping a
+   seat that sits out; follow the suit led (the left bower is trump) if you
+   can.
+
+Action ids
+----------
+
+=========  ===================================================================
+id         meaning
+=========  ===================================================================
+0..3       chance, first node: the dealer's seat
+0..23      chance: the card dealt next; a decision: the dealer's discard, or the
+           card played
+24         ``PASS`` (either round)
+25         ``ORDER``: round one, order the up-card up (trump: its suit)
+26..29     ``NAME + suit``: round two, name clubs, spades, diamonds, hearts
+30         ``WITH_PARTNER``: the maker plays with its partner; a defender asked
+           does not defend alone
+31         ``ALONE``: the maker goes alone; a defender asked defends alone
+=========  ===================================================================
+
+Legal actions come sorted, which is also the order the kernels' random player
+draws from (pass first, order or the suits C S D H; the dealer's five cards
+ascending; not alone before alone; the cards ascending), so a bot taking
+``legal[rng.bounded(len(legal))]`` from the kernels' decision stream plays as
+the ``random`` preset (``tests/test_game_euchre.py``).
+
+``returns()``: by seat, the points each side scores for the hand by RULES.md's
+table (makers 3-4 tricks 1, all five 2, alone 4; euchred, the defenders 2, or
+4 when a defender went alone), each seat getting its side's: one of the sides
+has 0. OpenSpiel's own ``euchre`` is zero-sum (and scores a march with no
+trick for the defenders as 4); ``returns()[0] - returns()[1]`` is side 0's net.
+
+Observation tensor (``OBSERVATION_SIZE`` = 648 floats, 0 or 1, for one seat)
+----------------------------------------------------------------------------
+=========  ===================================================================
+offset     what
+=========  ===================================================================
+0          4: the observing seat
+4          4: the dealer's seat (zeros before the dealer is drawn)
+8          24: the cards the seat holds now
+32         24: the up-card (once dealt)
+56         24: the dealer's discard (only to the dealer)
+80         48: the calls, 8 turns x 6 (pass, order, name C, S, D, H)
+128        4: trump suit C S D H
+132        4: the maker's seat
+136        4: seats playing alone (the lone maker, the lone defender)
+140        4: seats sitting out
+144        480: the cards played, 5 tricks x 4 seats x 24 cards
+624        20: the leader of each trick, 5 tricks x 4 seats
+644        4: the seat to act (zeros at a chance node and at the end)
+=========  ===================================================================
+
+``resample_from_infostate(player, rng)``: what ``player`` knows is its own
+hand (and, as dealer, its discard), the up-card (in the dealer's hand once
+ordered up, until played), every card played, and each seat's voids (a seat
+that did not follow a suit led holds none of it). The other cards (the other
+hands in play or sitting out, the kitty's three face-down cards, the dealer's
+discard) are drawn by ``bower.sim.game.draw_hidden``, uniformly among the
+deals that respect those voids; the state's own decisions are then replayed
+on that deal (the discard replaced by the drawn one where the player did not
+see it).
+"""
+
+from __future__ import annotations
+
+from bower.sim.cards import card_str
+from bower.sim.game import CHANCE, TERMINAL, GameError, draw_hidden
+
+PLAYERS = 4
+HAND = 5
+TRICKS = 5
+DECK = 24
+JACK = 2
+SUITS = "CSDH"
+SUIT_NAMES = ("clubs", "spades", "diamonds", "hearts")
+
+PASS = 24
+ORDER = 25
+NAME = 26  # + suit
+WITH_PARTNER = 30
+ALONE = 31
+NUM_DISTINCT_ACTIONS = 32
+
+# phases
+DEALER, DEAL, AUCTION, DISCARD, MAKER_ALONE, DEFEND, PLAY, OVER = range(8)
+
+OBSERVATION_SIZE = 648
+_O_SEAT, _O_DEALER, _O_HAND, _O_UP, _O_DISCARD, _O_CALLS = 0, 4, 8, 32, 56, 80
+_O_TRUMP, _O_MAKER, _O_ALONE, _O_OUT, _O_PLAYS, _O_LEADERS, _O_TURN = 128, 132, 136, 140, 144, 624, 644
+
+
+def _effective_suits(trump: int) -> tuple:
+    """Suit of each card as play sees it: the left bower (the other jack of trump's colour) is trump."""
+    return tuple(trump if (c % 6 == JACK and c // 6 == trump ^ 1) else c // 6 for c in range(DECK))
+
+
+def _powers(trump: int) -> tuple:
+    """Trick power of each card with ``trump``: trumps above all (right bower, left bower, A K Q T 9), then rank."""
+    out = []
+    for c in range(DECK):
+        suit, rank = divmod(c, 6)
+        if suit == trump and rank == JACK:
+            out.append(100 + 20)
+        elif suit == trump ^ 1 and rank == JACK:
+            out.append(100 + 19)
+        elif suit == trump:
+            out.append(100 + rank)
+        else:
+            out.append(rank)
+    return tuple(out)
+
+
+EFFECTIVE = tuple(_effective_suits(t) for t in range(4))
+POWER = tuple(_powers(t) for t in range(4))
+
+
+_LOW = tuple(tuple(c for c in range(12) if m >> c & 1) for m in range(1 << 12))  # the cards of a 12-bit mask
+_HIGH = tuple(tuple(c + 12 for c in cards) for cards in _LOW)
+
+
+def _cards(mask: int) -> list[int]:
+    """The cards of a 24-card mask, ascending."""
+    return [*_LOW[mask & 4095], *_HIGH[mask >> 12 & 4095]]
+
+
+def _names(cards) -> str:
+    return " ".join(card_str(c) for c in sorted(cards))
+
+
+class Game:
+    """Standard Euchre's game under one rule set: ``new_initial_state()`` and OpenSpiel's sizes."""
+
+    def __init__(self, variant, rules: dict):
+        self.variant = variant
+        self.rules = dict(rules)
+        self.stick = bool(rules["stick_the_dealer"])
+        self.lone_defender = bool(rules["allow_lone_defender"])
+        self.loner_lead = rules["loner_lead"] == "loner"
+
+    def new_initial_state(self) -> State:
+        """A hand before the deal: the first node is the chance node choosing the dealer."""
+        return State(self)
+
+    def num_players(self) -> int:
+        return PLAYERS
+
+    def num_distinct_actions(self) -> int:
+        return NUM_DISTINCT_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return DECK
+
+    def observation_tensor_size(self) -> int:
+        return OBSERVATION_SIZE
+
+    def observation_tensor_shape(self) -> list[int]:
+        return [OBSERVATION_SIZE]
+
+    def min_utility(self) -> float:
+        return 0.0
+
+    def max_utility(self) -> float:
+        return 4.0
+
+    def max_game_length(self) -> int:
+        """Decisions at most: 8 calls, a discard, going alone, two defenders asked, 20 cards."""
+        return 8 + 1 + 1 + 2 * self.lone_defender + PLAYERS * TRICKS
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v}" for k, v in self.rules.items())
+        return f"bower.game('euchre', rules={{{shown}}})"
+
+
+class State:
+    """One hand of Standard Euchre at one node (see the module's text for the nodes and action ids)."""
+
+    __slots__ = ("game", "_history", "dealer", "dealt_order", "hands", "dealt", "kitty", "up", "calls", "phase",
+                 "player", "maker", "trump", "round", "discard", "maker_alone", "answers", "lone", "active",
+                 "leader", "trick", "tricks", "won", "points", "voids", "played", "gone")
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._history: list[int] = []
+        self.dealer = -1
+        self.dealt_order: list[int] = []  # the cards dealt, in order
+        self.hands = [0, 0, 0, 0]  # masks of the cards each seat holds now
+        self.dealt = [0, 0, 0, 0]  # masks of the five cards each seat was dealt
+        self.kitty: list[int] = []
+        self.up = -1
+        self.calls: list[tuple[int, int]] = []  # (seat, action)
+        self.phase = DEALER
+        self.player = CHANCE
+        self.maker = -1
+        self.trump = -1
+        self.round = 0
+        self.discard = -1
+        self.maker_alone = False
+        self.answers: list[tuple[int, bool]] = []  # (defender, alone) in turn
+        self.lone = -1
+        self.active = 15  # mask of the seats in play
+        self.leader = -1
+        self.trick: list[tuple[int, int]] = []  # (seat, card) of the trick in progress
+        self.tricks: list[tuple[int, list, int]] = []  # (leader, [(seat, card)], winner)
+        self.won = [0, 0, 0, 0]
+        self.points = [0, 0]
+        self.voids = [0, 0, 0, 0]  # bit s: the seat has shown it holds no card of effective suit s
+        self.played = 0  # mask of the cards played
+        self.gone = 0  # mask of the cards dealt so far
+
+    # ---------------------------------------------------------------- the OpenSpiel interface
+
+    def current_player(self) -> int:
+        """The seat to act, ``CHANCE`` (-1) at a chance node, ``TERMINAL`` (-4) once the hand is over."""
+        return self.player
+
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_player_node(self) -> bool:
+        return self.player >= 0
+
+    def history(self) -> list[int]:
+        """Every action applied so far, chance outcomes included."""
+        return list(self._history)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(action, probability): the dealer (4 seats), or the next card (each card not dealt yet)."""
+        if self.phase == DEALER:
+            return [(s, 0.25) for s in range(PLAYERS)]
+        if self.phase != DEAL:
+            return []
+        left = _cards(~self.gone & (1 << DECK) - 1)
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The actions allowed now, sorted (``[]`` when ``player`` is given and is not the one to act)."""
+        if player is not None and player != self.player:
+            return []
+        ph = self.phase
+        if ph == PLAY:
+            return self._legal_cards(self.player)
+        if ph == AUCTION:
+            k = len(self.calls)
+            if k < PLAYERS:
+                return [PASS, ORDER]
+            names = [NAME + s for s in range(4) if s != self.up // 6]
+            if k == 2 * PLAYERS - 1 and self.game.stick:
+                return names
+            return [PASS] + names
+        if ph in (MAKER_ALONE, DEFEND):
+            return [WITH_PARTNER, ALONE]
+        if ph == DISCARD:
+            return _cards(self.hands[self.dealer] & ~(1 << self.up))
+        if ph == DEAL:
+            return _cards(~self.gone & (1 << DECK) - 1)
+        if ph == DEALER:
+            return [0, 1, 2, 3]
+        return []
+
+    def _legal_cards(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        if self.trick:
+            eff = EFFECTIVE[self.trump]
+            led = eff[self.trick[0][1]]
+            follow = [c for c in _cards(hand) if eff[c] == led]
+            if follow:
+                return follow
+        return _cards(hand)
+
+    def apply_action(self, action: int) -> None:
+        """Take ``action`` (a chance outcome at a chance node); GameError with one line if it is not legal."""
+        a = int(action) if isinstance(action, int) or hasattr(action, "__index__") else action
+        ph = self.phase
+        if ph == DEAL and type(a) is int and 0 <= a < DECK:
+            if self.gone >> a & 1:
+                self._refuse(action, self.legal_actions())
+        elif type(a) is not int or a not in self.legal_actions():
+            self._refuse(action, self.legal_actions())
+        self._history.append(a)
+        if ph == PLAY:
+            self._play(a)
+        elif ph == DEAL:
+            self._deal(a)
+        elif ph == AUCTION:
+            self._call(a)
+        elif ph == DISCARD:
+            self.hands[self.dealer] &= ~(1 << a)
+            self.discard = a
+            self.phase, self.player = MAKER_ALONE, self.maker
+        elif ph == MAKER_ALONE:
+            self.maker_alone = a == ALONE
+            if self.maker_alone:
+                self.active &= ~(1 << ((self.maker + 2) % PLAYERS))
+            self._next_defender()
+        elif ph == DEFEND:
+            seat = self.player
+            self.answers.append((seat, a == ALONE))
+            if a == ALONE:
+                self.lone = seat
+                self.active &= ~(1 << ((seat + 2) % PLAYERS))
+                self._start_play()
+            else:
+                self._next_defender()
+        else:  # DEALER
+            self.dealer = a
+            self.phase = DEAL
+
+    def _refuse(self, action, legal) -> None:
+        if self.phase == OVER:
+            raise GameError(f"the hand is over: no action {action!r} can follow")
+        who = "chance" if self.player == CHANCE else f"seat {self.player}"
+        shown = ", ".join(f"{x} ({self.action_to_string(x)})" for x in legal)
+        raise GameError(f"action {action!r} is not legal for {who} now; legal: {shown}")
+
+    def _deal(self, card: int) -> None:
+        k = len(self.dealt_order)
+        self.dealt_order.append(card)
+        self.gone |= 1 << card
+        if k < PLAYERS * HAND:
+            seat = (self.dealer + 1 + k % PLAYERS) % PLAYERS
+            self.hands[seat] |= 1 << card
+            self.dealt[seat] |= 1 << card
+        else:
+            self.kitty.append(card)
+            if k == PLAYERS * HAND:
+                self.up = card
+        if k == DECK - 1:
+            self.phase, self.player = AUCTION, (self.dealer + 1) % PLAYERS
+
+    def _call(self, a: int) -> None:
+        seat = self.player
+        self.calls.append((seat, a))
+        k = len(self.calls)
+        if a == PASS:
+            if k == 2 * PLAYERS:  # all passed twice: thrown in
+                self._end()
+            else:
+                self.player = (seat + 1) % PLAYERS
+            return
+        self.maker = seat
+        if a == ORDER:
+            self.trump, self.round = self.up // 6, 1
+            self.hands[self.dealer] |= 1 << self.up
+            self.phase, self.player = DISCARD, self.dealer
+        else:
+            self.trump, self.round = a - NAME, 2
+            self.phase, self.player = MAKER_ALONE, seat
+
+    def defenders_in_turn(self) -> list[int]:
+        """The two defenders in the order they are asked to defend alone: the one nearer the dealer's left first."""
+        d = [(self.maker + 1) % PLAYERS, (self.maker + 3) % PLAYERS]
+        return sorted(d, key=lambda s: (s - self.dealer - 1) % PLAYERS)
+
+    def _next_defender(self) -> None:
+        if self.game.lone_defender:
+            asked = len(self.answers)
+            if asked < 2:
+                self.phase, self.player = DEFEND, self.defenders_in_turn()[asked]
+                return
+        self._start_play()
+
+    def _start_play(self) -> None:
+        start = self.maker if (self.game.loner_lead and self.maker_alone) else self.dealer
+        seat = (start + 1) % PLAYERS
+        while not self.active >> seat & 1:
+            seat = (seat + 1) % PLAYERS
+        self.leader = seat
+        self.phase, self.player = PLAY, seat
+
+    def _play(self, card: int) -> None:
+        seat = self.player
+        eff = EFFECTIVE[self.trump]
+        if self.trick:
+            led = eff[self.trick[0][1]]
+            if eff[card] != led:
+                self.voids[seat] |= 1 << led
+        self.hands[seat] &= ~(1 << card)
+        self.played |= 1 << card
+        self.trick.append((seat, card))
+        if len(self.trick) < bin(self.active).count("1"):
+            nxt = (seat + 1) % PLAYERS
+            while not self.active >> nxt & 1:
+                nxt = (nxt + 1) % PLAYERS
+            self.player = nxt
+            return
+        power = POWER[self.trump]
+        led = eff[self.trick[0][1]]
+        best = max(self.trick, key=lambda sc: power[sc[1]] if (power[sc[1]] >= 100 or eff[sc[1]] == led) else -1)
+        winner = best[0]
+        self.won[winner] += 1
+        self.tricks.append((self.trick[0][0], self.trick, winner))
+        self.trick = []
+        if len(self.tricks) == TRICKS:
+            self._score()
+        else:
+            self.player = winner
+
+    def _score(self) -> None:
+        side = self.maker % 2
+        taken = self.won[self.maker] + self.won[(self.maker + 2) % PLAYERS]
+        if taken >= 3:
+            self.points[side] = 1 if taken < TRICKS else (4 if self.maker_alone else 2)
+        else:
+            self.points[1 - side] = 4 if self.lone >= 0 else 2
+        self._end()
+
+    def _end(self) -> None:
+        self.phase, self.player = OVER, TERMINAL
+
+    def returns(self) -> list[float]:
+        """Points of each seat for the hand: its side's (0 until the hand is over, and for a hand thrown in)."""
+        return [float(self.points[s % 2]) for s in range(PLAYERS)]
+
+    def rewards(self) -> list[float]:
+        """OpenSpiel's rewards: the returns at the end, 0 before (the points come only at the end)."""
+        return self.returns() if self.phase == OVER else [0.0] * PLAYERS
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[self._seat(player)]
+
+    def num_players(self) -> int:
+        return PLAYERS
+
+    def get_game(self) -> Game:
+        return self.game
+
+    def clone(self) -> State:
+        """An independent copy: actions applied to it leave this state as it is."""
+        other = State.__new__(State)
+        for name in State.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._history = list(self._history)
+        other.dealt_order = list(self.dealt_order)
+        other.hands = list(self.hands)
+        other.dealt = list(self.dealt)
+        other.kitty = list(self.kitty)
+        other.calls = list(self.calls)
+        other.answers = list(self.answers)
+        other.trick = list(self.trick)
+        other.tricks = list(self.tricks)
+        other.won = list(self.won)
+        other.points = list(self.points)
+        other.voids = list(self.voids)
+        return other
+
+    def child(self, action: int) -> State:
+        """A clone with ``action`` applied."""
+        s = self.clone()
+        s.apply_action(action)
+        return s
+
+    # ---------------------------------------------------------------- text
+
+    def _seat(self, player) -> int:
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < PLAYERS:
+            raise GameError(f"player must be a seat 0..{PLAYERS - 1}, got {player!r}")
+        return player
+
+    def action_to_string(self, *args) -> str:
+        """``action_to_string(action)`` or, as OpenSpiel, ``action_to_string(player, action)``: the action in words."""
+        if len(args) not in (1, 2):
+            raise GameError("action_to_string takes (action) or (player, action)")
+        a = int(args[-1])
+        ph = self.phase
+        if ph == DEALER:
+            return f"dealer {a}"
+        if ph == DEAL:
+            return f"deal {card_str(a)}" if 0 <= a < DECK else str(a)
+        if a < DECK:
+            return f"discard {card_str(a)}" if ph == DISCARD else card_str(a)
+        return _call_word(a, self.up)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """What ``player`` (default: the seat to act) knows, as text: one line per fact, a perfect-recall record."""
+        p = self._seat(self.player if player is None else player)
+        lines = [f"seat {p}" + (f", dealer {self.dealer}" if self.dealer >= 0 else "")]
+        lines.append(f"hand {_names(_cards(self.hands[p]))}")
+        if self.up >= 0:
+            lines.append(f"up-card {card_str(self.up)}")
+        if self.calls:
+            lines.append("calls " + " ".join(f"{s}:{_call_word(a, self.up)}" for s, a in self.calls))
+        if self.discard >= 0 and p == self.dealer:
+            lines.append(f"discard {card_str(self.discard)}")
+        if self.maker >= 0 and self.phase > MAKER_ALONE:
+            lines.append(f"maker {self.maker} alone {'yes' if self.maker_alone else 'no'}")
+        for seat, alone in self.answers:
+            lines.append(f"defender {seat} alone {'yes' if alone else 'no'}")
+        for lead, cards, winner in self.tricks:
+            lines.append("trick " + " ".join(f"{s}:{card_str(c)}" for s, c in cards) + f" won by {winner}")
+        if self.trick:
+            lines.append("trick " + " ".join(f"{s}:{card_str(c)}" for s, c in self.trick))
+        if self.phase == OVER:
+            lines.append(f"points {self.points[0]} {self.points[1]}")
+        return "\n".join(lines)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The observation of ``player`` (default: the seat to act), ``OBSERVATION_SIZE`` floats (module text)."""
+        p = self._seat(self.player if player is None else player)
+        t = [0.0] * OBSERVATION_SIZE
+        t[_O_SEAT + p] = 1.0
+        if self.dealer >= 0:
+            t[_O_DEALER + self.dealer] = 1.0
+        for c in _cards(self.hands[p]):
+            t[_O_HAND + c] = 1.0
+        if self.up >= 0:
+            t[_O_UP + self.up] = 1.0
+        if self.discard >= 0 and p == self.dealer:
+            t[_O_DISCARD + self.discard] = 1.0
+        for k, (_, a) in enumerate(self.calls):
+            t[_O_CALLS + 6 * k + (a - PASS)] = 1.0
+        if self.trump >= 0:  # public from the call on
+            t[_O_TRUMP + self.trump] = 1.0
+            t[_O_MAKER + self.maker] = 1.0
+        if self.maker_alone:
+            t[_O_ALONE + self.maker] = 1.0
+        if self.lone >= 0:
+            t[_O_ALONE + self.lone] = 1.0
+        for s in range(PLAYERS):
+            if not self.active >> s & 1:
+                t[_O_OUT + s] = 1.0
+        tricks = [(lead, cards) for lead, cards, _ in self.tricks]
+        if self.trick:
+            tricks.append((self.trick[0][0], self.trick))
+        for i, (lead, cards) in enumerate(tricks):
+            t[_O_LEADERS + 4 * i + lead] = 1.0
+            for s, c in cards:
+                t[_O_PLAYS + 96 * i + 24 * s + c] = 1.0
+        if self.player >= 0:
+            t[_O_TURN + self.player] = 1.0
+        return t
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The observation tensor: it holds the whole history a seat has seen (perfect recall)."""
+        return self.observation_tensor(player)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.information_state_string(player)
+
+    def __str__(self) -> str:
+        lines = [f"dealer {self.dealer}" if self.dealer >= 0 else "dealer not drawn yet"]
+        for s in range(PLAYERS):
+            if self.dealt[s]:
+                lines.append(f"seat {s}: {_names(_cards(self.dealt[s]))}")
+        if self.kitty:
+            lines.append("kitty " + " ".join(card_str(c) for c in self.kitty))
+        if self.calls:
+            lines.append("calls " + " ".join(f"{s}:{_call_word(a, self.up)}" for s, a in self.calls))
+        if self.discard >= 0:
+            lines.append(f"discard {card_str(self.discard)}")
+        if self.maker >= 0 and self.phase >= PLAY:
+            alone = [s for s in range(PLAYERS) if s in (self.lone,) or (s == self.maker and self.maker_alone)]
+            lines.append(f"maker {self.maker}, trump {SUITS[self.trump]}, alone {alone or 'none'}")
+        for lead, cards, winner in self.tricks:
+            lines.append("trick " + " ".join(f"{s}:{card_str(c)}" for s, c in cards) + f" won by {winner}")
+        if self.trick:
+            lines.append("trick " + " ".join(f"{s}:{card_str(c)}" for s, c in self.trick))
+        if self.phase == OVER:
+            lines.append(f"points side 0: {self.points[0]}, side 1: {self.points[1]}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<euchre State, {len(self._history)} actions, to act: {self.player}>"
+
+    def to_record(self) -> dict:
+        """The hand's decisions as the kernels' records write them (``calls``, ``discard``, ``alone``, ``maker``,
+        ``trump``, ``plays``, ``tricks``, ``points``), with ``dealer``, ``deal`` and ``kitty``."""
+        word = {PASS: "pass", ORDER: "order", **{NAME + s: SUITS[s] for s in range(4)}}
+        plays = [[s, card_str(c)] for _, cards, _ in self.tricks for s, c in cards]
+        plays += [[s, card_str(c)] for s, c in self.trick]
+        alone = sorted(([self.maker] if self.maker_alone else []) + ([self.lone] if self.lone >= 0 else []))
+        return {
+            "dealer": self.dealer,
+            "deal": {str(s): [card_str(c) for c in _cards(self.dealt[s])] for s in range(PLAYERS)},
+            "kitty": [card_str(c) for c in self.kitty],
+            "calls": [[s, word[a]] for s, a in self.calls],
+            "discard": card_str(self.discard) if self.discard >= 0 else None,
+            "alone": alone,
+            "maker": self.maker if self.maker >= 0 else None,
+            "trump": SUITS[self.trump] if self.trump >= 0 else None,
+            "plays": plays,
+            "tricks": {str(s): self.won[s] for s in range(PLAYERS)},
+            "points": {"0": self.points[0], "1": self.points[1]},
+        }
+
+    # ---------------------------------------------------------------- resampling
+
+    def resample_from_infostate(self, player: int, rng=None) -> State:
+        """A state ``player`` cannot tell from this one: the hidden cards redrawn uniformly (module text)."""
+        p = self._seat(player)
+        if self.phase <= DEAL:
+            raise GameError("resample_from_infostate needs the deal done (the state is still dealing)")
+        up = self.up
+        ordered = self.round == 1
+        dealer = self.dealer
+        known = self.hands[p] | self.played | (1 << up)
+        if dealer == p and self.discard >= 0:
+            known |= 1 << self.discard
+        slots: list[tuple[int, frozenset]] = []
+        seats = []
+        for s in range(PLAYERS):
+            if s == p:
+                continue
+            hidden = self.hands[s] & ~known
+            n = bin(hidden).count("1")
+            void = frozenset(x for x in range(4) if self.voids[s] >> x & 1)
+            slots.append((n, void))
+            seats.append(s)
+        discard_hidden = ordered and self.discard >= 0 and dealer != p
+        slots.append((3 + int(discard_hidden), frozenset()))  # the kitty's face-down cards (and the discard)
+        unseen = [c for c in range(DECK) if not known >> c & 1]
+        trump = self.trump
+        group = EFFECTIVE[trump].__getitem__ if trump >= 0 else (lambda c: c // 6)
+        drawn = draw_hidden(unseen, group, slots, rng)
+        now = list(self.hands)
+        for s, cards in zip(seats, drawn):
+            keep = self.hands[s] & known  # the up-card in the dealer's hand
+            now[s] = keep | sum(1 << c for c in cards)
+        rest = drawn[-1]
+        discard = self.discard
+        if discard_hidden:
+            discard = rest[-1]
+            rest = rest[:-1]
+        kitty = [up] + rest
+        played_by = [0, 0, 0, 0]
+        for _, cards, _ in self.tricks:
+            for s, c in cards:
+                played_by[s] |= 1 << c
+        for s, c in self.trick:
+            played_by[s] |= 1 << c
+        dealt = [now[s] | played_by[s] for s in range(PLAYERS)]
+        if ordered:
+            dealt[dealer] &= ~(1 << up)
+            if discard >= 0:
+                dealt[dealer] |= 1 << discard
+        state = State(self.game)
+        state.apply_action(dealer)
+        by_seat = [sorted(_cards(dealt[s])) for s in range(PLAYERS)]
+        for k in range(PLAYERS * HAND):
+            state.apply_action(by_seat[(dealer + 1 + k % PLAYERS) % PLAYERS][k // PLAYERS])
+        for c in kitty:
+            state.apply_action(c)
+        for a in self._history[1 + DECK:]:
+            if state.phase == DISCARD:
+                a = discard
+            state.apply_action(a)
+        return state
+
+
+def _call_word(a: int, up: int) -> str:
+    if a == PASS:
+        return "pass"
+    if a == ORDER:
+        return "order" if up < 0 else f"order {card_str(up)}"
+    if NAME <= a < NAME + 4:
+        return f"name {SUITS[a - NAME]}"
+    if a == WITH_PARTNER:
+        return "with partner"
+    if a == ALONE:
+        return "alone"
+    return str(a)
