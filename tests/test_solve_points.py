@@ -18,6 +18,8 @@
   24 / 46 (0.53); four seats with the joker, 6 cards 680 / 1549 (0.44); four
   seats, 5 cards 230 / 454 (0.51); a lone maker, partner out 57 / 121 (0.47).
   Only "fewer in total" is asserted.
+- ``benchmarks/peer_solver.py`` deals disjoint hands and names the same cards
+  to the peer as to bower.
 """
 
 from __future__ import annotations
@@ -135,3 +137,24 @@ def test_chunking_threads_and_a_shared_table():
         a = kp.solve_points(*_args(pos), need, shared.keys, shared.tags, shared.bounds, shared.nodes)
         b = kp.solve_points(*_args(pos), need, fresh.keys, fresh.tags, fresh.bounds, fresh.nodes)
         assert a == b, (pos, need)
+
+
+
+def test_peer_benchmark_deals_and_card_names():
+    """``benchmarks/peer_solver.py``'s deals: four disjoint five-card hands of 24; the peer's ids name the same cards
+    (its suits C D H S, bower's C S D H; ranks 9 T J Q K A in both)."""
+    from benchmarks.peer_solver import band as bench_band
+    from benchmarks.peer_solver import random_deals
+    from bower.sim.cards import card_str
+
+    d = random_deals(500, 3)
+    peer_names = [r + s for s in "CDHS" for r in "9TJQKA"]
+    for i in range(500):
+        row = [int(h) for h in d["hands"][i]]
+        assert sum(bin(h).count("1") for h in row) == bin(row[0] | row[1] | row[2] | row[3]).count("1") == 20
+        for s in range(4):
+            mine = sorted(card_str(c) for c in range(24) if row[s] >> c & 1)
+            theirs = sorted(peer_names[c] for c in range(24) if int(d["nat"][i, s]) >> c & 1)
+            assert len(mine) == 5 and mine == theirs
+        assert d["sides"][i] == (1 << d["maker"][i]) | (1 << (d["maker"][i] ^ 2))
+    assert list(bench_band(np.arange(6))) == [0, 0, 0, 1, 1, 2]
