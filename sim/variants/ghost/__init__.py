@@ -133,4 +133,5 @@ VARIANT = base.Variant(
                                  "18 hands)."},
     phase_run=phase_run,
     phase_dispatchers=(gs.auction_chunks,),
+    game="bower.sim.variants.ghost.game",  # the game API (bower.game): OpenSpiel's Game and State, one hand
 )
