@@ -130,4 +130,5 @@ VARIANT = base.Variant(
     profile_advice=profile_advice,
     advice_kernels=(ca.advice_chunks,),
     profile_notes={"should-bid": "should-bid: samples per action per second (position 1, round one, 3 actions)."},
+    game="bower.sim.variants.cutthroat.game",  # the game API (bower.game): OpenSpiel's Game and State, one hand
 )
