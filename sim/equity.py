@@ -42,6 +42,9 @@ import numpy as np
 from bower.sim.errors import UserError
 
 TOL = 1e-12  # the Gauss-Seidel sweeps stop when no value moves by more than this
+# the same for the three-player redraws and the deeper floor's table: they give 2.5% and 97.5% points and the floor's
+# effect, printed to three decimals (a Ghost Hand table to 32 then needs 15 and 19 sweeps instead of 20 and 24)
+TOL_DRAWS3 = 1e-9
 MAX_SWEEPS = 100_000
 DEFAULT_HANDS = 1_000_000
 DEFAULT_RESAMPLES = 200
@@ -433,6 +436,48 @@ def outcome_counts3(variant: str, hands: int, seed: int, rules: dict | None, str
     return outcomes, counts
 
 
+def _cube(target: int, floor: int):
+    """The three-player states (x0, x1, x2), each from ``floor`` to ``target``: (x (3, N) by flat index, order (the
+    flat index of each rank: by falling sum, then flat index), rank (N,), levels (the bounds of the blocks of equal
+    sum, highest first))."""
+    s = target - floor + 1
+    n = s ** 3
+    x = np.stack(np.meshgrid(*[np.arange(s)] * 3, indexing="ij")).reshape(3, n) + floor
+    order = np.argsort(-x.sum(axis=0), kind="stable")
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(n)
+    sums = x.sum(axis=0)[order]
+    levels = np.flatnonzero(np.r_[True, sums[1:] != sums[:-1], True])
+    return x, order, rank, levels
+
+
+def solve_cube(points: np.ndarray, probs: np.ndarray, target: int, floor: int,
+               start: np.ndarray | None = None, tol: float = TOL) -> tuple[np.ndarray, int]:
+    """``solve3`` by the compiled kernel (``bower.kernels.equity.solve_cube``): the same values to within ``TOL``,
+    for every draw of ``probs`` (R, K) at once; ``start`` (3, S, S, S), a solution to start every draw's sweeps
+    from (the point table, for the redraws), else zeros; ``tol``, the largest move of a value that stops the
+    sweeps."""
+    from bower.kernels import equity as ke
+
+    r, _ = probs.shape
+    s = target - floor + 1
+    n = s ** 3
+    _, order, rank, levels = _cube(target, floor)
+    zero = (points == 0).all(axis=1)
+    q = probs[:, zero].sum(axis=1) if zero.any() else np.zeros(r)
+    ext = np.zeros((n + 3, 3, r))
+    if start is not None:
+        ext[:n] = start.reshape(3, n)[:, order].T[:, :, None]
+    sweeps = ke.solve_cube(np.ascontiguousarray(points[~zero], np.int64), np.ascontiguousarray(probs[:, ~zero].T),
+                           np.ascontiguousarray(q, np.float64), int(target), int(floor), rank, order,
+                           levels.astype(np.int64), ext, float(tol), MAX_SWEEPS)
+    if sweeps < 0:
+        raise EquityError(f"the equity programme did not settle in {MAX_SWEEPS} sweeps")
+    out = np.empty((r, 3, n))
+    out[:, :, order] = ext[:n].transpose(2, 1, 0)
+    return out.reshape(r, 3, s, s, s), int(sweeps)
+
+
 def _grid3(points: np.ndarray, target: int, floor: int):
     """The three-player programme's state order and next states.
 
@@ -447,12 +492,7 @@ def _grid3(points: np.ndarray, target: int, floor: int):
     """
     s = target - floor + 1
     n = s ** 3
-    x = np.stack(np.meshgrid(*[np.arange(s)] * 3, indexing="ij")).reshape(3, n) + floor
-    order = np.argsort(-x.sum(axis=0), kind="stable")
-    rank = np.empty(n, np.int64)
-    rank[order] = np.arange(n)
-    sums = x.sum(axis=0)[order]
-    levels = np.flatnonzero(np.r_[True, sums[1:] != sums[:-1], True])
+    x, order, rank, levels = _cube(target, floor)
     nxt = np.empty((len(points), n), np.int64)
     for m, p in enumerate(points):
         y = x[:, order] + p[:, None]
@@ -542,20 +582,22 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
     pooled = counts.sum(axis=0)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(RESAMPLE_KEY,)))
     draws = rng.dirichlet(pooled, size=resamples) if resamples else np.empty((0, len(pooled)))
-    point, sweeps = solve3(points, (pooled / pooled.sum())[None], target, floor)
+    point, sweeps = solve_cube(points, (pooled / pooled.sum())[None], target, floor)
     t = target - floor  # the cells below the target (the last row holds ties at the top)
     eq = by_seat(point[0])[..., :t, :t, :t]
     lo = hi = eq
     z = -floor
     start_draws = point[:, :, z, z, z]
-    if resamples:
-        vals = np.concatenate([solve3(points, draws[i:i + 10], target, floor)[0][..., :t, :t, :t]
-                               for i in range(0, resamples, 10)])
+    if resamples:  # every redraw's sweeps start from the point table, ten redraws a call
+        vals = np.concatenate([solve_cube(points, draws[i:i + 10], target, floor, start=point[0],
+                                          tol=TOL_DRAWS3)[0][..., :t, :t, :t] for i in range(0, resamples, 10)])
         lo, hi = by_seat(np.quantile(vals, 0.025, axis=0)), by_seat(np.quantile(vals, 0.975, axis=0))
         start_draws = vals[:, :, z, z, z]  # relative to the dealer: the start is the same state for every dealer
     floor_effect = 0.0
-    if floor < 0:
-        deeper, _ = solve3(points, (pooled / pooled.sum())[None], target, floor - target)
+    if floor < 0:  # from the point table, each score below the floor started at the floor's value
+        grow = np.clip(np.arange(target - floor + target + 1) - target, 0, None)
+        deeper, _ = solve_cube(points, (pooled / pooled.sum())[None], target, floor - target,
+                               start=point[0][:, grow][:, :, grow][:, :, :, grow], tol=TOL_DRAWS3)
         shown = max(0, -target - floor)
         d = deeper[0][:, target + shown:-1, target + shown:-1, target + shown:-1]
         floor_effect = float(np.abs(d - point[0][:, shown:-1, shown:-1, shown:-1]).max())
