@@ -542,7 +542,7 @@ def game(variant: str, rules: dict[str, Any] | None = None) -> Game:
     ``clone()`` and ``resample_from_infostate(player, rng)``. ``rules`` as for
     ``simulate``. The action ids and the tensor layout are in
     ``help(bower.sim.variants.euchre.game)``; docs/guides/game-api.md has a
-    bot. Standard Euchre has one so far.
+    bot. Every variant has one (``bower.sim.variants.<variant>.game``).
 
     Examples:
         >>> import random
@@ -558,10 +558,10 @@ def game(variant: str, rules: dict[str, Any] | None = None) -> Game:
         ...         state.apply_action(rng.choice(state.legal_actions()))
         >>> state.to_record()["calls"], state.returns()      # seat 3 ordered up and its side took all five tricks
         ([[2, 'pass'], [3, 'order']], [2.0, 0.0, 2.0, 0.0])
-        >>> bower.game("ghost")
+        >>> bower.game("nosuch")
         Traceback (most recent call last):
         ...
-        bower.sim.game.GameError: ghost has no game API yet (variants with one: euchre)
+        bower.sim.rules.RuleError: unknown variant 'nosuch' (known: ghost, cutthroat, hasenpfeffer, euchre)
     """
     from bower.sim.game import game as make
 

@@ -108,5 +108,6 @@ VARIANT = base.Variant(
     phases=(),
     profile_advice=profile_advice,
     advice_kernels=(ha.advice_chunks,),
+    game="bower.sim.variants.hasenpfeffer.game",  # the game API (bower.game): OpenSpiel's Game and State, one hand
     profile_notes={"should-bid": "should-bid: samples per action per second (position 1, nothing called, 7 actions)."},
 )
