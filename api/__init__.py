@@ -60,7 +60,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["simulate", "experiment", "sweep", "should_bid", "strategy", "strategies", "variants", "read_records",
            "analyze", "equity", "solve", "solve_records", "replay", "Strategy", "Simulation", "Experiment", "Advice",
-           "BowerError", "warm", "quiet", "game", "__version__"]
+           "BowerError", "warm", "quiet", "game", "bot", "__version__"]
 
 
 def _faults(fn):
@@ -312,7 +312,11 @@ def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", ga
     """Play 2 or 3 strategies against each other in whole games on duplicate deals, as ``bower experiment``.
 
     ``strategies``: presets, ``.toml`` paths, dicts or ``bower.Strategy``
-    objects; ``names``: what to call them (default: their own names).
+    objects; ``names``: what to call them (default: their own names). A
+    Python bot (an object with ``step(state) -> action``, or a
+    ``"path.py:Class"``) plays too: the games then go through the game API
+    (docs/guides/bots.md), the other players naming bots (``"random"``,
+    ``"greedy"``, ``bower.bot``).
     ``duplicate=False`` gives every seat assignment its own deals;
     ``scheduler`` as for ``simulate``. ``games`` (and ``max_games``) are
     rounded up to whole deal sets, said on stderr (``bower: note: games=96
@@ -567,6 +571,31 @@ def game(variant: str, rules: dict[str, Any] | None = None) -> Game:
 
     _check_args(variant=(variant, "str"), rules=(rules, "dict?"))
     return make(_variant(variant), rules)
+
+
+@_faults
+def bot(name: str, *, variant: str = "ghost", seed: int = 0, **options: Any) -> Any:
+    """bower's player ``name`` as a Python bot (``step(state) -> action``) for ``variant``'s game API.
+
+    ``random``: a uniform legal action from ``random.Random(seed)``;
+    ``greedy``: at each decision, every legal action tried in ``samples``
+    (default 4) deals drawn by ``resample_from_infostate`` with random play
+    after, the best mean points kept (``bower.sim.bots.GreedyBot``). The
+    strategy presets (``default`` ...) are not available as bots yet.
+    ``bower.experiment`` takes bots where it takes strategies.
+
+    Examples:
+        >>> b = bower.bot("random", variant="euchre", seed=1)
+        >>> state = bower.game("euchre").new_initial_state()
+        >>> for a in [0] + list(range(24)):              # dealer 0, then the deck in order
+        ...     state.apply_action(a)
+        >>> state.action_to_string(b.step(state))
+        'pass'
+    """
+    from bower.sim import bots
+
+    _check_args(name=(name, "str"), variant=(variant, "str"), seed=(seed, "int"))
+    return bots.bot(name, _variant(variant), seed=seed, **options)
 
 
 @_faults

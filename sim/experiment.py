@@ -156,7 +156,10 @@ def run_experiment(
 ) -> dict:
     """Play the strategies against each other in whole games and compare them.
 
-    ``strategies``: 2 or 3 specs (preset name, ``.toml`` path or dict).
+    ``strategies``: 2 or 3 specs (preset name, ``.toml`` path or dict). When
+    one is a Python bot (an object with ``step``, or ``path.py:Class``), the
+    games are played through the game API by ``bower.sim.bots.run_bot_experiment``
+    (the other specs then name bots: ``random``, ``greedy``).
     ``games`` is rounded up to whole deal sets (one game per assignment, in
     multiples of 64 sets), said on stderr when that plays more than asked
     (``notify``; ``bower.sim.progress.rounded_notice``). With ``until_significant``, batches of ``games``
@@ -165,6 +168,16 @@ def run_experiment(
     where the batches run (``bower.sim.distributed.session``); the numbers do
     not depend on it.
     """
+    from bower.sim import bots
+
+    if bots.needs_bots(strategies):  # Python bots: whole games through the game API
+        if len(strategies) not in (2, 3):
+            raise runner.RunError(f"an experiment compares 2 or 3 players, got {len(strategies)}")
+        if scheduler is not None:
+            raise runner.RunError("an experiment with Python bots runs in this process: give no scheduler")
+        return bots.run_bot_experiment(list(strategies), games=games, seed=seed, rules=rules, duplicate=duplicate,
+                                       until_significant=until_significant, max_games=max_games, names=names,
+                                       progress=progress, variant=variant, notify=notify)
     v, rules_d, rules_vec = runner.resolve_run(variant, seed, rules)
     loaded = [load_strategy(s, v.name) for s in strategies]
     names = list(names) if names else [n for n, _ in loaded]

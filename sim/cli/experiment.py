@@ -35,7 +35,12 @@ from bower.sim.text import limit_text
 @click.option("--independent", is_flag=True, help="Give every seat assignment its own deals (no duplicate play), for comparison.")
 @json_option
 def experiment(strategies, variant, games, seed, threads, scheduler, rules, until_significant, max_games, independent, as_json):
-    """Play strategies A B [C] (presets or .toml files) against each other in duplicate games."""
+    """Play strategies A B [C] (presets or .toml files) against each other in duplicate games.
+
+    A player given as path.py:Class is a Python bot (the class, made with no
+    arguments, has step(state) -> action); with one, every player plays
+    through the game API and names bots (random, greedy).
+    """
     from bower.sim import experiment as ex
     from bower.sim.progress import Progress
     from bower.sim.rules import get_variant, parse_rule_args
@@ -71,7 +76,12 @@ def format_experiment(r: dict) -> str:
         f"seat assignments: {len(r['assignments'])} ({', '.join('/'.join(a) for a in r['assignments'])})",
         "",
     ]
-    lines += get_variant(r["variant"]).experiment_table(r)
+    if r.get("bots"):
+        from bower.sim.bots import experiment_table
+
+        lines += experiment_table(r)
+    else:
+        lines += get_variant(r["variant"]).experiment_table(r)
     lines += ["", "pairs (difference in win rate, 95% interval):"]
     for p in r["pairs"]:
         lo, hi = p["ci95"]

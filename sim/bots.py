@@ -1,0 +1,494 @@
+"""Python bots as players: bower's own (``bower.bot``), a user's class, and experiments that play them.
+
+A bot is any object with ``step(state) -> action``: ``state`` is a game API
+state (``bower.sim.game``) at a decision of the seat the bot holds
+(``state.current_player()``), and the action is one of
+``state.legal_actions()``. OpenSpiel's ``pyspiel.Bot`` is accepted as it is.
+What an experiment calls, exactly:
+
+- ``restart_at(state)`` (or, failing that, ``restart()``), when the bot has
+  one, once per bot object at the start of every hand, on the state after
+  the deal (before the first decision);
+- ``step(state)`` at each decision of a seat the bot holds, on a clone of
+  the hand's state (a bot may change it; the game goes on from its own);
+- ``inform_action(state, player, action)``, when the bot has one, after
+  every decision taken by a seat the bot does not hold, with the state
+  before the action.
+
+One bot object holds every seat its player holds in a game (two partners in
+Euchre, two of the three seats in AAB), so ``current_player()`` tells it
+which seat is asked. A bot that raises, or returns something that is not a
+legal action, stops the experiment with one line (``BotError``, a
+``BowerError``; exit 2 on the command line) naming the bot, the game, the
+hand, the seat and the action.
+
+``bower.bot(name, variant=...)`` gives bower's players as bots: ``random``
+(a uniform legal action, seeded) and ``greedy`` (a plain-Python lookahead,
+see ``GreedyBot``). The strategy presets (``default``, ``aggressive`` ...)
+are not available as bots yet: they decide inside the compiled kernels,
+which have no per-decision entry; ``bower.bot("default")`` says so.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import math
+import numbers
+import os
+import random
+import sys
+import time
+from typing import Callable
+
+import numpy as np
+
+from bower.sim.errors import UserError, one_line
+from bower.sim.text import did_you_mean
+
+MAX_HANDS = 1000  # a game with no winner after this many hands is unfinished (as the kernels' games)
+BOT_NAMES = ("random", "greedy")
+
+
+class BotError(UserError):
+    """A bot that cannot be loaded or made, or that misbehaved in a game: one line naming it."""
+
+
+# ---------------------------------------------------------------- bower's own bots
+
+
+class RandomBot:
+    """A uniform legal action at every decision, from its own ``random.Random(seed)``."""
+
+    def __init__(self, seed: int | str | None = 0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def restart(self) -> None:
+        """Nothing to forget between hands (the random stream goes on)."""
+
+    def step(self, state) -> int:
+        """A legal action of ``state``, each equally likely."""
+        legal = state.legal_actions()
+        return legal[self.rng.randrange(len(legal))]
+
+
+class GreedyBot:
+    """One decision's lookahead: the action whose hand ends best for its seat over a few sampled worlds.
+
+    At a decision with one legal action it takes it. Otherwise it draws
+    ``samples`` deals consistent with what its seat knows
+    (``resample_from_infostate``), and in each world tries every legal
+    action, then plays the rest of the hand with uniform random actions
+    (from its own seeded stream); an action's value is the mean over the
+    worlds of its seat's points minus the best points of a seat not on its
+    side. It takes the best value, the first of the legal order on a tie.
+    A plain-Python heuristic over the game API, for any variant that has
+    one; it is not a kernel strategy.
+    """
+
+    def __init__(self, seed: int | str | None = 0, samples: int = 4):
+        self.seed = seed
+        self.samples = int(samples)
+        self.rng = random.Random(seed)
+
+    def restart(self) -> None:
+        """Nothing to forget between hands."""
+
+    def step(self, state) -> int:
+        """The legal action with the best sampled value (see the class)."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current_player()
+        n = state.num_players()
+        mine = _side(seat, n)
+        totals = [0.0] * len(legal)
+        for _ in range(self.samples):
+            world = state.resample_from_infostate(seat, self.rng)
+            for i, a in enumerate(legal):
+                s = world.clone()
+                s.apply_action(a)
+                while not s.is_terminal():
+                    acts = s.legal_actions()
+                    s.apply_action(acts[self.rng.randrange(len(acts))])
+                r = s.returns()
+                others = [r[p] for p in range(n) if _side(p, n) != mine]
+                totals[i] += r[seat] - max(others)
+        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        return legal[best]
+
+
+def _side(seat: int, players: int) -> int:
+    """The side of a seat: partners sit opposite at four seats; at three each seat is its own side."""
+    return seat % 2 if players == 4 else seat
+
+
+def bot(name: str, variant="ghost", seed: int | str | None = 0, **options):
+    """bower's player ``name`` as a bot for ``variant``: ``random`` or ``greedy`` (``options``: ``samples``)."""
+    from bower.sim.game import game as make_game
+    from bower.sim.variants import get_variant
+
+    v = get_variant(variant)
+    make_game(v)  # GameError when the variant has no game API yet
+    if name == "random":
+        if options:
+            raise BotError(f"bot 'random' takes no options (got {', '.join(options)})")
+        return RandomBot(seed)
+    if name == "greedy":
+        extra = set(options) - {"samples"}
+        if extra:
+            raise BotError(f"bot 'greedy' takes only samples= (got {', '.join(sorted(extra))})")
+        samples = options.get("samples", 4)
+        if not isinstance(samples, numbers.Integral) or isinstance(samples, bool) or samples < 1:
+            raise BotError(f"bot 'greedy': samples must be a whole number of at least 1, got {samples!r}")
+        return GreedyBot(seed, samples=int(samples))
+    if isinstance(name, str) and name in v.presets:
+        raise BotError(f"the strategy preset {name!r} is not available as a bot yet (it plays inside the kernels); "
+                       f"bots: {', '.join(BOT_NAMES)}")
+    raise BotError(f"unknown bot {name!r}{did_you_mean(str(name), BOT_NAMES)} (bots: {', '.join(BOT_NAMES)})")
+
+
+# ---------------------------------------------------------------- a user's bot from a file
+
+
+def is_file_spec(spec) -> bool:
+    """``path.py:Class``: a bot class in a Python file."""
+    if not isinstance(spec, str) or ":" not in spec:
+        return False
+    path = spec.rsplit(":", 1)[0]
+    return path.lower().endswith(".py")
+
+
+def is_bot(spec) -> bool:
+    """Whether a player spec is a bot: an object with ``step``, or a ``path.py:Class``."""
+    return is_file_spec(spec) or (not isinstance(spec, (str, dict)) and callable(getattr(spec, "step", None)))
+
+
+def needs_bots(specs) -> bool:
+    """Whether an experiment of these players plays through the game API: one is a bot, or names a bot only.
+
+    ``greedy`` is a bot only; ``random`` is also a kernel preset, so
+    ``random`` against a preset stays in the kernels.
+    """
+    return any(is_bot(s) or (isinstance(s, str) and s in BOT_NAMES and s != "random") for s in specs)
+
+
+def load_bot(spec: str):
+    """An instance of the class ``Class`` of the file ``path.py`` in ``path.py:Class``, made with no arguments."""
+    path, cls_name = spec.rsplit(":", 1)
+    if not os.path.isfile(path):
+        raise BotError(f"bot {spec!r}: no file {path!r}")
+    mod_name = "bower_bot_" + "".join(c if c.isalnum() else "_" for c in os.path.abspath(path))
+    try:
+        loader_spec = importlib.util.spec_from_file_location(mod_name, path)
+        module = importlib.util.module_from_spec(loader_spec)
+        sys.modules[mod_name] = module
+        loader_spec.loader.exec_module(module)
+    except BaseException as e:  # noqa: BLE001 - anything the file raises is the file's fault
+        sys.modules.pop(mod_name, None)
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        raise BotError(f"bot {spec!r}: loading {path} raised {type(e).__name__}: {one_line(e)}") from None
+    cls = getattr(module, cls_name, None)
+    if cls is None:
+        have = [k for k, x in vars(module).items() if isinstance(x, type) and x.__module__ == mod_name]
+        raise BotError(f"bot {spec!r}: {path} has no {cls_name!r}{did_you_mean(cls_name, have)}"
+                       f" (classes: {', '.join(have) or 'none'})")
+    try:
+        obj = cls()
+    except Exception as e:  # noqa: BLE001
+        raise BotError(f"bot {spec!r}: {cls_name}() raised {type(e).__name__}: {one_line(e)}") from None
+    check_bot(obj, spec)
+    return obj
+
+
+def check_bot(obj, name: str) -> None:
+    """BotError unless ``obj`` has a callable ``step``."""
+    if not callable(getattr(obj, "step", None)):
+        raise BotError(f"bot {name!r}: {type(obj).__name__} object has no step(state) method")
+
+
+def bot_name(obj) -> str:
+    """What an experiment calls a bot object: its ``name`` attribute when a string, else its class's name."""
+    name = getattr(obj, "name", None)
+    return name if isinstance(name, str) and name else type(obj).__name__
+
+
+# ---------------------------------------------------------------- whole games through the game API
+
+
+class _Where:
+    """Where a decision is, for the one-line errors: deal set, assignment, hand of the game."""
+
+    def __init__(self, set_no: int, row: int, hand: int):
+        self.set_no, self.row, self.hand, self.decision = set_no, row, hand, 0
+
+    def __str__(self) -> str:
+        at = f", decision {self.decision}" if self.decision else ""
+        return f"deal set {self.set_no}, seat assignment {self.row + 1}, hand {self.hand}{at}"
+
+
+def _ask(obj, name: str, state, where: _Where):
+    seat = state.current_player()
+    legal = state.legal_actions()
+    try:
+        action = obj.step(state.clone())
+    except Exception as e:  # noqa: BLE001 - a bot's own fault, said in one line
+        raise BotError(f"bot {name!r} raised {type(e).__name__}: {one_line(e)} at seat {seat} ({where})") from None
+    ok = isinstance(action, numbers.Integral) and not isinstance(action, bool) and int(action) in legal
+    if not ok:
+        words = ", ".join(f"{a}={state.action_to_string(a)}" for a in legal)
+        raise BotError(f"bot {name!r} returned {action!r}, not a legal action, at seat {seat} ({where}; legal: {words})")
+    return int(action)
+
+
+def _notify(obj, name, method, where, *args):
+    fn = getattr(obj, method, None)
+    if not callable(fn):
+        return
+    try:
+        fn(*args)
+    except Exception as e:  # noqa: BLE001
+        raise BotError(f"bot {name!r} raised {type(e).__name__} in {method}: {one_line(e)} ({where})") from None
+
+
+def _restart(obj, name, state, where):
+    if callable(getattr(obj, "restart_at", None)):
+        _notify(obj, name, "restart_at", where, state.clone())
+    else:
+        _notify(obj, name, "restart", where)
+
+
+def play_game(game, variant, seat_bots: list, seat_names: list, deal_key: str, where: _Where):
+    """One whole game to the variant's target: (winning unit or None, hands, points by seat-hand, first dealer, scores).
+
+    Hand ``h`` is dealt from ``random.Random(f"{deal_key}:{h}")`` and the
+    first dealer from ``random.Random(deal_key)``, so games with the same
+    ``deal_key`` see the same deals whoever sits where; the dealer moves one
+    seat to the left each hand.
+    """
+    players = game.num_players()
+    units = [str(u) for u in range(variant.score_units)]
+    scores = {u: 0 for u in units}
+    dealer = random.Random(deal_key).randrange(players)
+    first_dealer = dealer
+    state_tb = None
+    points = []  # per hand, returns by seat
+    distinct = []
+    for obj, name in zip(seat_bots, seat_names):
+        if all(obj is not o for o, _ in distinct):
+            distinct.append((obj, name))
+    winner = None
+    for h in range(1, MAX_HANDS + 1):
+        where.hand = h
+        rng = random.Random(f"{deal_key}:{h}")
+        st = game.new_initial_state()
+        st.apply_action(dealer)
+        while st.is_chance_node():
+            outcomes = st.chance_outcomes()
+            st.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        where.decision = 0
+        for obj, name in distinct:
+            _restart(obj, name, st, where)
+        while not st.is_terminal():
+            where.decision += 1
+            seat = st.current_player()
+            obj, name = seat_bots[seat], seat_names[seat]
+            action = _ask(obj, name, st, where)
+            for other, oname in distinct:
+                if other is not obj:
+                    _notify(other, oname, "inform_action", where, st, seat, action)
+            st.apply_action(action)
+        where.decision = 0
+        r = [int(x) for x in st.returns()]
+        points.append(r)
+        hand_pts = {"0": r[0], "1": r[1]} if variant.partnerships else {str(s): r[s] for s in range(players)}
+        scores = {u: scores[u] + hand_pts[u] for u in units}
+        winner, state_tb = variant.card_play.game_winner(dict(scores), hand_pts, {}, game.rules, variant.target,
+                                                         state_tb)
+        if winner is not None:
+            break
+        dealer = (dealer + 1) % players
+    return winner, len(points), points, first_dealer, scores
+
+
+def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: dict | None = None,
+                       duplicate: bool = True, until_significant: bool = False, max_games: int = 1_000_000,
+                       names: list[str] | None = None, progress: Callable[[int, int], None] | None = None,
+                       variant="ghost", notify: bool = True) -> dict:
+    """``bower.sim.experiment.run_experiment`` when a player is a Python bot: whole games through the game API.
+
+    The design is the kernel experiment's: every deal set is played once per
+    seat assignment (``variant.experiment_assignments``), each game of a set
+    on the same deal stream (``duplicate``; otherwise each game its own), the
+    deal set the unit of the intervals. ``games`` is rounded up to whole deal
+    sets (said on stderr as there); the games run here, one after another.
+    Strategy names play as ``bot(name, variant, seed)`` (``random``,
+    ``greedy``), each seeded from ``seed`` and its place in ``players``.
+    """
+    from bower.kernels import games as kg
+    from bower.sim import experiment as ex
+    from bower.sim import runner
+    from bower.sim.game import game as make_game
+    from bower.sim.progress import rounded_notice
+    from bower.sim.rules import RULES_VERSION, get_variant
+
+    v = get_variant(variant)
+    game = make_game(v, rules)
+    objs, given = [], []
+    for i, p in enumerate(players):
+        if is_file_spec(p):
+            objs.append(load_bot(p))
+            given.append(p)
+        elif isinstance(p, str):
+            objs.append(bot(p, v, seed=f"{seed}:player:{i}"))
+            given.append(p)
+        elif is_bot(p):
+            objs.append(p)
+            given.append(bot_name(p))
+        else:
+            raise BotError(f"player {i + 1} ({type(p).__name__}) cannot play with Python bots: give a bot object, "
+                           f"a path.py:Class or a bot name ({', '.join(BOT_NAMES)}); kernel strategies "
+                           f"(presets, .toml, dicts) are not available as bots yet")
+    names = list(names) if names else list(given)
+    for i, p in enumerate(players):  # a file's bot is called by its own name, not the path:Class given
+        if is_file_spec(p) and names[i] == p:
+            names[i] = bot_name(objs[i])
+    names = ex._unique_names(names)
+    assign = v.experiment_assignments(len(objs))
+    games = runner.check_count("--games", games, runner.MAX_GAMES)
+    if until_significant:
+        max_games = runner.check_count("--max-games", max_games, runner.MAX_GAMES)
+        if max_games < games:
+            raise runner.RunError(f"--max-games ({max_games}) must be at least --games ({games})")
+    n_assign = assign.shape[0]
+    batch_sets = -(-games // n_assign)
+    cap_sets = -(-max_games // n_assign) if until_significant else batch_sets
+    why = f"whole deal sets, {n_assign} games a set"
+    if notify:
+        rounded_notice("--games", games, batch_sets * n_assign, why)
+        if until_significant:
+            rounded_notice("--max-games", max_games, cap_sets * n_assign, why)
+    sides = v.partnerships
+    slots = np.array([(assign == s).sum() for s in range(len(objs))]) // (2 if sides else 1)
+    totals = ex._Totals(len(objs), slots, 1)
+    seats = v.players
+    t0 = time.perf_counter()
+    stopped = "games"
+    total_games = cap_sets * n_assign
+    while True:
+        n = min(batch_sets, cap_sets - totals.sets)
+        for set_no in range(totals.sets, totals.sets + n):
+            out = {"set_wins": np.zeros((1, len(objs)), np.int64),
+                   "strategy": np.zeros((len(objs), kg.ST_WIDTH), np.int64),
+                   "game": np.zeros(kg.GA_WIDTH, np.int64), "hand": np.zeros(1, np.int64)}
+            for row, arr in enumerate(assign.tolist()):
+                key = f"{seed}:{set_no}" if duplicate else f"{seed}:{set_no}:{row}"
+                where = _Where(set_no + 1, row, 0)
+                winner, hands, pts, dealer0, scores = play_game(
+                    game, v, [objs[k] for k in arr], [names[k] for k in arr], key, where)
+                won_seats = set()
+                if winner is not None:
+                    won_seats = {winner, winner + 2} if sides else {winner}
+                for seat, k in enumerate(arr):
+                    acc = out["strategy"][k]
+                    acc[kg.ST_HANDS] += hands
+                    col = [p[seat] for p in pts]
+                    acc[kg.ST_POINTS] += sum(col)
+                    acc[kg.ST_POINTS_SQ] += sum(x * x for x in col)
+                    acc[kg.ST_GAMES] += 1
+                    acc[kg.ST_WINS] += seat in won_seats
+                    if seat in won_seats and (not sides or seat == winner):
+                        out["set_wins"][0, k] += 1
+                g = out["game"]
+                g[kg.GA_GAMES] += 1
+                g[kg.GA_HANDS] += hands
+                g[kg.GA_HANDS_SQ] += hands * hands
+                if winner is None:
+                    g[kg.GA_UNFINISHED] += 1
+                else:
+                    pos = (winner - (dealer0 + 1)) % (2 if sides else seats)  # 0: position 1 (the side of)
+                    g[kg.GA_WINS + pos] += 1
+                    top = scores[str(winner)]
+                    g[kg.GA_MARGIN] += top - max(x for u, x in scores.items() if u != str(winner))
+                out["hand"][0] += hands
+            totals.add(out)
+            if progress is not None:
+                progress(int(totals.game[kg.GA_GAMES]), total_games)
+        if not until_significant:
+            break
+        lead = ex._leading_pair(totals)
+        if lead is not None and ex._excludes_zero(totals.diff_ci(*lead)):
+            stopped = "significant"
+            break
+        if totals.sets >= cap_sets:
+            stopped = "max-games"
+            break
+    elapsed = time.perf_counter() - t0
+    return _report(totals, names, given, assign, duplicate, game.rules, seed, elapsed, stopped, until_significant, v,
+                   RULES_VERSION)
+
+
+def _report(totals, names, given, assign, duplicate, rules_d, seed, elapsed, stopped, until_significant, v,
+            rules_version) -> dict:
+    from bower.analysis.intervals import Z95
+    from bower.kernels import games as kg
+    from bower.sim import experiment as ex
+    from bower.sim import runner
+
+    per = []
+    for i in range(totals.n_strat):
+        acc = totals.strategy[i]
+        hands = int(acc[kg.ST_HANDS])
+        pts, sq = int(acc[kg.ST_POINTS]), int(acc[kg.ST_POINTS_SQ])
+        mean = pts / hands if hands else None
+        sd = math.sqrt(max(sq / hands - mean * mean, 0.0)) if hands else None
+        rate, low, high = totals.mean_ci(i)
+        per.append({
+            "name": names[i], "games": int(acc[kg.ST_GAMES]), "wins": int(acc[kg.ST_WINS]), "win_rate": rate,
+            "win_rate_ci95": [low, high], "hands": hands, "points_per_hand": mean,
+            "points_per_hand_ci95": [mean - Z95 * sd / math.sqrt(hands), mean + Z95 * sd / math.sqrt(hands)]
+            if hands else None,
+        })
+    pairs = []
+    for i, j in itertools.combinations(range(totals.n_strat), 2):
+        d, low, high = totals.diff_ci(i, j)
+        sig = ex._excludes_zero((d, low, high))
+        pairs.append({"a": names[i], "b": names[j], "win_rate_diff": d, "ci95": [low, high], "excludes_zero": sig,
+                      "better": (names[i] if d > 0 else names[j]) if sig else None})
+    lead = ex._leading_pair(totals)
+    g = runner.game_summary(totals.game, v.name)
+    result = {
+        "variant": v.name, "rules_version": rules_version, "rules": rules_d, "seed": seed, "threads": 1,
+        "duplicate": duplicate, "bots": True, "strategies": per, "players": dict(zip(names, given)),
+        "assignments": [[names[k] for k in row] for row in assign.tolist()],
+        "deal_sets": totals.sets, "games": g["games"], "unfinished": g["unfinished"], "hands": int(totals.hand[0]),
+        "hands_per_game": g["hands_per_game"], "pairs": pairs,
+        "leading_pair": [names[lead[0]], names[lead[1]]] if lead else None,
+        "elapsed_s": elapsed, "games_per_second": g["games"] / elapsed if elapsed > 0 else None,
+    }
+    if until_significant:
+        result["stopped"] = stopped
+    return result
+
+
+def experiment_table(r: dict) -> list[str]:
+    """Per-player rows of a bot experiment: games, win rate with its interval, points per hand with its interval."""
+    part = get_variant_partnerships(r["variant"])
+    lines = [f"{'player':<24} {'games':>9} {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'(95% interval)':>19}"]
+    for s in r["strategies"]:
+        lo, hi = s["win_rate_ci95"]
+        plo, phi = s["points_per_hand_ci95"] or (math.nan, math.nan)
+        games = s["games"] // 2 if part else s["games"]
+        lines.append(f"{s['name'][:24]:<24} {games:>9,} {100 * s['win_rate']:>8.2f}% "
+                     f"{'(' + f'{100 * lo:.2f}%-{100 * hi:.2f}%' + ')':>19} {s['points_per_hand']:>9.3f} "
+                     f"{'(' + f'{plo:.3f} to {phi:.3f}' + ')':>19}")
+    lines.append("(games: " + ("games played as a side" if part else "seats held") + "; points per seat-hand)")
+    return lines
+
+
+def get_variant_partnerships(name: str) -> bool:
+    from bower.sim.rules import get_variant
+
+    return get_variant(name).partnerships

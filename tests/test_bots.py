@@ -1,0 +1,173 @@
+"""Python bots in experiments: bower.bot, bots from files, the duplicate design through the game API, bad bots."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import bower
+from bower.sim import bots
+from tests.cli_run import one_error, run
+
+STICK = {"stick_the_dealer": True}  # bots that never bid: the dealer must, so games end
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "bots" / "high_card.py"
+
+
+def _example():
+    spec = importlib.util.spec_from_file_location("high_card_example", EXAMPLE)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.HighCard
+
+
+class FirstLegal:
+    """Deterministic: the first legal action (pass where it may, the lowest card)."""
+
+    name = "first-legal"
+
+    def step(self, state):
+        return state.legal_actions()[0]
+
+
+def _numbers(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k not in ("elapsed_s", "games_per_second")}
+
+
+def test_same_seed_same_numbers_and_another_seed_others():
+    a = bower.experiment(["greedy", "random"], variant="euchre", games=24, seed=3).summary
+    b = bower.experiment(["greedy", "random"], variant="euchre", games=24, seed=3).summary
+    c = bower.experiment(["greedy", "random"], variant="euchre", games=24, seed=4).summary
+    assert _numbers(a) == _numbers(b)
+    assert a["games"] == 24 and a["deal_sets"] == 12
+    assert [s["hands"] for s in a["strategies"]] != [s["hands"] for s in c["strategies"]]
+
+
+def test_a_deterministic_bot_against_itself_ties_exactly_in_every_deal_set():
+    """Duplicate play: the same deals with the sides exchanged, the same decisions, so each set splits 1-1."""
+    high = _example()
+    r = bower.experiment([high(), high()], variant="euchre", games=100, seed=2, rules=STICK).summary
+    assert r["assignments"] == [["high-card#1", "high-card#2"] * 2, ["high-card#2", "high-card#1"] * 2]
+    p = r["pairs"][0]
+    assert p["win_rate_diff"] == 0 and p["ci95"] == [0.0, 0.0]
+    assert [s["win_rate"] for s in r["strategies"]] == [0.5, 0.5]
+
+
+def test_three_seats_a_deterministic_bot_against_itself_ties_exactly():
+    high = _example()
+    r = bower.experiment([high(), high()], variant="cutthroat", games=12, seed=1,
+                         rules={"stick_the_dealer": True}).summary
+    assert len(r["assignments"]) == 6 and r["games"] == 12
+    assert r["pairs"][0]["win_rate_diff"] == 0
+    assert r["strategies"][0]["win_rate"] == r["strategies"][1]["win_rate"]
+
+
+def test_swapping_the_players_negates_the_difference():
+    high = _example()
+    ab = bower.experiment([high(), FirstLegal()], variant="euchre", games=60, seed=5, rules=STICK).summary["pairs"][0]
+    ba = bower.experiment([FirstLegal(), high()], variant="euchre", games=60, seed=5, rules=STICK).summary["pairs"][0]
+    assert ab["win_rate_diff"] == pytest.approx(-ba["win_rate_diff"], abs=1e-12)
+    assert ab["ci95"] == pytest.approx([-ba["ci95"][1], -ba["ci95"][0]], abs=1e-12)
+    assert ab["win_rate_diff"] != 0
+
+
+def test_random_bot_against_itself_has_an_interval_covering_zero():
+    r = bower.experiment([bower.bot("random", variant="euchre", seed=1), "random"], variant="euchre", games=200,
+                         seed=0).summary
+    low, high = r["pairs"][0]["ci95"]
+    assert low < 0 < high
+
+
+def test_the_example_bot_beats_random_clearly():
+    """Tolerance: at 200 games, seed 0, the difference is above 80 points and its interval above 70."""
+    r = bower.experiment([_example()(), "random"], variant="euchre", games=200, seed=0).summary
+    p = r["pairs"][0]
+    assert p["better"] == "high-card"
+    assert p["win_rate_diff"] > 0.80 and p["ci95"][0] > 0.70
+
+
+def test_greedy_beats_random_clearly():
+    """Tolerance: at 40 games (20 deal sets), seed 1, greedy wins above 80% more of its games."""
+    r = bower.experiment(["greedy", "random"], variant="euchre", games=40, seed=1).summary
+    assert r["pairs"][0]["win_rate_diff"] > 0.8 and r["pairs"][0]["better"] == "greedy"
+
+
+def test_bot_calls_restart_step_and_inform_action_as_documented():
+    calls = {"restart": 0, "step": 0, "inform": 0, "seats": set()}
+
+    class Watching(FirstLegal):
+        def restart(self):
+            calls["restart"] += 1
+
+        def step(self, state):
+            calls["step"] += 1
+            calls["seats"].add(state.current_player())
+            return super().step(state)
+
+        def inform_action(self, state, player, action):
+            assert action in state.legal_actions()
+            calls["inform"] += 1
+
+    r = bower.experiment([Watching(), "random"], variant="euchre", games=2, seed=0).summary
+    assert calls["restart"] == r["hands"]  # once a hand of each game (one object, both seats of its side)
+    assert calls["seats"] == {0, 1, 2, 3}
+    assert calls["step"] > 0 and calls["inform"] > 0
+
+
+def test_cli_runs_a_bot_from_a_file(capsys):
+    code, out, _ = run(capsys, "experiment", f"{EXAMPLE}:HighCard", "random", "--variant", "euchre", "--games",
+                       "40", "--seed", "0")
+    assert code == 0
+    assert "high-card - random:" in out and "high-card is better" in out
+
+
+def _bot_file(tmp_path, body: str) -> str:
+    p = tmp_path / "b.py"
+    p.write_text(body)
+    return str(p)
+
+
+@pytest.mark.parametrize("body,cls,words", [
+    (None, "X", "no file"),
+    ("class A:\n    def step(self, s):\n        return 0\n", "Nope", "has no 'Nope'"),
+    ("def broken(:\n", "A", "SyntaxError"),
+    ("class A:\n    pass\n", "A", "has no step(state) method"),
+    ("class A:\n    def __init__(self):\n        raise RuntimeError('boom')\n    def step(self, s):\n        return 0\n",
+     "A", "A() raised RuntimeError: boom"),
+    ("class A:\n    def step(self, s):\n        raise KeyError('bad\\nthing')\n", "A", "raised KeyError"),
+    ("class A:\n    def step(self, s):\n        return 99\n", "A", "returned 99, not a legal action"),
+    ("class A:\n    def step(self, s):\n        return str(s.legal_actions()[0])\n", "A", "not a legal action"),
+])
+def test_bad_bots_are_one_line_exit_2(capsys, tmp_path, body, cls, words):
+    path = str(tmp_path / "missing.py") if body is None else _bot_file(tmp_path, body)
+    line = one_error(capsys, "experiment", f"{path}:{cls}", "random", "--variant", "euchre", "--games", "4")
+    assert words in line
+    assert "bot " in line
+    if "legal" in words or "KeyError" in words:
+        assert "hand 1" in line and "deal set 1" in line and "seat" in line
+
+
+def test_bad_bots_in_the_library_are_bower_errors():
+    class Raises:
+        def step(self, state):
+            raise ValueError("no idea")
+
+    with pytest.raises(bower.BowerError, match=r"bot 'Raises' raised ValueError: no idea at seat \d \(deal set 1, "
+                                               r"seat assignment 1, hand 1"):
+        bower.experiment([Raises(), "random"], variant="euchre", games=2)
+    with pytest.raises(bower.BowerError, match="not available as a bot yet"):
+        bower.bot("default", variant="euchre")
+    with pytest.raises(bower.BowerError, match="unknown bot 'randm'.*random"):
+        bower.bot("randm", variant="euchre")
+    with pytest.raises(bower.BowerError, match="kernel strategies"):
+        bower.experiment([FirstLegal(), {"bid_3": 2.5}], variant="ghost", games=2)
+
+
+def test_random_bot_takes_each_legal_action():
+    state = bower.game("euchre").new_initial_state()
+    for a in [0] + list(range(24)):
+        state.apply_action(a)
+    b = bots.RandomBot(0)
+    seen = {b.step(state) for _ in range(200)}
+    assert seen == set(state.legal_actions())
