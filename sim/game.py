@@ -53,6 +53,213 @@ class GameError(UserError, ValueError):
     """A game API call the rules do not allow: an illegal action, a seat that is not at the table, no API yet."""
 
 
+# ---------------------------------------------------------------- the 24-card deck's play (Euchre, Cutthroat, Ghost Hand)
+
+JACK = 2  # a card is suit * 6 + rank, ranks 9 T J Q K A (bower.sim.cards)
+
+
+def effective_suits(trump: int, deck: int = 24) -> tuple:
+    """Suit of each card as play sees it: the left bower (the other jack of trump's colour) is trump."""
+    return tuple(trump if (c % 6 == JACK and c // 6 == trump ^ 1) else c // 6 for c in range(deck))
+
+
+def powers(trump: int, deck: int = 24) -> tuple:
+    """Trick power of each card with ``trump``: trumps above all (right bower, left bower, A K Q T 9), then rank."""
+    out = []
+    for c in range(deck):
+        suit, rank = divmod(c, 6)
+        if suit == trump and rank == JACK:
+            out.append(100 + 20)
+        elif suit == trump ^ 1 and rank == JACK:
+            out.append(100 + 19)
+        elif suit == trump:
+            out.append(100 + rank)
+        else:
+            out.append(rank)
+    return tuple(out)
+
+
+EFFECTIVE = tuple(effective_suits(t) for t in range(4))
+POWER = tuple(powers(t) for t in range(4))
+_LOW = tuple(tuple(c for c in range(12) if m >> c & 1) for m in range(1 << 12))  # the cards of a 12-bit mask
+_HIGH = tuple(tuple(c + 12 for c in cards) for cards in _LOW)
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a 24-card mask, ascending."""
+    return [*_LOW[mask & 4095], *_HIGH[mask >> 12 & 4095]]
+
+
+def names(cards) -> str:
+    """Cards as names, in card order (``"9C TC JS"``)."""
+    from bower.sim.cards import card_str
+
+    return " ".join(card_str(c) for c in sorted(cards))
+
+
+# ---------------------------------------------------------------- what the variants' games and states share
+
+
+class HandGame:
+    """The part of a variant's ``Game`` every variant shares: OpenSpiel's sizes from the class's constants
+    (``PLAYERS``, ``ACTIONS``, ``CHANCE_OUTCOMES``, ``OBSERVATION_SIZE``) and the first state, a ``STATE``."""
+
+    PLAYERS = ACTIONS = CHANCE_OUTCOMES = OBSERVATION_SIZE = 0
+    STATE: type
+
+    def new_initial_state(self):
+        """A hand before the deal: the first node is the chance node choosing the dealer."""
+        return self.STATE(self)
+
+    def num_players(self) -> int:
+        return self.PLAYERS
+
+    def num_distinct_actions(self) -> int:
+        return self.ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return self.CHANCE_OUTCOMES
+
+    def observation_tensor_size(self) -> int:
+        return self.OBSERVATION_SIZE
+
+    def observation_tensor_shape(self) -> list[int]:
+        return [self.OBSERVATION_SIZE]
+
+
+class HandState:
+    """The part of a variant's ``State`` every variant shares: the node queries, copies, refusals and the play of
+    a trick (follow the suit led, the left bower as trump, the highest power wins).
+
+    A subclass sets ``PLAYERS``, ``TRICKS``, ``OVER`` (its phase once the hand
+    is over), ``EFFECTIVE`` and ``POWER`` (the play tables by trump: a card's
+    suit as played, its power, trumps at 100 and above) and ``CARDS`` (a
+    mask's cards, ascending), and holds ``game``, ``_history``, ``phase``,
+    ``player``, ``hands``, ``trump``, ``trick``, ``tricks``, ``won``,
+    ``voids``, ``played``; it defines ``_score`` (the hand's points, then
+    ``_end``), and ``_trick_size`` where a seat may sit out.
+    """
+
+    __slots__ = ()
+    PLAYERS = TRICKS = OVER = 0
+    EFFECTIVE: tuple = ()
+    POWER: tuple = ()
+    CARDS = staticmethod(cards_of)
+
+    def current_player(self) -> int:
+        """The seat to act, ``CHANCE`` (-1) at a chance node, ``TERMINAL`` (-4) once the hand is over."""
+        return self.player
+
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.phase == self.OVER
+
+    def is_player_node(self) -> bool:
+        return self.player >= 0
+
+    def history(self) -> list[int]:
+        """Every action applied so far, chance outcomes included."""
+        return list(self._history)
+
+    def rewards(self) -> list[float]:
+        """OpenSpiel's rewards: the returns at the end, 0 before (the points come only at the end)."""
+        return self.returns() if self.phase == self.OVER else [0.0] * self.PLAYERS
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[self._seat(player)]
+
+    def num_players(self) -> int:
+        return self.PLAYERS
+
+    def get_game(self):
+        return self.game
+
+    def clone(self):
+        """An independent copy: actions applied to it leave this state as it is (every list copied)."""
+        other = object.__new__(type(self))
+        for name in self.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, list(value) if type(value) is list else value)
+        return other
+
+    def child(self, action: int):
+        """A clone with ``action`` applied."""
+        s = self.clone()
+        s.apply_action(action)
+        return s
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The observation tensor: it holds the whole history a seat has seen (perfect recall)."""
+        return self.observation_tensor(player)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.information_state_string(player)
+
+    def _seat(self, player) -> int:
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.PLAYERS:
+            raise GameError(f"player must be a seat 0..{self.PLAYERS - 1}, got {player!r}")
+        return player
+
+    def _refuse(self, action, legal) -> None:
+        """GameError: ``action`` is not among ``legal`` (or the hand is over), in one line."""
+        if self.phase == self.OVER:
+            raise GameError(f"the hand is over: no action {action!r} can follow")
+        who = "chance" if self.player == CHANCE else f"seat {self.player}"
+        shown = ", ".join(f"{x} ({self.action_to_string(x)})" for x in legal)
+        raise GameError(f"action {action!r} is not legal for {who} now; legal: {shown}")
+
+    def _end(self) -> None:
+        self.phase, self.player = self.OVER, TERMINAL
+
+    def _legal_cards(self, seat: int) -> list[int]:
+        """The cards ``seat`` may play: those of the suit led if it holds one, else any."""
+        hand = self.hands[seat]
+        if self.trick:
+            eff = self.EFFECTIVE[self.trump]
+            led = eff[self.trick[0][1]]
+            follow = [c for c in self.CARDS(hand) if eff[c] == led]
+            if follow:
+                return follow
+        return self.CARDS(hand)
+
+    def _trick_size(self) -> int:
+        """The seats that play to a trick (every seat, unless a subclass lets one sit out)."""
+        return self.PLAYERS
+
+    def _next_in_trick(self, seat: int) -> int:
+        """The seat after ``seat`` that plays to this trick."""
+        return (seat + 1) % self.PLAYERS
+
+    def _play(self, card: int) -> None:
+        """``card`` played by the seat to act: a void shown, the trick taken by the highest card when it is
+        complete, the hand scored after the last trick."""
+        seat = self.player
+        eff = self.EFFECTIVE[self.trump]
+        if self.trick:
+            led = eff[self.trick[0][1]]
+            if eff[card] != led:
+                self.voids[seat] |= 1 << led
+        self.hands[seat] &= ~(1 << card)
+        self.played |= 1 << card
+        self.trick.append((seat, card))
+        if len(self.trick) < self._trick_size():
+            self.player = self._next_in_trick(seat)
+            return
+        power = self.POWER[self.trump]
+        led = eff[self.trick[0][1]]
+        best = max(self.trick, key=lambda sc: power[sc[1]] if (power[sc[1]] >= 100 or eff[sc[1]] == led) else -1)
+        winner = best[0]
+        self.won[winner] += 1
+        self.tricks.append((self.trick[0][0], self.trick, winner))
+        self.trick = []
+        if len(self.tricks) == self.TRICKS:
+            self._score()
+        else:
+            self.player = winner
+
+
 class State(Protocol):
     """What every variant's state offers (OpenSpiel's names; the module's text says what each means)."""
 

@@ -92,7 +92,9 @@ see it).
 from __future__ import annotations
 
 from bower.sim.cards import card_str
-from bower.sim.game import CHANCE, TERMINAL, GameError, draw_hidden
+from bower.sim.game import (
+    cards_of as _cards, CHANCE, draw_hidden, EFFECTIVE, GameError, HandGame, HandState, names as _names, POWER,
+)
 
 PLAYERS = 4
 HAND = 5
@@ -117,46 +119,10 @@ _O_SEAT, _O_DEALER, _O_HAND, _O_UP, _O_DISCARD, _O_CALLS = 0, 4, 8, 32, 56, 80
 _O_TRUMP, _O_MAKER, _O_ALONE, _O_OUT, _O_PLAYS, _O_LEADERS, _O_TURN = 128, 132, 136, 140, 144, 624, 644
 
 
-def _effective_suits(trump: int) -> tuple:
-    """Suit of each card as play sees it: the left bower (the other jack of trump's colour) is trump."""
-    return tuple(trump if (c % 6 == JACK and c // 6 == trump ^ 1) else c // 6 for c in range(DECK))
-
-
-def _powers(trump: int) -> tuple:
-    """Trick power of each card with ``trump``: trumps above all (right bower, left bower, A K Q T 9), then rank."""
-    out = []
-    for c in range(DECK):
-        suit, rank = divmod(c, 6)
-        if suit == trump and rank == JACK:
-            out.append(100 + 20)
-        elif suit == trump ^ 1 and rank == JACK:
-            out.append(100 + 19)
-        elif suit == trump:
-            out.append(100 + rank)
-        else:
-            out.append(rank)
-    return tuple(out)
-
-
-EFFECTIVE = tuple(_effective_suits(t) for t in range(4))
-POWER = tuple(_powers(t) for t in range(4))
-
-
-_LOW = tuple(tuple(c for c in range(12) if m >> c & 1) for m in range(1 << 12))  # the cards of a 12-bit mask
-_HIGH = tuple(tuple(c + 12 for c in cards) for cards in _LOW)
-
-
-def _cards(mask: int) -> list[int]:
-    """The cards of a 24-card mask, ascending."""
-    return [*_LOW[mask & 4095], *_HIGH[mask >> 12 & 4095]]
-
-
-def _names(cards) -> str:
-    return " ".join(card_str(c) for c in sorted(cards))
-
-
-class Game:
+class Game(HandGame):
     """Standard Euchre's game under one rule set: ``new_initial_state()`` and OpenSpiel's sizes."""
+
+    PLAYERS, ACTIONS, CHANCE_OUTCOMES, OBSERVATION_SIZE = PLAYERS, NUM_DISTINCT_ACTIONS, DECK, OBSERVATION_SIZE
 
     def __init__(self, variant, rules: dict):
         self.variant = variant
@@ -164,25 +130,6 @@ class Game:
         self.stick = bool(rules["stick_the_dealer"])
         self.lone_defender = bool(rules["allow_lone_defender"])
         self.loner_lead = rules["loner_lead"] == "loner"
-
-    def new_initial_state(self) -> State:
-        """A hand before the deal: the first node is the chance node choosing the dealer."""
-        return State(self)
-
-    def num_players(self) -> int:
-        return PLAYERS
-
-    def num_distinct_actions(self) -> int:
-        return NUM_DISTINCT_ACTIONS
-
-    def max_chance_outcomes(self) -> int:
-        return DECK
-
-    def observation_tensor_size(self) -> int:
-        return OBSERVATION_SIZE
-
-    def observation_tensor_shape(self) -> list[int]:
-        return [OBSERVATION_SIZE]
 
     def min_utility(self) -> float:
         return 0.0
@@ -199,8 +146,10 @@ class Game:
         return f"bower.game('euchre', rules={{{shown}}})"
 
 
-class State:
+class State(HandState):
     """One hand of Standard Euchre at one node (see the module's text for the nodes and action ids)."""
+
+    PLAYERS, TRICKS, OVER, EFFECTIVE, POWER = PLAYERS, TRICKS, OVER, EFFECTIVE, POWER
 
     __slots__ = ("game", "_history", "dealer", "dealt_order", "hands", "dealt", "kitty", "up", "calls", "phase",
                  "player", "maker", "trump", "round", "discard", "maker_alone", "answers", "lone", "active",
@@ -237,23 +186,6 @@ class State:
 
     # ---------------------------------------------------------------- the OpenSpiel interface
 
-    def current_player(self) -> int:
-        """The seat to act, ``CHANCE`` (-1) at a chance node, ``TERMINAL`` (-4) once the hand is over."""
-        return self.player
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_player_node(self) -> bool:
-        return self.player >= 0
-
-    def history(self) -> list[int]:
-        """Every action applied so far, chance outcomes included."""
-        return list(self._history)
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(action, probability): the dealer (4 seats), or the next card (each card not dealt yet)."""
         if self.phase == DEALER:
@@ -288,16 +220,6 @@ class State:
         if ph == DEALER:
             return [0, 1, 2, 3]
         return []
-
-    def _legal_cards(self, seat: int) -> list[int]:
-        hand = self.hands[seat]
-        if self.trick:
-            eff = EFFECTIVE[self.trump]
-            led = eff[self.trick[0][1]]
-            follow = [c for c in _cards(hand) if eff[c] == led]
-            if follow:
-                return follow
-        return _cards(hand)
 
     def apply_action(self, action: int) -> None:
         """Take ``action`` (a chance outcome at a chance node); GameError with one line if it is not legal."""
@@ -336,13 +258,6 @@ class State:
         else:  # DEALER
             self.dealer = a
             self.phase = DEAL
-
-    def _refuse(self, action, legal) -> None:
-        if self.phase == OVER:
-            raise GameError(f"the hand is over: no action {action!r} can follow")
-        who = "chance" if self.player == CHANCE else f"seat {self.player}"
-        shown = ", ".join(f"{x} ({self.action_to_string(x)})" for x in legal)
-        raise GameError(f"action {action!r} is not legal for {who} now; legal: {shown}")
 
     def _deal(self, card: int) -> None:
         k = len(self.dealt_order)
@@ -391,6 +306,15 @@ class State:
                 return
         self._start_play()
 
+    def _trick_size(self) -> int:
+        return bin(self.active).count("1")  # a lone maker's partner sits out
+
+    def _next_in_trick(self, seat: int) -> int:
+        nxt = (seat + 1) % PLAYERS
+        while not self.active >> nxt & 1:
+            nxt = (nxt + 1) % PLAYERS
+        return nxt
+
     def _start_play(self) -> None:
         start = self.maker if (self.game.loner_lead and self.maker_alone) else self.dealer
         seat = (start + 1) % PLAYERS
@@ -398,34 +322,6 @@ class State:
             seat = (seat + 1) % PLAYERS
         self.leader = seat
         self.phase, self.player = PLAY, seat
-
-    def _play(self, card: int) -> None:
-        seat = self.player
-        eff = EFFECTIVE[self.trump]
-        if self.trick:
-            led = eff[self.trick[0][1]]
-            if eff[card] != led:
-                self.voids[seat] |= 1 << led
-        self.hands[seat] &= ~(1 << card)
-        self.played |= 1 << card
-        self.trick.append((seat, card))
-        if len(self.trick) < bin(self.active).count("1"):
-            nxt = (seat + 1) % PLAYERS
-            while not self.active >> nxt & 1:
-                nxt = (nxt + 1) % PLAYERS
-            self.player = nxt
-            return
-        power = POWER[self.trump]
-        led = eff[self.trick[0][1]]
-        best = max(self.trick, key=lambda sc: power[sc[1]] if (power[sc[1]] >= 100 or eff[sc[1]] == led) else -1)
-        winner = best[0]
-        self.won[winner] += 1
-        self.tricks.append((self.trick[0][0], self.trick, winner))
-        self.trick = []
-        if len(self.tricks) == TRICKS:
-            self._score()
-        else:
-            self.player = winner
 
     def _score(self) -> None:
         side = self.maker % 2
@@ -436,57 +332,11 @@ class State:
             self.points[1 - side] = 4 if self.lone >= 0 else 2
         self._end()
 
-    def _end(self) -> None:
-        self.phase, self.player = OVER, TERMINAL
-
     def returns(self) -> list[float]:
         """Points of each seat for the hand: its side's (0 until the hand is over, and for a hand thrown in)."""
         return [float(self.points[s % 2]) for s in range(PLAYERS)]
 
-    def rewards(self) -> list[float]:
-        """OpenSpiel's rewards: the returns at the end, 0 before (the points come only at the end)."""
-        return self.returns() if self.phase == OVER else [0.0] * PLAYERS
-
-    def player_return(self, player: int) -> float:
-        return self.returns()[self._seat(player)]
-
-    def num_players(self) -> int:
-        return PLAYERS
-
-    def get_game(self) -> Game:
-        return self.game
-
-    def clone(self) -> State:
-        """An independent copy: actions applied to it leave this state as it is."""
-        other = State.__new__(State)
-        for name in State.__slots__:
-            setattr(other, name, getattr(self, name))
-        other._history = list(self._history)
-        other.dealt_order = list(self.dealt_order)
-        other.hands = list(self.hands)
-        other.dealt = list(self.dealt)
-        other.kitty = list(self.kitty)
-        other.calls = list(self.calls)
-        other.answers = list(self.answers)
-        other.trick = list(self.trick)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
-        other.points = list(self.points)
-        other.voids = list(self.voids)
-        return other
-
-    def child(self, action: int) -> State:
-        """A clone with ``action`` applied."""
-        s = self.clone()
-        s.apply_action(action)
-        return s
-
     # ---------------------------------------------------------------- text
-
-    def _seat(self, player) -> int:
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < PLAYERS:
-            raise GameError(f"player must be a seat 0..{PLAYERS - 1}, got {player!r}")
-        return player
 
     def action_to_string(self, *args) -> str:
         """``action_to_string(action)`` or, as OpenSpiel, ``action_to_string(player, action)``: the action in words."""
@@ -560,13 +410,6 @@ class State:
         if self.player >= 0:
             t[_O_TURN + self.player] = 1.0
         return t
-
-    def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """The observation tensor: it holds the whole history a seat has seen (perfect recall)."""
-        return self.observation_tensor(player)
-
-    def observation_string(self, player: int | None = None) -> str:
-        return self.information_state_string(player)
 
     def __str__(self) -> str:
         lines = [f"dealer {self.dealer}" if self.dealer >= 0 else "dealer not drawn yet"]
@@ -676,6 +519,9 @@ class State:
                 a = discard
             state.apply_action(a)
         return state
+
+
+Game.STATE = State
 
 
 def _call_word(a: int, up: int) -> str:

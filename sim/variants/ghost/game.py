@@ -92,8 +92,9 @@ deal.
 from __future__ import annotations
 
 from bower.sim.cards import card_str
-from bower.sim.game import CHANCE, TERMINAL, GameError, draw_hidden
-from bower.sim.variants.euchre.game import EFFECTIVE, POWER, _cards, _names
+from bower.sim.game import (
+    cards_of as _cards, CHANCE, draw_hidden, EFFECTIVE, GameError, HandGame, HandState, names as _names, POWER,
+)
 
 PLAYERS = 3
 HAND = 6
@@ -126,8 +127,10 @@ def _call_action(level: int) -> int:
     return PASS if level == 0 else (MOON if level == MOON_BID else BID + level - 3)
 
 
-class Game:
+class Game(HandGame):
     """Ghost Hand's game under one rule set: ``new_initial_state()`` and OpenSpiel's sizes."""
+
+    PLAYERS, ACTIONS, CHANCE_OUTCOMES, OBSERVATION_SIZE = PLAYERS, NUM_DISTINCT_ACTIONS, DECK, OBSERVATION_SIZE
 
     def __init__(self, variant, rules: dict):
         self.variant = variant
@@ -137,25 +140,6 @@ class Game:
         self.stick = bool(rules["stick_the_dealer"])
         self.moon_penalty = int(rules["moon_set_penalty"])
         self.set_keeps = bool(rules["set_keeps_tricks"])
-
-    def new_initial_state(self) -> State:
-        """A hand before the deal: the first node is the chance node choosing the dealer."""
-        return State(self)
-
-    def num_players(self) -> int:
-        return PLAYERS
-
-    def num_distinct_actions(self) -> int:
-        return NUM_DISTINCT_ACTIONS
-
-    def max_chance_outcomes(self) -> int:
-        return DECK
-
-    def observation_tensor_size(self) -> int:
-        return OBSERVATION_SIZE
-
-    def observation_tensor_shape(self) -> list[int]:
-        return [OBSERVATION_SIZE]
 
     def min_utility(self) -> float:
         return -float(max(self.moon_penalty, 5))
@@ -172,8 +156,10 @@ class Game:
         return f"bower.game('ghost', rules={{{shown}}})"
 
 
-class State:
+class State(HandState):
     """One hand of Ghost Hand at one node (see the module's text for the nodes and action ids)."""
+
+    PLAYERS, TRICKS, OVER, EFFECTIVE, POWER = PLAYERS, TRICKS, OVER, EFFECTIVE, POWER
 
     __slots__ = ("game", "_history", "dealer", "dealt_order", "hands", "dealt", "ghost", "swapper", "dead",
                  "calls", "phase", "player", "pos", "passed", "called", "n_passed", "standing", "maker", "bid",
@@ -210,23 +196,6 @@ class State:
 
     # ---------------------------------------------------------------- the OpenSpiel interface
 
-    def current_player(self) -> int:
-        """The seat to act, ``CHANCE`` (-1) at a chance node, ``TERMINAL`` (-4) once the hand is over."""
-        return self.player
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_player_node(self) -> bool:
-        return self.player >= 0
-
-    def history(self) -> list[int]:
-        """Every action applied so far, chance outcomes included."""
-        return list(self._history)
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(action, probability): the dealer (3 seats), or the next card (each card not dealt yet)."""
         if self.phase == DEALER:
@@ -262,16 +231,6 @@ class State:
             return [0, 1, 2]
         return []
 
-    def _legal_cards(self, seat: int) -> list[int]:
-        hand = self.hands[seat]
-        if self.trick:
-            eff = EFFECTIVE[self.trump]
-            led = eff[self.trick[0][1]]
-            follow = [c for c in _cards(hand) if eff[c] == led]
-            if follow:
-                return follow
-        return _cards(hand)
-
     def apply_action(self, action: int) -> None:
         """Take ``action`` (a chance outcome at a chance node); GameError with one line if it is not legal."""
         a = int(action) if isinstance(action, int) or hasattr(action, "__index__") else action
@@ -301,13 +260,6 @@ class State:
         else:  # DEALER
             self.dealer = a
             self.phase = DEAL
-
-    def _refuse(self, action, legal) -> None:
-        if self.phase == OVER:
-            raise GameError(f"the hand is over: no action {action!r} can follow")
-        who = "chance" if self.player == CHANCE else f"seat {self.player}"
-        shown = ", ".join(f"{x} ({self.action_to_string(x)})" for x in legal)
-        raise GameError(f"action {action!r} is not legal for {who} now; legal: {shown}")
 
     def _deal(self, card: int) -> None:
         k = len(self.dealt_order)
@@ -364,31 +316,6 @@ class State:
         self.bid = self.standing
         self.phase, self.player = NAMING, self.maker
 
-    def _play(self, card: int) -> None:
-        seat = self.player
-        eff = EFFECTIVE[self.trump]
-        if self.trick:
-            led = eff[self.trick[0][1]]
-            if eff[card] != led:
-                self.voids[seat] |= 1 << led
-        self.hands[seat] &= ~(1 << card)
-        self.played |= 1 << card
-        self.trick.append((seat, card))
-        if len(self.trick) < PLAYERS:
-            self.player = (seat + 1) % PLAYERS
-            return
-        power = POWER[self.trump]
-        led = eff[self.trick[0][1]]
-        best = max(self.trick, key=lambda sc: power[sc[1]] if (power[sc[1]] >= 100 or eff[sc[1]] == led) else -1)
-        winner = best[0]
-        self.won[winner] += 1
-        self.tricks.append((self.trick[0][0], self.trick, winner))
-        self.trick = []
-        if len(self.tricks) == TRICKS:
-            self._score()
-        else:
-            self.player = winner
-
     def _score(self) -> None:
         g = self.game
         points = list(self.won)
@@ -401,55 +328,11 @@ class State:
         self.points = points
         self._end()
 
-    def _end(self) -> None:
-        self.phase, self.player = OVER, TERMINAL
-
     def returns(self) -> list[float]:
         """Points of each seat for the hand (0 until the hand is over, and for a hand thrown in)."""
         return [float(p) for p in self.points]
 
-    def rewards(self) -> list[float]:
-        """OpenSpiel's rewards: the returns at the end, 0 before (the points come only at the end)."""
-        return self.returns() if self.phase == OVER else [0.0] * PLAYERS
-
-    def player_return(self, player: int) -> float:
-        return self.returns()[self._seat(player)]
-
-    def num_players(self) -> int:
-        return PLAYERS
-
-    def get_game(self) -> Game:
-        return self.game
-
-    def clone(self) -> State:
-        """An independent copy: actions applied to it leave this state as it is."""
-        other = State.__new__(State)
-        for name in State.__slots__:
-            setattr(other, name, getattr(self, name))
-        other._history = list(self._history)
-        other.dealt_order = list(self.dealt_order)
-        other.hands = list(self.hands)
-        other.dealt = list(self.dealt)
-        other.calls = list(self.calls)
-        other.trick = list(self.trick)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
-        other.points = list(self.points)
-        other.voids = list(self.voids)
-        return other
-
-    def child(self, action: int) -> State:
-        """A clone with ``action`` applied."""
-        s = self.clone()
-        s.apply_action(action)
-        return s
-
     # ---------------------------------------------------------------- text
-
-    def _seat(self, player) -> int:
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < PLAYERS:
-            raise GameError(f"player must be a seat 0..{PLAYERS - 1}, got {player!r}")
-        return player
 
     def action_to_string(self, *args) -> str:
         """``action_to_string(action)`` or, as OpenSpiel, ``action_to_string(player, action)``: the action in words."""
@@ -532,13 +415,6 @@ class State:
             t[_O_PHASE + self.phase - SWAP_TURN] = 1.0
         t[_O_STANDING + (0 if self.standing == 0 else self.standing - 2)] = 1.0
         return t
-
-    def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """The observation tensor: it holds the whole history a seat has seen (perfect recall)."""
-        return self.observation_tensor(player)
-
-    def observation_string(self, player: int | None = None) -> str:
-        return self.information_state_string(player)
 
     def __str__(self) -> str:
         lines = [f"dealer {self.dealer}" if self.dealer >= 0 else "dealer not drawn yet"]
@@ -631,6 +507,9 @@ class State:
         for a in self._history[1 + DECK:]:
             state.apply_action(a)
         return state
+
+
+Game.STATE = State
 
 
 def _level_word(level: int) -> str:

@@ -102,7 +102,7 @@ world's.
 from __future__ import annotations
 
 from bower.sim.cards import card_str
-from bower.sim.game import CHANCE, TERMINAL, GameError, _below, draw_hidden, uniform_source
+from bower.sim.game import _below, CHANCE, draw_hidden, GameError, HandGame, HandState, uniform_source
 
 PLAYERS = 4
 HAND = 6
@@ -186,8 +186,10 @@ def _names(cards) -> str:
     return " ".join(card_str(c) for c in sorted(cards))
 
 
-class Game:
+class Game(HandGame):
     """Hasenpfeffer's game under one rule set: ``new_initial_state()`` and OpenSpiel's sizes."""
+
+    PLAYERS, ACTIONS, CHANCE_OUTCOMES, OBSERVATION_SIZE = PLAYERS, NUM_DISTINCT_ACTIONS, DECK, OBSERVATION_SIZE
 
     def __init__(self, variant, rules: dict):
         self.variant = variant
@@ -201,25 +203,6 @@ class Game:
         self.undertricks = rules["fail_penalty"] == "undertricks"
         self.defenders_score = bool(rules["defenders_score_tricks"])
         self.call_names = PEPPER_NAMES if self.pepper else NUMERIC_NAMES
-
-    def new_initial_state(self) -> State:
-        """A hand before the deal: the first node is the chance node choosing the dealer."""
-        return State(self)
-
-    def num_players(self) -> int:
-        return PLAYERS
-
-    def num_distinct_actions(self) -> int:
-        return NUM_DISTINCT_ACTIONS
-
-    def max_chance_outcomes(self) -> int:
-        return DECK
-
-    def observation_tensor_size(self) -> int:
-        return OBSERVATION_SIZE
-
-    def observation_tensor_shape(self) -> list[int]:
-        return [OBSERVATION_SIZE]
 
     def min_utility(self) -> float:
         return -12.0 if self.pepper else -6.0
@@ -238,8 +221,11 @@ class Game:
         return f"bower.game('hasenpfeffer', rules={{{shown}}})"
 
 
-class State:
+class State(HandState):
     """One hand of Hasenpfeffer at one node (see the module's text for the nodes and action ids)."""
+
+    PLAYERS, TRICKS, OVER, EFFECTIVE, POWER = PLAYERS, TRICKS, OVER, EFFECTIVE, POWER
+    CARDS = staticmethod(_cards)  # with the joker
 
     __slots__ = ("game", "_history", "dealer", "hands", "dealt", "order", "widow", "calls", "high", "bidder",
                  "since", "passed", "forced", "phase", "player", "level", "trump", "discard", "taken", "trick",
@@ -275,23 +261,6 @@ class State:
 
     # ---------------------------------------------------------------- the OpenSpiel interface
 
-    def current_player(self) -> int:
-        """The seat to act, ``CHANCE`` (-1) at a chance node, ``TERMINAL`` (-4) once the hand is over."""
-        return self.player
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def is_player_node(self) -> bool:
-        return self.player >= 0
-
-    def history(self) -> list[int]:
-        """Every action applied so far, chance outcomes included."""
-        return list(self._history)
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(action, probability): the dealer (4 seats), or the next card (each card not dealt yet)."""
         if self.phase == DEALER:
@@ -325,16 +294,6 @@ class State:
         """The legal actions in the order the kernels' random player draws from: the sorted order itself."""
         return self.legal_actions() if legal is None else list(legal)
 
-    def _legal_cards(self, seat: int) -> list[int]:
-        hand = self.hands[seat]
-        if self.trick:
-            eff = EFFECTIVE[self.trump]
-            led = eff[self.trick[0][1]]
-            follow = [c for c in _cards(hand) if eff[c] == led]
-            if follow:
-                return follow
-        return _cards(hand)
-
     def apply_action(self, action: int) -> None:
         """Take ``action`` (a chance outcome at a chance node); GameError with one line if it is not legal."""
         a = int(action) if isinstance(action, int) or hasattr(action, "__index__") else action
@@ -362,13 +321,6 @@ class State:
         else:  # DEALER
             self.dealer = a
             self.phase = DEAL
-
-    def _refuse(self, action, legal) -> None:
-        if self.phase == OVER:
-            raise GameError(f"action {action!r} is not legal: the hand is over")
-        who = "chance" if self.player == CHANCE else f"seat {self.player}"
-        shown = ", ".join(f"{x} ({self.action_to_string(x)})" for x in legal)
-        raise GameError(f"action {action!r} is not legal for {who} here; legal: {shown}")
 
     def _deal(self, card: int) -> None:
         k = len(self.order)
@@ -424,31 +376,6 @@ class State:
             self.taken = True
             self.phase = DISCARD
 
-    def _play(self, card: int) -> None:
-        seat = self.player
-        eff = EFFECTIVE[self.trump]
-        if self.trick:
-            led = eff[self.trick[0][1]]
-            if eff[card] != led:
-                self.voids[seat] |= 1 << led
-        self.hands[seat] &= ~(1 << card)
-        self.played |= 1 << card
-        self.trick.append((seat, card))
-        if len(self.trick) < PLAYERS:
-            self.player = (seat + 1) % PLAYERS
-            return
-        power = POWER[self.trump]
-        led = eff[self.trick[0][1]]
-        best = max(self.trick, key=lambda sc: power[sc[1]] if (power[sc[1]] >= 100 or eff[sc[1]] == led) else -1)
-        winner = best[0]
-        self.won[winner] += 1
-        self.tricks.append((self.trick[0][0], self.trick, winner))
-        self.trick = []
-        if len(self.tricks) == TRICKS:
-            self._score()
-        else:
-            self.player = winner
-
     def _score(self) -> None:
         g = self.game
         side = self.bidder % 2
@@ -468,55 +395,11 @@ class State:
         self.points[1 - side] = TRICKS - taken if g.defenders_score else 0
         self._end()
 
-    def _end(self) -> None:
-        self.phase, self.player = OVER, TERMINAL
-
     def returns(self) -> list[float]:
         """Each seat's side's points for the hand (0 until the hand is over, and for a hand thrown in)."""
         return [float(self.points[s % 2]) for s in range(PLAYERS)]
 
-    def rewards(self) -> list[float]:
-        """OpenSpiel's rewards: the returns at the end, 0 before (the points come only at the end)."""
-        return self.returns() if self.phase == OVER else [0.0] * PLAYERS
-
-    def player_return(self, player: int) -> float:
-        return self.returns()[self._seat(player)]
-
-    def num_players(self) -> int:
-        return PLAYERS
-
-    def get_game(self) -> Game:
-        return self.game
-
-    def clone(self) -> State:
-        """An independent copy: actions applied to it leave this state as it is."""
-        other = State.__new__(State)
-        for name in State.__slots__:
-            setattr(other, name, getattr(self, name))
-        other._history = list(self._history)
-        other.hands = list(self.hands)
-        other.dealt = list(self.dealt)
-        other.order = list(self.order)
-        other.calls = list(self.calls)
-        other.trick = list(self.trick)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
-        other.points = list(self.points)
-        other.voids = list(self.voids)
-        return other
-
-    def child(self, action: int) -> State:
-        """A clone with ``action`` applied."""
-        s = self.clone()
-        s.apply_action(action)
-        return s
-
     # ---------------------------------------------------------------- text
-
-    def _seat(self, player) -> int:
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < PLAYERS:
-            raise GameError(f"player must be a seat 0..{PLAYERS - 1}, got {player!r}")
-        return player
 
     def _call_word(self, level: int) -> str:
         return self.game.call_names[level] if level < len(self.game.call_names) else str(level)
@@ -601,13 +484,6 @@ class State:
             t[_O_TURN + self.player] = 1.0
             t[_O_PHASE + _PHASE_SLOT[self.phase]] = 1.0
         return t
-
-    def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """The observation tensor: it holds the whole history a seat has seen (perfect recall)."""
-        return self.observation_tensor(player)
-
-    def observation_string(self, player: int | None = None) -> str:
-        return self.information_state_string(player)
 
     def __str__(self) -> str:
         lines = [f"dealer {self.dealer}" if self.dealer >= 0 else "dealer not drawn yet"]
@@ -731,3 +607,6 @@ class State:
                 a = discard
             state.apply_action(a)
         return state
+
+
+Game.STATE = State
