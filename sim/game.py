@@ -131,17 +131,17 @@ class HandState:
     """The part of a variant's ``State`` every variant shares: the node queries, copies, refusals and the play of
     a trick (follow the suit led, the left bower as trump, the highest power wins).
 
-    A subclass sets ``PLAYERS``, ``TRICKS``, ``OVER`` (its phase once the hand
-    is over), ``EFFECTIVE`` and ``POWER`` (the play tables by trump: a card's
+    A subclass sets ``PLAYERS``, ``TRICKS``, ``DECK`` (its cards), ``DEAL``
+    and ``OVER`` (its phases of the deal and once the hand is over), ``EFFECTIVE`` and ``POWER`` (the play tables by trump: a card's
     suit as played, its power, trumps at 100 and above) and ``CARDS`` (a
     mask's cards, ascending), and holds ``game``, ``_history``, ``phase``,
     ``player``, ``hands``, ``trump``, ``trick``, ``tricks``, ``won``,
-    ``voids``, ``played``; it defines ``_score`` (the hand's points, then
+    ``voids``, ``played``, ``gone`` (the cards dealt so far); it defines ``_score`` (the hand's points, then
     ``_end``), and ``_trick_size`` where a seat may sit out.
     """
 
     __slots__ = ()
-    PLAYERS = TRICKS = OVER = 0
+    PLAYERS = TRICKS = DECK = DEAL = OVER = 0
     EFFECTIVE: tuple = ()
     POWER: tuple = ()
     CARDS = staticmethod(cards_of)
@@ -212,6 +212,18 @@ class HandState:
 
     def _end(self) -> None:
         self.phase, self.player = self.OVER, TERMINAL
+
+    def _accept(self, action) -> int:
+        """``action`` as an int, added to the history, once it is legal here (``_refuse`` otherwise); a card of the
+        deal is checked against the cards dealt so far, not against the whole list."""
+        a = int(action) if isinstance(action, int) or hasattr(action, "__index__") else action
+        if self.phase == self.DEAL and type(a) is int and 0 <= a < self.DECK:
+            if self.gone >> a & 1:
+                self._refuse(action, self.legal_actions())
+        elif type(a) is not int or a not in self.legal_actions():
+            self._refuse(action, self.legal_actions())
+        self._history.append(a)
+        return a
 
     def _legal_cards(self, seat: int) -> list[int]:
         """The cards ``seat`` may play: those of the suit led if it holds one, else any."""

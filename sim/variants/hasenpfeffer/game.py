@@ -224,7 +224,7 @@ class Game(HandGame):
 class State(HandState):
     """One hand of Hasenpfeffer at one node (see the module's text for the nodes and action ids)."""
 
-    PLAYERS, TRICKS, OVER, EFFECTIVE, POWER = PLAYERS, TRICKS, OVER, EFFECTIVE, POWER
+    PLAYERS, TRICKS, DECK, DEAL, OVER, EFFECTIVE, POWER = PLAYERS, TRICKS, DECK, DEAL, OVER, EFFECTIVE, POWER
     CARDS = staticmethod(_cards)  # with the joker
 
     __slots__ = ("game", "_history", "dealer", "hands", "dealt", "order", "widow", "calls", "high", "bidder",
@@ -296,14 +296,8 @@ class State(HandState):
 
     def apply_action(self, action: int) -> None:
         """Take ``action`` (a chance outcome at a chance node); GameError with one line if it is not legal."""
-        a = int(action) if isinstance(action, int) or hasattr(action, "__index__") else action
+        a = self._accept(action)
         ph = self.phase
-        if ph == DEAL and type(a) is int and 0 <= a < DECK:
-            if self.gone >> a & 1:
-                self._refuse(action, self.legal_actions())
-        elif type(a) is not int or a not in self.legal_actions():
-            self._refuse(action, self.legal_actions())
-        self._history.append(a)
         if ph == PLAY:
             self._play(a)
         elif ph == DEAL:
