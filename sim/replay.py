@@ -77,18 +77,20 @@ def _popcount(m: int) -> int:
     return bin(m).count("1")
 
 
-def _cost(pos, seat: int, card: int, side: int, need_best: bool) -> tuple[int, list[str], int | None]:
-    """(double-dummy cost of ``card`` for the side of ``seat``, the best cards, the maker side's tricks with best play).
+def _cost(pos, seat: int, card: int, side: int, need_best: bool) -> tuple[int, list[str], int | None, int]:
+    """(double-dummy cost of ``card`` for the side of ``seat``, the best cards, the maker side's tricks with best play,
+    how many legal cards the seat had).
 
     At ``pos``, before ``card`` is played; ``side``: the maker's side. A
-    single legal card costs nothing and is not solved (the last item is then
+    single legal card costs nothing and is not solved (the third item is then
     None) unless ``need_best``.
     """
     from bower.sim import solve as S
 
     legal = S.legal_cards(pos.hands[seat], pos.trump, pos.trick)
-    if legal >> card & 1 and _popcount(legal) == 1 and not need_best:
-        return 0, [card_str(card)], None
+    n_legal = _popcount(legal)
+    if legal >> card & 1 and n_legal == 1 and not need_best:
+        return 0, [card_str(card)], None, n_legal
     vals = S.card_values(pos, side)
     mine = side >> seat & 1
     best = max(vals.values()) if mine else min(vals.values())
@@ -98,7 +100,8 @@ def _cost(pos, seat: int, card: int, side: int, need_best: bool) -> tuple[int, l
         after = S.Position(dict(pos.hands), pos.active, pos.trump, list(pos.trick), pos.leader, dict(pos.taken))
         w = _apply(after, seat, card)
         v = (1 if w >= 0 and side >> w & 1 else 0) + S.value(after, side)[0]
-    return (best - v if mine else v - best), [card_str(c) for c, x in sorted(vals.items()) if x == best], best
+    return ((best - v if mine else v - best), [card_str(c) for c, x in sorted(vals.items()) if x == best], best,
+            n_legal)
 
 
 def _apply(pos, seat: int, card: int) -> int:
@@ -129,10 +132,11 @@ def _play_out(pos, plays, side: int, where: str, dd: bool, lead_note: str = ""):
                               f"(trick {n_trick}: seat {turn} to {'lead' if not pos.trick else 'play'}"
                               f"{'; ' + lead_note if k == 0 and lead_note else ''})")
         if dd:
-            cost, best, value = _cost(pos, seat, card, side, k == 0)
+            cost, best, value, n_legal = _cost(pos, seat, card, side, k == 0)
             if k == 0:
                 dd_tricks = value
-            costs.append({"trick": n_trick, "seat": seat, "card": card_str(card), "cost": cost, "best": best})
+            costs.append({"trick": n_trick, "seat": seat, "card": card_str(card), "cost": cost, "best": best,
+                          "legal": n_legal})
         if not legal_cards(pos.hands[seat], pos.trump, pos.trick) >> card & 1:
             led = SUITS[EFF_SUIT[pos.trump, pos.trick[0][1]]]
             reneges.append({"trick": n_trick, "seat": seat, "card": card_str(card), "follow": led, "play": k})
@@ -211,7 +215,7 @@ def replay_hand(rec: dict, where: str = "record", dd: bool = False) -> dict:
     ``in_play`` and ``side`` (the seats in play, the maker side's),
     ``plays``, the record's own ``recorded`` tricks/points with ``matches``
     (when it has them) and, with ``dd``, ``costs`` (one per play: ``trick``,
-    ``seat``, ``card``, ``cost``, ``best`` cards) and ``dd_tricks`` (the
+    ``seat``, ``card``, ``cost``, ``best`` cards, ``legal``: how many legal cards the seat had) and ``dd_tricks`` (the
     maker side's double-dummy tricks at the first lead: the tricks it took
     are ``dd_tricks`` less its own plays' costs plus the defenders'). A
     reneges entry: ``trick``, ``seat``, ``card``, ``follow`` (the suit led,

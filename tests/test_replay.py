@@ -562,7 +562,7 @@ def test_text_and_json_output(records, capsys, tmp_path):
     code, text, _ = run(capsys, "replay", path, "--json", "--dd")
     o = json.loads(text.splitlines()[0])
     assert len(o["costs"]) == len(recs[0]["plays"])
-    assert {"trick", "seat", "card", "cost", "best"} == set(o["costs"][0])
+    assert {"trick", "seat", "card", "cost", "best", "legal"} == set(o["costs"][0])
 
 
 def test_help_lists_the_fields_and_penalties(capsys):

@@ -57,9 +57,13 @@ class _ReplayCommand(click.Command):
 @click.option("--hand", "hand", default=None, type=HandRange(),
               help="Replay only record N, or records N to M-1 with N:M (N: to the end). Records are numbered "
                    "from 0, as the output and messages name them (record N); the summary counts these alone.")
+@click.option("--top", "top", default=10, show_default=True, type=click.IntRange(min=0),
+              help="With --dd over more than one hand: how many of the costliest cards to list.")
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png",
+              help="With --dd: draw the mean cost per card by trick number, one line per player (PNG).")
 @scheduler_option
-def replay(file, dd, as_json, hand, scheduler):
-    """Replay the hands of FILE (.jsonl or .parquet records, or a .egn game) against the rules: reneges, tricks, points.
+def replay(file, dd, as_json, hand, scheduler, top, plot_path):
+    """Replay the hands of FILE (.jsonl or .parquet records, a .egn game, or a folder of them) against the rules.
 
     Each hand is replayed from its plays: turn order, the cards each seat
     held (from 'deal' when the record has it, else the cards each seat
@@ -96,19 +100,50 @@ def replay(file, dd, as_json, hand, scheduler):
     the replay with one line naming the record and the field (status 2).
     --json prints one JSON object per hand: hand, tricks, points (with
     the penalties), score (as played), penalty, reneges, costs (--dd), ...
+    Over more than one hand, --dd adds a table by player (the names an
+    EGN file gives its seats, else seat numbers): cards played, cards with
+    a choice (more than one legal card), cards that cost at least one
+    trick, tricks lost (the costs summed) as the maker's side and as
+    defenders; then the --top costliest cards with file, record, hand and
+    trick (--json: one more JSON object, with "players" and "costliest").
+    --plot FILE.png draws the mean cost per card by trick number. A FOLDER
+    is replayed file by file (its .jsonl, .parquet and .egn files, in
+    sorted name order; each file named), and its table counts them all.
     --hand 5 replays record 5 alone, --hand 5:8 records 5, 6 and 7 (M not
     included), --hand 5: from record 5 to the end; the earlier hands of a
     game record 5 belongs to are replayed too, for the game's running
     scores, but not shown. A record number past the file's last is one
     line and status 2.
     """
-    from bower.sim.replay import replay_file
+    from bower.sim.replay import ReplayError, replay_file
+    from bower.sim import replay_table as RT
     from bower.sim.variants import get_variant
+
+    files, folder = RT.record_files(file)
+    if plot_path is not None:
+        if not dd:
+            raise ReplayError("--plot draws the double-dummy costs: it needs --dd")
+        RT.check_plot_path(plot_path)
+    if folder and hand is not None:
+        raise ReplayError(f"--hand picks records of one file; {file} is a folder")
+    table = RT.PlayerTable() if dd else None
+
+    def results():
+        for f in files:
+            names = RT.player_names(f) if dd else None
+            for r in replay_file(f, dd, scheduler, hand):
+                if folder:
+                    r["file"] = f
+                if table is not None:
+                    table.add(r, f, names)
+                yield f, r
 
     games: dict = {}
     n = played = renege_count = differ = 0
     unknown: dict = {}
-    for r in replay_file(file, dd, scheduler, hand):
+    shown = None
+    # a folder is replayed whole before anything is printed: a bad file stops it with nothing written
+    for f, r in (list(results()) if folder else results()):
         n += 1
         played += not r["thrown_in"]
         renege_count += len(r["reneges"])
@@ -116,11 +151,19 @@ def replay(file, dd, as_json, hand, scheduler):
         if r.get("unknown"):
             unknown[tuple(r["unknown"])] = unknown.get(tuple(r["unknown"]), 0) + 1
         if "game" in r:
-            games[r["game"]] = r
+            games[(f, r["game"])] = r
         if as_json:
             click.echo(json.dumps(r, separators=(",", ":")))
         else:
+            if folder and f != shown:
+                click.echo(f"file {f}:")
+                shown = f
             click.echo(format_hand(get_variant(r["variant"]), r, dd))
+    if plot_path is not None:
+        RT.draw_plot(table, plot_path)
+    many = table is not None and table.hands > 1
+    if as_json and many:
+        click.echo(json.dumps(table.as_json(top), separators=(",", ":")))
     if not as_json:
         tail = [f"{n:,} hand(s) replayed: {played:,} played, {n - played:,} thrown in; {renege_count:,} renege(s)"]
         for fields, k in unknown.items():
@@ -129,10 +172,12 @@ def replay(file, dd, as_json, hand, scheduler):
             tail.append(f"{k:,} hand(s) with {unknown_note(fields)}")
         if differ:
             tail.append(f"the record's own tricks or points differ from the replay on {differ:,} hand(s)")
-        for label, r in games.items():
+        for (_, label), r in games.items():
             if r["winner"] is None:
                 v = get_variant(r["variant"])
                 tail.append(f"game {label}: no winner after {r['game_hand']} hand(s) ({_units(v, r['scores'], False)})")
+        if many:
+            tail.append(table.text(top))
         click.echo("\n".join(tail))
 
 

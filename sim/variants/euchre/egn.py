@@ -731,6 +731,16 @@ def items(path):
         yield rec, f"{path}: deal {rec['hand']}"
 
 
+def player_names(path) -> list[str] | None:
+    """The names of the players by seat (EGN's ``players``, seat 0 first), or None when the file does not give one
+    name per seat (``bower replay --dd``'s table by player; the records readers' ``player_names``)."""
+    names = _load(path)["metadata"].get("players")
+    if (isinstance(names, list) and len(names) == 4 and all(isinstance(x, str) and x.strip() for x in names)
+            and len(set(names)) == 4):
+        return [x.strip() for x in names]
+    return None
+
+
 def egn_as_jsonl(path, folder) -> str:
     """The records of an EGN file (``read_egn``; each deal left out named on stderr, as the other readers do) as a
     JSONL records file with its metadata in ``folder``: its path. For readers of JSONL and Parquet alone
