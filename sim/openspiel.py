@@ -178,15 +178,8 @@ class _Held:
 
 
 class BowerObserver:
-    """pyspiel's PyObserver over a bower state: bower's tensor; bower's information state string and a count.
-
-    The string is bower's ``information_state_string(player)`` and a last
-    line ``decisions N``, the number of decisions made so far (public in every
-    variant). The count keeps the string a perfect-recall key where a
-    variant's own string leaves a public decision out (Ghost Hand's ``keep``:
-    the string is the same before and after it, while the legal actions
-    change), which OpenSpiel's ISMCTS needs (its nodes are keyed by it).
-    """
+    """pyspiel's PyObserver over a bower state: bower's observation tensor and information state string (a
+    perfect-recall record of what the seat has seen, which OpenSpiel's ISMCTS keys its nodes by)."""
 
     def __init__(self, bower_game, iig_obs_type=None, params=None):
         if params:
@@ -200,5 +193,4 @@ class BowerObserver:
         self.tensor[:] = state.bower.observation_tensor(player)
 
     def string_from(self, state, player):
-        decisions = sum(1 for pa in state.full_history() if pa.player >= 0)
-        return f"{state.bower.information_state_string(player)}\ndecisions {decisions}"
+        return state.bower.information_state_string(player)

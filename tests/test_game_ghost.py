@@ -487,3 +487,18 @@ def main(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+
+
+def test_a_keep_is_public_and_counted_in_the_game_length():
+    """Every seat may keep at its first turn before one swaps: the keeps show in every seat's text (so the text
+    changes with the legal actions, as OpenSpiel's searches need) and the longest hand fits ``max_game_length``."""
+    game = bower.game("ghost")
+    state = game.new_initial_state()
+    state.apply_action(2)  # dealer seat 2: seat 0 first
+    for c in range(24):
+        state.apply_action(c)
+    before = state.information_state_string(1)
+    state.apply_action(gg.KEEP)
+    assert state.legal_actions() != [gg.KEEP, gg.SWAP]
+    assert "kept 0" in state.information_state_string(1) and state.information_state_string(1) != before
+    assert game.max_game_length() == 3 + 3 + 1 + 18

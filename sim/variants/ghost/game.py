@@ -148,8 +148,9 @@ class Game(HandGame):
         return 24.0
 
     def max_game_length(self) -> int:
-        """Decisions at most: a swap, the calls, naming trump, 18 cards."""
-        return 1 + (MAX_CALLS if self.until_passes else PLAYERS) + 1 + PLAYERS * TRICKS
+        """Decisions at most: a keep or swap at each seat's first turn (while no one has swapped), the calls, naming
+        trump, 18 cards."""
+        return (PLAYERS if self.swap else 0) + (MAX_CALLS if self.until_passes else PLAYERS) + 1 + PLAYERS * TRICKS
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v}" for k, v in self.rules.items())
@@ -162,7 +163,8 @@ class State(HandState):
     PLAYERS, TRICKS, DECK, DEAL, OVER, EFFECTIVE, POWER = PLAYERS, TRICKS, DECK, DEAL, OVER, EFFECTIVE, POWER
 
     __slots__ = ("game", "_history", "dealer", "dealt_order", "hands", "dealt", "ghost", "swapper", "dead",
-                 "calls", "phase", "player", "pos", "passed", "called", "n_passed", "standing", "maker", "bid",
+                 "calls", "kept", "phase", "player", "pos", "passed", "called", "n_passed", "standing", "maker",
+                 "bid",
                  "trump", "trick", "tricks", "won", "points", "voids", "played", "gone")
 
     def __init__(self, game: Game):
@@ -181,6 +183,7 @@ class State(HandState):
         self.pos = 1  # the auction's position now (1..3)
         self.passed = 0  # bit per seat: passed (final)
         self.called = 0  # bit per seat: has called
+        self.kept = 0  # bit per seat: kept its hand at its swap decision (public, as a swap is)
         self.n_passed = 0
         self.standing = 0  # the standing bid level (0: none)
         self.maker = -1
@@ -242,6 +245,8 @@ class State(HandState):
         elif ph == AUCTION:
             self._call(a)
         elif ph == SWAP_TURN:
+            if a == KEEP:
+                self.kept |= 1 << self.player
             if a == SWAP:
                 seat = self.player
                 self.swapper = seat
@@ -365,6 +370,8 @@ class State(HandState):
             lines.append(f"dead {_names(_cards(self.dead))}")
         if self.swapper >= 0:
             lines.append(f"swap {self.swapper}")
+        if self.kept:
+            lines.append("kept " + " ".join(str(s) for s in range(PLAYERS) if self.kept >> s & 1))
         if self.calls:
             lines.append(self._calls_line())
         if self.trump >= 0:
