@@ -601,7 +601,7 @@ def bot(name: str, *, variant: str = "ghost", seed: int = 0, **options: Any) -> 
 @_faults
 def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules: dict[str, Any] | None = None,
            hands: int = 1_000_000, seed: int = 0, threads: int | None = None, target: int | None = None,
-           resamples: int | None = None) -> pd.DataFrame:
+           resamples: int | None = None, cache: bool = True) -> pd.DataFrame:
     """Game equity, as ``bower equity``: each side's or player's chance to win the game from every score and dealer.
 
     ``hands`` hands are simulated under ``strategy`` and counted by outcome
@@ -614,7 +614,11 @@ def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules
     Three players (Ghost Hand, Cutthroat): ``dealer``, ``score0`` ..
     ``score2`` (each seat's score), ``equity0`` .. ``equity2`` (each seat's
     chance) and ``low0`` .. ``high2``. ``.attrs`` holds the run (``variant``,
-    ``start`` and the rest of the ``--json`` dict but the grids).
+    ``start`` and the rest of the ``--json`` dict but the grids). A table
+    computed once is kept in the user's cache folder
+    (``$XDG_CACHE_HOME/bower/equity``, else ``~/.cache/bower/equity``) and
+    read back by the next call with the same inputs; ``cache=False`` or
+    ``BOWER_EQUITY_CACHE=0`` computes it afresh and keeps nothing.
 
     Examples:
         >>> eq = bower.equity("euchre", hands=100_000, seed=1, resamples=20)
@@ -633,9 +637,10 @@ def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules
     from bower.sim import equity as E
 
     _check_args(variant=(variant, "str"), rules=(rules, "dict?"), hands=(hands, "int"), seed=(seed, "int"),
-                threads=(threads, "int?"), target=(target, "int?"), resamples=(resamples, "int?"))
+                threads=(threads, "int?"), target=(target, "int?"), resamples=(resamples, "int?"),
+                cache=(cache, "bool"))
     t = E.compute(_variant(variant).name, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads,
-                  target=target, resamples=resamples)
+                  target=target, resamples=resamples, cache=cache)
     eq, lo, hi = (np.asarray(t[k]) for k in ("equity", "low", "high"))
     if eq.ndim == 5:  # three players: [dealer][seat][score 0][score 1][score 2]
         d, a, b, c = np.meshgrid(np.arange(3), t["scores"], t["scores"], t["scores"], indexing="ij")

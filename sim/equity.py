@@ -197,8 +197,12 @@ def _run_info(v, rules: dict, strategy, hands: int, seed: int, resamples: int, t
 
 def compute(variant: str = "euchre", *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
             seed: int = 0, threads: int | None = None, target: int | None = None, resamples: int | None = None,
-            floor: int | None = None) -> dict:
+            floor: int | None = None, cache: bool = True) -> dict:
     """The equity table of ``variant`` as a dict (see the module's docstring for the method).
+
+    A table computed once is kept in the user's cache folder and read back
+    (bit for bit) by the next call with the same inputs (``compute_cached``);
+    ``cache=False`` or ``BOWER_EQUITY_CACHE=0`` neither reads nor writes it.
 
     Keys: ``variant``, ``rules``, ``strategy``, ``hands``, ``seed``,
     ``target``, ``floor``, ``scores`` (the grid's scores, floor .. target-1),
@@ -211,6 +215,14 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     averaged over the dealer, ``start_by_position`` (dealer, position 1,
     position 2) with ``start_ci95`` for each.
     """
+    return compute_cached(variant, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads,
+                          target=target, resamples=resamples, floor=floor, cache=cache)[0]
+
+
+def _compute(variant: str = "euchre", *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
+             seed: int = 0, threads: int | None = None, target: int | None = None, resamples: int | None = None,
+             floor: int | None = None) -> dict:
+    """``compute`` without the cache: the hands are played and the programme solved."""
     from bower.sim import runner
     from bower.sim.rules import get_variant, resolve
 
@@ -259,6 +271,170 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
         "cpu_s": time.process_time() - c0,
         "wall_s": time.perf_counter() - t0,
     }
+
+
+# The disk cache of computed tables.
+#
+# A table is kept as two files in ``cache_folder()``: ``KEY.npz`` (the table's arrays) and ``KEY.json`` (every
+# other key, the names of the arrays and the SHA-256 of the .npz), each written to a temporary file in the same
+# folder and renamed over the old one, the .json last. KEY is a hash of everything that decides the table (see
+# ``cache_key``); an entry that cannot be read, whose key, format or checksum disagree, or whose arrays are not the
+# ones named, is not trusted: the table is computed again and the entry replaced.
+
+CACHE_ENV = "BOWER_EQUITY_CACHE"  # "0" (or "off", "false", "no"): no cache
+CACHE_FORMAT = 1  # the layout of an entry; a change makes every older entry a miss
+
+
+def cache_folder() -> str | None:
+    """The folder of cached tables, ``$XDG_CACHE_HOME/bower/equity`` (else ``~/.cache/bower/equity``), as
+    ``bower.kernels.cache`` places Numba's; None when ``BOWER_EQUITY_CACHE`` turns the cache off."""
+    if os.environ.get(CACHE_ENV, "").strip().lower() in ("0", "off", "false", "no"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "bower", "equity")
+
+
+def cache_key(variant: str, *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
+              seed: int = 0, target: int | None = None, resamples: int | None = None,
+              floor: int | None = None) -> str:
+    """SHA-256 (hex) of what decides a table: the variant, the full rule set in force, the strategy's name and
+    full parameters, hands, seed, target, resamples and floor as asked, the bower and NumPy versions, the
+    programme's constants and the source of the code that plays the hands and solves the programme. Threads are
+    left out: they never change the table."""
+    import hashlib
+    import json
+
+    from bower.kernels.cache import source_stamp
+    from bower.sim import __version__, runner
+    from bower.sim.rules import get_variant
+    from bower.sim.strategy import load_strategy
+
+    v = get_variant(variant)
+    _, rules_d, rules_vec = runner.resolve_run(v.name, seed, rules)
+    name, params = load_strategy(strategy, v.name)
+    _, vector = runner.seat_params(strategy, v.name)
+    modules = sorted({__name__, "bower.kernels.equity", v.hand_kernels.__name__})
+    what = {
+        "format": CACHE_FORMAT, "bower": __version__, "numpy": np.__version__, "variant": v.name,
+        "rules": resolved_rules(v, seed, rules), "rules_vector": np.asarray(rules_vec).tolist(),
+        "strategy": name, "params": {k: params[k] for k in sorted(params)},
+        "params_vector": np.asarray(vector).tolist(), "hands": int(hands), "seed": int(seed),
+        "target": v.target if target is None else int(target),
+        "resamples": None if resamples is None else int(resamples), "floor": None if floor is None else int(floor),
+        "constants": {"TOL": TOL, "TOL_DRAWS3": TOL_DRAWS3, "MAX_SWEEPS": MAX_SWEEPS,
+                      "DEFAULT_RESAMPLES": DEFAULT_RESAMPLES, "FLOOR_SPAN": FLOOR_SPAN, "FLOOR_SPAN3": FLOOR_SPAN3,
+                      "LARGE_SIDE3": LARGE_SIDE3, "LARGE_RESAMPLES3": LARGE_RESAMPLES3,
+                      "RESAMPLE_KEY": RESAMPLE_KEY},
+        "code": {m: source_stamp(m) for m in modules},
+    }
+    text = json.dumps(what, sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _file_sha(path: str) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def cache_read(folder: str, key: str) -> dict | None:
+    """The table cached under ``key`` in ``folder``, or None where there is none or it is not sound."""
+    import json
+
+    base = os.path.join(folder, key)
+    try:
+        with open(base + ".json", encoding="utf-8") as f:
+            meta = json.load(f)
+        if meta.get("format") != CACHE_FORMAT or meta.get("key") != key:
+            return None
+        if _file_sha(base + ".npz") != meta["npz_sha256"]:
+            return None
+        with np.load(base + ".npz", allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+        if sorted(arrays) != sorted(meta["arrays"]) or set(arrays) & set(meta["table"]):
+            return None
+        table = dict(meta["table"])
+        table.update(arrays)
+        return {k: table[k] for k in meta["order"]}
+    except Exception:  # noqa: BLE001 - whatever is wrong with an entry, it is computed again
+        return None
+
+
+def _write_atomic(folder: str, name: str, write) -> None:
+    """``write(file object)`` into a temporary file in ``folder``, renamed to ``name`` (removed if anything fails)."""
+    fd, tmp = tempfile.mkstemp(prefix=".bower-", suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, os.path.join(folder, name))
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def cache_write(folder: str, key: str, table: dict) -> bool:
+    """Keep ``table`` under ``key`` in ``folder``; False (and nothing kept) where a key does not survive JSON as it
+    is or the folder cannot be written (one ``bower: note:`` line)."""
+    import json
+
+    from bower.sim.progress import notice
+
+    arrays = {k: x for k, x in table.items() if isinstance(x, np.ndarray)}
+    rest = {k: x for k, x in table.items() if k not in arrays}
+    try:
+        text = json.dumps({"format": CACHE_FORMAT, "key": key, "order": list(table), "arrays": sorted(arrays),
+                           "table": rest, "npz_sha256": None})
+        if json.loads(text)["table"] != rest:  # a tuple or a NaN would come back otherwise
+            return False
+    except (TypeError, ValueError):
+        return False
+    try:
+        os.makedirs(folder, exist_ok=True)
+        _write_atomic(folder, key + ".npz", lambda f: np.savez(f, **arrays))
+        meta = json.loads(text)
+        meta["npz_sha256"] = _file_sha(os.path.join(folder, key + ".npz"))
+        _write_atomic(folder, key + ".json", lambda f: f.write(json.dumps(meta).encode()))
+        return True
+    except OSError as e:
+        notice(f"the equity cache {folder} cannot be written ({e.strerror or e}); the table was not kept")
+        return False
+
+
+def compute_cached(variant: str = "euchre", *, strategy="default", rules: dict | None = None,
+                   hands: int = DEFAULT_HANDS, seed: int = 0, threads: int | None = None, target: int | None = None,
+                   resamples: int | None = None, floor: int | None = None,
+                   cache: bool = True) -> tuple[dict, str | None]:
+    """(``compute``'s table, the cache file it was read from or None where it was computed now)."""
+    from bower.sim import runner
+    from bower.sim.rules import get_variant
+
+    args = dict(strategy=strategy, rules=rules, hands=hands, seed=seed, target=target, resamples=resamples,
+                floor=floor)
+    folder = cache_folder() if cache else None
+    key = None
+    if folder is not None:
+        v = get_variant(variant)
+        check_variant(v)
+        if target is not None:
+            check_target(target)
+        runner.check_count("--hands", hands, runner.MAX_HANDS)
+        if resamples is not None:
+            runner.check_count("resamples", resamples, 100_000)
+        runner.set_threads(threads)
+        if not v.partnerships:
+            check_rules3(v, resolved_rules(v, seed, rules))
+        key = cache_key(v.name, **args)
+        table = cache_read(folder, key)
+        if table is not None:
+            return table, os.path.join(folder, key + ".npz")
+    table = _compute(variant, threads=threads, **args)
+    if key is not None:
+        cache_write(folder, key, table)
+    return table, None
 
 
 def side_view(table: dict, dealer: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -23,6 +23,9 @@ import pytest
 # Idle OpenMP threads (Numba's threading layer) sleep instead of spinning, so two workers' kernels do not
 # burn each other's cores between parallel regions. Read when the OpenMP runtime loads, at the first kernel.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# The tests compute their equity tables afresh and keep none in the user's cache folder (tests/test_equity.py's
+# cache tests turn it on, in a temporary folder).
+os.environ["BOWER_EQUITY_CACHE"] = "0"
 
 from tests.warm import WORKERS_FOLDER  # noqa: E402  (tests/warm.py fills it)
 

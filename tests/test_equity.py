@@ -231,3 +231,142 @@ def test_three_player_kernel_matches_its_twin(data, target, deep, draws, throw_i
     # hand 9 times in 10) leave errors some hundred times the last sweep's move
     again, _ = E.solve_cube(pts, probs, target, floor, start=np.clip(twin[0] + 0.01, 0, 1))
     assert np.abs(again - twin).max() < 1e-8
+
+
+# The disk cache of tables (``E.compute_cached``): on for these tests only, in a temporary folder.
+
+CACHED = dict(hands=20_000, seed=5, resamples=10)
+
+
+@pytest.fixture
+def equity_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOWER_EQUITY_CACHE", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    return tmp_path / "bower" / "equity"
+
+
+def _refuse_hands(monkeypatch):
+    """Make playing a hand fail: a table that still comes back came from the cache."""
+    from bower.sim import runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("hands were played")
+
+    monkeypatch.setattr(runner, "run_hands", refuse)
+
+
+def _assert_identical(a: dict, b: dict, timed: bool = True) -> None:
+    """Bit for bit, types included (``timed=False``: but the times, for a table computed twice)."""
+    assert list(a) == list(b)
+    for k in a:
+        if not timed and k in ("cpu_s", "wall_s"):
+            continue
+        x, y = a[k], b[k]
+        assert type(x) is type(y), k
+        if isinstance(x, np.ndarray):
+            assert x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes(), k
+        else:
+            assert x == y, k
+
+
+@pytest.mark.parametrize("variant", ["euchre", "cutthroat"])
+def test_cache_returns_the_same_table_without_playing_hands(equity_cache, monkeypatch, variant):
+    import bower
+
+    first, path = E.compute_cached(variant, **CACHED)
+    assert path is None
+    assert len(list(equity_cache.glob("*.npz"))) == 1 and len(list(equity_cache.glob("*.json"))) == 1
+    assert not list(equity_cache.glob(".bower-*"))
+    _refuse_hands(monkeypatch)
+    second, path = E.compute_cached(variant, threads=1, **CACHED)  # threads are not in the key
+    assert path is not None and path.startswith(str(equity_cache))
+    _assert_identical(first, second)
+    _assert_identical(first, E.compute(variant, **CACHED))
+    df = bower.equity(variant, **CACHED)  # the library's call reads it too
+    assert len(df) > 0 and df.attrs["seed"] == CACHED["seed"]
+    with pytest.raises(AssertionError, match="hands were played"):
+        E.compute(variant, **CACHED, cache=False)
+    with pytest.raises(AssertionError, match="hands were played"):
+        E.compute(variant, **{**CACHED, "seed": 6})  # another seed misses
+
+
+def test_cache_key_holds_everything_that_decides_the_table():
+    base = E.cache_key("euchre", **CACHED)
+    assert base == E.cache_key("euchre", **CACHED)
+    assert base == E.cache_key("euchre", strategy="default", rules={"stick_the_dealer": False}, **CACHED)  # as resolved
+    others = [
+        E.cache_key("euchre", **{**CACHED, "seed": 6}),
+        E.cache_key("euchre", **{**CACHED, "hands": 20_001}),
+        E.cache_key("euchre", **{**CACHED, "resamples": 11}),
+        E.cache_key("euchre", target=12, **CACHED),
+        E.cache_key("euchre", floor=-10, **CACHED),
+        E.cache_key("euchre", rules={"stick_the_dealer": True}, **CACHED),
+        E.cache_key("euchre", strategy={"w_trump_nine": 0.3}, **CACHED),
+        E.cache_key("euchre", strategy={"w_trump_nine": 0.31}, **CACHED),
+        E.cache_key("hasenpfeffer", **CACHED),
+    ]
+    assert len({base, *others}) == len(others) + 1
+
+
+def test_cache_misses_on_another_rule_or_strategy_parameter(equity_cache, monkeypatch):
+    E.compute("euchre", **CACHED)
+    _refuse_hands(monkeypatch)
+    for change in ({"rules": {"stick_the_dealer": True}}, {"strategy": {"w_trump_nine": 0.3}}):
+        with pytest.raises(AssertionError, match="hands were played"):
+            E.compute("euchre", **CACHED, **change)
+
+
+@pytest.mark.parametrize("damage", ["npz garbage", "npz flipped byte", "json truncated", "npz missing"])
+def test_a_corrupt_entry_is_computed_again_and_replaced(equity_cache, monkeypatch, damage):
+    first = E.compute("euchre", **CACHED)
+    npz, = equity_cache.glob("*.npz")
+    js = npz.with_suffix(".json")
+    if damage == "npz garbage":
+        npz.write_bytes(b"not a zip file")
+    elif damage == "npz flipped byte":
+        data = bytearray(npz.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        npz.write_bytes(bytes(data))
+    elif damage == "json truncated":
+        js.write_text(js.read_text()[:100])
+    else:
+        npz.unlink()
+    again, path = E.compute_cached("euchre", **CACHED)
+    assert path is None  # computed, not trusted
+    _assert_identical(first, again, timed=False)
+    _refuse_hands(monkeypatch)
+    third, path = E.compute_cached("euchre", **CACHED)  # the entry was replaced
+    assert path is not None
+    _assert_identical(again, third)
+
+
+def test_an_unwritable_cache_folder_still_answers(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("BOWER_EQUITY_CACHE", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))  # a file: no folder can be made under it
+    table, path = E.compute_cached("euchre", **CACHED)
+    assert path is None and table["variant"] == "euchre"
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("bower: note: the equity cache") and "not kept" in err[0]
+
+
+def test_cache_off_by_environment(equity_cache, monkeypatch):
+    monkeypatch.setenv("BOWER_EQUITY_CACHE", "0")
+    assert E.cache_folder() is None
+    E.compute("euchre", **CACHED)
+    assert not equity_cache.exists()
+
+
+def test_cli_notes_a_cached_table(equity_cache, capsys):
+    args = ("equity", "--variant", "euchre", "--hands", "20000", "--seed", "5")
+    code, out1, err1 = run(capsys, *args, "--json")
+    assert code == 0 and "cache" not in err1
+    code, out2, err2 = run(capsys, *args, "--json")
+    assert code == 0 and out2 == out1 and "cache" not in json.loads(out2)
+    assert err2.strip().startswith("bower: note: equity table read from the cache (") and "--no-cache" in err2
+    code, out3, err3 = run(capsys, *args, "--json", "--no-cache")
+    assert code == 0 and "cache" not in err3
+    assert json.loads(out3)["equity"] == json.loads(out1)["equity"]
+    code, out, err = run(capsys, *args, "--score", "8,2")
+    assert code == 0 and "score 8-2" in out and "from the cache" in err

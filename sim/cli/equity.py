@@ -40,7 +40,10 @@ from bower.sim.text import limit_text
               help="Three players: seat 2's score in the printed slice (rows seat 0's score, columns seat 1's).")
 @json_option
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Also draw the table as a heat map (PNG).")
-def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer, third, as_json, plot_path):
+@click.option("--no-cache", "no_cache", is_flag=True,
+              help="Compute the table even if it is cached, and do not keep it (as BOWER_EQUITY_CACHE=0).")
+def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer, third, as_json, plot_path,
+           no_cache):
     """Game equity: each score's chance of winning the game, by exact DP over simulated hands."""
     from bower.sim import equity as E
     from bower.sim.rules import get_variant, parse_rule_args
@@ -52,7 +55,7 @@ def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer
         E.check_target(target)
     if not v.partnerships:
         return _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, dealer, third, as_json,
-                        plot_path)
+                        plot_path, not no_cache)
     if dealer not in (None, "own", "opponent"):
         raise E.EquityError(f"--dealer for two sides is own or opponent, got {dealer!r}")
     state = E.parse_score(score) if score is not None else None
@@ -60,8 +63,7 @@ def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer
         E.check_score(state, target or v.target, -E.FLOOR_SPAN * (target or v.target))
     if plot_path is not None and not plot_path.lower().endswith(".png"):
         raise E.EquityError(f"--plot needs a file name ending in .png, got {plot_path!r}")
-    table = E.compute(v.name, strategy=strategy, rules=rules_d, hands=hands, seed=seed, threads=threads,
-                      target=target)
+    table = _table(E, v, strategy, rules_d, hands, seed, threads, target, not no_cache)
     if plot_path:
         E.plot(table, plot_path, dealer)
     if state is not None:
@@ -81,7 +83,20 @@ def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer
         click.echo(E.format_table(table, dealer))
 
 
-def _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, dealer, third, as_json, plot_path):
+def _table(E, v, strategy, rules_d, hands, seed, threads, target, cache):
+    """The table, from the cache where it is there (one ``bower: note:`` line on stderr saying so)."""
+    from bower.sim.progress import notice
+
+    table, path = E.compute_cached(v.name, strategy=strategy, rules=rules_d, hands=hands, seed=seed,
+                                   threads=threads, target=target, cache=cache)
+    if path is not None:
+        notice(f"equity table read from the cache ({path}; computed in {table['cpu_s']:.1f} CPU s); "
+               f"--no-cache computes it again")
+    return table
+
+
+def _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, dealer, third, as_json, plot_path,
+             cache=True):
     """``bower equity`` for the three-player variants: slices of the cube with seat 2 fixed at ``third``."""
     t = target or v.target
     if dealer not in (None, "0", "1", "2"):
@@ -94,8 +109,7 @@ def _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, deale
     E.check_score(asked, t, -E.FLOOR_SPAN3 * t)
     if plot_path is not None and not plot_path.lower().endswith(".png"):
         raise E.EquityError(f"--plot needs a file name ending in .png, got {plot_path!r}")
-    table = E.compute(v.name, strategy=strategy, rules=rules_d, hands=hands, seed=seed, threads=threads,
-                      target=target)
+    table = _table(E, v, strategy, rules_d, hands, seed, threads, target, cache)
     E.check_score(asked, t, table["floor"])  # 0 where no hand takes points away
     if plot_path:
         E.plot3(table, plot_path, tuple(sorted({third, 0, t // 2})), dealer)
