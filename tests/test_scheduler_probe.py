@@ -277,8 +277,10 @@ def scheduler():
 
         async def main():
             box["stop"] = asyncio.Event()
+            # its HTTP server (on even without a dashboard) on a free port: on Dask's default, 8787, it meets any
+            # other scheduler of the suite running at the time, and Dask's warning of the port taken is an error here
             async with distributed.Scheduler(protocol=protocol, host="127.0.0.1", port=0, dashboard=False,
-                                             security=security) as s:
+                                             dashboard_address="127.0.0.1:0", security=security) as s:
                 box["address"] = f"{protocol}://127.0.0.1:{s.address.rsplit(':', 1)[1]}"  # ws: it listens on all
                 ready.set()
                 await box["stop"].wait()
