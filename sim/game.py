@@ -163,6 +163,17 @@ class HandState:
         """Every action applied so far, chance outcomes included."""
         return list(self._history)
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(action, probability): the dealer (each seat alike; the first phase, 0, of every variant), or the next
+        card of the deal (each card not dealt yet alike)."""
+        if self.phase == 0:
+            return [(s, 1.0 / self.PLAYERS) for s in range(self.PLAYERS)]
+        if self.phase != self.DEAL:
+            return []
+        left = self.CARDS(~self.gone & (1 << self.DECK) - 1)
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
     def rewards(self) -> list[float]:
         """OpenSpiel's rewards: the returns at the end, 0 before (the points come only at the end)."""
         return self.returns() if self.phase == self.OVER else [0.0] * self.PLAYERS

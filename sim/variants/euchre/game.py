@@ -186,16 +186,6 @@ class State(HandState):
 
     # ---------------------------------------------------------------- the OpenSpiel interface
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """(action, probability): the dealer (4 seats), or the next card (each card not dealt yet)."""
-        if self.phase == DEALER:
-            return [(s, 0.25) for s in range(PLAYERS)]
-        if self.phase != DEAL:
-            return []
-        left = _cards(~self.gone & (1 << DECK) - 1)
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
-
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The actions allowed now, sorted (``[]`` when ``player`` is given and is not the one to act)."""
         if player is not None and player != self.player:

@@ -199,16 +199,6 @@ class State(HandState):
 
     # ---------------------------------------------------------------- the OpenSpiel interface
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """(action, probability): the dealer (3 seats), or the next card (each card not dealt yet)."""
-        if self.phase == DEALER:
-            return [(s, 1.0 / PLAYERS) for s in range(PLAYERS)]
-        if self.phase != DEAL:
-            return []
-        left = _cards(~self.gone & (1 << DECK) - 1)
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
-
     def dealer_stuck(self) -> bool:
         """Whether the seat to call is a dealer stuck under ``stick_the_dealer`` (both others passed, no bid)."""
         return (self.game.stick and self.player == self.dealer and self.n_passed == 2 and self.standing == 0)
