@@ -34,14 +34,15 @@ from bower.kernels.cutthroat.strategy import (
 from bower.kernels.cutthroat.strategy import KEEP as KEEP_N
 from bower.kernels.deal import _M32, _take, deal_packets
 from bower.kernels.rng import xoshiro_step
-from bower.kernels.bits import highest, lowest, smear
+from bower.kernels.bits import lowest
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
 from bower.kernels import pimc
+from bower.kernels import trick as core
 from bower.kernels.jit import kernel
 from bower.kernels.rng import bounded
 from bower.kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
-from bower.kernels.tables import S_PLAIN, S_TRUMPS, SLOT_DECK, SLOT_ORDER, SLOT_SUIT, slot_ranks
+from bower.kernels.tables import SLOT_DECK, slot_ranks
 from bower.kernels.cutthroat.codes import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
 from bower.kernels.cutthroat.codes import PARAM_NAMES
 from bower.kernels.cutthroat.model import world_weight
@@ -306,8 +307,7 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
 # Hands where every seat plays the strategy's heuristic cards and merge (no random or PIMC seat) and nothing is
 # forced: the same decisions as ``play_dealt``, with less work. Decided once a chunk (``plays_plainly``); the merge
 # looks its group prefixes up in tables built once a chunk (``strategy.keep_tables``, ``best_keep_plain``), the
-# tricks are played in slot space (``tables.SLOT_ORDER``) with the lead's sure winners found by shifts and one
-# ``smear`` (``lead_slot``), a follow's winning cards computed, the hands held in registers (``play_plain``).
+# tricks are played in slot space by the core every variant shares (``kernels.trick.play_plain``).
 
 
 @kernel(inline="always")
@@ -319,81 +319,16 @@ def plays_plainly(params):
     return True
 
 
-@kernel(inline="always")
-def lead_slot(hand, unseen, is_maker, lead_min):
-    """``lead_rank`` in slot space, without branches: the maker's strongest trump when holding ``lead_min`` or
-    more, else a sure winner of least value (above every ``unseen`` card of its suit), else the card of least value.
-
-    A non-trump is above every unseen card of its suit when no unseen card sits a multiple of 3 slots above it
-    (three shifts smear the unseen non-trumps down their suits); a trump when it is above ``smear`` of the unseen
-    trumps.
-    """
-    trumps = hand & S_TRUMPS
-    n = unseen & S_PLAIN
-    a = n | (n >> 3)
-    a |= a >> 6
-    a |= a >> 12
-    sure = hand & ~((a >> 3) | (smear(unseen & S_TRUMPS) & S_TRUMPS))
-    v = lowest(sure if sure != 0 else hand)
-    return highest(trumps) if is_maker and trumps != 0 and popcount(trumps) >= lead_min else v
-
-
 @kernel(_nrt=False)
 def play_plain(h0, h1, h2, trump, leader, maker, out, lead_min, rec, tricks):
-    """``play_tricks`` for hands whose seats all play the heuristic cards (``plays_plainly``), in slot space.
-
-    The same plays into ``rec`` and tricks by seat into ``tricks``: the lead without branches (``lead_slot``,
-    ``lead_min`` the maker's ``lead_trump_min``), a follow's winning cards computed (those of the led suit and
-    trumps above the winning card), the hands held in registers, the tricks counted a byte a seat.
-    """
-    deck = SLOT_DECK[trump]
-    v0 = slot_ranks(h0, trump)
-    v1 = slot_ranks(h1, trump)
-    v2 = slot_ranks(h2, trump)
-    played = np.int64(0)
-    t = np.int64(0)  # tricks by seat, a byte each
-    n = 0
-    for _ in range(N_TRICKS):
-        hand = v0 if leader == 0 else (v1 if leader == 1 else v2)
-        v = lead_slot(hand, deck & ~hand & ~played, leader == maker, lead_min)
-        bit = np.int64(1) << v
-        hand &= ~bit
-        v0 = hand if leader == 0 else v0
-        v1 = hand if leader == 1 else v1
-        v2 = hand if leader == 2 else v2
-        played |= bit
-        rec[R_PLAYS + 2 * n] = leader
-        rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, v]
-        n += 1
-        sm = SLOT_SUIT[v]
-        lt = sm | S_TRUMPS  # the cards that can take the trick: those of ``lt`` above the winning card
-        winning = v
-        winner = leader
-        for k in range(1, N_SEATS):
-            seat = leader + k
-            seat = seat - 3 if seat >= 3 else seat
-            if seat == out:
-                continue
-            hand = v0 if seat == 0 else (v1 if seat == 1 else v2)
-            f = hand & sm
-            legal = f if f != 0 else hand
-            above = legal & lt & -(np.int64(2) << winning)
-            held = seat != maker and winner != maker  # the partner holds the trick: least value
-            c = lowest(legal if held or above == 0 else above)
-            takes = (above >> c) & 1 == 1
-            bit = np.int64(1) << c
-            hand &= ~bit
-            v0 = hand if seat == 0 else v0
-            v1 = hand if seat == 1 else v1
-            v2 = hand if seat == 2 else v2
-            played |= bit
-            winning = c if takes else winning
-            winner = seat if takes else winner
-            rec[R_PLAYS + 2 * n] = seat
-            rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, c]
-            n += 1
-        t += np.int64(1) << (8 * winner)
-        leader = winner
+    """``play_tricks`` for hands whose seats all play the heuristic cards (``plays_plainly``): the same plays into
+    ``rec`` and tricks by seat into ``tricks``, by the shared core (``kernels.trick.play_plain``: three seats, the
+    two defenders partners against the maker, ``out`` the seat sitting out or -1, ``lead_min`` the maker's
+    ``lead_trump_min``)."""
+    gone = 0 if out < 0 else 1 << out
+    t, n = core.play_plain(slot_ranks(h0, trump), slot_ranks(h1, trump), slot_ranks(h2, trump), np.int64(0),
+                           N_SEATS, N_TRICKS, 1 << maker, gone, SLOT_DECK[trump], trump, leader, maker, -1, lead_min,
+                           0, -1, rec, R_PLAYS, True)
     tricks[0], tricks[1], tricks[2] = t & 255, (t >> 8) & 255, t >> 16
     rec[R_NPLAYS] = n
 

@@ -12,8 +12,8 @@ int64 rows read by ``sim/variants/euchre``.
 The hot path: ``play_hand`` (inlined into the drivers) deals, then calls two
 kernels compiled once, not inlined, and without reference counting
 (``_nrt=False``: they never allocate): ``auction`` (both rounds and the
-dealer's discard) and ``play_plain`` (every seat plays the heuristic cards, in
-slot space) or ``play_tricks`` (a random or searching seat, in value space, as
+dealer's discard) and ``kernels.trick.play_plain`` through ``play_plain`` (every
+seat plays the heuristic cards, in slot space: the core every variant shares) or ``play_tricks`` (a random or searching seat, in value space, as
 Cutthroat; a PIMC seat's workspace, ``bower.kernels.pimc``, is made by the
 caller once per hand). A run of heuristic seats compiles ``play_plain`` only
 (``drivers.plain_chunks``).
@@ -23,7 +23,8 @@ import numpy as np
 
 from bower.kernels.arrays import copy_into
 from bower.kernels import pimc
-from bower.kernels.bits import highest, lowest, popcount, smear
+from bower.kernels import trick as core
+from bower.kernels.bits import lowest
 from bower.kernels.deal import deal_packets
 from bower.kernels.euchre.codes import E_LONE_DEFENDER, E_LONER_LEAD, E_STICK, PARAM_NAMES
 from bower.kernels.euchre.model import world_weight
@@ -44,12 +45,7 @@ from bower.kernels.play import card_mask, nth_card, random_card, value_ranks
 from bower.kernels.rng import bounded
 from bower.kernels.solve import TO_SOLVER
 from bower.kernels.tables import (
-    S_PLAIN,
-    S_TRUMPS,
     SLOT_DECK,
-    SLOT_ORDER,
-    SLOT_SUIT,
-    SLOT_SUIT_OF,
     V_BEATS,
     V_EFF_SUIT,
     V_SUIT_MASK,
@@ -61,6 +57,7 @@ from bower.kernels.tables import (
 N_SEATS = 4
 HAND_SIZE = 5
 N_TRICKS = 5
+TEAMS = 0b1010  # a bit per seat: seats 1 and 3 one side, 0 and 2 the other (``trick.play_plain``)
 N_CARDS = 24
 MAX_CALLS = 8
 MAX_PLAYS = N_SEATS * N_TRICKS
@@ -506,93 +503,19 @@ def plays_plainly(params):
     return True
 
 
-@kernel(inline="always")
-def lead_slot(hand, unseen, trump, is_maker, is_partner, next_suit, lead_min):
-    """``lead_rank`` in slot space (``tables.SLOT_ORDER``), without branches: the maker's strongest trump, the next
-    lead, a sure winner of least value, the maker's partner's weakest trump, the card of least value.
-
-    A sure winner is above every ``unseen`` card of its suit (``kernels.ghost.hand.lead_plain``: shifts by
-    multiples of 3 for the plain suits, one ``smear`` for the trumps).
-    """
-    trumps = hand & S_TRUMPS
-    n = unseen & S_PLAIN
-    a = n | (n >> 3)
-    a |= a >> 6
-    a |= a >> 12
-    sure = hand & ~((a >> 3) | (smear(unseen & S_TRUMPS) & S_TRUMPS))
-    nx = hand & SLOT_SUIT_OF[trump, next_suit & 3] if next_suit >= 0 else np.int64(0)
-    v = lowest(hand)
-    v = lowest(trumps) if is_partner and trumps != 0 else v
-    v = lowest(sure) if sure != 0 else v
-    v = highest(nx) if nx != 0 else v
-    return highest(trumps) if is_maker and trumps != 0 and popcount(trumps) >= lead_min else v
-
-
 @kernel(_nrt=False)
 def play_plain(h0, h1, h2, h3, trump, leader, maker, out, next_suit, params, rec, tricks):
-    """``play_tricks`` for hands whose seats all play the heuristic cards (``plays_plainly``), in slot space.
-
-    The same plays into ``rec`` and tricks by seat into ``tricks``: the lead without branches (``lead_slot``), a
-    follow's winning cards computed (those of the led suit and trumps above the winning card), the seats'
-    hands held in registers.
-    """
-    deck = SLOT_DECK[trump]
-    v0 = slot_ranks(h0, trump)
-    v1 = slot_ranks(h1, trump)
-    v2 = slot_ranks(h2, trump)
-    v3 = slot_ranks(h3, trump)
+    """``play_tricks`` for hands whose seats all play the heuristic cards (``plays_plainly``): the same plays into
+    ``rec`` and tricks by seat into ``tricks``, by the shared core (``kernels.trick.play_plain``: four seats in
+    two partnerships, ``out`` the seats sitting out, a defender's "next" lead on the first trick)."""
     nxt = 0  # bit per defender that leads "next" on the first lead
     if next_suit >= 0:
         for s in range(N_SEATS):
             if (s & 1) != (maker & 1) and params[s, Q_LEAD_NEXT] >= 0.5:
                 nxt |= 1 << s
-    lead_min = params[maker, Q_LEAD_TRUMP]
-    partner = maker ^ 2
-    played = np.int64(0)
-    t = np.int64(0)  # tricks by seat, a byte each
-    n = 0
-    for trick in range(N_TRICKS):
-        hand = v0 if leader == 0 else (v1 if leader == 1 else (v2 if leader == 2 else v3))
-        ns = next_suit if trick == 0 and (nxt >> leader) & 1 == 1 else -1
-        v = lead_slot(hand, deck & ~hand & ~played, trump, leader == maker, leader == partner, ns, lead_min)
-        bit = np.int64(1) << v
-        hand &= ~bit
-        v0 = hand if leader == 0 else v0
-        v1 = hand if leader == 1 else v1
-        v2 = hand if leader == 2 else v2
-        v3 = hand if leader == 3 else v3
-        played |= bit
-        rec[R_PLAYS + 2 * n] = leader
-        rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, v]
-        n += 1
-        sm = SLOT_SUIT[v]
-        lt = sm | S_TRUMPS  # the cards that can take the trick: those of ``lt`` above the winning card
-        winning = v
-        winner = leader
-        for k in range(1, N_SEATS):
-            seat = (leader + k) & 3
-            if (out >> seat) & 1:
-                continue
-            hand = v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
-            f = hand & sm
-            legal = f if f != 0 else hand
-            above = legal & lt & -(np.int64(2) << winning)
-            c = lowest(legal if winner == (seat ^ 2) or above == 0 else above)  # the partner holds it: least value
-            takes = (above >> c) & 1 == 1
-            bit = np.int64(1) << c
-            hand &= ~bit
-            v0 = hand if seat == 0 else v0
-            v1 = hand if seat == 1 else v1
-            v2 = hand if seat == 2 else v2
-            v3 = hand if seat == 3 else v3
-            played |= bit
-            winning = c if takes else winning
-            winner = seat if takes else winner
-            rec[R_PLAYS + 2 * n] = seat
-            rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, c]
-            n += 1
-        t += np.int64(1) << (8 * winner)
-        leader = winner
+    t, n = core.play_plain(slot_ranks(h0, trump), slot_ranks(h1, trump), slot_ranks(h2, trump),
+                           slot_ranks(h3, trump), N_SEATS, N_TRICKS, TEAMS, out, SLOT_DECK[trump], trump, leader,
+                           maker, maker ^ 2, params[maker, Q_LEAD_TRUMP], nxt, next_suit, rec, R_PLAYS, True)
     tricks[0], tricks[1], tricks[2], tricks[3] = t & 255, (t >> 8) & 255, (t >> 16) & 255, t >> 24
     rec[R_NPLAYS] = n
 

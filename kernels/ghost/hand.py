@@ -18,7 +18,7 @@ reference counting (``_nrt=False``), so a call costs a few nanoseconds:
 
 import numpy as np
 
-from bower.kernels.bits import highest, lowest, popcount, smear
+from bower.kernels.bits import lowest, popcount
 from bower.kernels.deal import deal_four
 from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estimate are re-exported for the tests)
     P_BID3,
@@ -41,12 +41,12 @@ from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estima
     shift_of,
 )
 from bower.kernels import pimc
+from bower.kernels import trick as core
 from bower.kernels.jit import kernel
 from bower.kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
 from bower.kernels.tables import (
     EFF_SUIT,
     POWER,
-    S_PLAIN,
     S_TRUMPS,
     SLOT_DECK,
     SLOT_ORDER,
@@ -932,46 +932,19 @@ def auction_plain(h0, h1, h2, ghost, dealer, swap_rule, stick_rule, rows, r0, r1
 
 
 @kernel(inline="always")
-def lead_plain(hand, unseen, top):
-    """``lead_rank`` in slot space (``tables.SLOT_ORDER``), branch-free; ``top``: the leader is the maker holding
-    enough trumps.
-
-    A card is a sure winner when it is above every ``unseen`` card of its suit: a non-trump when no unseen card
-    sits a multiple of 3 slots above it (three shifts smear the unseen non-trumps down their suits), a trump when
-    it is above ``smear`` of the unseen trumps.
-    """
-    n = unseen & S_PLAIN
-    a = n | (n >> 3)
-    a |= a >> 6
-    a |= a >> 12
-    sure = hand & ~((a >> 3) | (smear(unseen & S_TRUMPS) & S_TRUMPS))
-    v = lowest(sure if sure != 0 else hand)
-    trumps = hand & S_TRUMPS
-    return highest(trumps) if top & (trumps != 0) else v
-
-
-@kernel(inline="always")
 def trick_plain(va, vb, vc, top, out):
-    """One trick of the plain path in slot space, ``va`` leading; ``out``: the cards in no hand (unseen by all).
+    """One trick of the plain path in slot space, ``va`` leading, by the shared core's policies
+    (``kernels.trick.lead_slot``, ``follow_slot``: no partners); ``top``: the leader is the maker holding enough
+    trumps (its strongest trump leads); ``out``: the cards in no hand (unseen by all).
 
     Returns (va, vb, vc, winner 0..2 from the leader, the three cards).
     """
-    v = lead_plain(va, vb | vc | out, top)
+    v = core.lead_slot(va, vb | vc | out, top, False, np.int64(0), 0)
     va &= ~(np.int64(1) << v)
     sm = SLOT_SUIT[v]
-    lt = sm | S_TRUMPS  # the cards that can take the trick: those of ``lt`` above the winning card
-    f = vb & sm
-    legal = f if f != 0 else vb
-    wn = legal & lt & -(np.int64(2) << v)
-    vb_card = lowest(wn if wn != 0 else legal)
-    tb = wn != 0
+    vb_card, tb = core.follow_slot(vb, sm, v, False)
     vb &= ~(np.int64(1) << vb_card)
-    winning = vb_card if tb else v
-    f = vc & sm
-    legal = f if f != 0 else vc
-    wn = legal & lt & -(np.int64(2) << winning)
-    vc_card = lowest(wn if wn != 0 else legal)
-    tc = wn != 0
+    vc_card, tc = core.follow_slot(vc, sm, vb_card if tb else v, False)
     vc &= ~(np.int64(1) << vc_card)
     w = 2 if tc else (1 if tb else 0)
     return va, vb, vc, w, v, vb_card, vc_card

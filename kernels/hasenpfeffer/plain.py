@@ -5,7 +5,7 @@ work: the deal fused into the shuffle (``deal_plain``), the estimates of
 the auction and the widow from per-seat tables of whole suits
 (``plain_tables``: exact integers in units of ``WEIGHT_STEP``, so every sum
 is the one the card-by-card float sums give), and the card play in slot
-space (``tables.SLOT_ORDER``; the joker in slot 25, the top trump slot)
+space by the core every variant shares (``kernels.trick.play_plain``; the joker in slot 25, the top trump slot)
 with the hands in registers (``play_plain``). ``plain_tables`` decides once
 a chunk or game whether the path applies: no seat random or playing by
 PIMC, and every weight a whole number of units below ``WEIGHT_LIMIT``.
@@ -13,11 +13,12 @@ PIMC, and every weight a whole number of units below ``WEIGHT_LIMIT``.
 
 import numpy as np
 
-from bower.kernels.bits import highest, lowest, popcount, smear
+from bower.kernels.bits import popcount
 from bower.kernels.deal import draw_bounded
 from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
 from bower.kernels.jit import PARFOR_PASSES, kernel
-from bower.kernels.tables import S_PLAIN, S_TRUMPS, SLOT_DECK, SLOT_ORDER, SLOT_SUIT, slot_ranks
+from bower.kernels import trick as core
+from bower.kernels.tables import SLOT_DECK, slot_ranks
 from bower.kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_PASS_FINAL, H_PEPPER, H_REDEAL, H_WIDOW_DEAD
 from bower.kernels.hasenpfeffer.hand import (
     FORCED_BID,
@@ -50,12 +51,12 @@ from bower.kernels.hasenpfeffer.strategy import (
     P_PARTNER,
     P_PIMC,
     P_SUPPORT,
-    P_VOID,
     P_W,
     is_random,
 )
 
 N_TRICKS = 6
+TEAMS = 0b1010  # a bit per seat: seats 1 and 3 one side, 0 and 2 the other (``trick.play_plain``)
 # Per-seat table (``plain_tables``), int64. A suit's six cards as a 6-bit mask m (9 T J Q K A): [PT_TRUMP + m] the
 # suit as trump, [PT_SAME + m] the suit of trump's colour (its jack the left bower), [PT_OTHER + m] another suit,
 # each packed as weight units << 16 | trumps held << 8 | 1 if the suit counts as void; [PT_JOKER] the joker so.
@@ -342,84 +343,14 @@ def to_slots(mask, trump):
     return slot_ranks(mask & ((np.int64(1) << 24) - 1), trump) | (((mask >> 24) & 1) << 25)
 
 
-@kernel(inline="always")
-def lead_plain(hand, unseen, is_bidder, is_partner, lead_min):
-    """``hand.choose_lead`` in slot space, without branches: the bidder's strongest trump, a sure winner of least
-    value, the bidder's partner's weakest trump, the card of least value.
-
-    A sure winner is above every ``unseen`` card of its suit: shifts by multiples of 3 for the plain suits, one
-    ``smear`` for the trumps (the joker's slot 25 with them).
-    """
-    trumps = hand & S_TRUMPS
-    n = unseen & S_PLAIN
-    a = n | (n >> 3)
-    a |= a >> 6
-    a |= a >> 12
-    sure = hand & ~((a >> 3) | (smear(unseen & S_TRUMPS) & S_TRUMPS))
-    v = lowest(hand)
-    v = lowest(trumps) if is_partner and trumps != 0 else v
-    v = lowest(sure) if sure != 0 else v
-    return highest(trumps) if is_bidder and trumps != 0 and popcount(trumps) >= lead_min else v
-
-
 @kernel(_nrt=False)
 def play_plain(h0, h1, h2, h3, trump, leader, bidder, lead_min, rec, write):
-    """``hand.play_tricks`` for heuristic seats, in slot space: the same plays (into ``rec`` with ``write``; the
-    number of plays always); returns the tricks by seat, a byte each.
-
-    The lead without branches (``lead_plain``), a follow's winning cards computed (those of the led suit and
-    trumps above the winning card), the four hands in registers.
-    """
-    deck = SLOT_DECK[trump] | (np.int64(1) << 25)
-    v0 = to_slots(h0, trump)
-    v1 = to_slots(h1, trump)
-    v2 = to_slots(h2, trump)
-    v3 = to_slots(h3, trump)
-    partner = bidder ^ 2
-    played = np.int64(0)
-    t = np.int64(0)
-    n = 0
-    for _ in range(N_TRICKS):
-        hand = v0 if leader == 0 else (v1 if leader == 1 else (v2 if leader == 2 else v3))
-        v = lead_plain(hand, deck & ~hand & ~played, leader == bidder, leader == partner, lead_min)
-        bit = np.int64(1) << v
-        hand &= ~bit
-        v0 = hand if leader == 0 else v0
-        v1 = hand if leader == 1 else v1
-        v2 = hand if leader == 2 else v2
-        v3 = hand if leader == 3 else v3
-        played |= bit
-        if write:
-            rec[R_PLAYS + 2 * n] = leader
-            rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, v]
-        n += 1
-        sm = SLOT_SUIT[v]
-        lt = sm | S_TRUMPS  # the cards that can take the trick: those of ``lt`` above the winning card
-        winning = v
-        winner = leader
-        for k in range(1, N_SEATS):
-            seat = (leader + k) & 3
-            hand = v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
-            f = hand & sm
-            legal = f if f != 0 else hand
-            above = legal & lt & -(np.int64(2) << winning)
-            c = lowest(legal if winner == (seat ^ 2) or above == 0 else above)  # the partner holds it: least value
-            takes = (above >> c) & 1 == 1
-            bit = np.int64(1) << c
-            hand &= ~bit
-            v0 = hand if seat == 0 else v0
-            v1 = hand if seat == 1 else v1
-            v2 = hand if seat == 2 else v2
-            v3 = hand if seat == 3 else v3
-            played |= bit
-            winning = c if takes else winning
-            winner = seat if takes else winner
-            if write:
-                rec[R_PLAYS + 2 * n] = seat
-                rec[R_PLAYS + 2 * n + 1] = SLOT_ORDER[trump, c]
-            n += 1
-        t += np.int64(1) << (8 * winner)
-        leader = winner
+    """``hand.play_tricks`` for heuristic seats, by the shared core (``kernels.trick.play_plain``: four seats in two
+    partnerships, the joker in slot 25): the same plays (into ``rec`` with ``write``; the number of plays
+    always); returns the tricks by seat, a byte each."""
+    t, n = core.play_plain(to_slots(h0, trump), to_slots(h1, trump), to_slots(h2, trump), to_slots(h3, trump),
+                           N_SEATS, N_TRICKS, TEAMS, 0, SLOT_DECK[trump] | (np.int64(1) << 25), trump, leader,
+                           bidder, bidder ^ 2, lead_min, 0, -1, rec, R_PLAYS, write)
     rec[R_NPLAYS] = n
     return t
 
