@@ -750,7 +750,8 @@ def solve_records(records: PathLike, out: PathLike, *, threads: int | None = Non
 
 @_faults
 def replay(records: PathLike, *, dd: bool = False, scheduler: str | None = None,
-           hand: int | str | tuple[int, int | None] | None = None) -> pd.DataFrame:
+           hand: int | str | tuple[int, int | None] | None = None,
+           start: str | Sequence[int] | None = None) -> pd.DataFrame:
     """Replay a records file against the rules, as ``bower replay --json``: a DataFrame, one row per hand.
 
     Columns: the record's number, hand, variant, tricks, points (with any
@@ -759,7 +760,9 @@ def replay(records: PathLike, *, dd: bool = False, scheduler: str | None = None,
     with ``dd`` each play's double-dummy cost. ``hand``: only record ``N``
     (an int), or records ``N`` to ``M - 1`` (``"N:M"`` or ``(N, M)``; ``"N:"``
     or ``(N, None)``: to the end), numbered from 0 as the ``record`` column,
-    as ``bower replay --hand``.
+    as ``bower replay --hand``. ``start``: every game's score before its
+    first hand, in place of the records' own ``start`` (``bower replay
+    --start``: ``(4, 9)`` or ``"4,9"``).
 
     Examples:
         >>> run = bower.simulate("ghost", hands=20, seed=1, records="hands.jsonl")
@@ -772,4 +775,5 @@ def replay(records: PathLike, *, dd: bool = False, scheduler: str | None = None,
     from bower.sim.replay import replay_file
 
     _check_args(records=(records, "path"), dd=(dd, "bool"), scheduler=(scheduler, "str?"))
-    return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler, hand=hand, flag="hand=")))
+    return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler, hand=hand, flag="hand=",
+                                         start=start)))

@@ -93,7 +93,7 @@ def check_start(value, v, flag: str = "--start") -> np.ndarray | None:
         parts = value.split(",")
     elif isinstance(value, (list, tuple, np.ndarray)):
         parts = list(value)
-        shown = ",".join(number_text(x) if isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+        shown = ",".join(number_text(int(x)) if isinstance(x, (int, np.integer)) and not isinstance(x, bool)
                          else given_text(repr(x), 12) for x in parts[:8]) + (",..." if len(parts) > 8 else "")
     else:
         raise RunError(f"{flag} must be {start_units(v)} ('4,9' or a list of whole numbers), "
@@ -116,10 +116,11 @@ def check_start(value, v, flag: str = "--start") -> np.ndarray | None:
                 raise RunError(f"{head}: {given_text(x, 20)!r} is not a whole number")
         else:
             raise RunError(f"{head}: {given_text(repr(x), 20)} is not a whole number")
+        word = given_text(x, 20) if isinstance(x, str) else number_text(n)
         if n < 0:
-            raise RunError(f"{head}: a score is negative; scores start at 0 or more")
+            raise RunError(f"{head}: {word} is negative; a game starts at scores of 0 or more")
         if n >= v.target:
-            raise RunError(f"{head}: a score is at or beyond the target ({v.target}); the game would be over")
+            raise RunError(f"{head}: {word} is at or beyond the target ({v.target}); the game would be over")
         out.append(n)
     return np.array(out, np.int64)
 
