@@ -264,8 +264,8 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
     chunks as Dask tasks (an address, or ``"local:N"`` for N local worker
     processes; the numbers are the same). ``start`` (with ``games``): every
     game's starting scores, as ``bower simulate --start``: two side scores
-    (Euchre, Hasenpfeffer; the side of seats 0 & 2 first) or three player
-    scores by seat (Ghost Hand, Cutthroat), each below the target, as a
+    where partners play (the side of seats 0 & 2 first), else one score per
+    player by seat, each below the target, as a
     sequence (``(4, 9)``) or the text ``"4,9"``; the summary then has
     ``start``. Returns a ``Simulation``.
 

@@ -34,9 +34,9 @@ from bower.sim.text import limit_text
 @click.option("--max-games", default=1_000_000, show_default=True, type=Count(high=MAX_GAMES),
               help=f"Stop --until-significant here (at most {limit_text(MAX_GAMES)}).")
 @click.option("--independent", is_flag=True, help="Give every seat assignment its own deals (no duplicate play), for comparison.")
-@start_option("Start every game at these scores, duplicate games included (Euchre, Hasenpfeffer: two side scores, "
-              "the side of seats 0 & 2 first, e.g. 4,9; Ghost Hand, Cutthroat: three player scores by seat), each "
-              "below the target; the first dealer is the same.")
+@start_option("Start every game at these scores, duplicate games included, each below the target: two side "
+              "scores where partners play (the side of seats 0 & 2 first, e.g. 4,9), else one score per player "
+              "by seat (e.g. 20,0,0); the first dealer is the same.")
 @json_option
 def experiment(strategies, variant, games, seed, threads, scheduler, rules, until_significant, max_games, independent,
                start, as_json):

@@ -62,8 +62,8 @@ class _ReplayCommand(click.Command):
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png",
               help="With --dd: draw the mean cost per card by trick number, one line per player (PNG).")
 @start_option("Score every game from these scores, in place of the records' own start (and where they have "
-              "none): two side scores (Euchre, Hasenpfeffer; the side of seats 0 & 2 first, e.g. 4,9) or three "
-              "player scores by seat (Ghost Hand, Cutthroat), each below the target.")
+              "none), each below the target: two side scores where partners play (the side of seats 0 & 2 "
+              "first, e.g. 4,9), else one score per player by seat.")
 @scheduler_option
 def replay(file, dd, as_json, hand, scheduler, top, plot_path, start):
     """Replay the hands of FILE (.jsonl or .parquet records, a .egn game, or a folder of them) against the rules.

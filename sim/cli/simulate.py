@@ -35,9 +35,9 @@ from bower.sim.text import limit_text
 @strategy_option
 @json_option
 @click.option("--records", "records_path", default=None, metavar="FILE", help="Write every hand's record (.jsonl or .parquet).")
-@start_option("With --games: start every game at these scores (Euchre, Hasenpfeffer: two side scores, the side "
-              "of seats 0 & 2 first, e.g. 4,9; Ghost Hand, Cutthroat: three player scores by seat), each below "
-              "the target; the first dealer is the same.")
+@start_option("With --games: start every game at these scores, each below the target: two side scores where "
+              "partners play (the side of seats 0 & 2 first, e.g. 4,9), else one score per player by seat "
+              "(e.g. 20,0,0); the first dealer is the same.")
 def simulate(variant, hands, games, seed, threads, scheduler, rules, strategy, as_json, records_path, start):
     """Simulate independent hands (or whole games with --games) and summarise them."""
     from bower.sim import runner
