@@ -108,10 +108,10 @@ def test_a_lead_wins_more_games(variant, start, favoured):
 
 
 def test_experiment_starts_every_duplicate_game_there():
-    ex = runner_experiment = bower.experiment(["default", "aggressive"], variant="euchre", games=384, seed=1,
-                                              rules=STD, start=(9, 9))
-    assert runner_experiment.summary["start"] == {"0": 9, "1": 9}
+    ex = bower.experiment(["default", "aggressive"], variant="euchre", games=384, seed=1, rules=STD, start=(9, 9))
+    assert ex.summary["start"] == {"0": 9, "1": 9}
     assert ex.summary["hands_per_game"] == 1.0 and ex.summary["unfinished"] == 0
+    assert ex.summary["games"] == 384
 
 
 # ---- replay --start ------------------------------------------------------------------------------------------
