@@ -99,10 +99,11 @@ def replay(file, dd, as_json, hand, scheduler, top, plot_path, start):
     game's score before it (an EGN file's initialScore), else the running
     score, 0 at the game's first hand; --start A,B gives every game's
     score before its first hand instead (the records' start is then not
-    read; a record of no game is refused). A record the rules do not allow (not JSON, a
-    missing field, an unknown card, a card played twice, a seat out of
-    turn, a card the seat did not hold, a wrong number of cards) stops
-    the replay with one line naming the record and the field (status 2).
+    read; a record of no game is refused). A record the rules do not
+    allow (not JSON, a missing field, an unknown card, a card played
+    twice, a seat out of turn, a card the seat did not hold, a wrong
+    number of cards) stops the replay with one line naming the record and
+    the field (status 2).
     --json prints one JSON object per hand: hand, tricks, points (with
     the penalties), score (as played), penalty, reneges, costs (--dd), ...
     Over more than one hand, --dd adds a table by player (the names an

@@ -2,7 +2,8 @@
 
 ``read_egn`` turns an EGN file into bower's Standard Euchre records (the
 dict form of a JSONL record, ``bower.sim.variants.euchre.records``), one per
-deal whose cards played are all known; ``write_egn`` writes records as an EGN file.
+deal whose cards played are all known; ``write_egn`` writes records as an EGN file (given ``read_egn``'s
+``meta``, the deals left out too, as the file wrote them, so every record's ``start`` reads back the same).
 
 Seats: EGN seat i is bower seat i. Both number the seats clockwise from the
 same seat 0 (EGN's ``players`` list "starting with Player 0 and proceeding
