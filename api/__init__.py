@@ -252,7 +252,7 @@ def _first_strategy(strategy):
 def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | None = None, seed: int = 0,
              strategy: StrategyLike | Sequence[StrategyLike] = "default", rules: dict[str, Any] | None = None,
              threads: int | None = None, records: PathLike | None = None, progress: bool = False,
-             scheduler: str | None = None) -> Simulation:
+             scheduler: str | None = None, start: str | Sequence[int] | None = None) -> Simulation:
     """Play ``hands`` independent hands (or ``games`` whole games) and summarise them, as ``bower simulate``.
 
     ``strategy``: a preset name, a ``.toml`` path, a dict of parameters over
@@ -262,7 +262,12 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
     record to this ``.jsonl`` or ``.parquet`` file, with the run's metadata.
     ``progress``: show the progress bar on stderr. ``scheduler``: run the
     chunks as Dask tasks (an address, or ``"local:N"`` for N local worker
-    processes; the numbers are the same). Returns a ``Simulation``.
+    processes; the numbers are the same). ``start`` (with ``games``): every
+    game's starting scores, as ``bower simulate --start``: two side scores
+    where partners play (the side of seats 0 & 2 first), else one score per
+    player by seat, each below the target, as a
+    sequence (``(4, 9)``) or the text ``"4,9"``; the summary then has
+    ``start``. Returns a ``Simulation``.
 
     Examples:
         >>> run = bower.simulate("euchre", hands=20_000, seed=1)
@@ -280,6 +285,10 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
                 threads=(threads, "int?"), records=(records, "path?"), progress=(progress, "bool"),
                 scheduler=(scheduler, "str?"))
     records = None if records is None else _path(records)
+    if start is not None:
+        runner.check_start(start, v)
+        if games is None:
+            raise runner.RunError("--start is the starting score of whole games: give --games too")
     bar = Progress("games" if games is not None else "hands", enabled=bool(progress))
     try:
         if games is not None:
@@ -288,7 +297,7 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
             if isinstance(strategy, (list, tuple)):
                 raise runner.RunError("games= plays one strategy in every seat; give one strategy")
             summary = runner.simulate_games(variant=v.name, games=games, seed=seed, threads=threads, rules=rules,
-                                            strategy=strategy, progress=bar, scheduler=scheduler)
+                                            strategy=strategy, progress=bar, scheduler=scheduler, start=start)
         else:
             summary = runner.simulate(variant=v.name, hands=hands, seed=seed, threads=threads, rules=rules,
                                       strategy=strategy, records_path=records, progress=bar, scheduler=scheduler,
@@ -308,7 +317,8 @@ def simulate(variant: str = "ghost", hands: int = 1_000_000, *, games: int | Non
 def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", games: int = 100_000, seed: int = 0,
                rules: dict[str, Any] | None = None, threads: int | None = None, duplicate: bool = True,
                until_significant: bool = False, max_games: int = 1_000_000, names: list[str] | None = None,
-               progress: bool = False, scheduler: str | None = None) -> Experiment:
+               progress: bool = False, scheduler: str | None = None,
+               start: str | Sequence[int] | None = None) -> Experiment:
     """Play 2 or 3 strategies against each other in whole games on duplicate deals, as ``bower experiment``.
 
     ``strategies``: presets, ``.toml`` paths, dicts or ``bower.Strategy``
@@ -320,7 +330,9 @@ def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", ga
     ``duplicate=False`` gives every seat assignment its own deals;
     ``scheduler`` as for ``simulate``. ``games`` (and ``max_games``) are
     rounded up to whole deal sets, said on stderr (``bower: note: games=96
-    rounded up to 384 ...``) unless ``quiet``. Returns an ``Experiment``
+    rounded up to 384 ...``) unless ``quiet``. ``start``: every game's
+    starting scores, duplicate games included, as ``simulate``'s (``bower
+    experiment --start``). Returns an ``Experiment``
     (``strategies``, ``pairs``, ``make_rates``).
 
     Examples:
@@ -343,11 +355,12 @@ def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", ga
     strategies = list(strategies)
     if len(strategies) not in (2, 3):
         raise ex.runner.RunError(f"give 2 or 3 strategies to compare, got {len(strategies)}")
+    ex.runner.check_start(start, v)
     bar = Progress("games", enabled=bool(progress))
     try:
         res = ex.run_experiment(strategies, games=games, seed=seed, threads=threads, rules=rules, duplicate=duplicate,
                                 until_significant=until_significant, max_games=max_games, names=names,
-                                progress=bar, variant=v.name, scheduler=scheduler)
+                                progress=bar, variant=v.name, scheduler=scheduler, start=start)
     finally:
         bar.close()
     from bower.results import Experiment
@@ -737,7 +750,8 @@ def solve_records(records: PathLike, out: PathLike, *, threads: int | None = Non
 
 @_faults
 def replay(records: PathLike, *, dd: bool = False, scheduler: str | None = None,
-           hand: int | str | tuple[int, int | None] | None = None) -> pd.DataFrame:
+           hand: int | str | tuple[int, int | None] | None = None,
+           start: str | Sequence[int] | None = None) -> pd.DataFrame:
     """Replay a records file against the rules, as ``bower replay --json``: a DataFrame, one row per hand.
 
     Columns: the record's number, hand, variant, tricks, points (with any
@@ -746,7 +760,9 @@ def replay(records: PathLike, *, dd: bool = False, scheduler: str | None = None,
     with ``dd`` each play's double-dummy cost. ``hand``: only record ``N``
     (an int), or records ``N`` to ``M - 1`` (``"N:M"`` or ``(N, M)``; ``"N:"``
     or ``(N, None)``: to the end), numbered from 0 as the ``record`` column,
-    as ``bower replay --hand``.
+    as ``bower replay --hand``. ``start``: every game's score before its
+    first hand, in place of the records' own ``start`` (``bower replay
+    --start``: ``(4, 9)`` or ``"4,9"``).
 
     Examples:
         >>> run = bower.simulate("ghost", hands=20, seed=1, records="hands.jsonl")
@@ -759,4 +775,5 @@ def replay(records: PathLike, *, dd: bool = False, scheduler: str | None = None,
     from bower.sim.replay import replay_file
 
     _check_args(records=(records, "path"), dd=(dd, "bool"), scheduler=(scheduler, "str?"))
-    return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler, hand=hand, flag="hand=")))
+    return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler, hand=hand, flag="hand=",
+                                         start=start)))

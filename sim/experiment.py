@@ -153,6 +153,7 @@ def run_experiment(
     variant="ghost",
     scheduler=None,
     notify: bool = True,
+    start=None,
 ) -> dict:
     """Play the strategies against each other in whole games and compare them.
 
@@ -166,7 +167,9 @@ def run_experiment(
     are played until the interval of the leading pair's difference excludes
     zero or ``max_games`` is reached; ``stopped`` says which. ``scheduler``:
     where the batches run (``bower.sim.distributed.session``); the numbers do
-    not depend on it.
+    not depend on it. ``start``: every game's starting scores, duplicate games
+    included (``runner.check_start``: ``"4,9"`` or a sequence, by side or by
+    seat; None: 0s, and the result then has no ``start``).
     """
     from bower.sim import bots
 
@@ -175,6 +178,9 @@ def run_experiment(
             raise runner.RunError(f"an experiment compares 2 or 3 players, got {len(strategies)}")
         if scheduler is not None:
             raise runner.RunError("an experiment with Python bots runs in this process: give no scheduler")
+        if start is not None:
+            raise runner.RunError("--start is for games of the kernels' strategies; an experiment with Python bots "
+                                  "starts its games at 0")
         return bots.run_bot_experiment(list(strategies), games=games, seed=seed, rules=rules, duplicate=duplicate,
                                        until_significant=until_significant, max_games=max_games, names=names,
                                        progress=progress, variant=variant, notify=notify)
@@ -188,6 +194,7 @@ def run_experiment(
     else:
         assign = v.experiment_assignments(len(loaded))
     games = runner.check_count("--games", games, runner.MAX_GAMES)
+    start_scores = runner.check_start(start, v)
     if until_significant:
         max_games = runner.check_count("--max-games", max_games, runner.MAX_GAMES)
     if until_significant and max_games < games:
@@ -210,7 +217,8 @@ def run_experiment(
             first = totals.sets
             n = min(batch_sets, cap_sets - first)
             runner.run_games(seed, n, assign, strat_params, duplicate, rules_vec,
-                             lambda f, o: _add(totals, o, progress, cap_sets * n_assign), first, variant=v)
+                             lambda f, o: _add(totals, o, progress, cap_sets * n_assign), first, variant=v,
+                             start_scores=start_scores)
             if not until_significant:
                 break
             lead = _leading_pair(totals)
@@ -221,8 +229,11 @@ def run_experiment(
                 stopped = "max-games"
                 break
         elapsed = time.perf_counter() - t0
-        return runner.add_executor(_report(totals, names, loaded, assign, duplicate, rules_d, seed, n_threads, elapsed,
-                                           stopped, until_significant, v.name), ex)
+        result = _report(totals, names, loaded, assign, duplicate, rules_d, seed, n_threads, elapsed, stopped,
+                         until_significant, v.name)
+        if start_scores is not None:
+            result["start"] = runner.start_dict(start_scores)
+        return runner.add_executor(result, ex)
 
 
 def _add(totals, out, progress, total_games):

@@ -292,7 +292,8 @@ def _replayed(items, dd: bool, ex):
             raise fault
 
 
-def replay(items, dd: bool = False, scheduler=None, hand=None, flag: str = "--hand", source: str = "the file"):
+def replay(items, dd: bool = False, scheduler=None, hand=None, flag: str = "--hand", source: str = "the file",
+           start=None):
     """Yield the replay of each ``(record, label)`` (as ``read_hands`` gives), with games scored along.
 
     A record with a ``game`` field belongs to that game; its hands must be
@@ -307,6 +308,10 @@ def replay(items, dd: bool = False, scheduler=None, hand=None, flag: str = "--ha
     belongs to are replayed too (for its running scores) but not yielded,
     and records past the range are not read. ReplayError (naming ``flag``
     and ``source``) when the first record asked for is past the last.
+    ``start``: every game's score before its first hand (``--start``:
+    ``"4,9"`` or a sequence, by side or by seat, ``runner.check_start``) in
+    place of the records' own ``start`` fields, which are then not read; a
+    record of no game is then a RunError (--start scores games).
     """
     from bower.sim import distributed as dist
 
@@ -315,7 +320,7 @@ def replay(items, dd: bool = False, scheduler=None, hand=None, flag: str = "--ha
         lo, hi = parse_hands(hand, flag)
         items, first, lead = _select(items, lo, hi, f"{flag} {hand_text(hand)}", source)
     with dist.session(scheduler) as ex:
-        yield from _games(_replayed(items, dd, ex), first, lead)
+        yield from _games(_replayed(items, dd, ex), first, lead, start)
 
 
 MAX_RECORD = 10**15  # record numbers --hand takes: past any file's count
@@ -417,16 +422,29 @@ def _same(a, b) -> bool:
         return False
 
 
-def _games(replayed, first: int = 0, lead: int = 0):
+def _games(replayed, first: int = 0, lead: int = 0, start=None):
     """The replays with the games scored along (``replay``): the records from number ``first``, the first ``lead``
-    of them replayed for their game's scores only (not yielded)."""
+    of them replayed for their game's scores only (not yielded); ``start``: every game's starting scores in place
+    of the records' ``start`` (``replay``)."""
+    from bower.sim import runner
+
     game = None
     seen: set = set()
+    given: dict = {}  # variant name -> --start as its scores (checked once a variant)
     for i, (out, variant, rules, checked, label, where) in enumerate(replayed, first):
         show = i >= first + lead
         out["record"] = i
         if out["hand"] is None:
             out["hand"] = i
+        if start is not None:
+            if label is None:
+                raise runner.RunError(f"--start gives a game's starting score: {where} is of no game "
+                                      "(no 'game' field)")
+            if variant.name not in given:
+                given[variant.name] = runner.start_dict(runner.check_start(start, variant))
+            out.pop("start", None)  # the records' own start is not read
+            if game is None or game["label"] != label:
+                out["start"] = dict(given[variant.name])
         if label is None:
             game = None
             if show:
@@ -461,6 +479,7 @@ def _games(replayed, first: int = 0, lead: int = 0):
             yield out
 
 
-def replay_file(path: str, dd: bool = False, scheduler=None, hand=None, flag: str = "--hand"):
-    """Yield the replay of every record of ``path`` (``read_hands`` then ``replay``); ``hand``: only those."""
-    yield from replay(read_hands(path), dd, scheduler, hand, flag, str(path))
+def replay_file(path: str, dd: bool = False, scheduler=None, hand=None, flag: str = "--hand", start=None):
+    """Yield the replay of every record of ``path`` (``read_hands`` then ``replay``); ``hand``: only those;
+    ``start``: every game's starting scores (``replay``)."""
+    yield from replay(read_hands(path), dd, scheduler, hand, flag, str(path), start)

@@ -69,6 +69,67 @@ def check_count(flag: str, n, limit: int) -> int:
     return int(n)
 
 
+def start_units(v) -> str:
+    """What ``--start`` lists for variant ``v``: the two side scores, or one score per seat."""
+    if v.partnerships:
+        return "two side scores, the side of seats 0 & 2 first"
+    return f"{v.score_units} player scores, seat 0 first"
+
+
+def check_start(value, v, flag: str = "--start") -> np.ndarray | None:
+    """A game's starting scores: ``"4,9"`` (as typed) or a sequence of whole numbers, by side (partnerships) or
+    by seat; as an int64 array, or None for None (0s).
+
+    RunError naming ``flag`` for a score that is not a whole number, negative, at or beyond the variant's target,
+    or the wrong count. The text of each number is read for its size before it is expanded (``1e999999999`` is
+    refused at once).
+    """
+    from bower.sim.text import given_text, whole_number
+
+    if value is None:
+        return None
+    if isinstance(value, str):
+        shown = given_text(value)
+        parts = value.split(",")
+    elif isinstance(value, (list, tuple, np.ndarray)):
+        parts = list(value)
+        shown = ",".join(number_text(int(x)) if isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+                         else given_text(repr(x), 12) for x in parts[:8]) + (",..." if len(parts) > 8 else "")
+    else:
+        raise RunError(f"{flag} must be {start_units(v)} ('4,9' or a list of whole numbers), "
+                       f"got {given_text(repr(value))}")
+    head = f"{flag} {shown}"
+    if len(parts) != v.score_units:
+        raise RunError(f"{head}: {v.title} takes {start_units(v)}, not {len(parts)} number(s)")
+    out = []
+    for x in parts:
+        if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+            n = int(x)
+        elif isinstance(x, str):
+            try:
+                n = whole_number(x) if x.strip() else None
+            except ValueError:
+                n = None
+            except OverflowError:  # too many digits to expand: past any target, or below 0
+                n = -1 if x.strip().startswith("-") else v.target
+            if n is None:
+                raise RunError(f"{head}: {given_text(x, 20)!r} is not a whole number")
+        else:
+            raise RunError(f"{head}: {given_text(repr(x), 20)} is not a whole number")
+        word = given_text(x, 20) if isinstance(x, str) else number_text(n)
+        if n < 0:
+            raise RunError(f"{head}: {word} is negative; a game starts at scores of 0 or more")
+        if n >= v.target:
+            raise RunError(f"{head}: {word} is at or beyond the target ({v.target}); the game would be over")
+        out.append(n)
+    return np.array(out, np.int64)
+
+
+def start_dict(start: np.ndarray | None) -> dict | None:
+    """Starting scores as records and summaries key them (``{"0": 4, "1": 9}``, by side or seat); None for None."""
+    return None if start is None else {str(k): int(x) for k, x in enumerate(start)}
+
+
 def check_seed(seed) -> int:
     """``seed`` if it is a whole number from 0 to MAX_SEED; RunError (the CLI's words for ``--seed``) otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -359,10 +420,12 @@ def run_games(
     first_set: int = 0,
     max_hands: int = MAX_HANDS_PER_GAME,
     variant="ghost",
+    start_scores: np.ndarray | None = None,
 ) -> None:
     """Play deal sets ``first_set .. first_set + n_sets - 1`` (first_set a multiple of GAME_CHUNK_SETS).
 
-    In each set one game per row of ``assignments`` (strategy index by seat).
+    In each set one game per row of ``assignments`` (strategy index by seat),
+    every game from the scores ``start_scores`` (by side or seat, ``check_start``; None: 0s).
     ``on_batch(first_set, out)`` receives each batch's arrays: ``set_wins``
     (sets, strategies), ``games`` (sets * assignments, GO_WIDTH), and the
     summed counters ``hand``, ``strategy``, ``game``. Each batch is one job of
@@ -375,21 +438,26 @@ def run_games(
     end = first_set + n_sets
     step = GAME_BATCH_CHUNKS * GAME_CHUNK_SETS
     firsts = list(range(first_set, end, step))
-    jobs = ((v.name, seed, f, min(step, end - f), assignments, strat_params, duplicate, rules_vec, max_hands)
-            for f in firsts)
-    warm = (("games", v.name), (v.name, seed, first_set, 1, assignments, strat_params, duplicate, rules_vec, max_hands))
+    start_scores = np.zeros(v.score_units, np.int64) if start_scores is None else np.ascontiguousarray(
+        start_scores, np.int64)
+    jobs = ((v.name, seed, f, min(step, end - f), assignments, strat_params, duplicate, rules_vec, max_hands,
+             start_scores) for f in firsts)
+    warm = (("games", v.name), (v.name, seed, first_set, 1, assignments, strat_params, duplicate, rules_vec, max_hands,
+                                start_scores))
     for first, out in zip(firsts, dist.current().map(games_job, jobs, warm=warm)):
         on_batch(first, out)
 
 
 def games_job(job) -> dict:
-    """One batch of deal sets: ``(variant, seed, first_set, n, assignments, strat_params, duplicate, rules_vec, max_hands)``.
+    """One batch of deal sets: ``(variant, seed, first_set, n, assignments, strat_params, duplicate, rules_vec, max_hands,
+    start_scores)`` (the last optional: 0s).
 
     Returns the dict ``run_games`` hands to ``on_batch``; chunks are seeded
     from (seed, chunk index) alone.
     """
-    name, seed, first, n, assignments, strat_params, duplicate, rules_vec, max_hands = job
+    name, seed, first, n, assignments, strat_params, duplicate, rules_vec, max_hands = job[:9]
     v = get_variant(name)
+    start_scores = job[9] if len(job) > 9 else np.zeros(v.score_units, np.int64)
     k, sim = v.hand_kernels, v.drivers
     n_strat, n_assign = strat_params.shape[0], assignments.shape[0]
     n_chunks = -(-n // GAME_CHUNK_SETS)
@@ -401,7 +469,7 @@ def games_job(job) -> dict:
     game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
     sim.games_chunks(
         states, GAME_CHUNK_SETS, n, assignments, duplicate, rules_vec, strat_params, v.target, max_hands,
-        set_wins, games, hand_acc, strat_acc, game_acc, k.search_arg(strat_params),
+        set_wins, games, hand_acc, strat_acc, game_acc, k.search_arg(strat_params), start_scores,
     )
     return {
         "set_wins": set_wins, "games": games,
@@ -418,10 +486,14 @@ def simulate_games(
     strategy="default",
     progress: Callable[[int, int], None] | None = None,
     scheduler=None,
+    start=None,
 ) -> dict:
     """Play ``games`` whole games (every seat ``strategy``) and return the hand summary plus game results.
 
-    ``scheduler`` as for ``simulate``.
+    ``scheduler`` as for ``simulate``. ``start``: every game's starting
+    scores (``check_start``: ``"4,9"`` or a sequence, by side or by seat;
+    None: 0s, and the summary then has no ``start``), with the dealer as
+    from 0s.
 
     Game-level keys: ``games``, ``unfinished``, ``hands_per_game`` (with 95%
     interval), ``win_share_by_start`` (starting position 1 = seat 0, which is
@@ -431,16 +503,18 @@ def simulate_games(
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
     games = check_count("--games", games, MAX_GAMES)
+    start_scores = check_start(start, v)
     name, params = load_strategy(strategy, v.name)
     n_threads = set_threads(threads)
     strat_params = to_vector(params, v.name)[None, :]
     assignments = np.zeros((1, v.players), np.int64)
     with dist.session(scheduler) as ex:
         return _simulate_games(v, rules_d, rules_vec, name, strat_params, assignments, games, seed, n_threads,
-                               progress, ex)
+                               progress, ex, start_scores)
 
 
-def _simulate_games(v, rules_d, rules_vec, name, strat_params, assignments, games, seed, n_threads, progress, ex):
+def _simulate_games(v, rules_d, rules_vec, name, strat_params, assignments, games, seed, n_threads, progress, ex,
+                    start_scores=None):
     k, sim = v.hand_kernels, v.drivers
     t_warm = time.perf_counter()
     if ex.kind == "dask":
@@ -448,7 +522,8 @@ def _simulate_games(v, rules_d, rules_vec, name, strat_params, assignments, game
             v.name, seed, 0, 1, assignments, strat_params, True, rules_vec, MAX_HANDS_PER_GAME))
     else:
         before = sum(sim.games_chunks.stats.cache_misses.values())
-        run_games(seed, 1, assignments, strat_params, True, rules_vec, lambda f, o: None, variant=v)
+        run_games(seed, 1, assignments, strat_params, True, rules_vec, lambda f, o: None, variant=v,
+                  start_scores=start_scores)
         compiled = sum(sim.games_chunks.stats.cache_misses.values()) > before
         warm_s = time.perf_counter() - t_warm
     hand_tot = np.zeros(k.S_WIDTH, np.int64)
@@ -461,10 +536,12 @@ def _simulate_games(v, rules_d, rules_vec, name, strat_params, assignments, game
         if progress is not None:
             progress(int(game_tot[kg.GA_GAMES]), games)
 
-    run_games(seed, games, assignments, strat_params, True, rules_vec, on_batch, variant=v)
+    run_games(seed, games, assignments, strat_params, True, rules_vec, on_batch, variant=v, start_scores=start_scores)
     elapsed = time.perf_counter() - t0
     summary = v.summarize(hand_tot, rules_d, name, seed, n_threads, elapsed)
     summary.update(game_summary(game_tot, v))
+    if start_scores is not None:
+        summary["start"] = start_dict(start_scores)
     summary["games_per_second"] = games / elapsed if elapsed > 0 else None
     summary["max_hands_per_game"] = MAX_HANDS_PER_GAME
     summary["warm_up_s"] = warm_s
@@ -507,13 +584,16 @@ def game_results(
     assignments=((0, 0, 0),),
     duplicate: bool = True,
     variant="ghost",
+    start_scores=None,
 ) -> list[dict]:
     """Per-game results of deal sets ``start .. start+count-1``: one dict per (set, assignment).
 
     Each dict: ``set``, ``assignment`` (strategy index by seat), ``winner``
-    (seat or None when unfinished), ``hands``, ``scores`` (by seat).
+    (seat or None when unfinished), ``hands``, ``scores`` (by seat, final).
+    ``start_scores``: every game's starting scores (``check_start``; None: 0s).
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
+    start_scores = check_start(start_scores, v)
     n_scores = v.score_units
     strat_params = np.stack([to_vector(load_strategy(s, v.name)[1], v.name) for s in strategies])
     assign = np.array(assignments, np.int64)
@@ -534,7 +614,7 @@ def game_results(
             })
 
     run_games(seed, start + count - chunk_start, assign, strat_params, duplicate, rules_vec, on_batch, chunk_start,
-              variant=v)
+              variant=v, start_scores=start_scores)
     skip = (start - chunk_start) * assign.shape[0]
     return out[skip:]
 

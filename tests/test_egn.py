@@ -222,21 +222,52 @@ def test_egn_to_records_to_egn_keeps_the_game(tmp_path):
         path = tmp_path / src.name
         write_egn(path, first.records, first.meta)
         second = read_egn(path)
-        # the same records; a deal left out is not written back, so a game's later starts are recounted without it
-        assert [{k: x for k, x in r.items() if k != "start"} for r in second.records] == [
-            {k: x for k, x in r.items() if k != "start"} for r in first.records]
-        assert second.records[0]["start"] == first.records[0]["start"]
-        if not first.left_out:
-            assert second.records == first.records
+        # the same records, every start included: a deal left out is written back as the file wrote it, after the
+        # record it followed, so its points stay counted in the later deals' start
+        assert second.records == first.records and second.left_out == first.left_out
         for k in ("title", "description", "date", "players", "initialScore"):
             assert second.meta.get(k) == first.meta.get(k)
         orig = {d["dealNumber"]: d for d in json.loads(src.read_text(encoding="utf-8"))["deals"]}
-        for d in json.loads(path.read_text(encoding="utf-8"))["deals"]:
+        written = json.loads(path.read_text(encoding="utf-8"))["deals"]
+        assert [d["dealNumber"] for d in written] == sorted(orig)  # every deal, in order
+        left = {n for n, _ in first.left_out}
+        assert [d for d in written if d["dealNumber"] in left] == [orig[n] for n in sorted(left)]
+        for d in written:
             o = orig[d["dealNumber"]]
             assert d["initialState"]["dealer"] == o["initialState"]["dealer"]
             assert d["initialState"]["upCard"] == o["initialState"]["upCard"]
             assert d["phases"][0]["calls"] == o["phases"][0]["calls"]
             assert d["phases"][1]["tricks"] == o["phases"][1]["tricks"]
+
+
+def test_egn_to_records_to_egn_keeps_every_score(tmp_path):
+    # the files with deals left out (seats that sit out, cards not given): every record's start survives the trip,
+    # and so does the game's end, replayed from the file written back
+    for src in (BEARS, VWEC):
+        first = read_egn(src)
+        assert first.left_out
+        path = tmp_path / src.name
+        write_egn(path, first.records, first.meta)
+        second = read_egn(path)
+        assert [r["start"] for r in second.records] == [r["start"] for r in first.records]
+        again = [r for r in replay_file(str(path)) if "game" in r]
+        orig = [r for r in replay_file(str(src)) if "game" in r]
+        assert [(r["scores"], r["winner"]) for r in again] == [(r["scores"], r["winner"]) for r in orig]
+    # Me and Bears: deals 4 and 10 (left out) gave side 0 a point and side 1 four
+    assert [(r["hand"], r["start"]) for r in read_egn(BEARS).records if r["hand"] in (3, 5, 9, 11)] == [
+        (3, {"0": 3, "1": 2}), (5, {"0": 5, "1": 2}), (9, {"0": 9, "1": 3}), (11, {"0": 9, "1": 9})]
+
+
+def test_records_whose_starts_egn_cannot_hold_are_refused(tmp_path):
+    # without the deals left out (read_egn's meta), the starts after a gap cannot be written: one line, no file
+    egn = read_egn(BEARS)
+    path = tmp_path / "gap.egn"
+    with pytest.raises(EgnError) as e:
+        write_egn(path, egn.records)
+    assert str(e.value.format_message()) == (
+        "record 5: field 'start' is 5-2, but the deals written before it count 4-2 (a deal left out between them): "
+        "EGN holds no score between deals; write .jsonl or .parquet, or give write_egn the meta read_egn returned")
+    assert not path.exists() and not [n for n in listing(tmp_path) if n.startswith(".bower-")]
 
 
 def test_simulate_writes_egn_and_other_variants_refuse_it(capsys, tmp_path):

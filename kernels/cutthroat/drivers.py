@@ -201,14 +201,16 @@ def tally_strategies(rec, seat_strat, acc):
 
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, wt, order, rec, rules, params,
-              seat_strat, target, max_hands, scores, hand_acc, strat_acc, search):
+              seat_strat, target, max_hands, scores, start, hand_acc, strat_acc, search):
     """Play one game to ``target`` from dealer ``FIRST_DEALER``; returns (winner, hands, went on past a tie).
 
     After a hand, a unique highest score at or above the target wins; a tie
     at the top plays another hand. No winner after ``max_hands``: winner -1.
+
+    The scores start at ``start`` (int64, by seat; 0s for a game from the beginning).
     """
     for s in range(N_SEATS):
-        scores[s] = 0
+        scores[s] = start[s]
     dealer = FIRST_DEALER
     went_on = False
     for n in range(1, max_hands + 1):
@@ -229,8 +231,11 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, point
 
 @chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc, search):
-    """Play ``n_sets`` deal sets, one game per seat assignment in each (as ``ghost_sim.games_chunks``)."""
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None):
+    """Play ``n_sets`` deal sets, one game per seat assignment in each (as ``ghost_sim.games_chunks``).
+
+    ``start``: every game's starting scores by seat (int64); None (left out) for 0s.
+    """
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
     for ci in range(lo, hi):
@@ -239,6 +244,9 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
         dstate = np.empty(4, np.uint64)
         buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, rec = _scratch()
         scores = np.zeros(N_SEATS, np.int64)
+        start_scores = np.zeros(N_SEATS, np.int64)  # every game's starting scores: 0s unless ``start`` gives them
+        if start is not None:
+            start_scores = start
         params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
         h_acc = hand_acc[ci]
@@ -254,6 +262,6 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 card_weights(params, wt, order)
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
                                                wt, order, rec, rules, params, seat_strat, target, max_hands, scores,
-                                               h_acc, s_acc, search)
+                                               start_scores, h_acc, s_acc, search)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)

@@ -187,14 +187,16 @@ def tally_strategies(rec, seat_strat, acc):
 
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, rec, rules, params, seat_strat, target,
-              max_hands, scores, hand_acc, strat_acc, search):
+              max_hands, scores, start, hand_acc, strat_acc, search):
     """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, False).
 
     After a hand, the side at or above the target wins (only one side scores
     on a hand). No winner after ``max_hands``: -1.
+
+    The scores start at ``start`` (int64, by side; 0s for a game from the beginning).
     """
-    scores[0] = 0
-    scores[1] = 0
+    scores[0] = start[0]
+    scores[1] = start[1]
     dealer = FIRST_DEALER
     for n in range(1, max_hands + 1):
         play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec, search,
@@ -213,8 +215,12 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, r
 
 @chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc, search):
-    """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as Hasenpfeffer's ``games_chunks``)."""
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None):
+    """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as Hasenpfeffer's
+    ``games_chunks``).
+
+    ``start``: every game's starting scores by side (int64); None (left out) for 0s.
+    """
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
     for ci in range(lo, hi):
@@ -223,6 +229,9 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
         dstate = np.empty(4, np.uint64)
         buf, dbuf, deck, dealt, kitty, hands, tricks, wt, rec = _scratch()
         scores = np.zeros(2, np.int64)
+        start_scores = np.zeros(2, np.int64)  # every game's starting scores: 0s unless ``start`` gives them
+        if start is not None:
+            start_scores = start
         params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
         h_acc = hand_acc[ci]
@@ -237,7 +246,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                     copy_into(params[s], strat_params[assignments[a, s]])
                 card_weights(params, wt)
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, rec,
-                                               rules, params, seat_strat, target, max_hands, scores, h_acc, s_acc,
-                                               search)
+                                               rules, params, seat_strat, target, max_hands, scores, start_scores,
+                                               h_acc, s_acc, search)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)

@@ -242,8 +242,8 @@ def tally_strategies(rec, seat_strat, acc):
 
 
 @kernel
-def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat, target, max_hands, scores, hand_acc,
-              strat_acc, search):
+def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat, target, max_hands, scores, start,
+              hand_acc, strat_acc, search):
     """Play one game to ``target`` from the first dealer ``FIRST_DEALER``; returns (winner, hands, tiebreak).
 
     Seat ``s`` plays strategy ``seat_strat[s]``, row of ``rows`` (``strategy_rows``).
@@ -253,10 +253,12 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
     on (``tiebreak = highest``: until the highest is unique; ``playoff``: the
     tied players' next-hand points decide, repeating on a tie). A game with
     no winner after ``max_hands`` returns winner -1.
+
+    The scores start at ``start`` (int64, by seat; 0s for a game from the beginning).
     """
     playoff = rules[G_TIEBREAK] == 1
     for s in range(N_SEATS):
-        scores[s] = 0
+        scores[s] = start[s]
     dealer = FIRST_DEALER
     contenders = 0  # playoff: bit per tied seat
     went_on = False
@@ -287,7 +289,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
 
 @chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc, search):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None):
     """Play ``n_sets`` deal sets; in each, one game per seat assignment of the strategies.
 
     ``assignments[a, seat]`` is the strategy (row of ``strat_params``) in that
@@ -297,6 +299,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
     is seeded from the game seed and the assignment. Outputs: ``set_wins[g,
     strategy]`` (wins in the set), ``game_out[g * A + a]`` (winner, hands,
     scores), and per-chunk counters ``hand_acc``, ``strat_acc``, ``game_acc``.
+    ``start``: every game's starting scores by seat (int64); None (left out) for 0s.
     """
     n_assign = assignments.shape[0]
     for ci in range(lo, hi):
@@ -309,6 +312,9 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
         work = np.zeros(16, np.int64)
         rec = np.zeros(R_WIDTH, np.int64)
         scores = np.zeros(N_SEATS, np.int64)
+        start_scores = np.zeros(N_SEATS, np.int64)  # every game's starting scores: 0s unless ``start`` gives them
+        if start is not None:
+            start_scores = start
         seat_strat = np.empty(N_SEATS, np.int64)
         h_acc = hand_acc[ci]
         s_acc = strat_acc[ci]
@@ -321,6 +327,6 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat,
-                                               target, max_hands, scores, h_acc, s_acc, search)
+                                               target, max_hands, scores, start_scores, h_acc, s_acc, search)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)

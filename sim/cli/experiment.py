@@ -13,6 +13,7 @@ from bower.sim.cli.options import (
     rule_option,
     scheduler_option,
     seed_option,
+    start_option,
     threads_option,
     variant_option,
 )
@@ -33,8 +34,12 @@ from bower.sim.text import limit_text
 @click.option("--max-games", default=1_000_000, show_default=True, type=Count(high=MAX_GAMES),
               help=f"Stop --until-significant here (at most {limit_text(MAX_GAMES)}).")
 @click.option("--independent", is_flag=True, help="Give every seat assignment its own deals (no duplicate play), for comparison.")
+@start_option("Start every game at these scores, duplicate games included, each below the target: two side "
+              "scores where partners play (the side of seats 0 & 2 first, e.g. 4,9), else one score per player "
+              "by seat (e.g. 20,0,0); the first dealer is the same.")
 @json_option
-def experiment(strategies, variant, games, seed, threads, scheduler, rules, until_significant, max_games, independent, as_json):
+def experiment(strategies, variant, games, seed, threads, scheduler, rules, until_significant, max_games, independent,
+               start, as_json):
     """Play strategies A B [C] (presets or .toml files) against each other in duplicate games.
 
     A player given as path.py:Class is a Python bot (the class, made with no
@@ -49,12 +54,13 @@ def experiment(strategies, variant, games, seed, threads, scheduler, rules, unti
     rules_d = parse_rule_args(v, rules)
     if len(strategies) not in (2, 3):
         raise ex.runner.RunError(f"give 2 or 3 strategies to compare, got {len(strategies)}")
+    ex.runner.check_start(start, v)
     progress = Progress("games", enabled=False if as_json else None)
     try:
         res = ex.run_experiment(
             list(strategies), games=games, seed=seed, threads=threads, rules=rules_d, duplicate=not independent,
             until_significant=until_significant, max_games=max_games, names=list(strategies), progress=progress,
-            variant=v.name, scheduler=scheduler,
+            variant=v.name, scheduler=scheduler, start=start,
         )
     finally:
         progress.close()
@@ -74,8 +80,13 @@ def format_experiment(r: dict) -> str:
         f"{get_variant(r['variant']).title} experiment: {r['games']:,} games in {r['deal_sets']:,} deal sets, seed {r['seed']}, {mode}",
         "rules: " + " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in r["rules"].items()),
         f"seat assignments: {len(r['assignments'])} ({', '.join('/'.join(a) for a in r['assignments'])})",
-        "",
     ]
+    if r.get("start"):
+        from bower.sim.cli.simulate import start_text
+
+        unit = "side" if get_variant(r["variant"]).partnerships else "seat"
+        lines.append(f"every game started at {start_text(r['start'])} (--start, by {unit})")
+    lines.append("")
     if r.get("bots"):
         from bower.sim.bots import experiment_table
 

@@ -291,3 +291,10 @@ _scheduler_timeout = click.option(
 def scheduler_option(f):
     """``--scheduler ADDRESS`` and ``--scheduler-timeout SECONDS`` (the latter sets ``bower.sim.distributed``'s)."""
     return _scheduler(_scheduler_timeout(f))
+
+
+def start_option(help_text: str):
+    """``--start A,B`` (two side scores, seats 0 & 2 first) or ``A,B,C`` (one score per seat): a game's starting
+    score, passed on as typed; the command checks it against the variant (``bower.sim.runner.check_start``: one
+    line, status 2, the same line the library's ``BowerError`` says)."""
+    return click.option("--start", "start", default=None, metavar="A,B[,C]", help=help_text)

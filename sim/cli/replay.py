@@ -6,7 +6,7 @@ import json
 
 import click
 
-from bower.sim.cli.options import scheduler_option
+from bower.sim.cli.options import scheduler_option, start_option
 
 
 def _fields_help() -> str:
@@ -61,8 +61,11 @@ class _ReplayCommand(click.Command):
               help="With --dd over more than one hand: how many of the costliest cards to list.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png",
               help="With --dd: draw the mean cost per card by trick number, one line per player (PNG).")
+@start_option("Score every game from these scores, in place of the records' own start (and where they have "
+              "none), each below the target: two side scores where partners play (the side of seats 0 & 2 "
+              "first, e.g. 4,9), else one score per player by seat.")
 @scheduler_option
-def replay(file, dd, as_json, hand, scheduler, top, plot_path):
+def replay(file, dd, as_json, hand, scheduler, top, plot_path, start):
     """Replay the hands of FILE (.jsonl or .parquet records, a .egn game, or a folder of them) against the rules.
 
     Each hand is replayed from its plays: turn order, the cards each seat
@@ -94,10 +97,13 @@ def replay(file, dd, as_json, hand, scheduler, top, plot_path):
     with running scores and the winner (first to the variant's target;
     partnerships by side); a record's start (keyed as points) is the
     game's score before it (an EGN file's initialScore), else the running
-    score, 0 at the game's first hand. A record the rules do not allow (not JSON, a
-    missing field, an unknown card, a card played twice, a seat out of
-    turn, a card the seat did not hold, a wrong number of cards) stops
-    the replay with one line naming the record and the field (status 2).
+    score, 0 at the game's first hand; --start A,B gives every game's
+    score before its first hand instead (the records' start is then not
+    read; a record of no game is refused). A record the rules do not
+    allow (not JSON, a missing field, an unknown card, a card played
+    twice, a seat out of turn, a card the seat did not hold, a wrong
+    number of cards) stops the replay with one line naming the record and
+    the field (status 2).
     --json prints one JSON object per hand: hand, tricks, points (with
     the penalties), score (as played), penalty, reneges, costs (--dd), ...
     Over more than one hand, --dd adds a table by player (the names an
@@ -131,7 +137,7 @@ def replay(file, dd, as_json, hand, scheduler, top, plot_path):
     def results():
         for f in files:
             names = RT.player_names(f) if dd else None
-            for r in replay_file(f, dd, scheduler, hand):
+            for r in replay_file(f, dd, scheduler, hand, start=start):
                 if folder:
                     r["file"] = f
                 if table is not None:

@@ -12,6 +12,7 @@ from bower.sim.cli.options import (
     rule_option,
     scheduler_option,
     seed_option,
+    start_option,
     strategy_option,
     threads_option,
     variant_option,
@@ -34,7 +35,10 @@ from bower.sim.text import limit_text
 @strategy_option
 @json_option
 @click.option("--records", "records_path", default=None, metavar="FILE", help="Write every hand's record (.jsonl or .parquet).")
-def simulate(variant, hands, games, seed, threads, scheduler, rules, strategy, as_json, records_path):
+@start_option("With --games: start every game at these scores, each below the target: two side scores where "
+              "partners play (the side of seats 0 & 2 first, e.g. 4,9), else one score per player by seat "
+              "(e.g. 20,0,0); the first dealer is the same.")
+def simulate(variant, hands, games, seed, threads, scheduler, rules, strategy, as_json, records_path, start):
     """Simulate independent hands (or whole games with --games) and summarise them."""
     from bower.sim import runner
     from bower.sim.progress import Progress
@@ -44,6 +48,10 @@ def simulate(variant, hands, games, seed, threads, scheduler, rules, strategy, a
     rules_d = parse_rule_args(v, rules)
     if records_path is not None and not records_path.strip():
         raise runner.RunError("--records needs a file name ending in .jsonl or .parquet")
+    if start is not None:
+        runner.check_start(start, v)
+        if games is None:
+            raise runner.RunError("--start is the starting score of whole games: give --games too")
     progress = Progress("games" if games is not None else "hands", enabled=None if not as_json else False)
     try:
         if games is not None:
@@ -51,7 +59,7 @@ def simulate(variant, hands, games, seed, threads, scheduler, rules, strategy, a
                 raise runner.RunError("--records writes independent hands; leave out --games to write records")
             summary = runner.simulate_games(
                 variant=v.name, games=games, seed=seed, threads=threads, rules=rules_d, strategy=strategy, progress=progress,
-                scheduler=scheduler,
+                scheduler=scheduler, start=start,
             )
         else:
             summary = runner.simulate(
@@ -100,6 +108,11 @@ def format_summary(s: dict) -> str:
     return _finish(s, lines)
 
 
+def start_text(start: dict) -> str:
+    """Starting scores as typed for ``--start``: ``4,9`` (by side or by seat)."""
+    return ",".join(str(start[k]) for k in sorted(start, key=int))
+
+
 def where_run(s: dict) -> str:
     """``4 thread(s)``, or ``2 Dask worker(s) (local:2)`` for a run that went through Dask."""
     if s.get("workers") is not None:
@@ -118,6 +131,8 @@ def _finish(s: dict, lines: list) -> str:
             "",
             f"games            {s['games']:>12,}   to {v.target}, "
             f"{s['hands_per_game']:.2f} hands per game (95%: {s['hands_per_game_ci95'][0]:.2f}-{s['hands_per_game_ci95'][1]:.2f})",
+            *([f"  every game started at {start_text(s['start'])} (--start, by {'side' if v.partnerships else 'seat'})"]
+              if s.get("start") else []),
             f"  win share by {v.win_units_note}",
             "    " + "   ".join(f"{p}: {100 * ws[p]:.2f}% ({100 * wci[p][0]:.2f}-{100 * wci[p][1]:.2f}%)" for p in ws),
             f"  mean final margin {s['mean_final_margin']:.2f} points; {s['tiebreak_games']:,} games "

@@ -2,7 +2,8 @@
 
 ``read_egn`` turns an EGN file into bower's Standard Euchre records (the
 dict form of a JSONL record, ``bower.sim.variants.euchre.records``), one per
-deal whose cards played are all known; ``write_egn`` writes records as an EGN file.
+deal whose cards played are all known; ``write_egn`` writes records as an EGN file (given ``read_egn``'s
+``meta``, the deals left out too, as the file wrote them, so every record's ``start`` reads back the same).
 
 Seats: EGN seat i is bower seat i. Both number the seats clockwise from the
 same seat 0 (EGN's ``players`` list "starting with Player 0 and proceeding
@@ -82,6 +83,9 @@ RULESET = {
     "four_trick_tokens": ((False,), False),
 }
 MAX_DEALS = 100  # the notation's schema holds at most 100 deals a file
+# ``read_egn``'s ``meta`` key of the deals left out: ``{"after": hand of the record before it or None, "deal": the
+# deal as the file wrote it}``; ``egn_document`` writes each back after that record, so their points stay counted
+DEALS_LEFT_OUT = "deals_left_out"
 LONER_LEAD = {"LEFT_OF_DEALER": "dealer", "LEFT_OF_LONER": "loner"}  # EGN ruleset loner_lead -> bower's option
 PLAY_FREE = ("winning_score", "num_deals")  # keys that do not change how a deal is played: any integer
 
@@ -97,7 +101,10 @@ class EgnFile:
     ``records``: the bower records, one per deal with all its cards played known, in
     file order (``hand`` is the EGN ``dealNumber``). ``meta``: the file's
     ``metadata`` as written (``title``, ``players``, ``initialScore``,
-    ``ruleset``...), with ``rules`` (the bower rule options it maps to).
+    ``ruleset``...), with ``rules`` (the bower rule options it maps to) and,
+    when deals were left out, ``deals_left_out`` (``DEALS_LEFT_OUT``: each
+    such deal as written, after the record it followed; ``write_egn`` given
+    this ``meta`` writes them back, so no score is lost).
     ``left_out``: ``(dealNumber, reason)`` of each deal left out.
     """
 
@@ -274,6 +281,7 @@ def read_egn(path) -> EgnFile:
     rules = rules_of(meta.get("ruleset"), str(path))
     meta["rules"] = rules
     records, left_out = [], []
+    kept: list[dict] = []  # the deals left out, as written, each after the record it followed (``DEALS_LEFT_OUT``)
     game = _game_label(meta, path)
     score = _initial_score(meta.get("initialScore"), str(path)) if game is not None else None
     for i, deal in enumerate(doc["deals"]):
@@ -295,11 +303,14 @@ def read_egn(path) -> EgnFile:
             records.append(rec)
         except _LeftOut as e:
             left_out.append((number, str(e)))
+            kept.append({"after": records[-1]["hand"] if records else None, "deal": deal})
             points = e.points
         if score is not None:  # the game's score goes on; past a deal whose points are not known it is not known
             score = None if points is None else {k: score[k] + points[k] for k in score}
     if records:
         _check(records, str(path))
+    if kept:
+        meta[DEALS_LEFT_OUT] = kept
     return EgnFile(records, meta, left_out)
 
 
@@ -645,12 +656,16 @@ def egn_document(records: list[dict], meta: dict | None = None) -> dict:
         raise EgnError(f"record {records[-1].get('hand')}: field 'game' is {records[-1].get('game')!r}, not "
                        f"{records[0].get('game')!r} as record 0; one game a file")
     game = records[0].get("game") if records else None
+    full = meta.get("rules") or rules  # the rule options in force (``read_egn``'s), to count a deal left out
+    deals = _deals_with_left_out(records, meta.get(DEALS_LEFT_OUT) or [], meta.get("initialScore"), full)
     if game is not None:
         if md.get("title") != str(game):
             md["gameId"] = str(game)[:64]
         start = records[0].get("start")
-        if start is not None and "initialScore" not in md:
-            md["initialScore"] = [int(start["0"]), int(start["1"])]
+        if start is not None:  # the score before the first deal written: the first record's, less any deal before it
+            lead = _points_sum([_left_out_points(raw, full) for kind, raw in deals[:_first_record(deals)]])
+            md["initialScore"] = [int(start["0"]) - lead["0"], int(start["1"]) - lead["1"]]
+        _check_starts(deals, md.get("initialScore", [0, 0]), full)
     md.setdefault("title", "bower hands")
     if "description" not in md:
         bits = [f"Made by bower {meta.get('bower_version') or bower_version()}",
@@ -663,7 +678,69 @@ def egn_document(records: list[dict], meta: dict | None = None) -> dict:
     md.setdefault("players", [f"Seat {s}" for s in range(4)])
     md.setdefault("initialScore", [0, 0])
     md["ruleset"] = ruleset_of(rules, True if game is not None else len(records))
-    return {"fileType": FILE_TYPE, "version": VERSION, "metadata": md, "deals": [_egn_deal(r) for r in records]}
+    return {"fileType": FILE_TYPE, "version": VERSION, "metadata": md,
+            "deals": [_egn_deal(x) if kind == "record" else x for kind, x in deals]}
+
+
+def _deals_with_left_out(records: list[dict], kept: list[dict], initial, rules: dict) -> list[tuple[str, dict]]:
+    """``("record", record)`` of each record in order, with ``("left out", deal)`` of each deal left out
+    (``DEALS_LEFT_OUT``) after the record it followed in its file. The deals before the file's first record go
+    before the first record when they lead from ``initial`` (``initialScore``) to its ``start``."""
+    after: dict = {}
+    for k in kept:
+        after.setdefault(k.get("after"), []).append(("left out", k["deal"]))
+    out: list[tuple[str, dict]] = []
+    lead = after.get(None, [])
+    if records and lead and isinstance(initial, list) and len(initial) == 2 and records[0].get("start") is not None:
+        total = _points_sum([_left_out_points(raw, rules) for _, raw in lead])
+        if total is not None and records[0]["start"] == {"0": initial[0] + total["0"], "1": initial[1] + total["1"]}:
+            out.extend(lead)
+    for r in records:
+        out.append(("record", r))
+        out.extend(after.get(r.get("hand"), []))
+    return out
+
+
+def _first_record(deals: list) -> int:
+    return next(i for i, (kind, _) in enumerate(deals) if kind == "record")
+
+
+def _left_out_points(deal: dict, rules: dict) -> dict | None:
+    """A deal left out's points by side, as ``read_egn`` counts them (None when its tricks are not known)."""
+    try:
+        return _deal(deal, deal.get("dealNumber", 0), rules, "deal")["points"]
+    except _LeftOut as e:
+        return e.points
+    except (EgnError, KeyError, TypeError, AttributeError):  # not a deal bower reads: its points are not known
+        return None
+
+
+def _points_sum(points: list) -> dict | None:
+    """The sum by side of ``points`` (each by side); None when one is not known."""
+    total = {"0": 0, "1": 0}
+    for x in points:
+        if x is None:
+            return None
+        total = {k: total[k] + x[k] for k in total}
+    return total
+
+
+def _check_starts(deals: list, initial: list, rules: dict) -> None:
+    """EgnError when a record's ``start`` is not what a reader of the file counts before its deal
+    (``initialScore`` plus the points of every deal before it, ``read_egn``): EGN has no field for a score between
+    deals, so a deal left out that is not written back would lose its points."""
+    score: dict | None = {"0": int(initial[0]), "1": int(initial[1])}
+    for kind, d in deals:
+        points = d.get("points") if kind == "record" else _left_out_points(d, rules)
+        if kind == "record" and d.get("start") is not None and d["start"] != score:
+            start = d["start"]
+            counted = "not known" if score is None else f"{score['0']}-{score['1']}"
+            raise EgnError(f"record {d.get('hand')}: field 'start' is {start.get('0')}-{start.get('1')}, but the "
+                           f"deals written before it count {counted} (a deal left out between them): EGN holds no "
+                           "score between deals; write .jsonl or .parquet, or give write_egn the meta read_egn "
+                           "returned")
+        total = _points_sum([points])
+        score = None if score is None or total is None else {k: score[k] + total[k] for k in score}
 
 
 def _egn_deal(r: dict) -> dict:
