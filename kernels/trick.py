@@ -12,8 +12,10 @@ slot 25). A suit's cards above a card ``c`` are then ``SLOT_SUIT[c] &
 - ``follow_slot``: the follow policy (the cheapest card that takes the trick,
   or the card of least value when the trick is held by a partner or cannot
   be taken).
-- ``play_plain``: whole tricks among three or four seats, partnerships or
-  not, sitting-out seats, the plays written into a variant's record.
+- ``play_tricks``: whole tricks among three or four seats, partnerships or
+  not, sitting-out seats, the plays written into a variant's record; seats
+  that play at random or by search choose through the variant's ``pick``
+  (``pick_random``, ``no_pick``; ``to_slots`` and ``slot_cards`` turn cards into slots and back).
 
 A variant passes its own layout (seats, tricks, the record's plays offset)
 and its own lead parameters; the rules that differ (deal, auction, exchange,
@@ -24,7 +26,8 @@ import numpy as np
 
 from bower.kernels.bits import highest, lowest, popcount, smear
 from bower.kernels.jit import kernel
-from bower.kernels.tables import S_PLAIN, S_TRUMPS, SLOT_ORDER, SLOT_SUIT, SLOT_SUIT_OF
+from bower.kernels.play import random_card
+from bower.kernels.tables import S_PLAIN, S_TRUMPS, SLOT_ORDER, SLOT_RANK, SLOT_SUIT, SLOT_SUIT_OF, slot_ranks
 
 
 @kernel(inline="always")
@@ -77,9 +80,43 @@ def follow_slot(hand, led_suit, winning, held):
 
 
 @kernel(inline="always")
-def play_plain(v0, v1, v2, v3, n_seats, n_tricks, team, out, deck, trump, leader, maker, partner, lead_min, nxt,
-               next_suit, rec, base, write):
-    """Play ``n_tricks`` tricks by the heuristic policies (``lead_slot``, ``follow_slot``) in slot space.
+def to_slots(mask, trump):
+    """Card mask ``mask`` in slot space with the joker (card 24) in slot 25: ``tables.slot_ranks`` of the other
+    24 cards."""
+    return slot_ranks(mask & ((np.int64(1) << 24) - 1), trump) | (((mask >> 24) & 1) << 25)
+
+
+@kernel(inline="always")
+def slot_cards(mask, trump):
+    """Slot-space mask ``mask`` back to a card mask (the inverse of ``tables.slot_ranks``; the joker's slot 25 is
+    card 24)."""
+    cards = np.int64(0)
+    while mask != 0:
+        cards |= np.int64(1) << SLOT_ORDER[trump, lowest(mask)]
+        mask &= mask - 1
+    return cards
+
+
+@kernel
+def pick_random(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
+    """``play_tricks``'s ``pick`` for seats that play at random: a ``legal`` card drawn uniformly, the k-th in
+    card order (``play.random_card``) from the decision stream ``ctx = (dstate, dbuf)``; returns its slot."""
+    dstate, dbuf = ctx
+    return SLOT_RANK[trump, random_card(slot_cards(legal, trump), dstate, dbuf)]
+
+
+@kernel(inline="always")
+def no_pick(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
+    """``play_tricks``'s ``pick`` where every seat plays the heuristic cards (``rnd`` 0): never called."""
+    return lowest(legal)
+
+
+@kernel(inline="always")
+def play_tricks(v0, v1, v2, v3, n_seats, n_tricks, team, out, deck, trump, leader, maker, partner, lead_min, nxt,
+                next_suit, rnd, pick, ctx, rec, base, write):
+    """Play ``n_tricks`` tricks in slot space: the heuristic seats by ``lead_slot`` and ``follow_slot``, the seats
+    of ``rnd`` (a bit per seat playing at random or by search) by ``pick(seat, n, hand, legal, v0, v1, v2, v3,
+    trump, ctx)``, which returns the slot of its card (``n``: the plays so far; the hands as they stand).
 
     ``v0 .. v3``: the seats' hands in slot space (``v3`` unused with three seats); ``team``: a bit per seat, the
     same for partners (a trick held by a seat of the player's team is not overtaken); ``out``: a bit per seat
@@ -89,18 +126,22 @@ def play_plain(v0, v1, v2, v3, n_seats, n_tricks, team, out, deck, trump, leader
 
     With ``write``, play ``n`` goes to ``rec[base + 2n]`` (seat) and ``rec[base + 2n + 1]`` (the card, its index by
     ``tables.SLOT_ORDER``). Returns (tricks by seat, a byte each; the number of plays). The hands are held in
-    registers. Inlined into each variant's ``play_plain`` (compiled once there, without reference counting), so
-    a variant's constant layout folds into the loop: called through a plain call it ran 3-7% slower.
+    registers. Inlined into each variant's kernels (compiled once there): a variant's constant layout and an
+    ``rnd`` of 0 (the plain path, ``no_pick``) fold into the loop; called through a plain call the plain path ran
+    3-7% slower (benchmarks/RESULTS.md).
     """
     played = np.int64(0)
     t = np.int64(0)
     n = 0
     for trick in range(n_tricks):
         hand = v0 if leader == 0 else (v1 if leader == 1 else (v2 if leader == 2 else v3))
-        nx = np.int64(0)
-        if trick == 0 and (nxt >> leader) & 1 == 1:
-            nx = hand & SLOT_SUIT_OF[trump, next_suit & 3]
-        v = lead_slot(hand, deck & ~hand & ~played, leader == maker, leader == partner, nx, lead_min)
+        if (rnd >> leader) & 1 == 1:
+            v = pick(leader, n, hand, hand, v0, v1, v2, v3, trump, ctx)
+        else:
+            nx = np.int64(0)
+            if trick == 0 and (nxt >> leader) & 1 == 1:
+                nx = hand & SLOT_SUIT_OF[trump, next_suit & 3]
+            v = lead_slot(hand, deck & ~hand & ~played, leader == maker, leader == partner, nx, lead_min)
         bit = np.int64(1) << v
         hand &= ~bit
         v0 = hand if leader == 0 else v0
@@ -121,7 +162,12 @@ def play_plain(v0, v1, v2, v3, n_seats, n_tricks, team, out, deck, trump, leader
             if (out >> seat) & 1:
                 continue
             hand = v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
-            c, takes = follow_slot(hand, led_suit, winning, ((team >> seat) ^ (team >> winner)) & 1 == 0)
+            if (rnd >> seat) & 1 == 1:
+                f = hand & led_suit
+                c = pick(seat, n, hand, f if f != 0 else hand, v0, v1, v2, v3, trump, ctx)
+                takes = (((led_suit | S_TRUMPS) & -(np.int64(2) << winning)) >> c) & 1 == 1
+            else:
+                c, takes = follow_slot(hand, led_suit, winning, ((team >> seat) ^ (team >> winner)) & 1 == 0)
             bit = np.int64(1) << c
             hand &= ~bit
             v0 = hand if seat == 0 else v0

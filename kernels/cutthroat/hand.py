@@ -36,13 +36,12 @@ from bower.kernels.deal import _M32, _take, deal_packets
 from bower.kernels.rng import xoshiro_step
 from bower.kernels.bits import lowest
 from bower.kernels.estimate import best_suit, estimate
-from bower.kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
+from bower.kernels.play import nth_card, random_card
 from bower.kernels import pimc
 from bower.kernels import trick as core
 from bower.kernels.jit import kernel
 from bower.kernels.rng import bounded
-from bower.kernels.tables import V_BEATS, V_EFF_SUIT, V_SUIT_MASK, VALUE_ORDER, VALUE_RANK
-from bower.kernels.tables import SLOT_DECK, slot_ranks
+from bower.kernels.tables import SLOT_DECK, SLOT_RANK, VALUE_RANK, slot_ranks
 from bower.kernels.cutthroat.codes import C_LONE_MARCH, C_LONE_ONLY, C_MAKER_ALONE, C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
 from bower.kernels.cutthroat.codes import PARAM_NAMES
 from bower.kernels.cutthroat.model import world_weight
@@ -206,28 +205,43 @@ def pimc_facts(rec, seat):
     return active, sides, known, pin, pin_allow
 
 
+@kernel
+def pick_card(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
+    """``trick.play_tricks``'s ``pick`` for a seat that plays at random or by PIMC (``ctx``: ``params``, the
+    decision stream, ``rec``, the PIMC workspace ``ws``, ``rules``, ``wt``, ``order``, ``pw``, ``pm`` and ``pim``,
+    a bit per seat playing by PIMC); hands and the result in slot space.
+
+    A PIMC seat plays by ``pimc.choose`` (``pimc_facts``), with ``pimc_infer`` by ``pimc_card_inferred``
+    (``rules``, ``wt``, ``order`` feed its model; ``pw``, ``pm`` are the merge's scratch, free by then); any
+    other a ``legal`` card at random.
+    """
+    params, dstate, dbuf, rec, ws, rules, wt, order, pw, pm, pim = ctx
+    if (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
+        card = pimc_card_inferred(core.slot_cards(hand, trump), seat, trump, np.int64(n), rules, params, wt, order,
+                                  pw, pm, dstate, dbuf, rec, ws)
+    elif (pim >> seat) & 1 == 1:
+        active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
+        card = pimc.choose(core.slot_cards(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow,
+                           rec, R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]), params[seat, Q_PIMC_SEES] >= 0.5,
+                           core.slot_cards(v0, trump), core.slot_cards(v1, trump), core.slot_cards(v2, trump),
+                           np.int64(0), dstate, dbuf, ws)
+    else:
+        card = random_card(core.slot_cards(legal, trump), dstate, dbuf)
+    return SLOT_RANK[trump, card]
+
+
 @kernel(_nrt=False)
 def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tricks, ws, rules, wt, order, pw, pm,
                 search):
     """Play five tricks among the active seats (all but ``out``, -1 for none); plays into ``rec``, counts into ``tricks``.
 
-    Leads as Ghost Hand's strategy; a defender follows with its card of least
-    value while its partner is winning the trick, else with the cheapest card
-    that wins, else its card of least value. Played in value space
-    (``tables.VALUE_ORDER``, as Ghost Hand's ``play_core``): the card of least
-    value of a mask is its lowest bit. A seat with ``pimc_worlds`` >= 1
-    plays by ``pimc.choose`` (``pimc_facts``), ``ws`` its workspace (any
-    int64 array when no seat does); with ``pimc_infer`` by
-    ``pimc_card_inferred`` (``rules``, ``wt``, ``order`` feed its model;
-    ``pw``, ``pm`` are the merge's scratch, free by then).
-    Compiled once, without reference counting (``_nrt=False``: it never
+    The shared core (``kernels.trick.play_tricks``): leads as Ghost Hand's strategy; a defender follows with its
+    card of least value while its partner is winning the trick, else with the cheapest card that wins, else its
+    card of least value. A seat with ``pimc_worlds`` >= 1 or a random strategy plays by ``pick_card`` (``ws``:
+    the PIMC workspace, any int64 array when no seat searches; with ``search`` None, compiled without the
+    search, ``trick.pick_random``). Compiled once, without reference counting (``_nrt=False``: it never
     allocates).
     """
-    v0 = value_ranks(hands[0], trump)
-    v1 = value_ranks(hands[1], trump)
-    v2 = value_ranks(hands[2], trump)
-    played = np.int64(0)
-    t0 = t1 = t2 = 0
     rnd = 0  # bit per seat playing at random or by PIMC
     pim = 0  # bit per seat playing by PIMC
     for s in range(N_SEATS):
@@ -236,70 +250,19 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
         if params[s, Q_PIMC] >= 1.0:
             rnd |= 1 << s
             pim |= 1 << s
-    lead_min = params[maker, Q_LEAD_TRUMP]
-    n = 0
-    for _ in range(N_TRICKS):
-        led = 0
-        winning = 0  # by value rank
-        winner = leader
-        first = True
-        for k in range(N_SEATS):
-            seat = leader + k
-            seat = seat - 3 if seat >= 3 else seat
-            if seat == out:
-                continue
-            hand = v0 if seat == 0 else (v1 if seat == 1 else v2)
-            legal = hand
-            if not first:
-                follow = hand & V_SUIT_MASK[trump, led]
-                legal = follow if follow != 0 else hand
-            if (rnd >> seat) & 1 == 1:
-                if search is None:  # compiled without the search (``search_arg``): no seat searches
-                    card = random_card(card_mask(legal, trump), dstate, dbuf)
-                elif (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
-                    card = pimc_card_inferred(card_mask(hand, trump), seat, trump, np.int64(n), rules, params, wt,
-                                              order, pw, pm, dstate, dbuf, rec, ws)
-                elif (pim >> seat) & 1 == 1:
-                    active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
-                    card = pimc.choose(card_mask(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow,
-                                       rec, R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]),
-                                       params[seat, Q_PIMC_SEES] >= 0.5, card_mask(v0, trump), card_mask(v1, trump),
-                                       card_mask(v2, trump), np.int64(0), dstate, dbuf, ws)
-                else:
-                    card = random_card(card_mask(legal, trump), dstate, dbuf)
-                v = VALUE_RANK[trump, card]
-                takes = not first and (V_BEATS[trump, led, winning] >> v) & 1 == 1
-            elif first:
-                v = lead_rank(hand, trump, played, seat == maker, lead_min)
-                takes = False
-            elif seat != maker and winner != maker:  # the partner holds the trick
-                v = lowest(legal)
-                takes = (V_BEATS[trump, led, winning] >> v) & 1 == 1
-            else:
-                winners = legal & V_BEATS[trump, led, winning]
-                v = lowest(winners if winners != 0 else legal)
-                takes = winners != 0
-            bit = np.int64(1) << v
-            hand &= ~bit
-            v0 = hand if seat == 0 else v0
-            v1 = hand if seat == 1 else v1
-            v2 = hand if seat == 2 else v2
-            played |= bit
-            if first:
-                led = V_EFF_SUIT[trump, v]
-                winning = v
-                first = False
-            else:
-                winning = v if takes else winning
-                winner = seat if takes else winner
-            rec[R_PLAYS + 2 * n] = seat
-            rec[R_PLAYS + 2 * n + 1] = VALUE_ORDER[trump, v]
-            n += 1
-        t0 += winner == 0
-        t1 += winner == 1
-        t2 += winner == 2
-        leader = winner
-    tricks[0], tricks[1], tricks[2] = t0, t1, t2
+    gone = 0 if out < 0 else 1 << out
+    v0 = slot_ranks(hands[0], trump)
+    v1 = slot_ranks(hands[1], trump)
+    v2 = slot_ranks(hands[2], trump)
+    if search is None:  # compiled without the search (``search_arg``): no seat searches
+        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, 1 << maker, gone, SLOT_DECK[trump],
+                                trump, leader, maker, -1, params[maker, Q_LEAD_TRUMP], 0, -1, rnd, core.pick_random,
+                                (dstate, dbuf), rec, R_PLAYS, True)
+    else:
+        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, 1 << maker, gone, SLOT_DECK[trump],
+                                trump, leader, maker, -1, params[maker, Q_LEAD_TRUMP], 0, -1, rnd, pick_card,
+                                (params, dstate, dbuf, rec, ws, rules, wt, order, pw, pm, pim), rec, R_PLAYS, True)
+    tricks[0], tricks[1], tricks[2] = t & 255, (t >> 8) & 255, t >> 16
     rec[R_NPLAYS] = n
 
 
@@ -307,7 +270,7 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
 # Hands where every seat plays the strategy's heuristic cards and merge (no random or PIMC seat) and nothing is
 # forced: the same decisions as ``play_dealt``, with less work. Decided once a chunk (``plays_plainly``); the merge
 # looks its group prefixes up in tables built once a chunk (``strategy.keep_tables``, ``best_keep_plain``), the
-# tricks are played in slot space by the core every variant shares (``kernels.trick.play_plain``).
+# tricks are played in slot space by the core every variant shares (``kernels.trick.play_tricks``).
 
 
 @kernel(inline="always")
@@ -322,13 +285,13 @@ def plays_plainly(params):
 @kernel(_nrt=False)
 def play_plain(h0, h1, h2, trump, leader, maker, out, lead_min, rec, tricks):
     """``play_tricks`` for hands whose seats all play the heuristic cards (``plays_plainly``): the same plays into
-    ``rec`` and tricks by seat into ``tricks``, by the shared core (``kernels.trick.play_plain``: three seats, the
+    ``rec`` and tricks by seat into ``tricks``, by the shared core (``kernels.trick.play_tricks``: three seats, the
     two defenders partners against the maker, ``out`` the seat sitting out or -1, ``lead_min`` the maker's
     ``lead_trump_min``)."""
     gone = 0 if out < 0 else 1 << out
-    t, n = core.play_plain(slot_ranks(h0, trump), slot_ranks(h1, trump), slot_ranks(h2, trump), np.int64(0),
-                           N_SEATS, N_TRICKS, 1 << maker, gone, SLOT_DECK[trump], trump, leader, maker, -1, lead_min,
-                           0, -1, rec, R_PLAYS, True)
+    t, n = core.play_tricks(slot_ranks(h0, trump), slot_ranks(h1, trump), slot_ranks(h2, trump), np.int64(0),
+                            N_SEATS, N_TRICKS, 1 << maker, gone, SLOT_DECK[trump], trump, leader, maker, -1, lead_min,
+                            0, -1, 0, core.no_pick, (), rec, R_PLAYS, True)
     tricks[0], tricks[1], tricks[2] = t & 255, (t >> 8) & 255, t >> 16
     rec[R_NPLAYS] = n
 

@@ -12,7 +12,7 @@ int64 rows read by ``sim/variants/euchre``.
 The hot path: ``play_hand`` (inlined into the drivers) deals, then calls two
 kernels compiled once, not inlined, and without reference counting
 (``_nrt=False``: they never allocate): ``auction`` (both rounds and the
-dealer's discard) and ``kernels.trick.play_plain`` through ``play_plain`` (every
+dealer's discard) and ``kernels.trick.play_tricks`` through ``play_plain`` (every
 seat plays the heuristic cards, in slot space: the core every variant shares) or ``play_tricks`` (a random or searching seat, in value space, as
 Cutthroat; a PIMC seat's workspace, ``bower.kernels.pimc``, is made by the
 caller once per hand). A run of heuristic seats compiles ``play_plain`` only
@@ -506,16 +506,17 @@ def plays_plainly(params):
 @kernel(_nrt=False)
 def play_plain(h0, h1, h2, h3, trump, leader, maker, out, next_suit, params, rec, tricks):
     """``play_tricks`` for hands whose seats all play the heuristic cards (``plays_plainly``): the same plays into
-    ``rec`` and tricks by seat into ``tricks``, by the shared core (``kernels.trick.play_plain``: four seats in
+    ``rec`` and tricks by seat into ``tricks``, by the shared core (``kernels.trick.play_tricks``: four seats in
     two partnerships, ``out`` the seats sitting out, a defender's "next" lead on the first trick)."""
     nxt = 0  # bit per defender that leads "next" on the first lead
     if next_suit >= 0:
         for s in range(N_SEATS):
             if (s & 1) != (maker & 1) and params[s, Q_LEAD_NEXT] >= 0.5:
                 nxt |= 1 << s
-    t, n = core.play_plain(slot_ranks(h0, trump), slot_ranks(h1, trump), slot_ranks(h2, trump),
-                           slot_ranks(h3, trump), N_SEATS, N_TRICKS, TEAMS, out, SLOT_DECK[trump], trump, leader,
-                           maker, maker ^ 2, params[maker, Q_LEAD_TRUMP], nxt, next_suit, rec, R_PLAYS, True)
+    t, n = core.play_tricks(slot_ranks(h0, trump), slot_ranks(h1, trump), slot_ranks(h2, trump),
+                            slot_ranks(h3, trump), N_SEATS, N_TRICKS, TEAMS, out, SLOT_DECK[trump], trump, leader,
+                            maker, maker ^ 2, params[maker, Q_LEAD_TRUMP], nxt, next_suit, 0, core.no_pick, (),
+                            rec, R_PLAYS, True)
     tricks[0], tricks[1], tricks[2], tricks[3] = t & 255, (t >> 8) & 255, (t >> 16) & 255, t >> 24
     rec[R_NPLAYS] = n
 

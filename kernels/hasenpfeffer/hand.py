@@ -22,13 +22,14 @@ from bower.kernels.arrays import copy_into
 from bower.kernels.bits import lowest, popcount
 from bower.kernels.estimate import best_suit
 from bower.kernels.deal import shuffle
-from bower.kernels.play import choose_follow, least_value, nth_card, random_card, strongest_trump, weakest_trump
+from bower.kernels.play import nth_card, random_card
 from bower.kernels import pimc
+from bower.kernels import trick as core
 from bower.kernels.jit import kernel
 from bower.kernels.advice import M_EPS, M_KIND, M_TAU
 from bower.kernels.rng import bounded
 from bower.kernels.solve import TO_SOLVER
-from bower.kernels.tables import EFF_SUIT, HIGHER, POWER, SUIT_MASK
+from bower.kernels.tables import EFF_SUIT, SLOT_DECK, SLOT_RANK, SUIT_MASK
 from bower.kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_DEFENDERS_SCORE, H_PASS_FINAL, H_PEPPER, H_REDEAL, H_UNDERTRICKS, H_WIDOW_DEAD
 from bower.kernels.hasenpfeffer.strategy import (  # noqa: F401  (re-exported: the sim layer and tests read them here)
     BIG_PEPPER,
@@ -64,6 +65,7 @@ from bower.kernels.hasenpfeffer.model import MAX_CHOICES, auction_weight
 
 HAND_SIZE = 6
 N_TRICKS = 6
+TEAMS = 0b1010  # a bit per seat: seats 1 and 3 one side, 0 and 2 the other (``trick.play_tricks``)
 MAX_CALLS = 32
 N_PLAYS = N_SEATS * N_TRICKS
 FORCED_BID = 3
@@ -241,27 +243,6 @@ def choose_widow(hand, widow, seat, params, wt, dead, dstate, dbuf):
             if best_t < 0 or e > best_e:
                 best_t, best_d, best_e = t, d, e
     return best_t, best_d, seven & ~(np.int64(1) << best_d)
-
-
-@kernel(inline="always")
-def choose_lead(hand, trump, played, role, lead_min):
-    """Lead for ``role`` 0 bidder, 1 bidder's partner, 2 defender (see sim/strategy.py)."""
-    trumps = hand & SUIT_MASK[trump, trump]
-    if role == 0 and trumps != 0 and popcount(trumps) >= lead_min:
-        return strongest_trump(trumps, trump)
-    unseen = DECK25 & ~hand & ~played
-    sure = np.int64(0)
-    m = hand
-    while m != 0:
-        c = lowest(m)
-        m &= m - 1
-        if HIGHER[trump, c] & unseen == 0:
-            sure |= np.int64(1) << c
-    if sure != 0:
-        return least_value(sure, trump)
-    if role == 1 and trumps != 0:
-        return weakest_trump(trumps, trump)
-    return least_value(hand, trump)
 
 
 def search_arg(params):
@@ -466,68 +447,63 @@ def pimc_call_weights(own, seat, dealer, calls, rules, params, n_worlds, dstate,
         out[k, 5] = np.int64(w * 4503599627370496.0)
 
 
+@kernel
+def pick_card(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
+    """``trick.play_tricks``'s ``pick`` for a seat that plays at random or by PIMC (``ctx``: ``params``, the
+    decision stream, ``rec``, the PIMC workspace ``ws``, ``rules``, ``wt`` and ``pim``, a bit per seat playing by
+    PIMC); hands and the result in slot space (the joker in slot 25).
+
+    A PIMC seat plays by ``pimc.choose`` (``pimc_facts``), with ``pimc_infer`` (and not ``pimc_sees_all``) by
+    ``pimc_card_inferred``; any other a ``legal`` card at random.
+    """
+    params, dstate, dbuf, rec, ws, rules, wt, pim = ctx
+    if (pim >> seat) & 1 == 1 and params[seat, P_PIMC_INFER] >= 0.5 and params[seat, P_PIMC_SEES] < 0.5:
+        card = pimc_card_inferred(core.slot_cards(hand, trump), seat, trump, rec, np.int64(n), rules, params, wt,
+                                  dstate, dbuf, ws)
+    elif (pim >> seat) & 1 == 1:
+        active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
+        card = pimc.choose(core.slot_cards(hand, trump), seat, active, trump, sides, DECK25, known, pin, pin_allow,
+                           rec, R_PLAYS, np.int64(n), np.int64(params[seat, P_PIMC]), params[seat, P_PIMC_SEES] >= 0.5,
+                           core.slot_cards(v0, trump), core.slot_cards(v1, trump), core.slot_cards(v2, trump),
+                           core.slot_cards(v3, trump), dstate, dbuf, ws)
+    else:
+        card = random_card(core.slot_cards(legal, trump), dstate, dbuf)
+    return SLOT_RANK[trump, card]
+
+
 @kernel(inline="always")
 def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks, ws, rules, wt, search):
-    """Six tricks among the four seats; plays into ``rec``, tricks by seat into ``tricks``.
+    """Six tricks among the four seats; plays into ``rec``, tricks by seat into ``tricks`` (``hands`` emptied).
 
-    A seat with ``pimc_worlds`` >= 1 plays by ``pimc.choose``
-    (``pimc_facts``), ``ws`` its workspace (any int64 array when no seat does);
-    with ``pimc_infer`` (and not ``pimc_sees_all``) by ``pimc_card_inferred``.
+    The shared core (``kernels.trick.play_tricks``, the joker in slot 25): the bidder leads its strongest trump
+    with ``lead_trump_min`` trumps, else a sure winner, the bidder's partner its weakest trump, else the card of
+    least value; a seat follows with the cheapest card that wins unless its partner holds the trick. A random
+    seat, and with ``search`` (not None: compiled with the search) a seat with ``pimc_worlds`` >= 1, plays by
+    ``pick_card`` (``ws``: the PIMC workspace, any int64 array when no seat searches).
     """
-    played = np.int64(0)
+    rnd = 0  # bit per seat playing at random
     pim = 0  # bit per seat playing by PIMC
     for s in range(N_SEATS):
-        tricks[s] = 0
         if params[s, P_PIMC] >= 1.0:
             pim |= 1 << s
+        if is_random(params, s):
+            rnd |= 1 << s
+    v0 = core.to_slots(hands[0], trump)
+    v1 = core.to_slots(hands[1], trump)
+    v2 = core.to_slots(hands[2], trump)
+    v3 = core.to_slots(hands[3], trump)
+    deck = SLOT_DECK[trump] | (np.int64(1) << 25)
     lead_min = params[bidder, P_LEAD_TRUMP]
-    partner = (bidder + 2) % 4
-    n = 0
-    for _ in range(N_TRICKS):
-        led = -1
-        winning = -1
-        winner = -1
-        for k in range(N_SEATS):
-            seat = (leader + k) % 4
-            hand = hands[seat]
-            legal = hand
-            if led >= 0:
-                legal = hand & SUIT_MASK[trump, led]
-                if legal == 0:
-                    legal = hand
-            # ``search is not None``: pruned when compiled without the search (``search_arg``: no seat searches)
-            if (search is not None and (pim >> seat) & 1 == 1 and params[seat, P_PIMC_INFER] >= 0.5
-                    and params[seat, P_PIMC_SEES] < 0.5):
-                card = pimc_card_inferred(hand, seat, trump, rec, np.int64(n), rules, params, wt, dstate, dbuf, ws)
-            elif search is not None and (pim >> seat) & 1 == 1:
-                active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
-                card = pimc.choose(hand, seat, active, trump, sides, DECK25, known, pin, pin_allow, rec, R_PLAYS,
-                                   np.int64(n), np.int64(params[seat, P_PIMC]), params[seat, P_PIMC_SEES] >= 0.5,
-                                   hands[0], hands[1], hands[2], hands[3], dstate, dbuf, ws)
-            elif is_random(params, seat):
-                card = random_card(legal, dstate, dbuf)
-            elif led < 0:
-                role = 0 if seat == bidder else (1 if seat == partner else 2)
-                card = choose_lead(hand, trump, played, role, lead_min)
-            elif winner == (seat + 2) % 4:  # the partner holds the trick
-                card = least_value(legal, trump)
-            else:
-                card = choose_follow(legal, trump, led, winning)
-            bit = np.int64(1) << card
-            hands[seat] = hand & ~bit
-            played |= bit
-            if led < 0:
-                led = EFF_SUIT[trump, card]
-                winning = card
-                winner = seat
-            elif POWER[trump, led, card] > POWER[trump, led, winning]:
-                winning = card
-                winner = seat
-            rec[R_PLAYS + 2 * n] = seat
-            rec[R_PLAYS + 2 * n + 1] = card
-            n += 1
-        tricks[winner] += 1
-        leader = winner
+    if search is None:  # compiled without the search (``search_arg``): no seat searches
+        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, TEAMS, 0, deck, trump, leader, bidder, bidder ^ 2,
+                                lead_min, 0, -1, rnd, core.pick_random, (dstate, dbuf), rec, R_PLAYS, True)
+    else:
+        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, TEAMS, 0, deck, trump, leader, bidder, bidder ^ 2,
+                                lead_min, 0, -1, rnd | pim, pick_card, (params, dstate, dbuf, rec, ws, rules, wt, pim),
+                                rec, R_PLAYS, True)
+    for s in range(N_SEATS):
+        hands[s] = 0
+        tricks[s] = (t >> (8 * s)) & 255
     rec[R_NPLAYS] = n
 
 

@@ -5,7 +5,7 @@ work: the deal fused into the shuffle (``deal_plain``), the estimates of
 the auction and the widow from per-seat tables of whole suits
 (``plain_tables``: exact integers in units of ``WEIGHT_STEP``, so every sum
 is the one the card-by-card float sums give), and the card play in slot
-space by the core every variant shares (``kernels.trick.play_plain``; the joker in slot 25, the top trump slot)
+space by the core every variant shares (``kernels.trick.play_tricks``; the joker in slot 25, the top trump slot)
 with the hands in registers (``play_plain``). ``plain_tables`` decides once
 a chunk or game whether the path applies: no seat random or playing by
 PIMC, and every weight a whole number of units below ``WEIGHT_LIMIT``.
@@ -18,7 +18,7 @@ from bower.kernels.deal import draw_bounded
 from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
 from bower.kernels.jit import PARFOR_PASSES, kernel
 from bower.kernels import trick as core
-from bower.kernels.tables import SLOT_DECK, slot_ranks
+from bower.kernels.tables import SLOT_DECK
 from bower.kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_PASS_FINAL, H_PEPPER, H_REDEAL, H_WIDOW_DEAD
 from bower.kernels.hasenpfeffer.hand import (
     FORCED_BID,
@@ -32,6 +32,7 @@ from bower.kernels.hasenpfeffer.hand import (
     R_NCALLS,
     R_NPLAYS,
     R_PLAYS,
+    TEAMS,
     R_POINTS,
     R_TRICKS,
     R_TRUMP,
@@ -56,7 +57,6 @@ from bower.kernels.hasenpfeffer.strategy import (
 )
 
 N_TRICKS = 6
-TEAMS = 0b1010  # a bit per seat: seats 1 and 3 one side, 0 and 2 the other (``trick.play_plain``)
 # Per-seat table (``plain_tables``), int64. A suit's six cards as a 6-bit mask m (9 T J Q K A): [PT_TRUMP + m] the
 # suit as trump, [PT_SAME + m] the suit of trump's colour (its jack the left bower), [PT_OTHER + m] another suit,
 # each packed as weight units << 16 | trumps held << 8 | 1 if the suit counts as void; [PT_JOKER] the joker so.
@@ -337,20 +337,14 @@ def deal_plain(state, buf, deck):
     return m0, m1, m2, m3, widow
 
 
-@kernel(inline="always")
-def to_slots(mask, trump):
-    """Card mask ``mask`` (25 cards) in slot space: ``slot_ranks`` and the joker in slot 25."""
-    return slot_ranks(mask & ((np.int64(1) << 24) - 1), trump) | (((mask >> 24) & 1) << 25)
-
-
 @kernel(_nrt=False)
 def play_plain(h0, h1, h2, h3, trump, leader, bidder, lead_min, rec, write):
-    """``hand.play_tricks`` for heuristic seats, by the shared core (``kernels.trick.play_plain``: four seats in two
+    """``hand.play_tricks`` for heuristic seats, by the shared core (``kernels.trick.play_tricks``: four seats in two
     partnerships, the joker in slot 25): the same plays (into ``rec`` with ``write``; the number of plays
     always); returns the tricks by seat, a byte each."""
-    t, n = core.play_plain(to_slots(h0, trump), to_slots(h1, trump), to_slots(h2, trump), to_slots(h3, trump),
-                           N_SEATS, N_TRICKS, TEAMS, 0, SLOT_DECK[trump] | (np.int64(1) << 25), trump, leader,
-                           bidder, bidder ^ 2, lead_min, 0, -1, rec, R_PLAYS, write)
+    t, n = core.play_tricks(core.to_slots(h0, trump), core.to_slots(h1, trump), core.to_slots(h2, trump),
+                            core.to_slots(h3, trump), N_SEATS, N_TRICKS, TEAMS, 0,
+                            SLOT_DECK[trump] | (np.int64(1) << 25), trump, leader, bidder, bidder ^ 2, lead_min, 0, -1, 0, core.no_pick, (), rec, R_PLAYS, write)
     rec[R_NPLAYS] = n
     return t
 
