@@ -118,9 +118,9 @@ def play_tricks(v0, v1, v2, v3, n_seats, n_tricks, team, out, deck, trump, leade
     of ``rnd`` (a bit per seat playing at random or by search) by ``pick(seat, n, hand, legal, v0, v1, v2, v3,
     trump, ctx)``, which returns the slot of its card (``n``: the plays so far; the hands as they stand).
 
-    ``v0 .. v3``: the seats' hands in slot space (``v3`` unused with three seats); ``team``: a bit per seat, the
-    same for partners (a trick held by a seat of the player's team is not overtaken); ``out``: a bit per seat
-    sitting out; ``deck``: every card in play, in slot space; ``partner``: the maker's partner (-1: none);
+    ``v0 .. v3``: the seats' hands in slot space (``v3`` unused with three seats); ``team``: two bits per seat, its
+    side (a trick held by a seat of the player's side is not overtaken; three sides: no partners); ``out``: a bit
+    per seat sitting out; ``deck``: every card in play, in slot space; ``partner``: the maker's partner (-1: none);
     ``lead_min``: the maker's least number of trumps to lead its strongest; ``nxt``: a bit per seat that leads
     suit ``next_suit`` ("next") on the first trick when it can (``next_suit`` -1: none).
 
@@ -167,7 +167,7 @@ def play_tricks(v0, v1, v2, v3, n_seats, n_tricks, team, out, deck, trump, leade
                 c = pick(seat, n, hand, f if f != 0 else hand, v0, v1, v2, v3, trump, ctx)
                 takes = (((led_suit | S_TRUMPS) & -(np.int64(2) << winning)) >> c) & 1 == 1
             else:
-                c, takes = follow_slot(hand, led_suit, winning, ((team >> seat) ^ (team >> winner)) & 1 == 0)
+                c, takes = follow_slot(hand, led_suit, winning, (team >> (2 * seat)) & 3 == (team >> (2 * winner)) & 3)
             bit = np.int64(1) << c
             hand &= ~bit
             v0 = hand if seat == 0 else v0

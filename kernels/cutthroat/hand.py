@@ -255,11 +255,11 @@ def play_tricks(hands, trump, leader, maker, out, params, dstate, dbuf, rec, tri
     v1 = slot_ranks(hands[1], trump)
     v2 = slot_ranks(hands[2], trump)
     if search is None:  # compiled without the search (``search_arg``): no seat searches
-        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, 1 << maker, gone, SLOT_DECK[trump],
+        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, 1 << (2 * maker), gone, SLOT_DECK[trump],
                                 trump, leader, maker, -1, params[maker, Q_LEAD_TRUMP], 0, -1, rnd, core.pick_random,
                                 (dstate, dbuf), rec, R_PLAYS, True)
     else:
-        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, 1 << maker, gone, SLOT_DECK[trump],
+        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, 1 << (2 * maker), gone, SLOT_DECK[trump],
                                 trump, leader, maker, -1, params[maker, Q_LEAD_TRUMP], 0, -1, rnd, pick_card,
                                 (params, dstate, dbuf, rec, ws, rules, wt, order, pw, pm, pim), rec, R_PLAYS, True)
     tricks[0], tricks[1], tricks[2] = t & 255, (t >> 8) & 255, t >> 16
@@ -290,8 +290,8 @@ def play_plain(h0, h1, h2, trump, leader, maker, out, lead_min, rec, tricks):
     ``lead_trump_min``)."""
     gone = 0 if out < 0 else 1 << out
     t, n = core.play_tricks(slot_ranks(h0, trump), slot_ranks(h1, trump), slot_ranks(h2, trump), np.int64(0),
-                            N_SEATS, N_TRICKS, 1 << maker, gone, SLOT_DECK[trump], trump, leader, maker, -1, lead_min,
-                            0, -1, 0, core.no_pick, (), rec, R_PLAYS, True)
+                            N_SEATS, N_TRICKS, 1 << (2 * maker), gone, SLOT_DECK[trump], trump, leader, maker, -1,
+                            lead_min, 0, -1, 0, core.no_pick, (), rec, R_PLAYS, True)
     tricks[0], tricks[1], tricks[2] = t & 255, (t >> 8) & 255, t >> 16
     rec[R_NPLAYS] = n
 

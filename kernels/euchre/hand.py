@@ -13,7 +13,8 @@ The hot path: ``play_hand`` (inlined into the drivers) deals, then calls two
 kernels compiled once, not inlined, and without reference counting
 (``_nrt=False``: they never allocate): ``auction`` (both rounds and the
 dealer's discard) and ``kernels.trick.play_tricks`` through ``play_plain`` (every
-seat plays the heuristic cards, in slot space: the core every variant shares) or ``play_tricks`` (a random or searching seat, in value space, as
+seat plays the heuristic cards, in slot space: the core every variant shares)
+or ``play_tricks`` (a random or searching seat, in value space, as
 Cutthroat; a PIMC seat's workspace, ``bower.kernels.pimc``, is made by the
 caller once per hand). A run of heuristic seats compiles ``play_plain`` only
 (``drivers.plain_chunks``).
@@ -57,7 +58,7 @@ from bower.kernels.tables import (
 N_SEATS = 4
 HAND_SIZE = 5
 N_TRICKS = 5
-TEAMS = 0b1010  # a bit per seat: seats 1 and 3 one side, 0 and 2 the other (``trick.play_plain``)
+TEAMS = 0b01000100  # two bits per seat, its side: seats 0 and 2 side 0, 1 and 3 side 1 (``trick.play_tricks``)
 N_CARDS = 24
 MAX_CALLS = 8
 MAX_PLAYS = N_SEATS * N_TRICKS

@@ -18,7 +18,7 @@ reference counting (``_nrt=False``), so a call costs a few nanoseconds:
 
 import numpy as np
 
-from bower.kernels.bits import lowest, popcount
+from bower.kernels.bits import popcount
 from bower.kernels.deal import deal_four
 from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estimate are re-exported for the tests)
     P_BID3,
@@ -43,20 +43,16 @@ from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estima
 from bower.kernels import pimc
 from bower.kernels import trick as core
 from bower.kernels.jit import kernel
-from bower.kernels.play import card_mask, lead_rank, nth_card, random_card, value_ranks
+from bower.kernels.play import nth_card, random_card
 from bower.kernels.tables import (
     EFF_SUIT,
     POWER,
     S_TRUMPS,
     SLOT_DECK,
     SLOT_ORDER,
+    SLOT_RANK,
     SLOT_SUIT,
     SUIT_MASK,
-    V_BEATS,
-    V_EFF_SUIT,
-    V_SUIT_MASK,
-    VALUE_ORDER,
-    VALUE_RANK,
     slot_ranks,
 )
 from bower.kernels.ghost.codes import G_AUCTION, G_MOON_PENALTY, G_SET_KEEPS, G_STICK, G_SWAP, PARAM_NAMES
@@ -66,6 +62,7 @@ DECK = np.int64((1 << 24) - 1)
 N_SEATS = 3
 HAND_SIZE = 6
 N_TRICKS = 6
+SIDES = 0b100100  # two bits per seat, its side: every player for itself (``trick.play_tricks``)
 N_PLAYS = N_SEATS * N_TRICKS
 MOON = 6
 MAX_CALLS = 8
@@ -337,9 +334,9 @@ def play_tricks(hands, trump, leader, maker, params, choices, dstate, dbuf, rec,
     if uses_pimc(params, SEAT_ROWS) and choices.shape[0] == 0:
         # no rule set here: a swap is modelled only if one was made; game scores 0
         ws[pimc.OFF_CTX + C_SWAP] = 1 if rec[R_SWAP] >= 0 else 0
-    t0, t1, t2, v0, v1, v2 = play_core(hands[0], hands[1], hands[2], trump, leader, maker, params, SEAT_ROWS,
-                                       choices, choices.shape[0] > 0, dstate, dbuf, rec, np.int64(0), ws, ws)
-    hands[0], hands[1], hands[2] = card_mask(v0, trump), card_mask(v1, trump), card_mask(v2, trump)
+    t0, t1, t2 = play_core(hands[0], hands[1], hands[2], trump, leader, maker, params, SEAT_ROWS, choices,
+                           choices.shape[0] > 0, dstate, dbuf, rec, np.int64(0), ws, ws)
+    hands[0], hands[1], hands[2] = 0, 0, 0  # every card played
     tricks[0], tricks[1], tricks[2] = t0, t1, t2
 
 
@@ -380,18 +377,17 @@ def pimc_facts(rec, base, seat):
 
 
 @kernel(inline="always")
-def pimc_card(seat, hand, v0, v1, v2, trump, r, rows, seat_rows, rec, base, n, dstate, dbuf, ws):
-    """The card (card space) ``seat`` plays by PIMC with strategy row ``r``; the hands are in value space.
+def pimc_card(seat, own, c0, c1, c2, trump, r, rows, seat_rows, rec, base, n, dstate, dbuf, ws):
+    """The card ``seat`` (holding ``own``) plays by PIMC with strategy row ``r``; ``c0 .. c2``: the hands by seat
+    (card masks).
 
     With ``pimc_infer`` (and not ``pimc_sees_all``) the worlds are weighed by the auction (``pimc_card_inferred``).
     """
     if rows[r, P_PIMC_INFER] >= 0.5 and rows[r, P_PIMC_SEES] < 0.5:
-        return pimc_card_inferred(seat, card_mask(hand, trump), trump, r, rows, seat_rows, rec, base, n, dstate, dbuf,
-                                  ws)
+        return pimc_card_inferred(seat, own, trump, r, rows, seat_rows, rec, base, n, dstate, dbuf, ws)
     active, sides, known, pin, pin_allow = pimc_facts(rec, base, seat)
-    return pimc.choose(card_mask(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow, rec,
-                       base + R_PLAYS, n, np.int64(rows[r, P_PIMC]), rows[r, P_PIMC_SEES] >= 0.5,
-                       card_mask(v0, trump), card_mask(v1, trump), card_mask(v2, trump), np.int64(0), dstate, dbuf,
+    return pimc.choose(own, seat, active, trump, sides, DECK, known, pin, pin_allow, rec, base + R_PLAYS, n,
+                       np.int64(rows[r, P_PIMC]), rows[r, P_PIMC_SEES] >= 0.5, c0, c1, c2, np.int64(0), dstate, dbuf,
                        ws)
 
 
@@ -738,31 +734,48 @@ def pimc_auction(h0, h1, h2, ghost, dealer, rules, rows, seat_rows, scores, targ
     return maker, bid, trump, a0, a1, a2, swp, n_calls, calls
 
 
+@kernel
+def pick_plain(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
+    """``trick.play_tricks``'s ``pick`` without the search: with ``use_choices`` play ``n`` takes the
+    ``choices[n] % k``-th of the k ``legal`` cards in card order, else a random one (``ctx``: ``choices``,
+    ``use_choices`` and the decision stream); hands and the result in slot space."""
+    choices, use_choices, dstate, dbuf = ctx
+    cards = core.slot_cards(legal, trump)
+    if use_choices:
+        return SLOT_RANK[trump, nth_card(cards, choices[n] % popcount(cards))]
+    return SLOT_RANK[trump, random_card(cards, dstate, dbuf)]
+
+
+@kernel
+def pick_card(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
+    """``pick_plain`` with the search: a seat whose strategy row has ``pimc_worlds`` >= 1 (a bit of ``pim``) plays
+    by ``pimc_card`` (``ctx`` adds ``rows``, ``seat_rows``, ``rec``, ``base``, the workspace ``ws`` and ``pim``)."""
+    choices, use_choices, rows, seat_rows, rec, base, dstate, dbuf, ws, pim = ctx
+    cards = core.slot_cards(legal, trump)
+    if use_choices:
+        return SLOT_RANK[trump, nth_card(cards, choices[n] % popcount(cards))]
+    if (pim >> seat) & 1 == 1:
+        r = seat_rows[0] if seat == 0 else (seat_rows[1] if seat == 1 else seat_rows[2])
+        return SLOT_RANK[trump, pimc_card(seat, core.slot_cards(hand, trump), core.slot_cards(v0, trump),
+                                          core.slot_cards(v1, trump), core.slot_cards(v2, trump), trump, r, rows,
+                                          seat_rows, rec, base, np.int64(n), dstate, dbuf, ws)]
+    return SLOT_RANK[trump, random_card(cards, dstate, dbuf)]
+
+
 @kernel(_nrt=False)
 def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_choices, dstate, dbuf, rec, base, ws,
               search):
-    """``play_tricks`` on the seats' hands ``h0, h1, h2``, recording into ``rec[base:]``.
+    """``play_tricks`` on the seats' hands ``h0, h1, h2``, recording into ``rec[base:]``; returns the tricks by seat.
 
-    Seat ``s`` plays strategy row ``rows[seat_rows[s]]``; with
-    ``use_choices`` play ``i`` takes the ``choices[i] % n``-th legal card.
-    A seat whose row has ``pimc_worlds`` >= 1 plays by ``pimc.choose``
-    (instead of the heuristic or random card play), with ``ws`` its
-    workspace (``pimc.new_workspace``; any int64 array when no seat does).
-    ``search`` None compiles no search code (no seat may then play by PIMC:
-    ``search_arg``); any array compiles it.
-    The hands are played in value space (``tables.VALUE_ORDER``), where the
-    card of least value of a mask is its lowest bit: a follow is the lowest
-    of the legal cards that beat the trick so far (they are all of one
-    effective suit, where value is power), or else of all legal cards.
-    Returns the tricks by seat and what is left of the hands, in value space.
-    Compiled once, not inlined, and without reference counting
-    (``_nrt=False``: it never allocates), so a call costs a few nanoseconds.
+    The shared core (``kernels.trick.play_tricks``, every player for itself): seat ``s`` plays strategy row
+    ``rows[seat_rows[s]]``, the maker leading its strongest trump with ``lead_trump_min`` trumps, else a sure
+    winner, else its card of least value; a follow is the cheapest card that takes the trick, else the card of
+    least value. With ``use_choices`` play ``i`` takes the ``choices[i] % n``-th legal card. A random seat plays
+    at random, and a seat whose row has ``pimc_worlds`` >= 1 by ``pimc.choose`` (``pick_card``, with ``ws`` its
+    workspace, ``pimc.new_workspace``; any int64 array when no seat does). ``search`` None compiles no search
+    code (no seat may then play by PIMC: ``search_arg``); any array compiles it. Compiled once, not inlined, and
+    without reference counting (``_nrt=False``: it never allocates).
     """
-    v0 = value_ranks(h0, trump)
-    v1 = value_ranks(h1, trump)
-    v2 = value_ranks(h2, trump)
-    played = np.int64(0)
-    t0 = t1 = t2 = 0
     rnd = 0  # bit per seat playing at random or by PIMC
     pim = 0  # bit per seat playing by PIMC
     for s in range(N_SEATS):
@@ -771,62 +784,23 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
         if rows[seat_rows[s], P_PIMC] >= 1.0:
             rnd |= 1 << s
             pim |= 1 << s
-    special = use_choices or rnd != 0
+    rnd = 7 if use_choices else rnd
     r_maker = seat_rows[0] if maker == 0 else (seat_rows[1] if maker == 1 else seat_rows[2])
     lead_min = rows[r_maker, P_LEAD_TRUMP] if maker >= 0 else 0.0
-    n = 0
-    for _ in range(N_TRICKS):
-        led = 0
-        winning = 0  # the card winning the trick so far, by value rank
-        winner = leader
-        for k in range(N_SEATS):
-            seat = leader + k
-            seat = seat - 3 if seat >= 3 else seat
-            hand = v0 if seat == 0 else (v1 if seat == 1 else v2)
-            legal = hand
-            if k > 0:
-                follow = hand & V_SUIT_MASK[trump, led]
-                legal = follow if follow != 0 else hand
-            if special and (use_choices or (rnd >> seat) & 1 == 1):
-                cards = card_mask(legal, trump)
-                if use_choices:
-                    card = nth_card(cards, choices[n] % popcount(cards))
-                elif search is not None and (pim >> seat) & 1 == 1:  # pruned when compiled for search None
-                    r = seat_rows[0] if seat == 0 else (seat_rows[1] if seat == 1 else seat_rows[2])
-                    card = pimc_card(seat, hand, v0, v1, v2, trump, r, rows, seat_rows, rec, base, np.int64(n), dstate,
-                                     dbuf, ws)
-                else:
-                    card = random_card(cards, dstate, dbuf)
-                v = VALUE_RANK[trump, card]
-                takes = (V_BEATS[trump, led, winning] >> v) & 1 == 1
-            elif k == 0:
-                v = lead_rank(hand, trump, played, seat == maker, lead_min)
-                takes = False
-            else:
-                winners = legal & V_BEATS[trump, led, winning]
-                v = lowest(winners if winners != 0 else legal)
-                takes = winners != 0
-            bit = np.int64(1) << v
-            hand &= ~bit
-            v0 = hand if seat == 0 else v0
-            v1 = hand if seat == 1 else v1
-            v2 = hand if seat == 2 else v2
-            played |= bit
-            if k == 0:
-                led = V_EFF_SUIT[trump, v]
-                winning = v
-            else:
-                winning = v if takes else winning
-                winner = seat if takes else winner
-            rec[base + R_PLAYS + 2 * n] = seat
-            rec[base + R_PLAYS + 2 * n + 1] = VALUE_ORDER[trump, v]
-            n += 1
-        t0 += winner == 0
-        t1 += winner == 1
-        t2 += winner == 2
-        leader = winner
+    v0 = slot_ranks(h0, trump)
+    v1 = slot_ranks(h1, trump)
+    v2 = slot_ranks(h2, trump)
+    if search is None:
+        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, SIDES, 0, SLOT_DECK[trump], trump, leader,
+                                maker, -1, lead_min, 0, -1, rnd, pick_plain, (choices, use_choices, dstate, dbuf), rec,
+                                base + R_PLAYS, True)
+    else:
+        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, SIDES, 0, SLOT_DECK[trump], trump, leader,
+                                maker, -1, lead_min, 0, -1, rnd, pick_card,
+                                (choices, use_choices, rows, seat_rows, rec, base, dstate, dbuf, ws, pim), rec,
+                                base + R_PLAYS, True)
     rec[base + R_NPLAYS] = n
-    return t0, t1, t2, v0, v1, v2
+    return t & 255, (t >> 8) & 255, t >> 16
 
 
 # ---------------------------------------------------------------- the plain path
@@ -1187,8 +1161,8 @@ def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_r
         if search is not None and uses_pimc(rows, seat_rows) and not searched:  # one PIMC workspace for the hand
             ws = pimc.new_workspace()
             pimc_context(ws, scores, target, rules)
-        t0, t1, t2, _, _, _ = play_core(h0, h1, h2, trump, maker, maker, rows, seat_rows, rec, np.bool_(False),
-                                        dstate, dbuf, rec, base, ws, search)
+        t0, t1, t2 = play_core(h0, h1, h2, trump, maker, maker, rows, seat_rows, rec, np.bool_(False), dstate, dbuf,
+                               rec, base, ws, search)
         p0, p1, p2 = score_of(maker, bid, t0, t1, t2, rules)
     rec[base + R_TRICKS] = t0
     rec[base + R_TRICKS + 1] = t1

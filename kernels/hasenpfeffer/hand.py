@@ -65,7 +65,7 @@ from bower.kernels.hasenpfeffer.model import MAX_CHOICES, auction_weight
 
 HAND_SIZE = 6
 N_TRICKS = 6
-TEAMS = 0b1010  # a bit per seat: seats 1 and 3 one side, 0 and 2 the other (``trick.play_tricks``)
+TEAMS = 0b01000100  # two bits per seat, its side: seats 0 and 2 side 0, 1 and 3 side 1 (``trick.play_tricks``)
 MAX_CALLS = 32
 N_PLAYS = N_SEATS * N_TRICKS
 FORCED_BID = 3
