@@ -65,7 +65,7 @@ def test_canadian_forces_the_dealers_partner_alone():
 def test_canadian_leaves_other_makers_and_round_two_free():
     for h, order in enumerate(ep.orders(5, 0, 400)):
         dealer = h % 4
-        rec = play_order(order, dealer, {"canadian": True}, "never-alone")
+        rec = play_order([c.index for c in order], dealer, {"canadian": True}, "never-alone")
         if rec["maker"] is None:
             continue
         forced = rec["maker"] == (dealer + 2) % 4 and rec["calls"][-1][1] == "order"
@@ -221,6 +221,11 @@ def test_egn_buried_up_card_reads_as_discard_up_and_writes_back(tmp_path):
     path.write_text(json.dumps(doc), encoding="utf-8")
     again = read_egn(path)
     assert again.records[0]["discard"] == "9H" and again.records[0]["deal"] == rec["deal"]
+    del doc["deals"][0]["initialState"]["playerCards"]  # and without the hands: each seat's cards played
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    third = read_egn(path)  # the buried up-card still shows (five tricks never play it); the deal itself is left
+    assert third.meta["rules"]["discard_up"] is True  # out: the lone dealer's partner's cards are not known
+    assert third.left_out[0] == (0, "seat 2 sits out and its cards are not given")
     assert ruleset_of({"canadian": True, "discard_up": True})["canadian"] is True
 
 

@@ -221,14 +221,26 @@ def rules_of(ruleset, where: str) -> dict:
             "canadian": ruleset.get("canadian", False), "discard_up": False}
 
 
-def _buries_up(deal) -> bool:
+def _buries_up(deal, rules: dict) -> bool:
     """Whether an EGN deal's dealer discards the up-card itself (EGN's base rules let the dealer discard any card;
-    bower's option ``discard_up``). False for anything malformed: ``_deal`` reports that."""
+    bower's option ``discard_up``): its ``discard`` is the up-card, or (no ``discard`` given) the up-card was
+    ordered up, the dealer plays, and five whole tricks never show it. False for anything malformed or not
+    known: ``_deal`` reports or leaves out that."""
     try:
+        dealer = deal["initialState"]["dealer"]
         up = _card(deal["initialState"]["upCard"], "")
-        bid = next(ph for ph in deal["phases"] if ph.get("type") == "EUCHRE_BIDDING")
-        return bid.get("discard") is not None and _card(bid["discard"], "", up[-1]) == up
-    except (EgnError, _LeftOut, KeyError, TypeError, AttributeError, StopIteration, IndexError):
+        bid, play = _phases(deal, "")
+        if bid.get("discard") is not None:
+            return _card(bid["discard"], "", up[-1]) == up
+        _, maker, trump, ordered = _calls(bid, dealer, up, rules, "")
+        if not ordered or (bid.get("isAlone") and maker == (dealer + 2) % 4) or play is None:
+            return False
+        tricks = play["tricks"]
+        size = 3 if bid.get("isAlone") or bid.get("aloneDefender", -1) != -1 else 4
+        if len(tricks) != 5 or any(len(t) < size - (bid.get("aloneDefender", -1) != -1) for t in tricks):
+            return False
+        return all(_card(c, "", trump) != up for t in tricks for c in t)
+    except (EgnError, _LeftOut, KeyError, TypeError, AttributeError, StopIteration, IndexError, ValueError):
         return False
 
 
@@ -292,7 +304,7 @@ def read_egn(path) -> EgnFile:
     doc = _load(path)
     meta = dict(doc["metadata"])
     rules = rules_of(meta.get("ruleset"), str(path))
-    if isinstance(doc["deals"], list) and any(isinstance(d, dict) and _buries_up(d) for d in doc["deals"]):
+    if isinstance(doc["deals"], list) and any(isinstance(d, dict) and _buries_up(d, rules) for d in doc["deals"]):
         rules["discard_up"] = True  # a dealer of the file discards the up-card: bower's option discard_up
     meta["rules"] = rules
     records, left_out = [], []
@@ -566,6 +578,8 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             raise _LeftOut("the dealer's discard is not given")
         played = {c for c, seat in seen.items() if seat == dealer}
         rest = [c for c in d if c not in played]
+        if not rest and up not in played and rules.get("discard_up") and len(played) == len(d):
+            rest = [up]  # it played the five it was dealt: it buried the up-card (discard_up)
         if len(rest) != 1:
             raise _LeftOut("the dealer's discard is not given")
         discard = rest[0]
