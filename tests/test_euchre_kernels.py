@@ -257,9 +257,10 @@ def test_simulated_records_are_legal_hands(k):
 
 
 def test_string_and_bool_rules_and_strategies_resolve_alike():
-    assert eh.rules_vector(None).tolist() == [0, 0, 0]
-    assert eh.rules_vector({"stick_the_dealer": "true", "allow_lone_defender": "False"}).tolist() == [1, 0, 0]
-    assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1]
+    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0]
+    assert eh.rules_vector({"stick_the_dealer": "true", "allow_lone_defender": "False"}).tolist() == [1, 0, 0, 0, 0]
+    assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1, 0, 0]
+    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1]
     with pytest.raises(ValueError):
         eh.rules_vector({"stick_the_dealer": "maybe"})
     with pytest.raises(ValueError):
