@@ -51,7 +51,10 @@ from bower.sim.variants.euchre.records import row_to_dict
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors" / "euchre_scores.jsonl"
 
-ALL_RULES = [dict(zip([o[0] for o in OPTIONS], v)) for v in itertools.product(*[o[1] for o in OPTIONS])]
+# every combination of the first three options; canadian and discard_up paired with them (each value of each meets
+# both values of the others)
+ALL_RULES = [dict(zip([o[0] for o in OPTIONS[:3]], v), canadian=v[0] != v[2], discard_up=v[1] != v[2])
+             for v in itertools.product(*[o[1] for o in OPTIONS[:3]])]
 LOOSE = {"order_min_1": 1.5, "order_min_2": 1.0, "order_min_3": 1.5, "take_min": 1.0, "name_min_1": 1.0,
          "name_min_2": 1.0, "name_min_3": 1.0, "name_min_4": 1.0, "alone_min": 2.5, "defend_alone_min": 2.0}
 STRATEGIES = [*(p for p in eh.PRESETS if p not in ("pimc", "pimc-bid")), LOOSE,  # pimc-fast plays PIMC, pimc is the same, slower
@@ -147,14 +150,16 @@ def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[in
     hands = {s: set(h) for s, h in dealt.items()}
     if calls[-1][1] == "order":
         d = parse_card(rec["discard"])
-        assert d in dealt[dealer] and d != up
-        hands[dealer] = (hands[dealer] - {d}) | {up}
+        assert d in dealt[dealer] or (d == up and rules.get("discard_up")), "the discard: a dealt card (or the up-card)"
+        hands[dealer] = (hands[dealer] | {up}) - {d}
     else:
         assert rec["discard"] is None
 
     # going alone: the maker and/or one defender (only under allow_lone_defender); partners sit out
     alone = rec["alone"]
     assert alone == sorted(set(alone))
+    if rules.get("canadian") and calls[-1][1] == "order" and maker == (dealer + 2) % 4:
+        assert maker in alone, "canadian: the dealer's partner who ordered up plays alone"
     lone = [s for s in alone if s != maker]
     assert len(lone) <= 1 and all(s % 2 != maker % 2 for s in lone)
     if lone:
@@ -169,7 +174,7 @@ def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[in
     for s in range(4):
         mine = sorted(c for seat, c in plays if seat == s)
         assert mine == (sorted(hands[s]) if s in active else []), f"seat {s}"
-    if calls[-1][1] == "order" and dealer in active:
+    if calls[-1][1] == "order" and dealer in active and rec["discard"] != rec["upcard"]:
         assert up in [c for s, c in plays if s == dealer]
     # the first lead: position 1, or under loner_lead=loner the lone maker's left; a seat out is skipped
     leader = ((maker if rules.get("loner_lead") == "loner" and maker in alone else dealer) + 1) % 4
@@ -257,9 +262,10 @@ def test_simulated_records_are_legal_hands(k):
 
 
 def test_string_and_bool_rules_and_strategies_resolve_alike():
-    assert eh.rules_vector(None).tolist() == [0, 0, 0]
-    assert eh.rules_vector({"stick_the_dealer": "true", "allow_lone_defender": "False"}).tolist() == [1, 0, 0]
-    assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1]
+    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0]
+    assert eh.rules_vector({"stick_the_dealer": "true", "allow_lone_defender": "False"}).tolist() == [1, 0, 0, 0, 0]
+    assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1, 0, 0]
+    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1]
     with pytest.raises(ValueError):
         eh.rules_vector({"stick_the_dealer": "maybe"})
     with pytest.raises(ValueError):
@@ -321,8 +327,9 @@ def test_forced_decisions_are_obeyed():
             n += 1
             want = "pass" if code == ek.CALL_PASS else ("order" if code == ek.CALL_ORDER else SUITS[code - ek.CALL_SUIT])
             assert calls[at] == [seat, want]
+            forced = rules["canadian"] and code == ek.CALL_ORDER and seat == (dealer + 2) % 4
             if rec["maker"] == seat and alone >= 0:
-                assert (seat in rec["alone"]) == (alone == 1)
+                assert (seat in rec["alone"]) == (alone == 1 or forced)
     assert n > 200  # of 600 forced decisions, those whose turn the auction reached
     # forcing what the strategy does changes nothing (the default strategy draws nothing)
     for i in range(200):

@@ -47,6 +47,7 @@ RULE_SETS = [
     {"stick_the_dealer": True},
     {"allow_lone_defender": True},
     {"stick_the_dealer": True, "allow_lone_defender": True, "loner_lead": "loner"},
+    {"canadian": True, "discard_up": True, "allow_lone_defender": True},
 ]
 
 
@@ -94,11 +95,13 @@ def reference_legal(state, rules: dict) -> list[int]:
         return sorted({"pass": eg.PASS, "order": eg.ORDER}.get(c) or eg.NAME + "CSDH".index(c) for c in allowed)
     if state.phase == eg.DISCARD:
         dealt = [c for c in range(24) if state.dealt[state.dealer] >> c & 1]
-        return [c.index for c in eu.discard_options(dealt, up)]
+        return [c.index for c in eu.discard_options(dealt, up, rules)]
     if state.phase in (eg.MAKER_ALONE, eg.DEFEND):
         if state.phase == eg.DEFEND:
             answers = [alone for _, alone in state.answers]
             assert eu.defender_to_ask(state.dealer, state.maker, answers, rules) == state.current_player()
+        if state.phase == eg.MAKER_ALONE:  # canadian's forced loner is no node
+            assert not eu.canadian_loner(state.dealer, state.maker, state.round, rules)
         return [eg.WITH_PARTNER, eg.ALONE]
     if state.phase == eg.PLAY:
         hand = [c for c in range(24) if state.hands[state.current_player()] >> c & 1]

@@ -7,8 +7,10 @@ variant="euchre")``) must be a legal hand of RULES.md section 4
 of the kitty, the first of them the up-card); a legal auction whose outcome
 is the record's (a hand thrown in only without ``stick_the_dealer``); after
 an order the dealer's hand holds the up-card and not its discard (one of
-its dealt cards); the seats alone are the maker and/or one defender (a
-defender only under ``allow_lone_defender``) and their partners sit out and
+its dealt cards; under ``discard_up`` the discard may be the up-card
+itself); the seats alone are the maker and/or one defender (a defender
+only under ``allow_lone_defender``; under ``canadian`` the dealer's partner
+who ordered up among them) and their partners sit out and
 never play; 5 tricks, each with one card per active seat in turn from the
 right leader (after a lone maker under ``loner_lead = loner``, the maker's left), every card legal, held by its player and played once; the
 tricks as the trick rule counts them; the points of the vector table
@@ -53,8 +55,9 @@ with open(VECTORS / "euchre_scores.jsonl", encoding="utf-8") as _fh:
                                                                              v["defenders_points"])
                    for v in map(json.loads, filter(str.strip, _fh))}
 
-# loner_lead paired so that each of its values meets both allow_lone_defender values
-ALL_RULES = [{"stick_the_dealer": s, "allow_lone_defender": a, "loner_lead": "loner" if s != a else "dealer"}
+# loner_lead, canadian and discard_up paired so that each of their values meets both allow_lone_defender values
+ALL_RULES = [{"stick_the_dealer": s, "allow_lone_defender": a, "loner_lead": "loner" if s != a else "dealer",
+              "canadian": s, "discard_up": s == a}
              for s in (False, True) for a in (False, True)]
 RECORD_KEYS = {"variant", "rules_version", "rules", "hand", "dealer", "deal", "kitty", "upcard", "calls", "discard",
                "alone", "maker", "trump", "plays", "tricks", "points"}
@@ -114,11 +117,11 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     # the dealer's pick-up: after an order it holds the up-card, not the discard (one of its dealt cards)
     hands = {s: list(h) for s, h in dealt.items()}
     if auction.round == 1:
-        assert rec["discard"] is not None and rec["discard"] != rec["upcard"]
+        assert rec["discard"] is not None and (rules["discard_up"] or rec["discard"] != rec["upcard"])
         discard = eu.card_from_str(rec["discard"])
-        assert discard in dealt[dealer], f"discard {discard} not one of the dealer's cards"
-        hands[dealer], _ = eu.take_up(dealt[dealer], up, discard)
-        assert up in hands[dealer] and discard not in hands[dealer]
+        assert discard in dealt[dealer] or discard == up, f"discard {discard} not one of the dealer's cards"
+        hands[dealer], _ = eu.take_up(dealt[dealer], up, discard, rules)
+        assert (up in hands[dealer] or discard == up) and discard not in hands[dealer]
     else:
         assert rec["discard"] is None
 
@@ -130,6 +133,7 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     assert len(lone) <= 1
     lone = lone[0] if lone else None
     eu.check_lone_defender(maker, lone, rules)  # a defender, and only under allow_lone_defender
+    eu.check_maker_alone(maker, maker_alone, dealer, auction.round, rules)  # canadian: the partner who ordered
     out = eu.sitting_out(maker, maker_alone, lone)
     active = eu.active_seats(maker, maker_alone, lone)
 
@@ -179,6 +183,10 @@ def _kind(rec: dict) -> set[str]:
     kinds.add(f"{points} points")
     if (rec["dealer"] + 1) % 4 not in {s for s, _ in rec["plays"]}:
         kinds.add("position 1 sat out")
+    if rec["discard"] is not None and rec["discard"] == rec["upcard"]:
+        kinds.add("up-card buried")
+    if rec["discard"] is not None and rec["maker"] == (rec["dealer"] + 2) % 4 and rec["maker"] in rec["alone"]:
+        kinds.add("partner ordered up alone")
     return kinds
 
 
@@ -207,7 +215,8 @@ def test_records_cover_every_kind_of_hand():
                 thrown += rec["maker"] is None
                 stuck_named += rules["stick_the_dealer"] and len(rec["calls"]) == 8 and rec["maker"] == rec["dealer"]
     want = {"thrown in", "order", "named", "0 alone", "1 alone", "2 alone", "dealer made trump", "maker alone",
-            "lone defender", "euchred", "march", "made", "1 points", "2 points", "4 points", "position 1 sat out"}
+            "lone defender", "euchred", "march", "made", "1 points", "2 points", "4 points", "position 1 sat out",
+            "up-card buried", "partner ordered up alone"}
     assert seen >= want, want - seen
     assert thrown > 0 and stuck_named > 0, (thrown, stuck_named)
 
@@ -265,6 +274,23 @@ def test_check_record_catches_corruptions():
         except (AssertionError, ValueError, KeyError):
             continue
         pytest.fail(f"not caught: {what}")
+
+
+def test_check_record_catches_canadian_and_discard_up():
+    # the partner who ordered up plays with its partner under canadian; the up-card buried without discard_up
+    rules = eu.resolve_rules({"canadian": True, "discard_up": True})
+    recs = ep.hand_records(9, 0, 400, rules, "random")
+    partner = next(r for r in recs if r["discard"] and r["maker"] == (r["dealer"] + 2) % 4 and not
+                   (r["dealer"] + 1) % 4 in r["alone"] and not (r["dealer"] + 3) % 4 in r["alone"])
+    buried = next(r for r in recs if r["discard"] and r["discard"] == r["upcard"])
+    for rec in (partner, buried):
+        check_record(rec, rec["hand"], rules)
+    bad = copy.deepcopy(partner)
+    bad["alone"] = []
+    with pytest.raises((AssertionError, ValueError)):
+        check_record(bad, bad["hand"], rules)
+    with pytest.raises((AssertionError, ValueError)):
+        check_record(buried, buried["hand"], dict(rules, discard_up=False))
 
 
 def test_twin_games_add_up_their_hands():

@@ -184,7 +184,7 @@ def _seer():
     return {**V.presets["default"], "pimc_worlds": 1.0, "pimc_sees_all": 1.0, "pimc_bid": 1.0}
 
 
-@pytest.mark.parametrize("rules", [{}, BOTH])
+@pytest.mark.parametrize("rules", [{}, BOTH, {"discard_up": True}])
 def test_searched_discard_with_the_true_deal_is_double_dummy_best(rules):
     rules_vec = encode(V, resolve(V, rules))
     strategies = [_seer(), "default", "default", "default"]
@@ -198,14 +198,15 @@ def test_searched_discard_with_the_true_deal_is_double_dummy_best(rules):
         maker = int(rec[eh.R_MAKER])
         dealt = [int(rec[eh.R_DEAL + s]) for s in range(4)]
         values = {}
-        for d in _bits(dealt[0]):
+        for d in _bits(dealt[0] | (1 << up if rules.get("discard_up") else 0)):  # discard_up: the up-card too
             hands = np.array(dealt, np.int64)
-            hands[0] = dealt[0] & ~(1 << d) | 1 << up
+            hands[0] = (dealt[0] | 1 << up) & ~(1 << d)
             dstate, dbuf = _stream(0)
             # the maker goes alone as it did (seat 0: as it chose with its call), the defenders by their strategies
             f_alone = int(rec[eh.R_ALONE]) & 1 if maker == 0 else -1
             m_alone, lone, _, _ = eh.contract(hands, np.int64(up // 6), np.int64(maker), np.int64(0), rules_vec, params,
-                                              wt, np.int64(0 if maker == 0 else -1), np.int64(f_alone), dstate, dbuf)
+                                              wt, np.int64(0 if maker == 0 else -1), np.int64(f_alone), dstate, dbuf,
+                                              True)
             values[d] = solver.net(hands.tolist(), up // 6, maker, 0, bool(m_alone), int(lone))
         assert values[discard] == max(values.values()), (rec.tolist(), values)
         mine, _ = eh.best_discard(np.int64(dealt[0] | 1 << up), np.int64(up), np.int64(up // 6), wt, np.int64(0),

@@ -267,7 +267,8 @@ def _hands_in_play(rec: dict) -> dict[int, list]:
     hands = {s: _c(rec["deal"][str(s)]) for s in range(4)}
     if rec["discard"] is not None:
         d = rec["dealer"]
-        hands[d] = [c for c in hands[d] if str(c) != rec["discard"]] + [eu.card_from_str(rec["upcard"])]
+        six = hands[d] + [eu.card_from_str(rec["upcard"])]  # the up-card itself may be the discard (discard_up)
+        hands[d] = [c for c in six if str(c) != rec["discard"]]
     return hands
 
 
@@ -403,10 +404,18 @@ def _replay_draws(rec: dict, rules: dict, seats: list[dict], log: list[tuple[int
         return
     dealer, maker = rec["dealer"], rec["maker"]
     if rec["discard"] is not None:  # the random dealer: the k-th lowest of its five dealt cards, k = bounded(5)
-        v = draw(dealer, 5)
-        assert v is None or rec["deal"][str(dealer)][v] == rec["discard"]
-    v = draw(maker, 2)
-    assert v is None or (v == 1) == (maker in rec["alone"])
+        if rules["discard_up"]:  # or of its six (the up-card too), k = bounded(6)
+            six = eu.by_index(eu.as_cards(rec["deal"][str(dealer)]) + [upc])
+            v = draw(dealer, 6)
+            assert v is None or str(six[v]) == rec["discard"]
+        else:
+            v = draw(dealer, 5)
+            assert v is None or rec["deal"][str(dealer)][v] == rec["discard"]
+    if eu.canadian_loner(dealer, maker, 1 if rec["discard"] is not None else 2, rules):
+        assert maker in rec["alone"]  # forced: no draw
+    else:
+        v = draw(maker, 2)
+        assert v is None or (v == 1) == (maker in rec["alone"])
     for d, answer in zip(eu.defenders_in_turn(dealer, maker), _defender_answers(rec, rules)):
         v = draw(d, 2)
         assert v is None or (v == 1) == answer

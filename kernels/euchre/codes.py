@@ -12,8 +12,10 @@ OPTIONS = (
     ("stick_the_dealer", (False, True), (0, 1)),
     ("allow_lone_defender", (False, True), (0, 1)),
     ("loner_lead", ("dealer", "loner"), (0, 1)),
+    ("canadian", (False, True), (0, 1)),
+    ("discard_up", (False, True), (0, 1)),
 )
-E_STICK, E_LONE_DEFENDER, E_LONER_LEAD = range(3)
+E_STICK, E_LONE_DEFENDER, E_LONER_LEAD, E_CANADIAN, E_DISCARD_UP = range(5)
 
 PARAMS: tuple[tuple[str, float, str], ...] = (
     # trump weights in TRUMP_RANK order (kernels/tables.py): 9 T Q K A left right

@@ -27,7 +27,7 @@ from bower.kernels import pimc
 from bower.kernels import trick as core
 from bower.kernels.bits import lowest
 from bower.kernels.deal import deal_packets
-from bower.kernels.euchre.codes import E_LONE_DEFENDER, E_LONER_LEAD, E_STICK, PARAM_NAMES
+from bower.kernels.euchre.codes import E_CANADIAN, E_DISCARD_UP, E_LONE_DEFENDER, E_LONER_LEAD, E_STICK, PARAM_NAMES
 from bower.kernels.euchre.model import world_weight
 from bower.kernels.euchre.strategy import (
     Q_LEAD_NEXT,
@@ -191,7 +191,7 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
         elif is_random(params, seat):
             order = bounded(dstate, dbuf, 2) == 1
         else:
-            order, d = order_decision(hands[seat], up, p, wt, params, seat)
+            order, d = order_decision(hands[seat], up, p, wt, params, seat, rules[E_DISCARD_UP] == 1)
             took_d = d if p == 4 else took_d
         n_calls = _call(rec, n_calls, seat, CALL_ORDER if order else CALL_PASS)
         if order:
@@ -201,13 +201,17 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
     discard = -1
     if maker >= 0:
         hand = hands[dealer]
+        any_discard = rules[E_DISCARD_UP] == 1  # the up-card itself may be discarded: six candidates
         if is_random(params, dealer):
-            discard = nth_card(hand, bounded(dstate, dbuf, HAND_SIZE))
+            if any_discard:
+                discard = nth_card(hand | up_bit, bounded(dstate, dbuf, HAND_SIZE + 1))
+            else:
+                discard = nth_card(hand, bounded(dstate, dbuf, HAND_SIZE))
         elif took_d >= 0:
             discard = took_d
         else:
-            discard, _ = best_discard(hand | up_bit, up, u, wt, dealer, params[dealer, Q_VOID])
-        hands[dealer] = (hand & ~(np.int64(1) << discard)) | up_bit
+            discard, _ = best_discard(hand | up_bit, -1 if any_discard else up, u, wt, dealer, params[dealer, Q_VOID])
+        hands[dealer] = (hand | up_bit) & ~(np.int64(1) << discard)
     else:
         allowed = np.int64(15 & ~(1 << u))
         for p in range(1, 5):
@@ -277,6 +281,9 @@ def pimc_facts(rec, seat):
     discard = rec[R_DISCARD]
     if discard < 0:
         known |= np.int64(1) << up  # turned down
+    elif discard == up:  # buried by the dealer (rule discard_up): out of play, seen by the dealer alone
+        if seat == dealer or (out >> dealer) & 1:
+            known |= np.int64(1) << up
     else:
         if seat == dealer:
             known |= np.int64(1) << discard
@@ -302,6 +309,8 @@ def infer_facts(rec, seat):
         return np.int64(1) << up, np.int64(-1), np.int64(0)
     if seat == rec[R_DEALER]:
         return np.int64(1) << discard, np.int64(-1), np.int64(0)
+    if discard == up:  # buried by the dealer (rule discard_up): unseen, anywhere
+        return np.int64(0), np.int64(-1), np.int64(0)
     return np.int64(0), up, np.int64(1) << rec[R_DEALER]
 
 
@@ -372,7 +381,7 @@ def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out,
     active, _, _, _, _ = pimc_facts(rec, seat)
     own = rec[R_DEAL + seat]
     if rec[R_DISCARD] >= 0 and seat == rec[R_DEALER]:
-        own = (own & ~(np.int64(1) << rec[R_DISCARD])) | (np.int64(1) << rec[R_KITTY])
+        own = (own | (np.int64(1) << rec[R_KITTY])) & ~(np.int64(1) << rec[R_DISCARD])
     for i in range(n):
         if rec[R_PLAYS + 2 * i] == seat:
             own &= ~(np.int64(1) << rec[R_PLAYS + 2 * i + 1])
@@ -558,10 +567,20 @@ def first_leader(dealer, maker, maker_alone, out, loner_lead):
 
 
 @kernel(inline="always")
-def contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, dstate, dbuf):
-    """After the auction: whether the maker goes alone (forced when it is ``f_seat`` and ``f_alone`` >= 0), which
-    defender defends alone (-1: none), the seats sitting out (bits) and the first leader."""
-    if maker == f_seat and f_alone >= 0:
+def canadian_loner(rules, maker, dealer, r1):
+    """Rule ``canadian`` (EGN's Canadian loner): the dealer's partner who orders the up-card up in round one
+    (``r1``) plays alone, forced (no decision, nothing drawn)."""
+    return rules[E_CANADIAN] == 1 and r1 and maker == (dealer ^ 2)
+
+
+@kernel(inline="always")
+def contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, dstate, dbuf, r1):
+    """After the auction: whether the maker goes alone (forced when it is ``f_seat`` and ``f_alone`` >= 0, or by
+    ``canadian_loner``; ``r1``: trump made in round one), which defender defends alone (-1: none), the seats
+    sitting out (bits) and the first leader."""
+    if canadian_loner(rules, maker, dealer, r1):
+        maker_alone = True
+    elif maker == f_seat and f_alone >= 0:
         maker_alone = f_alone == 1
     elif is_random(params, maker):
         maker_alone = bounded(dstate, dbuf, 2) == 1
@@ -653,7 +672,7 @@ def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate
             if maker < 0:
                 continue
             maker_alone, lone_def, out, leader = contract(hands, trump, maker, dealer, rules, params, wt, me,
-                                                          cand[i, 1], ds, db)
+                                                          cand[i, 1], ds, db, trump == up // 6)
             active = np.int64(15) & ~np.int64(out)
             msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
             mt = pimc.solve_deal(hands[0], hands[1], hands[2], hands[3], active, trump, leader, msides, ws)
@@ -803,8 +822,8 @@ def _discard_values(me, dealt, up, maker, f_seat, f_alone, dealer, rules, params
     ds = np.empty(4, np.uint64)
     db = np.zeros(2, np.int64)
     fs = np.zeros(8)
-    got = np.zeros(HAND_SIZE)  # this world's value of each candidate
-    key = np.zeros(HAND_SIZE, np.int64)  # its contract: (maker alone, lone defender + 1)
+    got = np.zeros(HAND_SIZE + 1)  # this world's value of each candidate
+    key = np.zeros(HAND_SIZE + 1, np.int64)  # its contract: (maker alone, lone defender + 1)
     side = me & 1
     total = 0.0
     for _ in range(n_worlds):
@@ -828,11 +847,11 @@ def _discard_values(me, dealt, up, maker, f_seat, f_alone, dealer, rules, params
         for i in range(n_cand):
             for s in range(N_SEATS):
                 hands[s] = world[s]
-            hands[me] = (dealt & ~(np.int64(1) << cand[i])) | up_bit
+            hands[me] = (dealt | up_bit) & ~(np.int64(1) << cand[i])
             copy_into(ds, dstate)
             copy_into(db, dbuf)
             maker_alone, lone_def, out, leader = contract(hands, u, maker, dealer, rules, params, wt, f_seat, f_alone,
-                                                          ds, db)
+                                                          ds, db, True)
             key[i] = (2 if maker_alone else 0) + 4 * (lone_def + 1)
             v = np.nan
             for j in range(i):
@@ -854,22 +873,26 @@ def _discard_values(me, dealt, up, maker, f_seat, f_alone, dealer, rules, params
 def pimc_discard(maker, f_seat, f_alone, dealer, rules, params, wt, rec, dstate, dbuf, ws):
     """The searching dealer's discard after the order in ``rec`` (its strategy's discard in ``rec[R_DISCARD]``).
 
-    The candidates are the five cards it was dealt (the up-card may not be
-    discarded), scored by ``_discard_values``; the best is kept (ties: the
-    strategy's discard). When every candidate is the same to the dealer (one
-    effective suit, no unseen card between them) nothing is searched.
+    The candidates are the five cards it was dealt (and the up-card itself
+    under rule ``discard_up``), scored by ``_discard_values``; the best is
+    kept (ties: the strategy's discard). When every candidate is the same to
+    the dealer (one effective suit, no unseen card between them) nothing is
+    searched.
     """
     up = rec[R_KITTY]
     dealt = rec[R_DEAL + dealer]
     mine = rec[R_DISCARD]
+    pool = dealt
+    if rules[E_DISCARD_UP] == 1:
+        pool = dealt | (np.int64(1) << up)
     unseen = DECK & ~dealt & ~(np.int64(1) << up)
-    if pimc._one_class(dealt, dealt | unseen, up // 6):
+    if pimc._one_class(pool, pool | unseen, up // 6):
         return mine
-    cand = np.zeros(HAND_SIZE, np.int64)
-    vals = np.zeros(HAND_SIZE)
+    cand = np.zeros(HAND_SIZE + 1, np.int64)
+    vals = np.zeros(HAND_SIZE + 1)
     n = 0
     best = 0
-    m = dealt
+    m = pool
     while m != 0:
         c = lowest(m)
         m &= m - 1
@@ -971,11 +994,13 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
 
 
 @kernel
-def contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, rec, dstate, dbuf, ws):
+def contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, rec, dstate, dbuf, ws, r1):
     """``contract`` with a searching defender's choice to defend alone made by PIMC (``_defend_values``: the
     higher value; ties: its strategy's choice). The maker's going alone is ``contract``'s (a searching
     maker's was searched with its call)."""
-    if maker == f_seat and f_alone >= 0:
+    if canadian_loner(rules, maker, dealer, r1):
+        maker_alone = True
+    elif maker == f_seat and f_alone >= 0:
         maker_alone = f_alone == 1
     elif is_random(params, maker):
         maker_alone = bounded(dstate, dbuf, 2) == 1
@@ -1052,7 +1077,7 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         if maker >= 0 and rec[R_DISCARD] >= 0 and searches(params, dealer):
             mine = rec[R_DISCARD]
             d = pimc_discard(maker, f_seat, f_alone, dealer, rules, params, wt, rec, dstate, dbuf, ws)
-            hands[dealer] = (hands[dealer] | (np.int64(1) << mine)) & ~(np.int64(1) << d)
+            hands[dealer] = (hands[dealer] | (np.int64(1) << mine) | (np.int64(1) << up)) & ~(np.int64(1) << d)
             rec[R_DISCARD] = d
     else:
         maker, trump = auction(hands, up, dealer, rules, params, wt, force_of(force), dstate, dbuf, rec)
@@ -1069,10 +1094,10 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         return
     if search is not None and bid_search:
         maker_alone, lone_def, out, leader = contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat,
-                                                               f_alone, rec, dstate, dbuf, ws)
+                                                               f_alone, rec, dstate, dbuf, ws, trump == up // 6)
     else:
         maker_alone, lone_def, out, leader = contract(hands, trump, maker, dealer, rules, params, wt, f_seat,
-                                                      f_alone, dstate, dbuf)
+                                                      f_alone, dstate, dbuf, trump == up // 6)
     if maker_alone:
         rec[R_ALONE] |= 1 << maker
     if lone_def >= 0:

@@ -62,6 +62,7 @@ def is_random(params, seat):
 @kernel(inline="always")
 def best_discard(six, up, t, wt, seat, void_w):
     """(d, E(six - d, t)): the card of ``six`` other than ``up`` whose removal leaves the best estimate; ties: lowest.
+    ``up`` -1: any card of ``six`` (rule ``discard_up``: the dealer may discard the up-card itself).
 
     The estimate of each five is the six's weight total less the card's
     weight (exact: binary fractions) plus the void term of the five, from the
@@ -80,7 +81,9 @@ def best_discard(six, up, t, wt, seat, void_w):
             voids += 1
     best_d = -1
     best_e = 0.0
-    m = six & ~(np.int64(1) << up)
+    m = six
+    if up >= 0:
+        m = six & ~(np.int64(1) << up)
     while m != 0:
         d = lowest(m)
         m &= m - 1
@@ -98,12 +101,13 @@ def best_discard(six, up, t, wt, seat, void_w):
 
 
 @kernel(inline="always")
-def order_decision(hand, up, position, wt, params, seat):
-    """Round one for a strategic seat at ``position`` 1..4: (orders, the dealer's best discard or -1)."""
+def order_decision(hand, up, position, wt, params, seat, any_discard):
+    """Round one for a strategic seat at ``position`` 1..4: (orders, the dealer's best discard or -1).
+    ``any_discard`` (rule ``discard_up``): the dealer's discard may be the up-card itself."""
     u = up // 6
     vw = params[seat, Q_VOID]
     if position == 4:
-        d, e = best_discard(hand | (np.int64(1) << up), up, u, wt, seat, vw)
+        d, e = best_discard(hand | (np.int64(1) << up), -1 if any_discard else up, u, wt, seat, vw)
         return e >= params[seat, Q_TAKE], d
     e = estimate(hand, u, wt, seat, vw)
     w_up = params[seat, Q_UP] * wt[seat, u, up]

@@ -46,8 +46,11 @@ Readings chosen where RULES.md leaves room (each is repeated where it is used)
   ``order[i]`` (i < 20) to position ``i % 4 + 1``; ``order[20..23]`` are the
   kitty in that order and the up-card is ``order[20]``.
 - The dealer takes the up-card after an order by anyone (the dealer
-  included) and discards one of their five dealt cards; there is no option
-  to decline the up-card.
+  included) and discards one of their five dealt cards (under option
+  ``discard_up`` one of the six, the up-card itself too); there is no
+  option to decline the up-card.
+- Option ``canadian`` is EGN's Canadian loner: the dealer's partner who
+  orders the up-card up in round one plays alone (forced).
 - Going alone: only the maker may go alone on the makers' side (their
   partner sits out). Under ``allow_lone_defender`` the two defenders are
   asked in turn (the lower position first); the first who says yes plays
@@ -141,6 +144,8 @@ EUCHRE = RuleOptions(
         Option("stick_the_dealer", (False, True), (0, 1)),
         Option("allow_lone_defender", (False, True), (0, 1)),
         Option("loner_lead", ("dealer", "loner"), (0, 1)),
+        Option("canadian", (False, True), (0, 1)),
+        Option("discard_up", (False, True), (0, 1)),
     ),
 )
 
@@ -485,38 +490,43 @@ def auction_outcome(calls, dealer: int, up_card, rules: dict | None = None) -> A
 # The dealer's pick-up after an order (round one only)
 
 
-def discard_options(dealer_hand, up_card) -> list[Card]:
-    """What the dealer may discard after an order: one of their five dealt cards, ascending.
+def discard_options(dealer_hand, up_card, rules: dict | None = None) -> list[Card]:
+    """What the dealer may discard after an order: one of their five dealt cards, ascending; under option
+    ``discard_up`` one of the six (the up-card too), ascending.
 
     RULES.md: "The dealer then takes the up-card into their hand and
     discards one other card face down (the up-card itself may not be
-    discarded)."
+    discarded)" -- unless ``discard_up``: "the dealer's discard may be the
+    up-card itself".
     """
+    rules = resolve_rules(rules)
     hand = by_index(as_cards(dealer_hand, "the dealer's hand"))
     up = as_card(up_card)
     if len(hand) != HAND_SIZE:
         raise ValueError(f"the dealer holds {HAND_SIZE} cards before the pick-up, not {len(hand)}")
     if up in hand:
         raise ValueError(f"the up-card {up} cannot be in the dealer's hand already")
-    return hand
+    return by_index(hand + [up]) if rules["discard_up"] else hand
 
 
-def take_up(dealer_hand, up_card, discard) -> tuple[list[Card], Card]:
+def take_up(dealer_hand, up_card, discard, rules: dict | None = None) -> tuple[list[Card], Card]:
     """Apply the pick-up: (the dealer's five cards after it sorted by index, the discard).
 
     The up-card joins the hand and ``discard`` (a dealt card, never the
-    up-card, never nothing) goes out of play face down.
+    up-card unless option ``discard_up``, never nothing) goes out of play
+    face down.
     """
-    options = discard_options(dealer_hand, up_card)
+    options = discard_options(dealer_hand, up_card, rules)
     up = as_card(up_card)
     if discard is None:
         raise ValueError("after an order the dealer takes the up-card and must discard a card")
     d = as_card(discard)
-    if d == up:
+    if d == up and up not in options:
         raise ValueError(f"the dealer may not discard the up-card {up}")
     if d not in options:
         raise ValueError(f"the dealer's discard {d} is not a card of the dealer's hand ({_names(options)})")
-    return by_index([c for c in options if c != d] + [up]), d
+    six = by_index(list(as_cards(dealer_hand, "the dealer's hand")) + [up])
+    return by_index([c for c in six if c != d]), d
 
 
 # --------------------------------------------------------------------------
@@ -535,11 +545,24 @@ def defenders_in_turn(dealer: int, maker: int) -> list[int]:
     return sorted(defenders_of(maker), key=lambda s: position_of_seat(dealer, s))
 
 
-def check_maker_alone(maker: int, maker_alone) -> bool:
-    """The maker's announcement: True (alone) or False. Any maker may go alone (no option forbids it)."""
+def canadian_loner(dealer: int, maker: int, round_: int, rules: dict | None = None) -> bool:
+    """Whether option ``canadian`` forces the maker alone: EGN's Canadian loner, "if the dealer's partner orders
+    up the up-card during the first round of bidding, the partner is forced to play the hand alone"."""
+    rules = resolve_rules(rules)
+    return bool(rules["canadian"]) and round_ == 1 and maker == partner_of(_check_seat(dealer, "dealer"))
+
+
+def check_maker_alone(maker: int, maker_alone, dealer: int | None = None, round_: int | None = None,
+                      rules: dict | None = None) -> bool:
+    """The maker's announcement: True (alone) or False. Any maker may go alone; under option ``canadian`` the
+    dealer's partner who ordered in round one must (``canadian_loner``; checked when ``dealer`` and ``round_``
+    are given)."""
     _check_seat(maker, "maker")
     if maker_alone not in (True, False) or not isinstance(maker_alone, (bool, numbers.Integral)):
         raise ValueError(f"maker_alone is True or False, not {maker_alone!r}")
+    if dealer is not None and round_ is not None and canadian_loner(dealer, maker, round_, rules) and not maker_alone:
+        raise ValueError(f"canadian = true: seat {maker}, the dealer's partner, ordered the up-card up and must "
+                         "play alone")
     return bool(maker_alone)
 
 
@@ -865,13 +888,13 @@ def play_hand(order, dealer: int, calls, *, discard=None, maker_alone: bool = Fa
     hands = [list(h) for h in d.hands]
     out_of_play = list(d.kitty)
     if auction.round == 1:  # the dealer takes the up-card and discards
-        hands[d.dealer], discard = take_up(hands[d.dealer], d.up_card, discard)
+        hands[d.dealer], discard = take_up(hands[d.dealer], d.up_card, discard, rules)
         out_of_play.remove(d.up_card)
         out_of_play.append(discard)
         record["discard"] = discard
     elif discard is not None:
         raise ValueError("the up-card was turned down (round two): the dealer takes nothing and discards nothing")
-    maker_alone = check_maker_alone(maker, maker_alone)
+    maker_alone = check_maker_alone(maker, maker_alone, d.dealer, auction.round, rules)
     lone = defence_outcome(d.dealer, maker, defenders, rules)
     out = sitting_out(maker, maker_alone, lone)
     for s in out:

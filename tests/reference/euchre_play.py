@@ -221,9 +221,9 @@ def card_weight(card, trump: int, params: dict) -> float:
 
 def best_discard(six, up, trump: int, params: dict) -> tuple:
     """``best_discard(six, up, t)``: (d, E(six - d, t)) for the card d other than the up-card leaving the highest
-    estimate; ties: the lowest card index."""
+    estimate; ties: the lowest card index. ``up`` None (rule ``discard_up``): any card of the six."""
     six = eu.by_index(eu.as_cards(six))
-    up = eu.as_card(up)
+    up = None if up is None else eu.as_card(up)
     best_d, best_e = None, None
     for d in six:
         if d == up:
@@ -234,17 +234,19 @@ def best_discard(six, up, trump: int, params: dict) -> tuple:
     return best_d, best_e
 
 
-def round_one_value(position: int, hand, up, params: dict) -> float:
+def round_one_value(position: int, hand, up, params: dict, any_discard: bool = False) -> float:
     """What position ``p`` compares with its round-one threshold.
 
     Positions 1 and 3: ``E(hand, u) - up_weight * w_up``; position 2 (the
     dealer's partner): ``E(hand, u) + up_weight * w_up``; the dealer:
-    ``best_discard(hand | up, up, u)[1]``. ``hand`` is the five dealt cards.
+    ``best_discard(hand | up, up, u)[1]`` (``any_discard``, rule
+    ``discard_up``: the best of the six discards, the up-card's too).
+    ``hand`` is the five dealt cards.
     """
     up = eu.as_card(up)
     u = up.suit
     if position == 4:
-        return best_discard(list(hand) + [up], up, u, params)[1]
+        return best_discard(list(hand) + [up], None if any_discard else up, u, params)[1]
     e = estimate(hand, u, params)
     w = params["up_weight"] * card_weight(up, u, params)
     return e + w if position == 2 else e - w
@@ -253,9 +255,9 @@ def round_one_value(position: int, hand, up, params: dict) -> float:
 ROUND_ONE_THRESHOLD = {1: "order_min_1", 2: "order_min_2", 3: "order_min_3", 4: "take_min"}
 
 
-def orders_up(position: int, hand, up, params: dict) -> bool:
+def orders_up(position: int, hand, up, params: dict, any_discard: bool = False) -> bool:
     """Round one: the default player at ``position`` orders (the dealer "takes it up") from its threshold."""
-    return round_one_value(position, hand, up, params) >= params[ROUND_ONE_THRESHOLD[position]]
+    return round_one_value(position, hand, up, params, any_discard) >= params[ROUND_ONE_THRESHOLD[position]]
 
 
 def best_other_suit(hand, up_suit: int, params: dict) -> tuple[int, float]:
@@ -457,7 +459,7 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
         if is_random(params):
             call = allowed[decisions.bounded(len(allowed))]
         elif eu.ORDER in allowed:  # round one
-            call = eu.ORDER if orders_up(position, hands[seat], up, params) else eu.PASS
+            call = eu.ORDER if orders_up(position, hands[seat], up, params, rules["discard_up"]) else eu.PASS
         else:  # round two; a stuck dealer may not pass
             named = round_two_choice(position, hands[seat], up.suit, eu.PASS not in allowed, params)
             call = eu.PASS if named is None else SUIT_LETTERS[named]
@@ -474,20 +476,22 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
     if auction.round == 1:
         params = seats[dealer]
         if is_random(params):
-            options = eu.discard_options(hands[dealer], up)  # its five dealt cards, ascending
+            options = eu.discard_options(hands[dealer], up, rules)  # its five dealt cards (discard_up: six), ascending
             discard = options[decisions.bounded(len(options))]
         else:
-            discard = best_discard(hands[dealer] + [up], up, trump, params)[0]
-        hands[dealer], discard = eu.take_up(hands[dealer], up, discard)
+            discard = best_discard(hands[dealer] + [up], None if rules["discard_up"] else up, trump, params)[0]
+        hands[dealer], discard = eu.take_up(hands[dealer], up, discard, rules)
         record["discard"] = str(discard)
 
     # ---- going alone: the maker, then (allow_lone_defender) the defenders in turn
     params = seats[maker]
-    if is_random(params):
+    if eu.canadian_loner(dealer, maker, auction.round, rules):  # canadian: forced alone, no decision, no draw
+        maker_alone = True
+    elif is_random(params):
         maker_alone = decisions.bounded(2) == 1
     else:
         maker_alone = estimate(hands[maker], trump, params) >= params["alone_min"]
-    maker_alone = eu.check_maker_alone(maker, maker_alone)
+    maker_alone = eu.check_maker_alone(maker, maker_alone, dealer, auction.round, rules)
     answers: list[bool] = []
     while (defender := eu.defender_to_ask(dealer, maker, answers, rules)) is not None:
         params = seats[defender]

@@ -100,12 +100,20 @@ def parse_situation(hand: str, upcard: str | None, position: int, calls: str | N
     return {"mask": mask_of(cards), "up": up, "round": 1 if n < SEATS else 2, "passes": n}
 
 
+def _forced_alone(sit: dict, rules: dict, position: int) -> bool:
+    """Rule ``canadian``: the dealer's partner (position 2) who orders the up-card up in round one plays alone."""
+    return bool(rules.get("canadian")) and position == 2 and sit["round"] == 1
+
+
 def open_actions(sit: dict, rules: dict, position: int) -> list[dict]:
-    """The calls open at the turn (``bower.kernels.euchre.advice.open_actions``) with their names."""
+    """The calls open at the turn (``bower.kernels.euchre.advice.open_actions``) with their names; under
+    ``canadian`` the dealer's partner has no round-one order with its partner (it plays alone)."""
     rows = ea.open_actions(sit["passes"], sit["up"], bool(rules["stick_the_dealer"]))
     word = "take it up" if position == 4 else "order it up"
     out = []
     for code, alone in rows.tolist():
+        if code == ek.CALL_ORDER and alone == 0 and _forced_alone(sit, rules, position):
+            continue
         if code == ek.CALL_PASS:
             name = "pass"
         else:
@@ -206,8 +214,9 @@ def _question(actions, est, diff, call: int, alone: int) -> dict:
     """The answer to ``--bid``: the call against its alternative (a call with partner: passing, or for a stuck
     dealer the best other call; a call alone: the same call with partner). ``diff(i, j)``: the paired difference."""
     i = next(j for j, a in enumerate(actions) if a["call"] == call and a["alone"] == alone)
-    if alone == 1:
-        j = next(k for k, a in enumerate(actions) if a["call"] == call and a["alone"] == 0)
+    partner = [k for k, a in enumerate(actions) if a["call"] == call and a["alone"] == 0]
+    if alone == 1 and partner:
+        j = partner[0]
     elif actions[0]["call"] == ek.CALL_PASS:
         j = 0
     else:
@@ -253,6 +262,8 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     question = None
     if bid is not None:
         question = parse_bid(bid, sit)
+        if question[0] == ek.CALL_ORDER and _forced_alone(sit, rules_d, position):
+            question = (ek.CALL_ORDER, 1)  # canadian: ordering up is going alone
         if not any(a["call"] == question[0] and a["alone"] == question[1] for a in actions):
             raise AdviceError(f"--bid {bid}: not a call open at this turn")
     name, params = runner.seat_params(strategy, "euchre")

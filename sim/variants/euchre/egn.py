@@ -68,7 +68,7 @@ ROUND_ONE = {"Order", "PickUp", "Alone", "Call"}  # the spellings of ordering th
 RULESET = {
     "std": ((True, False), True),
     "defend_alone": ((True, False), False),
-    "canadian": ((False,), False),
+    "canadian": ((True, False), False),
     "loner_lead": (("LEFT_OF_DEALER", "LEFT_OF_LONER"), "LEFT_OF_DEALER"),
     "loner_march_score": ((4,), 4),
     "loner_euchred_score": ((2,), 2),
@@ -217,14 +217,39 @@ def rules_of(ruleset, where: str) -> dict:
             raise EgnError(f"{where}: ruleset {key} = {json.dumps(value)} is not a rule bower plays "
                            f"(Standard Euchre: {key} = {json.dumps(RULESET[key][1])})")
     return {"stick_the_dealer": ruleset.get("std", True), "allow_lone_defender": ruleset.get("defend_alone", False),
-            "loner_lead": LONER_LEAD[ruleset.get("loner_lead", "LEFT_OF_DEALER")]}
+            "loner_lead": LONER_LEAD[ruleset.get("loner_lead", "LEFT_OF_DEALER")],
+            "canadian": ruleset.get("canadian", False), "discard_up": False}
+
+
+def _buries_up(deal, rules: dict) -> bool:
+    """Whether an EGN deal's dealer discards the up-card itself (EGN's base rules let the dealer discard any card;
+    bower's option ``discard_up``): its ``discard`` is the up-card, or (no ``discard`` given) the up-card was
+    ordered up, the dealer plays, and five whole tricks never show it. False for anything malformed or not
+    known: ``_deal`` reports or leaves out that."""
+    try:
+        dealer = deal["initialState"]["dealer"]
+        up = _card(deal["initialState"]["upCard"], "")
+        bid, play = _phases(deal, "")
+        if bid.get("discard") is not None:
+            return _card(bid["discard"], "", up[-1]) == up
+        _, maker, trump, ordered = _calls(bid, dealer, up, rules, "")
+        if not ordered or (bid.get("isAlone") and maker == (dealer + 2) % 4) or play is None:
+            return False
+        tricks = play["tricks"]
+        size = 3 if bid.get("isAlone") or bid.get("aloneDefender", -1) != -1 else 4
+        if len(tricks) != 5 or any(len(t) < size - (bid.get("aloneDefender", -1) != -1) for t in tricks):
+            return False
+        return all(_card(c, "", trump) != up for t in tricks for c in t)
+    except (EgnError, _LeftOut, KeyError, TypeError, AttributeError, StopIteration, IndexError, ValueError):
+        return False
 
 
 def ruleset_of(rules: dict, game: bool = True) -> dict:
     """The EGN ``ruleset`` of bower's Euchre rule options: ``winning_score`` 10 (bower's game) for one ``game``'s
     deals; for deals of no game (simulated hands) ``num_deals`` (their number) and no winning score."""
     lead = next(k for k, v in LONER_LEAD.items() if v == rules.get("loner_lead", "dealer"))
-    out = {"std": bool(rules.get("stick_the_dealer", False)), "canadian": False, "loner_lead": lead,
+    out = {"std": bool(rules.get("stick_the_dealer", False)), "canadian": bool(rules.get("canadian", False)),
+           "loner_lead": lead,
            "defend_alone": bool(rules.get("allow_lone_defender", False))}
     if game is True:
         out["winning_score"] = 10
@@ -279,6 +304,8 @@ def read_egn(path) -> EgnFile:
     doc = _load(path)
     meta = dict(doc["metadata"])
     rules = rules_of(meta.get("ruleset"), str(path))
+    if isinstance(doc["deals"], list) and any(isinstance(d, dict) and _buries_up(d, rules) for d in doc["deals"]):
+        rules["discard_up"] = True  # a dealer of the file discards the up-card: bower's option discard_up
     meta["rules"] = rules
     records, left_out = [], []
     kept: list[dict] = []  # the deals left out, as written, each after the record it followed (``DEALS_LEFT_OUT``)
@@ -460,6 +487,9 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             if defender not in ((maker + 1) % 4, (maker + 3) % 4):
                 raise EgnError(f"{where}: field 'aloneDefender' is {defender}, not a defender of seat {maker}'s call")
             alone.append(defender)
+    if rules.get("canadian") and ordered and maker == (dealer + 2) % 4 and not is_alone:
+        raise EgnError(f"{where}: field 'isAlone' is false but the ruleset has canadian: the dealer's partner, "
+                       f"seat {maker}, ordered the up-card up and must play alone")
     alone.sort()
     sitting = {(s + 2) % 4 for s in alone}
     active = [s for s in range(4) if s not in sitting]
@@ -469,7 +499,7 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
         if not ordered:
             raise EgnError(f"{where}: field 'discard' is given but nobody ordered the up-card up")
         discard = _card(discard, f"{where}: field 'discard'", trump)
-        if discard == up:
+        if discard == up and not rules.get("discard_up"):  # cannot happen: read_egn sets discard_up then
             raise EgnError(f"{where}: field 'discard' is the up-card {to_egn_card(up)}, which may not be discarded")
 
     # the plays: seats deduced from the lead and each trick's winner
@@ -526,6 +556,10 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             continue
         held = [c for c, seat in seen.items() if seat == s]
         if s == dealer and ordered:
+            if up not in held and rules.get("discard_up") and discard in (None, up):
+                discard = up  # buried (discard_up): the cards it played are the five it was dealt
+                hands[s] = held
+                continue
             if up not in held:
                 raise EgnError(f"{where}: field 'tricks': the dealer (seat {s}) never plays the up-card "
                                f"{to_egn_card(up)} it took")
@@ -544,6 +578,8 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             raise _LeftOut("the dealer's discard is not given")
         played = {c for c, seat in seen.items() if seat == dealer}
         rest = [c for c in d if c not in played]
+        if not rest and up not in played and rules.get("discard_up") and len(played) == len(d):
+            rest = [up]  # it played the five it was dealt: it buried the up-card (discard_up)
         if len(rest) != 1:
             raise _LeftOut("the dealer's discard is not given")
         discard = rest[0]
@@ -553,7 +589,7 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             if c in owner or c == up:
                 raise EgnError(f"{where}: field 'playerCards': {to_egn_card(c)} is dealt twice")
             owner[c] = s
-    if discard is not None and owner.get(discard) != dealer:
+    if discard is not None and discard != up and owner.get(discard) != dealer:
         raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is not a card the dealer held")
     # each card played by the seat that held it, following suit
     in_hand = {s: set(hands[s]) for s in range(4)}

@@ -3,7 +3,7 @@
 ``bower.game("euchre", rules={...})`` gives this module's ``Game``; its states
 follow the rules as the kernels play them (``kernels/euchre/SPEC.md``) under
 every rule option (``stick_the_dealer``, ``allow_lone_defender``,
-``loner_lead``). Seats are 0..3 clockwise, partners opposite (side 0: seats
+``loner_lead``, ``canadian``, ``discard_up``). Seats are 0..3 clockwise, partners opposite (side 0: seats
 0 & 2). Cards are bower's numbers, ``suit * 6 + rank``, suits C S D H and
 ranks 9 T J Q K A (``bower.sim.cards``).
 
@@ -20,8 +20,11 @@ A hand, node by node
    not pass under ``stick_the_dealer``). All pass twice: the hand is thrown
    in (terminal, no points).
 4. After an order (round one) the dealer takes the up-card and discards one
-   of its five dealt cards.
-5. The maker goes alone or not; under ``allow_lone_defender`` the defenders
+   of its five dealt cards (under ``discard_up`` one of its six: the up-card
+   itself too).
+5. The maker goes alone or not (under ``canadian`` the dealer's partner who
+   ordered in round one goes alone: no node, the decision is forced, as the
+   kernels draw nothing for it); under ``allow_lone_defender`` the defenders
    are asked in turn, the one nearer the dealer's left first, until one
    defends alone.
 6. Five tricks among the seats in play: position 1 leads (under
@@ -48,7 +51,7 @@ id         meaning
 
 Legal actions come sorted, which is also the order the kernels' random player
 draws from (pass first, order or the suits C S D H; the dealer's five cards
-ascending; not alone before alone; the cards ascending), so a bot taking
+(six under ``discard_up``) ascending; not alone before alone; the cards ascending), so a bot taking
 ``legal[rng.bounded(len(legal))]`` from the kernels' decision stream plays as
 the ``random`` preset (``tests/test_game_euchre.py``).
 
@@ -94,6 +97,7 @@ from __future__ import annotations
 from bower.sim.cards import card_str
 from bower.sim.game import (
     cards_of as _cards, CHANCE, draw_hidden, EFFECTIVE, GameError, HandGame, HandState, names as _names, POWER,
+    uniform_source,
 )
 
 PLAYERS = 4
@@ -130,6 +134,8 @@ class Game(HandGame):
         self.stick = bool(rules["stick_the_dealer"])
         self.lone_defender = bool(rules["allow_lone_defender"])
         self.loner_lead = rules["loner_lead"] == "loner"
+        self.canadian = bool(rules.get("canadian", False))
+        self.discard_up = bool(rules.get("discard_up", False))
 
     def min_utility(self) -> float:
         return 0.0
@@ -204,6 +210,8 @@ class State(HandState):
         if ph in (MAKER_ALONE, DEFEND):
             return [WITH_PARTNER, ALONE]
         if ph == DISCARD:
+            if self.game.discard_up:
+                return _cards(self.hands[self.dealer])
             return _cards(self.hands[self.dealer] & ~(1 << self.up))
         if ph == DEAL:
             return _cards(~self.gone & (1 << DECK) - 1)
@@ -224,12 +232,9 @@ class State(HandState):
         elif ph == DISCARD:
             self.hands[self.dealer] &= ~(1 << a)
             self.discard = a
-            self.phase, self.player = MAKER_ALONE, self.maker
+            self._to_maker_alone()
         elif ph == MAKER_ALONE:
-            self.maker_alone = a == ALONE
-            if self.maker_alone:
-                self.active &= ~(1 << ((self.maker + 2) % PLAYERS))
-            self._next_defender()
+            self._go_alone(a == ALONE)
         elif ph == DEFEND:
             seat = self.player
             self.answers.append((seat, a == ALONE))
@@ -275,7 +280,21 @@ class State(HandState):
             self.phase, self.player = DISCARD, self.dealer
         else:
             self.trump, self.round = a - NAME, 2
-            self.phase, self.player = MAKER_ALONE, seat
+            self._to_maker_alone()
+
+    def _to_maker_alone(self) -> None:
+        """The maker's decision to go alone; under ``canadian`` the dealer's partner who ordered in round one goes
+        alone without a decision (no node)."""
+        if self.game.canadian and self.round == 1 and self.maker == (self.dealer + 2) % PLAYERS:
+            self._go_alone(True)
+        else:
+            self.phase, self.player = MAKER_ALONE, self.maker
+
+    def _go_alone(self, alone: bool) -> None:
+        self.maker_alone = alone
+        if alone:
+            self.active &= ~(1 << ((self.maker + 2) % PLAYERS))
+        self._next_defender()
 
     def defenders_in_turn(self) -> list[int]:
         """The two defenders in the order they are asked to defend alone: the one nearer the dealer's left first."""
@@ -451,7 +470,11 @@ class State(HandState):
         up = self.up
         ordered = self.round == 1
         dealer = self.dealer
-        known = self.hands[p] | self.played | (1 << up)
+        # under discard_up the up-card, once ordered up and not yet played, is the dealer's or its discard: to the
+        # others it is hidden (drawn into the dealer's hand or the discard, never among the kitty's three)
+        up_hidden = (self.game.discard_up and ordered and self.discard >= 0 and dealer != p
+                     and not self.played >> up & 1)
+        known = self.hands[p] | self.played | (0 if up_hidden else 1 << up)
         if dealer == p and self.discard >= 0:
             known |= 1 << self.discard
         slots: list[tuple[int, frozenset]] = []
@@ -469,7 +492,10 @@ class State(HandState):
         unseen = [c for c in range(DECK) if not known >> c & 1]
         trump = self.trump
         group = EFFECTIVE[trump].__getitem__ if trump >= 0 else (lambda c: c // 6)
-        drawn = draw_hidden(unseen, group, slots, rng)
+        source = uniform_source(rng) if up_hidden else rng  # one source for the draws again
+        drawn = draw_hidden(unseen, group, slots, source)
+        while up_hidden and up in drawn[-1][:-1]:  # the up-card among the kitty's face-down cards: draw again
+            drawn = draw_hidden(unseen, group, slots, source)
         now = list(self.hands)
         for s, cards in zip(seats, drawn):
             keep = self.hands[s] & known  # the up-card in the dealer's hand
@@ -489,7 +515,7 @@ class State(HandState):
         dealt = [now[s] | played_by[s] for s in range(PLAYERS)]
         if ordered:
             dealt[dealer] &= ~(1 << up)
-            if discard >= 0:
+            if discard >= 0 and discard != up:
                 dealt[dealer] |= 1 << discard
         state = State(self.game)
         state.apply_action(dealer)

@@ -44,7 +44,8 @@ def bower_rules(os_game) -> dict:
     """bower's rules for the OpenSpiel euchre game ``os_game`` (its parameters carried over)."""
     p = os_game.get_parameters()
     return {"stick_the_dealer": bool(p.get("stick_the_dealer", True)),
-            "allow_lone_defender": bool(p.get("allow_lone_defender", False)), "loner_lead": "dealer"}
+            "allow_lone_defender": bool(p.get("allow_lone_defender", False)), "loner_lead": "dealer",
+            "canadian": False, "discard_up": False}
 
 
 def to_openspiel(state, a: int) -> int:

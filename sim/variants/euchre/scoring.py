@@ -21,9 +21,15 @@ RENEGE, LONE_RENEGE = 2, 4
 
 
 def check(rec: dict, rules: dict) -> dict:
-    """The record with ``alone`` checked: the maker and at most one defender (``allow_lone_defender``); a
-    ``discard`` not known (``unknown``) only after an order, with the ``deal`` (which holds it) not known either."""
+    """The record with ``alone`` checked: the maker and at most one defender (``allow_lone_defender``), the
+    dealer's partner who ordered the up-card up among them under ``canadian``; a ``discard`` that is the up-card
+    only under ``discard_up``; a ``discard`` not known (``unknown``) only after an order, with the ``deal``
+    (which holds it) not known either."""
     _check_unknown(rec)
+    discard = rec.get("discard")
+    if discard is not None and not rules.get("discard_up") and discard == rec.get("upcard"):
+        raise ValueError(f"field 'discard' is the up-card {discard}, which the dealer may not discard (rule "
+                         "discard_up is false)")
     maker = rec.get("maker")
     if maker is None:
         return dict(rec, alone=[])
@@ -33,6 +39,12 @@ def check(rec: dict, rules: dict) -> dict:
     alone = sorted({int(s) for s in alone})
     if (maker + 2) % 4 in alone:
         raise ValueError(f"field 'alone': seat {(maker + 2) % 4} is the maker's partner and cannot go alone")
+    dealer = rec.get("dealer")
+    ordered = any(isinstance(c, (list, tuple)) and len(c) == 2 and c[1] == "order" for c in rec.get("calls") or [])
+    if rules.get("canadian") and ordered and dealer in (0, 1, 2, 3) and maker == (dealer + 2) % 4 \
+            and maker not in alone:
+        raise ValueError(f"field 'alone': seat {maker}, the dealer's partner, ordered the up-card up and must play "
+                         "alone (rule canadian)")
     defenders = [s for s in alone if s % 2 != maker % 2]
     if defenders and not rules["allow_lone_defender"]:
         raise ValueError(f"field 'alone': seat {defenders[0]} defends alone but allow_lone_defender is false")
@@ -86,7 +98,7 @@ def held(rec: dict) -> dict[int, list[int]] | None:
     dealer, discard = rec["dealer"], rec["discard"]
     if discard is not None and dealer in hands:
         up, down = _card(rec["upcard"], "upcard"), _card(discard, "discard")
-        if down not in hands[dealer]:
+        if down not in hands[dealer] and down != up:  # the up-card itself: rule discard_up (``check``)
             raise ValueError(f"field 'discard': the dealer, seat {dealer}, does not hold {discard}")
         hands[dealer] = (hands[dealer] | {up}) - {down}
     return {s: sorted(c) for s, c in hands.items()}

@@ -1,0 +1,240 @@
+"""Euchre's rule options ``canadian`` (EGN's Canadian loner) and ``discard_up`` (the dealer may discard the up-card).
+
+Exact crafted deals through the kernels, the plain-Python twin
+(``tests/reference/euchre_play.py``) and the game API; the kernels against
+the twin with each option on (hypothesis, fixed seeds); replay's refusals of
+records that break them; EGN files with ``canadian`` and with a dealer
+burying the up-card, read and written back.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
+
+import bower
+from bower.sim import runner
+from bower.sim.strategy import resolve_strategy
+from bower.sim.variants.euchre import game as eg
+from bower.sim.variants.euchre.egn import EgnError, read_egn, ruleset_of, write_egn
+from bower.sim.variants.euchre.hands import play_order
+from tests.cli_run import one_error, run
+from tests.reference import euchre as eu
+from tests.reference import euchre_play as ep
+
+SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+
+
+def order_of(by_position: dict, kitty: str) -> list[str]:
+    """The 24-card deal order giving each position (1..4) its five cards; ``kitty`` up-card first."""
+    hands = {p: cards.split() for p, cards in by_position.items()}
+    return [hands[i % 4 + 1][i // 4] for i in range(20)] + kitty.split()
+
+
+# dealer 0; position 2 (seat 2, the dealer's partner) orders the 9H up with an estimate below alone_min
+CANADA = order_of({1: "9C TC 9D TD QS", 2: "JH AH KH 9S QC", 3: "KC AC KD AD KS", 4: "JC QD JS TS AS"},
+                  "9H QH TH JD")
+# dealer 0 holds five trumps; the 9H up-card is its weakest card
+BURY = order_of({1: "9C TC 9D TD QS", 2: "KC AC KD AD KS", 3: "JC QD JS TS AS", 4: "JH JD AH KH QH"},
+                "9H QC TH 9S")
+
+
+# ---------------------------------------------------------------- exact cases
+
+
+def test_canadian_forces_the_dealers_partner_alone():
+    plain = play_order(CANADA, 0)
+    assert plain["calls"] == [[1, "pass"], [2, "order"]] and plain["alone"] == [] and plain["points"] == {"0": 2,
+                                                                                                           "1": 0}
+    got = play_order(CANADA, 0, {"canadian": True})
+    assert got["rules"]["canadian"] is True
+    assert got["calls"] == [[1, "pass"], [2, "order"]] and got["alone"] == [2] and got["discard"] == "JC"
+    assert got["points"] == {"0": 1, "1": 0}  # alone, 3 or 4 tricks: 1 point (with the partner it marched)
+    assert got["plays"][0][0] == 1 and all(seat != 0 for seat, _ in got["plays"])  # the dealer sits out
+    for rules in ({}, {"canadian": True}):
+        assert ep.play_order(CANADA, 0, rules) == play_order(CANADA, 0, rules)
+    # the rules reference refuses the partner's hand with its partner
+    with pytest.raises(ValueError, match="must play alone"):
+        eu.play_hand([eu.card_from_str(c) for c in CANADA], 0, ["pass", "order"], discard="JC", maker_alone=False,
+                     rules={"canadian": True})
+
+
+def test_canadian_leaves_other_makers_and_round_two_free():
+    for h, order in enumerate(ep.orders(5, 0, 400)):
+        dealer = h % 4
+        rec = play_order([c.index for c in order], dealer, {"canadian": True}, "never-alone")
+        if rec["maker"] is None:
+            continue
+        forced = rec["maker"] == (dealer + 2) % 4 and rec["calls"][-1][1] == "order"
+        assert (rec["maker"] in rec["alone"]) == forced, rec
+
+
+def test_the_dealer_buries_the_up_card_when_it_is_the_best_discard():
+    assert play_order(BURY, 0)["discard"] == "QH"  # today: the up-card may not be discarded
+    got = play_order(BURY, 0, {"discard_up": True})
+    assert got["discard"] == "9H" and got["rules"]["discard_up"] is True
+    assert "9H" not in [c for _, c in got["plays"]] and "QH" in [c for s, c in got["plays"] if s == 0]
+    for rules in ({}, {"discard_up": True}):
+        assert ep.play_order(BURY, 0, rules) == play_order(BURY, 0, rules)
+    with pytest.raises(ValueError, match="may not discard the up-card"):
+        eu.take_up("JH JD AH KH QH".split(), "9H", "9H")
+    assert eu.take_up("JH JD AH KH QH".split(), "9H", "9H", {"discard_up": True})[1] == eu.card_from_str("9H")
+
+
+def test_the_game_api_under_both_options():
+    game = bower.game("euchre", rules={"canadian": True, "discard_up": True})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for c in CANADA:
+        state.apply_action(bower.sim.cards.parse_card(c))
+    state.apply_action(eg.PASS)
+    state.apply_action(eg.ORDER)
+    assert state.current_player() == 0 and state.legal_actions() == sorted(
+        bower.sim.cards.parse_card(c) for c in "JC QD JS TS AS 9H".split())  # six: the up-card too
+    state.apply_action(bower.sim.cards.parse_card("JC"))
+    assert state.phase == eg.PLAY and state.maker_alone  # canadian: no decision node, alone
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[0])
+    assert state.to_record()["alone"] == [2]
+    with pytest.raises(bower.sim.game.GameError):  # without discard_up the up-card is no discard
+        s = bower.game("euchre").new_initial_state()
+        s.apply_action(0)
+        for c in BURY:
+            s.apply_action(bower.sim.cards.parse_card(c))
+        for _ in range(3):
+            s.apply_action(eg.PASS)
+        s.apply_action(eg.ORDER)
+        s.apply_action(bower.sim.cards.parse_card("9H"))
+
+
+# ---------------------------------------------------------------- the kernels against the twin, each option on
+
+ON = [{"canadian": True}, {"discard_up": True}, {"canadian": True, "discard_up": True, "allow_lone_defender": True,
+                                                 "stick_the_dealer": True}]
+STRATEGIES = st.one_of(st.sampled_from(["default", "random", "aggressive", "cautious"]),
+                       st.lists(st.sampled_from(["default", "random", "aggressive"]), min_size=4, max_size=4))
+
+
+def _params(spec):
+    if isinstance(spec, list):
+        return [resolve_strategy(s, variant="euchre") for s in spec]
+    return resolve_strategy(spec, variant="euchre")
+
+
+@seed(35)
+@settings(max_examples=30, **SETTINGS)
+@given(order=st.permutations(range(24)), dealer=st.integers(0, 3), rules=st.sampled_from(ON), strategy=STRATEGIES,
+       run_seed=st.integers(0, 2**32))
+def test_play_order_twin_with_each_option_on(order, dealer, rules, strategy, run_seed):
+    kernel = play_order(list(order), dealer, rules, strategy, run_seed)
+    assert kernel == ep.play_order(list(order), dealer, rules, _params(strategy), run_seed)
+
+
+@seed(36)
+@settings(max_examples=8, **SETTINGS)
+@given(run_seed=st.integers(0, 2**40), start=st.integers(0, 5000), rules=st.sampled_from(ON), strategy=STRATEGIES)
+def test_hand_records_twin_with_each_option_on(run_seed, start, rules, strategy):
+    kernel = runner.hand_records(run_seed, start, 40, rules, strategy, variant="euchre")
+    assert kernel == ep.hand_records(run_seed, start, 40, rules, _params(strategy))
+
+
+def test_the_options_change_hands_and_the_defaults_do_not():
+    base = runner.hand_records(7, 0, 400, {}, "random", variant="euchre")
+    off = runner.hand_records(7, 0, 400, {"canadian": False, "discard_up": False}, "random", variant="euchre")
+    assert base == off
+    on = runner.hand_records(7, 0, 400, {"canadian": True, "discard_up": True}, "random", variant="euchre")
+    assert any(r["discard"] is not None and r["discard"] == r["upcard"] for r in on)
+    assert any(r["maker"] == (r["dealer"] + 2) % 4 and r["calls"][-1][1] == "order" for r in on)
+    assert all(r["maker"] in r["alone"] for r in on
+               if r["maker"] == (r["dealer"] + 2) % 4 and r["calls"][-1][1] == "order")
+
+
+# ---------------------------------------------------------------- replay refuses what the rules forbid
+
+
+def _write(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+
+
+def test_replay_refuses_a_partner_with_partner_under_canadian(capsys, tmp_path):
+    rec = play_order(CANADA, 0, {"canadian": True})
+    good = tmp_path / "good.jsonl"
+    _write(good, [rec])
+    code, _, err = run(capsys, "replay", str(good))
+    assert code == 0, err
+    bad = tmp_path / "bad.jsonl"
+    _write(bad, [dict(rec, alone=[])])
+    line = one_error(capsys, "replay", str(bad))
+    assert "field 'alone'" in line and "rule canadian" in line and "seat 2" in line
+
+
+def test_replay_refuses_a_buried_up_card_without_discard_up(capsys, tmp_path):
+    rec = play_order(BURY, 0, {"discard_up": True})
+    good = tmp_path / "good.jsonl"
+    _write(good, [rec])
+    code, _, err = run(capsys, "replay", str(good))
+    assert code == 0, err
+    bad = tmp_path / "bad.jsonl"
+    _write(bad, [dict(rec, rules=dict(rec["rules"], discard_up=False))])
+    line = one_error(capsys, "replay", str(bad))
+    assert "field 'discard' is the up-card 9H" in line and "discard_up" in line
+
+
+# ---------------------------------------------------------------- EGN: canadian and a buried up-card
+
+
+def test_egn_canadian_reads_and_writes_back(tmp_path):
+    recs = runner.hand_records(3, 0, 60, {"canadian": True}, "default", variant="euchre")
+    assert any(r["maker"] == (r["dealer"] + 2) % 4 and r["maker"] in r["alone"] for r in recs)
+    path = tmp_path / "c.egn"
+    write_egn(path, recs)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["metadata"]["ruleset"]["canadian"] is True
+    back = read_egn(path)
+    assert back.records == recs and back.meta["rules"]["canadian"] is True
+    # the dealer's partner who ordered up, with partner: refused in one line naming the deal and the field
+    k = next(i for i, r in enumerate(recs) if r["maker"] == (r["dealer"] + 2) % 4 and r["calls"][-1][1] == "order")
+    bid = next(ph for ph in doc["deals"][k]["phases"] if ph["type"] == "EUCHRE_BIDDING")
+    bid["isAlone"] = False
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(EgnError, match=rf"deal {doc['deals'][k]['dealNumber']}: field 'isAlone'.*canadian"):
+        read_egn(path)
+
+
+def test_egn_buried_up_card_reads_as_discard_up_and_writes_back(tmp_path):
+    rec = play_order(BURY, 0, {"discard_up": True})
+    recs = [rec] + runner.hand_records(4, 1, 20, {"discard_up": True}, "default", variant="euchre")
+    path = tmp_path / "b.egn"
+    write_egn(path, recs)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert "discard_up" not in doc["metadata"]["ruleset"]  # EGN has no key: its base rules allow any discard
+    bid = next(ph for ph in doc["deals"][0]["phases"] if ph["type"] == "EUCHRE_BIDDING")
+    assert bid["discard"] == "9h"
+    back = read_egn(path)
+    assert back.meta["rules"]["discard_up"] is True and back.records == recs
+    # the same file without its discard: the up-card never played is the buried one
+    del bid["discard"]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    again = read_egn(path)
+    assert again.records[0]["discard"] == "9H" and again.records[0]["deal"] == rec["deal"]
+    del doc["deals"][0]["initialState"]["playerCards"]  # and without the hands: each seat's cards played
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    third = read_egn(path)  # the buried up-card still shows (five tricks never play it); the deal itself is left
+    assert third.meta["rules"]["discard_up"] is True  # out: the lone dealer's partner's cards are not known
+    assert third.left_out[0] == (0, "seat 2 sits out and its cards are not given")
+    assert ruleset_of({"canadian": True, "discard_up": True})["canadian"] is True
+
+
+def test_egn_farmers_is_still_refused(tmp_path):
+    recs = runner.hand_records(3, 0, 5, {}, "default", variant="euchre")
+    path = tmp_path / "f.egn"
+    write_egn(path, recs)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["metadata"]["ruleset"]["farmers"] = True
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(EgnError, match="ruleset farmers = true is not a rule bower plays"):
+        read_egn(path)
