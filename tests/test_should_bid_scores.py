@@ -164,8 +164,6 @@ def test_the_same_seed_gives_the_same_answer():
 @pytest.mark.parametrize("playout,model", [("strategy", "softmax"), ("dd", "softmax"), ("pimc", "softmax"),
                                            ("strategy", "exact")])
 def test_every_variant_and_play_out(variant, playout, model):
-    if playout == "pimc" and variant != "euchre":
-        pytest.skip("PIMC play-outs at a small sample: one variant is enough to cover the path")
     samples = 30 if playout == "pimc" else 100
     r = _ask(variant, SITUATIONS[variant][2], samples=samples, playout=playout, model=model)
     g = r["game"]
