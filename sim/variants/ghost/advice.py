@@ -192,10 +192,6 @@ def advise(
     seat_scores = _parse_scores(scores)
     actions = open_actions(state, swap_open)
     question = _parse_bid(bid, state)
-    game = None if scores is None else game_equity(
-        "ghost", seat_scores, rules=rules, seat=position - 1, dealer=ga.ADVICE_DEALER, table_args=equity,
-        who="by position, 1 to 3")
-    eqt = None if game is None else game["eqt"]
     mvec, mdesc = model_vector(model)
     playout = playout or "strategy"
     bits = playout_bits(playout)
@@ -205,6 +201,10 @@ def advise(
     search = gk.search_arg(params)  # None: the play-outs compile no search code
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
+    game = None if scores is None else game_equity(
+        "ghost", seat_scores, rules=rules, seat=position - 1, dealer=ga.ADVICE_DEALER, table_args=equity,
+        who="by position, 1 to 3")
+    eqt = None if game is None else game["eqt"]
     n_threads = runner.set_threads(threads)
     act = np.array([[a["swap"], a["call"], a["trump"]] for a in actions], np.int64)
     prefix = np.array(state["prefix"], np.int64).reshape(-1, 2)
