@@ -425,8 +425,11 @@ def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: i
     ``position``: 1 = the dealer's left, the last is the dealer; ``calls``:
     the calls before you, e.g. ``["pass", 3]``; ``swapped``: Ghost Hand,
     the position that took the ghost; ``bid``: answer "should I bid this?"
-    first (``advice.verdict``); ``scores``: Ghost Hand game scores by
-    position; ``upcard``: Cutthroat and Euchre. ``model``: ``"softmax"``
+    first (``advice.verdict``); ``scores``: the game scores (your side's,
+    then the other side's in Euchre and Hasenpfeffer; by position in Ghost
+    Hand and Cutthroat): each action is then also valued as the change in
+    your chance to win the game, and the recommendation is by that chance;
+    ``upcard``: Cutthroat and Euchre. ``model``: ``"softmax"``
     (every legal auction possible, temperature ``tau``, tremble
     ``epsilon``) or ``"exact"``; ``playout``: ``"strategy"``, ``"dd"``,
     ``"both"`` or ``"pimc"`` (every seat plays its cards by PIMC after

@@ -133,3 +133,45 @@ def roulette(w, raw_sum, raw_n, state):
         u01 = float(next_u64(state) >> np.uint64(11)) * 1.1102230246251565e-16
         return r if u01 * r < w else 0.0
     return w
+
+
+# ---- game equity (``should-bid --scores``): the asker's chance to win the game after each hand's outcome
+
+EQ_OFF = 30  # an equity table's points axes run from -EQ_OFF to EQ_OFF (the points one unit scores in a hand)
+E_SUM, E_SQ = range(2)  # per action: the weighted sums of the equity after the hand and of its square
+E_WIDTH = 2
+
+
+@kernel(inline="always")
+def side_equity(eqt, p0, p1, maker_side):
+    """The asker's game equity after a hand scoring ``p0`` to side 0 and ``p1`` to side 1, ``maker_side`` (0, 1;
+    0 when no one made trump) deciding a game both sides reach: ``eqt[p0 + EQ_OFF, p1 + EQ_OFF, maker_side]``;
+    NaN for points outside the table."""
+    if -EQ_OFF <= p0 <= EQ_OFF and -EQ_OFF <= p1 <= EQ_OFF and 0 <= maker_side <= 1:
+        return eqt[p0 + EQ_OFF, p1 + EQ_OFF, maker_side]
+    return np.nan
+
+
+@kernel(inline="always")
+def seat_equity(eqt, p0, p1, p2):
+    """The asker's game equity after a hand scoring ``p0``, ``p1``, ``p2`` to seats 0, 1, 2:
+    ``eqt[p0 + EQ_OFF, p1 + EQ_OFF, p2 + EQ_OFF]``; NaN for points outside the table."""
+    if -EQ_OFF <= p0 <= EQ_OFF and -EQ_OFF <= p1 <= EQ_OFF and -EQ_OFF <= p2 <= EQ_OFF:
+        return eqt[p0 + EQ_OFF, p1 + EQ_OFF, p2 + EQ_OFF]
+    return np.nan
+
+
+@kernel(inline="always")
+def tally_equity(row, w, e):
+    """Add one sample of weight ``w`` and game equity ``e`` to an action's equity counters ``row`` (``E_*``)."""
+    row[E_SUM] += w * e
+    row[E_SQ] += w * e * e
+
+
+@kernel(inline="always")
+def add_equity_products(w, eq, eq_xy):
+    """Add ``w`` times the sample's products of the actions' game equities, for paired intervals."""
+    n = eq.shape[0]
+    for a in range(n):
+        for b in range(n):
+            eq_xy[a, b] += w * eq[a] * eq[b]

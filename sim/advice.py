@@ -92,12 +92,15 @@ def advice_job(job) -> tuple:
     return outs
 
 
-def sample_actions(run_chunks, n_act: int, samples: int | None, cap: int, seed: int, strategy_name: str, estimates):
+def sample_actions(run_chunks, n_act: int, samples: int | None, cap: int, seed: int, strategy_name: str, estimates,
+                   stop=None):
     """Sample kept deals in fixed batches of chunks and sum every action's counters; stop when asked or clear.
 
     ``run_chunks(states, dstates, targets, draws, kept, acc, pts_xy, mar_xy)``
     runs the variant's advice kernel on a batch; ``estimates(acc, pxy, mxy)``
-    gives the per-action estimates the adaptive stop looks at. Returns (acc,
+    gives the per-action estimates the adaptive stop looks at; ``stop()``, when
+    given, decides the adaptive stop instead (``"clear"``, ``"narrow"`` or None:
+    the game-equity answer of ``--scores``). Returns (acc,
     pts_xy, mar_xy, kept, draws, stopped).
     """
     acc = np.zeros((n_act, ka.A_WIDTH), np.int64)
@@ -131,7 +134,12 @@ def sample_actions(run_chunks, n_act: int, samples: int | None, cap: int, seed: 
         if int(k.sum()) < int(targets.sum()):
             stopped = "acceptance"
             break
-        if samples is None:
+        if samples is None and stop is not None:
+            verdict = stop()
+            if verdict:
+                stopped = verdict
+                break
+        elif samples is None:
             est = estimates(acc, pxy, mxy)
             if _recommend(est, acc, pxy)["clear"]:
                 stopped = "clear"
@@ -201,6 +209,10 @@ def recommendation_line(rec: dict, alone: str = "") -> str:
         return f"recommendation: {rec['action']}{alone}"
     lo, hi = rec["diff_ci95"]
     sure = "clearly" if rec["clear"] else "not clearly (within the interval)"
+    if "diff_equity" in rec:
+        return (f"recommendation (by game equity): {rec['action']} — {sure} better than {rec['runner_up']} by "
+                f"{100 * rec['diff_equity']:+.2f} percentage points of the chance to win the game "
+                f"({100 * lo:+.2f} to {100 * hi:+.2f})")
     return (f"recommendation: {rec['action']} — {sure} better than {rec['runner_up']} by "
             f"{rec['diff_points']:+.3f} points a hand ({lo:+.3f} to {hi:+.3f})")
 
@@ -314,13 +326,16 @@ def ess_of(wsum) -> float:
 
 
 def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, cap: int, seed: int, estimates,
-                    first_row: int = 0, strategy_name: str = "default"):
+                    first_row: int = 0, strategy_name: str = "default", equity: bool = False):
     """Draw weighted deals in fixed batches of chunks and sum every action's weighted counters; stop when asked or clear.
 
-    ``run_chunks(states, dstates, targets, draws, kept, wsum, acc, pxy, mxy, infer)``
+    ``run_chunks(states, dstates, targets, draws, kept, wsum, acc, pxy, mxy, infer, eacc, exy)``
     runs the variant's advice kernel on a batch (shapes: ``wsum`` (chunks, 2),
     ``acc`` (chunks, N_PLAYOUTS, actions, W_WIDTH), ``pxy``/``mxy`` (chunks,
-    N_PLAYOUTS, actions, actions), ``infer`` (chunks, seats, N_INFER));
+    N_PLAYOUTS, actions, actions), ``infer`` (chunks, seats, N_INFER), the game
+    equity's ``eacc`` (chunks, N_PLAYOUTS, actions, E_WIDTH) and ``exy`` (as
+    ``pxy``), left 0 without ``--scores``); ``equity``: the adaptive stop looks
+    at the game equity (``equity_stop``) instead of the points;
     ``targets[c]`` is how many deals of positive weight chunk ``c`` wants.
     Sampling stops at ``samples`` effective deals (ESS) when given, else when
     ``estimates(acc, pxy, mxy, ess)`` of play-out row ``first_row`` give a
@@ -339,6 +354,8 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
     mxy = np.zeros((N_PLAYOUTS, n_act, n_act))
     wsum = np.zeros(2)
     infer = np.zeros((n_seats, N_INFER))
+    eacc = np.zeros((N_PLAYOUTS, n_act, ka.E_WIDTH))
+    exy = np.zeros((N_PLAYOUTS, n_act, n_act))
     draws = kept = 0
     chunk = 0
     ess = 0.0
@@ -368,8 +385,10 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
         p = np.zeros((n_chunks, N_PLAYOUTS, n_act, n_act))
         m = np.zeros((n_chunks, N_PLAYOUTS, n_act, n_act))
         inf = np.zeros((n_chunks, n_seats, N_INFER))
+        e = np.zeros((n_chunks, N_PLAYOUTS, n_act, ka.E_WIDTH))
+        ex = np.zeros((n_chunks, N_PLAYOUTS, n_act, n_act))
         run_chunks(runner.chunk_states(seed, chunk, n_chunks), runner.decision_states(seed, chunk, n_chunks), targets,
-                   d, k, w, a, p, m, inf)
+                   d, k, w, a, p, m, inf, e, ex)
         chunk += n_chunks
         for i in range(n_chunks):  # fixed order: the same sums for any thread count
             wsum += w[i]
@@ -377,6 +396,8 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
             pxy += p[i]
             mxy += m[i]
             infer += inf[i]
+            eacc += e[i]
+            exy += ex[i]
         draws += int(d.sum())
         kept += int(k.sum())
         ess = ess_of(wsum)
@@ -388,7 +409,12 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
         if int(k.sum()) < int(targets.sum()):
             stopped = "acceptance"
             break
-        if samples is None and ess >= MIN_ESS:
+        if samples is None and ess >= MIN_ESS and equity:
+            verdict = equity_stop(eacc[first_row], exy[first_row], float(wsum[0]), ess)
+            if verdict:
+                stopped = verdict
+                break
+        elif samples is None and ess >= MIN_ESS:
             est = estimates(acc[first_row], pxy[first_row], mxy[first_row], ess)
             if _recommend_weighted(est, acc[first_row], pxy[first_row], ess)["clear"]:
                 stopped = "clear"
@@ -396,7 +422,8 @@ def sample_weighted(run_chunks, n_act: int, n_seats: int, samples: int | None, c
             if all(e["points_ci95"][1] - e["points_ci95"][0] < TARGET_WIDTH for e in est):
                 stopped = "narrow"
                 break
-    return {"acc": acc, "pxy": pxy, "mxy": mxy, "wsum": wsum, "infer": infer, "ess": ess_of(wsum), "kept": kept,
+    return {"acc": acc, "pxy": pxy, "mxy": mxy, "wsum": wsum, "infer": infer, "eacc": eacc, "exy": exy,
+            "ess": ess_of(wsum), "kept": kept,
             "draws": draws, "stopped": stopped, "asked": samples}
 
 
@@ -497,3 +524,224 @@ def inference_rows(infer, wsum, seats: list[int], names: tuple[str, str], label)
         rows.append({"seat": s, "who": label(s), names[0]: float(infer[s, 0] / total) if total else None,
                      names[1]: float(infer[s, 1] / total) if total else None})
     return rows
+
+
+# ---- game equity: ``--scores`` (the answer in games won) ------------------------------------------------------------
+
+EQUITY_WIDTH = 0.01  # with --scores the adaptive stop also ends when every action's game-equity interval is this narrow
+MAX_SCORE_DIGITS = 12  # a score written with more digits than this is no game's (said before int() expands it)
+
+
+def parse_game_scores(scores, units: int, who: str, target: int) -> tuple[int, ...]:
+    """``--scores`` (text ``"8,9"`` or a sequence) as ``units`` whole numbers from 0 to ``target - 1``; AdviceError
+    (one line) for another form, a negative score or one at or past the target. ``who`` says their order."""
+    parts = list(scores) if isinstance(scores, (list, tuple)) else str(scores).split(",")
+    vals = []
+    for x in parts:
+        t = str(x).strip()
+        try:
+            ok = len(t) <= MAX_SCORE_DIGITS and not isinstance(x, bool) and float(t) == int(float(t))
+        except (TypeError, ValueError, OverflowError):
+            ok = False
+        vals.append(int(float(t)) if ok else None)
+    shown = ",".join(str(x).strip()[:MAX_SCORE_DIGITS + 1] for x in parts)
+    if None in vals:
+        raise AdviceError(f"--scores must be {units} whole numbers separated by commas ({who}), got {shown!r}")
+    if len(vals) != units:
+        raise AdviceError(f"--scores needs {units} scores ({who}), got {len(vals)}: {shown!r}")
+    for s in vals:
+        if s < 0:
+            raise AdviceError(f"--scores: score {s} is negative; give game scores from 0 to {target - 1}")
+        if s >= target:
+            raise AdviceError(f"--scores: score {s} is at or past the target {target}: the game is over")
+    return tuple(vals)
+
+
+def side_outcome_table(table: dict, side: int, dealer: int, scores: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """(the asker's game equity after each outcome of the hand, the equity now) from a two-side equity table.
+
+    ``scores`` = (asker's side, other side) with seat ``dealer`` dealing; the
+    outcome is (side 0's points, side 1's points, the maker's side), indexed
+    as ``bower.kernels.advice.side_equity``. After the hand the deal passes
+    left; a side alone at or past the target wins, both there: the maker's
+    side; else the table's chance from the new score (a score below its floor
+    counts as the floor).
+    """
+    eq = np.asarray(table["equity"], np.float64)  # [dealer, side 0 - floor, side 1 - floor]: side 0's chance
+    f, t = int(table["floor"]), int(table["target"])
+    nd = (dealer + 1) % eq.shape[0]
+    g = np.arange(-ka.EQ_OFF, ka.EQ_OFF + 1)
+    a, b = np.meshgrid(g, g, indexing="ij")
+    mine, theirs = (a, b) if side == 0 else (b, a)
+    x, y = scores[0] + mine, scores[1] + theirs
+    xi, yi = np.clip(x, f, t - 1) - f, np.clip(y, f, t - 1) - f
+    cont = eq[nd][xi, yi] if side == 0 else 1.0 - eq[nd][yi, xi]
+    out = np.empty((len(g), len(g), 2))
+    for c in (0, 1):
+        out[..., c] = np.where(x >= t, np.where(y >= t, float(c == side), 1.0), np.where(y >= t, 0.0, cont))
+    i, j = scores[0] - f, scores[1] - f
+    now = eq[dealer][i, j] if side == 0 else 1.0 - eq[dealer][j, i]
+    return np.ascontiguousarray(out), float(now)
+
+
+def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, int, int]) -> tuple[np.ndarray, float]:
+    """(seat ``seat``'s game equity after each outcome of the hand, the equity now) from a three-player table.
+
+    ``scores`` by seat, seat ``dealer`` dealing; the outcome is the points of
+    seats 0, 1, 2 (``bower.kernels.advice.seat_equity``). After the hand the
+    deal passes left; a unique top score at or past the target wins; a tie at
+    the top there plays on and is held as the tie one point below the target
+    (the nearest state the table holds: an approximation of a rare case);
+    a score below the floor counts as the floor.
+    """
+    eq = np.asarray(table["equity"], np.float64)  # [dealer, seat, x0 - floor, x1 - floor, x2 - floor]
+    f, t = int(table["floor"]), int(table["target"])
+    nd = (dealer + 1) % 3
+    g = np.arange(-ka.EQ_OFF, ka.EQ_OFF + 1)
+    p = np.meshgrid(g, g, g, indexing="ij")
+    y = [scores[i] + p[i] for i in range(3)]
+    top = np.maximum(y[0], np.maximum(y[1], y[2]))
+    leaders = sum((yi == top).astype(np.int64) for yi in y)
+    over = top >= t
+    won = over & (leaders == 1)
+    shift = np.where(over & ~won, top - (t - 1), 0)
+    idx = [np.clip(yi - shift, f, t - 1) - f for yi in y]
+    cont = eq[nd, seat][idx[0], idx[1], idx[2]]
+    out = np.where(won, (y[seat] == top).astype(np.float64), cont)
+    now = eq[dealer, seat][tuple(s - f for s in scores)]
+    return np.ascontiguousarray(out), float(now)
+
+
+def game_equity(variant: str, scores, *, rules: dict | None, seat: int, dealer: int, table_args: dict | None = None,
+                who: str) -> dict:
+    """Everything ``--scores`` needs, before any hand is dealt: the checked scores, the variant's equity table (its
+    rules, target and the default strategy; from the cache, or computed once with a note on stderr) and the
+    asker's equity after each outcome (``eqt``, for the advice kernel) and now.
+
+    ``scores``: by side, the asker's first (two-side variants), or by
+    position (three players: position p is seat p - 1); ``seat`` the asker's,
+    ``dealer`` the dealer's seat; ``table_args``: ``hands``, ``seed``,
+    ``resamples`` of the table (``bower.sim.equity.compute``; default its
+    defaults, the table ``bower equity`` prints).
+    """
+    from bower.sim import equity as E
+    from bower.sim.progress import notice
+    from bower.sim.rules import get_variant
+
+    v = get_variant(variant)
+    units = 2 if v.partnerships else 3
+    score = parse_game_scores(scores, units, who, v.target)
+    args = {"hands": E.DEFAULT_HANDS, **(table_args or {})}
+    if E.cached_path(v.name, rules=rules, **args) is None:
+        notice(f"computing the {v.title} equity table to {v.target} (strategy default, {args['hands']:,} hands) for "
+               "--scores: once, then read from the cache (Ghost Hand: about 70 CPU s; see bower equity)")
+    table, path = E.compute_cached(v.name, rules=rules, **args)
+    if v.partnerships:
+        eqt, now = side_outcome_table(table, seat % 2, dealer, score)
+        shown = {"own": score[0], "opponent": score[1]}
+    else:
+        by_seat = score  # position p is seat p - 1 (the dealer sits last)
+        eqt, now = seat_outcome_table(table, seat, dealer, by_seat)
+        shown = {str(i + 1): s for i, s in enumerate(score)}
+    return {"eqt": eqt, "now": now, "scores": shown, "target": v.target,
+            "table": {"strategy": table["strategy"], "hands": table["hands"], "seed": table["seed"],
+                      "cached": path is not None}}
+
+
+def _equity_diff(eacc, exy, wn, ess, i, j):
+    """Paired weighted mean difference of game equity (action i minus j) and its 95% interval."""
+    d = float(eacc[i, ka.E_SUM] - eacc[j, ka.E_SUM]) / wn
+    ss = float(exy[i, i] - 2 * exy[i, j] + exy[j, j]) / wn
+    var = max(ss - d * d, 0.0) * ess / max(ess - 1, 1)
+    half = Z95 * math.sqrt(var / ess) if ess > 0 else float("inf")
+    return d, [d - half, d + half]
+
+
+def _equity_order(eacc) -> list[int]:
+    return sorted(range(eacc.shape[0]), key=lambda i: -float(eacc[i, ka.E_SUM]))
+
+
+def equity_stop(eacc, exy, wn: float, ess: float):
+    """The adaptive stop under ``--scores``: ``"clear"`` when the best action by game equity beats the runner-up
+    beyond the interval, ``"narrow"`` when every action's interval is narrower than ``EQUITY_WIDTH``, else None."""
+    if wn <= 0:
+        return None
+    order = _equity_order(eacc)
+    if len(order) < 2 or _equity_diff(eacc, exy, wn, ess, order[0], order[1])[1][0] > 0:
+        return "clear"
+    widths = [np.diff(_wmean_ci(wn, eacc[i, ka.E_SUM], eacc[i, ka.E_SQ], ess)[1])[0] for i in order]
+    return "narrow" if max(widths) < EQUITY_WIDTH else None
+
+
+def equity_answer(est: list[dict], eacc, exy, wn: float, ess: float, now: float) -> dict:
+    """Add each action's game equity after the hand and its change from ``now`` (with 95% intervals) to ``est``;
+    return the recommendation by game equity (``_recommend``'s keys, in equity: ``diff_equity``)."""
+    for i, e in enumerate(est):
+        m, ci = _wmean_ci(wn, eacc[i, ka.E_SUM], eacc[i, ka.E_SQ], ess)
+        if not math.isfinite(m):
+            raise AdviceError("a hand's points fell outside the equity table: no game equity for these scores")
+        e["game_equity"], e["game_equity_ci95"] = m, ci
+        e["equity_change"], e["equity_change_ci95"] = m - now, [ci[0] - now, ci[1] - now]
+    order = _equity_order(eacc)
+    best = order[0]
+    rec = {"action": est[best]["action"], "by": "game equity", "equity_change": est[best]["equity_change"],
+           "expected_points": est[best]["expected_points"], "clear": True}
+    if len(order) > 1:
+        ru = order[1]
+        d, ci = _equity_diff(eacc, exy, wn, ess, best, ru)
+        rec.update({"runner_up": est[ru]["action"], "diff_equity": d, "diff_ci95": ci, "clear": bool(ci[0] > 0)})
+    return rec
+
+
+def attach_equity(result: dict, game: dict, eacc, exy, wn: float, ess: float, main_row: int) -> dict:
+    """Put the game-equity answer into a should-bid ``result``: per action (``actions`` from play-out row
+    ``main_row``, ``actions_dd`` from row 1) the equity fields, the recommendation by game equity (the one by
+    points kept as ``recommendation_points``, ``recommendation_dd_points``) and ``game`` (the scores, the target,
+    the chance to win now, the table used)."""
+    rows = [("actions", "recommendation", main_row)]
+    if "actions_dd" in result:
+        rows.append(("actions_dd", "recommendation_dd", 1))
+    for akey, rkey, r in rows:
+        rec = equity_answer(result[akey], eacc[r], exy[r], wn, ess, game["now"])
+        result[rkey + "_points"] = result[rkey]
+        result[rkey] = rec
+    result["game"] = {"scores": game["scores"], "target": game["target"], "equity_now": game["now"],
+                      "table": game["table"]}
+    return result
+
+
+def equity_lines(r: dict, akey: str = "actions") -> list[str]:
+    """The game-equity block of a text answer: the chance to win now and after each action, the points' pick."""
+    g = r.get("game")
+    if not g:
+        return []
+    sc = ", ".join(f"{k} {v}" for k, v in g["scores"].items())
+    tb = g["table"]
+    lines = [f"game equity: scores {sc} (target {g['target']}), your chance to win the game now "
+             f"{100 * g['equity_now']:.1f}% (equity table: strategy {tb['strategy']}, {tb['hands']:,} hands, "
+             f"seed {tb['seed']})",
+             f"{'action':<32} {'win chance':>10} {'change':>8} {'(95% interval)':>20}"]
+    for e in sorted(r[akey], key=lambda e: -e["game_equity"]):
+        lo, hi = e["equity_change_ci95"]
+        lines.append(f"{e['action'][:32]:<32} {100 * e['game_equity']:>9.2f}% {100 * e['equity_change']:>+8.2f} "
+                     f"{f'({100 * lo:+.2f} to {100 * hi:+.2f})':>20}")
+    pts_key = "recommendation_points" if akey == "actions" else "recommendation_dd_points"
+    if pts_key in r:
+        lines.append(f"by points alone: {r[pts_key]['action']}")
+    lines.append("change: percentage points of the chance to win the game; the recommendation is by game equity")
+    return lines
+
+
+def equity_block(r: dict) -> list[str]:
+    """``equity_lines`` for each play-out a text answer shows (strategy, double dummy or both), blank-line led."""
+    if not r.get("game"):
+        return []
+    playout = r.get("playout", "strategy")
+    keys = ["actions_dd"] if playout == "dd" and "actions_dd" in r else ["actions"]
+    if playout == "both" and "actions_dd" in r:
+        keys.append("actions_dd")
+    out = []
+    for k in keys:
+        out += ["", *(["double-dummy play-out:"] if k == "actions_dd" and playout == "both" else []),
+                *equity_lines(r, k)]
+    return out

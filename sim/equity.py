@@ -404,6 +404,17 @@ def cache_write(folder: str, key: str, table: dict) -> bool:
         return False
 
 
+def cached_path(variant: str, **args) -> str | None:
+    """The cache entry (``.npz``) that ``compute_cached(variant, **args)`` would read, or None where there is none
+    yet (or the cache is off): whether a first call will compute the table."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    args.pop("threads", None)
+    path = os.path.join(folder, cache_key(variant, **args))
+    return path + ".npz" if os.path.exists(path + ".json") else None
+
+
 def compute_cached(variant: str = "euchre", *, strategy="default", rules: dict | None = None,
                    hands: int = DEFAULT_HANDS, seed: int = 0, threads: int | None = None, target: int | None = None,
                    resamples: int | None = None, floor: int | None = None,

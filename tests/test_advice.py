@@ -201,7 +201,7 @@ def _fake_chunks(heavy: bool):
     """
     from bower.kernels import advice as ka
 
-    def run(states, dstates, targets, draws, kept, wsum, acc, pxy, mxy, infer):
+    def run(states, dstates, targets, draws, kept, wsum, acc, pxy, mxy, infer, eacc=None, exy=None):
         for i, t in enumerate(targets):
             draws[i] = kept[i] = t
             ws = np.full(t, 1e-9) if heavy else np.ones(t)

@@ -372,7 +372,7 @@ def test_cli_every_command(capsys, tmp_path):
         (["should-bid", "--variant", "euchre", "JS JC AS 9H QD", "--upcard", "TS", "--bid", "4"], "--bid '4'"),
         (["should-bid", "--variant", "euchre", "JS JC AS 9H QD", "--upcard", "TS", "--calls", "pass,pass,pass,pass",
           "--bid", "S"], "turned down"),
-        (["should-bid", "--variant", "euchre", "JS JC AS 9H QD", "--upcard", "TS", "--scores", "3,4"], "Ghost Hand question"),
+        (["should-bid", "--variant", "euchre", "JS JC AS 9H QD", "--upcard", "TS", "--scores", "3,10"], "at or past"),
         (["should-bid", "--variant", "euchre", "JS JC AS 9H QD", "--upcard", "TS", "--swapped", "2"], "no ghost hand"),
     ],
 )

@@ -85,12 +85,17 @@ def test_every_legal_auction_gets_an_answer(rules):
 
 
 @pytest.mark.parametrize("strategy,scores", [("random", None), ("score-aware", "28,20,27"), ("cautious", None)])
-def test_other_strategies_answer_every_one_lap_auction(strategy, scores):
+def test_other_strategies_answer_every_one_lap_auction(strategy, scores, tmp_path, monkeypatch):
+    # scores also answer in games won: a small equity table (floor 0), computed once into a cache of the test's own
+    monkeypatch.setenv("BOWER_EQUITY_CACHE", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    table = {"hands": 20_000, "resamples": 1, "floor": 0}
     rules_d = _full_rules({})
     for position, calls in _legal_auctions(rules_d, 2):
         r = adv.advise(HAND, position=position, calls=calls or None, scores=scores, strategy=strategy, samples=16,
-                       seed=2, threads=1)
+                       seed=2, threads=1, equity=table)
         assert r["ess"] > 0
+        assert ("game" in r) == (scores is not None)
 
 
 def test_readme_question_without_a_swap_is_answered():

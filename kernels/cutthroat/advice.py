@@ -46,8 +46,11 @@ from bower.kernels.advice import (
     MODEL_EXACT,
     PLAY_DD,
     PLAY_STRATEGY,
+    add_equity_products,
     add_products_weighted,
     reseed,
+    seat_equity,
+    tally_equity,
     roulette,
     tally_weighted,
 )
@@ -152,7 +155,7 @@ def dd_score(rec, rules, keys, tags, bounds, nodes, hands4, trick, points):
 
 @chunk_kernel
 def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model,
-                  playout, search, dd, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+                  playout, search, dd, eqt, draws, kept, wsum, acc, pts_xy, mar_xy, infer, eacc, eq_xy):
     """Draw weighted deals given the ``n_passes`` passes before the player's turn, and play every action on each.
 
     ``actions[a]`` = (call code, alone: -1 strategy, 0 no, 1 yes). Chunk
@@ -164,7 +167,10 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
     dummy) and ``infer[ci, s, f]`` (Σw·feature f of seat s, ``N_FEATURES``).
     ``search`` None compiles no search code (no seat searches:
     ``hand.search_arg``), ``dd`` None no double-dummy play-out (``playout``
-    without ``PLAY_DD``: ``advice.dd_arg``).
+    without ``PLAY_DD``: ``advice.dd_arg``). ``eqt``: the asker's game equity
+    after each outcome (``advice.seat_equity``; None compiles no equity code);
+    its weighted sums ``eacc[ci, row, a, E_*]`` and products ``eq_xy[ci, row]``
+    as the points'.
     """
     n_actions = actions.shape[0]
     exact = model[M_KIND] == MODEL_EXACT
@@ -206,6 +212,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
         mar = np.zeros(n_actions, np.int64)
         dd_pts = np.zeros(n_actions, np.int64)
         dd_mar = np.zeros(n_actions, np.int64)
+        eq = np.zeros(n_actions, np.float64)
+        eq_d = np.zeros(n_actions, np.float64)
         slots = np.empty(3, np.int64)  # the hands dealt at random: the two other seats and the dummy
         j = 0
         for slot in range(4):
@@ -276,6 +284,10 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, maker == seat, t >= MAKER_NEEDS, t, p, m)
+                    if eqt is not None:  # pruned when compiled for eqt None
+                        e = seat_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], rec[R_POINTS + 2])
+                        eq[a] = e
+                        tally_equity(eacc[ci, 0, a], w, e)
                 if dd is not None and do_dd:  # pruned when compiled for dd None
                     mt = dd_score(rec, rules, keys, tags, bounds, nodes, hands4, trick, dpts)
                     if mt < 0:
@@ -290,10 +302,19 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     dd_pts[a] = p
                     dd_mar[a] = m
                     tally_weighted(acc[ci, 1, a], w, maker == seat, mt >= MAKER_NEEDS, t, p, m)
+                    if eqt is not None:
+                        e = seat_equity(eqt, dpts[0], dpts[1], dpts[2])
+                        eq_d[a] = e
+                        tally_equity(eacc[ci, 1, a], w, e)
             if do_play:
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
             if do_dd:
                 add_products_weighted(w, dd_pts, dd_mar, pts_xy[ci, 1], mar_xy[ci, 1])
+            if eqt is not None:
+                if do_play:
+                    add_equity_products(w, eq, eq_xy[ci, 0])
+                if do_dd:
+                    add_equity_products(w, eq_d, eq_xy[ci, 1])
             reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

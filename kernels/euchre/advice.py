@@ -35,8 +35,11 @@ from bower.kernels.advice import (
     MODEL_EXACT,
     PLAY_DD,
     PLAY_STRATEGY,
+    add_equity_products,
     add_products_weighted,
     reseed,
+    side_equity,
+    tally_equity,
     roulette,
     tally_weighted,
 )
@@ -100,7 +103,7 @@ def open_actions(n_passes: int, up: int, stick_the_dealer: bool) -> np.ndarray:
 
 @chunk_kernel
 def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model,
-                  playout, search, dd, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+                  playout, search, dd, eqt, draws, kept, wsum, acc, pts_xy, mar_xy, infer, eacc, eq_xy):
     """Draw deals, weigh them by the model of the ``n_passes`` passes before the player's turn, play every action.
 
     ``seat`` is the player's (position ``seat + 1``; its turn must be call
@@ -119,6 +122,9 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
     (``bower.kernels.euchre.model.deal_features``). ``search`` None compiles
     no search code (no seat searches: ``hand.search_arg``), ``dd`` None no
     double-dummy play-out (``playout`` without ``PLAY_DD``: ``advice.dd_arg``).
+    ``eqt``: the asker's game equity after each outcome (``advice.side_equity``;
+    None compiles no equity code); its weighted sums ``eacc[ci, row, a, E_*]``
+    and products ``eq_xy[ci, row]`` as the points'.
     """
     n_actions = actions.shape[0]
     side = seat & 1
@@ -150,6 +156,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
         mar = np.zeros(n_actions, np.float64)
         pts_d = np.zeros(n_actions, np.float64)
         mar_d = np.zeros(n_actions, np.float64)
+        eq = np.zeros(n_actions, np.float64)
+        eq_d = np.zeros(n_actions, np.float64)
         dist = np.zeros(4, np.float64)
         est = np.zeros(4, np.float64)
         others = np.empty(3, np.int64)  # the positions (0-based) dealt at random
@@ -222,6 +230,10 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, ours, ours and t >= MAKER_NEEDS, t, p, m)
+                    if eqt is not None:  # pruned when compiled for eqt None
+                        e = side_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], maker & 1 if maker >= 0 else 0)
+                        eq[a] = e
+                        tally_equity(eacc[ci, 0, a], w, e)
                 if dd is not None and do_dd:  # pruned when compiled for dd None
                     t = 0
                     p = 0
@@ -251,10 +263,23 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     pts_d[a] = p
                     mar_d[a] = m
                     tally_weighted(acc[ci, 1, a], w, ours, ours and t >= MAKER_NEEDS, t, p, m)
+                    if eqt is not None:
+                        q = p - m // 2  # the other side's points
+                        if side == 0:
+                            e = side_equity(eqt, p, q, maker & 1 if maker >= 0 else 0)
+                        else:
+                            e = side_equity(eqt, q, p, maker & 1 if maker >= 0 else 0)
+                        eq_d[a] = e
+                        tally_equity(eacc[ci, 1, a], w, e)
             if do_strat:
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
             if do_dd:
                 add_products_weighted(w, pts_d, mar_d, pts_xy[ci, 1], mar_xy[ci, 1])
+            if eqt is not None:
+                if do_strat:
+                    add_equity_products(w, eq, eq_xy[ci, 0])
+                if do_dd:
+                    add_equity_products(w, eq_d, eq_xy[ci, 1])
             reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

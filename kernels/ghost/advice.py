@@ -35,8 +35,11 @@ from bower.kernels.advice import (
     MODEL_EXACT,
     PLAY_DD,
     PLAY_STRATEGY,
+    add_equity_products,
     add_products_weighted,
     reseed,
+    seat_equity,
+    tally_equity,
     roulette,
     tally_weighted,
 )
@@ -165,7 +168,8 @@ def dd_tricks(rec, me, seen, values, n_seen, keys, tags, bounds, nodes, fl, tric
 
 @chunk_kernel
 def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules, params, scores, target_score, prefix,
-                  swap_given, actions, model, playout, search, dd, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+                  swap_given, actions, model, playout, search, dd, eqt, draws, kept, wsum, acc, pts_xy, mar_xy, infer,
+                  eacc, eq_xy):
     """Draw deals, weight them by the model and play every action on each one of positive weight.
 
     Chunk ``ci`` draws deals from ``states[ci]`` until it keeps ``targets[ci]``
@@ -181,7 +185,9 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
     ``strategy_rows`` row per seat. ``search`` None compiles no search code
     (no seat searches: ``hand.search_arg``), ``dd`` None no double-dummy
     play-out (``playout`` without ``PLAY_DD``: ``advice.dd_arg``): only what
-    the question uses is compiled.
+    the question uses is compiled. ``eqt``: the asker's game equity after each
+    outcome (``advice.seat_equity``; None compiles no equity code); its weighted
+    sums ``eacc[ci, row, a, E_*]`` and products ``eq_xy[ci, row]`` as the points'.
     """
     n_actions = actions.shape[0]
     k = prefix.shape[0]
@@ -215,6 +221,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
         mar = np.zeros(n_actions)
         pts_dd = np.zeros(n_actions)
         mar_dd = np.zeros(n_actions)
+        eq = np.zeros(n_actions)
+        eq_d = np.zeros(n_actions)
         feats = np.zeros((N_SEATS, N_FEATURES))
         best_e = np.zeros(N_SEATS)
         dist = np.zeros(MAX_CHOICES)
@@ -294,12 +302,19 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, maker == seat, t >= bid, t, p, m)
+                    if eqt is not None:  # pruned when compiled for eqt None
+                        e = seat_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], rec[R_POINTS + 2])
+                        eq[a] = e
+                        tally_equity(eacc[ci, 0, a], w, e)
                 if dd is not None and do_dd:  # pruned when compiled for dd None
                     if maker < 0:
                         td = 0
                         p = 0
                         m = 0
                         made = False
+                        q0 = 0
+                        q1 = 0
+                        q2 = 0
                     else:
                         n_seen = dd_tricks(rec, seat, seen, values, n_seen, keys, tags, bounds, nodes, fl, trick, tdd)
                         q0, q1, q2 = score_of(maker, bid, tdd[0], tdd[1], tdd[2], rules)
@@ -310,10 +325,19 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     pts_dd[a] = p
                     mar_dd[a] = m
                     tally_weighted(acc[ci, 1, a], w, maker == seat, made, td, p, m)
+                    if eqt is not None:
+                        e = seat_equity(eqt, q0, q1, q2)
+                        eq_d[a] = e
+                        tally_equity(eacc[ci, 1, a], w, e)
             if do_strategy:
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
             if do_dd:
                 add_products_weighted(w, pts_dd, mar_dd, pts_xy[ci, 1], mar_xy[ci, 1])
+            if eqt is not None:
+                if do_strategy:
+                    add_equity_products(w, eq, eq_xy[ci, 0])
+                if do_dd:
+                    add_equity_products(w, eq_d, eq_xy[ci, 1])
             reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

@@ -36,8 +36,11 @@ from bower.kernels.advice import (
     MODEL_EXACT,
     PLAY_DD,
     PLAY_STRATEGY,
+    add_equity_products,
     add_products_weighted,
     reseed,
+    side_equity,
+    tally_equity,
     roulette,
     tally_weighted,
 )
@@ -131,7 +134,7 @@ def dd_tricks(rec, lead_hands, trick, keys, tags, bounds, nodes, seen, n_seen):
 
 @chunk_kernel
 def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules, params, prefix, actions, model,
-                  playout, search, dd, draws, kept, wsum, acc, pts_xy, mar_xy, infer):
+                  playout, search, dd, eqt, draws, kept, wsum, acc, pts_xy, mar_xy, infer, eacc, eq_xy):
     """Weighted deals for the calls ``prefix`` (k, 2) before ``seat``'s turn; every action played on each.
 
     ``actions[a]`` is the level called (0 = pass); ``model`` the model vector,
@@ -142,7 +145,10 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
     ``infer[ci, s]`` Σw·(best suit estimate, joker held) of each other seat.
     ``search`` None compiles no search code (no seat searches:
     ``hand.search_arg``), ``dd`` None no double-dummy play-out (``playout``
-    without ``PLAY_DD``: ``advice.dd_arg``).
+    without ``PLAY_DD``: ``advice.dd_arg``). ``eqt``: the asker's game equity
+    after each outcome (``advice.side_equity``; None compiles no equity code);
+    its weighted sums ``eacc[ci, row, a, E_*]`` and products ``eq_xy[ci, row]``
+    as the points'.
     """
     n_actions = actions.shape[0]
     k = prefix.shape[0]
@@ -177,6 +183,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
         mar = np.zeros(n_actions, np.float64)
         pts_dd = np.zeros(n_actions, np.float64)
         mar_dd = np.zeros(n_actions, np.float64)
+        eq = np.zeros(n_actions, np.float64)
+        eq_d = np.zeros(n_actions, np.float64)
         est = np.zeros(N_SEATS, np.float64)
         dist = np.zeros(MAX_CHOICES, np.float64)
         lead_hands = np.zeros(N_SEATS, np.int64)
@@ -253,6 +261,10 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, ours, ours and t >= bid_need(rec[R_BID]), t, p, m)
+                    if eqt is not None:  # pruned when compiled for eqt None
+                        e = side_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], bidder % 2 if bidder >= 0 else 0)
+                        eq[a] = e
+                        tally_equity(eacc[ci, 0, a], w, e)
                 if dd is not None and do_dd:  # pruned when compiled for dd None
                     t = 0
                     p = 0
@@ -268,10 +280,20 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     pts_dd[a] = p
                     mar_dd[a] = m
                     tally_weighted(acc[ci, 1, a], w, ours, ours and t >= bid_need(rec[R_BID]), t, p, m)
+                    if eqt is not None:
+                        ms = bidder % 2 if bidder >= 0 else 0
+                        e = side_equity(eqt, p, q, ms) if side == 0 else side_equity(eqt, q, p, ms)
+                        eq_d[a] = e
+                        tally_equity(eacc[ci, 1, a], w, e)
             if do_strategy:
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
             if do_dd:
                 add_products_weighted(w, pts_dd, mar_dd, pts_xy[ci, 1], mar_xy[ci, 1])
+            if eqt is not None:
+                if do_strategy:
+                    add_equity_products(w, eq, eq_xy[ci, 0])
+                if do_dd:
+                    add_equity_products(w, eq_d, eq_xy[ci, 1])
             reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

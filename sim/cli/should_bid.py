@@ -55,7 +55,11 @@ def _dealers() -> str:
               help="Ghost Hand: position that already swapped for the ghost, or none.")
 @click.option("--bid", default=None, shell_complete=complete_words(*(c for c in CALLS if c not in ("pass", "p"))),
               help="Answer this question first: should I bid (or call) this?")
-@click.option("--scores", default=None, help="Ghost Hand: game scores by position, e.g. 20,25,28 (score-aware strategies).")
+@click.option("--scores", default=None,
+              help="Game scores, each from 0 to the target less 1: your side's then the other side's in Euchre and "
+                   "Hasenpfeffer (e.g. 8,9), by position in Ghost Hand and Cutthroat (e.g. 20,25,28). Each action "
+                   "is then also valued as the change in your chance to win the game (the variant's equity table, "
+                   "computed once and cached), and the recommendation is by that chance.")
 @click.option("--upcard", default=None, help="Cutthroat and Euchre: the turned card of the kitty, e.g. JS.")
 @strategy_option
 @click.option("--model", "model_kind", default="softmax", show_default=True, type=click.Choice(["softmax", "exact"]),

@@ -37,6 +37,10 @@ from bower.sim.advice import (
     _recommend,
     _recommend_weighted,
     action_stats,
+    attach_equity,
+    equity_block,
+    equity_stop,
+    game_equity,
     inference_rows,
     model_fields,
     model_vector,
@@ -123,13 +127,17 @@ def _who(position: int):
 
 def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None = None, strategy="default",
            samples: int | None = None, seed: int = 0, threads: int | None = None, rules: dict | None = None,
-           cap: int = DEFAULT_CAP, model: dict | None = None, playout: str | None = "strategy") -> dict:
+           cap: int = DEFAULT_CAP, model: dict | None = None, playout: str | None = "strategy", scores=None,
+           equity: dict | None = None) -> dict:
     """Evaluate every open call for ``hand`` at ``position`` with ``upcard`` turned, after ``calls`` (passes).
 
     ``model``: ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: softmax with
     ``bower.sim.advice.DEFAULT_TAU`` and ``DEFAULT_EPSILON``); ``playout``:
     ``strategy``, ``dd`` or ``both``. ``samples`` is the effective sample size
-    wanted (exactly the kept deals under the exact model).
+    wanted (exactly the kept deals under the exact model). ``scores`` (by
+    position: ``"6,8,3"``) answers in games won too
+    (``bower.sim.advice.game_equity``; ``equity``: the table's ``hands``,
+    ``seed``, ``resamples``).
     """
     v, rules_d, rules_vec = runner.resolve_run("cutthroat", seed, rules)
     sit = parse_situation(hand, upcard, position, calls)
@@ -141,6 +149,10 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     mvec, mdesc = model_vector(model)
     playout = playout or "strategy"
     bits = playout_bits(playout)
+    game = None if scores is None else game_equity(
+        "cutthroat", scores, rules=rules, seat=position - 1, dealer=ca.ADVICE_DEALER, table_args=equity,
+        who="by position, 1 to 3")
+    eqt = None if game is None else game["eqt"]
     n_threads = runner.set_threads(threads)
     act = np.array([[a["call"], a["alone"]] for a in actions], np.int64)
     n_act = len(actions)
@@ -148,11 +160,11 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     t0 = time.perf_counter()
     seats = [s for s in range(ck.N_SEATS) if s != position - 1]
 
-    def kernel_chunks(states, dstates, targets, d, k, w, a, p, m, inf):
+    def kernel_chunks(states, dstates, targets, d, k, w, a, p, m, inf, e, ex):
         call_chunks("bower.kernels.cutthroat.advice:advice_chunks", states, dstates, targets, (
             DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(sit["mask"]), np.int64(sit["up"]), position - 1, rules_vec,
-            params, sit["passes"], act, mvec, np.int64(bits), ck.search_arg(params), ka.dd_arg(bits)),
-            (d, k, w, a, p, m, inf))
+            params, sit["passes"], act, mvec, np.int64(bits), ck.search_arg(params), ka.dd_arg(bits), eqt),
+            (d, k, w, a, p, m, inf, e, ex))
 
     head = {
         "variant": "cutthroat",
@@ -167,7 +179,9 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
         # today's path: the old driver, counters and intervals (the same numbers, bit for bit)
         extra = {"w": np.zeros(2), "a": np.zeros((N_PLAYOUTS, n_act, ka.W_WIDTH)),
                  "p": np.zeros((N_PLAYOUTS, n_act, n_act)), "m": np.zeros((N_PLAYOUTS, n_act, n_act)),
-                 "inf": np.zeros((ck.N_SEATS, N_INFER))}
+                 "inf": np.zeros((ck.N_SEATS, N_INFER)),
+                 "e": np.zeros((N_PLAYOUTS, n_act, ka.E_WIDTH)), "ex": np.zeros((N_PLAYOUTS, n_act, n_act))}
+        row = 0 if bits & ka.PLAY_STRATEGY else 1
 
         def run_chunks(states, dstates, targets, d, k, a, p, m):
             nc = len(targets)
@@ -176,8 +190,9 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
             wp = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             wm = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             inf = np.zeros((nc, ck.N_SEATS, N_INFER))
-            kernel_chunks(states, dstates, targets, d, k, w, wa, wp, wm, inf)
-            row = 0 if bits & ka.PLAY_STRATEGY else 1
+            we = np.zeros((nc, N_PLAYOUTS, n_act, ka.E_WIDTH))
+            wx = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
+            kernel_chunks(states, dstates, targets, d, k, w, wa, wp, wm, inf, we, wx)
             a += as_counts(wa[:, row])
             p += np.rint(wp[:, row]).astype(np.int64)
             m += np.rint(wm[:, row]).astype(np.int64)
@@ -187,24 +202,30 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
                 extra["p"] += wp[i]
                 extra["m"] += wm[i]
                 extra["inf"] += inf[i]
+                extra["e"] += we[i]
+                extra["ex"] += wx[i]
 
+        stop = None if game is None else (
+            lambda: equity_stop(extra["e"][row], extra["ex"][row], extra["w"][0], extra["w"][0]))
         acc, pxy, mxy, kept, draws, stopped = sample_actions(
-            run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a))
+            run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a), stop)
         est = _estimates(actions, acc)
         out = {**head, **run_fields(name, seed, n_threads, kept, draws, stopped, est, _recommend(est, acc, pxy),
                                     False, 0.0)}
         sums = {"ess": float(kept), "kept": kept, "draws": draws, "stopped": stopped}
         wsum, infer, wacc, wpxy = extra["w"], extra["inf"], extra["a"], extra["p"]
+        eacc, exy = extra["e"], extra["ex"]
         ess = float(kept)
     else:
         sums = sample_weighted(kernel_chunks, n_act, ck.N_SEATS, samples, cap, seed,
                                lambda a, p, m, e: _weighted_estimates(actions, a, e),
-                               first_row=0 if bits & ka.PLAY_STRATEGY else 1)
+                               first_row=0 if bits & ka.PLAY_STRATEGY else 1, equity=game is not None)
         ess = sums["ess"]
         if sums["kept"] == 0:
             raise ImpossibleAuction(f"no deal among {sums['draws']:,} drawn gives those calls a positive weight under "
                                     f"strategy {name} (the random seats' calls did not come up)")
         wsum, infer, wacc, wpxy = sums["wsum"], sums["infer"], sums["acc"], sums["pxy"]
+        eacc, exy = sums["eacc"], sums["exy"]
         row = 0 if bits & ka.PLAY_STRATEGY else 1
         est = _weighted_estimates(actions, wacc[row], ess)
         out = {**head, **run_fields(name, seed, n_threads, sums["kept"], sums["draws"], sums["stopped"], est,
@@ -216,6 +237,8 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
         dd = _weighted_estimates(actions, wacc[1], ess)
         out["actions_dd"] = dd
         out["recommendation_dd"] = _recommend_weighted(dd, wacc[1], wpxy[1], ess)
+    if game is not None:
+        attach_equity(out, game, eacc, exy, float(wsum[0]), ess, row)
     out["compiled"] = sum(ca.advice_chunks.stats.cache_misses.values()) > before
     out["elapsed_s"] = time.perf_counter() - t0
     return out
@@ -268,16 +291,18 @@ def format_advice(r: dict) -> str:
     if "actions_dd" in r:
         lines += ["", "double-dummy play-out (the contract with best play by both sides):", *_table(r["actions_dd"]),
                   "", recommendation_line(r["recommendation_dd"], " (the only call open)")]
+    lines += equity_block(r)
     return "\n".join(lines)
 
 
 def ask(hand: str, question: dict, strategy="default", samples=None, seed: int = 0, threads=None, rules=None) -> dict:
     """``bower should-bid`` for Cutthroat: ``question`` holds the command's flags (upcard, position, calls)."""
-    for flag, key in (("--bid", "bid"), ("--scores", "scores")):
-        if question.get(key) is not None:
-            raise AdviceError(f"{flag} is a Ghost Hand question; Cutthroat takes the hand, --upcard, --position, --calls")
+    if question.get("bid") is not None:
+        raise AdviceError("--bid is a Ghost Hand question; Cutthroat takes the hand, --upcard, --position, --calls, "
+                          "--scores")
     if question.get("swapped") is not None:
         raise AdviceError("--swapped is a Ghost Hand question; Cutthroat has no ghost hand")
     return advise(hand, question.get("upcard"), position=question.get("position", 1), calls=question.get("calls"),
                   strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules,
-                  model=question.get("model"), playout=question.get("playout") or "strategy")
+                  model=question.get("model"), playout=question.get("playout") or "strategy",
+                  scores=question.get("scores"), equity=question.get("equity"))

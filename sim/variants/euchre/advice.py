@@ -47,6 +47,10 @@ from bower.sim.advice import (
     _recommend_weighted,
     _wmean_ci,
     action_stats,
+    attach_equity,
+    equity_lines,
+    equity_stop,
+    game_equity,
     inference_rows,
     model_fields,
     model_vector,
@@ -243,7 +247,7 @@ def _who(player: int):
 def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None = None, strategy="default",
            samples: int | None = None, seed: int = 0, threads: int | None = None, rules: dict | None = None,
            cap: int = DEFAULT_CAP, bid: str | None = None, model: dict | None = None,
-           playout: str | None = "strategy") -> dict:
+           playout: str | None = "strategy", scores=None, equity: dict | None = None) -> dict:
     """Evaluate every open call for ``hand`` at ``position`` with ``upcard`` turned, after ``calls`` (passes).
 
     ``bid`` (``order``, ``alone``, a suit letter, ``H alone``) also answers
@@ -251,7 +255,9 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: softmax with the
     defaults of ``bower.sim.advice``); ``playout``: ``strategy``, ``dd`` or
     ``both``. ``samples`` is the effective sample size wanted (under
-    ``exact``, the kept deals, as before).
+    ``exact``, the kept deals, as before). ``scores`` (your side's, the other
+    side's: ``"8,9"``) answers in games won too (``bower.sim.advice.game_equity``;
+    ``equity``: the equity table's ``hands``, ``seed``, ``resamples``).
     """
     _, rules_d, rules_vec = runner.resolve_run("euchre", seed, rules)
     sit = parse_situation(hand, upcard, position, calls, rules_d)
@@ -270,12 +276,16 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     params = playout_params(params, playout, "euchre")
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
+    player = position - 1
+    game = None if scores is None else game_equity(
+        "euchre", scores, rules=rules, seat=player, dealer=ea.ADVICE_DEALER, table_args=equity,
+        who="your side's score, then the other side's")
+    eqt = None if game is None else game["eqt"]
     n_threads = runner.set_threads(threads)
     act = np.array([[a["call"], a["alone"]] for a in actions], np.int64)
     n_act = len(actions)
     before = sum(ea.advice_chunks.stats.cache_misses.values())
     t0 = time.perf_counter()
-    player = position - 1
     exact = mdesc["kind"] == "exact"
     args = (np.int64(sit["mask"]), np.int64(sit["up"]), np.int64(player), rules_vec, params, np.int64(sit["passes"]),
             act, mvec)
@@ -295,7 +305,8 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
         # today's code path: integer counters, sample_actions' batches and stop, the strategy play-out always
         gross = np.zeros((n_act, 2), np.int64)
         side = {"wsum": np.zeros(2), "infer": np.zeros((SEATS, N_INFER)), "dd": np.zeros((n_act, ka.W_WIDTH)),
-                "dd_p": np.zeros((n_act, n_act)), "dd_m": np.zeros((n_act, n_act)), "dd_gross": np.zeros((n_act, 2))}
+                "dd_p": np.zeros((n_act, n_act)), "dd_m": np.zeros((n_act, n_act)), "dd_gross": np.zeros((n_act, 2)),
+                "eacc": np.zeros((N_PLAYOUTS, n_act, ka.E_WIDTH)), "exy": np.zeros((N_PLAYOUTS, n_act, n_act))}
 
         def run_chunks(states, dstates, targets, d, k, a, p, m):
             nc = len(targets)
@@ -304,9 +315,11 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
             fp = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             fm = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             inf = np.zeros((nc, SEATS, N_INFER))
+            fe = np.zeros((nc, N_PLAYOUTS, n_act, ka.E_WIDTH))
+            fx = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets,
-                        (budget, *args, np.int64(bits | ka.PLAY_STRATEGY), search, ka.dd_arg(bits)),
-                        (d, k, w, fa, fp, fm, inf))
+                        (budget, *args, np.int64(bits | ka.PLAY_STRATEGY), search, ka.dd_arg(bits), eqt),
+                        (d, k, w, fa, fp, fm, inf, fe, fx))
             for ai, wi in _A_OF_W:
                 a[:, :, ai] = fa[:, 0, :, wi].astype(np.int64)
             p[:] = fp[:, 0].astype(np.int64)
@@ -322,9 +335,13 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
                 side["dd"] += fa[c, 1]
                 side["dd_p"] += fp[c, 1]
                 side["dd_m"] += fm[c, 1]
+                side["eacc"] += fe[c]
+                side["exy"] += fx[c]
 
+        stop = None if game is None else (
+            lambda: equity_stop(side["eacc"][0], side["exy"][0], side["wsum"][0], side["wsum"][0]))
         acc, pxy, _, kept, draws, stopped = sample_actions(
-            run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a))
+            run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a), stop)
         est = _estimates(actions, acc, gross)
         result = {**head, **run_fields(name, seed, n_threads, kept, draws, stopped, est, _recommend(est, acc, pxy),
                                        sum(ea.advice_chunks.stats.cache_misses.values()) > before,
@@ -338,18 +355,20 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
             est_dd = _estimates_weighted(actions, side["dd"], ess, kept, side["dd_gross"])
             result["actions_dd"] = est_dd
             result["recommendation_dd"] = _recommend_weighted(est_dd, side["dd"], side["dd_p"], ess)
+        if game is not None:
+            attach_equity(result, game, side["eacc"], side["exy"], float(side["wsum"][0]), ess, 0)
         return result
 
     gross = np.zeros((N_PLAYOUTS, n_act, 2))
     first_row = 0 if bits & ka.PLAY_STRATEGY else 1
 
-    def run_weighted(states, dstates, targets, d, k, w, a, p, m, inf):
+    def run_weighted(states, dstates, targets, d, k, w, a, p, m, inf, e, ex):
         call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets,
-                    (budget, *args, np.int64(bits), search, ka.dd_arg(bits)), (d, k, w, a, p, m, inf))
+                    (budget, *args, np.int64(bits), search, ka.dd_arg(bits), eqt), (d, k, w, a, p, m, inf, e, ex))
         _net_weighted(a, p, m, gross)
 
     sums = sample_weighted(run_weighted, n_act, SEATS, samples, cap, seed,
-                           lambda a, p, m, e: _estimates_weighted(actions, a, e, 0), first_row)
+                           lambda a, p, m, e: _estimates_weighted(actions, a, e, 0), first_row, equity=game is not None)
     if sums["kept"] == 0:
         raise ImpossibleAuction(
             f"no deal among {sums['draws']:,} drawn has positive weight under the model (epsilon "
@@ -371,6 +390,8 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     if question is not None:
         acc_r, pxy_r = sums["acc"][first_row], sums["pxy"][first_row]
         result["question"] = _question(actions, est, lambda i, j: _diff_weighted(acc_r, pxy_r, i, j, ess), *question)
+    if game is not None:
+        attach_equity(result, game, sums["eacc"], sums["exy"], float(sums["wsum"][0]), ess, first_row)
     return result
 
 
@@ -424,17 +445,18 @@ def format_advice(r: dict) -> str:
                 f"{e['side_points']:>8.3f} {e['expected_points']:>+10.3f} {f'({lo:+.3f} to {hi:+.3f})':>18}"
             )
         lines += ["", recommendation_line(r[rkey], " (the only call open)"), ""]
+        if r.get("game"):
+            lines += equity_lines(r, key) + [""]
     lines.append("net points: your side's points less the other side's, per hand (a euchre counts -2, -4 alone)")
     return "\n".join(lines)
 
 
 def ask(hand: str, question: dict, strategy="default", samples=None, seed: int = 0, threads=None, rules=None) -> dict:
-    """``bower should-bid`` for Euchre: ``question`` holds the command's flags (upcard, position, calls, bid)."""
-    if question.get("scores") is not None:
-        raise AdviceError("--scores is a Ghost Hand question; Euchre takes the hand, --upcard, --position, --calls, "
-                          "--bid")
+    """``bower should-bid`` for Euchre: ``question`` holds the command's flags (upcard, position, calls, bid,
+    scores)."""
     if question.get("swapped") is not None:
         raise AdviceError("--swapped is a Ghost Hand question; Euchre has no ghost hand")
     return advise(hand, question.get("upcard"), position=question.get("position", 1), calls=question.get("calls"),
                   strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules,
-                  bid=question.get("bid"), model=question.get("model"), playout=question.get("playout"))
+                  bid=question.get("bid"), model=question.get("model"), playout=question.get("playout"),
+                  scores=question.get("scores"), equity=question.get("equity"))

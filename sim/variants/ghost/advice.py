@@ -27,6 +27,10 @@ from bower.kernels.ghost import model as gm
 from bower.kernels.ghost.strategy import strategy_rows
 from bower.sim import runner
 from bower.sim.advice import (
+    attach_equity,
+    equity_block,
+    equity_stop,
+    game_equity,
     as_counts,
     CHUNK_SAMPLES,
     DEFAULT_CAP,
@@ -168,12 +172,16 @@ def advise(
     cap: int = DEFAULT_CAP,
     model: dict | None = None,
     playout: str | None = "strategy",
+    equity: dict | None = None,
 ) -> dict:
     """Evaluate every open action for ``hand`` at ``position`` after ``calls``; see docs/guides/should-bid.md for the fields.
 
     ``model`` is ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: the
     softmax model with the defaults of ``bower.sim.advice``); ``playout`` is
-    ``strategy``, ``dd`` or ``both``.
+    ``strategy``, ``dd`` or ``both``. ``scores`` (by position) feed
+    score-aware strategies and answer in games won too
+    (``bower.sim.advice.game_equity``; ``equity``: the table's ``hands``,
+    ``seed``, ``resamples``).
     """
     _, rules_d, rules_vec = runner.resolve_run("ghost", seed, rules)
     mask = parse_hand(hand)
@@ -193,6 +201,10 @@ def advise(
     search = gk.search_arg(params)  # None: the play-outs compile no search code
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
+    game = None if scores is None else game_equity(
+        "ghost", seat_scores, rules=rules, seat=position - 1, dealer=ga.ADVICE_DEALER, table_args=equity,
+        who="by position, 1 to 3")
+    eqt = None if game is None else game["eqt"]
     n_threads = runner.set_threads(threads)
     act = np.array([[a["swap"], a["call"], a["trump"]] for a in actions], np.int64)
     prefix = np.array(state["prefix"], np.int64).reshape(-1, 2)
@@ -201,20 +213,20 @@ def advise(
     before = sum(ga.advice_chunks.stats.cache_misses.values())
     t0 = time.perf_counter()
 
-    def kernel(states, dstates, targets, d, k, w, a, p, m, inf):
+    def kernel(states, dstates, targets, d, k, w, a, p, m, inf, e, ex):
         call_chunks("bower.kernels.ghost.advice:advice_chunks", states, dstates, targets, (
             DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), seat, rules_vec, rows,
             np.array(seat_scores, np.int64), TARGET, prefix, -1 if swap_given is None else swap_given - 1, act,
-            mvec, bits, search, ka.dd_arg(bits)), (d, k, w, a, p, m, inf))
+            mvec, bits, search, ka.dd_arg(bits), eqt), (d, k, w, a, p, m, inf, e, ex))
 
     exact = mdesc["kind"] == "exact"
     main_row = 0 if bits & ka.PLAY_STRATEGY else 1
     if exact:
-        sums = _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row)
+        sums = _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row, game is not None)
     else:
         sums = sample_weighted(kernel, n_act, N_SEATS, samples, cap, seed,
                                lambda a, p, m, e: _estimates_w(actions, a, p, m, e), first_row=main_row,
-                               strategy_name=name)
+                               strategy_name=name, equity=game is not None)
         if sums["kept"] == 0:
             raise ImpossibleAuction(
                 f"no deal among {sums['draws']:,} drawn has positive weight under the model "
@@ -248,16 +260,19 @@ def advise(
         result["recommendation_dd"] = rows_est[1][1]
     if question is not None:
         result["question"] = _answer(question, est, acc_m, pxy_m, diff)
+    if game is not None:
+        attach_equity(result, game, sums["eacc"], sums["exy"], float(sums["wsum"][0]), sums["ess"], main_row)
     return result
 
 
 N_SEATS = 3
-def _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row):
+def _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row, equity=False):
     """Today's rejection sampling (``bower.sim.advice.sample_actions``, integer counters) through the weighted kernel."""
     from bower.sim.advice import N_INFER, N_PLAYOUTS
 
     extra = {"acc": np.zeros((N_PLAYOUTS, n_act, ka.W_WIDTH)), "pxy": np.zeros((N_PLAYOUTS, n_act, n_act)),
-             "mxy": np.zeros((N_PLAYOUTS, n_act, n_act)), "wsum": np.zeros(2), "infer": np.zeros((N_SEATS, N_INFER))}
+             "mxy": np.zeros((N_PLAYOUTS, n_act, n_act)), "wsum": np.zeros(2), "infer": np.zeros((N_SEATS, N_INFER)),
+             "eacc": np.zeros((N_PLAYOUTS, n_act, ka.E_WIDTH)), "exy": np.zeros((N_PLAYOUTS, n_act, n_act))}
 
     def run_chunks(states, dstates, targets, d, k, a, p, m):
         n = states.shape[0]
@@ -266,7 +281,9 @@ def _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row):
         pw = np.zeros((n, N_PLAYOUTS, n_act, n_act))
         mw = np.zeros((n, N_PLAYOUTS, n_act, n_act))
         inf = np.zeros((n, N_SEATS, N_INFER))
-        kernel(states, dstates, targets, d, k, w, aw, pw, mw, inf)
+        ew = np.zeros((n, N_PLAYOUTS, n_act, ka.E_WIDTH))
+        xw = np.zeros((n, N_PLAYOUTS, n_act, n_act))
+        kernel(states, dstates, targets, d, k, w, aw, pw, mw, inf, ew, xw)
         a[:] = as_counts(aw[:, main_row])
         p[:] = np.rint(pw[:, main_row]).astype(np.int64)
         m[:] = np.rint(mw[:, main_row]).astype(np.int64)
@@ -276,9 +293,13 @@ def _sample_exact(kernel, n_act, samples, cap, seed, name, actions, main_row):
             extra["mxy"] += mw[i]
             extra["wsum"] += w[i]
             extra["infer"] += inf[i]
+            extra["eacc"] += ew[i]
+            extra["exy"] += xw[i]
 
+    stop = None if not equity else (
+        lambda: equity_stop(extra["eacc"][main_row], extra["exy"][main_row], extra["wsum"][0], extra["wsum"][0]))
     _, _, _, kept, draws, stopped = sample_actions(
-        run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a, p, m))
+        run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a, p, m), stop)
     return {**extra, "ess": float(kept), "kept": kept, "draws": draws, "stopped": stopped}
 
 
@@ -423,6 +444,10 @@ def _rec_line(rec) -> str:
     if "runner_up" in rec:
         lo, hi = rec["diff_ci95"]
         kind = "clearly best" if rec["clear"] else "a close call"
+        if "diff_equity" in rec:
+            return (f"Recommendation (by game equity): {rec['action']} ({kind}: {100 * rec['diff_equity']:+.2f} "
+                    f"percentage points of the chance to win the game over {rec['runner_up']}, "
+                    f"95% {100 * lo:+.2f} to {100 * hi:+.2f})")
         return (f"Recommendation: {rec['action']} ({kind}: {rec['diff_points']:+.3f} points over {rec['runner_up']}, "
                 f"95% {lo:+.3f} to {hi:+.3f})")
     return f"Recommendation: {rec['action']} (the only legal action)"
@@ -481,6 +506,7 @@ def format_advice(r: dict) -> str:
         lines += ["", _rec_line(r["recommendation_dd"]).replace("Recommendation:", "Double-dummy recommendation:")]
     lines.append("'makes' is the chance of making the contract when you win the auction; 'margin' is your points "
                  "minus the mean of the two opponents'.")
+    lines += equity_block(r)
     return "\n".join(lines)
 
 
@@ -492,4 +518,5 @@ def ask(hand: str, question: dict, strategy="default", samples=None, seed: int =
     return advise(hand, position=question.get("position", 1), calls=question.get("calls"),
                   swapped=question.get("swapped"), bid=question.get("bid"), scores=question.get("scores"),
                   strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules,
-                  model=question.get("model"), playout=question.get("playout") or "strategy")
+                  model=question.get("model"), playout=question.get("playout") or "strategy",
+                  equity=question.get("equity"))

@@ -38,6 +38,10 @@ from bower.sim.advice import (
     _recommend,
     _recommend_weighted,
     action_stats,
+    attach_equity,
+    equity_block,
+    equity_stop,
+    game_equity,
     inference_rows,
     model_fields,
     model_vector,
@@ -135,13 +139,17 @@ def _who(player: int):
 
 def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | None = None, strategy="default",
            samples: int | None = None, seed: int = 0, threads: int | None = None, rules: dict | None = None,
-           cap: int = DEFAULT_CAP, model: dict | None = None, playout: str | None = "strategy") -> dict:
+           cap: int = DEFAULT_CAP, model: dict | None = None, playout: str | None = "strategy", scores=None,
+           equity: dict | None = None) -> dict:
     """Evaluate every legal call for ``hand`` at ``position`` after ``calls``; ``bid`` answers "should I bid it?".
 
     ``model``: ``{"kind": "softmax"|"exact", "tau", "epsilon"}`` (None: softmax with
     ``bower.sim.advice.DEFAULT_TAU`` and ``DEFAULT_EPSILON``); ``playout``:
     ``strategy``, ``dd`` or ``both``. ``samples`` is the effective sample size
-    wanted (exactly the kept deals under the exact model).
+    wanted (exactly the kept deals under the exact model). ``scores`` (your
+    side's, the other side's: ``"6,8"``) answers in games won too
+    (``bower.sim.advice.game_equity``; ``equity``: the table's ``hands``,
+    ``seed``, ``resamples``).
     """
     _v, rules_d, rules_vec = runner.resolve_run("hasenpfeffer", seed, rules)
     cards = parse_cards(hand, allow_joker=True)
@@ -166,6 +174,10 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
     playout = playout or "strategy"
     bits = playout_bits(playout)
     row = 0 if bits & ka.PLAY_STRATEGY else 1
+    game = None if scores is None else game_equity(
+        "hasenpfeffer", scores, rules=rules, seat=position - 1, dealer=ha.ADVICE_DEALER, table_args=equity,
+        who="your side's score, then the other side's")
+    eqt = None if game is None else game["eqt"]
     n_threads = runner.set_threads(threads)
     act = np.array([a["call"] for a in actions], np.int64)
     n_act = len(actions)
@@ -175,10 +187,10 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
     before = sum(ha.advice_chunks.stats.cache_misses.values())
     t0 = time.perf_counter()
 
-    def kernel_chunks(states, dstates, targets, d, k, w, a, p, m, inf):
+    def kernel_chunks(states, dstates, targets, d, k, w, a, p, m, inf, e, ex):
         call_chunks("bower.kernels.hasenpfeffer.advice:advice_chunks", states, dstates, targets, (
             DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), player, rules_vec, params, prefix, act, mvec,
-            np.int64(bits), hk.search_arg(params), ka.dd_arg(bits)), (d, k, w, a, p, m, inf))
+            np.int64(bits), hk.search_arg(params), ka.dd_arg(bits), eqt), (d, k, w, a, p, m, inf, e, ex))
 
     head = {
         "variant": "hasenpfeffer",
@@ -191,7 +203,8 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
     if mdesc["kind"] == "exact":
         # today's path: the old driver, counters and intervals (the same numbers, bit for bit)
         extra = {"w": np.zeros(2), "a": np.zeros((N_PLAYOUTS, n_act, ka.W_WIDTH)),
-                 "p": np.zeros((N_PLAYOUTS, n_act, n_act)), "inf": np.zeros((SEATS, N_INFER))}
+                 "p": np.zeros((N_PLAYOUTS, n_act, n_act)), "inf": np.zeros((SEATS, N_INFER)),
+                 "e": np.zeros((N_PLAYOUTS, n_act, ka.E_WIDTH)), "ex": np.zeros((N_PLAYOUTS, n_act, n_act))}
 
         def run_chunks(states, dstates, targets, d, k, a, p, m):
             nc = len(targets)
@@ -200,7 +213,9 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
             wp = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             wm = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             inf = np.zeros((nc, SEATS, N_INFER))
-            kernel_chunks(states, dstates, targets, d, k, w, wa, wp, wm, inf)
+            we = np.zeros((nc, N_PLAYOUTS, n_act, ka.E_WIDTH))
+            wx = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
+            kernel_chunks(states, dstates, targets, d, k, w, wa, wp, wm, inf, we, wx)
             a += as_counts(wa[:, row])
             p += np.rint(wp[:, row]).astype(np.int64)
             m += np.rint(wm[:, row]).astype(np.int64)
@@ -209,24 +224,31 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
                 extra["a"] += wa[i]
                 extra["p"] += wp[i]
                 extra["inf"] += inf[i]
+                extra["e"] += we[i]
+                extra["ex"] += wx[i]
 
+        stop = None if game is None else (
+            lambda: equity_stop(extra["e"][row], extra["ex"][row], extra["w"][0], extra["w"][0]))
         acc, pxy, _mxy, kept, draws, stopped = sample_actions(
-            run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a))
+            run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a), stop)
         est = _estimates(actions, acc)
         out = {**head, **run_fields(name, seed, n_threads, kept, draws, stopped, est, _recommend(est, acc, pxy),
                                     False, 0.0)}
         sums = {"ess": float(kept), "kept": kept, "draws": draws, "stopped": stopped}
         wsum, infer, wacc, wpxy = extra["w"], extra["inf"], extra["a"], extra["p"]
+        eacc, exy = extra["e"], extra["ex"]
         ess = float(kept)
     else:
         sums = sample_weighted(kernel_chunks, n_act, SEATS, samples, cap, seed,
-                               lambda a, p, m, e: _weighted_estimates(actions, a, e), first_row=row)
+                               lambda a, p, m, e: _weighted_estimates(actions, a, e), first_row=row,
+                               equity=game is not None)
         ess = sums["ess"]
         if sums["kept"] == 0:  # only with epsilon 0: every draw's weight vanished
             raise ImpossibleAuction(f"no deal among {sums['draws']:,} drawn gives those calls a positive weight under "
                                     f"strategy {name} with epsilon 0 (an epsilon above 0 makes every legal auction "
                                     "possible)")
         wsum, infer, wacc, wpxy = sums["wsum"], sums["infer"], sums["acc"], sums["pxy"]
+        eacc, exy = sums["eacc"], sums["exy"]
         est = _weighted_estimates(actions, wacc[row], ess)
         acc, pxy = wacc[row], wpxy[row]
         out = {**head, **run_fields(name, seed, n_threads, sums["kept"], sums["draws"], sums["stopped"], est,
@@ -248,6 +270,8 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
         dd = _weighted_estimates(actions, wacc[1], ess)
         out["actions_dd"] = dd
         out["recommendation_dd"] = _recommend_weighted(dd, wacc[1], wpxy[1], ess)
+    if game is not None:
+        attach_equity(out, game, eacc, exy, float(wsum[0]), ess, row)
     out["compiled"] = sum(ha.advice_chunks.stats.cache_misses.values()) > before
     out["elapsed_s"] = time.perf_counter() - t0
     return out
@@ -301,16 +325,18 @@ def format_advice(r: dict) -> str:
     if "actions_dd" in r:
         lines += ["", "double-dummy play-out (the contract with best play by both sides):", *_table(r["actions_dd"]),
                   "", recommendation_line(r["recommendation_dd"])]
+    lines += equity_block(r)
     return "\n".join(lines)
 
 
 def ask(hand: str, question: dict, strategy="default", samples=None, seed: int = 0, threads=None, rules=None) -> dict:
     """``bower should-bid`` for Hasenpfeffer: ``question`` holds the command's flags (position, calls, bid)."""
-    for flag, key in (("--scores", "scores"), ("--upcard", "upcard")):
-        if question.get(key) is not None:
-            raise AdviceError(f"{flag} is not a Hasenpfeffer question; it takes the hand, --position, --calls, --bid")
+    if question.get("upcard") is not None:
+        raise AdviceError("--upcard is not a Hasenpfeffer question; it takes the hand, --position, --calls, --bid, "
+                          "--scores")
     if question.get("swapped") is not None:
         raise AdviceError("--swapped is a Ghost Hand question; Hasenpfeffer has no ghost hand")
     return advise(hand, position=question.get("position", 1), calls=question.get("calls"), bid=question.get("bid"),
                   strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules,
-                  model=question.get("model"), playout=question.get("playout") or "strategy")
+                  model=question.get("model"), playout=question.get("playout") or "strategy",
+                  scores=question.get("scores"), equity=question.get("equity"))

@@ -1,0 +1,213 @@
+"""``should-bid --scores`` in every variant: each action valued as the change in the chance to win the game.
+
+The equity tables here are small (``SMALL``: 20,000 hands, one redraw; Ghost
+Hand's with its floor at 0, so its cube is 33 scores a side) and kept in a
+temporary cache for the module, so each is computed once. The advice
+kernels add up, per action, the table's equity after each sampled hand's
+outcome; the first test takes those sums apart outcome by outcome.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from bower.kernels import advice as ka
+from bower.kernels.euchre import advice as ea
+from bower.sim.variants.euchre import hands as eh
+from bower.sim import advice as sa
+from bower.sim import equity as E
+from bower.sim import runner
+from bower.sim.advice import advise
+from bower.sim.cards import parse_card
+from bower.sim.rules import get_variant
+from tests.cli_run import one_error
+
+SMALL = {"hands": 20_000, "resamples": 1}
+TABLES = {"euchre": SMALL, "hasenpfeffer": SMALL, "cutthroat": SMALL, "ghost": {**SMALL, "floor": 0}}
+SITUATIONS = {  # a hand, its question, a score, for each variant
+    "euchre": ("JH JD AH KH 9C", {"upcard": "TH", "position": 1}, "3,4"),
+    "hasenpfeffer": ("JK JH JD AH KH 9S", {"position": 1}, "6,8"),
+    "cutthroat": ("JC AS KS 9H TD", {"upcard": "JS", "position": 1}, "6,8,3"),
+    "ghost": ("JH JD AH KH 9S TC", {"position": 1}, "20,25,28"),
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def equity_cache(tmp_path_factory):
+    """The equity cache on, in a folder of this module's own: each small table is computed once."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BOWER_EQUITY_CACHE", "1")
+        mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("equity_cache")))
+        yield
+
+
+def _ask(variant, scores, samples=200, seed=3, playout="strategy", model="softmax", hand=None, **q):
+    h, base, _ = SITUATIONS[variant]
+    question = {**base, **q, "scores": scores, "equity": TABLES[variant], "model": {"kind": model},
+                "playout": playout}
+    return advise(variant, hand or h, question, samples=samples, seed=seed, threads=1)
+
+
+# ---------------------------------------------------------------- the kernel's sums, outcome by outcome
+
+def _euchre_kernel(eqt, hand="JH JD AH KH 9C", up="TH", samples=200, seed=11):
+    """The Euchre advice kernel, position 2 after a pass, the softmax model (the pass weighs each deal), the
+    strategy play-out, one chunk: (wsum, acc, eacc, eq_xy) of row 0."""
+    up_c = parse_card(up)
+    mask = sum(1 << parse_card(c) for c in hand.split())
+    actions = ea.open_actions(1, up_c, False)
+    a = len(actions)
+    acc, pxy, mxy = np.zeros((1, 2, a, ka.W_WIDTH)), np.zeros((1, 2, a, a)), np.zeros((1, 2, a, a))
+    eacc, exy = np.zeros((1, 2, a, ka.E_WIDTH)), np.zeros((1, 2, a, a))
+    wsum = np.zeros((1, 2))
+    ea.advice_chunks(runner.chunk_states(seed, 0, 1), runner.decision_states(seed, 0, 1),
+                     np.array([samples], np.int64), 100_000, np.int64(mask), np.int64(up_c), np.int64(1),
+                     eh.rules_vector(None), eh.seat_params("default"), np.int64(1), actions,
+                     np.array([float(ka.MODEL_SOFTMAX), 0.25, 0.01]), np.int64(ka.PLAY_STRATEGY), None, None, eqt,
+                     np.zeros(1, np.int64), np.zeros(1, np.int64), wsum, acc, pxy, mxy, np.zeros((1, 4, 2)), eacc, exy)
+    return wsum[0], acc[0, 0], eacc[0, 0], exy[0, 0]
+
+
+def test_an_actions_equity_is_the_weighted_mean_of_the_table_over_its_outcomes():
+    table = E.compute("euchre", **SMALL)
+    eqt, now = sa.side_outcome_table(table, 1, ea.ADVICE_DEALER, (3, 4))  # position 2: seat 1, side 1
+    wsum, acc, eacc, exy = _euchre_kernel(eqt)
+    assert len(set(np.round(acc[:, ka.W_N], 9))) == 1 and wsum[0] != wsum[1]  # weighted deals, every action on each
+    # one outcome at a time (a table that is 1 there, 0 elsewhere): the weight of the deals on which it came out
+    support = [(p0, p1, c) for p0 in (0, 1, 2, 4) for p1 in (0, 1, 2, 4) for c in (0, 1)]
+    counts = {}
+    for o in support:
+        one = np.zeros_like(eqt)
+        one[o[0] + ka.EQ_OFF, o[1] + ka.EQ_OFF, o[2]] = 1.0
+        _, _, e1, _ = _euchre_kernel(one)
+        counts[o] = e1[:, ka.E_SUM]
+    total = sum(counts.values())
+    np.testing.assert_allclose(total, acc[:, ka.W_N], rtol=1e-12)  # every outcome is in the support
+    for i in range(len(acc)):  # plain Python: the weighted mean of the table over the outcomes
+        mean = sum(counts[o][i] * eqt[o[0] + ka.EQ_OFF, o[1] + ka.EQ_OFF, o[2]] for o in support) / total[i]
+        sq = sum(counts[o][i] * eqt[o[0] + ka.EQ_OFF, o[1] + ka.EQ_OFF, o[2]] ** 2 for o in support) / total[i]
+        assert eacc[i, ka.E_SUM] / acc[i, ka.W_N] == pytest.approx(mean, rel=1e-12)
+        assert eacc[i, ka.E_SQ] / acc[i, ka.W_N] == pytest.approx(sq, rel=1e-12)
+        assert exy[i, i] == pytest.approx(eacc[i, ka.E_SQ], rel=1e-12)  # the products' diagonal: the squares
+    # the answer's fields are those sums: the mean after the hand, less the equity now
+    est = [{"action": str(i), "expected_points": 0.0} for i in range(len(acc))]
+    ess = wsum[0] ** 2 / wsum[1]
+    sa.equity_answer(est, eacc, exy, float(wsum[0]), ess, now)
+    for i, e in enumerate(est):
+        assert e["game_equity"] == pytest.approx(eacc[i, ka.E_SUM] / wsum[0], rel=1e-12)
+        assert e["equity_change"] == pytest.approx(e["game_equity"] - now, abs=1e-15)
+        assert e["equity_change_ci95"][0] < e["equity_change"] < e["equity_change_ci95"][1]
+
+
+def test_the_outcome_table_follows_the_game_rules():
+    table = E.compute("euchre", **SMALL)
+    off = ka.EQ_OFF
+    # side 1 asks (seat 1) at 9-8: any point of its own wins, two of the other side's lose, the score reads mirrored
+    eqt, now = sa.side_outcome_table(table, 1, ea.ADVICE_DEALER, (9, 8))
+    assert eqt[off, off + 1, 1] == eqt[off, off + 4, 0] == 1.0
+    assert eqt[off + 2, off, 0] == 0.0
+    assert eqt[off + 1, off, 0] == pytest.approx(1.0 - table["equity"][0][9][9])  # 9-9, seat 0 deals next
+    assert now == pytest.approx(1.0 - table["equity"][3][8][9])
+    t3 = E.compute("cutthroat", **SMALL)
+    e3, now3 = sa.seat_outcome_table(t3, 1, 2, (9, 8, 3))
+    assert e3[off, off + 2, off] == 1.0 and e3[off + 1, off, off] == 0.0  # 9+1 alone at the top: seat 0 wins
+    assert e3[off, off, off] == pytest.approx(t3["equity"][0][1][9, 8, 3])  # thrown in: the deal passes
+    assert now3 == pytest.approx(t3["equity"][2][1][9, 8, 3])
+
+
+# ---------------------------------------------------------------- what the answer says
+
+def test_at_0_0_the_winning_action_wins_in_points_and_in_games():
+    r = _ask("euchre", "0,0", samples=2000)
+    rec, pts = r["recommendation"], r["recommendation_points"]
+    assert rec["by"] == "game equity" and rec["action"] == pts["action"] == "order it up, alone"
+    by = {e["action"]: e for e in r["actions"]}
+    best, passing = by[rec["action"]], by["pass"]
+    assert np.sign(best["equity_change"] - passing["equity_change"]) == np.sign(
+        best["expected_points"] - passing["expected_points"]) == 1
+    assert rec["clear"] and rec["diff_ci95"][0] > 0
+
+
+def test_one_point_from_the_target_a_safe_make_beats_a_bigger_risky_one():
+    # at 9-8 the table makes every make a won game and every euchre a lost one (checked here from the table), so
+    # going alone's bigger march is worth nothing and only its more frequent euchres count
+    table = E.compute("euchre", **SMALL)
+    eqt, _ = sa.side_outcome_table(table, 0, ea.ADVICE_DEALER, (9, 8))
+    off = ka.EQ_OFF
+    assert eqt[off + 1, off, 0] == eqt[off + 2, off, 0] == eqt[off + 4, off, 0] == 1.0
+    assert eqt[off, off + 2, 1] == eqt[off, off + 4, 1] == 0.0
+    r = _ask("euchre", "9,8", samples=2000, hand="JH AH KH QC AS")
+    by = {e["action"]: e for e in r["actions"]}
+    partner, alone = by["order it up, with partner"], by["order it up, alone"]
+    assert alone["expected_points"] > partner["expected_points"]
+    assert partner["game_equity"] > alone["game_equity"]
+    assert alone["make_prob"] < partner["make_prob"]
+    assert r["recommendation_points"]["action"] == "order it up, alone"
+    assert r["recommendation"]["action"] == "order it up, with partner"
+    # ordering makes the asker's side the maker: each make is a won game, each euchre a lost one, so the chance to
+    # win after ordering is the make chance
+    assert partner["game_equity"] == pytest.approx(partner["make_prob"], abs=1e-12)
+
+
+def test_the_same_seed_gives_the_same_answer():
+    a, b = _ask("hasenpfeffer", "6,8"), _ask("hasenpfeffer", "6,8")
+    assert json.dumps(a["actions"]) == json.dumps(b["actions"])
+
+
+# ---------------------------------------------------------------- every variant, every play-out
+
+@pytest.mark.parametrize("variant", list(SITUATIONS))
+@pytest.mark.parametrize("playout,model", [("strategy", "softmax"), ("dd", "softmax"), ("pimc", "softmax"),
+                                           ("strategy", "exact")])
+def test_every_variant_and_play_out(variant, playout, model):
+    samples = 30 if playout == "pimc" else 100
+    r = _ask(variant, SITUATIONS[variant][2], samples=samples, playout=playout, model=model)
+    g = r["game"]
+    assert g["target"] == {"euchre": 10, "hasenpfeffer": 10, "cutthroat": 10, "ghost": 32}[variant]
+    assert 0.0 < g["equity_now"] < 1.0
+    rows = [("actions", "recommendation")] + ([("actions_dd", "recommendation_dd")] if "actions_dd" in r else [])
+    for akey, rkey in rows:
+        for e in r[akey]:
+            assert 0.0 <= e["game_equity"] <= 1.0
+            assert e["equity_change"] == pytest.approx(e["game_equity"] - g["equity_now"], abs=1e-12)
+            lo, hi = e["equity_change_ci95"]
+            assert lo <= e["equity_change"] <= hi and math.isfinite(lo) and math.isfinite(hi)
+        best = max(r[akey], key=lambda e: e["game_equity"])
+        assert r[rkey]["action"] == best["action"] and r[rkey]["by"] == "game equity"
+        assert rkey + "_points" in r
+    text = get_variant(variant).format_advice(r)
+    assert "game equity: scores" in text and "recommendation (by game equity)" in text.lower()
+
+
+def test_without_scores_the_answer_is_in_points_as_before():
+    h, base, _ = SITUATIONS["cutthroat"]
+    r = advise("cutthroat", h, {**base, "model": {"kind": "softmax"}}, samples=100, seed=3, threads=1)
+    assert "game" not in r and "recommendation_points" not in r and "game_equity" not in r["actions"][0]
+
+
+# ---------------------------------------------------------------- bad input: one line, status 2, nothing dealt
+
+@pytest.mark.parametrize("args,words", [
+    (["--variant", "euchre", "JS JC AS 9H QD", "--upcard", "TS", "--scores", "3,10"], "at or past the target 10"),
+    (["--variant", "euchre", "JS JC AS 9H QD", "--upcard", "TS", "--scores", "-1,4"], "negative"),
+    (["--variant", "euchre", "JS JC AS 9H QD", "--upcard", "TS", "--scores", "3.5,4"], "whole numbers"),
+    (["--variant", "euchre", "JS JC AS 9H QD", "--upcard", "TS", "--scores", "3,4,5"], "needs 2 scores"),
+    (["--variant", "hasenpfeffer", "JK JH JD AH KH 9S", "--scores", "4"], "needs 2 scores"),
+    (["--variant", "hasenpfeffer", "JK JH JD AH KH 9S", "--scores", "four,2"], "whole numbers"),
+    (["--variant", "cutthroat", "JC AS KS 9H TD", "--upcard", "JS", "--scores", "1,2"], "needs 3 scores"),
+    (["--variant", "cutthroat", "JC AS KS 9H TD", "--upcard", "JS", "--scores", "1,12,2"], "at or past the target 10"),
+    (["JH JD AH KH 9S TC", "--scores", "31,32,0"], "at or past the target 32"),
+    (["JH JD AH KH 9S TC", "--scores", "0,-3,5"], "negative"),
+    (["JH JD AH KH 9S TC", "--scores", "1,2"], "three whole numbers"),
+])
+def test_bad_scores_are_one_line_and_status_2_before_any_hand(capsys, monkeypatch, args, words):
+    def refuse(*a, **k):
+        raise AssertionError("a hand was dealt or a table computed")
+
+    monkeypatch.setattr(runner, "chunk_states", refuse)
+    monkeypatch.setattr(E, "compute_cached", refuse)
+    assert words in one_error(capsys, "should-bid", *args)
