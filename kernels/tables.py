@@ -200,10 +200,37 @@ S_TRUMPS = np.int64(SLOT_SUIT[18])  # slots 18..24 and the joker's 25
 S_PLAIN = np.int64((1 << 18) - 1)  # the non-trump slots
 
 
+def _build_slot_cards() -> np.ndarray:
+    """``SLOT_CARDS[t, k, x]``: the card mask of the slots ``6k .. 6k+5`` given as the 6-bit ``x`` (trump ``t``;
+    the joker's slot 25 is card 24): ``slot_cards``'s five lookups, the inverse of ``SLOT_BITS``."""
+    out = np.zeros((N_SUITS, 5, 64), np.int64)
+    for t in range(N_SUITS):
+        for k in range(5):
+            for x in range(64):
+                out[t, k, x] = sum(1 << int(SLOT_ORDER[t, 6 * k + j]) for j in range(6)
+                                   if (x >> j) & 1 and SLOT_ORDER[t, 6 * k + j] >= 0)
+    return out
+
+
+SLOT_CARDS = _build_slot_cards()
+SLOT_CARDS.setflags(write=False)
+
+
 @kernel(inline="always")
 def slot_ranks(mask, trump):
     """Card mask ``mask`` of the 24-card deck in slot space (``SLOT_BITS``): four lookups, no branches."""
     return (
         SLOT_BITS[trump, 0, mask & 63] | SLOT_BITS[trump, 1, (mask >> 6) & 63]
         | SLOT_BITS[trump, 2, (mask >> 12) & 63] | SLOT_BITS[trump, 3, (mask >> 18) & 63]
+    )
+
+
+@kernel(inline="always")
+def slot_cards(mask, trump):
+    """Slot-space mask ``mask`` back to a card mask (``SLOT_CARDS``): five lookups, no branches; the inverse of
+    ``slot_ranks`` (and of the joker's slot 25, card 24)."""
+    return (
+        SLOT_CARDS[trump, 0, mask & 63] | SLOT_CARDS[trump, 1, (mask >> 6) & 63]
+        | SLOT_CARDS[trump, 2, (mask >> 12) & 63] | SLOT_CARDS[trump, 3, (mask >> 18) & 63]
+        | SLOT_CARDS[trump, 4, (mask >> 24) & 63]
     )

@@ -14,7 +14,7 @@ kernels compiled once, not inlined, and without reference counting
 (``_nrt=False``: they never allocate): ``auction`` (both rounds and the
 dealer's discard) and ``kernels.trick.play_tricks`` through ``play_plain`` (every
 seat plays the heuristic cards, in slot space: the core every variant shares)
-or ``play_tricks`` (a random or searching seat, in value space, as
+or ``play_tricks`` (a random or searching seat, through the same core, as
 Cutthroat; a PIMC seat's workspace, ``bower.kernels.pimc``, is made by the
 caller once per hand). A run of heuristic seats compiles ``play_plain`` only
 (``drivers.plain_chunks``).
@@ -37,21 +37,16 @@ from bower.kernels.euchre.strategy import (
     best_discard,
     card_weights,
     is_random,
-    lead_rank,
     name_decision,
     order_decision,
 )
 from bower.kernels.jit import kernel
-from bower.kernels.play import card_mask, nth_card, random_card, value_ranks
+from bower.kernels.play import nth_card, random_card
 from bower.kernels.rng import bounded
 from bower.kernels.solve import TO_SOLVER
 from bower.kernels.tables import (
     SLOT_DECK,
-    V_BEATS,
-    V_EFF_SUIT,
-    V_SUIT_MASK,
-    VALUE_ORDER,
-    VALUE_RANK,
+    SLOT_RANK,
     slot_ranks,
 )
 
@@ -403,104 +398,76 @@ def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out,
     return ok
 
 
+@kernel
+def pick_card(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
+    """``trick.play_tricks``'s ``pick`` for a seat that plays at random or by PIMC (``ctx``: ``params``, the
+    decision stream, ``rec``, the PIMC workspace ``ws``, ``wt``, ``stick`` and ``pim``, a bit per seat playing by
+    PIMC); hands and the result in slot space.
+
+    A PIMC seat plays by ``pimc.choose`` (``pimc_facts``), with ``pimc_infer`` (and not ``pimc_sees_all``) by
+    ``pimc_card_inferred`` (``wt``, ``stick``: the card weights and the ``E_STICK`` code, for the auction model);
+    any other a ``legal`` card at random.
+    """
+    params, dstate, dbuf, rec, ws, wt, stick, pim = ctx
+    if (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
+        card = pimc_card_inferred(seat, core.slot_cards(hand, trump), trump, rec, np.int64(n), params, wt, stick,
+                                  dstate, dbuf, ws)
+    elif (pim >> seat) & 1 == 1:
+        active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
+        card = pimc.choose(core.slot_cards(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow,
+                           rec, R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]), params[seat, Q_PIMC_SEES] >= 0.5,
+                           core.slot_cards(v0, trump), core.slot_cards(v1, trump), core.slot_cards(v2, trump),
+                           core.slot_cards(v3, trump), dstate, dbuf, ws)
+    else:
+        card = random_card(core.slot_cards(legal, trump), dstate, dbuf)
+    return SLOT_RANK[trump, card]
+
+
+@kernel(inline="always")
+def next_leaders(params, maker, next_suit):
+    """A bit per defender that leads "next" (``next_suit``) on the first lead when it can: ``lead_next`` on and
+    ``next_suit`` >= 0 (a round-two hand whose up-card's colour partner is not trump)."""
+    nxt = 0
+    if next_suit >= 0:
+        for s in range(N_SEATS):
+            if (s & 1) != (maker & 1) and params[s, Q_LEAD_NEXT] >= 0.5:
+                nxt |= 1 << s
+    return nxt
+
+
 @kernel(_nrt=False)
 def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, stick, search):
     """Play five tricks among the active seats (``out``: bit per seat sitting out); plays into ``rec``, tricks by seat.
 
-    ``next_suit``: the suit of a defender's "next" first lead (a round-two
-    hand with ``u ^ 1`` not trump), else -1. Played in value space
-    (``tables.VALUE_ORDER``): the card of least value of a mask is its lowest
-    bit. A seat with ``pimc_worlds`` >= 1 plays by ``pimc.choose``
-    (``pimc_facts``), ``ws`` its workspace (any int64 array when no seat
-    does); with ``pimc_infer`` by ``pimc_card_inferred`` (``wt``, ``stick``:
-    the card weights and the ``E_STICK`` code, for the auction model).
-    Compiled once, without reference counting (``_nrt=False``).
+    The shared core (``kernels.trick.play_tricks``): the heuristic seats lead and follow as SPEC.md says
+    (``next_suit``: the suit of a defender's "next" first lead, else -1); a random seat, and a seat with
+    ``pimc_worlds`` >= 1, plays by ``pick_card`` (``ws``: the PIMC workspace, any int64 array when no seat
+    searches; with ``search`` None, compiled without the search, ``trick.pick_random``). Compiled once, without
+    reference counting (``_nrt=False``).
     """
-    v0 = value_ranks(hands[0], trump)
-    v1 = value_ranks(hands[1], trump)
-    v2 = value_ranks(hands[2], trump)
-    v3 = value_ranks(hands[3], trump)
-    played = np.int64(0)
-    t0 = t1 = t2 = t3 = 0
     rnd = 0  # bit per seat playing at random or by PIMC
     pim = 0  # bit per seat playing by PIMC
-    nxt = 0  # bit per defender that leads "next" on the first lead
     for s in range(N_SEATS):
         if params[s, Q_PIMC] >= 1.0:
             rnd |= 1 << s
             pim |= 1 << s
         if is_random(params, s):
             rnd |= 1 << s
-        elif (s & 1) != (maker & 1) and params[s, Q_LEAD_NEXT] >= 0.5:
-            nxt |= 1 << s
-    if next_suit < 0:
-        nxt = 0
+    nxt = next_leaders(params, maker, next_suit)
+    v0 = slot_ranks(hands[0], trump)
+    v1 = slot_ranks(hands[1], trump)
+    v2 = slot_ranks(hands[2], trump)
+    v3 = slot_ranks(hands[3], trump)
     lead_min = params[maker, Q_LEAD_TRUMP]
-    partner = maker ^ 2
-    n = 0
-    for trick in range(N_TRICKS):
-        led = 0
-        winning = 0  # by value rank
-        winner = leader
-        for k in range(N_SEATS):
-            seat = (leader + k) & 3
-            if (out >> seat) & 1:
-                continue
-            hand = v0 if seat == 0 else (v1 if seat == 1 else (v2 if seat == 2 else v3))
-            first = seat == leader
-            legal = hand
-            if not first:
-                follow = hand & V_SUIT_MASK[trump, led]
-                legal = follow if follow != 0 else hand
-            if (rnd >> seat) & 1 == 1:
-                if search is None:  # compiled without the search (``search_arg``): no seat searches
-                    card = random_card(card_mask(legal, trump), dstate, dbuf)
-                elif (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
-                    card = pimc_card_inferred(seat, card_mask(hand, trump), trump, rec, np.int64(n), params, wt, stick,
-                                              dstate, dbuf, ws)
-                elif (pim >> seat) & 1 == 1:
-                    active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
-                    card = pimc.choose(card_mask(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow,
-                                       rec, R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]),
-                                       params[seat, Q_PIMC_SEES] >= 0.5, card_mask(v0, trump), card_mask(v1, trump),
-                                       card_mask(v2, trump), card_mask(v3, trump), dstate, dbuf, ws)
-                else:
-                    card = random_card(card_mask(legal, trump), dstate, dbuf)
-                v = VALUE_RANK[trump, card]
-                takes = not first and (V_BEATS[trump, led, winning] >> v) & 1 == 1
-            elif first:
-                ns = next_suit if trick == 0 and (nxt >> seat) & 1 == 1 else -1
-                v = lead_rank(hand, trump, played, seat == maker, seat == partner, ns, lead_min)
-                takes = False
-            elif winner == (seat ^ 2):  # the partner holds the trick
-                v = lowest(legal)
-                takes = (V_BEATS[trump, led, winning] >> v) & 1 == 1
-            else:
-                winners = legal & V_BEATS[trump, led, winning]
-                v = lowest(winners if winners != 0 else legal)
-                takes = winners != 0
-            bit = np.int64(1) << v
-            hand &= ~bit
-            v0 = hand if seat == 0 else v0
-            v1 = hand if seat == 1 else v1
-            v2 = hand if seat == 2 else v2
-            v3 = hand if seat == 3 else v3
-            played |= bit
-            if first:
-                led = V_EFF_SUIT[trump, v]
-                winning = v
-            else:
-                winning = v if takes else winning
-                winner = seat if takes else winner
-            rec[R_PLAYS + 2 * n] = seat
-            rec[R_PLAYS + 2 * n + 1] = VALUE_ORDER[trump, v]
-            n += 1
-        t0 += winner == 0
-        t1 += winner == 1
-        t2 += winner == 2
-        t3 += winner == 3
-        leader = winner
-    tricks[0], tricks[1], tricks[2], tricks[3] = t0, t1, t2, t3
+    if search is None:  # compiled without the search (``search_arg``): no seat searches
+        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, TEAMS, out, SLOT_DECK[trump], trump, leader, maker,
+                                maker ^ 2, lead_min, nxt, next_suit, rnd, core.pick_random, (dstate, dbuf), rec, R_PLAYS,
+                                True)
+    else:
+        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, TEAMS, out, SLOT_DECK[trump], trump, leader, maker,
+                                maker ^ 2, lead_min, nxt, next_suit, rnd, pick_card,
+                                (params, dstate, dbuf, rec, ws, wt, stick, pim), rec, R_PLAYS, True)
+    tricks[0], tricks[1], tricks[2], tricks[3] = t & 255, (t >> 8) & 255, (t >> 16) & 255, t >> 24
     rec[R_NPLAYS] = n
 
 
@@ -518,11 +485,7 @@ def play_plain(h0, h1, h2, h3, trump, leader, maker, out, next_suit, params, rec
     """``play_tricks`` for hands whose seats all play the heuristic cards (``plays_plainly``): the same plays into
     ``rec`` and tricks by seat into ``tricks``, by the shared core (``kernels.trick.play_tricks``: four seats in
     two partnerships, ``out`` the seats sitting out, a defender's "next" lead on the first trick)."""
-    nxt = 0  # bit per defender that leads "next" on the first lead
-    if next_suit >= 0:
-        for s in range(N_SEATS):
-            if (s & 1) != (maker & 1) and params[s, Q_LEAD_NEXT] >= 0.5:
-                nxt |= 1 << s
+    nxt = next_leaders(params, maker, next_suit)
     t, n = core.play_tricks(slot_ranks(h0, trump), slot_ranks(h1, trump), slot_ranks(h2, trump),
                             slot_ranks(h3, trump), N_SEATS, N_TRICKS, TEAMS, out, SLOT_DECK[trump], trump, leader,
                             maker, maker ^ 2, params[maker, Q_LEAD_TRUMP], nxt, next_suit, 0, core.no_pick, (),

@@ -10,11 +10,11 @@ is exact in any summation order (the discard's "total minus one card" too).
 
 import numpy as np
 
-from bower.kernels.bits import highest, lowest, popcount
+from bower.kernels.bits import lowest, popcount
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.euchre.codes import PARAM_NAMES
 from bower.kernels.jit import kernel
-from bower.kernels.tables import EFF_SUIT, SUIT_MASK, TRUMP_RANK, V_HIGHER, V_SUIT_MASK
+from bower.kernels.tables import EFF_SUIT, SUIT_MASK, TRUMP_RANK
 
 _q = PARAM_NAMES.index
 
@@ -130,37 +130,6 @@ def alone_decision(hand, trump, wt, params, seat, defender):
     """Whether a strategic maker (``defender`` False: ``alone_min``) or defender (``defend_alone_min``) goes alone."""
     need = params[seat, Q_DEF_ALONE] if defender else params[seat, Q_ALONE]
     return estimate(hand, trump, wt, seat, params[seat, Q_VOID]) >= need
-
-
-@kernel(inline="always")
-def lead_rank(hand, trump, played, is_maker, is_partner, next_suit, lead_min):
-    """The strategic lead in value space (``hand``, ``played`` and the result by value rank; ``tables.VALUE_ORDER``).
-
-    ``next_suit``: the suit of the "next" lead when it is open to this seat
-    (first lead, a defender of a round-two hand, ``lead_next`` on; the suit
-    ``u ^ 1`` is not trump), else -1. Then as SPEC.md: the maker's strongest
-    trump, the next lead, a sure winner of least value, the maker's
-    partner's weakest trump, the card of least value.
-    """
-    trumps = hand & V_SUIT_MASK[trump, trump]
-    if is_maker and trumps != 0 and popcount(trumps) >= lead_min:
-        return highest(trumps)
-    if next_suit >= 0:
-        nx = hand & V_SUIT_MASK[trump, next_suit]
-        if nx != 0:
-            return highest(nx)
-    unseen = DECK24 & ~hand & ~played  # the 24 cards are value ranks 0..23 too
-    sure = np.int64(0)
-    m = hand
-    while m != 0:
-        v = lowest(m)
-        m &= m - 1
-        sure |= np.int64((V_HIGHER[trump, v] & unseen) == 0) << v
-    if sure != 0:
-        return lowest(sure)
-    if is_partner and trumps != 0:
-        return lowest(trumps)
-    return lowest(hand)
 
 
 @kernel

@@ -734,7 +734,7 @@ def pimc_auction(h0, h1, h2, ghost, dealer, rules, rows, seat_rows, scores, targ
     return maker, bid, trump, a0, a1, a2, swp, n_calls, calls
 
 
-@kernel
+@kernel(inline="always")
 def pick_plain(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
     """``trick.play_tricks``'s ``pick`` without the search: with ``use_choices`` play ``n`` takes the
     ``choices[n] % k``-th of the k ``legal`` cards in card order, else a random one (``ctx``: ``choices``,

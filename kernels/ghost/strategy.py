@@ -10,8 +10,8 @@ Every number comes from one seat's row ``p`` of the strategy record
 (``bower.sim.strategy.GHOST_PARAMS``); sim/strategy.py describes the strategy in
 words. The hand kernel reads ``strategy_rows``: each row followed by its
 trick-estimate table, so a hand's four estimates take twelve lookups, and it
-plays tricks in value space (``tables.VALUE_ORDER``: cards renumbered by
-value, where the card of least value is the lowest bit). Random choices draw
+plays tricks by the shared core (``kernels.trick``, in slot space: cards
+renumbered by value, where the card of least value is the lowest bit). Random choices draw
 from the decision stream ``(dstate, dbuf)``, or the same stream held in
 registers as a tuple (``bounded_rng``).
 """
