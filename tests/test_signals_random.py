@@ -1,0 +1,158 @@
+"""SIGINT, SIGTERM and SIGHUP at random moments of real runs (issue 33): the status, one line, a quick end, no file.
+
+Each example starts a command in a child process, waits until bower's
+handlers are in place (the process catches SIGTERM and SIGHUP, as
+``/proc/PID/status`` shows; before that the interpreter is still starting
+and Python's defaults apply), then for a delay hypothesis draws (0 to 3 s:
+while the kernels load, while records stream out, while hands are solved,
+while Numba compiles), and sends one signal, or SIGINT and at once SIGTERM.
+The run must end with 130, 143 or 129 (for two signals sent together, either
+one's: pending signals may be taken in either order), print exactly one line
+on stderr (``bower: interrupted`` / ``terminated`` / ``hung up``; the
+compile notice aside) and nothing on stdout, end within ``BOUND`` seconds
+of the signal, and leave nothing in its folder but its input: no output
+under the requested name, no hidden ``.bower-*.part`` beside it.
+
+The commands: ``simulate --records`` into JSONL and into Parquet, ``solve
+--records`` of a Euchre file, and a ``simulate --records`` that must compile
+its kernels (a Numba cache folder of its own, empty). Hypothesis runs with a
+fixed seed and without shrinking (each example is a process); its first
+examples draw every signal set, which the test asserts. The children wait
+in a subprocess while the test sleeps: the file is one ``xdist_group`` so
+that two of its children never run at once on the 2 cores ``make test``
+uses (about 60 s of wall time on a loaded 2-core machine).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import Phase, given, seed, settings
+from hypothesis import strategies as st
+
+from bower.sim import runner
+from tests.cli_run import COMPILE_NOTICE, ROOT, listing
+
+pytestmark = pytest.mark.xdist_group("signals-random")
+
+BOUND = 10.0  # seconds from the signal to the end (2 s asked; CI machines are loaded, so room is left)
+STATUS = {signal.SIGINT: (130, "interrupted"), signal.SIGTERM: (143, "terminated"), signal.SIGHUP: (129, "hung up")}
+SIGNAL_SETS = ((signal.SIGINT,), (signal.SIGTERM,), (signal.SIGHUP,), (signal.SIGINT, signal.SIGTERM))
+EXAMPLES = 4  # per command: the fixed seed's first four draw each of SIGNAL_SETS once (delays 0, 0.7, 1.4, 2.6 s)
+
+# a child that takes SIGINT and SIGHUP as a shell's foreground command does (pytest's may have changed them)
+# (and on SIGUSR1 writes every thread's stack to stderr: what a run that does not end was doing)
+CHILD = ("import faulthandler, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+         "signal.signal(signal.SIGHUP, signal.SIG_DFL); faulthandler.register(signal.SIGUSR1, all_threads=True); "
+         "from bower.sim.cli import main; main(sys.argv[1:])")
+
+COMMANDS = {
+    # hands enough for minutes: every delay lands inside the run
+    "simulate-jsonl": ["simulate", "--hands", "1e9", "--threads", "1", "--records", "out.jsonl"],
+    "simulate-parquet": ["simulate", "--hands", "1e9", "--threads", "1", "--records", "out.parquet"],
+    # 20,000 Euchre hands solved on one thread: about 17 s on a quiet core
+    "solve": ["solve", "--records", "in.jsonl", "--out", "out.jsonl", "--threads", "1"],
+    # kernels not in the (empty) cache: the signal lands while the interpreter imports or Numba compiles
+    "compile": ["simulate", "--variant", "cutthroat", "--hands", "1000", "--threads", "1", "--records", "out.jsonl"],
+}
+
+
+@pytest.fixture(scope="module")
+def euchre_records(tmp_path_factory) -> Path:
+    """20,000 Euchre records (``bower simulate --variant euchre --hands 20000 --seed 5 --records``)."""
+    path = tmp_path_factory.mktemp("solve-input") / "in.jsonl"
+    runner.simulate(variant="euchre", hands=20000, seed=5, records_path=str(path))
+    return path
+
+
+def _caught(pid: int) -> int:
+    """The signals process ``pid`` catches, as a bit mask (bit ``s - 1`` for signal ``s``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return int(line.split()[1], 16)
+    return 0
+
+
+def _handlers_in_place(proc: subprocess.Popen, deadline: float) -> None:
+    """Wait until ``proc`` catches SIGTERM and SIGHUP: bower's ``main`` has put its handlers in place."""
+    want = 1 << (signal.SIGTERM - 1) | 1 << (signal.SIGHUP - 1)
+    while _caught(proc.pid) & want != want:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the child never put its signal handlers in place"
+        time.sleep(0.005)
+
+
+def _stop(command: str, folder: Path, signals: tuple, delay: float, cache: str | None) -> tuple:
+    """Start ``COMMANDS[command]`` in ``folder``; ``delay`` s after its handlers are in place send ``signals``.
+
+    (status, stdout, stderr lines without the compile notice, seconds from the signal to the end).
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    cmd = [sys.executable, "-c", CHILD, *COMMANDS[command]]
+    with subprocess.Popen(cmd, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as proc:
+        try:
+            _handlers_in_place(proc, time.monotonic() + 120)
+            time.sleep(delay)
+            assert proc.poll() is None, ("the run ended before the signal", proc.communicate())
+            sent = time.monotonic()
+            for sig in signals:
+                proc.send_signal(sig)
+            try:
+                out, err = proc.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGUSR1)  # its threads' stacks, then the end
+                time.sleep(2)
+                proc.kill()
+                out, err = proc.communicate()
+                pytest.fail(f"{command}: still running 60 s after {signals} ({delay:.3f} s after the handlers); "
+                            f"its stderr:\n{err}")
+            took = time.monotonic() - sent
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    lines = [ln for ln in err.splitlines() if not ln.startswith(COMPILE_NOTICE)]
+    return proc.returncode, out, lines, took
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_signal_at_a_random_moment(tmp_path, euchre_records, command):
+    drawn = []
+
+    @seed(288)
+    @settings(max_examples=EXAMPLES, deadline=None, database=None, phases=[Phase.explicit, Phase.generate])
+    @given(signals=st.sampled_from(SIGNAL_SETS), delay=st.integers(0, 3000))
+    def check(signals, delay):
+        drawn.append(signals)
+        folder = Path(tempfile.mkdtemp(dir=tmp_path))
+        inputs = []
+        if command == "solve":
+            os.link(euchre_records, folder / "in.jsonl")
+            inputs = ["in.jsonl"]
+        cache = tempfile.mkdtemp(dir=tmp_path, prefix="numba-") if command == "compile" else None
+        try:
+            code, out, lines, took = _stop(command, folder, signals, delay / 1000, cache)
+        finally:
+            if cache is not None:
+                shutil.rmtree(cache)
+        what = f"{command}, {'+'.join(signal.Signals(s).name for s in signals)} {delay} ms after the handlers"
+        assert (code, out, lines) in [(c, "", [f"bower: {word}"]) for c, word in map(STATUS.get, signals)], \
+            (what, code, out, lines)
+        assert took < BOUND, f"{what}: ended {took:.1f} s after the signal"
+        assert listing(folder) == inputs, (what, listing(folder))  # no output, no .bower-*.part
+        shutil.rmtree(folder)
+
+    check()
+    assert set(drawn) == set(SIGNAL_SETS), f"the examples drew {drawn}: raise EXAMPLES to cover every signal set"
