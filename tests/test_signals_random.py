@@ -156,3 +156,37 @@ def test_a_signal_at_a_random_moment(tmp_path, euchre_records, command):
 
     check()
     assert set(drawn) == set(SIGNAL_SETS), f"the examples drew {drawn}: raise EXAMPLES to cover every signal set"
+
+
+# ---------------------------------------------------------------- a stop whose exception CPython loses
+
+def _lose_the_stop(sig):
+    """A stand-in that takes ``sig`` and then, as CPython's import code may (the child runs above met it: a SIGINT
+    while NumPy imported ``_distributor_init_local`` gave ``TypeError: expected a message argument``, a traceback
+    and status 1), raises another exception in place of the handler's."""
+
+    def call(*a, **k):
+        try:
+            os.kill(os.getpid(), sig)
+            end = time.monotonic() + 2
+            while time.monotonic() < end:  # the handler runs here, between bytecodes
+                time.sleep(0.001)
+        except KeyboardInterrupt:
+            raise TypeError("expected a message argument") from None
+        pytest.fail(f"signal {sig} was not acted on")
+
+    return call
+
+
+@pytest.mark.parametrize("where", ["imports", "command"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_whose_exception_is_lost_is_still_the_stop(capsys, monkeypatch, where, sig):
+    from bower.sim import progress, rules
+    from tests.cli_run import run
+
+    if where == "imports":  # while main loads NumPy and Numba, before the command
+        monkeypatch.setattr(progress, "watch_compiles", _lose_the_stop(sig))
+    else:  # inside the command
+        monkeypatch.setattr(rules, "get_variant", _lose_the_stop(sig))
+    code, word = STATUS[sig]
+    assert run(capsys, "strategies") == (code, "", f"bower: {word}\n")

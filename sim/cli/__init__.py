@@ -84,7 +84,11 @@ class BowerGroup(click.Group):
             raise CommandLineError(e.format_message()) from None
         except KeyboardInterrupt as e:
             raise _stopped(e) from None
-        except (OSError, MemoryError) as e:
+        except Exception as e:
+            if _RECEIVED:  # a stop whose exception was lost on its way (turned into another in an import: ``main``)
+                raise _stopped(_STOPS[_RECEIVED[0]]()) from None
+            if not isinstance(e, (OSError, MemoryError)):
+                raise
             if isinstance(e, OSError) and e.errno == errno.EPIPE:
                 raise  # click's standalone mode quiets a closed pipe
             raise fault_error(e) from None
@@ -111,6 +115,7 @@ def cli(ctx):
 
 
 _STOPS = {signal.SIGINT: KeyboardInterrupt, signal.SIGTERM: Terminated, signal.SIGHUP: HungUp}
+_RECEIVED: list[int] = []  # the stop signals the handler took during this ``main`` (its exception can be lost)
 
 
 def _on_signal(signum, frame):
@@ -122,6 +127,7 @@ def _on_signal(signum, frame):
     rather than SIG_IGN: one already on its way would otherwise be reported
     as "ignored due to race condition".
     """
+    _RECEIVED.append(signum)
     for s in _STOPS:
         if s == signum:
             signal.signal(s, signal.SIG_IGN)
@@ -170,6 +176,7 @@ def _end_if_kernels_run(code) -> None:
 def main(argv=None) -> None:
     """Entry point: run the CLI in click's standalone mode (it always exits; statuses in ``cli``'s help)."""
     previous = {}
+    _RECEIVED.clear()
     try:  # the handlers first: a signal during the imports below is a stop as any other
         for s in _STOPS:
             if _takes_over(s):
@@ -187,6 +194,15 @@ def main(argv=None) -> None:
             watching = True
         except KeyboardInterrupt as e:  # a stop while NumPy and Numba load
             stop = _stopped(e)
+            stop.show()
+            raise SystemExit(stop.exit_code) from None
+        except Exception:
+            if not _RECEIVED:
+                raise
+            # the stop's exception lost inside an import: CPython turns it into another at some points of its
+            # import code (NumPy's ``from . import _distributor_init_local`` gave "TypeError: expected a message
+            # argument", a traceback and status 1); the signal taken is the stop all the same
+            stop = _stopped(_STOPS[_RECEIVED[0]]())
             stop.show()
             raise SystemExit(stop.exit_code) from None
         cli.main(args=None if argv is None else list(argv), prog_name="bower", standalone_mode=True)
