@@ -190,3 +190,38 @@ def test_a_stop_whose_exception_is_lost_is_still_the_stop(capsys, monkeypatch, w
         monkeypatch.setattr(rules, "get_variant", _lose_the_stop(sig))
     code, word = STATUS[sig]
     assert run(capsys, "strategies") == (code, "", f"bower: {word}\n")
+
+
+def _stop_in_a_callback(sig):
+    """A stand-in that takes ``sig`` inside a ctypes callback, as a SIGHUP inside llvmlite's object cache notice
+    did while a kernel loaded (the handler's exception only printed, "Exception ignored on calling ctypes callback
+    function", and ``simulate --hands 1e9`` ran on, every later signal ignored)."""
+    import ctypes
+
+    def body():
+        os.kill(os.getpid(), sig)
+        end = time.monotonic() + 2
+        while time.monotonic() < end:  # the handler runs here, and Python cannot pass its exception on
+            time.sleep(0.001)
+
+    callback = ctypes.CFUNCTYPE(None)(body)
+
+    def call(*a, **k):
+        callback()
+        end = time.monotonic() + 2
+        while time.monotonic() < end:  # the stop is raised again here, out of the callback
+            time.sleep(0.001)
+        pytest.fail(f"signal {sig} was lost in the callback")
+
+    return call
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_inside_a_ctypes_callback_is_raised_again(capsys, monkeypatch, sig):
+    from bower.sim import rules
+    from tests.cli_run import run
+
+    monkeypatch.setattr(rules, "get_variant", _stop_in_a_callback(sig))
+    code, word = STATUS[sig]
+    assert run(capsys, "strategies") == (code, "", f"bower: {word}\n")
+    assert sys.unraisablehook is not None and sys.unraisablehook.__module__ != "bower.sim.cli"  # put back

@@ -140,6 +140,58 @@ def _ignore(signum, frame):
     """A signal that arrives while a stop is cleaning up: nothing to do."""
 
 
+def _stop_signal(e: BaseException) -> int | None:
+    """The signal whose stop ``e`` is (the handler's exception), None for any other exception."""
+    for s, kind in sorted(_STOPS.items(), key=lambda item: -len(item[1].__mro__)):  # the most derived first
+        if isinstance(e, kind):
+            return s
+    return None
+
+
+def _unraisable(info) -> None:
+    """``sys.unraisablehook`` while ``main`` runs: a stop that Python could not raise is raised again, at once.
+
+    The handler's exception raised inside code that Python calls from C and
+    whose exceptions it cannot pass on (a ctypes callback: llvmlite's object
+    cache notice while Numba loads or compiles a kernel; a ``__del__``) is
+    only printed ("Exception ignored on calling ctypes callback function")
+    and the run went on, every later stop signal ignored: a SIGHUP then never
+    ended ``bower simulate --hands 1e9``. The signal is taken again as soon
+    as the main thread runs Python outside this hook (``_redeliver``).
+    """
+    signum = _stop_signal(info.exc_value) if _RECEIVED else None
+    if signum is None:
+        _PREVIOUS_HOOK[0](info)
+        return
+    signal.signal(signum, _redeliver)
+    _again(signum)
+
+
+def _again(signum) -> None:
+    """Take ``signum`` in the main thread again in a moment (from another thread: once this hook has returned)."""
+    import _thread
+    import threading
+
+    timer = threading.Timer(0.01, _thread.interrupt_main, (signum,))
+    timer.daemon = True
+    timer.start()
+
+
+def _redeliver(signum, frame):
+    """The stop of a signal whose exception was lost (``_unraisable``): raised once out of the hook that saw it."""
+    f = frame
+    while f is not None:
+        if f.f_code is _unraisable.__code__:  # still inside the hook: Python would lose it again
+            _again(signum)
+            return
+        f = f.f_back
+    signal.signal(signum, signal.SIG_IGN)
+    raise _STOPS[signum]()
+
+
+_PREVIOUS_HOOK = [sys.unraisablehook]
+
+
 _on_sigterm = _on_signal  # the SIGTERM handler's former name
 
 
@@ -177,6 +229,8 @@ def main(argv=None) -> None:
     """Entry point: run the CLI in click's standalone mode (it always exits; statuses in ``cli``'s help)."""
     previous = {}
     _RECEIVED.clear()
+    if sys.unraisablehook is not _unraisable:
+        _PREVIOUS_HOOK[0], sys.unraisablehook = sys.unraisablehook, _unraisable
     try:  # the handlers first: a signal during the imports below is a stop as any other
         for s in _STOPS:
             if _takes_over(s):
@@ -220,3 +274,4 @@ def main(argv=None) -> None:
             distributed.set_timeout(None)
         for s, handler in previous.items():
             signal.signal(s, handler)
+        sys.unraisablehook = _PREVIOUS_HOOK[0]
