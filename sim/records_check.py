@@ -872,3 +872,159 @@ def check_parquet(path, batches, required: bool = True) -> None:
             n += b.num_rows
     if n == 0:
         raise _records_error(f"{path} holds no records")
+
+
+# ---- a JSONL file in bulk ------------------------------------------------------------------------
+
+JSONL_BLOCK = 1 << 24  # bytes of a JSONL file read and checked at once (cut at a line's end)
+JSONL_PIECE = 512  # lines of a piece retried on its own when its block does not pass whole
+_SEAT_STRINGS = re.compile(rb'\["[0-9]"')  # a list led by a one-digit string (a seat written as text)
+
+
+class JsonlBulk:
+    """A block of JSONL lines read into Arrow in bulk and checked column-wise (``records_vector.batch_ok``).
+
+    ``ok(buf)`` is True only when every line of ``buf`` is a record the
+    line-by-line check accepts; False (anything unusual) sends the lines to
+    that check, which names the fault. Strict by construction: ``buf`` must
+    be ASCII without a backslash (so each ``"`` delimits a string, and no
+    string differs from its text); seats written ``[0,"`` become the
+    Parquet form ``["0","`` (a list led by a one-digit string is refused
+    first, so none is mistaken for a seat); Arrow's reader with the
+    records' schema refuses a value of another type (a float or ``true``
+    where an int goes), a duplicate key, a key not in the schema; one record
+    a line (two objects on a line read as two rows); every key of the schema
+    on every line (``"key":`` counted, so a field missing is not taken for a
+    null). The records are then those of a Parquet file, whose batches
+    ``batch_ok`` checks.
+    """
+
+    def __init__(self, fast: FastCheck):
+        import pyarrow as pa
+
+        from bower.sim.records import parquet_schema
+
+        self.fast = fast
+        self.schema = parquet_schema(fast.variant, fast.rules)
+
+        def keys(typ) -> int:
+            if pa.types.is_struct(typ):
+                return sum(1 + keys(typ.field(i).type) for i in range(typ.num_fields))
+            return 0  # (a list of structs would need its lengths: none is in the schema of a variant checked)
+
+        self.keys = sum(1 + keys(f.type) for f in self.schema)
+        self.seats = [(b'[%d,"' % s, b'["%d","' % s) for s in range(fast.cp.seats)]
+        self.usable = fast.variant.records_batch_check and not any(
+            pa.types.is_list(t) and pa.types.is_struct(t.value_type) for t in
+            (f.type for f in self.schema))
+
+    def ok(self, buf: bytes) -> bool:
+        """Whether every line of ``buf`` (whole lines; the last may lack its newline) certainly passes the check."""
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.json as pj
+
+        from bower.sim.records_vector import batch_ok
+
+        if not self.usable or not buf or not buf.isascii() or b"\\" in buf or _SEAT_STRINGS.search(buf):
+            return False
+        for text, form in self.seats:
+            buf = buf.replace(text, form)
+        lines = buf.count(b"\n") + (not buf.endswith(b"\n"))
+        try:
+            table = pj.read_json(pa.py_buffer(buf), read_options=pj.ReadOptions(use_threads=False,
+                                                                                 block_size=len(buf) + 1),
+                                 parse_options=pj.ParseOptions(explicit_schema=self.schema,
+                                                               unexpected_field_behavior="error"))
+        except (pa.ArrowException, ValueError):
+            return False
+        if table.num_rows != lines:
+            return False
+        b = np.frombuffer(buf, np.uint8)
+        ends = np.flatnonzero(b == 10)
+        keys = np.flatnonzero((b[:-1] == 34) & (b[1:] == 58))  # '":' ends a key, and only a key, in such a line
+        if np.any(np.bincount(np.searchsorted(ends, keys), minlength=lines) != self.keys):
+            return False
+        return all(batch_ok(self.fast, batch) for batch in table.combine_chunks().to_batches())
+
+
+def _lines(buf: bytes) -> list:
+    """The lines of ``buf`` without their newlines (a last line without one too)."""
+    lines = buf.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _line_items(path, lines: list, n: int, lineno: int):
+    """``(record, where)`` of JSONL lines as ``iter_file`` gives them: ``n`` records and ``lineno`` lines before."""
+    for k, raw in enumerate(lines, lineno + 1):
+        if not raw.strip():
+            continue
+        where = label(path, n, k)
+        yield parse_line(raw, where, k == 1), where
+        n += 1
+
+
+def _jsonl_blocks(path, fh, size: int):
+    """The bytes of an open file in blocks of about ``size``, each cut after a newline (the last as it ends)."""
+    rest = b""
+    while True:
+        try:
+            data = fh.read(size)
+        except OSError as e:
+            raise _records_error(f"cannot read records from {path}: {e.strerror or e}") from None
+        if not data:
+            if rest:
+                yield rest
+            return
+        buf = rest + data
+        cut = buf.rfind(b"\n") + 1
+        if cut:
+            yield buf[:cut]
+        rest = buf[cut:]
+
+
+def check_jsonl(path, required: bool = True, block: int = JSONL_BLOCK) -> int:
+    """Check every record of a ``.jsonl`` file as ``checked_batches`` does, in bulk; the number of records.
+
+    Record 0 is checked in full and fixes the variant and rules; then each
+    block of lines is read into Arrow and checked column-wise when it can be
+    (``JsonlBulk``), else in pieces of ``JSONL_PIECE`` lines, and a piece
+    that does not pass is read line by line and checked in full
+    (``checked``), which names the first fault exactly as every reader does.
+    """
+    items = iter_file(path)
+    first = next(items)  # (a file that cannot be read, or holds no record: iter_file says why)
+    items.close()
+    v, rules, need = _first_record(path, *first, required)
+    for _ in checked([first], v, need):  # record 0 in full: the quick tests are made from it
+        pass
+    bulk = JsonlBulk(FastCheck(v, first[0], rules, need))
+    n = lineno = 0
+
+    def by_line(lines: list) -> None:
+        nonlocal n
+        for _ in checked(_line_items(path, lines, n, lineno), v, need):
+            n += 1
+
+    with open(path, "rb") as fh:
+        for buf in _jsonl_blocks(path, fh, block):
+            lines = _lines(buf)
+            if bulk.ok(buf):
+                n += len(lines)
+            elif not bulk.usable or len(lines) <= JSONL_PIECE:
+                by_line(lines)
+            else:
+                for i in range(0, len(lines), JSONL_PIECE):
+                    piece = lines[i:i + JSONL_PIECE]
+                    if bulk.ok(b"\n".join(piece) + b"\n"):
+                        n += len(piece)
+                    else:
+                        by_line(piece)
+                    lineno += len(piece)
+                continue
+            lineno += len(lines)
+    if n == 0:
+        raise _records_error(f"{path} holds no records")
+    return n
