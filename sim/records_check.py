@@ -876,9 +876,9 @@ def check_parquet(path, batches, required: bool = True) -> None:
 
 # ---- a JSONL file in bulk ------------------------------------------------------------------------
 
-JSONL_BLOCK = 1 << 24  # bytes of a JSONL file read and checked at once (cut at a line's end)
-JSONL_PIECE = 512  # lines of a piece retried on its own when its block does not pass whole
-_SEAT_STRINGS = re.compile(rb'\["[0-9]"')  # a list led by a one-digit string (a seat written as text)
+JSONL_BLOCK = 1 << 23  # bytes of a JSONL file read and checked at once (cut at a line's end; Arrow parses 1 MB at a time)
+JSONL_PIECE = 256  # lines of a piece retried on its own when its block does not pass whole
+PAIR_MARK = ord("~")  # a seat's pair ``[0,"JD"]`` read as the one string ``["0~JD"]`` (JsonlBulk)
 
 
 class JsonlBulk:
@@ -886,20 +886,29 @@ class JsonlBulk:
 
     ``ok(buf)`` is True only when every line of ``buf`` is a record the
     line-by-line check accepts; False (anything unusual) sends the lines to
-    that check, which names the fault. Strict by construction: ``buf`` must
-    be ASCII without a backslash (so each ``"`` delimits a string, and no
-    string differs from its text); seats written ``[0,"`` become the
-    Parquet form ``["0","`` (a list led by a one-digit string is refused
-    first, so none is mistaken for a seat); Arrow's reader with the
-    records' schema refuses a value of another type (a float or ``true``
-    where an int goes), a duplicate key, a key not in the schema; one record
-    a line (two objects on a line read as two rows); every key of the schema
-    on every line (``"key":`` counted, so a field missing is not taken for a
-    null). The records are then those of a Parquet file, whose batches
+    that check, which names the fault. Strict by construction:
+
+    - ``buf`` is ASCII without a backslash, so each ``"`` delimits a string
+      and no string differs from its text;
+    - a pair led by a seat, ``[0,"JD"]``, is rewritten in place as the list of
+      one string ``["0~JD"]`` (Arrow's lists hold one type); ``buf`` holds
+      no ``~`` before, so each string with one came from such a pair
+      (``records_vector.batch_ok`` reads them so, ``marked``, and refuses
+      any other list in ``calls`` and ``plays``); a ``[0,"`` inside a string
+      leaves the line not JSON;
+    - Arrow's reader, given the records' schema, refuses a value of another
+      type (a float or ``true`` where an int goes), a duplicate key, a key
+      not in the schema, a line that is not JSON;
+    - one record a line (two objects on one line read as two rows);
+    - every key of the schema on every line (a field missing is not taken
+      for a null): ``"key":`` counted over the block (only a key ends so in
+      such a line, and no object has more keys than its schema).
+
+    The records are then those of a Parquet file, whose batches
     ``batch_ok`` checks.
     """
 
-    def __init__(self, fast: FastCheck):
+    def __init__(self, fast: FastCheck, first: dict, first_line: bytes):
         import pyarrow as pa
 
         from bower.sim.records import parquet_schema
@@ -908,44 +917,74 @@ class JsonlBulk:
         self.schema = parquet_schema(fast.variant, fast.rules)
 
         def keys(typ) -> int:
-            if pa.types.is_struct(typ):
-                return sum(1 + keys(typ.field(i).type) for i in range(typ.num_fields))
-            return 0  # (a list of structs would need its lengths: none is in the schema of a variant checked)
+            return sum(1 + keys(typ.field(i).type) for i in range(typ.num_fields)) if pa.types.is_struct(typ) else 0
 
-        self.keys = sum(1 + keys(f.type) for f in self.schema)
-        self.seats = [(b'[%d,"' % s, b'["%d","' % s) for s in range(fast.cp.seats)]
-        self.usable = fast.variant.records_batch_check and not any(
-            pa.types.is_list(t) and pa.types.is_struct(t.value_type) for t in
-            (f.type for f in self.schema))
+        def struct_in_list(typ) -> bool:
+            if pa.types.is_list(typ):
+                return pa.types.is_struct(typ.value_type) or struct_in_list(typ.value_type)
+            return pa.types.is_struct(typ) and any(struct_in_list(typ.field(i).type) for i in range(typ.num_fields))
+
+        self.keys = sum(1 + keys(f.type) for f in self.schema)  # keys a line holds (nested objects' too)
+        self.usable = fast.variant.records_batch_check and not any(struct_in_list(f.type) for f in self.schema) \
+            and fast.cp.seats <= 10
+        # the fields every line leads with, the same in every record (read once: not parsed again a line)
+        self.lead = ("variant", "rules_version", "rules")
+        self.first = first
+        head = {k: first[k] for k in self.lead if k in first}
+        prefix = json.dumps(head, separators=(",", ":"))[:-1].encode() + b","
+        self.prefix = prefix if len(head) == len(self.lead) and first_line.startswith(prefix) \
+            and all(n in self.schema.names for n in self.lead) else None
+        self.rest = pa.schema([f for f in self.schema if f.name not in self.lead])
+
+    def _marked(self, buf: bytes):
+        """``buf`` with each ``[S,"`` (S a seat's digit) as ``["S~``, the same length (a NumPy array of its bytes)."""
+        import numpy as np
+
+        b = np.frombuffer(buf, np.uint8).copy()
+        at = np.flatnonzero(b[:-3] == ord("["))
+        at = at[(b[at + 2] == ord(",")) & (b[at + 3] == ord('"')) & (b[at + 1] - ord("0") < self.fast.cp.seats)]
+        seat = b[at + 1]  # (uint8: a byte below "0" wraps high)
+        b[at + 1] = ord('"')
+        b[at + 2] = seat
+        b[at + 3] = PAIR_MARK
+        return b
 
     def ok(self, buf: bytes) -> bool:
         """Whether every line of ``buf`` (whole lines; the last may lack its newline) certainly passes the check."""
-        import numpy as np
         import pyarrow as pa
         import pyarrow.json as pj
 
         from bower.sim.records_vector import batch_ok
 
-        if not self.usable or not buf or not buf.isascii() or b"\\" in buf or _SEAT_STRINGS.search(buf):
+        if not self.usable or len(buf) < 4 or not buf.isascii() or b"\\" in buf or b"~" in buf:
             return False
-        for text, form in self.seats:
-            buf = buf.replace(text, form)
         lines = buf.count(b"\n") + (not buf.endswith(b"\n"))
+        if buf.count(b'":') != self.keys * lines:
+            return False
+        schema = self.schema
+        if self.prefix is not None:  # each line led by record 0's variant, rules_version and rules, as written
+            stripped = (b"\n" + buf).replace(b"\n" + self.prefix, b"\n{")
+            if len(buf) + 1 - len(stripped) != lines * (len(self.prefix) - 1):
+                return False
+            buf, schema = stripped[1:], self.rest
         try:
-            table = pj.read_json(pa.py_buffer(buf), read_options=pj.ReadOptions(use_threads=False,
-                                                                                 block_size=len(buf) + 1),
-                                 parse_options=pj.ParseOptions(explicit_schema=self.schema,
+            table = pj.read_json(pa.py_buffer(self._marked(buf)),
+                                 read_options=pj.ReadOptions(use_threads=False, block_size=1 << 20),
+                                 parse_options=pj.ParseOptions(explicit_schema=schema,
                                                                unexpected_field_behavior="error"))
         except (pa.ArrowException, ValueError):
             return False
         if table.num_rows != lines:
             return False
-        b = np.frombuffer(buf, np.uint8)
-        ends = np.flatnonzero(b == 10)
-        keys = np.flatnonzero((b[:-1] == 34) & (b[1:] == 58))  # '":' ends a key, and only a key, in such a line
-        if np.any(np.bincount(np.searchsorted(ends, keys), minlength=lines) != self.keys):
-            return False
-        return all(batch_ok(self.fast, batch) for batch in table.combine_chunks().to_batches())
+        for batch in table.combine_chunks().to_batches():
+            if self.prefix is not None:  # the columns of the prefix, as record 0 has them
+                cols = {f.name: pa.repeat(pa.scalar(self.first[f.name], f.type), batch.num_rows)
+                        for f in self.schema if f.name in self.lead}
+                cols.update(zip(batch.schema.names, batch.columns))
+                batch = pa.RecordBatch.from_arrays([cols[f.name] for f in self.schema], schema=self.schema)
+            if not batch_ok(self.fast, batch, marked=True):
+                return False
+        return True
 
 
 def _lines(buf: bytes) -> list:
@@ -1000,7 +1039,9 @@ def check_jsonl(path, required: bool = True, block: int = JSONL_BLOCK) -> int:
     v, rules, need = _first_record(path, *first, required)
     for _ in checked([first], v, need):  # record 0 in full: the quick tests are made from it
         pass
-    bulk = JsonlBulk(FastCheck(v, first[0], rules, need))
+    with open(path, "rb") as fh:
+        line = fh.readline()
+    bulk = JsonlBulk(FastCheck(v, first[0], rules, need), first[0], line)
     n = lineno = 0
 
     def by_line(lines: list) -> None:
@@ -1010,10 +1051,12 @@ def check_jsonl(path, required: bool = True, block: int = JSONL_BLOCK) -> int:
 
     with open(path, "rb") as fh:
         for buf in _jsonl_blocks(path, fh, block):
-            lines = _lines(buf)
             if bulk.ok(buf):
-                n += len(lines)
-            elif not bulk.usable or len(lines) <= JSONL_PIECE:
+                k = buf.count(b"\n") + (not buf.endswith(b"\n"))
+                n, lineno = n + k, lineno + k
+                continue
+            lines = _lines(buf)
+            if not bulk.usable or len(lines) <= JSONL_PIECE:
                 by_line(lines)
             else:
                 for i in range(0, len(lines), JSONL_PIECE):
