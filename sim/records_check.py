@@ -988,10 +988,11 @@ class JsonlBulk:
 
 
 def _lines(buf: bytes) -> list:
-    """The lines of ``buf`` without their newlines (a last line without one too)."""
-    lines = buf.split(b"\n")
-    if lines and not lines[-1]:
-        lines.pop()
+    """The lines of ``buf`` as reading the file gives them: each with its newline (a last line without one, as is)."""
+    lines = [line + b"\n" for line in buf.split(b"\n")]
+    last = lines.pop()
+    if last != b"\n":
+        lines.append(last[:-1])
     return lines
 
 
@@ -1061,7 +1062,7 @@ def check_jsonl(path, required: bool = True, block: int = JSONL_BLOCK) -> int:
             else:
                 for i in range(0, len(lines), JSONL_PIECE):
                     piece = lines[i:i + JSONL_PIECE]
-                    if bulk.ok(b"\n".join(piece) + b"\n"):
+                    if bulk.ok(b"".join(piece)):
                         n += len(piece)
                     else:
                         by_line(piece)
