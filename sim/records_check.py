@@ -882,7 +882,7 @@ PAIR_MARK = ord("~")  # a seat's pair ``[0,"JD"]`` read as the one string ``["0~
 
 
 class JsonlBulk:
-    """A block of JSONL lines read into Arrow in bulk and checked column-wise (``records_vector.batch_ok``).
+    """A block of JSONL lines read into Arrow in bulk and checked as a Parquet file's records are.
 
     ``ok(buf)`` is True only when every line of ``buf`` is a record the
     line-by-line check accepts; False (anything unusual) sends the lines to
@@ -904,8 +904,10 @@ class JsonlBulk:
       for a null): ``"key":`` counted over the block (only a key ends so in
       such a line, and no object has more keys than its schema).
 
-    The records are then those of a Parquet file, whose batches
-    ``batch_ok`` checks.
+    The records are then those of a Parquet file, whose batches are checked
+    as its are: whole (``batch_ok``: Ghost Hand), else 4,096 records at a
+    time by ``FastCheck.ok_batch`` (the pairs made two strings again:
+    ``records_vector.seat_pairs``).
     """
 
     def __init__(self, fast: FastCheck, first: dict, first_line: bytes):
@@ -925,8 +927,8 @@ class JsonlBulk:
             return pa.types.is_struct(typ) and any(struct_in_list(typ.field(i).type) for i in range(typ.num_fields))
 
         self.keys = sum(1 + keys(f.type) for f in self.schema)  # keys a line holds (nested objects' too)
-        self.usable = fast.variant.records_batch_check and not any(struct_in_list(f.type) for f in self.schema) \
-            and fast.cp.seats <= 10
+        self.usable = not any(struct_in_list(f.type) for f in self.schema) and fast.cp.seats <= 10
+        self.whole = fast.variant.records_batch_check  # batches checked whole (records_vector), else ``ok_batch``
         # the fields every line leads with, the same in every record (read once: not parsed again a line)
         self.lead = ("variant", "rules_version", "rules")
         self.first = first
@@ -954,7 +956,7 @@ class JsonlBulk:
         import pyarrow as pa
         import pyarrow.json as pj
 
-        from bower.sim.records_vector import batch_ok
+        from bower.sim.records_vector import batch_ok, seat_pairs
 
         if not self.usable or len(buf) < 4 or not buf.isascii() or b"\\" in buf or b"~" in buf:
             return False
@@ -983,9 +985,20 @@ class JsonlBulk:
                 cols.update(zip(batch.schema.names, batch.columns))
                 batch = pa.RecordBatch.from_arrays([cols[f.name] for f in self.schema], schema=self.schema)
             try:
-                if not batch_ok(self.fast, batch, marked=True):
+                if self.whole:
+                    if not batch_ok(self.fast, batch, marked=True):
+                        return False
+                    continue
+                cols = dict(zip(batch.schema.names, batch.columns))
+                for name in ("calls", "plays"):  # the pairs as a Parquet file's, for ``FastCheck.ok_batch``
+                    if name in cols:
+                        cols[name] = seat_pairs(cols[name])
+                        if cols[name] is None:
+                            return False
+                batch = pa.RecordBatch.from_arrays(list(cols.values()), schema=batch.schema)
+                if not all(self.fast.ok_batch(batch.slice(i, 4096)) for i in range(0, batch.num_rows, 4096)):
                     return False
-            except (ArithmeticError, IndexError, ValueError, TypeError):  # anything unusual: the line check says
+            except (ArithmeticError, IndexError, ValueError, TypeError, KeyError):  # unusual: the line check says
                 return False
         return True
 

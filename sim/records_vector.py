@@ -153,6 +153,31 @@ def _card_lists(lists, names, size: int) -> np.ndarray | None:
     return None if codes is None or len(codes) and codes.min() < 0 else codes.reshape(-1, size)
 
 
+def seat_pairs(lists):
+    """A column of pairs read from JSONL as one marked string each, ``[["0~JD"], ...]``, as the pairs
+    ``[["0", "JD"], ...]`` of a Parquet file; None unless every pair is one string ``S~VALUE`` (``_marked_pairs``)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from bower.sim.records_check import PAIR_MARK
+
+    if lists.null_count:
+        return None
+    inner = lists.flatten()
+    if inner.null_count or len(inner) and np.any(_np(pc.list_value_length(inner)) != 1):
+        return None
+    values = inner.flatten()
+    n = len(values)
+    if values.null_count or n and not pc.all(pc.equal(pc.utf8_slice_codeunits(values, 1, 2), chr(PAIR_MARK))).as_py():
+        return None
+    both = pa.concat_arrays([pc.utf8_slice_codeunits(values, 0, 1), pc.utf8_slice_codeunits(values, 2, 1 << 30)])
+    order = (np.arange(2 * n) // 2 + np.tile(np.array([0, n]), n)).astype(np.int64)  # seat 0, value 0, seat 1, ...
+    pairs = pa.ListArray.from_arrays(pa.array(np.arange(0, 2 * n + 1, 2, dtype=np.int32)),
+                                     both.take(pa.array(order)) if n else pa.array([], pa.string()))
+    ends = np.concatenate(([0], np.cumsum(_np(pc.list_value_length(lists))))).astype(np.int32)
+    return pa.ListArray.from_arrays(pa.array(ends), pairs)
+
+
 def plain_type(typ):
     """``typ`` with each dictionary of strings (``read_dictionary``) as plain strings."""
     import pyarrow as pa
