@@ -816,6 +816,16 @@ def open_records(path: str) -> dict:
     return info
 
 
+def fault_index(path: str, error) -> int | None:
+    """The index of the record a reader's error names (``FILE: record N ...``), None when it names none."""
+    import re
+
+    text = error.format_message()
+    at = text.find(str(path))
+    m = re.match(r": record (\d+)\b", text[at + len(str(path)):]) if at >= 0 else None
+    return int(m.group(1)) if m else None
+
+
 def _where(path: str, index: int, field: str, problem: str, line: int | None) -> str:
     at = f" (line {line})" if line is not None else ""
     if not field:
@@ -920,7 +930,7 @@ def choose_strategy(path: str, info: dict, strategy=None) -> tuple[str, dict, st
 
 
 def analyze(path: str, info: dict, params: dict, threads: int | None = None, solve_dd: bool = False,
-            progress=None, dd_progress=None, batch: int = BATCH) -> dict:
+            progress=None, dd_progress=None, batch: int = BATCH, check: bool = True, stop: int | None = None) -> dict:
     """The analysis tables of a records file, read batch by batch (``open_records`` gave ``info``).
 
     ``params``: the strategy whose trick estimates bucket the hands. Returns
@@ -929,6 +939,15 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
     print), ``hands``, ``played``, ``missing`` (played hands without
     ``dd``), ``with_dd`` and ``solved``. ``progress(done, total)`` after each
     batch (records of a Parquet file, bytes of a JSONL one).
+
+    ``check``: first check every record in full by the layer every reader
+    shares (``bower.sim.records.check_records_file``: each play of each
+    record too, which the tables do not read), as ``replay`` and ``solve
+    --records`` check them; False only for records checked already. The
+    first record at fault is the one named: when the tables' own reading
+    finds a fault at that record or before it, its line is given (it names
+    the table's field), else the shared check's. ``stop``: read the records
+    up to that index only, for their faults (no tables).
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -938,6 +957,22 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
     # Arrow's own allocator keeps what a batch freed for the next; the system's gives it back, and the
     # batches are the same size, so memory stays flat at less (about 20 MB) for the same speed
     pa.set_memory_pool(pa.system_memory_pool())
+    if check:
+        from bower.sim.errors import UserError
+        from bower.sim.records import check_records_file
+
+        try:
+            check_records_file(path)
+        except UserError as shared:
+            at = fault_index(path, shared)
+            if at is not None:  # an earlier (or the same) record the tables' reading names in its own words
+                try:
+                    analyze(path, info, params, threads=threads, batch=batch, check=False, stop=at)
+                except UserError as own:
+                    mine = fault_index(path, own)
+                    if mine is not None and mine <= at:
+                        raise own from None
+            raise
     v = info["variant"]
     try:
         st = tables_module(v).Stream(params, info["rules"])
@@ -963,6 +998,8 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
     hands = played = with_dd = 0
     try:
         for start, cols in source:
+            if stop is not None and start > stop:
+                break
             n = len(cols["variant"])
             try:
                 d = decode(cols, fields, v.players, json_text=not parquet)
@@ -1001,6 +1038,8 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
         if not parquet and isinstance(e, (duckdb.InvalidInputException, duckdb.ConversionException)):
             _diagnose_jsonl(path, fields, v, str(e))  # a line DuckDB could not read: the line-by-line reader names it
         raise _records_error(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
+    if stop is not None:
+        return {}
     tables, shown = st.result()
     missing, solved = played - with_dd, 0
     to_solve = missing if solve_dd else 0

@@ -1108,6 +1108,30 @@ def iter_record_batches(path: str, batch: int = 4096):
     yield from checked_batches(path, batch, columns=_columns_to_read(path))
 
 
+def check_records_file(path: str) -> None:
+    """Check every record of a ``.jsonl`` or ``.parquet`` records file in full, streaming, keeping nothing.
+
+    The check every reader shares (``bower.sim.records_check``), as
+    ``iter_record_batches`` makes it: a Parquet file column-wise
+    (``check_parquet_file``), a JSONL file in bulk (``records_check.check_jsonl``: blocks of lines read into Arrow
+    and checked column-wise, any block it cannot pass line by line). The first fault
+    is one line naming the file, the record (and its line), the field and
+    the reason (RecordsError / RecordError, exit 2). Used by the readers that
+    do not keep the records (``bower analyze`` reads only the columns of its
+    tables, then this check reads the rest: every play of every record).
+    """
+    from bower.sim.records_check import check_jsonl, check_path
+
+    if own_format(path) is None:
+        if check_path(path):
+            check_parquet_file(path)
+        else:
+            check_jsonl(path)
+        return
+    for _ in iter_record_batches(path, 4096):
+        pass
+
+
 def _batch_checked(name) -> bool:
     """Whether the variant a file's metadata names has its batches checked whole (``Variant.records_batch_check``:
     its strings are then read as dictionaries); False for an unknown or missing name."""

@@ -872,3 +872,225 @@ def check_parquet(path, batches, required: bool = True) -> None:
             n += b.num_rows
     if n == 0:
         raise _records_error(f"{path} holds no records")
+
+
+# ---- a JSONL file in bulk ------------------------------------------------------------------------
+
+JSONL_BLOCK = 1 << 23  # bytes of a JSONL file read and checked at once (cut at a line's end; Arrow parses 1 MB at a time)
+JSONL_PIECE = 256  # lines of a piece retried on its own when its block does not pass whole
+PAIR_MARK = ord("~")  # a seat's pair ``[0,"JD"]`` read as the one string ``["0~JD"]`` (JsonlBulk)
+
+
+class JsonlBulk:
+    """A block of JSONL lines read into Arrow in bulk and checked as a Parquet file's records are.
+
+    ``ok(buf)`` is True only when every line of ``buf`` is a record the
+    line-by-line check accepts; False (anything unusual) sends the lines to
+    that check, which names the fault. Strict by construction:
+
+    - ``buf`` is ASCII without a backslash, so each ``"`` delimits a string
+      and no string differs from its text;
+    - a pair led by a seat, ``[0,"JD"]``, is rewritten in place as the list of
+      one string ``["0~JD"]`` (Arrow's lists hold one type); ``buf`` holds
+      no ``~`` before, so each string with one came from such a pair
+      (``records_vector.batch_ok`` reads them so, ``marked``, and refuses
+      any other list in ``calls`` and ``plays``); a ``[0,"`` inside a string
+      leaves the line not JSON;
+    - Arrow's reader, given the records' schema, refuses a value of another
+      type (a float or ``true`` where an int goes), a duplicate key, a key
+      not in the schema, a line that is not JSON;
+    - one record a line (two objects on one line read as two rows);
+    - every key of the schema on every line (a field missing is not taken
+      for a null): ``"key":`` counted over the block (only a key ends so in
+      such a line, and no object has more keys than its schema).
+
+    The records are then those of a Parquet file, whose batches are checked
+    as its are: whole (``batch_ok``: Ghost Hand), else 4,096 records at a
+    time by ``FastCheck.ok_batch`` (the pairs made two strings again:
+    ``records_vector.seat_pairs``).
+    """
+
+    def __init__(self, fast: FastCheck, first: dict, first_line: bytes):
+        import pyarrow as pa
+
+        from bower.sim.records import parquet_schema
+
+        self.fast = fast
+        self.schema = parquet_schema(fast.variant, fast.rules)
+
+        def keys(typ) -> int:
+            return sum(1 + keys(typ.field(i).type) for i in range(typ.num_fields)) if pa.types.is_struct(typ) else 0
+
+        def struct_in_list(typ) -> bool:
+            if pa.types.is_list(typ):
+                return pa.types.is_struct(typ.value_type) or struct_in_list(typ.value_type)
+            return pa.types.is_struct(typ) and any(struct_in_list(typ.field(i).type) for i in range(typ.num_fields))
+
+        self.keys = sum(1 + keys(f.type) for f in self.schema)  # keys a line holds (nested objects' too)
+        self.usable = not any(struct_in_list(f.type) for f in self.schema) and fast.cp.seats <= 10
+        self.whole = fast.variant.records_batch_check  # batches checked whole (records_vector), else ``ok_batch``
+        # the fields every line leads with, the same in every record (read once: not parsed again a line)
+        self.lead = ("variant", "rules_version", "rules")
+        self.first = first
+        head = {k: first[k] for k in self.lead if k in first}
+        prefix = json.dumps(head, separators=(",", ":"))[:-1].encode() + b","
+        self.prefix = prefix if len(head) == len(self.lead) and first_line.startswith(prefix) \
+            and all(n in self.schema.names for n in self.lead) else None
+        self.rest = pa.schema([f for f in self.schema if f.name not in self.lead])
+
+    def _marked(self, buf: bytes):
+        """``buf`` with each ``[S,"`` (S a seat's digit) as ``["S~``, the same length (a NumPy array of its bytes)."""
+        import numpy as np
+
+        b = np.frombuffer(buf, np.uint8).copy()
+        at = np.flatnonzero(b[:-3] == ord("["))
+        at = at[(b[at + 2] == ord(",")) & (b[at + 3] == ord('"')) & (b[at + 1] - ord("0") < self.fast.cp.seats)]
+        seat = b[at + 1]  # (uint8: a byte below "0" wraps high)
+        b[at + 1] = ord('"')
+        b[at + 2] = seat
+        b[at + 3] = PAIR_MARK
+        return b
+
+    def ok(self, buf: bytes) -> bool:
+        """Whether every line of ``buf`` (whole lines; the last may lack its newline) certainly passes the check."""
+        import pyarrow as pa
+        import pyarrow.json as pj
+
+        from bower.sim.records_vector import batch_ok, seat_pairs
+
+        if not self.usable or len(buf) < 4 or not buf.isascii() or b"\\" in buf or b"~" in buf:
+            return False
+        lines = buf.count(b"\n") + (not buf.endswith(b"\n"))
+        if buf.count(b'":') != self.keys * lines:
+            return False
+        schema = self.schema
+        if self.prefix is not None:  # each line led by record 0's variant, rules_version and rules, as written
+            stripped = (b"\n" + buf).replace(b"\n" + self.prefix, b"\n{")
+            if len(buf) + 1 - len(stripped) != lines * (len(self.prefix) - 1):
+                return False
+            buf, schema = stripped[1:], self.rest
+        try:
+            table = pj.read_json(pa.py_buffer(self._marked(buf)),
+                                 read_options=pj.ReadOptions(use_threads=False, block_size=1 << 20),
+                                 parse_options=pj.ParseOptions(explicit_schema=schema,
+                                                               unexpected_field_behavior="error"))
+        except (pa.ArrowException, ValueError):
+            return False
+        if table.num_rows != lines:
+            return False
+        for batch in table.combine_chunks().to_batches():
+            if self.prefix is not None:  # the columns of the prefix, as record 0 has them
+                cols = {f.name: pa.repeat(pa.scalar(self.first[f.name], f.type), batch.num_rows)
+                        for f in self.schema if f.name in self.lead}
+                cols.update(zip(batch.schema.names, batch.columns))
+                batch = pa.RecordBatch.from_arrays([cols[f.name] for f in self.schema], schema=self.schema)
+            try:
+                if self.whole:
+                    if not batch_ok(self.fast, batch, marked=True):
+                        return False
+                    continue
+                cols = dict(zip(batch.schema.names, batch.columns))
+                for name in ("calls", "plays"):  # the pairs as a Parquet file's, for ``FastCheck.ok_batch``
+                    if name in cols:
+                        cols[name] = seat_pairs(cols[name])
+                        if cols[name] is None:
+                            return False
+                batch = pa.RecordBatch.from_arrays(list(cols.values()), schema=batch.schema)
+                if not all(self.fast.ok_batch(batch.slice(i, 4096)) for i in range(0, batch.num_rows, 4096)):
+                    return False
+            except (ArithmeticError, IndexError, ValueError, TypeError, KeyError):  # unusual: the line check says
+                return False
+        return True
+
+
+def _lines(buf: bytes) -> list:
+    """The lines of ``buf`` as reading the file gives them: each with its newline (a last line without one, as is)."""
+    lines = [line + b"\n" for line in buf.split(b"\n")]
+    last = lines.pop()
+    if last != b"\n":
+        lines.append(last[:-1])
+    return lines
+
+
+def _line_items(path, lines: list, n: int, lineno: int):
+    """``(record, where)`` of JSONL lines as ``iter_file`` gives them: ``n`` records and ``lineno`` lines before."""
+    for k, raw in enumerate(lines, lineno + 1):
+        if not raw.strip():
+            continue
+        where = label(path, n, k)
+        yield parse_line(raw, where, k == 1), where
+        n += 1
+
+
+def _jsonl_blocks(path, fh, size: int):
+    """The bytes of an open file in blocks of about ``size``, each cut after a newline (the last as it ends)."""
+    rest = b""
+    while True:
+        try:
+            data = fh.read(size)
+        except OSError as e:
+            raise _records_error(f"cannot read records from {path}: {e.strerror or e}") from None
+        if not data:
+            if rest:
+                yield rest
+            return
+        buf = rest + data
+        cut = buf.rfind(b"\n") + 1
+        if cut:
+            yield buf[:cut]
+        rest = buf[cut:]
+
+
+def check_jsonl(path, required: bool = True, block: int = JSONL_BLOCK) -> int:
+    """Check every record of a ``.jsonl`` file as ``checked_batches`` does, in bulk; the number of records.
+
+    Record 0 is checked in full and fixes the variant and rules; then each
+    block of lines is read into Arrow and checked column-wise when it can be
+    (``JsonlBulk``), else in pieces of ``JSONL_PIECE`` lines, and a piece
+    that does not pass is read line by line and checked in full
+    (``checked``), which names the first fault exactly as every reader does.
+    A block none of whose pieces passes ends the bulk reading (records with
+    more fields than ``simulate`` writes, such as ``dd``: the rest line by line).
+    """
+    items = iter_file(path)
+    first = next(items)  # (a file that cannot be read, or holds no record: iter_file says why)
+    items.close()
+    v, rules, need = _first_record(path, *first, required)
+    for _ in checked([first], v, need):  # record 0 in full: the quick tests are made from it
+        pass
+    with open(path, "rb") as fh:
+        line = fh.readline()
+    bulk = JsonlBulk(FastCheck(v, first[0], rules, need), first[0], line)
+    n = lineno = 0
+
+    def by_line(lines: list) -> None:
+        nonlocal n
+        for _ in checked(_line_items(path, lines, n, lineno), v, need):
+            n += 1
+
+    with open(path, "rb") as fh:
+        for buf in _jsonl_blocks(path, fh, block):
+            if bulk.ok(buf):
+                k = buf.count(b"\n") + (not buf.endswith(b"\n"))
+                n, lineno = n + k, lineno + k
+                continue
+            lines = _lines(buf)
+            if not bulk.usable or len(lines) <= JSONL_PIECE:
+                by_line(lines)
+            else:
+                passed = 0
+                for i in range(0, len(lines), JSONL_PIECE):
+                    piece = lines[i:i + JSONL_PIECE]
+                    if bulk.ok(b"".join(piece)):
+                        n += len(piece)
+                        passed += 1
+                    else:
+                        by_line(piece)
+                    lineno += len(piece)
+                if not passed:  # records of another form (fields bower's simulate does not write): line by line
+                    bulk.usable = False
+                continue
+            lineno += len(lines)
+    if n == 0:
+        raise _records_error(f"{path} holds no records")
+    return n

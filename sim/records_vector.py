@@ -29,16 +29,18 @@ def _np(arr, fill=-1) -> np.ndarray:
 _LUTS: dict = {}
 
 
-def _codes(strings, names) -> np.ndarray | None:
+def _codes(strings, names, skip: int = 0) -> np.ndarray | None:
     """Each string's position in ``names`` (int16 numpy; -1: not one of them), None when one is null.
 
     Names of one or two bytes (seats, cards) are looked up by the strings'
     bytes (a longer string is -1); a dictionary array (``read_dictionary``)
-    by its values.
+    by its values. ``skip``: the bytes of each string's start left out (each
+    string has them: ``_marked_pairs``; names of one or two bytes only).
     """
     import pyarrow as pa
 
-    if strings.null_count:
+    if strings.null_count or skip and (pa.types.is_dictionary(strings.type)
+                                       or any(not 1 <= len(x.encode()) <= 2 for x in names)):
         return None
     names = tuple(names)
     if pa.types.is_dictionary(strings.type):  # (read with ``read_dictionary``): the codes of the dictionary's values
@@ -65,8 +67,8 @@ def _codes(strings, names) -> np.ndarray | None:
     _, offs, data = strings.buffers()
     offs = np.frombuffer(offs, np.int32)[strings.offset:strings.offset + n + 1]
     data = np.frombuffer(data, np.uint8) if data is not None else np.zeros(1, np.uint8)
-    lens = np.diff(offs)
-    start = offs[:-1]
+    lens = np.diff(offs) - skip
+    start = offs[:-1] + skip
     if len(data) < 2:
         data = np.concatenate([data, np.zeros(2, np.uint8)])
     first = data[np.minimum(start, len(data) - 1)].astype(np.int32)
@@ -104,6 +106,43 @@ def _pairs(lists, names, n_seats: int):
     return lengths, seats, values - n_seats
 
 
+def _marked_pairs(lists, names, n_seats: int):
+    """``_pairs`` of a column read from JSONL with each pair as one marked string, ``[["0~JD"], ...]``
+    (``records_check.JsonlBulk``): every pair one string, its seat's digit, the mark ``~``, the value."""
+    import pyarrow.compute as pc
+
+    from bower.sim.records_check import PAIR_MARK
+
+    if lists.null_count:
+        return None
+    lengths = _np(pc.list_value_length(lists))
+    inner = lists.flatten()
+    if inner.null_count or len(inner) and np.any(_np(pc.list_value_length(inner)) != 1):
+        return None
+    vals = inner.flatten()
+    n = len(vals)
+    if vals.null_count:
+        return None
+    if n == 0:
+        return lengths, np.zeros(0, np.int16), None if names is None else np.zeros(0, np.int16)
+    _, offs, data = vals.buffers()
+    offs = np.frombuffer(offs, np.int32)[vals.offset:vals.offset + n + 1]
+    if np.any(np.diff(offs) < 2):
+        return None
+    data = np.frombuffer(data, np.uint8)
+    if np.any(data[offs[:-1] + 1] != PAIR_MARK):
+        return None
+    seats = data[offs[:-1]].astype(np.int16) - ord("0")
+    if seats.min() < 0 or seats.max() >= n_seats:
+        return None
+    if names is None:
+        return lengths, seats, None
+    values = _codes(vals, list(names), skip=2)
+    if values is None or values.min() < 0:
+        return None
+    return lengths, seats, values
+
+
 def _card_lists(lists, names, size: int) -> np.ndarray | None:
     """A ``list<string>`` column, each list ``size`` cards of ``names``: their codes as (rows, size), else None."""
     import pyarrow.compute as pc
@@ -112,6 +151,31 @@ def _card_lists(lists, names, size: int) -> np.ndarray | None:
         return None
     codes = _codes(lists.flatten(), names)
     return None if codes is None or len(codes) and codes.min() < 0 else codes.reshape(-1, size)
+
+
+def seat_pairs(lists):
+    """A column of pairs read from JSONL as one marked string each, ``[["0~JD"], ...]``, as the pairs
+    ``[["0", "JD"], ...]`` of a Parquet file; None unless every pair is one string ``S~VALUE`` (``_marked_pairs``)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from bower.sim.records_check import PAIR_MARK
+
+    if lists.null_count:
+        return None
+    inner = lists.flatten()
+    if inner.null_count or len(inner) and np.any(_np(pc.list_value_length(inner)) != 1):
+        return None
+    values = inner.flatten()
+    n = len(values)
+    if values.null_count or n and not pc.all(pc.equal(pc.utf8_slice_codeunits(values, 1, 2), chr(PAIR_MARK))).as_py():
+        return None
+    both = pa.concat_arrays([pc.utf8_slice_codeunits(values, 0, 1), pc.utf8_slice_codeunits(values, 2, 1 << 30)])
+    order = (np.arange(2 * n) // 2 + np.tile(np.array([0, n]), n)).astype(np.int64)  # seat 0, value 0, seat 1, ...
+    pairs = pa.ListArray.from_arrays(pa.array(np.arange(0, 2 * n + 1, 2, dtype=np.int32)),
+                                     both.take(pa.array(order)) if n else pa.array([], pa.string()))
+    ends = np.concatenate(([0], np.cumsum(_np(pc.list_value_length(lists))))).astype(np.int32)
+    return pa.ListArray.from_arrays(pa.array(ends), pairs)
 
 
 def plain_type(typ):
@@ -166,8 +230,12 @@ def _rules_ok(fast, batch) -> bool:
     return True
 
 
-def batch_ok(fast, batch) -> bool:
-    """Whether every record of ``batch`` (a pyarrow RecordBatch of a file's record columns) certainly passes."""
+def batch_ok(fast, batch, marked: bool = False) -> bool:
+    """Whether every record of ``batch`` (a pyarrow RecordBatch of a file's record columns) certainly passes.
+
+    ``marked``: ``calls`` and ``plays`` hold each pair as one marked string (a JSONL file read in bulk:
+    ``_marked_pairs``), not as two.
+    """
     from bower.kernels.tables import EFF_SUIT, POWER
     from bower.sim.records import parquet_schema
     from bower.sim.solve import next_seat
@@ -204,7 +272,8 @@ def batch_ok(fast, batch) -> bool:
         return False
     if not (_no_nulls(col("tricks")) and _no_nulls(col("points"))):
         return False
-    calls = _pairs(col("calls"), None, n_seats)
+    pairs_of = _marked_pairs if marked else _pairs
+    calls = pairs_of(col("calls"), None, n_seats)
     if calls is None:
         return False
     deck = list(fast.index)  # the deck's card names; code k is card fast.index[deck[k]]
@@ -217,7 +286,7 @@ def batch_ok(fast, batch) -> bool:
         if codes is None:
             return False
         hands[deal.type.field(i).name] = codes
-    plays = _pairs(col("plays"), deck, n_seats)
+    plays = pairs_of(col("plays"), deck, n_seats)
     if plays is None:
         return False
     lengths, seats, cards = plays

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bower
 from bower.sim import runner
@@ -195,3 +198,166 @@ def test_a_spoiled_field_is_refused_naming_record_and_field(ghost, tmp_path, nam
         assert name in str(e.value), str(e.value)
     with pytest.raises(bower.BowerError, match=f"record {i}"):
         list(bower.read_records(str(path), batch_size=500))
+
+
+# ---- a JSONL file checked in bulk (records_check.JsonlBulk, check_jsonl) -----------------------------------------
+
+_TOKEN = re.compile(rb'"[^"]*"|-?[0-9][0-9.eE+-]*|true|false|null|[\[\]{}:,]|\s+|.')
+_MEMBER = re.compile(rb'(,"[^"]+":)(-?[0-9]+|null|true|false|"[^"]*")')  # a scalar member after the first
+_NEW = [b'1', b'1.0', b'-0', b'1e0', b'true', b'null', b'"0"', b'"x"', b'"JH"', b'"ghost"', b'[0,"JH"]', b'["0","JH"]',
+        b'[3,"JH"]', b'[0,"JH",1]', b'"hand":1,', b',"hand":1', b'"maker":', b',"x":1', b'{', b'}', b'[', b']', b',',
+        b':', b'"', b'~', b'\\u0030', b' ', b'\n', b'\xc3\xa9', b'\xff', b'{"variant":"ghost"}', b'99999999999999999999']
+
+
+def _bulk(path):
+    """(JsonlBulk of a file's record 0, its variant, the fields needed), as ``check_jsonl`` makes them."""
+    from bower.sim.records_check import FastCheck, JsonlBulk, _first_record, iter_file
+
+    first = next(iter_file(path))
+    v, rules, need = _first_record(path, *first, True)
+    with open(path, "rb") as fh:
+        line = fh.readline()
+    return JsonlBulk(FastCheck(v, first[0], rules, need), first[0], line), v, need
+
+
+def _line_by_line(path) -> str | None:
+    """The fault the line-by-line check names in a JSONL file (``checked_batches``), None when it passes it."""
+    from bower.sim.errors import UserError
+    from bower.sim.records_check import checked_batches
+
+    try:
+        for _ in checked_batches(path):
+            pass
+    except UserError as e:
+        return str(e)
+    return None
+
+
+@st.composite
+def _mutated(draw, lines: list) -> bytes:
+    """The lines after record 0 with a few tokens deleted, replaced, moved or inserted (record 0 as it is)."""
+    out = list(lines)
+    for _ in range(draw(st.integers(1, 3))):
+        k = draw(st.integers(1, len(out) - 1))
+        toks = _TOKEN.findall(out[k])
+        i = draw(st.integers(0, len(toks) - 1))
+        j = draw(st.integers(i, min(len(toks), i + 4)))
+        how = draw(st.sampled_from(["delete", "replace", "insert", "copy", "member", "member", "member"]))
+        members = list(_MEMBER.finditer(out[k]))
+        if how == "member" and members:  # a scalar member of an object left out, doubled, or made null or another
+            m = draw(st.sampled_from(members))
+            new = draw(st.sampled_from([b"", b"", b"", m.group() * 2, m.group(1) + b"null", m.group(1) + b"0",
+                                        m.group(1) + b'"0"', m.group(1) + b"1.0", m.group(1) + b"false"]))
+            out[k] = out[k][:m.start()] + new + out[k][m.end():]
+            continue
+        if how == "delete":
+            toks[i:j] = []
+        elif how == "replace":
+            toks[i:j] = [draw(st.sampled_from(_NEW))]
+        elif how == "insert":
+            toks.insert(i, draw(st.sampled_from(_NEW)))
+        else:  # a run of tokens of this or another line put somewhere in this one
+            other = _TOKEN.findall(out[draw(st.integers(0, len(out) - 1))])
+            a = draw(st.integers(0, len(other) - 1))
+            toks[i:i] = other[a:a + draw(st.integers(1, 6))]
+        out[k] = b"".join(toks)
+    return b"\n".join(out) + b"\n"
+
+
+def _small(folder, variant: str) -> tuple:
+    """A JSONL file of 40 hands of ``variant`` (seed 11): its path and its lines."""
+    path = folder / f"{variant}.jsonl"
+    runner.simulate(variant=variant, hands=40, seed=11, records_path=str(path))
+    return str(path), path.read_bytes().splitlines()
+
+
+@pytest.fixture(scope="module")
+def small_jsonl(tmp_path_factory):
+    """A Ghost Hand JSONL file of 40 hands (seed 11): its path and its lines."""
+    return _small(tmp_path_factory.mktemp("bulk"), "ghost")
+
+
+@pytest.fixture(scope="module", params=["ghost", "cutthroat", "hasenpfeffer", "euchre"])
+def any_jsonl(request, tmp_path_factory):
+    """A JSONL file of 40 hands (seed 11) of each variant: its path and its lines."""
+    return _small(tmp_path_factory.mktemp("bulk"), request.param)
+
+
+def test_the_bulk_check_passes_the_lines_bower_writes(any_jsonl, tmp_path):
+    from bower.sim.records_check import check_jsonl
+
+    path, lines = any_jsonl
+    bulk, _, _ = _bulk(path)
+    assert bulk.usable and bulk.prefix is not None
+    assert bulk.ok(b"\n".join(lines) + b"\n") and bulk.ok(b"\n".join(lines))
+    assert check_jsonl(path) == 40 == check_jsonl(path, block=4096)
+    assert bulk.whole == (bulk.fast.variant.name == "ghost")  # Ghost Hand's batches checked whole
+
+
+@pytest.mark.parametrize("change", [
+    (b'"maker":0,', b''),  # a field missing (Arrow would read it as null)
+    (b'"swap":', b'"swap":1.0,"x":'),  # a float where an int goes
+    (b'"dealer":0', b'"dealer":true'),
+    (b'"tricks":{"0":', b'"tricks":{"0":0,"0":'),  # a key twice
+    (b'[[0,"', b'[["0","'),  # a seat written as text
+    (b'[[0,"', b'[[0,"x","'),  # a pair of three
+    (b'[[0,"', b'[["0~'),  # a pair as the one string the bulk reading makes of it
+    (b'}\n', b'}{"variant":"ghost"}\n'),  # two objects on a line
+    (b'"hand":', b'"hand" :'),  # not bower's spacing
+    (b'"C"', b'"\\u0043"'),  # an escape
+])
+def test_the_bulk_check_leaves_to_the_line_check_what_arrow_would_read_otherwise(small_jsonl, change):
+    path, lines = small_jsonl
+    bulk, _, _ = _bulk(path)
+    text = b"\n".join(lines) + b"\n"
+    at = text.index(change[0], len(lines[0]))
+    assert not bulk.ok(text[:at] + change[1] + text[at + len(change[0]):])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_bulk_check_passes_only_what_the_line_check_passes(any_jsonl, tmp_path, data):
+    from bower.sim import records_check
+    from bower.sim.errors import UserError
+
+    path, lines = any_jsonl
+    bulk, _, _ = _bulk(path)
+    text = data.draw(_mutated(lines))
+    spoiled = tmp_path / "m.jsonl"
+    spoiled.write_bytes(text)
+    want = _line_by_line(str(spoiled))
+    if bulk.ok(text):
+        assert want is None, want
+    piece, records_check.JSONL_PIECE = records_check.JSONL_PIECE, data.draw(st.sampled_from([256, 3]))
+    try:  # the file in one block, or in blocks of two or three lines; a block not passed in pieces of 3 lines
+        records_check.check_jsonl(str(spoiled), block=data.draw(st.sampled_from([1 << 20, 2000])))
+        got = None
+    except UserError as e:
+        got = str(e)
+    finally:
+        records_check.JSONL_PIECE = piece
+    assert got == want
+
+
+def test_a_member_left_out_or_made_null_is_passed_only_as_the_line_check_passes_it(any_jsonl, tmp_path):
+    """Each scalar member of some lines (every line holding a null among them) left out, made null, or doubled."""
+    from bower.sim.errors import UserError
+    from bower.sim.records_check import checked, parse_line
+
+    path, lines = any_jsonl
+    bulk, v, need = _bulk(path)
+    first = parse_line(lines[0], "record 0", True)
+    some = [k for k, line in enumerate(lines) if b"null" in line or k < 6][:12]
+    tried = passed = 0
+    for k in some:
+        for m in _MEMBER.finditer(lines[k]):
+            for new in (b"", m.group(1) + b"null", m.group() * 2):
+                line = lines[k][:m.start()] + new + lines[k][m.end():]
+                tried += 1
+                if bulk.ok(line + b"\n"):
+                    passed += 1
+                    try:  # (after record 0, which fixes the variant and rules)
+                        list(checked([(first, "record 0"), (parse_line(line, "record 1"), "record 1")], v, need))
+                    except UserError as e:
+                        raise AssertionError(f"line {k} with {new!r} for {m.group()!r}: {e}") from None
+    assert tried > 100 and passed < tried

@@ -62,7 +62,7 @@ def _analyze_unknown(path: str, scratch: str, strategy, threads, solve_dd: bool,
         writer = JsonlWriter(part, v, recs[0].get("rules") or {}, read_meta(path) or {})
         writer.write_dicts(known)
         writer.close()
-        got = stream.analyze(part, stream.open_records(part), choice[1], threads=threads)
+        got = stream.analyze(part, stream.open_records(part), choice[1], threads=threads, check=False)
         tables, shown = got["tables"], list(got["shown"])
     played = sum(dd.is_played(v, r) for r in recs)
     solved = 0
@@ -107,9 +107,11 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
     """Print the analysis tables of a .jsonl or .parquet records file (any variant), or of a .egn game.
 
     The file is read batch by batch (Parquet by DuckDB) in constant memory,
-    each record checked: one that is not what it claims (a malformed card, a
-    wrong number of cards, a card twice, a seat out of range, a field that
-    is not a number) is named with its field, and nothing is printed. The
+    each record checked in full first, its plays too, by the check replay
+    and solve --records use: one that is not what it claims (a malformed
+    card, a wrong number of cards, a card twice, a card its seat did not
+    hold, a seat out of range, plays out of turn, a field that is not a
+    number) is named with its field, and nothing is printed. The
     trick estimates are those of the strategy the file records (--strategy
     overrides it).
 
