@@ -239,7 +239,8 @@ def test_euchre_searched_calls_with_the_true_deal_are_double_dummy_best(rules):
         if maker < 0:
             return 0
         m_alone, lone, sitting, leader = eh.contract(hands, np.int64(trump), np.int64(maker), np.int64(dealer),
-                                                     rules_vec, params, wt, np.int64(0), np.int64(alone), dstate, dbuf)
+                                                     rules_vec, params, wt, np.int64(0), np.int64(alone), dstate, dbuf,
+                                                     bool(trump == up // 6))  # trump made in round one
         active = 15 & ~sitting
         hands = np.array([h if active >> s & 1 else 0 for s, h in enumerate(hands)], np.int64)
         mt = solve_position(hands, np.int64(active), np.int64(trump), np.zeros(4, np.int64), np.int64(0),
