@@ -56,19 +56,24 @@ class GameError(UserError, ValueError):
 # ---------------------------------------------------------------- the 24-card deck's play (Euchre, Cutthroat, Ghost Hand)
 
 JACK = 2  # a card is suit * 6 + rank, ranks 9 T J Q K A (bower.sim.cards)
+JOKER = 24  # the joker, in a deck that has one (bower.sim.cards)
 
 
 def effective_suits(trump: int, deck: int = 24) -> tuple:
-    """Suit of each card as play sees it: the left bower (the other jack of trump's colour) is trump."""
-    return tuple(trump if (c % 6 == JACK and c // 6 == trump ^ 1) else c // 6 for c in range(deck))
+    """Suit of each card as play sees it: the left bower (the other jack of trump's colour) is trump, and so is
+    the joker (card 24) of a 25-card deck."""
+    return tuple(trump if (c == JOKER or (c % 6 == JACK and c // 6 == trump ^ 1)) else c // 6 for c in range(deck))
 
 
 def powers(trump: int, deck: int = 24) -> tuple:
-    """Trick power of each card with ``trump``: trumps above all (right bower, left bower, A K Q T 9), then rank."""
+    """Trick power of each card with ``trump``: trumps above all (the joker of a 25-card deck, right bower, left
+    bower, A K Q T 9), then rank."""
     out = []
     for c in range(deck):
         suit, rank = divmod(c, 6)
-        if suit == trump and rank == JACK:
+        if c == JOKER:
+            out.append(100 + 30)
+        elif suit == trump and rank == JACK:
             out.append(100 + 20)
         elif suit == trump ^ 1 and rank == JACK:
             out.append(100 + 19)

@@ -102,14 +102,14 @@ world's.
 from __future__ import annotations
 
 from bower.sim.cards import card_str
-from bower.sim.game import _below, CHANCE, draw_hidden, GameError, HandGame, HandState, uniform_source
+from bower.sim.game import (_below, CHANCE, draw_hidden, effective_suits, GameError, HandGame, HandState, powers,
+                            uniform_source)
 
 PLAYERS = 4
 HAND = 6
 TRICKS = 6
 DECK = 25
 JOKER = 24
-JACK = 2
 SUITS = "CSDH"
 FORCED_BID = 3
 LITTLE_PEPPER = 6
@@ -134,37 +134,8 @@ NUMERIC_NAMES = ("pass", "1", "2", "3", "4", "5", "6")
 PEPPER_NAMES = ("pass", "1", "2", "3", "4", "5", "little-pepper", "big-pepper")
 
 
-def _effective_suits(trump: int) -> tuple:
-    """Suit of each card as play sees it: the left bower (the other jack of trump's colour) and the joker are trump."""
-    out = []
-    for c in range(DECK):
-        if c == JOKER or (c % 6 == JACK and c // 6 == trump ^ 1):
-            out.append(trump)
-        else:
-            out.append(c // 6)
-    return tuple(out)
-
-
-def _powers(trump: int) -> tuple:
-    """Trick power of each card with ``trump``: joker, right bower, left bower, A K Q T 9 of trump, then by rank."""
-    out = []
-    for c in range(DECK):
-        suit, rank = divmod(c, 6)
-        if c == JOKER:
-            out.append(100 + 30)
-        elif suit == trump and rank == JACK:
-            out.append(100 + 20)
-        elif suit == trump ^ 1 and rank == JACK:
-            out.append(100 + 19)
-        elif suit == trump:
-            out.append(100 + rank)
-        else:
-            out.append(rank)
-    return tuple(out)
-
-
-EFFECTIVE = tuple(_effective_suits(t) for t in range(4))
-POWER = tuple(_powers(t) for t in range(4))
+EFFECTIVE = tuple(effective_suits(t, DECK) for t in range(4))
+POWER = tuple(powers(t, DECK) for t in range(4))
 _FULL = (1 << DECK) - 1
 
 
