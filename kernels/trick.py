@@ -27,7 +27,12 @@ import numpy as np
 from bower.kernels.bits import highest, lowest, popcount, smear
 from bower.kernels.jit import kernel
 from bower.kernels.play import random_card
-from bower.kernels.tables import S_PLAIN, S_TRUMPS, SLOT_ORDER, SLOT_RANK, SLOT_SUIT, SLOT_SUIT_OF, slot_cards, slot_ranks
+from bower.kernels.tables import (S_PLAIN, S_TRUMPS, SLOT_ORDER, SLOT_RANK, SLOT_SUIT, SLOT_SUIT_OF, slot_cards,
+                                  slot_ranks)
+
+# ``play_tricks``'s ``team``: two bits per seat, its side
+PARTNERS = 0b01000100  # four seats in two partnerships: seats 0 and 2 side 0, 1 and 3 side 1
+EACH_ALONE = 0b100100  # three seats, every player for itself
 
 
 @kernel(inline="always")

@@ -53,7 +53,6 @@ from bower.kernels.tables import (
 N_SEATS = 4
 HAND_SIZE = 5
 N_TRICKS = 5
-TEAMS = 0b01000100  # two bits per seat, its side: seats 0 and 2 side 0, 1 and 3 side 1 (``trick.play_tricks``)
 N_CARDS = 24
 MAX_CALLS = 8
 MAX_PLAYS = N_SEATS * N_TRICKS
@@ -460,12 +459,12 @@ def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbu
     v3 = slot_ranks(hands[3], trump)
     lead_min = params[maker, Q_LEAD_TRUMP]
     if search is None:  # compiled without the search (``search_arg``): no seat searches
-        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, TEAMS, out, SLOT_DECK[trump], trump, leader, maker,
-                                maker ^ 2, lead_min, nxt, next_suit, rnd, core.pick_random, (dstate, dbuf), rec, R_PLAYS,
-                                True)
+        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, core.PARTNERS, out, SLOT_DECK[trump], trump,
+                                leader, maker, maker ^ 2, lead_min, nxt, next_suit, rnd, core.pick_random,
+                                (dstate, dbuf), rec, R_PLAYS, True)
     else:
-        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, TEAMS, out, SLOT_DECK[trump], trump, leader, maker,
-                                maker ^ 2, lead_min, nxt, next_suit, rnd, pick_card,
+        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, core.PARTNERS, out, SLOT_DECK[trump], trump,
+                                leader, maker, maker ^ 2, lead_min, nxt, next_suit, rnd, pick_card,
                                 (params, dstate, dbuf, rec, ws, wt, stick, pim), rec, R_PLAYS, True)
     tricks[0], tricks[1], tricks[2], tricks[3] = t & 255, (t >> 8) & 255, (t >> 16) & 255, t >> 24
     rec[R_NPLAYS] = n
@@ -487,8 +486,8 @@ def play_plain(h0, h1, h2, h3, trump, leader, maker, out, next_suit, params, rec
     two partnerships, ``out`` the seats sitting out, a defender's "next" lead on the first trick)."""
     nxt = next_leaders(params, maker, next_suit)
     t, n = core.play_tricks(slot_ranks(h0, trump), slot_ranks(h1, trump), slot_ranks(h2, trump),
-                            slot_ranks(h3, trump), N_SEATS, N_TRICKS, TEAMS, out, SLOT_DECK[trump], trump, leader,
-                            maker, maker ^ 2, params[maker, Q_LEAD_TRUMP], nxt, next_suit, 0, core.no_pick, (),
+                            slot_ranks(h3, trump), N_SEATS, N_TRICKS, core.PARTNERS, out, SLOT_DECK[trump], trump,
+                            leader, maker, maker ^ 2, params[maker, Q_LEAD_TRUMP], nxt, next_suit, 0, core.no_pick, (),
                             rec, R_PLAYS, True)
     tricks[0], tricks[1], tricks[2], tricks[3] = t & 255, (t >> 8) & 255, (t >> 16) & 255, t >> 24
     rec[R_NPLAYS] = n

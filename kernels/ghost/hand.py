@@ -62,7 +62,6 @@ DECK = np.int64((1 << 24) - 1)
 N_SEATS = 3
 HAND_SIZE = 6
 N_TRICKS = 6
-SIDES = 0b100100  # two bits per seat, its side: every player for itself (``trick.play_tricks``)
 N_PLAYS = N_SEATS * N_TRICKS
 MOON = 6
 MAX_CALLS = 8
@@ -751,15 +750,12 @@ def pick_card(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
     """``pick_plain`` with the search: a seat whose strategy row has ``pimc_worlds`` >= 1 (a bit of ``pim``) plays
     by ``pimc_card`` (``ctx`` adds ``rows``, ``seat_rows``, ``rec``, ``base``, the workspace ``ws`` and ``pim``)."""
     choices, use_choices, rows, seat_rows, rec, base, dstate, dbuf, ws, pim = ctx
-    cards = core.slot_cards(legal, trump)
-    if use_choices:
-        return SLOT_RANK[trump, nth_card(cards, choices[n] % popcount(cards))]
-    if (pim >> seat) & 1 == 1:
+    if not use_choices and (pim >> seat) & 1 == 1:
         r = seat_rows[0] if seat == 0 else (seat_rows[1] if seat == 1 else seat_rows[2])
         return SLOT_RANK[trump, pimc_card(seat, core.slot_cards(hand, trump), core.slot_cards(v0, trump),
                                           core.slot_cards(v1, trump), core.slot_cards(v2, trump), trump, r, rows,
                                           seat_rows, rec, base, np.int64(n), dstate, dbuf, ws)]
-    return SLOT_RANK[trump, random_card(cards, dstate, dbuf)]
+    return pick_plain(seat, n, hand, legal, v0, v1, v2, v3, trump, (choices, use_choices, dstate, dbuf))
 
 
 @kernel(_nrt=False)
@@ -791,12 +787,12 @@ def play_core(h0, h1, h2, trump, leader, maker, rows, seat_rows, choices, use_ch
     v1 = slot_ranks(h1, trump)
     v2 = slot_ranks(h2, trump)
     if search is None:
-        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, SIDES, 0, SLOT_DECK[trump], trump, leader,
-                                maker, -1, lead_min, 0, -1, rnd, pick_plain, (choices, use_choices, dstate, dbuf), rec,
-                                base + R_PLAYS, True)
+        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, core.EACH_ALONE, 0, SLOT_DECK[trump],
+                                trump, leader, maker, -1, lead_min, 0, -1, rnd, pick_plain,
+                                (choices, use_choices, dstate, dbuf), rec, base + R_PLAYS, True)
     else:
-        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, SIDES, 0, SLOT_DECK[trump], trump, leader,
-                                maker, -1, lead_min, 0, -1, rnd, pick_card,
+        t, n = core.play_tricks(v0, v1, v2, np.int64(0), N_SEATS, N_TRICKS, core.EACH_ALONE, 0, SLOT_DECK[trump],
+                                trump, leader, maker, -1, lead_min, 0, -1, rnd, pick_card,
                                 (choices, use_choices, rows, seat_rows, rec, base, dstate, dbuf, ws, pim), rec,
                                 base + R_PLAYS, True)
     rec[base + R_NPLAYS] = n

@@ -65,7 +65,6 @@ from bower.kernels.hasenpfeffer.model import MAX_CHOICES, auction_weight
 
 HAND_SIZE = 6
 N_TRICKS = 6
-TEAMS = 0b01000100  # two bits per seat, its side: seats 0 and 2 side 0, 1 and 3 side 1 (``trick.play_tricks``)
 MAX_CALLS = 32
 N_PLAYS = N_SEATS * N_TRICKS
 FORCED_BID = 3
@@ -496,12 +495,12 @@ def play_tricks(hands, trump, leader, bidder, params, dstate, dbuf, rec, tricks,
     deck = SLOT_DECK[trump] | (np.int64(1) << 25)
     lead_min = params[bidder, P_LEAD_TRUMP]
     if search is None:  # compiled without the search (``search_arg``): no seat searches
-        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, TEAMS, 0, deck, trump, leader, bidder, bidder ^ 2,
-                                lead_min, 0, -1, rnd, core.pick_random, (dstate, dbuf), rec, R_PLAYS, True)
+        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, core.PARTNERS, 0, deck, trump, leader, bidder,
+                                bidder ^ 2, lead_min, 0, -1, rnd, core.pick_random, (dstate, dbuf), rec, R_PLAYS, True)
     else:
-        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, TEAMS, 0, deck, trump, leader, bidder, bidder ^ 2,
-                                lead_min, 0, -1, rnd | pim, pick_card, (params, dstate, dbuf, rec, ws, rules, wt, pim),
-                                rec, R_PLAYS, True)
+        t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, core.PARTNERS, 0, deck, trump, leader, bidder,
+                                bidder ^ 2, lead_min, 0, -1, rnd | pim, pick_card,
+                                (params, dstate, dbuf, rec, ws, rules, wt, pim), rec, R_PLAYS, True)
     for s in range(N_SEATS):
         hands[s] = 0
         tricks[s] = (t >> (8 * s)) & 255

@@ -32,7 +32,6 @@ from bower.kernels.hasenpfeffer.hand import (
     R_NCALLS,
     R_NPLAYS,
     R_PLAYS,
-    TEAMS,
     R_POINTS,
     R_TRICKS,
     R_TRUMP,
@@ -343,7 +342,7 @@ def play_plain(h0, h1, h2, h3, trump, leader, bidder, lead_min, rec, write):
     partnerships, the joker in slot 25): the same plays (into ``rec`` with ``write``; the number of plays
     always); returns the tricks by seat, a byte each."""
     t, n = core.play_tricks(core.to_slots(h0, trump), core.to_slots(h1, trump), core.to_slots(h2, trump),
-                            core.to_slots(h3, trump), N_SEATS, N_TRICKS, TEAMS, 0,
+                            core.to_slots(h3, trump), N_SEATS, N_TRICKS, core.PARTNERS, 0,
                             SLOT_DECK[trump] | (np.int64(1) << 25), trump, leader, bidder, bidder ^ 2, lead_min, 0, -1,
                             0, core.no_pick, (), rec, R_PLAYS, write)
     rec[R_NPLAYS] = n
