@@ -905,7 +905,8 @@ class JsonlBulk:
       such a line, and no object has more keys than its schema).
 
     The records are then those of a Parquet file, whose batches are checked
-    as its are: whole (``batch_ok``: Ghost Hand), else 4,096 records at a
+    as its are: whole (``batch_ok``: the variants whose records module has
+    ``batch_play``), else 4,096 records at a
     time by ``FastCheck.ok_batch`` (the pairs made two strings again:
     ``records_vector.seat_pairs``).
     """
@@ -928,7 +929,9 @@ class JsonlBulk:
 
         self.keys = sum(1 + keys(f.type) for f in self.schema)  # keys a line holds (nested objects' too)
         self.usable = not any(struct_in_list(f.type) for f in self.schema) and fast.cp.seats <= 10
-        self.whole = fast.variant.records_batch_check  # batches checked whole (records_vector), else ``ok_batch``
+        from bower.sim.records_vector import covers
+
+        self.whole = covers(fast.variant)  # batches checked whole (records_vector), else ``ok_batch``
         # the fields every line leads with, the same in every record (read once: not parsed again a line)
         self.lead = ("variant", "rules_version", "rules")
         self.first = first

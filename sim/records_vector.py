@@ -1,19 +1,24 @@
-"""A whole batch of Parquet records checked at once with Arrow compute and NumPy (Ghost Hand records).
+"""A whole batch of Parquet records checked at once with Arrow compute and NumPy.
 
 ``batch_ok(fast, batch)`` is True only when every record of the batch
 passes ``FastCheck._ok`` (hence the full check): the same tests, made
-column by column instead of record by record. It is strict: a type other
-than the records' own Arrow type, a null where bower writes none, a seat
-written other than ``"0"`` .. ``"2"``, or a variant it does not cover
-gives False, and the caller checks that batch record by record, which
-names the fault. The Parquet readers (``check_parquet``) ask it first.
+column by column instead of record by record. The shared part (types,
+seats, cards of the deck, complete plays in turn, trick winners) is here;
+each variant's own rules (who sits out, the hands at the first lead after
+a swap, an up-card or a widow, who leads) are the ``batch_play`` of its
+records module (``sim/variants/NAME/records.py``), reached through the
+``Variant``. It is strict: a type other than the records' own Arrow type,
+a null where bower writes none, a seat or card written otherwise, anything
+unusual, or a variant without ``batch_play`` gives False, and the caller
+checks that batch record by record, which names the fault. The Parquet
+readers (``check_parquet``) and the JSONL bulk reader (``JsonlBulk``) ask
+it first.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-GHOST_BIDS = (3, 4, 5, 6)  # ``bid`` of a hand played, as bower writes it (``ghost.scoring.check`` takes these)
 SUITS = ("C", "S", "D", "H")
 
 
@@ -137,7 +142,10 @@ def _marked_pairs(lists, names, n_seats: int):
         return None
     if names is None:
         return lengths, seats, None
-    values = _codes(vals, list(names), skip=2)
+    if all(1 <= len(x.encode()) <= 2 for x in names):
+        values = _codes(vals, list(names), skip=2)
+    else:  # (longer names, such as calls: each value sliced out, then Arrow's lookup)
+        values = _codes(pc.utf8_slice_codeunits(vals, 2, 1 << 30), list(names))
     if values is None or values.min() < 0:
         return None
     return lengths, seats, values
@@ -230,107 +238,270 @@ def _rules_ok(fast, batch) -> bool:
     return True
 
 
+def card_ids(arr, fast) -> np.ndarray | None:
+    """A string column of card names, nulls allowed: each card's number (int64 numpy; -1: null), None when a value
+    is not a card of the deck (``fast.index``) in the records' own spelling."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.cast(arr.type.value_type)
+    null = np.asarray(arr.is_null().to_numpy(zero_copy_only=False), bool) if arr.null_count else None
+    codes = _codes(pc.fill_null(arr, "") if null is not None else arr, list(fast.index))
+    if codes is None:
+        return None
+    ids = _deck_ids(fast)[codes.astype(np.intp)]
+    if null is not None:
+        ids[null] = -1
+        if np.any((codes < 0) & ~null):
+            return None
+    elif len(codes) and codes.min() < 0:
+        return None
+    return ids
+
+
+def card_lists(arr, fast):
+    """A ``list<string>`` column of card names, no list and no name null: (lengths, card numbers of every list in
+    turn) as int64 numpy, None when a value is not a card of the deck."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if arr.null_count:
+        return None
+    lengths = _np(pc.list_value_length(arr))
+    values = arr.flatten()
+    if pa.types.is_dictionary(values.type):
+        values = values.cast(values.type.value_type)
+    if values.null_count:
+        return None
+    ids = card_ids(values, fast)
+    return None if ids is None else (lengths, ids)
+
+
+def _deck_ids(fast) -> np.ndarray:
+    """The card number of each code of the deck's names (``list(fast.index)``)."""
+    return np.array([fast.index[d] for d in fast.index], np.int64)
+
+
+def bits(ids: np.ndarray) -> np.ndarray:
+    """Card numbers (rows, k) as one int64 mask a row (a card as a bit; -1 stands for none)."""
+    return np.bitwise_or.reduce(np.where(ids >= 0, np.left_shift(np.int64(1), np.maximum(ids, 0)), 0), axis=-1)
+
+
+def popcount(x: np.ndarray) -> np.ndarray:
+    """Bits set in each int64."""
+    return np.bitwise_count(np.asarray(x, np.int64))
+
+
+def seat_mask(arr, rows: np.ndarray, n_seats: int) -> np.ndarray | None:
+    """A ``list<int>`` column of seats at ``rows``: each row's seats as a mask (int64), None when a list there is
+    null or holds a null or a number that is not a seat (0 .. n_seats - 1). A seat listed twice counts once."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    part = arr.take(pa.array(rows, pa.int64()))
+    if part.null_count:
+        return None
+    lengths = _np(pc.list_value_length(part))
+    values = part.flatten()
+    if values.null_count:
+        return None
+    values = _np(values)
+    if len(values) and (values.min() < 0 or values.max() >= n_seats):
+        return None
+    out = np.zeros(len(rows), np.int64)
+    owner = np.repeat(np.arange(len(rows)), lengths)
+    for s in range(n_seats):
+        out[owner[values == s]] |= 1 << s
+    return out
+
+
+class Batch:
+    """What ``batch_ok`` has read of a batch, for a variant's own part (``batch_play`` of its records module).
+
+    ``col(name)``: a column; ``played``: the rows of hands played (bool);
+    ``rows``: their indices; ``maker`` and ``dealer``: int64 of every row;
+    ``cards[name]``: each card field decoded (``card_ids``, ``card_lists``;
+    a struct as a dict of its fields); ``hands[key]``: ``deal[key]`` as
+    card numbers (rows, hand size); ``pairs(name, names)``: a ``calls`` or
+    ``plays`` column as (lengths, seats, value codes) (``_pairs``).
+    """
+
+    def __init__(self, fast, batch, marked: bool):
+        self.fast, self.batch, self.marked = fast, batch, marked
+        self.col = batch.column
+        self.cards: dict = {}
+        self.hands: dict = {}
+
+    def pairs(self, name: str, names):
+        """``_pairs`` (or ``_marked_pairs`` for a JSONL block) of a column of pairs."""
+        return (_marked_pairs if self.marked else _pairs)(self.col(name), names, self.fast.cp.seats)
+
+
+def _variant_part(v):
+    """The ``batch_play`` of the variant's records module (the module of ``Variant.row_to_dict``), or None."""
+    import importlib
+
+    try:
+        mod = importlib.import_module(v.row_to_dict.__module__)
+    except (ImportError, AttributeError):
+        return None
+    return getattr(mod, "batch_play", None)
+
+
+def covers(v) -> bool:
+    """Whether ``batch_ok`` checks the batches of this variant's records whole (its records module has
+    ``batch_play``)."""
+    return _variant_part(v) is not None
+
+
+def _card_field(arr, fast):
+    """A card field decoded (``Batch.cards``), None when a value is not one of the deck (or a list, object or name
+    in a list is null)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    typ = plain_type(arr.type)
+    if pa.types.is_string(typ):
+        return card_ids(arr, fast)
+    if pa.types.is_list(typ) and pa.types.is_string(typ.value_type):
+        return card_lists(arr, fast)
+    if pa.types.is_struct(typ):
+        if arr.null_count:
+            return None
+        out = {}
+        for i in range(typ.num_fields):
+            sub = _card_field(pc.struct_field(arr, [i]), fast)
+            if sub is None:
+                return None
+            out[typ.field(i).name] = sub
+        return out
+    return None
+
+
 def batch_ok(fast, batch, marked: bool = False) -> bool:
     """Whether every record of ``batch`` (a pyarrow RecordBatch of a file's record columns) certainly passes.
+
+    The shared part: schema, variant, rules, dealer, maker, calls and plays
+    as pairs of a seat and a string, every card field of the deck, each
+    hand of ``deal`` ``hand_size`` cards; and for the hands played: the
+    trump a suit, the plays complete (every seat in play its whole hand),
+    each card once and by the seat holding it, the first trick led by the
+    seat the rules call on, each trick in turn and won as the rules say, its
+    winner leading the next. The variant's own part (``batch_play`` of its
+    records module: who is in play, the hands at the first lead, who leads)
+    says the rest; a variant without one is not covered (False).
 
     ``marked``: ``calls`` and ``plays`` hold each pair as one marked string (a JSONL file read in bulk:
     ``_marked_pairs``), not as two.
     """
+    import pyarrow.compute as pc
+
     from bower.kernels.tables import EFF_SUIT, POWER
     from bower.sim.records import parquet_schema
+    from bower.sim.records_check import CARD_FIELDS
     from bower.sim.solve import next_seat
 
     v, cp = fast.variant, fast.cp
-    if not v.records_batch_check or cp.seats != 3 or cp.joker or len(fast.index) > 30 or batch.num_rows == 0:
+    play = _variant_part(v)
+    if play is None or cp.seats > 4 or batch.num_rows == 0 or len(fast.index) > 25:
         return False
     schema = parquet_schema(v, fast.rules)
     names = set(batch.schema.names)
-    if not names >= set(schema.names) | fast.need:
+    if not names >= set(schema.names) | fast.need or "plays" not in names:
         return False
     if any(plain_type(batch.schema.field(f.name).type) != f.type for f in schema):
         return False
-    import pyarrow.compute as pc
-
     col = batch.column
+    if "unknown" in names and col("unknown").null_count != batch.num_rows:  # cards not known: the full check
+        return False
     variant = _codes(col("variant"), [v.name])
     if variant is None or np.any(variant != 0):
         return False
     if not _rules_ok(fast, batch):
         return False
     n_seats, size = cp.seats, cp.hand_size
-    dealer = col("dealer")
-    if dealer.null_count or not 0 <= _np(dealer).min() <= _np(dealer).max() < v.players:
+    dealer_col = col("dealer")
+    if dealer_col.null_count:
+        return False
+    dealer = _np(dealer_col)
+    if not 0 <= dealer.min() <= dealer.max() < v.players:
         return False
     maker_col = col(cp.maker_field)
     played = ~np.asarray(maker_col.is_null().to_numpy(zero_copy_only=False), bool)
     maker = _np(maker_col)
     if np.any(played & ((maker < 0) | (maker >= n_seats))):
         return False
-    bid = col("bid")
-    bids = _np(bid, 0)
-    if np.any(played & ~np.isin(bids, GHOST_BIDS)):  # ghost.scoring.check: a hand played has a bid 3..6
-        return False
-    if not (_no_nulls(col("tricks")) and _no_nulls(col("points"))):
-        return False
-    pairs_of = _marked_pairs if marked else _pairs
-    calls = pairs_of(col("calls"), None, n_seats)
-    if calls is None:
-        return False
-    deck = list(fast.index)  # the deck's card names; code k is card fast.index[deck[k]]
-    deal = col("deal")
-    if deal.null_count:
-        return False
-    hands = {}
-    for i in range(deal.type.num_fields):  # every hand of the deal: ``size`` cards of the deck
-        codes = _card_lists(pc.struct_field(deal, [i]), deck, size)
-        if codes is None:
+    for name in ("tricks", "points"):
+        if name in schema.names and not _no_nulls(col(name)):
             return False
-        hands[deal.type.field(i).name] = codes
-    plays = pairs_of(col("plays"), deck, n_seats)
+    b = Batch(fast, batch, marked)
+    if "calls" in schema.names and b.pairs("calls", None) is None:
+        return False
+    for f in schema:  # every card field: cards of the deck (a card alone may be null)
+        if f.name in CARD_FIELDS:
+            got = _card_field(col(f.name), fast)
+            if got is None:
+                return False
+            b.cards[f.name] = got
+    deal = b.cards.get("deal")
+    if type(deal) is not dict:
+        return False
+    for key, (lengths, ids) in deal.items():  # every hand of the deal: ``size`` cards
+        if np.any(lengths != size):
+            return False
+        b.hands[key] = ids.reshape(-1, size)
+    plays = b.pairs("plays", list(fast.index))
     if plays is None:
         return False
     lengths, seats, cards = plays
-    m = n_seats * size  # every seat plays its whole hand (all three seats are in play)
-    if np.any(lengths[~played] != 0) or np.any(lengths[played] != m):
+    if np.any(lengths[~played] != 0):
         return False
     rows = np.flatnonzero(played)
+    b.played, b.rows, b.maker, b.dealer = played, rows, maker, dealer
+    got = play(b)  # the variant's own rules: (seats in play, hands at the first lead, first leader) of each hand played
+    if got is None:
+        return False
     if len(rows) == 0:
         return True
+    active, held, leader = got
     trump = _codes(col("trump").take(rows), SUITS)
-    if trump is None or len(trump) and trump.min() < 0:
+    if trump is None or trump.min() < 0:
         return False
-    swap_col = col("swap")
-    swap = _np(swap_col, -1)
-    if np.any(~np.asarray(swap_col.is_null().to_numpy(zero_copy_only=False), bool) & ((swap < 0) | (swap > 2))):
+    trump = trump.astype(np.int64)
+    if np.any((active >> maker[rows]) & 1 == 0):  # the maker plays
         return False
-    # the plays of the hands played: (hand, play); lengths are 0 or m, so they sit in order
-    starts = np.concatenate(([0], np.cumsum(lengths)))[rows]
-    at = starts[:, None] + np.arange(m)
-    seats, cards = seats[at], cards[at]
-    if np.any(seats[:, 0] != maker[rows]):  # Ghost Hand: the high bidder leads the first trick
+    n_in = popcount(active)
+    if np.any(lengths[rows] != n_in * size):  # every seat in play plays its whole hand (checked below)
         return False
-    bit = np.left_shift(np.int32(1), cards.astype(np.int32))  # a card as a bit (24 cards: int32 holds a hand's sum)
-    if np.any(bit.sum(axis=1) != np.bitwise_or.reduce(bit, axis=1)):  # a card played twice
-        return False
-    # ghost.scoring.held: seat s holds deal[s], the swapper deal["ghost"]; each card played by the seat holding it
-    sw = swap[rows]
-    held = [np.bitwise_or.reduce(np.left_shift(np.int32(1), np.where((sw == s)[:, None], hands["ghost"][rows],
-                                                                      hands[str(s)][rows]).astype(np.int32)), axis=1)
-            for s in range(n_seats)]  # each seat's hand as bits (each hand ``size`` cards of the deck)
-    every = held[0] | held[1] | held[2]
-    if np.any(every != held[0] + held[1] + held[2]) or np.any(np.bitwise_count(every) != m):  # a card held twice
-        return False
-    hand_of_play = np.take_along_axis(np.stack(held, axis=1), seats.astype(np.intp), axis=1)  # each play's seat's hand
-    if np.any(hand_of_play & bit == 0):
-        return False
-    # every trick in turn, its winner leading the next (bower.sim.solve.in_turn_many)
-    card_ids = np.array([fast.index[d] for d in deck], np.int64)[cards].reshape(len(rows), size, n_seats)
-    s3 = seats.reshape(len(rows), size, n_seats)
-    t = trump[:, None]
-    power = POWER[t[:, :, None], EFF_SUIT[t, card_ids[:, :, 0]][:, :, None], card_ids]
-    winner = np.take_along_axis(s3, power.argmax(axis=2)[:, :, None], axis=2)[:, :, 0]
-    active = sum(1 << s for s in range(n_seats))
-    after = np.array([next_seat(s, active) for s in range(4)])
-    # (each trick three seats in turn, so each seat plays ``size`` cards: its whole hand)
-    return bool((s3[:, 1:, 0] == winner[:, :-1]).all() and (s3[:, :, 1:] == after[s3[:, :, :-1]]).all())
-
+    held = np.where((active[:, None] >> np.arange(n_seats)) & 1 == 1, held, 0)  # the hands of the seats in play
+    every = np.bitwise_or.reduce(held, axis=1)
+    if np.any(held.sum(axis=1) != every) or np.any(popcount(held).sum(axis=1) != n_in * size) \
+            or np.any((popcount(held) != size) & (held != 0)):
+        return False  # a card held twice, a hand short or long
+    starts = (np.cumsum(lengths) - lengths)[rows]
+    ids = _deck_ids(fast)[cards.astype(np.intp)]
+    seats = seats.astype(np.int64)
+    for mask in np.unique(active).tolist():
+        g = active == mask
+        n = bin(mask).count("1")
+        m = n * size
+        at = starts[g][:, None] + np.arange(m)
+        s, c = seats[at], ids[at]
+        if np.any((mask >> s) & 1 == 0) or np.any(s[:, 0] != leader[g]):
+            return False  # a seat not in play, the first trick led by a seat the rules do not call on
+        bit = np.left_shift(np.int64(1), c)
+        if np.any(bit.sum(axis=1) != np.bitwise_or.reduce(bit, axis=1)):  # a card played twice
+            return False
+        if np.any(np.take_along_axis(held[g], s, axis=1) & bit == 0):  # a card its seat did not hold
+            return False
+        # every trick in turn, its winner leading the next (bower.sim.solve.in_turn_many): each seat in play plays
+        # once a trick, so ``size`` cards, its whole hand
+        s3, c3 = s.reshape(-1, size, n), c.reshape(-1, size, n)
+        t = trump[g][:, None]
+        power = POWER[t[:, :, None], EFF_SUIT[t, c3[:, :, 0]][:, :, None], c3]
+        winner = np.take_along_axis(s3, power.argmax(axis=2)[:, :, None], axis=2)[:, :, 0]
+        after = np.array([next_seat(x, mask) for x in range(4)])
+        if not ((s3[:, 1:, 0] == winner[:, :-1]).all() and (s3[:, :, 1:] == after[s3[:, :, :-1]]).all()):
+            return False
+    return True

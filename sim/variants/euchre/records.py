@@ -149,3 +149,59 @@ def __getattr__(name: str):
     if name == "ARROW_FIELDS":
         return all_arrow_fields()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def batch_play(b):
+    """Euchre's part of ``bower.sim.records_vector.batch_ok``: (seats in play, hands at the first lead as card masks
+    by seat, first leader) of each hand played (``b.rows``), or None for anything the column-wise check leaves to
+    the record-by-record one.
+
+    As ``scoring.check``: a discard that is the up-card only under ``discard_up``; ``alone`` seats, not the
+    maker's partner, at most one defender (and only under ``allow_lone_defender``), the dealer's partner who
+    ordered up alone under ``canadian``. As ``scoring.in_play`` and ``held``: each lone player's partner sits out;
+    the dealer who took the up-card holds it and not the discard. The first leader as ``first_leader``.
+    """
+    from bower.sim.records_vector import bits, seat_mask
+
+    rules, rows = b.fast.rules, b.rows
+    upcard, discard = b.cards["upcard"], b.cards["discard"]
+    if not rules.get("discard_up") and np.any((discard >= 0) & (discard == upcard)):
+        return None
+    alone = seat_mask(b.col("alone"), rows, ek.N_SEATS)
+    if alone is None:
+        return None
+    maker, dealer = b.maker[rows], b.dealer[rows]
+    if np.any(alone >> ((maker + 2) % 4) & 1):  # the maker's partner cannot go alone
+        return None
+    if rules.get("canadian"):
+        calls = b.pairs("calls", CALL_NAMES)
+        if calls is None:
+            return None
+        lengths, _, values = calls
+        ordered = np.zeros(len(lengths), bool)
+        ordered[np.repeat(np.arange(len(lengths)), lengths)[values == CALL_NAMES.index("order")]] = True
+        if np.any(ordered[rows] & (maker == (dealer + 2) % 4) & (alone >> maker & 1 == 0)):
+            return None
+    defenders = alone & np.where(maker % 2 == 0, 0b1010, 0b0101)
+    if np.any(defenders) and not rules["allow_lone_defender"] or np.any(np.bitwise_count(defenders) > 1):
+        return None
+    active = 0b1111 & ~((alone << 2 | alone >> 2) & 0b1111)  # each lone player's partner sits out
+    held = np.stack([bits(b.hands[k][rows]) for k in SEAT_KEYS], axis=1)
+    up, down = upcard[rows], discard[rows]
+    took = (down >= 0) & (active >> dealer & 1 == 1)  # the dealer, in play, took the up-card and put one down
+    if np.any(took & (up < 0)):
+        return None
+    one = np.int64(1)
+    up_bit = np.where(took, one << np.maximum(up, 0), 0)
+    down_bit = np.where(took, one << np.maximum(down, 0), 0)
+    at = np.arange(len(rows))
+    hand = held[at, dealer]
+    if np.any(took & (hand & down_bit == 0) & (down != up)):  # the dealer does not hold its discard
+        return None
+    held[at, dealer] = np.where(took, (hand | up_bit) & ~down_bit, hand)
+    start = np.where((rules.get("loner_lead") == "loner") & (alone >> maker & 1 == 1), maker, dealer)
+    leader = maker.copy()
+    for k in range(4, 0, -1):  # the first seat in play after ``start``
+        seat = (start + k) % 4
+        leader = np.where(active >> seat & 1 == 1, seat, leader)
+    return active, held, leader

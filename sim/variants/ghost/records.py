@@ -90,3 +90,30 @@ def arrow_fields(rules: dict) -> list:
 
 
 FIELDS = frozenset({"variant", "dealer", "deal", "swap", "maker", "bid", "trump", "tricks", "points"})
+
+
+BATCH_BIDS = (3, 4, 5, 6)  # ``bid`` of a hand played, as bower writes it (``scoring.check`` takes these)
+
+
+def batch_play(b):
+    """Ghost Hand's part of ``bower.sim.records_vector.batch_ok``: (seats in play, hands at the first lead as card
+    masks by seat, first leader) of each hand played (``b.rows``), or None for anything the column-wise check
+    leaves to the record-by-record one.
+
+    A hand played has a bid 3..6 (``scoring.check``); ``swap`` is null or a seat, and that seat holds
+    ``deal["ghost"]`` (``scoring.held``); all three seats play; the high bidder leads.
+    """
+    from bower.sim.records_vector import _np, bits
+
+    rows = b.rows
+    bids = _np(b.col("bid"), 0)
+    if np.any(b.played & ~np.isin(bids, BATCH_BIDS)):
+        return None
+    swap_col = b.col("swap")
+    swap = _np(swap_col, -1)
+    if np.any(~np.asarray(swap_col.is_null().to_numpy(zero_copy_only=False), bool) & ((swap < 0) | (swap > 2))):
+        return None
+    sw = swap[rows]
+    held = np.stack([bits(np.where((sw == s)[:, None], b.hands["ghost"][rows], b.hands[SEAT_KEYS[s]][rows]))
+                     for s in range(gk.N_SEATS)], axis=1)
+    return np.full(len(rows), 0b111, np.int64), held, b.maker[rows]
