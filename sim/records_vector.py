@@ -288,6 +288,18 @@ def bits(ids: np.ndarray) -> np.ndarray:
     return np.bitwise_or.reduce(np.where(ids >= 0, np.left_shift(np.int64(1), np.maximum(ids, 0)), 0), axis=-1)
 
 
+def row_bits(lists) -> np.ndarray:
+    """Each row's cards of a ``card_lists`` result (lengths, card numbers) as one int64 mask (an empty list: 0)."""
+    lengths, ids = lists
+    out = np.zeros(len(lengths), np.int64)
+    if len(ids) == 0:
+        return out
+    starts = np.cumsum(lengths) - lengths
+    some = lengths > 0
+    out[some] = np.bitwise_or.reduceat(np.left_shift(np.int64(1), ids), starts[some])
+    return out
+
+
 def popcount(x: np.ndarray) -> np.ndarray:
     """Bits set in each int64."""
     return np.bitwise_count(np.asarray(x, np.int64))

@@ -31,6 +31,9 @@ CASES = {  # id -> (variant, rules, strategy)
     "euchre-random": ("euchre", {"stick_the_dealer": True}, "random"),
     "euchre-alone": ("euchre", {"allow_lone_defender": True, "loner_lead": "loner", "canadian": True,
                                 "discard_up": True}, "alone"),
+    "cutthroat-default": ("cutthroat", None, "default"),
+    "cutthroat-random": ("cutthroat", {"dealer_pickup": "mandatory", "maker_alone": "disabled"}, "random"),
+    "cutthroat-alone": ("cutthroat", {"lone_defender_points": "lone_only"}, "alone"),
 }
 
 
@@ -113,9 +116,10 @@ def test_the_records_simulate_writes_pass_whole(files, case, monkeypatch):
     assert slow == [f"{jl}: record 0 (line 1)"]  # record 0 alone, in full (it makes the quick test)
 
 
-def test_the_alone_case_goes_alone(files):
-    """The going-alone case holds lone makers and lone defenders (so three and two seats in play)."""
-    _, pqt = files["euchre-alone"]
+@pytest.mark.parametrize("case", ["euchre-alone", "cutthroat-alone"])
+def test_the_alone_case_goes_alone(files, case):
+    """The going-alone cases hold lone makers and lone defenders (so fewer seats in play)."""
+    _, pqt = files[case]
     recs = bower.read_records(pqt, columns=["maker", "alone"]).to_dict("records")
     makers = [r for r in recs if r["maker"] is not None and len(r["alone"])]
     assert any(r["maker"] in list(r["alone"]) for r in makers)
@@ -128,33 +132,42 @@ CARDS = ("9C", "TC", "JC", "QC", "KC", "AC", "9S", "TS", "JS", "QS", "KS", "AS",
          "9D", "TD", "JD", "QD", "KD", "AD", "9H", "TH", "JH", "QH", "KH", "AH")
 
 
-def _spoil(rec: dict, field: str, k: int, value: int) -> dict | None:
+def _spoil(rec: dict, field: str, k: int, value: int, n_seats: int) -> dict | None:
     """``rec`` (Parquet form) with ``field`` changed (its ``k``-th part, to a value picked by ``value``); None when
-    the record has no such part. The Arrow type of the field is kept."""
+    the record has no such field or part. The Arrow type of the field is kept."""
     rec = json.loads(json.dumps(rec))
-    if field == "plays card" or field == "plays seat":
-        if not rec["plays"]:
-            return None
-        pair = rec["plays"][k % len(rec["plays"])]
-        if field == "plays card":
-            pair[1] = CARDS[value % 24]
-        else:
-            pair[0] = str(value % 4)
-    elif field == "plays swap":
+    card = CARDS[value % 24]
+    if field in ("plays card", "plays seat", "plays swap"):
         plays = rec["plays"]
         if len(plays) < 2:
             return None
-        i, j = k % len(plays), value % len(plays)
-        plays[i], plays[j] = plays[j], plays[i]
-    elif field == "deal":
-        rec["deal"][str(k % 4)][value % 5] = CARDS[(k + value) % 24]
-    elif field in ("kitty", "upcard", "discard", "trump"):
-        if field == "kitty":
-            rec["kitty"][k % 4] = CARDS[value % 24]
-        elif field == "trump":
-            rec["trump"] = "CSDH"[value % 4] if value % 5 else None
+        pair = plays[k % len(plays)]
+        if field == "plays card":
+            pair[1] = card
+        elif field == "plays seat":
+            pair[0] = str(value % n_seats)
         else:
-            rec[field] = CARDS[value % 24] if value % 7 else None
+            i, j = k % len(plays), value % len(plays)
+            plays[i], plays[j] = plays[j], plays[i]
+    elif field == "deal":
+        hand = rec["deal"][str(k % n_seats)]
+        hand[value % len(hand)] = CARDS[(k + value) % 24]
+    elif field in ("kitty", "dummy", "discards maker"):
+        cards = (rec.get("discards") or {}).get("maker") if field == "discards maker" else rec.get(field)
+        if not cards:
+            return None
+        cards[k % len(cards)] = card
+    elif field in ("upcard", "discard", "discards dealer"):
+        if field == "discards dealer":
+            if "discards" not in rec:
+                return None
+            rec["discards"]["dealer"] = card if value % 7 else None
+        elif field not in rec:
+            return None
+        else:
+            rec[field] = card if value % 7 else None
+    elif field == "trump":
+        rec["trump"] = "CSDH"[value % 4] if value % 5 else None
     elif field in ("tricks", "points"):
         keys = sorted(rec[field])
         rec[field][keys[k % len(keys)]] = value % 7 - 1
@@ -163,20 +176,20 @@ def _spoil(rec: dict, field: str, k: int, value: int) -> dict | None:
             return None
         pair = rec["calls"][k % len(rec["calls"])]
         if value % 2:
-            pair[1] = ("pass", "order", "C", "S", "D", "H")[value % 6]
+            pair[1] = ("pass", "order", "assist", "C", "S", "D", "H")[value % 7]
         else:
-            pair[0] = str(value % 4)
+            pair[0] = str(value % n_seats)
     elif field == "alone":
-        rec["alone"] = sorted({k % 4, value % 4}) if value % 3 else [value % 4]
+        rec["alone"] = sorted({k % n_seats, value % n_seats}) if value % 3 else [value % n_seats]
     elif field in ("maker", "dealer"):
-        rec[field] = value % 4 if value % 5 else None
+        rec[field] = value % n_seats if value % 5 else None
     else:
         raise AssertionError(field)
     return rec
 
 
-FIELDS = ("plays card", "plays seat", "plays swap", "deal", "kitty", "upcard", "discard", "trump", "tricks", "points",
-          "calls", "alone", "maker", "dealer")
+FIELDS = ("plays card", "plays seat", "plays swap", "deal", "kitty", "dummy", "upcard", "discard", "discards dealer",
+          "discards maker", "trump", "tricks", "points", "calls", "alone", "maker", "dealer")
 
 
 @pytest.fixture(scope="module")
@@ -189,14 +202,14 @@ def samples(files):
     return out
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=st.sampled_from(sorted(CASES)), i=st.integers(0, 39), field=st.sampled_from(FIELDS),
        k=st.integers(0, 30), value=st.integers(0, 400))
 def test_a_spoiled_record_passes_whole_only_when_it_passes_alone(samples, case, i, field, k, value):
     from bower.sim.records_vector import batch_ok
 
     fast, rows, schema = samples[case]
-    bad = _spoil(rows[i], field, k, value)
+    bad = _spoil(rows[i], field, k, value, fast.cp.seats)
     if bad is None or field == "dealer" and bad["dealer"] is None:
         return  # (a null dealer: not of the Arrow type a Parquet file of these records holds; refused elsewhere)
     batch = pa.RecordBatch.from_pylist(rows[:i] + [bad] + rows[i + 1:], schema=schema)
@@ -234,4 +247,29 @@ def test_the_rules_spoils_are_refused_and_named(samples, tmp_path):
         path = tmp_path / f"{name.replace(' ', '_')}.parquet"
         pq.write_table(pa.Table.from_batches([batch]), path)
         with pytest.raises(bower.BowerError, match=f"record {at}\\b"):
+            bower.read_records(str(path))
+
+
+def test_cutthroat_rules_spoils_are_refused_and_named(samples, tmp_path):
+    """Cutthroat's own: the dummy and the maker's discards, a lone defender's partner sitting out, who leads."""
+    from bower.sim.records_vector import batch_ok
+
+    fast, rows, schema = samples["cutthroat-default"]
+    j = _first(rows, lambda r: r["maker"] is not None and not r["alone"] and r["discards"]["maker"])
+    spoils = {
+        "maker's discard not held": lambda r: dict(r, discards=dict(r["discards"], maker=[next(
+            c for c in CARDS if c not in r["deal"][str(r["maker"])] + r["dummy"])] + r["discards"]["maker"][1:])),
+        "two lone defenders": lambda r: dict(r, alone=[s for s in range(3) if s != r["maker"]]),
+        "a lone defender's partner plays": lambda r: dict(r, alone=[(r["maker"] + 1) % 3]),
+        "wrong leader": lambda r: dict(r, dealer=(r["dealer"] + 1) % 3),
+        "out of turn": lambda r: dict(r, plays=[r["plays"][1], r["plays"][0]] + r["plays"][2:]),
+    }
+    for name, spoil in spoils.items():
+        bad = spoil(json.loads(json.dumps(rows[j])))
+        assert not _full_ok(fast, rc._from_parquet(dict(bad))), name
+        batch = pa.RecordBatch.from_pylist(rows[:j] + [bad] + rows[j + 1:], schema=schema)
+        assert batch_ok(fast, batch) is False, name
+        path = tmp_path / f"{name.replace(' ', '_')}.parquet"
+        pq.write_table(pa.Table.from_batches([batch]), path)
+        with pytest.raises(bower.BowerError, match=f"record {j}\\b"):
             bower.read_records(str(path))

@@ -124,3 +124,56 @@ def arrow_fields(rules: dict) -> list:
 
 FIELDS = frozenset({"variant", "dealer", "deal", "dummy", "kitty", "upcard", "calls", "maker", "trump", "discards",
                     "alone", "tricks", "points"})
+
+
+def batch_play(b):
+    """Cutthroat's part of ``bower.sim.records_vector.batch_ok``: (seats in play, hands at the first lead as card
+    masks by seat, first leader) of each hand played (``b.rows``), or None for anything the column-wise check
+    leaves to the record-by-record one.
+
+    As ``scoring.check``: ``alone`` seats, the maker only unless ``maker_alone`` is disabled, at most one
+    defender. As ``scoring.in_play`` and ``held``: a lone defender's partner sits out; the dealer who exchanged
+    holds the up-card instead of ``discards.dealer``; a maker not alone takes the ``dummy`` and puts down
+    ``discards.maker``. The first leader as ``first_leader``.
+    """
+    from bower.sim.records_vector import bits, popcount, row_bits, seat_mask
+
+    rules, rows = b.fast.rules, b.rows
+    alone = seat_mask(b.col("alone"), rows, ck.N_SEATS)
+    if alone is None:
+        return None
+    maker, dealer = b.maker[rows], b.dealer[rows]
+    maker_alone = alone >> maker & 1 == 1
+    if rules["maker_alone"] == "disabled" and np.any(maker_alone):
+        return None
+    defenders = alone & ~(np.int64(1) << maker)
+    if np.any(popcount(defenders) > 1):  # one defender at most goes alone
+        return None
+    active = np.where(defenders != 0, np.int64(1) << maker | defenders, 0b111)  # a lone defender's partner sits out
+    held = np.stack([bits(b.hands[k][rows]) for k in SEAT_KEYS], axis=1)
+    at = np.arange(len(rows))
+    one = np.int64(1)
+    discards = b.cards["discards"]
+    up, down = b.cards["upcard"][rows], discards["dealer"][rows]
+    took = (down >= 0) & (active >> dealer & 1 == 1)  # the dealer, in play, exchanged with the up-card
+    if np.any(took & (up < 0)):
+        return None
+    gain, lose = np.where(took, one << np.maximum(up, 0), 0), np.where(took, one << np.maximum(down, 0), 0)
+    hand = held[at, dealer]
+    if np.any(lose & ~(hand | gain)):  # the dealer does not hold the card it put down
+        return None
+    held[at, dealer] = (hand | gain) & ~lose
+    gain = np.where(maker_alone, 0, row_bits(b.cards["dummy"])[rows])  # a maker not alone takes the dummy
+    lose = np.where(maker_alone, 0, row_bits(discards["maker"])[rows])
+    hand = held[at, maker]
+    if np.any(lose & ~(hand | gain)):
+        return None
+    held[at, maker] = (hand | gain) & ~lose
+    lone_def = np.log2(np.maximum(defenders, 1)).astype(np.int64)  # (the defender who went alone, if one did)
+    lone = np.where(defenders != 0, lone_def, np.where(maker_alone, maker, dealer))
+    leader = maker.copy()
+    for k in range(3, 0, -1):  # the first seat in play after the lone player (or the dealer)
+        seat = (lone + k) % 3
+        leader = np.where(active >> seat & 1 == 1, seat, leader)
+    leader = np.where((defenders != 0) & maker_alone, lone_def, leader)  # both alone: the defender leads
+    return active, held, leader
