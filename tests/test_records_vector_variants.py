@@ -34,6 +34,9 @@ CASES = {  # id -> (variant, rules, strategy)
     "cutthroat-default": ("cutthroat", None, "default"),
     "cutthroat-random": ("cutthroat", {"dealer_pickup": "mandatory", "maker_alone": "disabled"}, "random"),
     "cutthroat-alone": ("cutthroat", {"lone_defender_points": "lone_only"}, "alone"),
+    "hasenpfeffer-default": ("hasenpfeffer", None, "default"),
+    "hasenpfeffer-random": ("hasenpfeffer", {"bidding": "pepper", "first_lead": "bidder"}, "random"),
+    "hasenpfeffer-dead": ("hasenpfeffer", {"widow": "dead", "all_pass": "redeal"}, "default"),
 }
 
 
@@ -129,14 +132,14 @@ def test_the_alone_case_goes_alone(files, case):
 # ---- one field of one record spoiled -------------------------------------------------------------
 
 CARDS = ("9C", "TC", "JC", "QC", "KC", "AC", "9S", "TS", "JS", "QS", "KS", "AS",
-         "9D", "TD", "JD", "QD", "KD", "AD", "9H", "TH", "JH", "QH", "KH", "AH")
+         "9D", "TD", "JD", "QD", "KD", "AD", "9H", "TH", "JH", "QH", "KH", "AH", "JK")  # (the joker: Hasenpfeffer's)
 
 
-def _spoil(rec: dict, field: str, k: int, value: int, n_seats: int) -> dict | None:
+def _spoil(rec: dict, field: str, k: int, value: int, n_seats: int, maker_field: str) -> dict | None:
     """``rec`` (Parquet form) with ``field`` changed (its ``k``-th part, to a value picked by ``value``); None when
     the record has no such field or part. The Arrow type of the field is kept."""
     rec = json.loads(json.dumps(rec))
-    card = CARDS[value % 24]
+    card = CARDS[value % 25]
     if field in ("plays card", "plays seat", "plays swap"):
         plays = rec["plays"]
         if len(plays) < 2:
@@ -151,13 +154,13 @@ def _spoil(rec: dict, field: str, k: int, value: int, n_seats: int) -> dict | No
             plays[i], plays[j] = plays[j], plays[i]
     elif field == "deal":
         hand = rec["deal"][str(k % n_seats)]
-        hand[value % len(hand)] = CARDS[(k + value) % 24]
+        hand[value % len(hand)] = CARDS[(k + value) % 25]
     elif field in ("kitty", "dummy", "discards maker"):
         cards = (rec.get("discards") or {}).get("maker") if field == "discards maker" else rec.get(field)
         if not cards:
             return None
         cards[k % len(cards)] = card
-    elif field in ("upcard", "discard", "discards dealer"):
+    elif field in ("upcard", "discard", "widow", "discards dealer"):
         if field == "discards dealer":
             if "discards" not in rec:
                 return None
@@ -181,15 +184,19 @@ def _spoil(rec: dict, field: str, k: int, value: int, n_seats: int) -> dict | No
             pair[0] = str(value % n_seats)
     elif field == "alone":
         rec["alone"] = sorted({k % n_seats, value % n_seats}) if value % 3 else [value % n_seats]
+    elif field == "bid":
+        if field not in rec:
+            return None
+        rec["bid"] = ("1", "3", "6", "little-pepper", "big-pepper", "pass", "7")[value % 7] if value % 11 else None
     elif field in ("maker", "dealer"):
-        rec[field] = value % n_seats if value % 5 else None
+        rec[maker_field if field == "maker" else field] = value % n_seats if value % 5 else None
     else:
         raise AssertionError(field)
     return rec
 
 
 FIELDS = ("plays card", "plays seat", "plays swap", "deal", "kitty", "dummy", "upcard", "discard", "discards dealer",
-          "discards maker", "trump", "tricks", "points", "calls", "alone", "maker", "dealer")
+          "discards maker", "widow", "bid", "trump", "tricks", "points", "calls", "alone", "maker", "dealer")
 
 
 @pytest.fixture(scope="module")
@@ -202,14 +209,14 @@ def samples(files):
     return out
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=900, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=st.sampled_from(sorted(CASES)), i=st.integers(0, 39), field=st.sampled_from(FIELDS),
        k=st.integers(0, 30), value=st.integers(0, 400))
 def test_a_spoiled_record_passes_whole_only_when_it_passes_alone(samples, case, i, field, k, value):
     from bower.sim.records_vector import batch_ok
 
     fast, rows, schema = samples[case]
-    bad = _spoil(rows[i], field, k, value, fast.cp.seats)
+    bad = _spoil(rows[i], field, k, value, fast.cp.seats, fast.cp.maker_field)
     if bad is None or field == "dealer" and bad["dealer"] is None:
         return  # (a null dealer: not of the Arrow type a Parquet file of these records holds; refused elsewhere)
     batch = pa.RecordBatch.from_pylist(rows[:i] + [bad] + rows[i + 1:], schema=schema)
@@ -263,6 +270,30 @@ def test_cutthroat_rules_spoils_are_refused_and_named(samples, tmp_path):
         "a lone defender's partner plays": lambda r: dict(r, alone=[(r["maker"] + 1) % 3]),
         "wrong leader": lambda r: dict(r, dealer=(r["dealer"] + 1) % 3),
         "out of turn": lambda r: dict(r, plays=[r["plays"][1], r["plays"][0]] + r["plays"][2:]),
+    }
+    for name, spoil in spoils.items():
+        bad = spoil(json.loads(json.dumps(rows[j])))
+        assert not _full_ok(fast, rc._from_parquet(dict(bad))), name
+        batch = pa.RecordBatch.from_pylist(rows[:j] + [bad] + rows[j + 1:], schema=schema)
+        assert batch_ok(fast, batch) is False, name
+        path = tmp_path / f"{name.replace(' ', '_')}.parquet"
+        pq.write_table(pa.Table.from_batches([batch]), path)
+        with pytest.raises(bower.BowerError, match=f"record {j}\\b"):
+            bower.read_records(str(path))
+
+
+def test_hasenpfeffer_rules_spoils_are_refused_and_named(samples, tmp_path):
+    """Hasenpfeffer's own: the bid, the widow and the bidder's discard, who leads."""
+    from bower.sim.records_vector import batch_ok
+
+    fast, rows, schema = samples["hasenpfeffer-default"]
+    j = _first(rows, lambda r: r["bidder"] is not None and r["discard"] is not None)
+    spoils = {
+        "discard not held": lambda r: dict(r, discard=next(c for c in CARDS if c not in r["deal"][str(r["bidder"])]
+                                                           and c != r["widow"])),
+        "no widow": lambda r: dict(r, widow=None),
+        "a bid of 7": lambda r: dict(r, bid="7"),
+        "wrong leader": lambda r: dict(r, dealer=(r["dealer"] + 1) % 4),
     }
     for name, spoil in spoils.items():
         bad = spoil(json.loads(json.dumps(rows[j])))

@@ -102,3 +102,37 @@ def arrow_fields(rules: dict) -> list:
 
 FIELDS = frozenset({"variant", "dealer", "deal", "widow", "calls", "forced", "bidder", "bid", "trump", "discard",
                     "tricks", "points"})
+
+
+def batch_play(b):
+    """Hasenpfeffer's part of ``bower.sim.records_vector.batch_ok``: (seats in play, hands at the first lead as card
+    masks by seat, first leader) of each hand played (``b.rows``), or None for anything the column-wise check
+    leaves to the record-by-record one.
+
+    As ``scoring.check``: a hand played has a bid of the bidding in force, written as bower writes it. As
+    ``scoring.held``: every seat plays; a bidder who put down a ``discard`` took the ``widow``. The first leader
+    as ``first_leader``: the dealer's left, or the bidder under ``first_lead = bidder``.
+    """
+    from bower.sim.records_vector import _codes, bits
+    from bower.sim.variants.hasenpfeffer import scoring
+
+    rules, rows = b.fast.rules, b.rows
+    allowed = scoring.PEPPER if rules["bidding"] == "pepper" else scoring.NUMERIC
+    bid = _codes(b.col("bid").take(rows), allowed) if len(rows) else np.zeros(0, np.int16)
+    if bid is None or np.any(bid < 0):
+        return None
+    maker, dealer = b.maker[rows], b.dealer[rows]
+    held = np.stack([bits(b.hands[str(s)][rows]) for s in range(hk.N_SEATS)], axis=1)
+    widow, down = b.cards["widow"][rows], b.cards["discard"][rows]
+    took = down >= 0  # the bidder took the widow and put a card down
+    if np.any(took & (widow < 0)):
+        return None
+    one = np.int64(1)
+    gain, lose = np.where(took, one << np.maximum(widow, 0), 0), np.where(took, one << np.maximum(down, 0), 0)
+    at = np.arange(len(rows))
+    hand = held[at, maker]
+    if np.any(lose & ~(hand | gain)):  # the bidder does not hold its discard
+        return None
+    held[at, maker] = (hand | gain) & ~lose
+    leader = maker.copy() if rules.get("first_lead") == "bidder" else (dealer + 1) % 4
+    return np.full(len(rows), 0b1111, np.int64), held, leader
