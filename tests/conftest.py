@@ -99,3 +99,21 @@ if _COMPILE_LOG:
                     "by": {k: round(v, 2) for k, v in sorted(by.items(), key=lambda kv: -kv[1])}}
             with open(_COMPILE_LOG, "a", encoding="utf-8") as f:
                 f.write(json.dumps(line) + "\n")
+
+
+_SOCKET_MODULES = {"test_cli_limits", "test_distributed", "test_scheduler_probe"}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _collect_left_sockets(request):
+    """After a module that opens sockets (Dask clusters, the fake servers), collect what it left for the garbage
+    collector there: a socket Dask's client drops unclosed otherwise raises its ``ResourceWarning`` (an error
+    here) inside whichever test the same worker runs next."""
+    yield
+    if request.module.__name__.rpartition(".")[2] in _SOCKET_MODULES:
+        import gc
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ResourceWarning)
+            gc.collect()
