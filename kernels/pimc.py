@@ -83,6 +83,7 @@ from bower.kernels.solve import (
     _mtd,
     _root,
 )
+from bower.kernels.solve_points import EUCHRED, MARCH, _bands
 from bower.kernels.tables import EFF_SUIT, SUIT_MASK, VALUE_RANK
 
 PILE = 4  # recipient index of the out-of-play pile (seats are 0..3)
@@ -694,10 +695,11 @@ def solve_deal(h0, h1, h2, h3, active, trump, leader, sides, ws):
     return solve_deal_floor(h0, h1, h2, h3, active, trump, leader, sides, np.int64(0), ws)
 
 
-@kernel
-def solve_deal_floor(h0, h1, h2, h3, active, trump, leader, sides, floor, ws):
-    """``solve_deal`` exact from ``floor`` tricks up: a count below ``floor`` comes back as some number below it
-    (fewer zero-window searches), for a contract whose score is the same for every count short of ``floor``."""
+@kernel(inline="always")
+def _load_deal(h0, h1, h2, h3, active, trump, leader, sides, ws):
+    """A whole deal (hands by seat, card space) at the first lead set up on the workspace's solver stacks: returns
+    (tricks left, then ``solve._search``'s arrays: hands, stack, moves, next seats, the table's keys, tags and
+    bounds, the node counter)."""
     n_tt = 1 << TT_BITS
     keys = ws[OFF_KEYS:OFF_TAGS].reshape((n_tt, 2))
     tags = ws[OFF_TAGS:OFF_BOUNDS].view(np.int16)
@@ -722,11 +724,33 @@ def solve_deal_floor(h0, h1, h2, h3, active, trump, leader, sides, floor, ws):
                 nxt[s] = o
                 break
     left = _root(h, st, tc, 0, leader, nxt, sides)
+    return left, h, st, moves, nxt, keys, tags, bounds, nodes
+
+
+@kernel
+def solve_deal_floor(h0, h1, h2, h3, active, trump, leader, sides, floor, ws):
+    """``solve_deal`` exact from ``floor`` tricks up: a count below ``floor`` comes back as some number below it
+    (fewer zero-window searches), for a contract whose score is the same for every count short of ``floor``."""
+    left, h, st, moves, nxt, keys, tags, bounds, nodes = _load_deal(h0, h1, h2, h3, active, trump, leader, sides, ws)
     if left == 0:
         return 0
     ws[OFF_STATS + ST_SOLVES] += 1
     return _mtd(h, st, moves, nxt, popcount(active), sides, left, _guess(h, sides, left), keys, tags, bounds, nodes,
                 floor)
+
+
+@kernel
+def solve_deal_points(h0, h1, h2, h3, active, trump, leader, sides, need, ws):
+    """``solve_deal`` in the solver's points mode (``solve_points._bands``, at most two zero-window searches): the
+    tricks of ``sides`` as 0 when fewer than ``need`` (euchred), ``need`` when ``need`` up to all but one (made),
+    and all of them (a march); ``need`` >= 1. For a contract scored by those three bands alone, the same score as the exact
+    count (the searched auctions of Euchre; the values, hence the calls, are the same)."""
+    left, h, st, moves, nxt, keys, tags, bounds, nodes = _load_deal(h0, h1, h2, h3, active, trump, leader, sides, ws)
+    if left == 0:
+        return 0
+    ws[OFF_STATS + ST_SOLVES] += 1
+    band = _bands(h, st, moves, nxt, popcount(active), sides, left, need, keys, tags, bounds, nodes)
+    return 0 if band == EUCHRED else (left if band == MARCH else need)
 
 
 @kernel

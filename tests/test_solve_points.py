@@ -158,3 +158,27 @@ def test_peer_benchmark_deals_and_card_names():
             assert len(mine) == 5 and mine == theirs
         assert d["sides"][i] == (1 << d["maker"][i]) | (1 << (d["maker"][i] ^ 2))
     assert list(bench_band(np.arange(6))) == [0, 0, 0, 1, 1, 2]
+
+
+@pytest.mark.parametrize("shape", ["euchre", "euchre_lone_maker", "cutthroat", "ghost", "hasenpfeffer"])
+def test_a_workspace_deal_in_points_mode_is_the_band_of_its_exact_solve(shape):
+    """``pimc.solve_deal_points`` (the searched auctions' solve) gives 0, ``need`` or all the tricks exactly as
+    ``pimc.solve_deal``'s count falls below ``need``, between, or takes them all: 300 random deals a layout, one
+    workspace for both, so the two modes also share (and must agree through) one table."""
+    from bower.kernels import pimc
+
+    ws = pimc.new_workspace()
+    rng = random.Random(f"deal-points-{shape}")
+    size = SHAPES[shape][1]
+    seen = set()
+    for _ in range(300):
+        h, active, trump, _, leader, sides = full_deal(rng, shape)
+        hs = [np.int64(x) for x in h]
+        need = rng.choice([3, 3, 1, size])
+        args = (*hs, np.int64(active), np.int64(trump), np.int64(leader), np.int64(sides))
+        exact = int(pimc.solve_deal(*args, ws))
+        got = int(pimc.solve_deal_points(*args, np.int64(need), ws))
+        want = 0 if exact < need else (size if exact >= size else need)
+        assert got == want, (shape, h, active, trump, leader, sides, need, exact, got)
+        seen.add(int(band(np.array([exact]), need, size)[0]))
+    assert {0, 1} <= seen and (2 in seen or shape == "ghost")  # every band (a lone maker of 6 rarely marches)

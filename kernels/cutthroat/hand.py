@@ -844,7 +844,8 @@ def finish_points(hands, dummy, dealer, maker, trump, f_seat, f_alone, lone_give
     (``lone_given`` >= -1: the lone defender or -1, the maker alone when
     ``f_alone`` is 1); the merge the strategy's, or ``keep_given`` (>= 0);
     then the maker alone against the defenders from the first lead
-    (``pimc.solve_deal``) and ``score_hand``. With ``pimc_bid_margin`` the
+    (``pimc.solve_deal_points``, or ``pimc.solve_deal`` against a lone
+    defender, whose score needs the exact count) and ``score_hand``. With ``pimc_bid_margin`` the
     value is ``me``'s margin instead: its points less the mean of the other
     two seats'.
     """
@@ -862,7 +863,12 @@ def finish_points(hands, dummy, dealer, maker, trump, f_seat, f_alone, lone_give
     if lone_def >= 0:
         active &= ~(np.int64(1) << (3 - maker - lone_def))
     leader = first_leader(maker, maker_alone, lone_def, dealer)
-    mt = pimc.solve_deal(hands[0], hands[1], hands[2], np.int64(0), active, trump, leader, np.int64(1) << maker, ws)
+    if lone_def >= 0:  # a lone defender scores more when the maker takes no trick at all: the exact count
+        mt = pimc.solve_deal(hands[0], hands[1], hands[2], np.int64(0), active, trump, leader, np.int64(1) << maker,
+                             ws)
+    else:  # made, lost or marched is all the score needs: the solver's points mode
+        mt = pimc.solve_deal_points(hands[0], hands[1], hands[2], np.int64(0), active, trump, leader,
+                                    np.int64(1) << maker, MAKER_NEEDS, ws)
     score_hand(maker, mt, maker_alone, lone_def, rules, points)
     if params[me, Q_PIMC_MARGIN] >= 0.5:
         return 1.5 * points[me] - 0.5 * (points[0] + points[1] + points[2])

@@ -578,7 +578,7 @@ def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate
     the auction (the dealer's discard included), decide going alone and
     defending alone (``contract``; the same decision-stream state for every
     candidate of a world), and the contract is solved double dummy (maker's
-    side against the defenders, ``pimc.solve_deal``) and scored by
+    side against the defenders, ``pimc.solve_deal_points``: only whether it was made, lost or marched) and scored by
     ``score_hand``; a hand thrown in scores 0. The worlds deal the cards
     ``me`` has not seen (not ``own``, not the up-card) to the other three
     seats and the kitty's other three cards, uniformly; with
@@ -637,7 +637,8 @@ def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate
                                                           cand[i, 1], ds, db, trump == up // 6)
             active = np.int64(15) & ~np.int64(out)
             msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
-            mt = pimc.solve_deal(hands[0], hands[1], hands[2], hands[3], active, trump, leader, msides, ws)
+            mt = pimc.solve_deal_points(hands[0], hands[1], hands[2], hands[3], active, trump, leader, msides,
+                                        MAKER_NEEDS, ws)
             mk, df = score_hand(mt, maker_alone, lone_def >= 0)
             vals[i] += w * ((mk - df) if (maker & 1) == side else (df - mk))
     return total
@@ -823,7 +824,8 @@ def _discard_values(me, dealt, up, maker, f_seat, f_alone, dealer, rules, params
             if np.isnan(v):
                 active = np.int64(15) & ~np.int64(out)
                 msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
-                mt = pimc.solve_deal(hands[0], hands[1], hands[2], hands[3], active, u, leader, msides, ws)
+                mt = pimc.solve_deal_points(hands[0], hands[1], hands[2], hands[3], active, u, leader, msides,
+                                            MAKER_NEEDS, ws)
                 mk, df = score_hand(mt, maker_alone, lone_def >= 0)
                 v = float((mk - df) if (maker & 1) == side else (df - mk))
             got[i] = v
@@ -946,7 +948,8 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
             leader = first_leader(dealer, maker, maker_alone, out, rules[E_LONER_LEAD])
             active = np.int64(15) & ~out
             msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
-            mt = pimc.solve_deal(world[0], world[1], world[2], world[3], active, trump, leader, msides, ws)
+            mt = pimc.solve_deal_points(world[0], world[1], world[2], world[3], active, trump, leader, msides,
+                                        MAKER_NEEDS, ws)
             mk, df = score_hand(mt, maker_alone, lone >= 0)
             if c == 0:
                 v0 += w * (df - mk)
