@@ -741,9 +741,11 @@ def solve_records(records: PathLike, out: PathLike, *, threads: int | None = Non
     """
     from bower.sim import solve as S
     from bower.sim.progress import Progress
+    from bower.sim.records_check import check_input
 
     _check_args(records=(records, "path"), out=(out, "path"), threads=(threads, "int?"), progress=(progress, "bool"),
                 scheduler=(scheduler, "str?"))
+    check_input(_path(records))  # a FIFO would be waited on without end
     bar = Progress("records", enabled=bool(progress))
     try:
         return S.solve_records(_path(records), _path(out), threads, bar, scheduler=scheduler)
@@ -775,8 +777,10 @@ def replay(records: PathLike, *, dd: bool = False, scheduler: str | None = None,
     """
     import pandas as pd
 
+    from bower.sim.records_check import check_input
     from bower.sim.replay import replay_file
 
     _check_args(records=(records, "path"), dd=(dd, "bool"), scheduler=(scheduler, "str?"))
+    check_input(_path(records))  # a FIFO would be waited on without end
     return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler, hand=hand, flag="hand=",
                                          start=start)))

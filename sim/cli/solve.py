@@ -140,7 +140,9 @@ def where_run(s: dict) -> str:
 def _solve_file(records_in, out_path, threads, as_json, scheduler=None):
     from bower.sim import solve as S
     from bower.sim.progress import Progress
+    from bower.sim.records_check import check_input
 
+    check_input(records_in)  # a FIFO would be waited on without end
     progress = Progress("records", enabled=None if not as_json else False)
     try:
         s = S.solve_records(records_in, out_path, threads, progress, scheduler=scheduler)
