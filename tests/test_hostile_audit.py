@@ -356,3 +356,28 @@ def test_a_fifo_with_no_writer(tmp_path, command):
     assert len(lines) == 1 and lines[0].startswith("bower: error: "), p.stderr[-2000:]
     assert name in lines[0], lines[0]
     assert listing(tmp_path) == before
+
+
+# ---------------------------------------------------------------- answers that were wrong without a word
+
+PARTNERS_ONLY = "0:JH JD AH KH QH 2:9C TC QC KC AC"  # seats 0 and 2: one side, no one to play against
+
+
+@pytest.mark.parametrize("extra", [[], ["--trump", "H", "--maker", "0"]], ids=["table", "contract"])
+def test_a_euchre_deal_of_the_two_partners_alone_is_refused(capsys, tmp_path, monkeypatch, extra):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "solve", "--variant", "euchre", PARTNERS_ONLY, *extra)
+    assert (code, out) == (2, ""), out
+    assert err == ("bower: error: the deal's seats in play, 0 and 2, are all one side: a Standard Euchre hand "
+                   "needs a seat of each side in play\n")
+    with pytest.raises(bower.BowerError, match="are all one side"):
+        bower.solve(PARTNERS_ONLY, variant="euchre", trump="H" if extra else None, maker=0 if extra else None)
+    assert listing(tmp_path) == []
+
+
+def test_should_bid_samples_past_the_old_cap_are_used(capsys):
+    # 200,000 was once a silent cap: a count past it is used as asked (past 1e9 refused, test_a_huge_number)
+    code, out, err = run(capsys, "should-bid", "JH JD AH KH 9S TC", "--samples", "200001", "--json", "--threads", "1")
+    assert code == 0, err
+    got = json.loads(out)
+    assert (got["samples"], got["draws"], got["stopped"]) == (200_001, 200_001, "samples")
