@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 
 import numpy as np
@@ -112,6 +113,20 @@ def _toml_value(name: str, value, path: str, v) -> float:
     return check_value(name, value, path, v)
 
 
+# more dotted parts than this in one key (a.a.a... = 1, [a.a.a...]) is refused before parsing: Python's TOML reader
+# takes time quadratic in them (20,000 parts: 8 s; a 400 KB file: a quarter of an hour), and no strategy key has 2
+MAX_KEY_PARTS = 32
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')"""
+_QUOTED = re.compile(r""""[^"\n]*"|'[^'\n]*'""")  # a quoted part, whose dots are its own
+_DOTTED = re.compile(_KEY_PART + r"(?:[ \t]*\.[ \t]*" + _KEY_PART + ")*")  # one chain a.b.c, matched in one pass
+
+
+def _deep_key(text: str) -> bool:
+    """Whether ``text`` holds a dotted chain (a key, or a table's name) of more than ``MAX_KEY_PARTS`` parts."""
+    return any(m.group().count(".") >= MAX_KEY_PARTS and _QUOTED.sub("q", m.group()).count(".") >= MAX_KEY_PARTS
+               for m in _DOTTED.finditer(text))
+
+
 FIFO_WAIT = 5.0  # seconds a strategy file that is a FIFO may take to say something before it is given up on
 
 
@@ -155,7 +170,11 @@ def load_toml(path: str, variant="ghost") -> dict[str, float]:
     ``true``/``false``; every other parameter is a number.
     """
     try:
-        data = tomllib.loads(_read_text(path).decode("utf-8"))
+        text = _read_text(path).decode("utf-8")
+        if _deep_key(text):
+            raise StrategyError(f"strategy file {path} is not valid TOML: a key of more than {MAX_KEY_PARTS} "
+                                "dotted parts (tables nested too deeply)")
+        data = tomllib.loads(text)
     except StrategyError:  # _read_text's own (a ValueError, not a TOML fault)
         raise
     except OSError as e:
