@@ -695,6 +695,7 @@ def solve(deal: str | dict[int, str | Sequence[str]], *, variant: str = "ghost",
     """
     from bower.sim import solve as S
     from bower.sim.cards import parse_cards
+    from bower.sim.cli.solve import check_sides
     from bower.sim.rules import resolve
     from bower.sim.text import number_text
 
@@ -712,6 +713,7 @@ def solve(deal: str | dict[int, str | Sequence[str]], *, variant: str = "ghost",
     hands = S.parse_deal(v, str(deal))
     alone = tuple(alone)
     S.check_seats(v, hands, leader, dealer, maker, alone)
+    check_sides(v, hands)
     if trump is None:
         if plays or maker is not None:
             raise S.DealError("maker= and plays= need trump=")
@@ -741,9 +743,11 @@ def solve_records(records: PathLike, out: PathLike, *, threads: int | None = Non
     """
     from bower.sim import solve as S
     from bower.sim.progress import Progress
+    from bower.sim.records_check import check_input
 
     _check_args(records=(records, "path"), out=(out, "path"), threads=(threads, "int?"), progress=(progress, "bool"),
                 scheduler=(scheduler, "str?"))
+    check_input(_path(records))  # a FIFO would be waited on without end
     bar = Progress("records", enabled=bool(progress))
     try:
         return S.solve_records(_path(records), _path(out), threads, bar, scheduler=scheduler)
@@ -775,8 +779,10 @@ def replay(records: PathLike, *, dd: bool = False, scheduler: str | None = None,
     """
     import pandas as pd
 
+    from bower.sim.records_check import check_input
     from bower.sim.replay import replay_file
 
     _check_args(records=(records, "path"), dd=(dd, "bool"), scheduler=(scheduler, "str?"))
+    check_input(_path(records))  # a FIFO would be waited on without end
     return pd.DataFrame(list(replay_file(_path(records), dd, scheduler=scheduler, hand=hand, flag="hand=",
                                          start=start)))

@@ -42,6 +42,7 @@ def read_records(path: str | os.PathLike[str], batch_size: int | None = None,
     """
     from bower import _check_args, _path
     from bower.analysis.stream import open_records
+    from bower.sim.records_check import check_input
     from bower.sim.text import number_text
 
     _check_args(path=(path, "path"), batch_size=(batch_size, "int?"), columns=(columns, "strs?"))
@@ -52,6 +53,7 @@ def read_records(path: str | os.PathLike[str], batch_size: int | None = None,
     if batch_size is not None:
         batch_size = min(batch_size, 2**62)  # pyarrow takes an int64; no file holds that many records
     path = _path(path)
+    check_input(path)  # a FIFO would be waited on without end
     info = open_records(path)
     if columns is not None:
         fields = set(info["schema"].names) if info["schema"] is not None else _jsonl_fields(info)
@@ -165,10 +167,12 @@ def analyze(path: str | os.PathLike[str], strategy=None, threads: int | None = N
     """
     from bower import _check_args, _path
     from bower.analysis import stream
+    from bower.sim.records_check import check_input
     from bower.sim.runner import set_threads
 
     _check_args(path=(path, "path"), threads=(threads, "int?"), dd=(dd, "bool"))
     path = _path(path)
+    check_input(path)  # a FIFO would be waited on without end
     info = stream.open_records(path)
     _, params, _, _ = stream.choose_strategy(path, info, strategy)
     if dd:

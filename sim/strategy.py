@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 
 import numpy as np
@@ -112,6 +113,55 @@ def _toml_value(name: str, value, path: str, v) -> float:
     return check_value(name, value, path, v)
 
 
+# more dotted parts than this in one key (a.a.a... = 1, [a.a.a...]) is refused before parsing: Python's TOML reader
+# takes time quadratic in them (20,000 parts: 8 s; a 400 KB file: a quarter of an hour), and no strategy key has 2
+MAX_KEY_PARTS = 32
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')"""
+_QUOTED = re.compile(r""""[^"\n]*"|'[^'\n]*'""")  # a quoted part, whose dots are its own
+_DOTTED = re.compile(_KEY_PART + r"(?:[ \t]*\.[ \t]*" + _KEY_PART + ")*")  # one chain a.b.c, matched in one pass
+
+
+def _deep_key(text: str) -> bool:
+    """Whether ``text`` holds a dotted chain (a key, or a table's name) of more than ``MAX_KEY_PARTS`` parts."""
+    return any(m.group().count(".") >= MAX_KEY_PARTS and _QUOTED.sub("q", m.group()).count(".") >= MAX_KEY_PARTS
+               for m in _DOTTED.finditer(text))
+
+
+FIFO_WAIT = 5.0  # seconds a strategy file that is a FIFO may take to say something before it is given up on
+
+
+def _read_text(path: str) -> bytes:
+    """The bytes of the file ``path``; a FIFO (``--strategy <(...)``) is read once its writer has written, else
+    StrategyError after ``FIFO_WAIT`` seconds; a socket or device is refused (read, it may never end)."""
+    import select
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # not there: the open says so
+        mode = 0
+    if stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = "a socket" if stat.S_ISSOCK(mode) else "a device"
+        raise StrategyError(f"cannot read strategy file {path}: it is {kind}, not a file")
+    if not stat.S_ISFIFO(mode):
+        with open(path, "rb") as fh:
+            return fh.read()
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # the open of a FIFO with no writer yet does not wait
+    try:
+        poll = select.poll()
+        poll.register(fd, select.POLLIN)
+        if not poll.poll(int(FIFO_WAIT * 1000)):
+            raise StrategyError(f"cannot read strategy file {path}: it is a FIFO (named pipe) that nothing wrote "
+                                f"to within {FIFO_WAIT:g} s")
+        os.set_blocking(fd, True)  # a writer is there: read to its end
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def load_toml(path: str, variant="ghost") -> dict[str, float]:
     """A strategy from a TOML file: every parameter, or ``base = "PRESET"`` and the parameters that differ.
 
@@ -120,8 +170,13 @@ def load_toml(path: str, variant="ghost") -> dict[str, float]:
     ``true``/``false``; every other parameter is a number.
     """
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+        text = _read_text(path).decode("utf-8")
+        if _deep_key(text):
+            raise StrategyError(f"strategy file {path} is not valid TOML: a key of more than {MAX_KEY_PARTS} "
+                                "dotted parts (tables nested too deeply)")
+        data = tomllib.loads(text)
+    except StrategyError:  # _read_text's own (a ValueError, not a TOML fault)
+        raise
     except OSError as e:
         raise StrategyError(f"cannot read strategy file {path}: {e.strerror or e}") from None
     except UnicodeDecodeError:
@@ -201,7 +256,15 @@ def load_strategy(spec, variant="ghost") -> tuple[str, dict[str, float]]:
         for k, x in spec.items():
             params[k] = check_value(k, x, "", v)
         return "custom", params
-    spec = str(spec)
+    if not isinstance(spec, (str, os.PathLike)):  # str() would make a preset name of 5 or None
+        try:
+            shown = repr(spec)
+        except ValueError:  # a whole number too long to print
+            shown = "a huge number"
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise StrategyError(f"a strategy is a preset name, a .toml path, a dict of parameters or a Strategy, "
+                            f"not {shown} ({type(spec).__name__})")
+    spec = os.fspath(spec)
     if spec in presets:
         return spec, dict(presets[spec])
     if spec.lower().endswith(".toml") or os.path.sep in spec:

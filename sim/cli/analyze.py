@@ -130,7 +130,9 @@ def analyze(records, strategy, csv_dir, parquet_dir, solve_dd, threads, as_json)
     from bower.analysis.report import check_out_dir
     from bower.sim.progress import Progress
     from bower.sim.records import RecordsError, own_format
+    from bower.sim.records_check import check_input
 
+    check_input(records)  # a FIFO would be waited on without end
     for flag, d in (("--csv", csv_dir), ("--parquet", parquet_dir)):
         if d is not None and not d.strip():
             raise RecordsError(f"{flag} needs a folder name")

@@ -121,10 +121,12 @@ def replay(file, dd, as_json, hand, scheduler, top, plot_path, start):
     scores, but not shown. A record number past the file's last is one
     line and status 2.
     """
+    from bower.sim.records_check import check_input
     from bower.sim.replay import ReplayError, replay_file
     from bower.sim import replay_table as RT
     from bower.sim.variants import get_variant
 
+    check_input(file)  # a FIFO would be waited on without end
     files, folder = RT.record_files(file)
     if plot_path is not None:
         if not dd:
