@@ -83,110 +83,45 @@ def deal_packets(state, buf, deck, n_cards, n_hands, hand_size, out):
 
 
 @kernel(inline="always")
-def _take(i, r, deck, doubt):
-    """Fisher-Yates step ``i`` on the 32-bit draw ``r`` without the rejection test: (card fixed at ``i``, whether
-    ``doubt`` or the draw is one that rejection might refuse, its low half below ``i + 1``)."""
-    un = np.uint64(i + 1)
-    m = r * un
-    j = np.int64(m >> np.uint64(32))
-    card = deck[j]
-    deck[j] = deck[i]
-    return card, doubt | ((m & _M32) < un)
+def _to_hand(k, bit, m0, m1, m2, m3):
+    """Add ``bit`` to hand ``k``'s mask of (m0, m1, m2, m3), by selects (``k`` a constant once unrolled)."""
+    m0 |= bit if k == 0 else 0
+    m1 |= bit if k == 1 else 0
+    m2 |= bit if k == 2 else 0
+    m3 |= bit if k == 3 else 0
+    return m0, m1, m2, m3
 
 
 @kernel(inline="always")
-def _put(i, card, n_dealt, n_hands, packet, deck, m0, m1, m2, m3, rest):
-    """Card ``card``, fixed at deck position ``i``, to its packet: hand ``(i // packet) % n_hands`` below
-    ``n_dealt``, else the leftover (stored back at ``deck[i]`` and added to ``rest``).
+def deal_masks(state, buf, deck, n_cards, n_hands, hand_size, packet):
+    """Shuffle a fresh ``n_cards`` deck and deal it by a packet layout: every variant's deal.
 
-    Returns (m0, m1, m2, m3, rest); the hands' masks are selected without branches.
-    """
-    bit = np.int64(1) << card
-    if i >= n_dealt:
-        deck[i] = card
-        rest |= bit
-    else:
-        k = (i // packet) % n_hands
-        m0 |= bit if k == 0 else 0
-        m1 |= bit if k == 1 else 0
-        m2 |= bit if k == 2 else 0
-        m3 |= bit if k == 3 else 0
-    return m0, m1, m2, m3, rest
+    The layout: ``n_hands`` hands (1 to 4) of ``hand_size`` cards, dealt round in packets of ``packet`` cards
+    (``packet`` divides ``hand_size``): deck position ``i`` below ``n_hands * hand_size`` goes to hand
+    ``(i // packet) % n_hands``; the positions from there on are the leftover packet (Cutthroat's and Euchre's
+    kitty, Hasenpfeffer's widow; none when every card is dealt, Ghost Hand's ghost hand being the last hand).
+    Returns (hand 0, hand 1, hand 2, hand 3, leftover) as card masks, a hand past ``n_hands`` empty; the whole
+    shuffled deck is left in ``deck``, so the leftover cards are ``deck[n_hands * hand_size:n_cards]`` in deal
+    order. With packets of one card this is ``deal_packets`` (the same draws, generator state and deal).
 
-
-@kernel(_nrt=False)
-def deal_exact(state, buf, deck, n_cards, n_hands, hand_size, packet):
-    """``deal_fused``'s deal made the plain way: ``shuffle`` then the packets (``deal_packets`` with packets of
-    ``packet`` cards). Returns the same (hand 0, hand 1, hand 2, hand 3, leftover) masks and leaves the whole
-    shuffled deck in ``deck``.
-
-    ``deal_fused`` falls back on it for about one deal in ten million. Not inlined, with the layout as run-time
-    arguments and no reference counting (``_nrt=False``: it never allocates): compiled once for every layout.
+    ``shuffle`` keeps the generator in registers and draws exactly as ``rng.bounded`` (rejection included, so
+    no deal is ever made twice); the masks are then built in registers by loops whose trip counts are the
+    layout, so a variant passing its layout as constants gets them unrolled with each card's hand fixed.
+    Inlined: each variant wraps it once in a kernel of its own with its layout (compiled once, called from
+    every path). The deal fused into the shuffle (each card to its hand as the shuffle fixes it, the rejection
+    test taken out of the steps) measured slower on the 2-core AMD EPYC (benchmarks/RESULTS.md).
     """
     for i in range(n_cards):
         deck[i] = i
     shuffle(state, buf, deck, n_cards)
-    n_dealt = n_hands * hand_size
+    one = np.int64(1)
     m0 = m1 = m2 = m3 = rest = np.int64(0)
-    for i in range(n_cards):
-        m0, m1, m2, m3, rest = _put(i, deck[i], n_dealt, n_hands, packet, deck, m0, m1, m2, m3, rest)
-    return m0, m1, m2, m3, rest
-
-
-@kernel(inline="always")
-def deal_fused(state, buf, deck, n_cards, n_hands, hand_size, packet):
-    """Shuffle a fresh ``n_cards`` deck and deal it in one pass, each card going to its packet as the shuffle fixes it.
-
-    The layout: ``n_hands`` hands (1 to 4) of ``hand_size`` cards, dealt round in packets of ``packet`` cards
-    (``packet`` divides ``hand_size``); deck position ``i`` below ``n_hands * hand_size`` goes to hand
-    ``(i // packet) % n_hands``, the positions from there on are the leftover packet (Cutthroat's and Euchre's
-    kitty, Hasenpfeffer's widow; none when every card is dealt, Ghost Hand's ghost hand being the last hand).
-    Returns (hand 0, hand 1, hand 2, hand 3, leftover) as card masks, a hand past ``n_hands`` empty; the leftover
-    cards are also left in ``deck[n_hands * hand_size:n_cards]`` in deal order (the rest of ``deck`` is scratch).
-
-    The same draws, the same generator state and held half afterwards, and the same deal as ``shuffle`` then
-    dealing ``deck`` (``deal_packets`` when ``packet`` is 1): the Fisher-Yates step at position ``i`` fixes the
-    card there, which goes straight to its packet, so the shuffled deck is never written back or read again.
-    The draws come as in ``rng.bounded``, two to a generator output (the held half first when there is one),
-    each taken without the rejection test: a step notes a draw whose low half is below its bound, the only
-    draws rejection might refuse (about one deal in ten million), and such a deal is made again by
-    ``deal_exact`` from the untouched state, so every deal is exactly the exact one.
-
-    Inlined, so a variant passing its layout as constants gets the packet arithmetic folded away; each variant
-    wraps it once in a kernel of its own that is not inlined (compiled once, called from every path).
-    """
-    n_dealt = n_hands * hand_size
-    for i in range(n_cards):
-        deck[i] = i
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    doubt = False
-    hi = np.uint64(32)
-    m0 = m1 = m2 = m3 = rest = np.int64(0)
-    i = n_cards - 1
-    if buf[1] == 1:  # the held half is the first draw
-        c, doubt = _take(i, np.uint64(buf[0]), deck, doubt)
-        m0, m1, m2, m3, rest = _put(i, c, n_dealt, n_hands, packet, deck, m0, m1, m2, m3, rest)
-        i -= 1
-    x = np.uint64(buf[0])
-    while i >= 2:  # two draws to an output, high half first
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        c, doubt = _take(i, x >> hi, deck, doubt)
-        m0, m1, m2, m3, rest = _put(i, c, n_dealt, n_hands, packet, deck, m0, m1, m2, m3, rest)
-        c, doubt = _take(i - 1, x & _M32, deck, doubt)
-        m0, m1, m2, m3, rest = _put(i - 1, c, n_dealt, n_hands, packet, deck, m0, m1, m2, m3, rest)
-        i -= 2
-    held, has = x & _M32, np.int64(0)  # the spent half stays in buf[0], as the exact path leaves it
-    if i == 1:  # the last step on a fresh output's high half, its low half held
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        c, doubt = _take(1, x >> hi, deck, doubt)
-        m0, m1, m2, m3, rest = _put(1, c, n_dealt, n_hands, packet, deck, m0, m1, m2, m3, rest)
-        held, has = x & _M32, np.int64(1)
-    if doubt:
-        return deal_exact(state, buf, deck, n_cards, n_hands, hand_size, packet)
-    m0, m1, m2, m3, rest = _put(0, deck[0], n_dealt, n_hands, packet, deck, m0, m1, m2, m3, rest)
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-    buf[0] = np.int64(held)
-    buf[1] = has
+    for q in range(hand_size // packet):  # the rounds
+        for k in range(n_hands):
+            for t in range(packet):
+                m0, m1, m2, m3 = _to_hand(k, one << deck[(q * n_hands + k) * packet + t], m0, m1, m2, m3)
+    for i in range(n_hands * hand_size, n_cards):
+        rest |= one << deck[i]
     return m0, m1, m2, m3, rest
 
 
@@ -204,7 +139,7 @@ def deal_many(lo, hi, states, chunk_size, n_deals, n_cards, n_hands, hand_size, 
         x = np.int64(0)
         for _ in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
             if n_hands <= 4:  # as the variants' kernels deal
-                out[0], out[1], out[2], out[3], _r = deal_fused(state, buf, deck, n_cards, n_hands, hand_size, 1)
+                out[0], out[1], out[2], out[3], _r = deal_masks(state, buf, deck, n_cards, n_hands, hand_size, 1)
             else:
                 deal_packets(state, buf, deck, n_cards, n_hands, hand_size, out)
             x ^= out[0] ^ (out[n_hands - 1] << 1)

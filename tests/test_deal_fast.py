@@ -1,9 +1,8 @@
-"""Each variant's deal (``deal.deal_fused`` with the variant's layout as constants, rejection test taken out of the
-steps) against the unfused deal it replaces: the same masks, leftover and streams.
+"""Each variant's deal (``deal.deal_masks`` with the variant's layout as constants, the masks in registers) against
+the deal it replaces: the same masks, leftover and streams.
 
 Ghost Hand's, Cutthroat's and Euchre's against ``deal_packets``, Hasenpfeffer's against ``hand.deal`` (packets of
-three). A held half of 0 makes the first draw one that rejection might refuse, so the fallback to
-``deal_exact`` is exercised too.
+three). A held half of 0 is a first draw that rejection refuses, so the redrawing is exercised too.
 """
 
 from __future__ import annotations

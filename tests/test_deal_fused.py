@@ -1,9 +1,8 @@
-"""``deal.deal_fused``, the one fused deal every variant calls, against ``shuffle`` then dealing the deck and
-against a plain-Python twin (``tests.reference.rng``): the same masks, the same leftover in the deck, the same
-generator state and held half afterwards, for every layout (cards, hands, hand size, packet size, leftover).
+"""``deal.deal_masks``, the one deal every variant calls, against ``shuffle`` then dealing the deck and against a
+plain-Python twin (``tests.reference.rng``): the same masks, the same leftover in the deck, the same generator
+state and held half afterwards, for every layout (cards, hands, hand size, packet size, leftover).
 
-A held half of 0 makes the first draw one that rejection might refuse, so the fallback to ``deal_exact`` is
-exercised too; ``deal_exact`` is also checked on its own.
+A held half of 0 is a first draw that rejection refuses, so the redrawing is exercised too.
 """
 
 from __future__ import annotations
@@ -88,21 +87,15 @@ def check_against_twin(deal, layout, state, held, n_deals):
 
 @settings(max_examples=150, **SETTINGS)
 @given(layout=layouts(), state=states, held=helds, n_deals=st.integers(1, 4))
-def test_deal_fused_is_the_twin_for_any_layout(layout, state, held, n_deals):
-    check_against_twin(kdeal.deal_fused, layout, state, held, n_deals)
-
-
-@settings(max_examples=60, **SETTINGS)
-@given(layout=layouts(), state=states, held=helds, n_deals=st.integers(1, 3))
-def test_deal_exact_is_the_twin_for_any_layout(layout, state, held, n_deals):
-    check_against_twin(kdeal.deal_exact, layout, state, held, n_deals)
+def test_deal_masks_is_the_twin_for_any_layout(layout, state, held, n_deals):
+    check_against_twin(kdeal.deal_masks, layout, state, held, n_deals)
 
 
 @pytest.mark.parametrize("layout", [GHOST, EUCHRE, HASENPFEFFER], ids=["ghost", "euchre", "hasenpfeffer"])
 @settings(max_examples=80, **SETTINGS)
 @given(state=states, held=helds, n_deals=st.integers(1, 6))
-def test_deal_fused_is_shuffle_then_deal(layout, state, held, n_deals):
-    """Against the kernels' own unfused deal: ``shuffle`` then the deck dealt (``deal_packets`` for packets of
+def test_deal_masks_is_shuffle_then_deal(layout, state, held, n_deals):
+    """Against the kernels' own steps: ``shuffle`` then the deck dealt (``deal_packets`` for packets of
     one), the whole buffer compared (``buf[0]`` included when no half is held)."""
     n_cards, n_hands, hand_size, packet = layout
     s1, b1, _ = kernel_state(state, held)
@@ -111,7 +104,7 @@ def test_deal_fused_is_shuffle_then_deal(layout, state, held, n_deals):
     out = np.zeros(n_hands, np.int64)
     n_dealt = n_hands * hand_size
     for _ in range(n_deals):
-        got = [int(m) for m in kdeal.deal_fused(s1, b1, d1, *layout)]
+        got = [int(m) for m in kdeal.deal_masks(s1, b1, d1, *layout)]
         if packet == 1:
             rest = int(kdeal.deal_packets(s2, b2, d2, n_cards, n_hands, hand_size, out))
             want = out.tolist()
@@ -127,16 +120,16 @@ def test_deal_fused_is_shuffle_then_deal(layout, state, held, n_deals):
         assert s1.tolist() == s2.tolist() and b1.tolist() == b2.tolist()
 
 
-def test_a_refused_draw_falls_back_to_the_exact_deal():
-    """A held half of 0 is a draw rejection might refuse (its low half, 0, is below every bound): the fused deal
-    is made again by ``deal_exact`` from the untouched state, and both give exactly the twin's deal."""
+def test_a_refused_draw_is_drawn_again():
+    """A held half of 0 is a draw rejection refuses for a bound that does not divide 2**32 (its low half, 0, is
+    below the threshold): the deal takes the next draw, as the twin does, for every variant's layout."""
     state = [1, 2, 3, 4]
     for layout in (GHOST, EUCHRE, HASENPFEFFER):
-        check_against_twin(kdeal.deal_fused, layout, state, 0, 1)
-    # this state's first deal, worked out by the twin: hand masks and leftover of the Euchre layout
+        check_against_twin(kdeal.deal_masks, layout, state, 0, 2)
     s, buf, r = kernel_state(state, 0)
     deck = np.empty(24, np.int64)
-    got = [int(m) for m in kdeal.deal_fused(s, buf, deck, *EUCHRE)]
+    got = [int(m) for m in kdeal.deal_masks(s, buf, deck, *EUCHRE)]
     hands, rest = twin_deal(r, *EUCHRE)
     assert got == hands + [mask(rest)] and len(rest) == 4
     assert all(bin(m).count("1") == 5 for m in got[:4])
+    assert got[0] | got[1] | got[2] | got[3] | got[4] == (1 << 24) - 1

@@ -32,7 +32,7 @@ from bower.kernels.cutthroat.strategy import (
     random_keep,
 )
 from bower.kernels.cutthroat.strategy import KEEP as KEEP_N
-from bower.kernels.deal import deal_fused, deal_packets
+from bower.kernels.deal import deal_masks, deal_packets
 from bower.kernels.bits import lowest
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.play import nth_card, random_card
@@ -387,11 +387,11 @@ def auction_plain(hands, up, dealer, rules, params, wt, rec):
 
 @kernel(_nrt=False)
 def deal_hand(state, buf, deck, dealt, kitty):
-    """Cutthroat's deal (``deal.deal_fused``: 24 cards, four hands of 5 one card at a time to positions 1, 2, 3 and
+    """Cutthroat's deal (``deal.deal_masks``: 24 cards, four hands of 5 one card at a time to positions 1, 2, 3 and
     the dummy, the 4 left over the kitty): the masks into ``dealt``, the kitty's cards in deal order into ``kitty``
     (the first the up-card). The same deal as ``deal_packets(state, buf, deck, 24, 4, 5, dealt)`` with the kitty
     ``deck[20:24]``. Not inlined, without reference counting."""
-    dealt[0], dealt[1], dealt[2], dealt[3], _rest = deal_fused(state, buf, deck, 24, 4, HAND_SIZE, 1)
+    dealt[0], dealt[1], dealt[2], dealt[3], _rest = deal_masks(state, buf, deck, 24, 4, HAND_SIZE, 1)
     kitty[0], kitty[1], kitty[2], kitty[3] = deck[20], deck[21], deck[22], deck[23]
 
 

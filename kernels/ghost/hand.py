@@ -19,7 +19,7 @@ reference counting (``_nrt=False``), so a call costs a few nanoseconds:
 import numpy as np
 
 from bower.kernels.bits import popcount
-from bower.kernels.deal import deal_fused
+from bower.kernels.deal import deal_masks
 from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estimate are re-exported for the tests)
     P_BID3,
     P_BID4,
@@ -980,10 +980,10 @@ def play_pair(a1, b1, c1, trump1, m1, n1, a2, b2, c2, trump2, m2, n2, rec, base1
 
 @kernel(_nrt=False)
 def deal_hand(state, buf, deck):
-    """Ghost Hand's deal (``deal.deal_fused``: 24 cards, four hands of 6 one card at a time, the fourth the ghost
+    """Ghost Hand's deal (``deal.deal_masks``: 24 cards, four hands of 6 one card at a time, the fourth the ghost
     hand, nothing left over): (position 1, position 2, position 3, the ghost hand) as masks. Not inlined (compiled
     once for every caller), without reference counting."""
-    m0, m1, m2, m3, _rest = deal_fused(state, buf, deck, 24, 4, HAND_SIZE, 1)
+    m0, m1, m2, m3, _rest = deal_masks(state, buf, deck, 24, 4, HAND_SIZE, 1)
     return m0, m1, m2, m3
 
 

@@ -1,7 +1,7 @@
 """Hasenpfeffer's plain path: whole hands when every seat plays the heuristic strategy (no random or PIMC seat).
 
 The same records and draws as ``hand.play_hand`` (bit for bit), with less
-work: the deal fused into the shuffle (``deal_plain``), the estimates of
+work: the deal with its masks in registers (``deal_plain``), the estimates of
 the auction and the widow from per-seat tables of whole suits
 (``plain_tables``: exact integers in units of ``WEIGHT_STEP``, so every sum
 is the one the card-by-card float sums give), and the card play in slot
@@ -14,7 +14,7 @@ PIMC, and every weight a whole number of units below ``WEIGHT_LIMIT``.
 import numpy as np
 
 from bower.kernels.bits import popcount
-from bower.kernels.deal import deal_fused
+from bower.kernels.deal import deal_masks
 from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
 from bower.kernels.jit import PARFOR_PASSES, kernel
 from bower.kernels import trick as core
@@ -305,12 +305,12 @@ def widow_plain(seven, seat, tab):
 
 @kernel(_nrt=False)
 def deal_plain(state, buf, deck):
-    """``hand.deal`` fused (``deal.deal_fused``: 25 cards, four hands of 6 in packets of three, the last card the
-    widow): the same draws and deal, each card going to its hand as the shuffle fixes it.
+    """``hand.deal`` with the masks in registers (``deal.deal_masks``: 25 cards, four hands of 6 in packets of
+    three, the last card the widow): the same draws and deal.
 
     Returns (positions 1..4's masks, the widow). Not inlined, without reference counting.
     """
-    m0, m1, m2, m3, _rest = deal_fused(state, buf, deck, 25, 4, 6, 3)
+    m0, m1, m2, m3, _rest = deal_masks(state, buf, deck, 25, 4, 6, 3)
     return m0, m1, m2, m3, deck[24]
 
 
