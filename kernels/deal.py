@@ -105,21 +105,21 @@ def deal_masks(state, buf, deck, n_cards, n_hands, hand_size, packet):
     order. With packets of one card this is ``deal_packets`` (the same draws, generator state and deal).
 
     ``shuffle`` keeps the generator in registers and draws exactly as ``rng.bounded`` (rejection included, so
-    no deal is ever made twice); the masks are then built in registers by one loop over the dealt cards, which
-    a layout passed as constants lets LLVM unroll with each card's hand fixed (packets of one; nested loops by
-    rounds and packets ran Hasenpfeffer's packets of three 9 ns faster but cost Euchre's two inlined copies
-    about 5% more compiling). Inlined: each variant wraps it once in a kernel of its own with its layout, Euchre
-    inlining that too (a call there measured 10 ns slower). The deal fused into the shuffle (each card to its
-    hand as the shuffle fixes it, the rejection test taken out of the steps, as Ghost Hand's and Cutthroat's
-    deals were) measured 10 to 20 ns a deal slower on the 2-core AMD EPYC.
+    no deal is ever made twice); the masks are then built in registers by loops whose trip counts are the
+    layout, so a variant passing its layout as constants gets them unrolled with each card's hand fixed.
+    Inlined: each variant wraps it once in a kernel of its own with its layout (compiled once, called from
+    every path). The deal fused into the shuffle (each card to its hand as the shuffle fixes it, the rejection
+    test taken out of the steps) measured slower on the 2-core AMD EPYC (benchmarks/RESULTS.md).
     """
     for i in range(n_cards):
         deck[i] = i
     shuffle(state, buf, deck, n_cards)
     one = np.int64(1)
     m0 = m1 = m2 = m3 = rest = np.int64(0)
-    for i in range(n_hands * hand_size):
-        m0, m1, m2, m3 = _to_hand((i // packet) % n_hands, one << deck[i], m0, m1, m2, m3)
+    for q in range(hand_size // packet):  # the rounds
+        for k in range(n_hands):
+            for t in range(packet):
+                m0, m1, m2, m3 = _to_hand(k, one << deck[(q * n_hands + k) * packet + t], m0, m1, m2, m3)
     for i in range(n_hands * hand_size, n_cards):
         rest |= one << deck[i]
     return m0, m1, m2, m3, rest
