@@ -83,131 +83,46 @@ def deal_packets(state, buf, deck, n_cards, n_hands, hand_size, out):
 
 
 @kernel(inline="always")
-def _deal_step(i, deck, held, has, s0, s1, s2, s3):
-    """Fisher-Yates step ``i`` of ``shuffle``, reading the card it fixes at position ``i`` (never stored there).
-
-    Returns (card, held, has, s0, s1, s2, s3).
-    """
-    j, held, has, s0, s1, s2, s3 = draw_bounded(i + 1, held, has, s0, s1, s2, s3)
-    card = deck[j]
-    deck[j] = deck[i]
-    return card, held, has, s0, s1, s2, s3
-
-
-@kernel(_nrt=False)
-def deal_four_exact(state, buf, deck):
-    """``deal_packets(state, buf, deck, 24, 4, 6, out)`` returning the four masks (no leftover).
-
-    The same draws and the same deal, fused: the Fisher-Yates step at
-    position ``i`` fixes the card there, which goes straight to hand
-    ``i % 4``, so the shuffled deck is never written back or read again.
-    Returns (hand 0, hand 1, hand 2, hand 3). Not inlined (compiled once),
-    and without reference counting (``_nrt=False``: it never allocates).
-    ``deal_four`` is the same deal with less work, falling back on this one
-    for about one deal in eight million: so this is a loop, not unrolled,
-    which compiles in a fraction of the time.
-    """
-    for i in range(24):
-        deck[i] = i
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    held = np.uint64(buf[0])
-    has = buf[1]
-    m0 = m1 = m2 = m3 = np.int64(0)
-    for i in range(23, 0, -1):  # position 0 is fixed without a draw
-        c, held, has, s0, s1, s2, s3 = _deal_step(i, deck, held, has, s0, s1, s2, s3)
-        bit = np.int64(1) << c
-        k = i & 3
-        if k == 0:
-            m0 |= bit
-        elif k == 1:
-            m1 |= bit
-        elif k == 2:
-            m2 |= bit
-        else:
-            m3 |= bit
-    m0 |= np.int64(1) << deck[0]
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-    buf[0] = np.int64(held)
-    buf[1] = has
+def _to_hand(k, bit, m0, m1, m2, m3):
+    """Add ``bit`` to hand ``k``'s mask of (m0, m1, m2, m3), by selects (``k`` a constant once unrolled)."""
+    m0 |= bit if k == 0 else 0
+    m1 |= bit if k == 1 else 0
+    m2 |= bit if k == 2 else 0
+    m3 |= bit if k == 3 else 0
     return m0, m1, m2, m3
 
 
 @kernel(inline="always")
-def _take(i, r, deck, doubt):
-    """Fisher-Yates step ``i`` on the 32-bit draw ``r`` without the rejection test: (card fixed at ``i``, whether
-    ``doubt`` or the draw is one that rejection might refuse, its low half below ``i + 1``)."""
-    un = np.uint64(i + 1)
-    m = r * un
-    j = np.int64(m >> np.uint64(32))
-    card = deck[j]
-    deck[j] = deck[i]
-    return card, doubt | ((m & _M32) < un)
+def deal_masks(state, buf, deck, n_cards, n_hands, hand_size, packet):
+    """Shuffle a fresh ``n_cards`` deck and deal it by a packet layout: every variant's deal.
 
+    The layout: ``n_hands`` hands (1 to 4) of ``hand_size`` cards, dealt round in packets of ``packet`` cards
+    (``packet`` divides ``hand_size``): deck position ``i`` below ``n_hands * hand_size`` goes to hand
+    ``(i // packet) % n_hands``; the positions from there on are the leftover packet (Cutthroat's and Euchre's
+    kitty, Hasenpfeffer's widow; none when every card is dealt, Ghost Hand's ghost hand being the last hand).
+    Returns (hand 0, hand 1, hand 2, hand 3, leftover) as card masks, a hand past ``n_hands`` empty; the whole
+    shuffled deck is left in ``deck``, so the leftover cards are ``deck[n_hands * hand_size:n_cards]`` in deal
+    order. With packets of one card this is ``deal_packets`` (the same draws, generator state and deal).
 
-@kernel(_nrt=False)
-def deal_four(state, buf, deck):
-    """``deal_four_exact``: the same draws and the same four masks, with the rejection test taken out of the steps.
-
-    Rejection refuses a draw only when its low half is below the bound (one draw in about 180 million here), so
-    each step takes its draw and notes that case; the 23 draws come as in ``rng.bounded``, two to an output
-    (the held half first when there is one). If any draw was in doubt, the deal is made again by
-    ``deal_four_exact`` from the untouched state, so every deal is exactly the exact one.
+    ``shuffle`` keeps the generator in registers and draws exactly as ``rng.bounded`` (rejection included, so
+    no deal is ever made twice); the masks are then built in registers by loops whose trip counts are the
+    layout, so a variant passing its layout as constants gets them unrolled with each card's hand fixed.
+    Inlined: each variant wraps it once in a kernel of its own with its layout (compiled once, called from
+    every path). The deal fused into the shuffle (each card to its hand as the shuffle fixes it, the rejection
+    test taken out of the steps) measured slower on the 2-core AMD EPYC (benchmarks/RESULTS.md).
     """
-    for i in range(24):
+    for i in range(n_cards):
         deck[i] = i
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    doubt = False
+    shuffle(state, buf, deck, n_cards)
     one = np.int64(1)
-    hi = np.uint64(32)
-    m0 = m1 = m2 = m3 = np.int64(0)
-    if buf[1] == 1:  # the held half is the first draw: then pairs (22, 21), (20, 19), ..., (2, 1)
-        c, doubt = _take(23, np.uint64(buf[0]), deck, doubt)
-        m3 |= one << c
-        for q in range(5, 0, -1):
-            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            c, doubt = _take(4 * q + 2, x >> hi, deck, doubt)
-            m2 |= one << c
-            c, doubt = _take(4 * q + 1, x & _M32, deck, doubt)
-            m1 |= one << c
-            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            c, doubt = _take(4 * q, x >> hi, deck, doubt)
-            m0 |= one << c
-            c, doubt = _take(4 * q - 1, x & _M32, deck, doubt)
-            m3 |= one << c
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        c, doubt = _take(2, x >> hi, deck, doubt)
-        m2 |= one << c
-        c, doubt = _take(1, x & _M32, deck, doubt)
-        m1 |= one << c
-        held, has = x & _M32, np.int64(0)  # the spent half stays in buf[0], as the exact path leaves it
-    else:  # pairs (23, 22), ..., (3, 2), then 1 on a fresh output's high half, its low half held
-        for q in range(5, 0, -1):
-            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            c, doubt = _take(4 * q + 3, x >> hi, deck, doubt)
-            m3 |= one << c
-            c, doubt = _take(4 * q + 2, x & _M32, deck, doubt)
-            m2 |= one << c
-            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            c, doubt = _take(4 * q + 1, x >> hi, deck, doubt)
-            m1 |= one << c
-            c, doubt = _take(4 * q, x & _M32, deck, doubt)
-            m0 |= one << c
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        c, doubt = _take(3, x >> hi, deck, doubt)
-        m3 |= one << c
-        c, doubt = _take(2, x & _M32, deck, doubt)
-        m2 |= one << c
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        c, doubt = _take(1, x >> hi, deck, doubt)
-        m1 |= one << c
-        held, has = x & _M32, np.int64(1)
-    if doubt:
-        return deal_four_exact(state, buf, deck)
-    m0 |= one << deck[0]
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-    buf[0] = np.int64(held)
-    buf[1] = has
-    return m0, m1, m2, m3
+    m0 = m1 = m2 = m3 = rest = np.int64(0)
+    for q in range(hand_size // packet):  # the rounds
+        for k in range(n_hands):
+            for t in range(packet):
+                m0, m1, m2, m3 = _to_hand(k, one << deck[(q * n_hands + k) * packet + t], m0, m1, m2, m3)
+    for i in range(n_hands * hand_size, n_cards):
+        rest |= one << deck[i]
+    return m0, m1, m2, m3, rest
 
 
 @chunk_kernel
@@ -220,12 +135,11 @@ def deal_many(lo, hi, states, chunk_size, n_deals, n_cards, n_hands, hand_size, 
         state = states[ci].copy()
         buf = np.zeros(2, np.int64)
         deck = np.empty(n_cards, np.int64)
-        out = np.zeros(n_hands, np.int64)
+        out = np.zeros(max(n_hands, 4), np.int64)
         x = np.int64(0)
-        ghost_layout = n_cards == 24 and n_hands == 4 and hand_size == 6
         for _ in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
-            if ghost_layout:  # as the Ghost Hand kernel deals
-                out[0], out[1], out[2], out[3] = deal_four(state, buf, deck)
+            if n_hands <= 4:  # as the variants' kernels deal
+                out[0], out[1], out[2], out[3], _r = deal_masks(state, buf, deck, n_cards, n_hands, hand_size, 1)
             else:
                 deal_packets(state, buf, deck, n_cards, n_hands, hand_size, out)
             x ^= out[0] ^ (out[n_hands - 1] << 1)

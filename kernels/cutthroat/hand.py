@@ -32,8 +32,7 @@ from bower.kernels.cutthroat.strategy import (
     random_keep,
 )
 from bower.kernels.cutthroat.strategy import KEEP as KEEP_N
-from bower.kernels.deal import _M32, _take, deal_packets
-from bower.kernels.rng import xoshiro_step
+from bower.kernels.deal import deal_masks, deal_packets
 from bower.kernels.bits import lowest
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.play import nth_card, random_card
@@ -388,85 +387,12 @@ def auction_plain(hands, up, dealer, rules, params, wt, rec):
 
 @kernel(_nrt=False)
 def deal_hand(state, buf, deck, dealt, kitty):
-    """``deal_packets(state, buf, deck, 24, 4, 5, dealt)`` with the kitty ``deck[20:24]`` into ``kitty``: the same
-    draws and the same deal, fused as ``deal.deal_four`` fuses Ghost Hand's.
-
-    The Fisher-Yates step at position ``i`` fixes the card there, which goes straight to the kitty (``i >= 20``)
-    or to hand ``i % 4``; each step takes its draw without the rejection test and notes a draw that rejection
-    might refuse (about one in 180 million), and then the deal is made again by ``deal_packets`` from the
-    untouched state, so every deal is exactly the exact one. Not inlined, without reference counting.
-    """
-    for i in range(24):
-        deck[i] = i
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    doubt = False
-    one = np.int64(1)
-    hi = np.uint64(32)
-    m0 = m1 = m2 = m3 = np.int64(0)
-    if buf[1] == 1:  # the held half is the first draw: then pairs (22, 21), (20, 19), ..., (2, 1)
-        k3, doubt = _take(23, np.uint64(buf[0]), deck, doubt)
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        k2, doubt = _take(22, x >> hi, deck, doubt)
-        k1, doubt = _take(21, x & _M32, deck, doubt)
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        k0, doubt = _take(20, x >> hi, deck, doubt)
-        c, doubt = _take(19, x & _M32, deck, doubt)
-        m3 |= one << c
-        for q in range(4, 0, -1):
-            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            c, doubt = _take(4 * q + 2, x >> hi, deck, doubt)
-            m2 |= one << c
-            c, doubt = _take(4 * q + 1, x & _M32, deck, doubt)
-            m1 |= one << c
-            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            c, doubt = _take(4 * q, x >> hi, deck, doubt)
-            m0 |= one << c
-            c, doubt = _take(4 * q - 1, x & _M32, deck, doubt)
-            m3 |= one << c
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        c, doubt = _take(2, x >> hi, deck, doubt)
-        m2 |= one << c
-        c, doubt = _take(1, x & _M32, deck, doubt)
-        m1 |= one << c
-        held, has = x & _M32, np.int64(0)  # the spent half stays in buf[0], as the exact path leaves it
-    else:  # pairs (23, 22), ..., (3, 2), then 1 on a fresh output's high half, its low half held
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        k3, doubt = _take(23, x >> hi, deck, doubt)
-        k2, doubt = _take(22, x & _M32, deck, doubt)
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        k1, doubt = _take(21, x >> hi, deck, doubt)
-        k0, doubt = _take(20, x & _M32, deck, doubt)
-        for q in range(4, 0, -1):
-            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            c, doubt = _take(4 * q + 3, x >> hi, deck, doubt)
-            m3 |= one << c
-            c, doubt = _take(4 * q + 2, x & _M32, deck, doubt)
-            m2 |= one << c
-            x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-            c, doubt = _take(4 * q + 1, x >> hi, deck, doubt)
-            m1 |= one << c
-            c, doubt = _take(4 * q, x & _M32, deck, doubt)
-            m0 |= one << c
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        c, doubt = _take(3, x >> hi, deck, doubt)
-        m3 |= one << c
-        c, doubt = _take(2, x & _M32, deck, doubt)
-        m2 |= one << c
-        x, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-        c, doubt = _take(1, x >> hi, deck, doubt)
-        m1 |= one << c
-        held, has = x & _M32, np.int64(1)
-    if doubt:
-        deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
-        for i in range(4):
-            kitty[i] = deck[20 + i]
-        return
-    m0 |= one << deck[0]
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-    buf[0] = np.int64(held)
-    buf[1] = has
-    dealt[0], dealt[1], dealt[2], dealt[3] = m0, m1, m2, m3
-    kitty[0], kitty[1], kitty[2], kitty[3] = k0, k1, k2, k3
+    """Cutthroat's deal (``deal.deal_masks``: 24 cards, four hands of 5 one card at a time to positions 1, 2, 3 and
+    the dummy, the 4 left over the kitty): the masks into ``dealt``, the kitty's cards in deal order into ``kitty``
+    (the first the up-card). The same deal as ``deal_packets(state, buf, deck, 24, 4, 5, dealt)`` with the kitty
+    ``deck[20:24]``. Not inlined, without reference counting."""
+    dealt[0], dealt[1], dealt[2], dealt[3], _rest = deal_masks(state, buf, deck, 24, 4, HAND_SIZE, 1)
+    kitty[0], kitty[1], kitty[2], kitty[3] = deck[20], deck[21], deck[22], deck[23]
 
 
 @kernel(inline="always")

@@ -9,7 +9,7 @@ import numpy as np
 
 from bower.kernels.arrays import copy_into
 from bower.kernels.bits import lowest
-from bower.kernels.deal import deal_four, deal_packets
+from bower.kernels.deal import deal_packets
 from bower.kernels.ghost.hand import (
     HAND_SIZE,
     N_SEATS,
@@ -28,6 +28,7 @@ from bower.kernels.ghost.hand import (
     auction_core,
     auction_plain,
     chunk_scratch,
+    deal_hand,
     deal_plain,
     finish_hand,
     finish_hand_once,
@@ -191,7 +192,7 @@ def auction_chunks(lo, hi, states, dstates, chunk_size, n_hands, rules, params, 
         r0, r1, r2 = plain_rows(rows)
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             dealer = h % 3
-            d0, d1, d2, ghost = deal_four(state, buf, deck)
+            d0, d1, d2, ghost = deal_hand(state, buf, deck)
             h0 = d2 if dealer == 0 else (d1 if dealer == 1 else d0)  # as in kernels.ghost.play_dealt_core
             h1 = d0 if dealer == 0 else (d2 if dealer == 1 else d1)
             h2 = d1 if dealer == 0 else (d0 if dealer == 1 else d2)

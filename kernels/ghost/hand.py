@@ -12,14 +12,14 @@ summary counters (``S_*``) are fixed-width int64 rows defined here and read by
 The hot path: ``play_hand`` (inlined into the drivers) calls three kernels
 that are compiled once, not inlined, and take numbers or are compiled without
 reference counting (``_nrt=False``), so a call costs a few nanoseconds:
-``deal_four``, ``auction_core`` and ``play_core``. The public ``auction``,
+``deal_hand``, ``auction_core`` and ``play_core``. The public ``auction``,
 ``play_tricks`` and ``play_dealt`` wrap them for array callers.
 """
 
 import numpy as np
 
 from bower.kernels.bits import popcount
-from bower.kernels.deal import deal_four
+from bower.kernels.deal import deal_masks
 from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estimate are re-exported for the tests)
     P_BID3,
     P_BID4,
@@ -978,13 +978,22 @@ def play_pair(a1, b1, c1, trump1, m1, n1, a2, b2, c2, trump2, m2, n2, rec, base1
     return t1 & 255, (t1 >> 8) & 255, t1 >> 16, t2 & 255, (t2 >> 8) & 255, t2 >> 16
 
 
+@kernel(_nrt=False)
+def deal_hand(state, buf, deck):
+    """Ghost Hand's deal (``deal.deal_masks``: 24 cards, four hands of 6 one card at a time, the fourth the ghost
+    hand, nothing left over): (position 1, position 2, position 3, the ghost hand) as masks. Not inlined (compiled
+    once for every caller), without reference counting."""
+    m0, m1, m2, m3, _rest = deal_masks(state, buf, deck, 24, 4, HAND_SIZE, 1)
+    return m0, m1, m2, m3
+
+
 @kernel(inline="always")
 def deal_plain(state, buf, deck, dealer, rules, rows, r0, r1, r2, scores, target, rec, base):
     """Deal a hand and hold its plain auction, into ``rec[base:]`` as ``play_dealt_core`` writes them.
 
     Returns (maker, bid, trump, h0, h1, h2): the hands by seat after any swap.
     """
-    d0, d1, d2, ghost = deal_four(state, buf, deck)
+    d0, d1, d2, ghost = deal_hand(state, buf, deck)
     rec[base + R_DEALER] = dealer
     h0 = d2 if dealer == 0 else (d1 if dealer == 1 else d0)  # as in play_dealt_core
     h1 = d0 if dealer == 0 else (d2 if dealer == 1 else d1)
@@ -1084,7 +1093,7 @@ def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_ro
     hands). ``work`` is unused (kept for the callers); ``deck`` is scratch.
     ``search``: None compiles no search code (``play_dealt_core``).
     """
-    d0, d1, d2, ghost = deal_four(state, buf, deck)
+    d0, d1, d2, ghost = deal_hand(state, buf, deck)
     play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, NO_FORCE, rec,
                     base, search)
 

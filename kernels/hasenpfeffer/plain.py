@@ -1,7 +1,7 @@
 """Hasenpfeffer's plain path: whole hands when every seat plays the heuristic strategy (no random or PIMC seat).
 
 The same records and draws as ``hand.play_hand`` (bit for bit), with less
-work: the deal fused into the shuffle (``deal_plain``), the estimates of
+work: the deal with its masks in registers (``deal_plain``), the estimates of
 the auction and the widow from per-seat tables of whole suits
 (``plain_tables``: exact integers in units of ``WEIGHT_STEP``, so every sum
 is the one the card-by-card float sums give), and the card play in slot
@@ -14,7 +14,7 @@ PIMC, and every weight a whole number of units below ``WEIGHT_LIMIT``.
 import numpy as np
 
 from bower.kernels.bits import popcount
-from bower.kernels.deal import draw_bounded
+from bower.kernels.deal import deal_masks
 from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
 from bower.kernels.jit import PARFOR_PASSES, kernel
 from bower.kernels import trick as core
@@ -305,35 +305,13 @@ def widow_plain(seven, seat, tab):
 
 @kernel(_nrt=False)
 def deal_plain(state, buf, deck):
-    """``hand.deal`` fused: the same draws and deal, each card going to its hand as the shuffle fixes it.
+    """``hand.deal`` with the masks in registers (``deal.deal_masks``: 25 cards, four hands of 6 in packets of
+    three, the last card the widow): the same draws and deal.
 
-    Returns (positions 1..4's masks, the widow).
+    Returns (positions 1..4's masks, the widow). Not inlined, without reference counting.
     """
-    for i in range(25):
-        deck[i] = i
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    held = np.uint64(buf[0])
-    has = buf[1]
-    one = np.int64(1)
-    j, held, has, s0, s1, s2, s3 = draw_bounded(25, held, has, s0, s1, s2, s3)
-    widow = deck[j]
-    deck[j] = deck[24]
-    m0 = m1 = m2 = m3 = np.int64(0)
-    for i in range(23, 0, -1):
-        j, held, has, s0, s1, s2, s3 = draw_bounded(i + 1, held, has, s0, s1, s2, s3)
-        c = deck[j]
-        deck[j] = deck[i]
-        k = (i // 3) & 3
-        bit = one << c
-        m0 |= bit if k == 0 else 0
-        m1 |= bit if k == 1 else 0
-        m2 |= bit if k == 2 else 0
-        m3 |= bit if k == 3 else 0
-    m0 |= one << deck[0]
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-    buf[0] = np.int64(held)
-    buf[1] = has
-    return m0, m1, m2, m3, widow
+    m0, m1, m2, m3, _rest = deal_masks(state, buf, deck, 25, 4, 6, 3)
+    return m0, m1, m2, m3, deck[24]
 
 
 @kernel(_nrt=False)
