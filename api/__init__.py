@@ -695,7 +695,6 @@ def solve(deal: str | dict[int, str | Sequence[str]], *, variant: str = "ghost",
     """
     from bower.sim import solve as S
     from bower.sim.cards import parse_cards
-    from bower.sim.cli.solve import check_sides
     from bower.sim.rules import resolve
     from bower.sim.text import number_text
 
@@ -713,7 +712,6 @@ def solve(deal: str | dict[int, str | Sequence[str]], *, variant: str = "ghost",
     hands = S.parse_deal(v, str(deal))
     alone = tuple(alone)
     S.check_seats(v, hands, leader, dealer, maker, alone)
-    check_sides(v, hands)
     if trump is None:
         if plays or maker is not None:
             raise S.DealError("maker= and plays= need trump=")

@@ -85,7 +85,8 @@ def parse_deal(variant, text: str) -> dict[int, list[int]]:
 
 
 def check_hands(variant, hands: dict[int, list[int]]) -> dict[int, list[int]]:
-    """``hands`` if the variant can hold them at a trick boundary: the seats in play, equal counts, legal sizes."""
+    """``hands`` if the variant can hold them at a trick boundary: the seats in play, a seat of each side among
+    them, equal counts, legal sizes."""
     cp = variant.card_play
     if len(hands) not in cp.seats_in_play:
         c = [str(n) for n in cp.seats_in_play]
@@ -98,6 +99,11 @@ def check_hands(variant, hands: dict[int, list[int]]) -> dict[int, list[int]]:
     n = sizes.pop()
     if not 1 <= n <= cp.hand_size:
         raise DealError(f"a {variant.title} hand holds 1 to {cp.hand_size} cards, not {n}")
+    active = sum(1 << s for s in hands)
+    if all(variant.maker_side(m, active) == active for m in hands):  # partners alone: no one to play against
+        seats = " and ".join(str(s) for s in sorted(hands))
+        raise DealError(f"the deal's seats in play, {seats}, are all one side: a {variant.title} hand needs a "
+                        "seat of each side in play")
     return hands
 
 

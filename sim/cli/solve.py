@@ -105,7 +105,6 @@ def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_j
     rules_d = parse_rule_args(v, rules)
     hands = S.parse_deal(v, deal)
     S.check_seats(v, hands, leader, dealer, maker, alone)
-    check_sides(v, hands)
     if trump is None:
         if plays or maker is not None:
             raise click.UsageError("--maker and --plays need --trump")
@@ -129,18 +128,6 @@ def solve(deal, variant, trump, maker, leader, dealer, alone, plays, rules, as_j
         click.echo(json.dumps(result, indent=2))
     else:
         click.echo(format_position(v, result, len(cards)))
-
-
-def check_sides(variant, hands: dict) -> None:
-    """DealError unless the seats in play hold a seat of each side: partners alone (seats 0 and 2 of a
-    partnership table) have no one to play against, and would be solved as taking every trick."""
-    from bower.sim import solve as S
-
-    active = sum(1 << s for s in hands)
-    if hands and all(variant.maker_side(m, active) == active for m in hands):
-        seats = " and ".join(str(s) for s in sorted(hands))
-        raise S.DealError(f"the deal's seats in play, {seats}, are all one side: a {variant.title} hand needs a "
-                          "seat of each side in play")
 
 
 def where_run(s: dict) -> str:
