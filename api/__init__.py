@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from bower.sim import __version__
 from bower.sim.errors import UserError as BowerError
+from bower.sim.limits import BOT_TIMEOUT
 
 if TYPE_CHECKING:  # imported at first use (``__getattr__``): a plain ``import bower`` loads no NumPy, pandas or Numba
     import pandas as pd
@@ -318,7 +319,7 @@ def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", ga
                rules: dict[str, Any] | None = None, threads: int | None = None, duplicate: bool = True,
                until_significant: bool = False, max_games: int = 1_000_000, names: list[str] | None = None,
                progress: bool = False, scheduler: str | None = None,
-               start: str | Sequence[int] | None = None) -> Experiment:
+               start: str | Sequence[int] | None = None, bot_timeout: float | None = BOT_TIMEOUT) -> Experiment:
     """Play 2 or 3 strategies against each other in whole games on duplicate deals, as ``bower experiment``.
 
     ``strategies``: presets, ``.toml`` paths, dicts or ``bower.Strategy``
@@ -326,8 +327,9 @@ def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", ga
     Python bot (an object with ``step(state) -> action``, or a
     ``"path.py:Class"``) plays too: the games then go through the game API
     (docs/guides/bots.md), the other players naming bots (``"random"``,
-    ``"greedy"``, ``bower.bot``).
-    ``duplicate=False`` gives every seat assignment its own deals;
+    ``"greedy"``, ``bower.bot``); ``bot_timeout``: the seconds a bot may
+    take to answer one call before the run stops with ``BowerError`` (None:
+    no limit). ``duplicate=False`` gives every seat assignment its own deals;
     ``scheduler`` as for ``simulate``. ``games`` (and ``max_games``) are
     rounded up to whole deal sets, said on stderr (``bower: note: games=96
     rounded up to 384 ...``) unless ``quiet``. ``start``: every game's
@@ -356,11 +358,15 @@ def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", ga
     if len(strategies) not in (2, 3):
         raise ex.runner.RunError(f"give 2 or 3 strategies to compare, got {len(strategies)}")
     ex.runner.check_start(start, v)
+    from bower.sim.bots import check_timeout
+
+    check_timeout(bot_timeout)
     bar = Progress("games", enabled=bool(progress))
     try:
         res = ex.run_experiment(strategies, games=games, seed=seed, threads=threads, rules=rules, duplicate=duplicate,
                                 until_significant=until_significant, max_games=max_games, names=names,
-                                progress=bar, variant=v.name, scheduler=scheduler, start=start)
+                                progress=bar, variant=v.name, scheduler=scheduler, start=start,
+                                bot_timeout=bot_timeout)
     finally:
         bar.close()
     from bower.results import Experiment

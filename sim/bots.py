@@ -18,9 +18,14 @@ What an experiment calls, exactly:
 One bot object holds every seat its player holds in a game (two partners in
 Euchre, two of the three seats in AAB), so ``current_player()`` tells it
 which seat is asked. A bot that raises, or returns something that is not a
-legal action, stops the experiment with one line (``BotError``, a
-``BowerError``; exit 2 on the command line) naming the bot, the game, the
-hand, the seat and the action.
+legal action, or takes longer than the experiment's ``bot_timeout``
+(``--bot-timeout``, 60 s a call by default) to answer one call, stops the
+experiment with one line (``BotError``, a ``BowerError``; exit 2 on the
+command line) naming the bot, the game, the hand, the seat and the action.
+The time limit interrupts a bot's Python code (``SIGALRM`` in the main
+thread; elsewhere the call runs in a helper thread that is left behind); a
+bot blocked inside C code that never returns to Python is stopped only when
+it does.
 
 ``bower.bot(name, variant=...)`` gives bower's players as bots: ``random``
 (a uniform legal action, seeded) and ``greedy`` (a plain-Python lookahead,
@@ -37,13 +42,16 @@ import math
 import numbers
 import os
 import random
+import signal
 import sys
+import threading
 import time
 from typing import Callable
 
 import numpy as np
 
 from bower.sim.errors import UserError, one_line
+from bower.sim.limits import BOT_TIMEOUT
 from bower.sim.text import did_you_mean
 
 MAX_HANDS = 1000  # a game with no winner after this many hands is unfinished (as the kernels' games)
@@ -229,11 +237,65 @@ class _Where:
         return f"deal set {self.set_no}, seat assignment {self.row + 1}, hand {self.hand}{at}"
 
 
-def _ask(obj, name: str, state, where: _Where):
+class _TimedOut(BaseException):
+    """Raised inside a bot's call when its time is up (not an ``Exception``: a bot's ``except Exception`` cannot
+    swallow it)."""
+
+
+def check_timeout(seconds) -> float | None:
+    """``seconds`` as the limit on one call of a bot (None: no limit); BotError unless a positive finite number."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real) or not 0 < float(seconds) < math.inf:
+        raise BotError(f"bot_timeout is a positive number of seconds (or None: no limit), not {seconds!r}")
+    return float(seconds)
+
+
+def _call(fn, args, timeout):
+    """``fn(*args)``, raising ``_TimedOut`` when it takes longer than ``timeout`` seconds (None: no limit).
+
+    In the main thread an interval timer's ``SIGALRM`` interrupts the call (the previous handler is put back);
+    in another thread the call runs in a daemon thread, which is left running when its time is up.
+    """
+    if timeout is None:
+        return fn(*args)
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        def on_alarm(signum, frame):
+            raise _TimedOut
+
+        old = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            return fn(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    box = {}
+
+    def run():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
+            box["error"] = e
+
+    t = threading.Thread(target=run, name="bower-bot-call", daemon=True)
+    t.start()
+    t.join(timeout)
+    if t.is_alive():
+        raise _TimedOut
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def _ask(obj, name: str, state, where: _Where, timeout: float | None = None):
     seat = state.current_player()
     legal = state.legal_actions()
     try:
-        action = obj.step(state.clone())
+        action = _call(obj.step, (state.clone(),), timeout)
+    except _TimedOut:
+        raise BotError(f"bot {name!r} took longer than {timeout:g} s (the bot timeout) to choose an action at seat "
+                       f"{seat} ({where})") from None
     except Exception as e:  # noqa: BLE001 - a bot's own fault, said in one line
         raise BotError(f"bot {name!r} raised {type(e).__name__}: {one_line(e)} at seat {seat} ({where})") from None
     ok = isinstance(action, numbers.Integral) and not isinstance(action, bool) and int(action) in legal
@@ -243,25 +305,29 @@ def _ask(obj, name: str, state, where: _Where):
     return int(action)
 
 
-def _notify(obj, name, method, where, *args):
+def _notify(obj, name, method, where, *args, timeout: float | None = None):
     fn = getattr(obj, method, None)
     if not callable(fn):
         return
     try:
-        fn(*args)
+        _call(fn, args, timeout)
+    except _TimedOut:
+        raise BotError(f"bot {name!r} took longer than {timeout:g} s (the bot timeout) in {method} ({where})") from None
     except Exception as e:  # noqa: BLE001
         raise BotError(f"bot {name!r} raised {type(e).__name__} in {method}: {one_line(e)} ({where})") from None
 
 
-def _restart(obj, name, state, where):
+def _restart(obj, name, state, where, timeout=None):
     if callable(getattr(obj, "restart_at", None)):
-        _notify(obj, name, "restart_at", where, state.clone())
+        _notify(obj, name, "restart_at", where, state.clone(), timeout=timeout)
     else:
-        _notify(obj, name, "restart", where)
+        _notify(obj, name, "restart", where, timeout=timeout)
 
 
-def play_game(game, variant, seat_bots: list, seat_names: list, deal_key: str, where: _Where):
+def play_game(game, variant, seat_bots: list, seat_names: list, deal_key: str, where: _Where,
+              timeout: float | None = None):
     """One whole game to the variant's target: (winning unit or None, hands, points by seat-hand, first dealer, scores).
+    ``timeout``: the seconds a bot may take to answer one call (None: no limit).
 
     Hand ``h`` is dealt from ``random.Random(f"{deal_key}:{h}")`` and the
     first dealer from ``random.Random(deal_key)``, so games with the same
@@ -290,15 +356,15 @@ def play_game(game, variant, seat_bots: list, seat_names: list, deal_key: str, w
             st.apply_action(outcomes[rng.randrange(len(outcomes))][0])
         where.decision = 0
         for obj, name in distinct:
-            _restart(obj, name, st, where)
+            _restart(obj, name, st, where, timeout)
         while not st.is_terminal():
             where.decision += 1
             seat = st.current_player()
             obj, name = seat_bots[seat], seat_names[seat]
-            action = _ask(obj, name, st, where)
+            action = _ask(obj, name, st, where, timeout)
             for other, oname in distinct:
                 if other is not obj:
-                    _notify(other, oname, "inform_action", where, st, seat, action)
+                    _notify(other, oname, "inform_action", where, st, seat, action, timeout=timeout)
             st.apply_action(action)
         where.decision = 0
         r = [int(x) for x in st.returns()]
@@ -316,7 +382,7 @@ def play_game(game, variant, seat_bots: list, seat_names: list, deal_key: str, w
 def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: dict | None = None,
                        duplicate: bool = True, until_significant: bool = False, max_games: int = 1_000_000,
                        names: list[str] | None = None, progress: Callable[[int, int], None] | None = None,
-                       variant="ghost", notify: bool = True) -> dict:
+                       variant="ghost", notify: bool = True, bot_timeout: float | None = BOT_TIMEOUT) -> dict:
     """``bower.sim.experiment.run_experiment`` when a player is a Python bot: whole games through the game API.
 
     The design is the kernel experiment's: every deal set is played once per
@@ -326,6 +392,8 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
     sets (said on stderr as there); the games run here, one after another.
     Strategy names play as ``bot(name, variant, seed)`` (``random``,
     ``greedy``), each seeded from ``seed`` and its place in ``players``.
+    ``bot_timeout``: the seconds a bot may take to answer one call (None: no
+    limit); a slower bot stops the run with ``BotError``.
     """
     from bower.kernels import games as kg
     from bower.sim import experiment as ex
@@ -334,6 +402,7 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
     from bower.sim.progress import rounded_notice
     from bower.sim.rules import RULES_VERSION, get_variant
 
+    bot_timeout = check_timeout(bot_timeout)
     v = get_variant(variant)
     game = make_game(v, rules)
     objs, given = [], []
@@ -387,7 +456,7 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
                 key = f"{seed}:{set_no}" if duplicate else f"{seed}:{set_no}:{row}"
                 where = _Where(set_no + 1, row, 0)
                 winner, hands, pts, dealer0, scores = play_game(
-                    game, v, [objs[k] for k in arr], [names[k] for k in arr], key, where)
+                    game, v, [objs[k] for k in arr], [names[k] for k in arr], key, where, bot_timeout)
                 won_seats = set()
                 if winner is not None:
                     won_seats = {winner, winner + 2} if sides else {winner}

@@ -21,6 +21,7 @@ import numpy as np
 from bower.analysis.intervals import Z95, wilson_clustered
 from bower.kernels import games as kg
 from bower.sim import distributed as dist
+from bower.sim.limits import BOT_TIMEOUT
 from bower.sim import runner
 from bower.sim.progress import rounded_notice
 from bower.sim.rules import RULES_VERSION, get_variant
@@ -154,6 +155,7 @@ def run_experiment(
     scheduler=None,
     notify: bool = True,
     start=None,
+    bot_timeout: float | None = BOT_TIMEOUT,
 ) -> dict:
     """Play the strategies against each other in whole games and compare them.
 
@@ -169,7 +171,9 @@ def run_experiment(
     where the batches run (``bower.sim.distributed.session``); the numbers do
     not depend on it. ``start``: every game's starting scores, duplicate games
     included (``runner.check_start``: ``"4,9"`` or a sequence, by side or by
-    seat; None: 0s, and the result then has no ``start``).
+    seat; None: 0s, and the result then has no ``start``). ``bot_timeout``:
+    with Python bots, the seconds one may take to answer one call (None: no
+    limit).
     """
     from bower.sim import bots
 
@@ -183,7 +187,8 @@ def run_experiment(
                                   "starts its games at 0")
         return bots.run_bot_experiment(list(strategies), games=games, seed=seed, rules=rules, duplicate=duplicate,
                                        until_significant=until_significant, max_games=max_games, names=names,
-                                       progress=progress, variant=variant, notify=notify)
+                                       progress=progress, variant=variant, notify=notify,
+                                       bot_timeout=bot_timeout)
     v, rules_d, rules_vec = runner.resolve_run(variant, seed, rules)
     loaded = [load_strategy(s, v.name) for s in strategies]
     names = list(names) if names else [n for n, _ in loaded]

@@ -171,3 +171,117 @@ def test_random_bot_takes_each_legal_action():
     b = bots.RandomBot(0)
     seen = {b.step(state) for _ in range(200)}
     assert seen == set(state.legal_actions())
+
+
+# ---------------------------------------------------------------- a bot that takes too long (--bot-timeout)
+
+class Sleeper:
+    """Answers its first ``fast`` calls at once, then sleeps far longer than any limit here."""
+
+    def __init__(self, fast: int = 0):
+        self.fast = fast
+
+    def step(self, state):
+        if self.fast > 0:
+            self.fast -= 1
+            return state.legal_actions()[0]
+        import time
+
+        time.sleep(600)
+        return state.legal_actions()[0]
+
+
+class Spinner:
+    """Spins in pure Python, swallowing every ``Exception`` as it goes."""
+
+    def step(self, state):
+        while True:
+            try:
+                sum(range(1000))
+            except Exception:  # noqa: BLE001 - the point: the time limit is not an Exception
+                pass
+
+
+class SlowHook(FirstLegal):
+    """Legal and quick in ``step``; its ``inform_action`` hangs."""
+
+    def inform_action(self, state, player, action):
+        import time
+
+        time.sleep(600)
+
+
+def _timed_out(players, timeout=0.3):
+    import signal
+    import time
+
+    before = signal.getsignal(signal.SIGALRM)
+    t = time.monotonic()
+    with pytest.raises(bower.BowerError) as e:
+        bower.experiment(players, variant="euchre", games=2, rules=STICK, bot_timeout=timeout)
+    took = time.monotonic() - t
+    assert signal.getsignal(signal.SIGALRM) is before  # the handler put back
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # and no timer left running
+    return str(e.value), took
+
+
+@pytest.mark.parametrize("player,words", [
+    (Sleeper(), r"bot 'Sleeper' took longer than 0\.3 s \(the bot timeout\) to choose an action at seat \d "
+                r"\(deal set 1, seat assignment 1, hand 1, decision \d\)"),
+    (Sleeper(fast=5), r"bot 'Sleeper' took longer than 0\.3 s .* decision \d+\)"),
+    (Spinner(), r"bot 'Spinner' took longer than 0\.3 s \(the bot timeout\) to choose an action at seat \d .*"),
+])
+def test_a_bot_slower_than_the_timeout_stops_the_run_in_one_line(player, words):
+    import re
+
+    line, took = _timed_out([player, "random"])
+    assert re.fullmatch(words, line), line
+    assert "\n" not in line
+    assert took < 30  # not the bot's 600 s (a generous bound: CI machines are busy)
+
+
+def test_a_hook_slower_than_the_timeout_is_named():
+    line, _ = _timed_out([SlowHook(), "random"])
+    assert line.startswith("bot 'first-legal' took longer than 0.3 s (the bot timeout) in inform_action (deal set 1")
+
+
+def test_the_timeout_holds_in_another_thread_too():
+    """Away from the main thread (a notebook's worker, a web server) the call runs in a helper thread."""
+    import threading
+
+    out = {}
+
+    def run():
+        try:
+            bower.experiment([Sleeper(), "random"], variant="euchre", games=2, rules=STICK, bot_timeout=0.3)
+        except bower.BowerError as e:
+            out["line"] = str(e)
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join(60)
+    assert not t.is_alive()
+    assert out["line"].startswith("bot 'Sleeper' took longer than 0.3 s (the bot timeout) to choose an action")
+
+
+def test_a_quick_bot_plays_the_same_games_with_or_without_a_limit():
+    a = bower.experiment([FirstLegal(), "random"], variant="euchre", games=4, seed=2, rules=STICK).summary
+    b = bower.experiment([FirstLegal(), "random"], variant="euchre", games=4, seed=2, rules=STICK,
+                         bot_timeout=None).summary
+    assert _numbers(a) == _numbers(b)
+
+
+@pytest.mark.parametrize("value", [0, -1, float("nan"), float("inf"), "5", True])
+def test_a_bad_bot_timeout_is_a_bower_error(value):
+    with pytest.raises(bower.BowerError, match="bot_timeout is a positive number of seconds"):
+        bower.experiment([FirstLegal(), "random"], variant="euchre", games=2, bot_timeout=value)
+
+
+def test_cli_bot_timeout(capsys, tmp_path):
+    path = _bot_file(tmp_path, "import time\nclass A:\n    def step(self, s):\n        time.sleep(600)\n")
+    line = one_error(capsys, "experiment", f"{path}:A", "random", "--variant", "euchre", "--games", "4",
+                     "--bot-timeout", "0.3")
+    assert "bot 'A' took longer than 0.3 s (the bot timeout) to choose an action at seat" in line
+    for bad in ("0", "-2", "nan", "inf", "soon"):
+        line = one_error(capsys, "experiment", f"{path}:A", "random", "--variant", "euchre", "--bot-timeout", bad)
+        assert "--bot-timeout" in line

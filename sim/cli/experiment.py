@@ -17,8 +17,15 @@ from bower.sim.cli.options import (
     threads_option,
     variant_option,
 )
-from bower.sim.limits import MAX_GAMES
+from bower.sim.limits import BOT_TIMEOUT, MAX_GAMES
 from bower.sim.text import limit_text
+
+
+def _positive_seconds(ctx, param, value):
+    """``--bot-timeout``: a positive, finite number of seconds (not 0, not nan, not inf)."""
+    if not 0 < value < float("inf"):
+        raise click.BadParameter(f"{value!r} is not a positive number of seconds", ctx, param)
+    return value
 
 
 @click.command()
@@ -37,9 +44,12 @@ from bower.sim.text import limit_text
 @start_option("Start every game at these scores, duplicate games included, each below the target: two side "
               "scores where partners play (the side of seats 0 & 2 first, e.g. 4,9), else one score per player "
               "by seat (e.g. 20,0,0); the first dealer is the same.")
+@click.option("--bot-timeout", default=BOT_TIMEOUT, show_default=True, type=float, callback=_positive_seconds,
+              metavar="SECONDS", help="With Python bots: the longest a bot may take to answer one call; "
+              "a slower bot stops the run with one line (exit 2).")
 @json_option
 def experiment(strategies, variant, games, seed, threads, scheduler, rules, until_significant, max_games, independent,
-               start, as_json):
+               start, bot_timeout, as_json):
     """Play strategies A B [C] (presets or .toml files) against each other in duplicate games.
 
     A player given as path.py:Class is a Python bot (the class, made with no
@@ -60,7 +70,7 @@ def experiment(strategies, variant, games, seed, threads, scheduler, rules, unti
         res = ex.run_experiment(
             list(strategies), games=games, seed=seed, threads=threads, rules=rules_d, duplicate=not independent,
             until_significant=until_significant, max_games=max_games, names=list(strategies), progress=progress,
-            variant=v.name, scheduler=scheduler, start=start,
+            variant=v.name, scheduler=scheduler, start=start, bot_timeout=bot_timeout,
         )
     finally:
         progress.close()
