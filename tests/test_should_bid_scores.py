@@ -11,9 +11,10 @@ for an equity table (``eqt`` an array, not None: a specialization of its
 own, which ``tests/warm.py`` does not compile). The module is one
 ``xdist_group``, so under ``pytest -n 2`` one worker compiles each of these
 once (and builds each small table once), instead of both workers compiling
-the same kernels at the same moment. Every variant's kernel answers with
-the strategy play-out (row 0 of its equity sums, under the softmax and the
-exact model) and the double-dummy one (row 1); ``--playout pimc`` (row 0
+the same kernels at the same moment (``tests/conftest.py`` makes such a
+group hold on pytest 9). Every variant's kernel answers with the strategy
+play-out (row 0 of its equity sums, under the softmax and the exact model)
+and the double-dummy one (row 1); ``--playout pimc`` (row 0
 again, the cards played by PIMC: ``playout_params``, the same for every
 variant) is asked once with a two-side table (Hasenpfeffer:
 ``side_equity``) and once with a three-player one (Cutthroat:
