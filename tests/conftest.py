@@ -117,3 +117,21 @@ def _collect_left_sockets(request):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ResourceWarning)
             gc.collect()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """``--dist loadgroup`` on pytest 9: add each ``xdist_group`` test's group to its node id (``ID@group``), which is
+    what the controller's scheduler groups by. pytest-xdist (3.8) writes the suffix to ``item._nodeid``, which pytest 9
+    no longer reads (the id is ``item._id``, a ``NodeId``), so without this every group's tests were spread over both
+    workers and each worker compiled and built what the group was meant to do once. A no-op where xdist's own
+    suffix took (an id that has it) and outside ``loadgroup``."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid:
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")

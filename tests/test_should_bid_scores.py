@@ -5,6 +5,21 @@ Hand's with its floor at 0, so its cube is 33 scores a side) and kept in a
 temporary cache for the module, so each is computed once. The advice
 kernels add up, per action, the table's equity after each sampled hand's
 outcome; the first test takes those sums apart outcome by outcome.
+
+Most of this module's time is Numba compiling each variant's advice kernel
+for an equity table (``eqt`` an array, not None: a specialization of its
+own, which ``tests/warm.py`` does not compile). The module is one
+``xdist_group``, so under ``pytest -n 2`` one worker compiles each of these
+once (and builds each small table once), instead of both workers compiling
+the same kernels at the same moment (``tests/conftest.py`` makes such a
+group hold on pytest 9). Every variant's kernel answers with the strategy
+play-out (row 0 of its equity sums, under the softmax and the exact model)
+and the double-dummy one (row 1); ``--playout pimc`` (row 0
+again, the cards played by PIMC: ``playout_params``, the same for every
+variant) is asked once with a two-side table (Hasenpfeffer:
+``side_equity``) and once with a three-player one (Cutthroat:
+``seat_equity``). Euchre's and Ghost Hand's advice kernels play out by PIMC
+in ``tests/test_pimc_bid.py`` (``test_should_bid_pimc_playout``).
 """
 
 from __future__ import annotations
@@ -34,6 +49,9 @@ SITUATIONS = {  # a hand, its question, a score, for each variant
     "cutthroat": ("JC AS KS 9H TD", {"upcard": "JS", "position": 1}, "6,8,3"),
     "ghost": ("JH JD AH KH 9S TC", {"position": 1}, "20,25,28"),
 }
+
+
+pytestmark = pytest.mark.xdist_group("should-bid-scores")  # one worker compiles the eqt kernels (above)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -160,9 +178,13 @@ def test_the_same_seed_gives_the_same_answer():
 
 # ---------------------------------------------------------------- every variant, every play-out
 
-@pytest.mark.parametrize("variant", list(SITUATIONS))
-@pytest.mark.parametrize("playout,model", [("strategy", "softmax"), ("dd", "softmax"), ("pimc", "softmax"),
-                                           ("strategy", "exact")])
+# every variant with each play-out row (strategy: row 0, dd: row 1) and each model; PIMC (row 0, cards by search)
+# once with each kind of table: side_equity (Hasenpfeffer) and seat_equity (Cutthroat)
+PLAY_OUTS = ([(v, p, m) for p, m in (("strategy", "softmax"), ("dd", "softmax"), ("strategy", "exact"))
+              for v in SITUATIONS] + [("hasenpfeffer", "pimc", "softmax"), ("cutthroat", "pimc", "softmax")])
+
+
+@pytest.mark.parametrize("variant,playout,model", PLAY_OUTS, ids=lambda x: str(x))
 def test_every_variant_and_play_out(variant, playout, model):
     samples = 30 if playout == "pimc" else 100
     r = _ask(variant, SITUATIONS[variant][2], samples=samples, playout=playout, model=model)
