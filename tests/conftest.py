@@ -128,7 +128,10 @@ def pytest_collection_modifyitems(config, items):
     suffix took (an id that has it) and outside ``loadgroup``."""
     if not getattr(config.option, "loadgroup", False):
         return
-    from _pytest.nodeid import NodeId
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # a pytest whose ids xdist's own suffix still reaches
+        return
 
     for item in items:
         names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
