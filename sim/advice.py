@@ -693,11 +693,42 @@ def equity_answer(est: list[dict], eacc, exy, wn: float, ess: float, now: float)
     return rec
 
 
+def equity_question(q: dict, actions: list[dict], eacc, exy, wn: float, ess: float) -> dict:
+    """``--bid``'s answer in games won: ``q`` (a variant's question, naming the asked ``action`` and the one it is
+    weighed ``against``, None for a stuck dealer) gains the paired difference in the chance to win the game
+    (``equity_diff``, ``equity_diff_ci95``), and its ``verdict`` says it in those terms (the one in points kept as
+    ``verdict_points``)."""
+    names = [e["action"] for e in actions]
+    i = names.index(q["action"])
+    asked = q["action"]
+    q["verdict_points"] = q["verdict"]
+    if q.get("against") is None:
+        q["equity_diff"] = q["equity_diff_ci95"] = None
+        q["verdict"] = (f"the dealer is stuck: {asked} leaves you a {100 * actions[i]['game_equity']:.1f}% chance "
+                        "to win the game")
+        return q
+    j = names.index(q["against"])
+    d, ci = _equity_diff(eacc, exy, wn, ess, i, j)
+    q["equity_diff"], q["equity_diff_ci95"] = d, ci
+    span = f"({100 * ci[0]:+.2f} to {100 * ci[1]:+.2f})"
+    if ci[0] > 0:
+        q["verdict"] = (f"yes: {asked} wins the game more often than {q['against']}, by {100 * d:+.2f} percentage "
+                        f"points {span}")
+    elif ci[1] < 0:
+        q["verdict"] = (f"no: {q['against']} wins the game more often than {asked}, by {-100 * d:.2f} percentage "
+                        f"points {span}")
+    else:
+        q["verdict"] = (f"close call: {asked} and {q['against']} win the game about as often ({100 * d:+.2f} "
+                        f"percentage points {span})")
+    return q
+
+
 def attach_equity(result: dict, game: dict, eacc, exy, wn: float, ess: float, main_row: int) -> dict:
     """Put the game-equity answer into a should-bid ``result``: per action (``actions`` from play-out row
     ``main_row``, ``actions_dd`` from row 1) the equity fields, the recommendation by game equity (the one by
-    points kept as ``recommendation_points``, ``recommendation_dd_points``) and ``game`` (the scores, the target,
-    the chance to win now, the table used)."""
+    points kept as ``recommendation_points``, ``recommendation_dd_points``), ``--bid``'s ``question`` answered in
+    games won (``equity_question``) and ``game`` (the scores, the target, the chance to win now, the table
+    used)."""
     rows = [("actions", "recommendation", main_row)]
     if "actions_dd" in result:
         rows.append(("actions_dd", "recommendation_dd", 1))
@@ -705,6 +736,8 @@ def attach_equity(result: dict, game: dict, eacc, exy, wn: float, ess: float, ma
         rec = equity_answer(result[akey], eacc[r], exy[r], wn, ess, game["now"])
         result[rkey + "_points"] = result[rkey]
         result[rkey] = rec
+    if result.get("question"):
+        equity_question(result["question"], result["actions"], eacc[main_row], exy[main_row], wn, ess)
     result["game"] = {"scores": game["scores"], "target": game["target"], "equity_now": game["now"],
                       "table": game["table"]}
     return result

@@ -233,3 +233,39 @@ def test_bad_scores_are_one_line_and_status_2_before_any_hand(capsys, monkeypatc
     monkeypatch.setattr(runner, "chunk_states", refuse)
     monkeypatch.setattr(E, "compute_cached", refuse)
     assert words in one_error(capsys, "should-bid", *args)
+
+
+BIDS = {"euchre": "order", "hasenpfeffer": "4", "ghost": "4"}  # a --bid open at each SITUATIONS turn
+
+
+@pytest.mark.parametrize("variant", sorted(BIDS))
+def test_a_bid_question_is_answered_in_games_won(variant):
+    """``--bid`` with ``--scores``: the verdict weighs the asked action against its alternative by the chance to win
+    the game (the paired difference of the two actions' game equity, hence exactly the difference of their means),
+    and keeps the verdict in points as ``verdict_points``."""
+    r = _ask(variant, SITUATIONS[variant][2], samples=2000, bid=BIDS[variant])
+    q = r["question"]
+    by_name = {e["action"]: e for e in r["actions"]}
+    asked, against = by_name[q["action"]], by_name[q["against"]]
+    assert q["against"] == "pass"
+    assert q["equity_diff"] == pytest.approx(asked["game_equity"] - against["game_equity"], abs=1e-12)
+    lo, hi = q["equity_diff_ci95"]
+    assert lo < q["equity_diff"] < hi
+    word = "yes" if lo > 0 else ("no" if hi < 0 else "close call")
+    assert q["verdict"].startswith(f"{word}: ") and "percentage points" in q["verdict"]
+    assert f"{100 * abs(q['equity_diff']):.2f}" in q["verdict"]
+    assert q["verdict_points"].startswith(("yes: ", "no: ", "close call: ")) and "points a hand" in q["verdict_points"]
+
+
+def test_a_stuck_dealers_bid_question_gives_its_chance_to_win():
+    """Ghost Hand's dealer stuck with the bid (stick the dealer, two passes): no alternative to weigh, so the
+    verdict gives the asked bid's chance to win the game."""
+    question = {"position": 3, "calls": "pass,pass", "bid": "3", "scores": "20,25,28", "equity": TABLES["ghost"],
+                "model": {"kind": "softmax"}, "playout": "strategy"}
+    r = advise("ghost", SITUATIONS["ghost"][0], question, samples=2000, seed=3, threads=1,
+               rules={"stick_the_dealer": True})
+    q = r["question"]
+    assert q["against"] is None and q["equity_diff"] is None
+    ge = next(e["game_equity"] for e in r["actions"] if e["action"] == q["action"])
+    assert q["verdict"] == f"the dealer is stuck: {q['action']} leaves you a {100 * ge:.1f}% chance to win the game"
+    assert q["verdict_points"].startswith("the dealer is stuck: bid 3 in ")

@@ -397,15 +397,17 @@ def _answer(code: int, est, acc, pxy, diff=_diff) -> dict:
     cand = [i for i, e in enumerate(est) if e["call"] == name and not e["swap"]]
     best = max(cand, key=lambda i: est[i]["expected_points"])
     e = est[best]
+    passes = [i for i, x in enumerate(est) if x["action"] == "pass"]
     out = {
         "bid": name,
+        "action": e["action"],
+        "against": est[passes[0]]["action"] if passes else None,
         "trump": e["trump"],
         "make_prob": e["make_prob"],
         "make_ci95": e["make_ci95"],
         "wins_auction": e["wins_auction"],
         "expected_points": e["expected_points"],
     }
-    passes = [i for i, x in enumerate(est) if x["action"] == "pass"]
     if passes:
         d, ci = diff(acc, pxy, best, passes[0])
         out.update({"ev_vs_pass": d, "ev_vs_pass_ci95": ci})

@@ -260,7 +260,8 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
         verdict = (f"yes: bid {names[question]}, better than passing by {d:+.2f} points a hand" if ci[0] > 0 else
                    f"no: passing is better by {-d:.2f} points a hand" if ci[1] < 0 else
                    f"close call: bidding {names[question]} and passing are within the interval")
-        out["question"] = {"bid": names[question], "make_prob": e["make_prob"], "make_ci95": e["make_ci95"],
+        out["question"] = {"bid": names[question], "action": e["action"], "against": est[0]["action"],
+                           "make_prob": e["make_prob"], "make_ci95": e["make_ci95"],
                            "expected_points": e["expected_points"], "ev_vs_pass": d, "ev_vs_pass_ci95": ci,
                            "verdict": verdict}
     inference = inference_rows(infer, wsum, seats, INFERENCE_NAMES, _who(player))
