@@ -228,10 +228,23 @@ def _first(rows, test):
     return next(j for j, r in enumerate(rows) if test(r))
 
 
-def test_the_rules_spoils_are_refused_and_named(samples, tmp_path):
-    """Spoils the rules forbid: each refused whole, and the file's check names the record."""
+def _refused(fast, rows, schema, at, spoil, name, tmp_path):
+    """Record ``at`` spoiled by ``spoil`` (``name``): the record-by-record check refuses it, the whole-batch check
+    gives False for its batch, and reading the file names the record."""
     from bower.sim.records_vector import batch_ok
 
+    bad = spoil(json.loads(json.dumps(rows[at])))
+    assert not _full_ok(fast, rc._from_parquet(dict(bad))), name
+    batch = pa.RecordBatch.from_pylist(rows[:at] + [bad] + rows[at + 1:], schema=schema)
+    assert batch_ok(fast, batch) is False, name
+    path = tmp_path / f"{name.replace(' ', '_')}.parquet"
+    pq.write_table(pa.Table.from_batches([batch]), path)
+    with pytest.raises(bower.BowerError, match=f"record {at}\\b"):
+        bower.read_records(str(path))
+
+
+def test_the_rules_spoils_are_refused_and_named(samples, tmp_path):
+    """Spoils the rules forbid: each refused whole, and the file's check names the record."""
     fast, rows, schema = samples["euchre-default"]
     j = _first(rows, lambda r: r["maker"] is not None and r["discard"] is not None and not r["alone"])
     lone = _first(rows, lambda r: r["maker"] is not None and len(r["alone"]) == 1)
@@ -247,19 +260,11 @@ def test_the_rules_spoils_are_refused_and_named(samples, tmp_path):
         "trump": (j, lambda r: dict(r, trump=next(s for s in "CSDH" if s != r["trump"]))),
     }
     for name, (at, spoil) in spoils.items():
-        bad = spoil(json.loads(json.dumps(rows[at])))
-        assert not _full_ok(fast, rc._from_parquet(dict(bad))), name
-        batch = pa.RecordBatch.from_pylist(rows[:at] + [bad] + rows[at + 1:], schema=schema)
-        assert batch_ok(fast, batch) is False, name
-        path = tmp_path / f"{name.replace(' ', '_')}.parquet"
-        pq.write_table(pa.Table.from_batches([batch]), path)
-        with pytest.raises(bower.BowerError, match=f"record {at}\\b"):
-            bower.read_records(str(path))
+        _refused(fast, rows, schema, at, spoil, name, tmp_path)
 
 
 def test_cutthroat_rules_spoils_are_refused_and_named(samples, tmp_path):
     """Cutthroat's own: the dummy and the maker's discards, a lone defender's partner sitting out, who leads."""
-    from bower.sim.records_vector import batch_ok
 
     fast, rows, schema = samples["cutthroat-default"]
     j = _first(rows, lambda r: r["maker"] is not None and not r["alone"] and r["discards"]["maker"])
@@ -272,19 +277,11 @@ def test_cutthroat_rules_spoils_are_refused_and_named(samples, tmp_path):
         "out of turn": lambda r: dict(r, plays=[r["plays"][1], r["plays"][0]] + r["plays"][2:]),
     }
     for name, spoil in spoils.items():
-        bad = spoil(json.loads(json.dumps(rows[j])))
-        assert not _full_ok(fast, rc._from_parquet(dict(bad))), name
-        batch = pa.RecordBatch.from_pylist(rows[:j] + [bad] + rows[j + 1:], schema=schema)
-        assert batch_ok(fast, batch) is False, name
-        path = tmp_path / f"{name.replace(' ', '_')}.parquet"
-        pq.write_table(pa.Table.from_batches([batch]), path)
-        with pytest.raises(bower.BowerError, match=f"record {j}\\b"):
-            bower.read_records(str(path))
+        _refused(fast, rows, schema, j, spoil, name, tmp_path)
 
 
 def test_hasenpfeffer_rules_spoils_are_refused_and_named(samples, tmp_path):
     """Hasenpfeffer's own: the bid, the widow and the bidder's discard, who leads."""
-    from bower.sim.records_vector import batch_ok
 
     fast, rows, schema = samples["hasenpfeffer-default"]
     j = _first(rows, lambda r: r["bidder"] is not None and r["discard"] is not None)
@@ -296,11 +293,4 @@ def test_hasenpfeffer_rules_spoils_are_refused_and_named(samples, tmp_path):
         "wrong leader": lambda r: dict(r, dealer=(r["dealer"] + 1) % 4),
     }
     for name, spoil in spoils.items():
-        bad = spoil(json.loads(json.dumps(rows[j])))
-        assert not _full_ok(fast, rc._from_parquet(dict(bad))), name
-        batch = pa.RecordBatch.from_pylist(rows[:j] + [bad] + rows[j + 1:], schema=schema)
-        assert batch_ok(fast, batch) is False, name
-        path = tmp_path / f"{name.replace(' ', '_')}.parquet"
-        pq.write_table(pa.Table.from_batches([batch]), path)
-        with pytest.raises(bower.BowerError, match=f"record {j}\\b"):
-            bower.read_records(str(path))
+        _refused(fast, rows, schema, j, spoil, name, tmp_path)
