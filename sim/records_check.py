@@ -530,6 +530,10 @@ def hands_of(variant, rec: dict, plays, active: frozenset, where: str) -> dict[i
     Every seat in play plays exactly its hand: plays cut short (or too many) are refused.
     """
     cp = variant.card_play
+    if not plays and active:
+        given = rec.get("plays")
+        raise RecordError(f"{where}: field 'plays' is {'null' if given is None else _shown(given)}: a hand played "
+                          f"lists all its plays ({cp.hand_size} card(s) a seat in play)")
     count = {s: 0 for s in active}
     for k, (s, c) in enumerate(plays):
         if s not in active:

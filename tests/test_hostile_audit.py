@@ -103,7 +103,10 @@ RECORD_CASES = {
     "no-plays": ("ghost", lambda r: r.pop("plays"), "record 0 (line 1): missing field 'plays'"),
     "no-plays-dd-null": ("euchre", lambda r: (r.pop("plays"), r.__setitem__("dd", None)),
                          "record 0 (line 1): missing field 'plays'"),
-    "plays-null": ("ghost", _set("plays", None), "record 0 (line 1): field 'plays'"),
+    "plays-null": ("ghost", _set("plays", None), "record 0 (line 1): field 'plays' is null: a hand played lists "
+                                                  "all its plays (6 card(s) a seat in play)"),
+    "plays-empty": ("euchre", _set("plays", []), "record 0 (line 1): field 'plays' is []: a hand played lists all "
+                                                 "its plays (5 card(s) a seat in play)"),
     "json-nested-deep": (None, b"[" * DEEP + b"]" * DEEP + b"\n",
                          "record 0 (line 1) is nested too deeply (more than 32 levels)"),
     "json-nested-deep-object": (None, b'{"a":' * DEEP + b"1" + b"}" * DEEP + b"\n",
