@@ -33,6 +33,25 @@ def os_reason(e: OSError) -> str:
     return one_line(str(e)) or type(e).__name__
 
 
+FIFO = "a FIFO (named pipe)"  # ``not_a_file``'s word for a named pipe
+
+
+def not_a_file(path) -> str | None:
+    """What ``path`` is when it is there but neither a file nor a directory (``FIFO``, ``"a socket"``, ``"a
+    character device"``, ``"a block device"``), else None (a file, a folder, or not there: the open that follows
+    says so). Reading such a path may wait for a writer, or never end."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    kinds = ((stat.S_ISFIFO, FIFO), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"))
+    return next((word for test, word in kinds if test(mode)), None)
+
+
 def fault_error(e: BaseException):
     """The one-line ``UserError`` a fault that nobody named more closely becomes (OSError, MemoryError), or None."""
     if isinstance(e, UserError):

@@ -29,11 +29,10 @@ Every fault is a ``RecordError`` (exit 2 on the command line,
 from __future__ import annotations
 
 import json
-import os
 import re
 
 from bower.sim.cards import JOKER, CardError, card_str, parse_card
-from bower.sim.errors import UserError
+from bower.sim.errors import UserError, not_a_file
 
 MAX_DEPTH = 32  # JSON nesting a record may have (a record needs 4: plays -> pair -> value)
 SEAT_TEXT = re.compile(r"[0-9]{1,2}")  # a seat written as a string: ASCII digits only ("²" is not one)
@@ -122,26 +121,10 @@ def _from_parquet(rec: dict) -> dict:
     return rec
 
 
-def not_a_file(path) -> str | None:
-    """What ``path`` is when it is there but neither a file nor a directory (``"a FIFO (named pipe)"``), else None.
-
-    Records are read more than once (checked whole, then read for their
-    tables or replayed), and the open of a FIFO no program writes to waits
-    for a writer without end: such an input is refused, not opened.
-    """
-    import stat
-
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):  # not there, or not a path: the open that follows says so
-        return None
-    kinds = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
-    return next((word for test, word in kinds if test(mode)), None)
-
-
 def check_input(path) -> None:
-    """RecordsError when ``path`` is there but is a FIFO, a socket or a device (``not_a_file``), not a file."""
+    """RecordsError when ``path`` is there but is a FIFO, a socket or a device (``errors.not_a_file``), not a file:
+    records are read more than once (checked whole, then read for their tables or replayed), and the open of a
+    FIFO no program writes to waits for a writer without end, so such an input is refused, not opened."""
     kind = not_a_file(path)
     if kind is not None:
         raise _records_error(f"cannot read records from {path}: it is {kind}, not a file "

@@ -134,18 +134,15 @@ def _read_text(path: str) -> bytes:
     """The bytes of the file ``path``; a FIFO (``--strategy <(...)``) is read once its writer has written, else
     StrategyError after ``FIFO_WAIT`` seconds; a socket or device is refused (read, it may never end)."""
     import select
-    import stat
 
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):  # not there: the open says so
-        mode = 0
-    if stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        kind = "a socket" if stat.S_ISSOCK(mode) else "a device"
-        raise StrategyError(f"cannot read strategy file {path}: it is {kind}, not a file")
-    if not stat.S_ISFIFO(mode):
+    from bower.sim.errors import FIFO, not_a_file
+
+    kind = not_a_file(path)
+    if kind is None:  # a file (or not there: the open says so)
         with open(path, "rb") as fh:
             return fh.read()
+    if kind != FIFO:
+        raise StrategyError(f"cannot read strategy file {path}: it is {kind}, not a file")
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # the open of a FIFO with no writer yet does not wait
     try:
         poll = select.poll()
