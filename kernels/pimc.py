@@ -84,7 +84,7 @@ from bower.kernels.solve import (
     _root,
 )
 from bower.kernels.solve_points import EUCHRED, MARCH, _bands
-from bower.kernels.tables import EFF_SUIT, SUIT_MASK, VALUE_RANK
+from bower.kernels.tables import EFF_SUIT, SUIT_MASK, VALUE_RANK, slot_cards
 
 PILE = 4  # recipient index of the out-of-play pile (seats are 0..3)
 PILE_BIT = 1 << PILE
@@ -693,6 +693,17 @@ def solve_deal(h0, h1, h2, h3, active, trump, leader, sides, ws):
     """Double-dummy tricks of the seats ``sides`` from a whole deal at the first lead (hands by seat, card space,
     ``leader`` to lead), on the workspace's table and stacks (no allocation): the searched auction's solves."""
     return solve_deal_floor(h0, h1, h2, h3, active, trump, leader, sides, np.int64(0), ws)
+
+
+@kernel(inline="always")
+def choose_slots(hand, me, facts, trump, deck, rec, off, n, n_worlds, sees_all, v0, v1, v2, v3, dstate, dbuf, ws):
+    """``choose`` for a seat of the trick core (``kernels.trick.play_tricks``'s ``pick``): ``hand`` and the
+    seats' hands ``v0 .. v3`` in slot space, ``facts`` the variant's (seats in play, ``me``'s side, cards known
+    out of play, pinned card, where it may be); returns the card (card space)."""
+    active, sides, known, pin, pin_allow = facts
+    return choose(slot_cards(hand, trump), me, active, trump, sides, deck, known, pin, pin_allow, rec, off, n,
+                  n_worlds, sees_all, slot_cards(v0, trump), slot_cards(v1, trump), slot_cards(v2, trump),
+                  slot_cards(v3, trump), dstate, dbuf, ws)
 
 
 @kernel(inline="always")

@@ -219,11 +219,9 @@ def pick_card(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
         card = pimc_card_inferred(core.slot_cards(hand, trump), seat, trump, np.int64(n), rules, params, wt, order,
                                   pw, pm, dstate, dbuf, rec, ws)
     elif (pim >> seat) & 1 == 1:
-        active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
-        card = pimc.choose(core.slot_cards(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow,
-                           rec, R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]), params[seat, Q_PIMC_SEES] >= 0.5,
-                           core.slot_cards(v0, trump), core.slot_cards(v1, trump), core.slot_cards(v2, trump),
-                           np.int64(0), dstate, dbuf, ws)
+        card = pimc.choose_slots(hand, seat, pimc_facts(rec, seat), trump, DECK, rec, R_PLAYS, np.int64(n),
+                                 np.int64(params[seat, Q_PIMC]), params[seat, Q_PIMC_SEES] >= 0.5, v0, v1, v2, v3,
+                                 dstate, dbuf, ws)
     else:
         card = random_card(core.slot_cards(legal, trump), dstate, dbuf)
     return SLOT_RANK[trump, card]

@@ -412,11 +412,9 @@ def pick_card(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
         card = pimc_card_inferred(seat, core.slot_cards(hand, trump), trump, rec, np.int64(n), params, wt, stick,
                                   dstate, dbuf, ws)
     elif (pim >> seat) & 1 == 1:
-        active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
-        card = pimc.choose(core.slot_cards(hand, trump), seat, active, trump, sides, DECK, known, pin, pin_allow,
-                           rec, R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]), params[seat, Q_PIMC_SEES] >= 0.5,
-                           core.slot_cards(v0, trump), core.slot_cards(v1, trump), core.slot_cards(v2, trump),
-                           core.slot_cards(v3, trump), dstate, dbuf, ws)
+        card = pimc.choose_slots(hand, seat, pimc_facts(rec, seat), trump, DECK, rec, R_PLAYS, np.int64(n),
+                                 np.int64(params[seat, Q_PIMC]), params[seat, Q_PIMC_SEES] >= 0.5, v0, v1, v2, v3,
+                                 dstate, dbuf, ws)
     else:
         card = random_card(core.slot_cards(legal, trump), dstate, dbuf)
     return SLOT_RANK[trump, card]
