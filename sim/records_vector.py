@@ -305,6 +305,16 @@ def popcount(x: np.ndarray) -> np.ndarray:
     return np.bitwise_count(np.asarray(x, np.int64))
 
 
+def first_in_play(start: np.ndarray, active: np.ndarray, n_seats: int, default: np.ndarray) -> np.ndarray:
+    """Each row's first seat of ``active`` (a mask) after seat ``start`` round the table (``start`` itself last);
+    ``default`` where no seat is in play."""
+    out = default.copy()
+    for k in range(n_seats, 0, -1):  # the nearest seat in play is set last
+        seat = (start + k) % n_seats
+        out = np.where(active >> seat & 1 == 1, seat, out)
+    return out
+
+
 def seat_mask(arr, rows: np.ndarray, n_seats: int) -> np.ndarray | None:
     """A ``list<int>`` column of seats at ``rows``: each row's seats as a mask (int64), None when a list there is
     null or holds a null or a number that is not a seat (0 .. n_seats - 1). A seat listed twice counts once."""
@@ -407,8 +417,6 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
     ``marked``: ``calls`` and ``plays`` hold each pair as one marked string (a JSONL file read in bulk:
     ``_marked_pairs``), not as two.
     """
-    import pyarrow.compute as pc
-
     from bower.kernels.tables import EFF_SUIT, POWER
     from bower.sim.records import parquet_schema
     from bower.sim.records_check import CARD_FIELDS

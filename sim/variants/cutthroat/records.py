@@ -136,7 +136,7 @@ def batch_play(b):
     holds the up-card instead of ``discards.dealer``; a maker not alone takes the ``dummy`` and puts down
     ``discards.maker``. The first leader as ``first_leader``.
     """
-    from bower.sim.records_vector import bits, popcount, row_bits, seat_mask
+    from bower.sim.records_vector import bits, first_in_play, popcount, row_bits, seat_mask
 
     rules, rows = b.fast.rules, b.rows
     alone = seat_mask(b.col("alone"), rows, ck.N_SEATS)
@@ -171,9 +171,6 @@ def batch_play(b):
     held[at, maker] = (hand | gain) & ~lose
     lone_def = np.log2(np.maximum(defenders, 1)).astype(np.int64)  # (the defender who went alone, if one did)
     lone = np.where(defenders != 0, lone_def, np.where(maker_alone, maker, dealer))
-    leader = maker.copy()
-    for k in range(3, 0, -1):  # the first seat in play after the lone player (or the dealer)
-        seat = (lone + k) % 3
-        leader = np.where(active >> seat & 1 == 1, seat, leader)
+    leader = first_in_play(lone, active, ck.N_SEATS, maker)  # after the lone player (or the dealer)
     leader = np.where((defenders != 0) & maker_alone, lone_def, leader)  # both alone: the defender leads
     return active, held, leader

@@ -161,7 +161,7 @@ def batch_play(b):
     ordered up alone under ``canadian``. As ``scoring.in_play`` and ``held``: each lone player's partner sits out;
     the dealer who took the up-card holds it and not the discard. The first leader as ``first_leader``.
     """
-    from bower.sim.records_vector import bits, seat_mask
+    from bower.sim.records_vector import bits, first_in_play, popcount, seat_mask
 
     rules, rows = b.fast.rules, b.rows
     upcard, discard = b.cards["upcard"], b.cards["discard"]
@@ -183,7 +183,7 @@ def batch_play(b):
         if np.any(ordered[rows] & (maker == (dealer + 2) % 4) & (alone >> maker & 1 == 0)):
             return None
     defenders = alone & np.where(maker % 2 == 0, 0b1010, 0b0101)
-    if np.any(defenders) and not rules["allow_lone_defender"] or np.any(np.bitwise_count(defenders) > 1):
+    if np.any(defenders) and not rules["allow_lone_defender"] or np.any(popcount(defenders) > 1):
         return None
     active = 0b1111 & ~((alone << 2 | alone >> 2) & 0b1111)  # each lone player's partner sits out
     held = np.stack([bits(b.hands[k][rows]) for k in SEAT_KEYS], axis=1)
@@ -200,8 +200,4 @@ def batch_play(b):
         return None
     held[at, dealer] = np.where(took, (hand | up_bit) & ~down_bit, hand)
     start = np.where((rules.get("loner_lead") == "loner") & (alone >> maker & 1 == 1), maker, dealer)
-    leader = maker.copy()
-    for k in range(4, 0, -1):  # the first seat in play after ``start``
-        seat = (start + k) % 4
-        leader = np.where(active >> seat & 1 == 1, seat, leader)
-    return active, held, leader
+    return active, held, first_in_play(start, active, ek.N_SEATS, maker)
