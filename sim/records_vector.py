@@ -305,6 +305,18 @@ def popcount(x: np.ndarray) -> np.ndarray:
     return np.bitwise_count(np.asarray(x, np.int64))
 
 
+def exchange(held: np.ndarray, seats: np.ndarray, gain: np.ndarray, lose: np.ndarray) -> bool:
+    """Each row's hand of seat ``seats`` in ``held`` (rows, seats; card masks) takes the cards ``gain`` and puts
+    down ``lose`` (masks; 0: no exchange); False, with ``held`` unchanged, when a card put down is neither held nor
+    taken."""
+    at = np.arange(len(seats))
+    hand = held[at, seats]
+    if np.any(lose & ~(hand | gain)):
+        return False
+    held[at, seats] = (hand | gain) & ~lose
+    return True
+
+
 def first_in_play(start: np.ndarray, active: np.ndarray, n_seats: int, default: np.ndarray) -> np.ndarray:
     """Each row's first seat of ``active`` (a mask) after seat ``start`` round the table (``start`` itself last);
     ``default`` where no seat is in play."""

@@ -136,7 +136,7 @@ def batch_play(b):
     holds the up-card instead of ``discards.dealer``; a maker not alone takes the ``dummy`` and puts down
     ``discards.maker``. The first leader as ``first_leader``.
     """
-    from bower.sim.records_vector import bits, first_in_play, popcount, row_bits, seat_mask
+    from bower.sim.records_vector import bits, exchange, first_in_play, popcount, row_bits, seat_mask
 
     rules, rows = b.fast.rules, b.rows
     alone = seat_mask(b.col("alone"), rows, ck.N_SEATS)
@@ -151,7 +151,6 @@ def batch_play(b):
         return None
     active = np.where(defenders != 0, np.int64(1) << maker | defenders, 0b111)  # a lone defender's partner sits out
     held = np.stack([bits(b.hands[k][rows]) for k in SEAT_KEYS], axis=1)
-    at = np.arange(len(rows))
     one = np.int64(1)
     discards = b.cards["discards"]
     up, down = b.cards["upcard"][rows], discards["dealer"][rows]
@@ -159,16 +158,12 @@ def batch_play(b):
     if np.any(took & (up < 0)):
         return None
     gain, lose = np.where(took, one << np.maximum(up, 0), 0), np.where(took, one << np.maximum(down, 0), 0)
-    hand = held[at, dealer]
-    if np.any(lose & ~(hand | gain)):  # the dealer does not hold the card it put down
+    if not exchange(held, dealer, gain, lose):  # the dealer does not hold the card it put down
         return None
-    held[at, dealer] = (hand | gain) & ~lose
     gain = np.where(maker_alone, 0, row_bits(b.cards["dummy"])[rows])  # a maker not alone takes the dummy
     lose = np.where(maker_alone, 0, row_bits(discards["maker"])[rows])
-    hand = held[at, maker]
-    if np.any(lose & ~(hand | gain)):
+    if not exchange(held, maker, gain, lose):
         return None
-    held[at, maker] = (hand | gain) & ~lose
     lone_def = np.log2(np.maximum(defenders, 1)).astype(np.int64)  # (the defender who went alone, if one did)
     lone = np.where(defenders != 0, lone_def, np.where(maker_alone, maker, dealer))
     leader = first_in_play(lone, active, ck.N_SEATS, maker)  # after the lone player (or the dealer)

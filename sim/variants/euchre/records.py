@@ -161,7 +161,7 @@ def batch_play(b):
     ordered up alone under ``canadian``. As ``scoring.in_play`` and ``held``: each lone player's partner sits out;
     the dealer who took the up-card holds it and not the discard. The first leader as ``first_leader``.
     """
-    from bower.sim.records_vector import bits, first_in_play, popcount, seat_mask
+    from bower.sim.records_vector import bits, exchange, first_in_play, popcount, seat_mask
 
     rules, rows = b.fast.rules, b.rows
     upcard, discard = b.cards["upcard"], b.cards["discard"]
@@ -194,10 +194,7 @@ def batch_play(b):
     one = np.int64(1)
     up_bit = np.where(took, one << np.maximum(up, 0), 0)
     down_bit = np.where(took, one << np.maximum(down, 0), 0)
-    at = np.arange(len(rows))
-    hand = held[at, dealer]
-    if np.any(took & (hand & down_bit == 0) & (down != up)):  # the dealer does not hold its discard
+    if not exchange(held, dealer, up_bit, down_bit):  # the dealer holds neither its discard nor the up-card
         return None
-    held[at, dealer] = np.where(took, (hand | up_bit) & ~down_bit, hand)
     start = np.where((rules.get("loner_lead") == "loner") & (alone >> maker & 1 == 1), maker, dealer)
     return active, held, first_in_play(start, active, ek.N_SEATS, maker)
