@@ -57,6 +57,17 @@ def dd_arg(playout):
     return np.zeros(1, np.int64) if int(playout) & PLAY_DD else None
 
 
+NO_EQUITY = np.zeros((0, 0, 0))  # ``eqt`` without ``--scores``: an empty table, the same type as a real one
+
+
+def eqt_arg(game):
+    """The should-bid kernels' ``eqt`` argument: the asker's equity table of ``game``
+    (``bower.sim.advice.game_equity``), or ``NO_EQUITY`` without one. Always an array, so questions with and
+    without scores run one compiled kernel: the equity sums cost a branch per sample, where a specialization
+    for None cost each variant's advice kernel a second compile."""
+    return NO_EQUITY if game is None else game["eqt"]
+
+
 @kernel(inline="always")
 def tally_weighted(row, w, maker, made, tricks, points, margin2):
     """Add one sample of weight ``w`` to an action's weighted counters ``row`` (``W_*``); ``margin2`` twice the margin."""

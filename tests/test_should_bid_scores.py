@@ -6,13 +6,11 @@ temporary cache for the module, so each is computed once. The advice
 kernels add up, per action, the table's equity after each sampled hand's
 outcome; the first test takes those sums apart outcome by outcome.
 
-Most of this module's time is Numba compiling each variant's advice kernel
-for an equity table (``eqt`` an array, not None: a specialization of its
-own, which ``tests/warm.py`` does not compile). The module is one
-``xdist_group``, so under ``pytest -n 2`` one worker compiles each of these
-once (and builds each small table once), instead of both workers compiling
-the same kernels at the same moment (``tests/conftest.py`` makes such a
-group hold on pytest 9). Every variant's kernel answers with the strategy
+The advice kernels take an equity table with or without ``--scores``
+(``advice.eqt_arg``: empty without one), so these questions run the kernels
+other tests compile. The module is one ``xdist_group``, so under
+``pytest -n 2`` one worker builds each small table once
+(``tests/conftest.py`` makes such a group hold on pytest 9). Every variant's kernel answers with the strategy
 play-out (row 0 of its equity sums, under the softmax and the exact model)
 and the double-dummy one (row 1); ``--playout pimc`` (row 0
 again, the cards played by PIMC: ``playout_params``, the same for every
@@ -27,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 
+import numba
 import numpy as np
 import pytest
 
@@ -51,7 +50,7 @@ SITUATIONS = {  # a hand, its question, a score, for each variant
 }
 
 
-pytestmark = pytest.mark.xdist_group("should-bid-scores")  # one worker compiles the eqt kernels (above)
+pytestmark = pytest.mark.xdist_group("should-bid-scores")  # one worker builds the small tables (above)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -119,6 +118,15 @@ def test_an_actions_equity_is_the_weighted_mean_of_the_table_over_its_outcomes()
         assert e["game_equity"] == pytest.approx(eacc[i, ka.E_SUM] / wsum[0], rel=1e-12)
         assert e["equity_change"] == pytest.approx(e["game_equity"] - now, abs=1e-15)
         assert e["equity_change_ci95"][0] < e["equity_change"] < e["equity_change_ci95"][1]
+
+
+@pytest.mark.parametrize("variant", sorted(TABLES))
+def test_a_question_with_scores_runs_the_kernel_compiled_for_one_without(variant):
+    v = get_variant(variant)
+    game = sa.game_equity(variant, SITUATIONS[variant][2], rules=None, seat=0, dealer=v.players - 1,
+                          table_args=TABLES[variant], who="--scores")
+    assert game["eqt"].size > 0 and ka.NO_EQUITY.size == 0
+    assert numba.typeof(ka.eqt_arg(game)) == numba.typeof(ka.eqt_arg(None))  # one specialization, not two
 
 
 def test_the_outcome_table_follows_the_game_rules():

@@ -168,7 +168,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
     ``search`` None compiles no search code (no seat searches:
     ``hand.search_arg``), ``dd`` None no double-dummy play-out (``playout``
     without ``PLAY_DD``: ``advice.dd_arg``). ``eqt``: the asker's game equity
-    after each outcome (``advice.seat_equity``; None compiles no equity code);
+    after each outcome (``advice.seat_equity``; empty without one: ``advice.eqt_arg``);
     its weighted sums ``eacc[ci, row, a, E_*]`` and products ``eq_xy[ci, row]``
     as the points'.
     """
@@ -284,7 +284,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, maker == seat, t >= MAKER_NEEDS, t, p, m)
-                    if eqt is not None:  # pruned when compiled for eqt None
+                    if eqt.shape[0] > 0:  # an equity table (``advice.eqt_arg``)
                         e = seat_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], rec[R_POINTS + 2])
                         eq[a] = e
                         tally_equity(eacc[ci, 0, a], w, e)
@@ -302,7 +302,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     dd_pts[a] = p
                     dd_mar[a] = m
                     tally_weighted(acc[ci, 1, a], w, maker == seat, mt >= MAKER_NEEDS, t, p, m)
-                    if eqt is not None:
+                    if eqt.shape[0] > 0:
                         e = seat_equity(eqt, dpts[0], dpts[1], dpts[2])
                         eq_d[a] = e
                         tally_equity(eacc[ci, 1, a], w, e)
@@ -310,7 +310,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
             if do_dd:
                 add_products_weighted(w, dd_pts, dd_mar, pts_xy[ci, 1], mar_xy[ci, 1])
-            if eqt is not None:
+            if eqt.shape[0] > 0:
                 if do_play:
                     add_equity_products(w, eq, eq_xy[ci, 0])
                 if do_dd:

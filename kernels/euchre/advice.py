@@ -123,7 +123,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
     no search code (no seat searches: ``hand.search_arg``), ``dd`` None no
     double-dummy play-out (``playout`` without ``PLAY_DD``: ``advice.dd_arg``).
     ``eqt``: the asker's game equity after each outcome (``advice.side_equity``;
-    None compiles no equity code); its weighted sums ``eacc[ci, row, a, E_*]``
+    empty without one: ``advice.eqt_arg``); its weighted sums ``eacc[ci, row, a, E_*]``
     and products ``eq_xy[ci, row]`` as the points'.
     """
     n_actions = actions.shape[0]
@@ -230,7 +230,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, ours, ours and t >= MAKER_NEEDS, t, p, m)
-                    if eqt is not None:  # pruned when compiled for eqt None
+                    if eqt.shape[0] > 0:  # an equity table (``advice.eqt_arg``)
                         e = side_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], maker & 1 if maker >= 0 else 0)
                         eq[a] = e
                         tally_equity(eacc[ci, 0, a], w, e)
@@ -263,7 +263,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     pts_d[a] = p
                     mar_d[a] = m
                     tally_weighted(acc[ci, 1, a], w, ours, ours and t >= MAKER_NEEDS, t, p, m)
-                    if eqt is not None:
+                    if eqt.shape[0] > 0:
                         q = p - m // 2  # the other side's points
                         if side == 0:
                             e = side_equity(eqt, p, q, maker & 1 if maker >= 0 else 0)
@@ -275,7 +275,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
             if do_dd:
                 add_products_weighted(w, pts_d, mar_d, pts_xy[ci, 1], mar_xy[ci, 1])
-            if eqt is not None:
+            if eqt.shape[0] > 0:
                 if do_strat:
                     add_equity_products(w, eq, eq_xy[ci, 0])
                 if do_dd:

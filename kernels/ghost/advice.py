@@ -186,7 +186,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
     (no seat searches: ``hand.search_arg``), ``dd`` None no double-dummy
     play-out (``playout`` without ``PLAY_DD``: ``advice.dd_arg``): only what
     the question uses is compiled. ``eqt``: the asker's game equity after each
-    outcome (``advice.seat_equity``; None compiles no equity code); its weighted
+    outcome (``advice.seat_equity``; empty without one: ``advice.eqt_arg``); its weighted
     sums ``eacc[ci, row, a, E_*]`` and products ``eq_xy[ci, row]`` as the points'.
     """
     n_actions = actions.shape[0]
@@ -302,7 +302,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, maker == seat, t >= bid, t, p, m)
-                    if eqt is not None:  # pruned when compiled for eqt None
+                    if eqt.shape[0] > 0:  # an equity table (``advice.eqt_arg``)
                         e = seat_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], rec[R_POINTS + 2])
                         eq[a] = e
                         tally_equity(eacc[ci, 0, a], w, e)
@@ -325,7 +325,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     pts_dd[a] = p
                     mar_dd[a] = m
                     tally_weighted(acc[ci, 1, a], w, maker == seat, made, td, p, m)
-                    if eqt is not None:
+                    if eqt.shape[0] > 0:
                         e = seat_equity(eqt, q0, q1, q2)
                         eq_d[a] = e
                         tally_equity(eacc[ci, 1, a], w, e)
@@ -333,7 +333,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
             if do_dd:
                 add_products_weighted(w, pts_dd, mar_dd, pts_xy[ci, 1], mar_xy[ci, 1])
-            if eqt is not None:
+            if eqt.shape[0] > 0:
                 if do_strategy:
                     add_equity_products(w, eq, eq_xy[ci, 0])
                 if do_dd:

@@ -146,7 +146,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
     ``search`` None compiles no search code (no seat searches:
     ``hand.search_arg``), ``dd`` None no double-dummy play-out (``playout``
     without ``PLAY_DD``: ``advice.dd_arg``). ``eqt``: the asker's game equity
-    after each outcome (``advice.side_equity``; None compiles no equity code);
+    after each outcome (``advice.side_equity``; empty without one: ``advice.eqt_arg``);
     its weighted sums ``eacc[ci, row, a, E_*]`` and products ``eq_xy[ci, row]``
     as the points'.
     """
@@ -261,7 +261,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     pts[a] = p
                     mar[a] = m
                     tally_weighted(acc[ci, 0, a], w, ours, ours and t >= bid_need(rec[R_BID]), t, p, m)
-                    if eqt is not None:  # pruned when compiled for eqt None
+                    if eqt.shape[0] > 0:  # an equity table (``advice.eqt_arg``)
                         e = side_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], bidder % 2 if bidder >= 0 else 0)
                         eq[a] = e
                         tally_equity(eacc[ci, 0, a], w, e)
@@ -280,7 +280,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     pts_dd[a] = p
                     mar_dd[a] = m
                     tally_weighted(acc[ci, 1, a], w, ours, ours and t >= bid_need(rec[R_BID]), t, p, m)
-                    if eqt is not None:
+                    if eqt.shape[0] > 0:
                         ms = bidder % 2 if bidder >= 0 else 0
                         e = side_equity(eqt, p, q, ms) if side == 0 else side_equity(eqt, q, p, ms)
                         eq_d[a] = e
@@ -289,7 +289,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
             if do_dd:
                 add_products_weighted(w, pts_dd, mar_dd, pts_xy[ci, 1], mar_xy[ci, 1])
-            if eqt is not None:
+            if eqt.shape[0] > 0:
                 if do_strategy:
                     add_equity_products(w, eq, eq_xy[ci, 0])
                 if do_dd:

@@ -280,7 +280,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     game = None if scores is None else game_equity(
         "euchre", scores, rules=rules, seat=player, dealer=ea.ADVICE_DEALER, table_args=equity,
         who="your side's score, then the other side's")
-    eqt = None if game is None else game["eqt"]
+    eqt = ka.eqt_arg(game)
     n_threads = runner.set_threads(threads)
     act = np.array([[a["call"], a["alone"]] for a in actions], np.int64)
     n_act = len(actions)

@@ -204,7 +204,7 @@ def advise(
     game = None if scores is None else game_equity(
         "ghost", seat_scores, rules=rules, seat=position - 1, dealer=ga.ADVICE_DEALER, table_args=equity,
         who="by position, 1 to 3")
-    eqt = None if game is None else game["eqt"]
+    eqt = ka.eqt_arg(game)
     n_threads = runner.set_threads(threads)
     act = np.array([[a["swap"], a["call"], a["trump"]] for a in actions], np.int64)
     prefix = np.array(state["prefix"], np.int64).reshape(-1, 2)

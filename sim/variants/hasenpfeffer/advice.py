@@ -177,7 +177,7 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
     game = None if scores is None else game_equity(
         "hasenpfeffer", scores, rules=rules, seat=position - 1, dealer=ha.ADVICE_DEALER, table_args=equity,
         who="your side's score, then the other side's")
-    eqt = None if game is None else game["eqt"]
+    eqt = ka.eqt_arg(game)
     n_threads = runner.set_threads(threads)
     act = np.array([a["call"] for a in actions], np.int64)
     n_act = len(actions)
