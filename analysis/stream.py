@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bower.sim.cards import RANKS, SUITS
+from bower.sim.records_vector import popcount  # noqa: F401 (analysis.stream.popcount, as before)
 
 BATCH = 16384  # records per batch (more: no faster, more memory)
 DUCKDB_MEMORY = "64MB"  # DuckDB's own buffers (the scan streams; its buffers stay below this)
@@ -140,18 +141,6 @@ def _name_of(arr, i: int) -> str:
 
 
 # ---------------------------------------------------------------- lists
-
-
-_POP16 = np.array([bin(i).count("1") for i in range(1 << 16)], np.int64)
-
-
-def popcount(masks: np.ndarray) -> np.ndarray:
-    """Set bits of each non-negative int64 mask (cards: below bit 32), vectorised on any NumPy."""
-    masks = np.asarray(masks, np.int64)
-    count = getattr(np, "bitwise_count", None)  # NumPy 2 on
-    if count is not None:
-        return count(masks).astype(np.int64)
-    return _POP16[masks & 0xFFFF] + _POP16[(masks >> 16) & 0xFFFF] + _POP16[(masks >> 32) & 0xFFFF]
 
 
 def _list_masks(offsets: np.ndarray, codes: np.ndarray, out: np.ndarray) -> int:

@@ -301,8 +301,13 @@ def row_bits(lists) -> np.ndarray:
 
 
 def popcount(x: np.ndarray) -> np.ndarray:
-    """Bits set in each int64."""
-    return np.bitwise_count(np.asarray(x, np.int64))
+    """Bits set in each non-negative int64 (card masks), as int64, on any NumPy (``np.bitwise_count`` from 2.0 on)."""
+    x = np.asarray(x, np.int64)
+    count = getattr(np, "bitwise_count", None)
+    if count is not None:
+        return count(x).astype(np.int64)
+    as_bytes = np.ascontiguousarray(x).view(np.uint8).reshape(x.shape + (8,))
+    return np.unpackbits(as_bytes, axis=-1).sum(axis=-1).astype(np.int64)
 
 
 def exchange(held: np.ndarray, seats: np.ndarray, gain: np.ndarray, lose: np.ndarray) -> bool:

@@ -294,3 +294,39 @@ def test_hasenpfeffer_rules_spoils_are_refused_and_named(samples, tmp_path):
     }
     for name, spoil in spoils.items():
         _refused(fast, rows, schema, j, spoil, name, tmp_path)
+
+
+# ---------------------------------------------------------------- the helpers, on their own
+
+
+def test_popcount_counts_the_same_bits_with_and_without_numpys_bitwise_count(monkeypatch):
+    import numpy as np
+
+    from bower.sim import records_vector as rv
+
+    rng = np.random.default_rng(0)
+    masks = np.concatenate([[0, 1, (1 << 62) | 1, (1 << 33) - 1], rng.integers(0, 1 << 62, 500)]).astype(np.int64)
+    want = np.array([bin(int(m)).count("1") for m in masks], np.int64)
+    got = rv.popcount(masks)
+    assert got.dtype == np.int64 and np.array_equal(got, want)
+    monkeypatch.delattr(np, "bitwise_count", raising=False)  # NumPy before 2.0
+    assert np.array_equal(rv.popcount(masks), want) and np.array_equal(rv.popcount(masks.reshape(4, -1)),
+                                                                        want.reshape(4, -1))
+
+
+def test_an_exchange_puts_down_only_a_card_held_or_taken():
+    import numpy as np
+
+    from bower.sim.records_vector import exchange
+
+    held = np.array([[0b0011, 0b1100], [0b0101, 0b1010]], np.int64)  # two rows, two seats
+    seats = np.array([0, 1])
+    ok = held.copy()
+    assert exchange(ok, seats, np.array([0b10000, 0]), np.array([0b00001, 0]))  # row 0: takes one, puts one down
+    assert ok.tolist() == [[0b10010, 0b1100], [0b0101, 0b1010]]
+    assert exchange(ok, seats, np.array([0, 0b100000]), np.array([0, 0b100000]))  # row 1: puts down what it took
+    assert ok.tolist() == [[0b10010, 0b1100], [0b0101, 0b1010]]
+    for lose in (np.array([0b0100, 0]), np.array([0, 0b0001])):  # another seat's card: refused, nothing changed
+        bad = held.copy()
+        assert not exchange(bad, seats, np.array([0b10000, 0b10000]), lose)
+        assert np.array_equal(bad, held)

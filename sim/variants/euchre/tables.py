@@ -22,6 +22,7 @@ from bower.kernels.euchre import hand as ek
 from bower.kernels.euchre.strategy import estimates
 from bower.kernels.tables import SUIT_MASK
 from bower.sim.cards import SUITS, mask_of_names, parse_card
+from bower.sim.records_vector import popcount
 from bower.sim.strategy import to_vector
 
 UP_RANKS = ["9", "T", "J", "Q", "K", "A"]
@@ -70,12 +71,6 @@ def _wilson(made, n):
     return lo, hi
 
 
-def _popcount(masks: np.ndarray) -> np.ndarray:
-    """Set bits of each int64 mask, vectorised (any NumPy version)."""
-    as_bytes = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(-1, 8)
-    return np.unpackbits(as_bytes, axis=1).sum(axis=1).astype(np.int64)
-
-
 def _after_exchange(rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
     """The hands of ``seats`` (one per row) after the dealer's exchange of the up-card, if they dealt and took it."""
     hand = rows[np.arange(rows.shape[0]), ek.R_DEAL + seats]
@@ -109,7 +104,7 @@ def hand_features(rows: np.ndarray, params: dict) -> pd.DataFrame:
     kind = np.where(rnd == 1, 0, np.where(trump == (u ^ 1), 1, 2))
     one = np.int64(1)
     dealt = rows[idx, ek.R_DEAL + m]
-    trumps = _popcount(dealt & SUIT_MASK[trump, trump])
+    trumps = popcount(dealt & SUIT_MASK[trump, trump])
     vec = to_vector(params, "euchre")
     est = estimates(_after_exchange(rows, m), trump, vec)
     alone = rows[:, ek.R_ALONE]

@@ -16,6 +16,7 @@ from bower.kernels.hasenpfeffer import hand as hk
 from bower.kernels.hasenpfeffer.drivers import estimates
 from bower.kernels.tables import SUIT_MASK
 from bower.sim.cards import SUITS, mask_of_names, parse_card
+from bower.sim.records_vector import popcount
 from bower.sim.strategy import to_vector
 
 JOKER_PLACES = ["bidder", "partner", "opponent", "widow"]
@@ -80,7 +81,7 @@ def hand_features(rows: np.ndarray, params: dict, pepper: bool) -> pd.DataFrame:
     taken = rows[idx, hk.R_TRICKS + side] + rows[idx, hk.R_TRICKS + side + 2]
     need = np.minimum(level, 6)
     names = np.array(PEPPER if pepper else NUMERIC)
-    trumps_held = _popcount(after & SUIT_MASK[trump, trump])
+    trumps_held = popcount(after & SUIT_MASK[trump, trump])
     return pd.DataFrame({
         "bid": names[level - 1],
         "forced": rows[:, hk.R_FORCED].astype(bool),
@@ -94,12 +95,6 @@ def hand_features(rows: np.ndarray, params: dict, pepper: bool) -> pd.DataFrame:
         "tricks": taken,
         "points": rows[idx, hk.R_POINTS + side],
     })
-
-
-def _popcount(masks: np.ndarray) -> np.ndarray:
-    """Set bits of each int64 mask, vectorised (any NumPy version)."""
-    as_bytes = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(-1, 8)
-    return np.unpackbits(as_bytes, axis=1).sum(axis=1).astype(np.int64)
 
 
 def cells(features: pd.DataFrame) -> pd.DataFrame:
