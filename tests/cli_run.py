@@ -122,9 +122,11 @@ def stop_in_a_kernel(folder: Path, args: list[str], sig: int, worker_cpu: float 
 
     Called from the main thread, a chunk kernel (``kernels/jit.py``,
     ``ChunkKernel``) runs every share in a worker thread while the main
-    thread only waits, and nothing else in a run spends CPU seconds outside
-    the main thread: a worker thread with ``worker_cpu`` seconds of CPU is
-    inside a kernel call, and has been for that long. CPU seconds rather than
+    thread only waits, and until a run's first kernel call returns nothing
+    else in it spends CPU seconds outside the main thread (the records
+    threads prepare and write what a call returned): the first thread but
+    the main one to use ``worker_cpu`` seconds of CPU is inside the run's
+    first kernel call, and has been for that long. CPU seconds rather than
     seconds of the clock, so that a busy machine makes the wait longer, never
     the signal early; the run's imports and kernel loading (about a CPU
     second, all in the main thread) never count.
