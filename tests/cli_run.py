@@ -93,20 +93,43 @@ def stop_a_run(folder: Path, signals: list[int], ext: str = "jsonl") -> subproce
     return subprocess.CompletedProcess(args, proc.returncode, out, err)
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU seconds (user and system) process ``pid`` has used so far (Linux's ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, tid: int | None = None) -> float:
+    """The CPU seconds (user and system) process ``pid`` (or its thread ``tid``) has used so far (Linux's ``/proc``)."""
+    path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
+    fields = Path(path).read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def stop_in_a_kernel(folder: Path, args: list[str], sig: int, cpu: float) -> tuple[subprocess.CompletedProcess, float]:
-    """Run ``bower ARGS`` in ``folder``, send ``sig`` once it has used ``cpu`` CPU seconds; (the finished process,
-    the seconds from the signal to its end).
+def worker_cpu_seconds(pid: int) -> float:
+    """The most CPU seconds any thread of process ``pid`` but its main one has used so far (0 without one)."""
+    most = 0.0
+    try:
+        tids = [int(t) for t in os.listdir(f"/proc/{pid}/task") if int(t) != pid]
+    except FileNotFoundError:  # the process has ended
+        return most
+    for tid in tids:
+        try:
+            most = max(most, cpu_seconds(pid, tid))
+        except (FileNotFoundError, ProcessLookupError):  # a thread that ended meanwhile
+            pass
+    return most
 
-    CPU seconds rather than seconds of the clock: on a busy machine the
-    child's imports and kernel loading take longer by the clock, not in CPU,
-    so a ``cpu`` past them lands the signal inside the run's first long
-    kernel call however loaded the machine is.
+
+def stop_in_a_kernel(folder: Path, args: list[str], sig: int, worker_cpu: float = 0.5
+                     ) -> tuple[subprocess.CompletedProcess, float]:
+    """Run ``bower ARGS`` in ``folder``, send ``sig`` once one of its threads other than the main one has used
+    ``worker_cpu`` CPU seconds; (the finished process, the seconds from the signal to its end).
+
+    Called from the main thread, a chunk kernel (``kernels/jit.py``,
+    ``ChunkKernel``) runs every share in a worker thread while the main
+    thread only waits, and until a run's first kernel call returns nothing
+    else in it spends CPU seconds outside the main thread (the records
+    threads prepare and write what a call returned): the first thread but
+    the main one to use ``worker_cpu`` seconds of CPU is inside the run's
+    first kernel call, and has been for that long. CPU seconds rather than
+    seconds of the clock, so that a busy machine makes the wait longer, never
+    the signal early; the run's imports and kernel loading (about a CPU
+    second, all in the main thread) never count.
     """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
@@ -115,8 +138,10 @@ def stop_in_a_kernel(folder: Path, args: list[str], sig: int, cpu: float) -> tup
                           text=True) as proc:
         try:
             deadline = time.monotonic() + 900
-            while cpu_seconds(proc.pid) < cpu:
-                assert proc.poll() is None, proc.communicate()
+            while worker_cpu_seconds(proc.pid) < worker_cpu:
+                # a run that ends first made no long call in a worker thread (one in the main thread, say)
+                assert proc.poll() is None, ("the run ended before a worker thread used "
+                                             f"{worker_cpu} CPU s", proc.communicate())
                 assert time.monotonic() < deadline, "the run never got going"
                 time.sleep(0.05)
             sent = time.monotonic()

@@ -51,13 +51,22 @@ def _fail(lo, hi, states, bad):
 
 @chunk_kernel
 def _busy(lo, hi, states, out):
-    """``states[ci, 1]`` rounds of xorshift from ``states[ci, 0]`` into ``out[ci]``: seconds of work, no GIL."""
+    """Up to ``states[ci, 1]`` rounds of xorshift from ``states[ci, 0]`` into ``out[ci]``, no GIL, until
+    ``states[ci, 2]`` is set (by another thread): as long as the caller wants, at most seconds of work.
+
+    The flag is read at every 65,536th round, just after a store into ``out``: memory the compiled loop cannot
+    tell apart from ``states``', so it reads the flag afresh each time rather than once before the loop.
+    """
     for ci in range(lo, hi):
         x = states[ci, 0] | 1
-        for _ in range(states[ci, 1]):
+        for r in range(states[ci, 1]):
             x ^= x << 13
             x ^= x >> 7
             x ^= x << 17
+            if r & 0xFFFF == 0:
+                out[ci] = x
+                if states[ci, 2]:
+                    break
         out[ci] = x
 
 
@@ -129,9 +138,11 @@ def test_a_signal_handler_runs_during_a_long_call_and_its_exception_leaves_at_on
     """The main thread waits on the shares in slices (``WAIT_SLICE``), so a handler that raises ends the call
     at once; the shares, which nothing stops inside the kernel, finish on their own (``left_running``)."""
     numba.set_num_threads(min(threads, two_threads))
-    _busy(np.ones((2, 2), np.int64), np.zeros(2, np.int64))  # compiled (or loaded) before the clock runs
+    _busy(np.ones((2, 3), np.int64), np.zeros(2, np.int64))  # compiled (or loaded) before the clock runs
     out = np.zeros(2, np.int64)
-    states = np.array([[1, 2_000_000_000], [3, 2_000_000_000]], np.int64)  # 2 to 10 s a share
+    # each share runs until the flag (column 2) is set below, after the checks: the call outlasts the bound of
+    # 1 s on any machine (2,000,000,000 rounds, 2 to 10 s a share, if the flag were never seen)
+    states = np.array([[1, 2_000_000_000, 0], [3, 2_000_000_000, 0]], np.int64)
     before = signal.signal(signal.SIGALRM, _raise_alarm)
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.2)
@@ -145,6 +156,7 @@ def test_a_signal_handler_runs_during_a_long_call_and_its_exception_leaves_at_on
     assert took < 1.0
     left = left_running()
     assert left and all(th.name.startswith("bower-kernel-") for th in left)
+    states[:, 2] = 1  # the shares may end now
     for th in left:
         th.join(120)
     assert not left_running() and out.all()  # the shares ran to their end

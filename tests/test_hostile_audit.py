@@ -378,25 +378,66 @@ FIFO_COMMANDS = {
 }
 
 
-@pytest.mark.parametrize("command", list(FIFO_COMMANDS))
-def test_a_fifo_with_no_writer(tmp_path, command):
-    # a real process: the open of a FIFO blocks until a writer comes; the command must not wait for one
-    args = FIFO_COMMANDS[command]
-    name = "in.toml" if command == "strategy" else "in.jsonl"
-    os.mkfifo(tmp_path / name)
-    before = listing(tmp_path)
+# One child process runs the four commands one after another (its start is most of each run's time), each in a
+# folder of its own holding the FIFO, and prints a JSON line per command. The strategy file's wait for a FIFO's
+# writer (``strategy.FIFO_WAIT``, 5 s) is cut to a tenth of a second there: no writer ever comes, so the wait's
+# length changes only how long the run takes (a records input that is a FIFO is refused at once, without a wait).
+_FIFO_CHILD = """
+import contextlib, io, json, os, sys
+from bower.sim import strategy
+strategy.FIFO_WAIT = 0.1
+from bower.sim.cli import main
+for folder, args in json.loads(sys.argv[1]):
+    os.chdir(folder)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(args)
+            code = 0
+        except SystemExit as e:
+            code = e.code
+    print(json.dumps([folder, code, out.getvalue(), err.getvalue()]), flush=True)
+"""
+
+
+def _fifo_name(command: str) -> str:
+    return "in.toml" if command == "strategy" else "in.jsonl"
+
+
+@pytest.fixture(scope="module")
+def fifo_runs(tmp_path_factory) -> dict[str, tuple]:
+    """Each of ``FIFO_COMMANDS`` run in a real process on a FIFO with no writer: command -> (status, stdout,
+    stderr, the folder's listing before, after)."""
+    jobs, before = [], {}
+    for command, args in FIFO_COMMANDS.items():
+        folder = tmp_path_factory.mktemp(f"fifo-{command}")
+        os.mkfifo(folder / _fifo_name(command))
+        before[command] = listing(folder)
+        jobs.append((str(folder), args))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
     try:
-        p = subprocess.run([sys.executable, "-c", "from bower.sim.cli import main; main()", *args], cwd=tmp_path,
-                           env=env, capture_output=True, text=True, timeout=60)
-    except subprocess.TimeoutExpired:
-        pytest.fail("the command waited for a writer")
-    lines = [ln for ln in p.stderr.splitlines() if not ln.startswith("bower: compiling")]
-    assert (p.returncode, p.stdout) == (2, ""), p.stderr[-2000:]
-    assert len(lines) == 1 and lines[0].startswith("bower: error: "), p.stderr[-2000:]
-    assert name in lines[0], lines[0]
-    assert listing(tmp_path) == before
+        p = subprocess.run([sys.executable, "-c", _FIFO_CHILD, json.dumps(jobs)], env=env, capture_output=True,
+                           text=True, timeout=120)
+    except subprocess.TimeoutExpired as e:
+        done = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        pytest.fail(f"a command waited for a writer (the ones that ended: {done.splitlines()})")
+    assert p.returncode == 0, p.stderr[-2000:]
+    ran = [json.loads(line) for line in p.stdout.splitlines()]
+    assert [folder for folder, *_ in ran] == [folder for folder, _ in jobs], p.stdout[-2000:]
+    return {command: (code, out, err, before[command], listing(Path(folder)))
+            for command, (folder, code, out, err) in zip(FIFO_COMMANDS, ran)}
+
+
+@pytest.mark.parametrize("command", list(FIFO_COMMANDS))
+def test_a_fifo_with_no_writer(fifo_runs, command):
+    # a real process: the open of a FIFO blocks until a writer comes; the command must not wait for one
+    code, out, err, before, after = fifo_runs[command]
+    lines = [ln for ln in err.splitlines() if not ln.startswith("bower: compiling")]
+    assert (code, out) == (2, ""), err[-2000:]
+    assert len(lines) == 1 and lines[0].startswith("bower: error: "), err[-2000:]
+    assert _fifo_name(command) in lines[0], lines[0]
+    assert after == before
 
 
 # ---------------------------------------------------------------- answers that were wrong without a word
