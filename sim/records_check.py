@@ -863,11 +863,12 @@ def check_parquet(path, batches, required: bool = True) -> None:
     """Check every record of a Parquet file, given as pyarrow record batches of its record columns, streaming.
 
     A batch is checked whole with Arrow compute and NumPy
-    (``records_vector.batch_ok``), else in pieces of 4,096 column-wise
-    (``FastCheck.ok_batch``); a piece it does not pass is read record by record and checked in full (``checked``),
-    which names the first fault exactly as every reader does.
+    (``records_vector.batch_ok``); one it does not pass, in pieces of ``PARQUET_PIECE`` records the same way (a
+    piece passed holds no fault), and a piece it does not pass column-wise (``FastCheck.ok_batch``), else record
+    by record in full (``checked``), which names the first fault exactly as every reader does (the pieces before
+    it passed: its first fault is the batch's).
     """
-    from bower.sim.records_vector import batch_ok, plain_schema
+    from bower.sim.records_vector import batch_ok
 
     fast, v, need, n = None, None, (), 0
     for big in batches:
@@ -878,16 +879,34 @@ def check_parquet(path, batches, required: bool = True) -> None:
         if big.num_rows and batch_ok(fast, big):  # the whole batch at once (records_vector)
             n += big.num_rows
             continue
-        big = big.cast(plain_schema(big.schema))  # strings read as dictionaries: plain again
-        for start in range(0, big.num_rows, 4096):
-            b = big.slice(start, 4096)
-            if b.num_rows and not fast.ok_batch(b):
-                for _ in checked(((_from_parquet(r), label(path, n + i)) for i, r in enumerate(b.to_pylist())), v,
-                                 need):
-                    pass
-            n += b.num_rows
+        if big.num_rows <= PARQUET_PIECE:
+            _check_piece(path, big, n, fast, v, need)
+            n += big.num_rows
+            continue
+        for start in range(0, big.num_rows, PARQUET_PIECE):
+            piece = big.slice(start, PARQUET_PIECE)
+            if not batch_ok(fast, piece):
+                _check_piece(path, piece, n, fast, v, need)
+            n += piece.num_rows
     if n == 0:
         raise _records_error(f"{path} holds no records")
+
+
+PARQUET_PIECE = 512  # records of a Parquet batch checked whole again when the batch is not passed whole
+
+
+def _check_piece(path, piece, n: int, fast: FastCheck, v, need) -> None:
+    """Check the records of a Parquet batch ``piece`` (record ``n`` first) that ``batch_ok`` did not pass: column-wise
+    (``FastCheck.ok_batch``) in slices of 4,096, a slice not passed record by record in full (``checked``)."""
+    from bower.sim.records_vector import plain_schema
+
+    piece = piece.cast(plain_schema(piece.schema))  # strings read as dictionaries: plain again
+    for start in range(0, piece.num_rows, 4096):
+        b = piece.slice(start, 4096)
+        if b.num_rows and not fast.ok_batch(b):
+            for _ in checked(((_from_parquet(r), label(path, n + i)) for i, r in enumerate(b.to_pylist())), v, need):
+                pass
+        n += b.num_rows
 
 
 # ---- a JSONL file in bulk ------------------------------------------------------------------------

@@ -139,6 +139,20 @@ def _spoil(rec: dict, fault: str, k: int):
     return r
 
 
+@pytest.fixture(scope="module")
+def ghost_fast(ghost):
+    """``_fast`` of the Ghost Hand Parquet file, read once for the module (nothing below changes it: ``batch_ok``
+    only reads the FastCheck and the batches)."""
+    return _fast(ghost[1])
+
+
+@pytest.fixture(scope="module")
+def ghost_rows(ghost_fast):
+    """The plain batch's records as Parquet-form dicts, read once (each test spoils a shallow copy of the list,
+    its faults making new dicts, never changing these)."""
+    return ghost_fast[1].to_pylist()
+
+
 FIELD_FAULTS = {
     "dealer": lambda r: dict(r, dealer=3),
     "maker": lambda r: dict(r, maker=3),
@@ -154,19 +168,19 @@ FIELD_FAULTS = {
 }
 
 
-def test_the_batch_check_passes_the_records_bower_writes(ghost):
+def test_the_batch_check_passes_the_records_bower_writes(ghost_fast):
     from bower.sim.records_vector import batch_ok
 
-    fast, plain, coded = _fast(ghost[1])
+    fast, plain, coded = ghost_fast
     assert batch_ok(fast, plain) and batch_ok(fast, coded)
 
 
 @pytest.mark.parametrize("fault", ["twice", "not held", "out of turn", "seat"])
-def test_the_batch_check_passes_no_spoiled_play(ghost, fault):
+def test_the_batch_check_passes_no_spoiled_play(ghost_fast, ghost_rows, fault):
     from bower.sim.records_vector import batch_ok
 
-    fast, plain, _ = _fast(ghost[1])
-    rows = plain.slice(0, 40).to_pylist()
+    fast, plain, _ = ghost_fast
+    rows = ghost_rows[:40]
     spoiled = 0
     for i in range(1, 40):
         for k in range(18):
@@ -180,14 +194,17 @@ def test_the_batch_check_passes_no_spoiled_play(ghost, fault):
 
 
 @pytest.mark.parametrize("name", sorted(FIELD_FAULTS))
-def test_a_spoiled_field_is_refused_naming_record_and_field(ghost, tmp_path, name):
+def test_a_spoiled_field_is_refused_naming_record_and_field(ghost_fast, ghost_rows, tmp_path, name):
     from bower.sim.records_vector import batch_ok
 
-    fast, plain, _ = _fast(ghost[1])
-    rows = plain.to_pylist()
+    fast, plain, _ = ghost_fast
+    rows = ghost_rows
     i = next(j for j in range(2_000, 3_000) if rows[j]["maker"] is not None)  # a hand played, past record 0's batch
-    rows[i] = FIELD_FAULTS[name](rows[i])
-    table = pa.Table.from_pylist(rows, schema=plain.schema)
+    # the records with record i spoiled: the rows before and after it as read, one table of one chunk
+    table = pa.Table.from_batches([plain.slice(0, i), pa.RecordBatch.from_pylist([FIELD_FAULTS[name](rows[i])],
+                                                                                 schema=plain.schema),
+                                   plain.slice(i + 1)]).combine_chunks()
+    assert table.num_rows == 3_000 and table.slice(i + 1).equals(pa.Table.from_batches([plain.slice(i + 1)]))
     assert not batch_ok(fast, table.to_batches()[0])
     path = tmp_path / "bad.parquet"
     pq.write_table(table, path)
@@ -209,8 +226,19 @@ _NEW = [b'1', b'1.0', b'-0', b'1e0', b'true', b'null', b'"0"', b'"x"', b'"JH"', 
         b':', b'"', b'~', b'\\u0030', b' ', b'\n', b'\xc3\xa9', b'\xff', b'{"variant":"ghost"}', b'99999999999999999999']
 
 
+_BULKS: dict = {}
+
+
 def _bulk(path):
-    """(JsonlBulk of a file's record 0, its variant, the fields needed), as ``check_jsonl`` makes them."""
+    """(JsonlBulk of a file's record 0, its variant, the fields needed), as ``check_jsonl`` makes them; made once
+    a file (``JsonlBulk.ok`` changes nothing in it), not once a Hypothesis example."""
+    if path not in _BULKS:
+        _BULKS[path] = _new_bulk(path)
+    return _BULKS[path]
+
+
+def _new_bulk(path):
+    """``_bulk`` made afresh."""
     from bower.sim.records_check import FastCheck, JsonlBulk, _first_record, iter_file
 
     first = next(iter_file(path))
