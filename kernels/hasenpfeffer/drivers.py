@@ -76,10 +76,12 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
         dstate = dstates[ci].copy()
         buf, dbuf, deck, work, wt, scratch = _scratch()
         card_weights(params, wt)
+        force = NO_FORCE.copy()
         acc = np.zeros(S_WIDTH, np.int64)
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             rec = records[h] if want_records else scratch
-            play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, rec, search)
+            play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 4, rules, params, wt, force, rec,
+                      search)
             tally(rec, acc)
         copy_into(summary[ci], acc)
 
@@ -165,8 +167,8 @@ def tally_strategies(rec, seat_strat, pepper, acc):
 
 
 @kernel
-def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, params, seat_strat, target, max_hands,
-              scores, start, hand_acc, strat_acc, search):
+def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, force, rec, rules, params, seat_strat, target,
+              max_hands, scores, start, hand_acc, strat_acc, search):
     """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, both reached).
 
     After a hand, a side at or above the target wins; if both are, the side
@@ -182,7 +184,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, 
         if plain:
             plain_hand(state, buf, deck, dealer, rules, params, tab, rec, False)
         else:
-            play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, rec, search)
+            play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, force, rec, search)
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, rules[H_PEPPER] == 1, strat_acc)
         scores[0] += rec[R_POINTS]
@@ -220,6 +222,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
         params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
         tab = np.zeros((N_SEATS, PT_WIDTH), np.int64)
+        force = NO_FORCE.copy()
         h_acc = hand_acc[ci]
         s_acc = strat_acc[ci]
         g_acc = game_acc[ci]
@@ -232,8 +235,9 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                     copy_into(params[s], strat_params[assignments[a, s]])
                 card_weights(params, wt)
                 plain = plain_tables(params, tab)
-                winner, n, both = play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, rec, rules, params,
-                                            seat_strat, target, max_hands, scores, start_scores, h_acc, s_acc, search)
+                winner, n, both = play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, force, rec, rules,
+                                            params, seat_strat, target, max_hands, scores, start_scores, h_acc, s_acc,
+                                            search)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, both,
                             scores)
 

@@ -915,14 +915,16 @@ def deal(state, buf, deck, dealt):
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, rec, search):
-    """Deal and play one hand dealt by ``dealer`` (``search`` as in ``play_dealt``)."""
+def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, force, rec, search):
+    """Deal and play one hand dealt by ``dealer`` (``force``, ``search`` as in ``play_dealt``: the callers pass a
+    writable copy of ``NO_FORCE``, so every caller of ``play_dealt_once`` shares one compiled hand). The hand is a
+    call, not inlined: its code is compiled once for the hands, the games and should-bid, not inside each."""
     by_pos = work[8:12]
     by_seat = work[12:16]
     widow = deal(state, buf, deck, by_pos)
     for p in range(N_SEATS):
         by_seat[(dealer + 1 + p) % 4] = by_pos[p]
-    play_dealt(by_seat, widow, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, work, rec, search)
+    play_dealt_once(by_seat, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search)
 
 
 @kernel(_nrt=False)
