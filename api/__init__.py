@@ -39,7 +39,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import os
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Union
 
@@ -79,24 +81,46 @@ def _faults(fn):
         try:
             with library_notice():
                 return fn(*args, **kwargs)
-        except BowerError:
+        except BowerError as e:
+            e.message = library_words(e.message, params)
             raise
         except (OSError, MemoryError) as e:
             raise fault_error(e) from None
 
+    params = frozenset(inspect.signature(fn).parameters)
     return wrapper
 
 
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?![\w-])")
+
+
+def library_words(message: str, params) -> str:
+    """``message`` with each command-line flag that is one of ``params`` (a function's parameter names) written as
+    the library's argument: ``--hands about 1e30 is more ...`` -> ``hands= about 1e30 is more ...``,
+    ``--max-games`` -> ``max_games=``. The checks behind a command and its function are shared and speak in
+    flags; other flags (``--json``, a command's own) are left as they are."""
+    def one(m):
+        name = m.group(1).replace("-", "_")
+        return f"{name}=" if name in params else m.group(0)
+
+    return _FLAG.sub(one, message)
+
+
 def _noticed(fn):
-    """``fn`` with the compile notice while it runs (and nothing else changed)."""
+    """``fn`` with the compile notice while it runs, its errors naming its arguments (``library_words``)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from bower.sim.progress import library_notice
 
-        with library_notice():
-            return fn(*args, **kwargs)
+        try:
+            with library_notice():
+                return fn(*args, **kwargs)
+        except BowerError as e:
+            e.message = library_words(e.message, params)
+            raise
 
+    params = frozenset(inspect.signature(fn).parameters)
     return wrapper
 
 

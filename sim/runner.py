@@ -133,7 +133,7 @@ def start_dict(start: np.ndarray | None) -> dict | None:
 def check_seed(seed) -> int:
     """``seed`` if it is a whole number from 0 to MAX_SEED; RunError (the CLI's words for ``--seed``) otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise RunError(f"seed must be a non-negative integer, got {number_text(seed)}")
+        raise RunError(f"--seed must be a non-negative integer, got {number_text(seed)}")
     if seed > MAX_SEED:
         raise RunError(f"--seed {number_text(int(seed))} is too large a seed: at most {limit_text(MAX_SEED)}")
     return int(seed)

@@ -111,14 +111,15 @@ def test_whole_number_refuses_at_once(text, error):
 
 
 def test_the_library_refuses_the_same_seeds():
-    for seed, words in ((10**400, "--seed about 1e400 is too large a seed: at most 18,446,744,073,709,551,615"),
-                        (2**64, "--seed 18,446,744,073,709,551,616 is too large a seed: at most "
+    for seed, words in ((10**400, "seed= about 1e400 is too large a seed: at most 18,446,744,073,709,551,615"),
+                        (2**64, "seed= 18,446,744,073,709,551,616 is too large a seed: at most "
                                 "18,446,744,073,709,551,615"),
-                        (-(10**5000), "seed must be a non-negative integer, got about -1e5000"),
+                        (-(10**5000), "seed= must be a non-negative integer, got about -1e5000"),
                         ("1e9", "seed= must be a whole number, got '1e9'")):
         with pytest.raises(bower.BowerError) as e:
             bower.simulate(hands=10, seed=seed)
         assert str(e.value) == words
+    # the engine's own check speaks in flags; the library's functions name their arguments (above)
     with pytest.raises(bower.BowerError, match="--hands must be a positive integer, got about -1e400"):
         runner.simulate(hands=-(10**400))
 
@@ -128,14 +129,14 @@ BIG = 10**5000  # past Python's 4,300 digits for str(): an error that printed it
 
 @pytest.mark.parametrize("call, words", [
     (lambda: bower.simulate(hands=10, threads=BIG),
-     f"--threads must be between 1 and {runner.max_threads()} on this machine, got about 1e5000"),
+     f"threads= must be between 1 and {runner.max_threads()} on this machine, got about 1e5000"),
     (lambda: bower.should_bid("JH JD AH KH 9S TC", samples=BIG),
-     "--samples about 1e5000 is more than any run could finish: at most 1e9"),
+     "samples= about 1e5000 is more than any run could finish: at most 1e9"),
     (lambda: bower.should_bid("JH JD AH KH 9S TC", samples=2 * 10**9),
-     "--samples 2,000,000,000 is more than any run could finish: at most 1e9"),
+     "samples= 2,000,000,000 is more than any run could finish: at most 1e9"),
     (lambda: bower.should_bid("JH JD AH KH 9S TC", position=BIG),
-     "--position must be 1, 2 or 3 (1 = dealer's left, 3 = dealer), got about 1e5000"),
-    (lambda: bower.should_bid("JH JD AH KH 9S TC", tau=BIG), "--tau must be a number >= 0, got about 1e5000"),
+     "position= must be 1, 2 or 3 (1 = dealer's left, 3 = dealer), got about 1e5000"),
+    (lambda: bower.should_bid("JH JD AH KH 9S TC", tau=BIG), "tau= must be a number >= 0, got about 1e5000"),
     (lambda: bower.should_bid("JH JD AH KH 9S TC", tau="x"), "tau= must be a number or None, got 'x'"),
     (lambda: bower.simulate(hands=10, rules={"moon_set_penalty": BIG}),
      "bad value about 1e5000 for rule option 'moon_set_penalty' (allowed: 6 | 24)"),
@@ -151,16 +152,16 @@ DEAL = {0: "JH JD AH KH QH TH", 1: "9C TC JC QC KC AC", 2: "9D TD QD KD AD 9H"}
 DEAL_TEXT = "JH JD AH KH QH TH 1:9C TC JC QC KC AC 2:9D TD QD KD AD 9H"
 EUCHRE = "0:JS AS KS AH 9D 1:JC AC KC QC TC 2:JH KH QH TH 9H 3:JD AD KD QD TD"
 NAN, INF = float("nan"), float("inf")
-SCORES = "--scores must be game scores from -1,000,000 to 1,000,000, got "
-THREADS = f"--threads must be between 1 and {runner.max_threads()} on this machine, got "
+SCORES = "scores= must be game scores from -1,000,000 to 1,000,000, got "
+THREADS = f"threads= must be between 1 and {runner.max_threads()} on this machine, got "
 
 
 # every whole-number and float argument of the library's functions: a huge one (10**5000, whose str() fails),
 # a negative one, a bool, nan and inf each raise BowerError with one line naming the argument
 @pytest.mark.parametrize("call, words", [
-    (lambda: bower.simulate(hands=BIG), "--hands about 1e5000 is more than any run could finish: at most 1e12"),
-    (lambda: bower.simulate(hands=-BIG), "--hands must be a positive integer, got about -1e5000"),
-    (lambda: bower.simulate(games=BIG), "--games about 1e5000 is more than any run could finish: at most 1e10"),
+    (lambda: bower.simulate(hands=BIG), "hands= about 1e5000 is more than any run could finish: at most 1e12"),
+    (lambda: bower.simulate(hands=-BIG), "hands= must be a positive integer, got about -1e5000"),
+    (lambda: bower.simulate(games=BIG), "games= about 1e5000 is more than any run could finish: at most 1e10"),
     (lambda: bower.simulate(hands=True), "hands= must be a whole number, got True"),
     (lambda: bower.simulate(hands=INF), "hands= must be a whole number, got inf"),
     (lambda: bower.simulate(hands=10, seed=NAN), "seed= must be a whole number, got nan"),
@@ -168,17 +169,17 @@ THREADS = f"--threads must be between 1 and {runner.max_threads()} on this machi
     (lambda: bower.simulate(hands=10, rules={"moon_set_penalty": -BIG}),
      "bad value about -1e5000 for rule option 'moon_set_penalty' (allowed: 6 | 24)"),
     (lambda: bower.experiment(["default", "random"], games=BIG),
-     "--games about 1e5000 is more than any run could finish: at most 1e10"),
+     "games= about 1e5000 is more than any run could finish: at most 1e10"),
     (lambda: bower.experiment(["default", "random"], games=10, until_significant=True, max_games=-BIG),
-     "--max-games must be a positive integer, got about -1e5000"),
-    (lambda: bower.experiment(["default", "random"], games=10, seed=-1), "seed must be a non-negative integer, got -1"),
+     "max_games= must be a positive integer, got about -1e5000"),
+    (lambda: bower.experiment(["default", "random"], games=10, seed=-1), "seed= must be a non-negative integer, got -1"),
     (lambda: bower.experiment(["default", "random"], games=10, threads=BIG), THREADS + "about 1e5000"),
     (lambda: bower.experiment(["default", "random"], games=10, names=[BIG, "x"]),
      "names= must be a list of strings or None, got [about 1e5000, 'x']"),
     (lambda: bower.experiment({"a": BIG}, games=10), "strategies= must be a list, got a dict holding a huge number"),
-    (lambda: bower.sweep(grid={"bid_3": [2.6]}, games=-BIG), "--games must be a positive integer, got about -1e5000"),
+    (lambda: bower.sweep(grid={"bid_3": [2.6]}, games=-BIG), "games= must be a positive integer, got about -1e5000"),
     (lambda: bower.sweep(grid={"bid_3": [2.6]}, games=10, seed=BIG),
-     "--seed about 1e5000 is too large a seed: at most 18,446,744,073,709,551,615"),
+     "seed= about 1e5000 is too large a seed: at most 18,446,744,073,709,551,615"),
     (lambda: bower.sweep(grid={"bid_3": [BIG]}, games=10),
      "bad value about 1e5000 for strategy parameter 'bid_3' in the sweep (a finite number)"),
     (lambda: bower.sweep(grid={"bid_3": [NAN]}, games=10),
@@ -193,24 +194,24 @@ THREADS = f"--threads must be between 1 and {runner.max_threads()} on this machi
     (lambda: bower.should_bid(H, scores=[0, -10**6 - 1, 0]), SCORES + "'0,-1000001,0'"),
     (lambda: bower.should_bid(H, scores="1" + "0" * 5000 + ",0,0"), SCORES + "'1" + "0" * 39 + "...'"),
     (lambda: bower.should_bid([BIG]), "hand= must be a string of cards or a list of card names, got [about 1e5000]"),
-    (lambda: bower.should_bid(H, seed=-BIG), "seed must be a non-negative integer, got about -1e5000"),
+    (lambda: bower.should_bid(H, seed=-BIG), "seed= must be a non-negative integer, got about -1e5000"),
     (lambda: bower.should_bid(H, threads=-BIG), THREADS + "about -1e5000"),
-    (lambda: bower.should_bid(H, epsilon=BIG), "--epsilon must be at least 0 and below 1, got about 1e5000"),
-    (lambda: bower.should_bid(H, epsilon=NAN), "--epsilon must be at least 0 and below 1, got nan"),
-    (lambda: bower.should_bid(H, tau=INF), "--tau must be a number >= 0, got inf"),
+    (lambda: bower.should_bid(H, epsilon=BIG), "epsilon= must be at least 0 and below 1, got about 1e5000"),
+    (lambda: bower.should_bid(H, epsilon=NAN), "epsilon= must be at least 0 and below 1, got nan"),
+    (lambda: bower.should_bid(H, tau=INF), "tau= must be a number >= 0, got inf"),
     (lambda: bower.should_bid(H, samples=True), "samples= must be a whole number or None, got True"),
     (lambda: bower.strategy("default", bid_3=BIG),
      "bad value about 1e5000 for strategy parameter 'bid_3' (a finite number)"),
     (lambda: bower.strategy("default", bid_3=-INF), "bad value -inf for strategy parameter 'bid_3' (a finite number)"),
     (lambda: bower.solve(DEAL, trump="H", maker=BIG),
-     "--maker about 1e5000 is not a seat at the Ghost Hand Euchre table (0..2)"),
+     "maker= about 1e5000 is not a seat at the Ghost Hand Euchre table (0..2)"),
     (lambda: bower.solve(DEAL, trump="H", maker=0, leader=-BIG),
-     "--leader about -1e5000 is not a seat at the Ghost Hand Euchre table (0..2)"),
+     "leader= about -1e5000 is not a seat at the Ghost Hand Euchre table (0..2)"),
     (lambda: bower.solve(DEAL, dealer=BIG),
-     "--dealer about 1e5000 is not a seat at the Ghost Hand Euchre table (0..2)"),
+     "dealer= about 1e5000 is not a seat at the Ghost Hand Euchre table (0..2)"),
     (lambda: bower.solve(DEAL, trump="H", maker=NAN), "maker= must be a whole number or None, got nan"),
     (lambda: bower.solve(EUCHRE, variant="euchre", trump="S", maker=0, alone=[BIG]),
-     "--alone about 1e5000 is not a seat at the Standard Euchre table (0..3)"),
+     "alone= about 1e5000 is not a seat at the Standard Euchre table (0..3)"),
     (lambda: bower.solve({BIG: DEAL[0], 1: DEAL[1], 2: DEAL[2]}),
      "seat about 1e5000 is not at the Ghost Hand Euchre table (seats 0..2)"),
     (lambda: bower.solve({-1: DEAL[0], 1: DEAL[1], 2: DEAL[2]}),
@@ -247,7 +248,7 @@ def test_a_batch_size_past_int64_reads_the_whole_file(folder):
 def test_huge_seats_and_scores_on_the_command_line(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert one_error(capsys, "should-bid", H, "--scores", "99999999999999999999,0,0") == (
-        f"bower: error: {SCORES}'99999999999999999999,0,0'")
+        f"bower: error: --scores{SCORES[len('scores='):]}'99999999999999999999,0,0'")
     assert one_error(capsys, "solve", "9" * 5000 + ":" + DEAL_TEXT) == (
         "bower: error: seat " + "9" * 40 + "... is not at the Ghost Hand Euchre table (seats 0..2)")
     assert listing(tmp_path) == []
@@ -451,7 +452,7 @@ def test_a_malformed_address_is_one_line(capsys, tmp_path, monkeypatch, address,
         assert one_error(capsys, *command, "--scheduler", address) == f"bower: error: {words}"
     with pytest.raises(bower.BowerError) as e:
         bower.simulate(hands=100, scheduler=address)
-    assert str(e.value) == words
+    assert str(e.value) == words.replace("--scheduler ", "scheduler= ")  # the library names its argument
     assert listing(tmp_path) == []
 
 

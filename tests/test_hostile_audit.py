@@ -230,7 +230,7 @@ def test_a_malformed_scheduler_address_library(tmp_path, monkeypatch, address):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(bower.BowerError) as e:
         bower.simulate(hands=100, scheduler=address)
-    assert e.value.format_message() == BAD_SCHEDULERS[address]
+    assert e.value.format_message() == BAD_SCHEDULERS[address].replace("--scheduler ", "scheduler= ")  # its argument
     assert listing(tmp_path) == []
 
 

@@ -188,15 +188,15 @@ def test_bad_starts_are_one_line(capsys, variant, text, line):
                      "--start", text) == f"bower: error: {line}"
     with pytest.raises(bower.BowerError) as e:
         bower.simulate(variant, games=64, start=text)
-    assert e.value.format_message() == line
+    assert e.value.format_message() == line.replace("--start ", "start= ")  # the library names its argument
 
 
 def test_bad_starts_in_the_library_and_replay(capsys, tmp_path):
-    for start, line in [((4, 10), "--start 4,10: 10 is at or beyond the target (10); the game would be over"),
-                        ((10**5000, 1), "--start about 1e5000,1: about 1e5000 is at or beyond the target (10); the "
+    for start, line in [((4, 10), "start= 4,10: 10 is at or beyond the target (10); the game would be over"),
+                        ((10**5000, 1), "start= about 1e5000,1: about 1e5000 is at or beyond the target (10); the "
                                         "game would be over"),
-                        ((True, 1), "--start True,1: True is not a whole number"),
-                        (5, "--start must be two side scores, the side of seats 0 & 2 first ('4,9' or a list of "
+                        ((True, 1), "start= True,1: True is not a whole number"),
+                        (5, "start= must be two side scores, the side of seats 0 & 2 first ('4,9' or a list of "
                             "whole numbers), got 5")]:
         for call in (lambda: bower.simulate("euchre", games=64, start=start),
                      lambda: bower.experiment(["default", "aggressive"], variant="euchre", games=64, start=start)):
@@ -205,7 +205,7 @@ def test_bad_starts_in_the_library_and_replay(capsys, tmp_path):
             assert e.value.format_message() == line
     with pytest.raises(bower.BowerError) as e:
         bower.simulate("euchre", hands=100, start=(4, 9))
-    assert e.value.format_message() == "--start is the starting score of whole games: give --games too"
+    assert e.value.format_message() == "start= is the starting score of whole games: give games= too"
     assert one_error(capsys, "simulate", "--variant", "euchre", "--hands", "100", "--start", "4,9") == \
         "bower: error: --start is the starting score of whole games: give --games too"
     path = _two_deal_game(tmp_path)
@@ -213,7 +213,7 @@ def test_bad_starts_in_the_library_and_replay(capsys, tmp_path):
         "bower: error: --start 4,12: 12 is at or beyond the target (10); the game would be over"
     with pytest.raises(bower.BowerError) as e:
         bower.replay(path, start="4,12")
-    assert e.value.format_message() == "--start 4,12: 12 is at or beyond the target (10); the game would be over"
+    assert e.value.format_message() == "start= 4,12: 12 is at or beyond the target (10); the game would be over"
     hands = tmp_path / "hands.jsonl"
     bower.simulate("euchre", hands=3, seed=1, records=hands)
     assert one_error(capsys, "replay", str(hands), "--start", "4,9") == (
