@@ -21,7 +21,7 @@ import numba
 import numpy as np
 import pytest
 
-from bower.kernels.advice import W_MAKER, W_N, W_PTS, W_WIDTH
+from bower.kernels.advice import NO_EQUITY, W_MAKER, W_N, W_PTS, W_WIDTH
 from bower.kernels.euchre import advice as ea
 from bower.kernels.euchre import drivers as ed
 from bower.kernels.euchre import hand as ek
@@ -505,7 +505,7 @@ def _advise(hand: str, up: str, n_passes: int, rules=None, strategy="default", s
     draws, kept = np.zeros(nc, np.int64), np.zeros(nc, np.int64)
     ea.advice_chunks(_states(2, 0, nc), _states(2, 0, nc, 1), np.full(nc, samples, np.int64), 100_000, np.int64(mask),
                      np.int64(up_c), np.int64(n_passes % 4), eh.rules_vector(rules), eh.seat_params(strategy),
-                     np.int64(n_passes), actions, np.array([0.0, 0.0, 0.0]), np.int64(1), None, None, None, draws,
+                     np.int64(n_passes), actions, np.array([0.0, 0.0, 0.0]), np.int64(1), None, None, NO_EQUITY, draws,
                      kept, np.zeros((nc, 2)), acc, pxy, mxy, np.zeros((nc, 4, 2)), np.zeros((nc, 2, a, 2)),
                      np.zeros((nc, 2, a, a)))
     return actions, draws, kept, (acc[:, 0], pxy[:, 0], mxy[:, 0])
