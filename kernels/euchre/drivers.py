@@ -21,6 +21,7 @@ from bower.kernels.euchre.hand import (
     MAKER_NEEDS,
     N_CARDS,
     N_SEATS,
+    NO_FORCE,
     R_ALONE,
     R_CALLS,
     R_DEALER,
@@ -32,6 +33,7 @@ from bower.kernels.euchre.hand import (
     S_WIDTH,
     play_dealt,
     play_hand,
+    play_hand_once,
     plays_plainly,
     round_one,
     tally,
@@ -69,7 +71,8 @@ def _simulate(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, p
               search, general):
     """The chunk loop of ``simulate_chunks`` and ``plain_chunks`` (``general`` as ``hand.play_dealt_inline``
     takes it), compiled once for each, through the chunk kernels' pipeline (``jit.PARFOR_PASSES``). Inlined into
-    them at Numba's IR level it cost 5 CPU s more of compiling."""
+    them at Numba's IR level it cost 5 CPU s more of compiling. The hand stays inlined here for both (``general``
+    an array too): a call of ``hand.play_dealt`` from this pipeline compiled 2.5 CPU s slower, not faster."""
     for ci in range(lo, hi):
         state = states[ci].copy()
         dstate = dstates[ci].copy()
@@ -186,21 +189,22 @@ def tally_strategies(rec, seat_strat, acc):
 
 
 @kernel
-def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, rec, rules, params, seat_strat, target,
-              max_hands, scores, start, hand_acc, strat_acc, search):
+def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, force, rec, rules, params, seat_strat,
+              target, max_hands, scores, start, hand_acc, strat_acc, search):
     """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, False).
 
     After a hand, the side at or above the target wins (only one side scores
     on a hand). No winner after ``max_hands``: -1.
 
-    The scores start at ``start`` (int64, by side; 0s for a game from the beginning).
+    The scores start at ``start`` (int64, by side; 0s for a game from the beginning). ``force``: a writable
+    copy of ``NO_FORCE`` (``hand.play_hand_once``: each hand a call of the one compiled ``hand.play_dealt``).
     """
     scores[0] = start[0]
     scores[1] = start[1]
     dealer = FIRST_DEALER
     for n in range(1, max_hands + 1):
-        play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec, search,
-                  rec)
+        play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, force,
+                       rec, search)
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         scores[0] += rec[R_POINTS]
@@ -234,6 +238,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
             start_scores = start
         params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
+        force = NO_FORCE.copy()
         h_acc = hand_acc[ci]
         s_acc = strat_acc[ci]
         g_acc = game_acc[ci]
@@ -245,8 +250,8 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                     seat_strat[s] = assignments[a, s]
                     copy_into(params[s], strat_params[assignments[a, s]])
                 card_weights(params, wt)
-                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, rec,
-                                               rules, params, seat_strat, target, max_hands, scores, start_scores,
+                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, force,
+                                               rec, rules, params, seat_strat, target, max_hands, scores, start_scores,
                                                h_acc, s_acc, search)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)

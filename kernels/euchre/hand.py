@@ -9,7 +9,7 @@ the decision stream ``(dstate, dbuf)``; deals draw from ``(state, buf)``. The
 per-hand record (``R_*``) and summary counters (``S_*``) are fixed-width
 int64 rows read by ``sim/variants/euchre``.
 
-The hot path: ``play_hand`` (inlined into the drivers) deals, then calls two
+The hot path: ``play_hand`` (inlined into the hand drivers) deals, then calls two
 kernels compiled once, not inlined, and without reference counting
 (``_nrt=False``: they never allocate): ``auction`` (both rounds and the
 dealer's discard) and ``kernels.trick.play_tricks`` through ``play_plain`` (every
@@ -17,7 +17,9 @@ seat plays the heuristic cards, in slot space: the core every variant shares)
 or ``play_tricks`` (a random or searching seat, through the same core, as
 Cutthroat; a PIMC seat's workspace, ``bower.kernels.pimc``, is made by the
 caller once per hand). A run of heuristic seats compiles ``play_plain`` only
-(``drivers.plain_chunks``).
+(``drivers.plain_chunks``). A hand of a game, one hand from an order and
+should-bid are a call of ``play_dealt``, the hand compiled once for them all
+(``play_hand_once``), not inlined into each.
 """
 
 import numpy as np
@@ -1085,9 +1087,11 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
 
 @kernel
 def play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search):
-    """``play_dealt_inline`` compiled once, not inlined, for the callers off the hot path (one hand from an order,
-    should-bid): they compile faster. (With reference counting: a PIMC seat's workspace is made per hand.)
-    ``search`` None compiles no search code (``search_arg``); any seat may play at random."""
+    """``play_dealt_inline`` compiled once, not inlined, for the callers off the hand drivers' loops: the games
+    (``play_hand_once``), one hand from an order, should-bid. Each passes
+    the same argument types (a writable ``force``), so it compiles once per ``search`` kind. (With reference
+    counting: a PIMC seat's workspace is made per hand.) ``search`` None compiles no search code
+    (``search_arg``); any seat may play at random."""
     play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search, rec)
 
 
@@ -1096,7 +1100,7 @@ def deal_hand(state, buf, deck, dealt, kitty):
     """SPEC.md's deal (``deal.deal_masks``: 24 cards, four hands of 5 one card at a time to positions 1..4, the 4
     left over the kitty): the masks into ``dealt``, the kitty's cards in deal order into ``kitty`` (the first the
     up-card). The same deal as ``deal_packets(state, buf, deck, 24, 4, 5, dealt)`` with the kitty ``deck[20:24]``.
-    Inlined (``play_hand``, its one caller on the hot path, measured faster so)."""
+    Inlined (``play_hand``, ``play_hand_once``: measured faster so on the hot path)."""
     dealt[0], dealt[1], dealt[2], dealt[3], _rest = deal_masks(state, buf, deck, N_CARDS, N_SEATS, HAND_SIZE, 1)
     kitty[0], kitty[1], kitty[2], kitty[3] = deck[20], deck[21], deck[22], deck[23]
 
@@ -1105,10 +1109,22 @@ def deal_hand(state, buf, deck, dealt, kitty):
 def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, rec, search,
               general):
     """Deal (SPEC.md: Fisher-Yates, one card at a time to positions 1..4; the last 4 the kitty) and play one hand
-    (``search`` and ``general`` as in ``play_dealt_inline``)."""
+    (``search`` and ``general`` as in ``play_dealt_inline``): the whole hand inlined into the caller
+    (``drivers.simulate_chunks``, ``drivers.plain_chunks``)."""
     deal_hand(state, buf, deck, dealt, kitty)
     play_dealt_inline(dealt, kitty, dealer, rules, params, wt, NO_FORCE, dstate, dbuf, hands, tricks, rec, search,
                       general)
+
+
+@kernel(inline="always")
+def play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, force, rec,
+                   search):
+    """Deal as ``play_hand`` and play the hand by a call of ``play_dealt`` (``force``, ``search`` as it takes
+    them), not inlined: the games (``drivers.play_game``) share the one compile of the hand with one hand from an
+    order and should-bid. The callers pass a writable copy of ``NO_FORCE`` (a global array is read-only to Numba,
+    another type: a second compile of ``play_dealt``)."""
+    deal_hand(state, buf, deck, dealt, kitty)
+    play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search)
 
 
 @kernel(inline="always")
