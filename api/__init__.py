@@ -66,8 +66,9 @@ __all__ = ["simulate", "experiment", "sweep", "should_bid", "strategy", "strateg
            "BowerError", "warm", "quiet", "game", "bot", "__version__"]
 
 
-def _faults(fn):
-    """Faults nobody named more closely (OSError, MemoryError) leave as one-line ``BowerError``s; a compile is said.
+def _faults(fn, faults: bool = True):
+    """Faults nobody named more closely (OSError, MemoryError) leave as one-line ``BowerError``s (unless not
+    ``faults``); a compile is said; errors name ``fn``'s arguments (``library_words``).
 
     While ``fn`` runs, the first Numba compile of the process prints the
     compile notice on stderr (``bower.sim.progress.library_notice``).
@@ -85,6 +86,8 @@ def _faults(fn):
             e.message = library_words(e.message, params)
             raise
         except (OSError, MemoryError) as e:
+            if not faults:
+                raise
             raise fault_error(e) from None
 
     params = frozenset(inspect.signature(fn).parameters)
@@ -107,21 +110,9 @@ def library_words(message: str, params) -> str:
 
 
 def _noticed(fn):
-    """``fn`` with the compile notice while it runs, its errors naming its arguments (``library_words``)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        from bower.sim.progress import library_notice
-
-        try:
-            with library_notice():
-                return fn(*args, **kwargs)
-        except BowerError as e:
-            e.message = library_words(e.message, params)
-            raise
-
-    params = frozenset(inspect.signature(fn).parameters)
-    return wrapper
+    """``fn`` with the compile notice while it runs and its errors naming its arguments (``_faults`` without the
+    faults: these functions name their own)."""
+    return _faults(fn, faults=False)
 
 
 # ---- arguments: a wrongly typed one is a BowerError naming it and what it must be ---------------------
