@@ -29,6 +29,7 @@ Every fault is a ``RecordError`` (exit 2 on the command line,
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from bower.sim.cards import JOKER, CardError, card_str, parse_card
@@ -89,6 +90,24 @@ def _text_depth_ok(raw: bytes, limit: int = MAX_DEPTH) -> bool:
     return not brackets
 
 
+class WrittenFloat(float):
+    """A JSON number past a float's range (``1e400``, read as inf): still that float, but shown (``repr``) as the
+    record wrote it, so a message names what the file says, not ``inf``."""
+
+    def __new__(cls, text: str):
+        x = super().__new__(cls, text)
+        x.text = text
+        return x
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _json_float(text: str) -> float:
+    x = float(text)
+    return WrittenFloat(text) if math.isinf(x) else x
+
+
 def parse_line(raw: bytes, where: str, first: bool = False) -> dict:
     """One JSONL line (bytes) as a record dict; RecordError (naming ``where``) if it is not UTF-8, JSON or an object."""
     try:
@@ -96,7 +115,7 @@ def parse_line(raw: bytes, where: str, first: bool = False) -> dict:
     except UnicodeDecodeError:
         raise RecordError(f"{where} is not UTF-8 text") from None
     try:
-        rec = json.loads(text)
+        rec = json.loads(text, parse_float=_json_float)
     except RecursionError:
         raise RecordError(f"{where} is nested too deeply (more than {MAX_DEPTH} levels)") from None
     except ValueError as e:

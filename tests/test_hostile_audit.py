@@ -68,9 +68,9 @@ def _deal_seat(key):
 # what the line must say after the file's name: the record, the field and the fault)
 RECORD_CASES = {
     "seat-1e400-dealer": ("ghost", _set("dealer", "@1e400@"),
-                          "record 0 (line 1): field 'dealer' is inf, not a seat (0..2)"),
+                          "record 0 (line 1): field 'dealer' is 1e400, not a seat (0..2)"),  # as the file wrote it
     "seat-1e400-in-plays": ("ghost", _play(0, ["@1e400@", "JD"]),
-                            "record 0 (line 1): field 'plays' entry 0 names seat inf, not a seat in play (0..2)"),
+                            "record 0 (line 1): field 'plays' entry 0 names seat 1e400, not a seat in play (0..2)"),
     "seat-superscript-two-maker": ("ghost", _set("maker", "²"),
                                    "record 0 (line 1): field 'maker' is '²', not a seat (0..2) or null"),
     "seat-superscript-two-in-plays": ("euchre", _play(1, ["²", "AD"]),
