@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bower.sim.cards import RANKS, SUITS
-from bower.sim.records_vector import popcount  # noqa: F401 (analysis.stream.popcount, as before)
+from bower.sim.records_vector import popcount
 
 BATCH = 16384  # records per batch (more: no faster, more memory)
 DUCKDB_MEMORY = "64MB"  # DuckDB's own buffers (the scan streams; its buffers stay below this)

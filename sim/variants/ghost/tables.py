@@ -405,7 +405,8 @@ class Stream:
         self.position = PositionSums()
 
     def add(self, d: dict, n: int) -> None:
-        from bower.analysis.stream import Bad, popcount, require_trump
+        from bower.analysis.stream import Bad, require_trump
+        from bower.sim.records_vector import popcount
 
         maker, bid, trump, swap, dealer = d["maker"], d["bid"], d["trump"], d["swap"], d["dealer"]
         played = maker >= 0
