@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 
 import pytest
 
@@ -41,8 +42,10 @@ def records(tmp_path_factory):
             path = tmp_path_factory.mktemp("records") / f"{variant}.{ext}"
             runner.simulate(variant=variant, hands=hands, seed=seed, rules=rules or {}, records_path=str(path),
                             threads=2, strategy=strategy)
-            _CACHE[key] = (str(path), read_records(str(path)))
-        return copy.deepcopy(_CACHE[key][1])
+            _CACHE[key] = (str(path), pickle.dumps(read_records(str(path)), pickle.HIGHEST_PROTOCOL))
+        # a fresh copy: the records are JSON values (dicts, lists, str, int, float, bool, None), which a pickle
+        # round trip copies exactly, in C: several times quicker than copy.deepcopy on thousands of records
+        return pickle.loads(_CACHE[key][1])
 
     return get
 
