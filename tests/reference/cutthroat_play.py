@@ -190,10 +190,19 @@ def round_two_call(hand, suits: list[int], stuck: bool, params: dict) -> int | N
 
 def best_keep_cards(ten, trump: int, params: dict) -> list[Card]:
     """The merge by brute force: of the C(10, 5) = 252 five-card subsets the one maximising
-    (est(subset, trump), subset's mask as an integer), sorted by card index."""
-    best = max(itertools.combinations(by_index(ten), 5),
-               key=lambda keep: (estimate(keep, trump, params), mask_from_cards(keep)))
-    return by_index(best)
+    (est(subset, trump), subset's mask as an integer), sorted by card index.
+
+    Remembered by the ten cards, trump and parameters (tests replay many deals
+    whose maker merges the same ten cards)."""
+    ten = by_index(ten)
+    return list(_best_keep(tuple(ten), trump, tuple(sorted(params.items()))))
+
+
+@lru_cache(maxsize=4096)
+def _best_keep(ten: tuple, trump: int, params: tuple) -> tuple:
+    """``best_keep_cards`` of ``ten`` (ascending) with ``params`` as sorted (name, value) pairs."""
+    as_dict = dict(params)
+    return max(itertools.combinations(ten, 5), key=lambda keep: (estimate(keep, trump, as_dict), mask_from_cards(keep)))
 
 
 def least_value(cards, trump: int) -> Card:
