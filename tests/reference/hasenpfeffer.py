@@ -130,7 +130,8 @@ def resolve_rules(overrides: dict | None = None) -> dict:
     afresh, so the answers are remembered by the overrides as given (with
     their types: ``True`` and ``1`` are different overrides).
     """
-    given = tuple((name, type(raw), raw) for name, raw in (overrides or {}).items())
+    overrides = overrides or {}
+    given = (tuple(overrides.items()), tuple(map(type, overrides.values())))
     try:
         hash(given)
     except TypeError:  # a value that cannot be remembered: resolved (or refused) afresh
@@ -140,8 +141,8 @@ def resolve_rules(overrides: dict | None = None) -> dict:
 
 @lru_cache(maxsize=64)
 def _resolved(given: tuple) -> dict:
-    """``resolve`` of the overrides ``given`` as (name, type, value); the caller copies the answer."""
-    return resolve(HASENPFEFFER, {name: raw for name, _, raw in given})
+    """``resolve`` of the overrides ``given`` as ((name, value) pairs, their types); the caller copies the answer."""
+    return resolve(HASENPFEFFER, dict(given[0]))
 
 
 # --------------------------------------------------------------------------
