@@ -32,6 +32,7 @@ from bower.sim.variants import get_variant
 from tests.chunks import records_on_one_and_two_threads
 
 PILE = pimc.PILE
+_EFF_SUIT = EFF_SUIT.tolist()  # (Python ints: looked up for every play of every position)
 DECK = {"ghost": (1 << 24) - 1, "cutthroat": (1 << 24) - 1, "euchre": (1 << 24) - 1, "hasenpfeffer": (1 << 25) - 1}
 
 MUTE = {"partner_help": -10.0}  # a Hasenpfeffer player who never bids: the joker's holder is forced to bid 3
@@ -63,7 +64,8 @@ def _rows(variant: str, hands: int, seed: int, rules: dict, strategy) -> np.ndar
 
 
 def _plays(k, row) -> list[tuple[int, int]]:
-    return [(int(row[k.R_PLAYS + 2 * i]), int(row[k.R_PLAYS + 2 * i + 1])) for i in range(int(row[k.R_NPLAYS]))]
+    flat = row[k.R_PLAYS:k.R_PLAYS + 2 * int(row[k.R_NPLAYS])].tolist()
+    return list(zip(flat[::2], flat[1::2]))
 
 
 def _knowledge(variant: str, k, row, seat: int):
@@ -143,10 +145,11 @@ def _position(k, row, at: int):
     for s, c in plays[at:]:
         remaining[s] |= 1 << c
     voids = [0, 0, 0, 0]
+    eff = _EFF_SUIT[trump]
     for i, (s, c) in enumerate(plays[:at]):
         lead = plays[i - i % n_active][1]
-        if EFF_SUIT[trump, c] != EFF_SUIT[trump, lead]:
-            voids[s] |= 1 << int(EFF_SUIT[trump, lead])
+        if eff[c] != eff[lead]:
+            voids[s] |= 1 << eff[lead]
     return plays, plays[at][0], remaining, voids, n_active, trump
 
 
@@ -195,8 +198,7 @@ def test_worlds_respect_what_the_player_knows(variant):
                 assert ok and not dropped, (variant, at)
                 pile = int(unseen).bit_count() - sum(int(remaining[s]).bit_count() for s in range(4) if s != seat)
                 piles_seen += pile > 0
-                for w in range(n_worlds):
-                    world = [int(x) for x in out[w]]
+                for world in out.tolist():  # (Python ints: the loops below ask each world's masks often)
                     union = 0
                     for m in world:
                         assert union & m == 0
@@ -270,8 +272,12 @@ def test_worlds_are_uniform_among_the_consistent_deals():
                                      out)
     assert ok and not dropped
     counts = np.zeros(len(deals))
-    for w in range(n_worlds):
-        assign = tuple(next(r for r in range(5) if out[w, r] >> c & 1) for c in unseen)
+    for world in out.tolist():
+        holder = {}  # card: the first recipient dealt it
+        for r in range(5):
+            for c in _bits(world[r]):
+                holder.setdefault(c, r)
+        assign = tuple(holder[c] for c in unseen)  # a KeyError: an unseen card dealt to no one
         counts[index[assign]] += 1  # a KeyError would be an inconsistent deal
     expected = n_worlds / len(deals)
     chi2 = float(((counts - expected) ** 2 / expected).sum())

@@ -87,11 +87,13 @@ def _twin_reproduces(deal, rec, rules) -> bool:
     rest = DECK & ~(dealt[0] | dealt[1] | dealt[2] | dummy | (1 << up))
     packets = [_cards(dealt[(dealer + p) % 3]) for p in (1, 2, 3)] + [_cards(dummy)]
     order = [packets[j][i] for i in range(5) for j in range(4)] + [up] + _cards(rest)
-    r = cp.play_order(order, dealer, rules, "default")
     n = int(rec[ck.R_NCALLS])
     calls = [[int(rec[ck.R_CALLS + 2 * i]), _word(int(rec[ck.R_CALLS + 2 * i + 1]), i % 3 + 1)] for i in range(n)]
-    if r["calls"] != calls:
+    # the twin's auction first, then (the same calls) its hand through the merge: no world's weight asks for its
+    # card play, and a world of other calls needs no exchange, going alone or merge
+    if cp.play_order(order, dealer, rules, "default", stop="calls")["calls"] != calls:
         return False
+    r = cp.play_order(order, dealer, rules, "default", stop="merge")
     if r["discards"]["dealer"] != (None if disc < 0 else str(ct.as_card(disc))):
         return False
     alone = int(rec[ck.R_ALONE])

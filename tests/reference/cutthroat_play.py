@@ -190,10 +190,19 @@ def round_two_call(hand, suits: list[int], stuck: bool, params: dict) -> int | N
 
 def best_keep_cards(ten, trump: int, params: dict) -> list[Card]:
     """The merge by brute force: of the C(10, 5) = 252 five-card subsets the one maximising
-    (est(subset, trump), subset's mask as an integer), sorted by card index."""
-    best = max(itertools.combinations(by_index(ten), 5),
-               key=lambda keep: (estimate(keep, trump, params), mask_from_cards(keep)))
-    return by_index(best)
+    (est(subset, trump), subset's mask as an integer), sorted by card index.
+
+    Remembered by the ten cards, trump and parameters (tests replay many deals
+    whose maker merges the same ten cards)."""
+    ten = by_index(ten)
+    return list(_best_keep(tuple(ten), trump, tuple(sorted(params.items()))))
+
+
+@lru_cache(maxsize=4096)
+def _best_keep(ten: tuple, trump: int, params: tuple) -> tuple:
+    """``best_keep_cards`` of ``ten`` (ascending) with ``params`` as sorted (name, value) pairs."""
+    as_dict = dict(params)
+    return max(itertools.combinations(ten, 5), key=lambda keep: (estimate(keep, trump, as_dict), mask_from_cards(keep)))
 
 
 def least_value(cards, trump: int) -> Card:
@@ -282,7 +291,11 @@ def _cards(cards) -> list[str]:
     return [str(c) for c in by_index(cards)]
 
 
-def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand_index: int = 0) -> dict:
+STOPS = ("calls", "merge", None)  # play_hand's ``stop``: after the auction, after the merge, at the end
+
+
+def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand_index: int = 0,
+              stop: str | None = None) -> dict:
     """The record of one hand dealt from ``order`` (24 cards) by ``dealer``.
 
     ``seats``: strategy parameters by seat; ``decisions``: the stream random
@@ -290,7 +303,12 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
     round-one calls, round-two calls, the dealer's exchange, the maker's going
     alone, the defenders' going alone, the merge's 5 picks, each card.
     PIMC card play (``pimc_worlds`` >= 1) is not in the twin: NotImplementedError.
+    ``stop``: ``"calls"`` returns the record as it stands after the auction
+    (its calls), ``"merge"`` after the merge (its calls, discards and going
+    alone), for a caller that asks no more of the hand; None plays it out.
     """
+    if stop not in STOPS:
+        raise ValueError(f"stop is one of {STOPS}, not {stop!r}")
     if any(p.get("pimc_worlds", 0.0) >= 1.0 for p in seats):
         raise NotImplementedError("PIMC card play (pimc_worlds >= 1) is not in the twin")
     rules = ct.resolve_rules(rules)
@@ -347,7 +365,7 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
     record["calls"] = calls
     auction = ct.auction_outcome([c for _, c in calls], dealer, up, rules)  # checks every call
     assert [list(c) for c in auction.calls] == calls
-    if auction.thrown_in:
+    if auction.thrown_in or stop == "calls":
         return record
     maker, trump = auction.maker, auction.trump
 
@@ -395,6 +413,8 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
             keep = best_keep_cards(ten, trump, params)
         hands[maker], maker_discards = ct.merge_dummy(hands[maker], deal.dummy, keep)
         record["discards"]["maker"] = _cards(maker_discards)
+    if stop == "merge":
+        return record
 
     # ---- five tricks among the active seats
     active = ct.active_seats(maker, lone_defender)
@@ -428,15 +448,16 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
 # The Python API the kernels expose
 
 
-def play_order(order, dealer: int, rules: dict | None = None, strategy="default", seed: int = 0) -> dict:
+def play_order(order, dealer: int, rules: dict | None = None, strategy="default", seed: int = 0,
+               stop: str | None = None) -> dict:
     """The record of a hand dealt from a 24-card order (ints or strings); ``bower.sim.cutthroat.play_order``.
 
     Random seats draw from the decision stream of chunk 0 of ``seed``; the
-    record's ``hand`` is 0.
+    record's ``hand`` is 0; ``stop``: as ``play_hand``'s.
     """
     seats = seat_strategies(strategy)
     decisions = decision_chunk_rng(seed, 0) if any(is_random(p) for p in seats) else NoDecisions()
-    return play_hand(ct.as_cards(order), int(dealer), ct.resolve_rules(rules), seats, decisions, 0)
+    return play_hand(ct.as_cards(order), int(dealer), ct.resolve_rules(rules), seats, decisions, 0, stop)
 
 
 def best_keep(cards10, trump: int, strategy="default") -> list[int]:

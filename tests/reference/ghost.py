@@ -25,7 +25,8 @@ as ``bower should-bid`` and the paired swap analysis do.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from operator import attrgetter
 
 from bower.sim.rules import RULES_VERSION, resolve
 from bower.sim.strategy import resolve_strategy
@@ -60,7 +61,7 @@ class Card:
     suit: int
     rank: int
 
-    @property
+    @cached_property  # worked out once a card (the twins ask it millions of times)
     def index(self) -> int:
         """The simulator's card number: suit * 6 + rank."""
         return self.suit * 6 + self.rank
@@ -95,16 +96,19 @@ def mask_from_cards(cards) -> int:
 
 
 def by_index(cards) -> list[Card]:
-    return sorted(cards, key=lambda c: c.index)
+    return sorted(cards, key=attrgetter("index"))
 
 
 # --------------------------------------------------------------------------
 # Bowers, suits and the order of cards given trump
 
 
+_SAME_COLOUR = {suit: next(s for s in range(4) if s != suit and COLOUR[s] == COLOUR[suit]) for suit in range(4)}
+
+
 def same_colour_suit(suit: int) -> int:
     """The other suit of the same colour (clubs <-> spades, diamonds <-> hearts)."""
-    return next(s for s in range(4) if s != suit and COLOUR[s] == COLOUR[suit])
+    return _SAME_COLOUR[suit]
 
 
 def is_right_bower(card: Card, trump: int) -> bool:
@@ -128,6 +132,7 @@ def is_trump(card: Card, trump: int) -> bool:
 
 # Trump order, low to high: 9 10 Q K A, left bower, right bower.
 TRUMP_ORDER_NAMES = ("nine", "ten", "queen", "king", "ace", "left", "right")
+_PLAIN_TRUMP_RANK = {NINE: 0, TEN: 1, QUEEN: 2, KING: 3, ACE: 4}
 
 
 def trump_rank(card: Card, trump: int) -> int:
@@ -137,7 +142,7 @@ def trump_rank(card: Card, trump: int) -> int:
     if is_left_bower(card, trump):
         return 5
     assert card.suit == trump
-    return {NINE: 0, TEN: 1, QUEEN: 2, KING: 3, ACE: 4}[card.rank]
+    return _PLAIN_TRUMP_RANK[card.rank]
 
 
 def beats(challenger: Card, holder: Card, trump: int, led: int) -> bool:
@@ -237,8 +242,11 @@ def estimate(hand, trump: int, params: dict) -> float:
     """
     total = 0.0
     n_trumps = 0
+    held = set()  # the suits the hand holds, by effective suit
     for card in by_index(hand):
-        if is_trump(card, trump):
+        suit = effective_suit(card, trump)
+        held.add(suit)
+        if suit == trump:  # is_trump
             total += _trump_weight(card, trump, params)
             n_trumps += 1
         elif card.rank == ACE:
@@ -247,7 +255,7 @@ def estimate(hand, trump: int, params: dict) -> float:
             total += params["w_off_king"]
     if n_trumps >= 2:
         for suit in range(4):
-            if suit != trump and not any(effective_suit(c, trump) == suit for c in hand):
+            if suit != trump and suit not in held:
                 total += params["w_void"]
     return total
 

@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bower.sim.rules import Option, resolve
 from tests.reference.variant import Variant
@@ -125,9 +126,23 @@ def resolve_rules(overrides: dict | None = None) -> dict:
 
     Unknown names and values not allowed raise ``bower.sim.rules.RuleError`` (a
     ``ValueError``); strings such as ``"true"`` are parsed as in
-    ``bower.sim.rules.resolve``.
+    ``bower.sim.rules.resolve``. Every rule of the twin resolves its rules
+    afresh, so the answers are remembered by the overrides as given (with
+    their types: ``True`` and ``1`` are different overrides).
     """
-    return resolve(HASENPFEFFER, overrides)
+    overrides = overrides or {}
+    given = (tuple(overrides.items()), tuple(map(type, overrides.values())))
+    try:
+        hash(given)
+    except TypeError:  # a value that cannot be remembered: resolved (or refused) afresh
+        return resolve(HASENPFEFFER, overrides)
+    return dict(_resolved(given))
+
+
+@lru_cache(maxsize=64)
+def _resolved(given: tuple) -> dict:
+    """``resolve`` of the overrides ``given`` as ((name, value) pairs, their types); the caller copies the answer."""
+    return resolve(HASENPFEFFER, dict(given[0]))
 
 
 # --------------------------------------------------------------------------

@@ -129,9 +129,11 @@ def estimate(hand, trump: int, params: dict) -> float:
     """
     total = 0.0
     n_trumps = 0
-    hand = hp.by_index(hp.as_cards(hand))
-    for card in hand:
-        if hp.is_trump(card, trump):
+    held = set()  # the suits the hand holds, by effective suit
+    for card in hp.by_index(hp.as_cards(hand)):
+        suit = hp.effective_suit(card, trump)
+        held.add(suit)
+        if suit == trump:  # hp.is_trump
             total += params[_TRUMP_WEIGHTS[hp.trump_rank(card, trump)]]
             n_trumps += 1
         elif card.rank == hp._ghost.ACE:
@@ -140,7 +142,7 @@ def estimate(hand, trump: int, params: dict) -> float:
             total += params["w_off_king"]
     if n_trumps >= 2:
         for suit in range(4):
-            if suit != trump and not any(hp.effective_suit(c, trump) == suit for c in hand):
+            if suit != trump and suit not in held:
                 total += params["w_void"]
     return total
 
