@@ -678,6 +678,7 @@ class FastCheck:
         self.suits = {k: v for k, v in SUIT_NAMES.items() if k.isascii()}
         self.in_turn_many = in_turn_many
         self.codes = [str(s) for s in range(cp.seats)] + list(self.index)  # a play's seat and card, column-wise
+        self.vector: dict = {}  # what records_vector.batch_ok works out once for the file (records_vector._consts)
 
     def ok(self, rec) -> bool:
         """Whether ``rec`` certainly passes the full check (False: let the full check decide and say why)."""
