@@ -495,19 +495,26 @@ def _json_columns(fields: list, extra_json=()) -> dict:
 
 _DUCK: dict = {}  # DuckDB settings -> the in-memory database of this process opened with them (duck_connection)
 _DUCK_LOCK = threading.Lock()
-_DUCK_FORKED: list = []  # the databases of the parent of a forked process, kept, never used or closed there
+
+
+def _duck_before_fork() -> None:
+    """Before ``os.fork``: the databases kept are closed (a reading under way keeps its own until it ends), so a
+    child holds none of their threads, as when each reading opened its own; the next reading opens one again."""
+    with _DUCK_LOCK:
+        roots = list(_DUCK.values())
+        _DUCK.clear()
+    for root in roots:
+        root.close()
 
 
 def _duck_after_fork() -> None:
-    """In a forked child: the parent's databases (and their threads) are not the child's; open its own."""
+    """In a forked child: a lock of its own."""
     global _DUCK_LOCK
-    _DUCK_FORKED.append(dict(_DUCK))
-    _DUCK.clear()
     _DUCK_LOCK = threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_duck_after_fork)
+    os.register_at_fork(before=_duck_before_fork, after_in_child=_duck_after_fork)
 
 
 def duck_connection(config: dict):
