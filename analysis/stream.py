@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -492,6 +493,48 @@ def _json_columns(fields: list, extra_json=()) -> dict:
     return {k: sql(v) for k, v in tree.items()}
 
 
+_DUCK: dict = {}  # DuckDB settings -> the in-memory database of this process opened with them (duck_connection)
+_DUCK_LOCK = threading.Lock()
+
+
+def _duck_before_fork() -> None:
+    """Before ``os.fork``: the databases kept are closed (a reading under way keeps its own until it ends), so a
+    child holds none of their threads, as when each reading opened its own; the next reading opens one again."""
+    with _DUCK_LOCK:
+        roots = list(_DUCK.values())
+        _DUCK.clear()
+    for root in roots:
+        root.close()
+
+
+def _duck_after_fork() -> None:
+    """In a forked child: a lock of its own."""
+    global _DUCK_LOCK
+    _DUCK_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_duck_before_fork, after_in_child=_duck_after_fork)
+
+
+def duck_connection(config: dict):
+    """A new DuckDB connection (a cursor) to this process's in-memory database of the settings ``config``.
+
+    The database is opened once for each settings (about 15 ms of CPU; a
+    cursor costs well under one) and kept; each caller gets its own cursor,
+    so readers open at once do not share a result, and closes it. Settings
+    of a connection (``SET``) are the cursor's own.
+    """
+    import duckdb
+
+    key = tuple(sorted(config.items()))
+    with _DUCK_LOCK:
+        root = _DUCK.get(key)
+        if root is None:
+            root = _DUCK[key] = duckdb.connect(config=config)
+        return root.cursor()
+
+
 def duck_batches(path: str, fmt: str, fields: list, threads: int | None = None, batch: int = BATCH, extra=(),
                  schema=None, extra_json=()):
     """Yield (first record index, {field name: Arrow array}) of a records file, read by DuckDB.
@@ -505,8 +548,6 @@ def duck_batches(path: str, fmt: str, fields: list, threads: int | None = None, 
     columns (whether a record carries ``dd``); ``extra_json``: more JSONL
     fields they read, as JSON.
     """
-    import duckdb
-
     exprs = ['"variant" AS "variant"']
     for f in fields:
         col = _sql_path(f.path)
@@ -523,7 +564,7 @@ def duck_batches(path: str, fmt: str, fields: list, threads: int | None = None, 
     exprs += [f'{e} AS "{n}"' for n, e in extra]
     config = {"memory_limit": DUCKDB_MEMORY if fmt == "parquet" else DUCKDB_JSON_MEMORY,
               "preserve_insertion_order": True, "threads": int(threads) if threads else DUCKDB_THREADS}
-    con = duckdb.connect(config=config)
+    con = duck_connection(config)
     con.execute("SET enable_progress_bar = false")  # DuckDB's own bar goes to stdout (--json!); bower draws its own
     if fmt == "parquet":
         source, params = "read_parquet($path)", {"path": str(path)}

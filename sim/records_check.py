@@ -213,10 +213,16 @@ def iter_file(path, columns=None):
 # ---- one record ----------------------------------------------------------------------------------
 
 
+_SEAT_STRINGS = {str(i): i for i in range(100)}  # a seat's string as written, "0" .. "99" (``seat``'s quick path)
+
+
 def seat(value, n: int):
     """``value`` as a seat 0..n-1 (an int, or its ASCII digits as a string), else None."""
     if type(value) is int:
         return value if 0 <= value < n else None
+    if type(value) is str and value in _SEAT_STRINGS:  # (as written: the test below gives the same)
+        value = _SEAT_STRINGS[value]
+        return value if value < n else None
     if isinstance(value, bool):
         return None
     if isinstance(value, str) and SEAT_TEXT.fullmatch(value.strip()):
@@ -678,6 +684,8 @@ class FastCheck:
         self.suits = {k: v for k, v in SUIT_NAMES.items() if k.isascii()}
         self.in_turn_many = in_turn_many
         self.codes = [str(s) for s in range(cp.seats)] + list(self.index)  # a play's seat and card, column-wise
+        self.codes_array = None  # ``codes`` as an Arrow array (``ok_batch``), made on first use
+        self.vector: dict = {}  # what records_vector.batch_ok works out once for the file (records_vector._consts)
 
     def ok(self, rec) -> bool:
         """Whether ``rec`` certainly passes the full check (False: let the full check decide and say why)."""
@@ -720,9 +728,11 @@ class FastCheck:
         if plays.null_count and np.diff(ends)[plays.is_null().to_numpy(zero_copy_only=False)].any():
             return False  # a null list over values (Arrow allows it): read record by record
         pairs = plays.values.slice(plays.offsets[0].as_py(), int(ends[-1]))
-        if pairs.null_count or len(pairs) and pc.min_max(pc.list_value_length(pairs)).as_py() != {"min": 2, "max": 2}:
+        if pairs.null_count or len(pairs) and np.any(np.diff(np.asarray(pairs.offsets)) != 2):
             return False
-        codes = pc.index_in(pairs.flatten(), value_set=pa.array(self.codes))  # seats "0".."n-1", then the deck's cards
+        if self.codes_array is None:
+            self.codes_array = pa.array(self.codes)
+        codes = pc.index_in(pairs.flatten(), value_set=self.codes_array)  # seats "0".."n-1", then the deck's cards
         if codes.null_count:
             return False
         codes = codes.to_numpy(zero_copy_only=False).reshape(-1, 2)

@@ -34,51 +34,82 @@ def _np(arr, fill=-1) -> np.ndarray:
 _LUTS: dict = {}
 
 
-def _codes(strings, names, skip: int = 0) -> np.ndarray | None:
+def _lut(names: tuple):
+    """(lookup table of a name's one or two bytes to its position (int16, -1: none), whether every name is of one or
+    two bytes), made once for each tuple of names."""
+    got = _LUTS.get(names)
+    if got is None:
+        short = all(1 <= len(x.encode()) <= 2 for x in names)
+        lut = np.full(1 << 16, -1, np.int16)
+        for k, name in enumerate(names):
+            b = name.encode()
+            if 1 <= len(b) <= 2:
+                lut[b[0] << 8 | (b[1] if len(b) == 2 else 0)] = k
+        got = _LUTS[names] = (lut, short)
+    return got
+
+
+def _lengths(lists) -> np.ndarray:
+    """Each list's length of a list column (its offsets, so a null list's too), as int64 numpy."""
+    offs = np.asarray(lists.offsets)
+    return (offs[1:] - offs[:-1]).astype(np.int64)
+
+
+def _codes(strings, names, skip: int = 0, first: int = 0, every: int = 1) -> np.ndarray | None:
     """Each string's position in ``names`` (int16 numpy; -1: not one of them), None when one is null.
 
     Names of one or two bytes (seats, cards) are looked up by the strings'
     bytes (a longer string is -1); a dictionary array (``read_dictionary``)
     by its values. ``skip``: the bytes of each string's start left out (each
     string has them: ``_marked_pairs``; names of one or two bytes only).
+    ``first`` and ``every``: only the strings ``first``, ``first + every``, ...
+    (the seats or the values of pairs read flat).
     """
     import pyarrow as pa
 
-    if strings.null_count or skip and (pa.types.is_dictionary(strings.type)
-                                       or any(not 1 <= len(x.encode()) <= 2 for x in names)):
-        return None
     names = tuple(names)
+    lut, short = _lut(names)
+    if strings.null_count:
+        return None
     if pa.types.is_dictionary(strings.type):  # (read with ``read_dictionary``): the codes of the dictionary's values
+        if skip:
+            return None
         lut = _codes(strings.dictionary, names)
         idx = np.asarray(strings.indices.to_numpy(zero_copy_only=False))
         if lut is None or len(idx) and not 0 <= idx.min() <= idx.max() < len(lut):
             return None
-        return lut[idx]
-    if any(not 1 <= len(x.encode()) <= 2 for x in names):  # (names longer than a card's: Arrow's lookup)
+        return lut[idx[first::every]]
+    if not short:  # (names longer than a card's: Arrow's lookup)
+        if skip:
+            return None
         import pyarrow.compute as pc
 
         idx = pc.index_in(strings, value_set=pa.array(names, pa.string()))
-        return np.asarray(pc.fill_null(idx, -1).to_numpy(zero_copy_only=False), np.int16)
-    lut = _LUTS.get(names)
-    if lut is None:
-        lut = _LUTS[names] = np.full(1 << 16, -1, np.int16)
-        for k, name in enumerate(names):
-            b = name.encode()
-            if 1 <= len(b) <= 2:
-                lut[b[0] << 8 | (b[1] if len(b) == 2 else 0)] = k
+        return np.asarray(pc.fill_null(idx, -1).to_numpy(zero_copy_only=False), np.int16)[first::every]
     n = len(strings)
-    if n == 0:
+    if n <= first:
         return np.zeros(0, np.int16)
     _, offs, data = strings.buffers()
-    offs = np.frombuffer(offs, np.int32)[strings.offset:strings.offset + n + 1]
-    data = np.frombuffer(data, np.uint8) if data is not None else np.zeros(1, np.uint8)
-    lens = np.diff(offs) - skip
-    start = offs[:-1] + skip
+    offs = np.frombuffer(offs, np.int32, n + 1, 4 * strings.offset)
+    data = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
+    start, end = (offs[:-1], offs[1:]) if first == 0 and every == 1 else (offs[first:-1:every], offs[first + 1::every])
+    if skip:
+        start = start + skip
+    lens = end - start
+    lo, hi = lens.min(), lens.max()
+    if 1 <= lo and hi <= 2 and 0 <= offs[0] and offs[-1] <= len(data):  # every string of one or two bytes
+        high = data[start].astype(np.int32) << 8
+        if hi == 1:
+            return lut[high]
+        if lo == 2:
+            return lut[high | data[start + 1]]
+        return lut[high | np.where(lens == 2, data[np.minimum(start + 1, len(data) - 1)], 0)]
     if len(data) < 2:
         data = np.concatenate([data, np.zeros(2, np.uint8)])
-    first = data[np.minimum(start, len(data) - 1)].astype(np.int32)
+    start = np.clip(start, 0, len(data) - 1)
+    high = data[start].astype(np.int32) << 8
     second = np.where(lens == 2, data[np.minimum(start + 1, len(data) - 1)], 0)
-    out = lut[first << 8 | second]
+    out = lut[high | second]
     out[(lens < 1) | (lens > 2)] = -1
     return out
 
@@ -89,40 +120,41 @@ def _pairs(lists, names, n_seats: int):
     A seat is ``"0"`` .. ``"n_seats - 1"``; ``names``: the values allowed
     (None: any string).
     """
-    import pyarrow.compute as pc
-
     if lists.null_count:
         return None
-    lengths = _np(pc.list_value_length(lists))
+    lengths = _lengths(lists)
     pairs = lists.flatten()
-    if pairs.null_count or len(pairs) and np.any(_np(pc.list_value_length(pairs)) != 2):
+    if pairs.null_count or len(pairs) and np.any(_lengths(pairs) != 2):
         return None
     vals = pairs.flatten()
-    codes = _codes(vals, [str(s) for s in range(n_seats)] + list(names or ()))
-    if codes is None:
+    seats = _codes(vals, _seat_names(n_seats), every=2)  # (a string of a seat's place that is not one: -1)
+    if seats is None or vals.null_count:
         return None
-    seats, values = codes[0::2], codes[1::2]
-    if len(seats) and (seats.min() < 0 or seats.max() >= n_seats):
+    if len(seats) and seats.min() < 0:
         return None
     if names is None:
         return lengths, seats, None
-    if len(values) and values.min() < n_seats:
+    values = _codes(vals, names, first=1, every=2)
+    if len(values) and values.min() < 0:
         return None
-    return lengths, seats, values - n_seats
+    return lengths, seats, values
+
+
+def _seat_names(n_seats: int) -> tuple:
+    """The seats ``"0"`` .. ``"n_seats - 1"`` as strings."""
+    return tuple(str(s) for s in range(n_seats))
 
 
 def _marked_pairs(lists, names, n_seats: int):
     """``_pairs`` of a column read from JSONL with each pair as one marked string, ``[["0~JD"], ...]``
     (``records_check.JsonlBulk``): every pair one string, its seat's digit, the mark ``~``, the value."""
-    import pyarrow.compute as pc
-
     from bower.sim.records_check import PAIR_MARK
 
     if lists.null_count:
         return None
-    lengths = _np(pc.list_value_length(lists))
+    lengths = _lengths(lists)
     inner = lists.flatten()
-    if inner.null_count or len(inner) and np.any(_np(pc.list_value_length(inner)) != 1):
+    if inner.null_count or len(inner) and np.any(_lengths(inner) != 1):
         return None
     vals = inner.flatten()
     n = len(vals)
@@ -131,21 +163,25 @@ def _marked_pairs(lists, names, n_seats: int):
     if n == 0:
         return lengths, np.zeros(0, np.int16), None if names is None else np.zeros(0, np.int16)
     _, offs, data = vals.buffers()
-    offs = np.frombuffer(offs, np.int32)[vals.offset:vals.offset + n + 1]
-    if np.any(np.diff(offs) < 2):
+    offs = np.frombuffer(offs, np.int32, n + 1, 4 * vals.offset)
+    if np.any(offs[1:] - offs[:-1] < 2):
         return None
     data = np.frombuffer(data, np.uint8)
-    if np.any(data[offs[:-1] + 1] != PAIR_MARK):
+    starts = offs[:-1]
+    if np.any(data[starts + 1] != PAIR_MARK):
         return None
-    seats = data[offs[:-1]].astype(np.int16) - ord("0")
+    seats = data[starts].astype(np.int16) - ord("0")
     if seats.min() < 0 or seats.max() >= n_seats:
         return None
     if names is None:
         return lengths, seats, None
-    if all(1 <= len(x.encode()) <= 2 for x in names):
-        values = _codes(vals, list(names), skip=2)
+    names = tuple(names)
+    if _lut(names)[1]:
+        values = _codes(vals, names, skip=2)
     else:  # (longer names, such as calls: each value sliced out, then Arrow's lookup)
-        values = _codes(pc.utf8_slice_codeunits(vals, 2, 1 << 30), list(names))
+        import pyarrow.compute as pc
+
+        values = _codes(pc.utf8_slice_codeunits(vals, 2, 1 << 30), names)
     if values is None or values.min() < 0:
         return None
     return lengths, seats, values
@@ -153,9 +189,7 @@ def _marked_pairs(lists, names, n_seats: int):
 
 def _card_lists(lists, names, size: int) -> np.ndarray | None:
     """A ``list<string>`` column, each list ``size`` cards of ``names``: their codes as (rows, size), else None."""
-    import pyarrow.compute as pc
-
-    if lists.null_count or np.any(_np(pc.list_value_length(lists)) != size):
+    if lists.null_count or np.any(_lengths(lists) != size):
         return None
     codes = _codes(lists.flatten(), names)
     return None if codes is None or len(codes) and codes.min() < 0 else codes.reshape(-1, size)
@@ -208,9 +242,7 @@ def plain_schema(schema):
 
 def _no_nulls(arr) -> bool:
     """Whether an int struct column and every one of its fields is without nulls."""
-    import pyarrow.compute as pc
-
-    return not arr.null_count and all(not pc.struct_field(arr, [i]).null_count for i in range(arr.type.num_fields))
+    return not arr.null_count and all(not arr.field(i).null_count for i in range(arr.type.num_fields))
 
 
 def _rules_ok(fast, batch) -> bool:
@@ -222,20 +254,54 @@ def _rules_ok(fast, batch) -> bool:
     col = batch.column("rules")
     if type(raw) is not dict or not pa.types.is_struct(col.type) or col.null_count:
         return False
+    known = _consts(fast)
+    if col.type == known.get("rules_type"):  # the type seen before: the column equals record 0's rules repeated
+        want = known["rules"]
+        if len(want) < len(col):
+            want = known["rules"] = pa.repeat(want[0], 2 * len(col))
+        return col.equals(want.slice(0, len(col)))
     if [col.type.field(i).name for i in range(col.type.num_fields)] != list(raw):
         return False
+    plain = True
     for i, (k, x) in enumerate(raw.items()):
         typ = plain_type(col.type.field(i).type)
         want = pa.bool_() if type(x) is bool else pa.int64() if type(x) is int else pa.string() if type(x) is str \
             else None
         if want is None or typ != want:
             return False
-        child = pc.struct_field(col, [i])
+        child = col.field(i)
         if pa.types.is_dictionary(child.type):
+            plain = False
             child = child.cast(want)
         if child.null_count or not pc.all(pc.equal(child, pa.scalar(x, want))).as_py():
             return False
+    if plain and raw:  # (every option of its plain type, no null: the same test as one comparison next time)
+        known["rules_type"], known["rules"] = col.type, pa.repeat(pa.scalar(raw, col.type), len(col))
     return True
+
+
+def _consts(fast) -> dict:
+    """What ``batch_ok`` works out once for a file (its ``FastCheck``): kept in ``fast.vector``."""
+    known = fast.vector
+    if not known:
+        from bower.sim.records import parquet_schema
+        from bower.sim.records_check import CARD_FIELDS
+
+        v = fast.variant
+        schema = parquet_schema(v, fast.rules)
+        known.update(
+            play=_variant_part(v), schema=schema, names=set(schema.names) | fast.need, schemas=[],
+            cards=[f.name for f in schema if f.name in CARD_FIELDS], deck=tuple(fast.index),
+            deck_ids=_deck_ids(fast), after=_after())
+        known["deck_ids_same"] = np.array_equal(known["deck_ids"], np.arange(len(known["deck_ids"])))
+    return known
+
+
+def _after() -> np.ndarray:
+    """The next seat in play after each seat (``bower.sim.solve.next_seat``), by (seats in play as a mask, seat)."""
+    from bower.sim.solve import next_seat
+
+    return np.array([[next_seat(s, mask) for s in range(4)] for mask in range(16)], np.int64)
 
 
 def card_ids(arr, fast) -> np.ndarray | None:
@@ -247,7 +313,7 @@ def card_ids(arr, fast) -> np.ndarray | None:
     if pa.types.is_dictionary(arr.type):
         arr = arr.cast(arr.type.value_type)
     null = np.asarray(arr.is_null().to_numpy(zero_copy_only=False), bool) if arr.null_count else None
-    codes = _codes(pc.fill_null(arr, "") if null is not None else arr, list(fast.index))
+    codes = _codes(pc.fill_null(arr, "") if null is not None else arr, tuple(fast.index))
     if codes is None:
         return None
     ids = _deck_ids(fast)[codes.astype(np.intp)]
@@ -264,11 +330,10 @@ def card_lists(arr, fast):
     """A ``list<string>`` column of card names, no list and no name null: (lengths, card numbers of every list in
     turn) as int64 numpy, None when a value is not a card of the deck."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     if arr.null_count:
         return None
-    lengths = _np(pc.list_value_length(arr))
+    lengths = _lengths(arr)
     values = arr.flatten()
     if pa.types.is_dictionary(values.type):
         values = values.cast(values.type.value_type)
@@ -322,26 +387,29 @@ def exchange(held: np.ndarray, seats: np.ndarray, gain: np.ndarray, lose: np.nda
     return True
 
 
+_FIRST: dict = {}
+
+
 def first_in_play(start: np.ndarray, active: np.ndarray, n_seats: int, default: np.ndarray) -> np.ndarray:
     """Each row's first seat of ``active`` (a mask) after seat ``start`` round the table (``start`` itself last);
     ``default`` where no seat is in play."""
-    out = default.copy()
-    for k in range(n_seats, 0, -1):  # the nearest seat in play is set last
-        seat = (start + k) % n_seats
-        out = np.where(active >> seat & 1 == 1, seat, out)
-    return out
+    table = _FIRST.get(n_seats)
+    if table is None:  # by (start, mask): the first seat in play after start (-1: none)
+        table = _FIRST[n_seats] = np.array([[next(((s + k) % n_seats for k in range(1, n_seats + 1)
+                                                  if mask >> (s + k) % n_seats & 1), -1)
+                                             for mask in range(1 << n_seats)] for s in range(n_seats)], np.int64)
+    out = table[start, active]
+    return np.where(out < 0, default, out)
 
 
 def seat_mask(arr, rows: np.ndarray, n_seats: int) -> np.ndarray | None:
     """A ``list<int>`` column of seats at ``rows``: each row's seats as a mask (int64), None when a list there is
     null or holds a null or a number that is not a seat (0 .. n_seats - 1). A seat listed twice counts once."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     part = arr.take(pa.array(rows, pa.int64()))
     if part.null_count:
         return None
-    lengths = _np(pc.list_value_length(part))
     values = part.flatten()
     if values.null_count:
         return None
@@ -349,9 +417,8 @@ def seat_mask(arr, rows: np.ndarray, n_seats: int) -> np.ndarray | None:
     if len(values) and (values.min() < 0 or values.max() >= n_seats):
         return None
     out = np.zeros(len(rows), np.int64)
-    owner = np.repeat(np.arange(len(rows)), lengths)
-    for s in range(n_seats):
-        out[owner[values == s]] |= 1 << s
+    if len(values):
+        np.bitwise_or.at(out, np.repeat(np.arange(len(rows)), _lengths(part)), np.left_shift(np.int64(1), values))
     return out
 
 
@@ -398,7 +465,6 @@ def _card_field(arr, fast):
     """A card field decoded (``Batch.cards``), None when a value is not one of the deck (or a list, object or name
     in a list is null)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     typ = plain_type(arr.type)
     if pa.types.is_string(typ):
@@ -410,12 +476,27 @@ def _card_field(arr, fast):
             return None
         out = {}
         for i in range(typ.num_fields):
-            sub = _card_field(pc.struct_field(arr, [i]), fast)
+            sub = _card_field(arr.field(i), fast)
             if sub is None:
                 return None
             out[typ.field(i).name] = sub
         return out
     return None
+
+
+def _schema_ok(known: dict, schema) -> bool:
+    """Whether a batch's schema holds every field of the records' (``known["schema"]``), each of its type once
+    dictionaries are plain strings; a schema passed is kept, and the next batch of the same schema passes at once."""
+    if any(schema.equals(s) for s in known["schemas"]):
+        return True
+    names = set(schema.names)
+    want = known["schema"]
+    if not names >= known["names"] or "plays" not in names:
+        return False
+    if any(plain_type(schema.field(f.name).type) != f.type for f in want):
+        return False
+    known["schemas"] = known["schemas"][-7:] + [schema]
+    return True
 
 
 def batch_ok(fast, batch, marked: bool = False) -> bool:
@@ -433,26 +514,25 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
 
     ``marked``: ``calls`` and ``plays`` hold each pair as one marked string (a JSONL file read in bulk:
     ``_marked_pairs``), not as two.
+
+    What does not change from batch to batch of a file (the records' schema,
+    the variant's part, the deck's numbers, a batch schema already passed) is
+    worked out once (``_consts``, kept in ``fast.vector``).
     """
     from bower.kernels.tables import EFF_SUIT, POWER
-    from bower.sim.records import parquet_schema
-    from bower.sim.records_check import CARD_FIELDS
-    from bower.sim.solve import next_seat
 
     v, cp = fast.variant, fast.cp
-    play = _variant_part(v)
-    if play is None or cp.seats > 4 or batch.num_rows == 0 or len(fast.index) > 25:
+    if cp.seats > 4 or batch.num_rows == 0 or len(fast.index) > 25:
         return False
-    schema = parquet_schema(v, fast.rules)
-    names = set(batch.schema.names)
-    if not names >= set(schema.names) | fast.need or "plays" not in names:
-        return False
-    if any(plain_type(batch.schema.field(f.name).type) != f.type for f in schema):
+    known = _consts(fast)
+    play = known["play"]
+    if play is None or not _schema_ok(known, batch.schema):
         return False
     col = batch.column
+    names = batch.schema.names
     if "unknown" in names and col("unknown").null_count != batch.num_rows:  # cards not known: the full check
         return False
-    variant = _codes(col("variant"), [v.name])
+    variant = _codes(col("variant"), (v.name,))
     if variant is None or np.any(variant != 0):
         return False
     if not _rules_ok(fast, batch):
@@ -465,22 +545,26 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
     if not 0 <= dealer.min() <= dealer.max() < v.players:
         return False
     maker_col = col(cp.maker_field)
-    played = ~np.asarray(maker_col.is_null().to_numpy(zero_copy_only=False), bool)
+    if maker_col.null_count:
+        played = np.unpackbits(np.frombuffer(maker_col.buffers()[0], np.uint8), bitorder="little")[
+            maker_col.offset:maker_col.offset + len(maker_col)].astype(bool)
+    else:
+        played = np.ones(len(maker_col), bool)
     maker = _np(maker_col)
     if np.any(played & ((maker < 0) | (maker >= n_seats))):
         return False
+    schema = known["schema"]
     for name in ("tricks", "points"):
         if name in schema.names and not _no_nulls(col(name)):
             return False
     b = Batch(fast, batch, marked)
     if "calls" in schema.names and b.pairs("calls", None) is None:
         return False
-    for f in schema:  # every card field: cards of the deck (a card alone may be null)
-        if f.name in CARD_FIELDS:
-            got = _card_field(col(f.name), fast)
-            if got is None:
-                return False
-            b.cards[f.name] = got
+    for name in known["cards"]:  # every card field: cards of the deck (a card alone may be null)
+        got = _card_field(col(name), fast)
+        if got is None:
+            return False
+        b.cards[name] = got
     deal = b.cards.get("deal")
     if type(deal) is not dict:
         return False
@@ -488,7 +572,7 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
         if np.any(lengths != size):
             return False
         b.hands[key] = ids.reshape(-1, size)
-    plays = b.pairs("plays", list(fast.index))
+    plays = b.pairs("plays", known["deck"])
     if plays is None:
         return False
     lengths, seats, cards = plays
@@ -502,7 +586,8 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
     if len(rows) == 0:
         return True
     active, held, leader = got
-    trump = _codes(col("trump").take(rows), SUITS)
+    trump_col = col("trump")
+    trump = _codes(trump_col if len(rows) == len(trump_col) else trump_col.take(rows), SUITS)
     if trump is None or trump.min() < 0:
         return False
     trump = trump.astype(np.int64)
@@ -512,33 +597,37 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
     if np.any(lengths[rows] != n_in * size):  # every seat in play plays its whole hand (checked below)
         return False
     held = np.where((active[:, None] >> np.arange(n_seats)) & 1 == 1, held, 0)  # the hands of the seats in play
-    every = np.bitwise_or.reduce(held, axis=1)
-    if np.any(held.sum(axis=1) != every) or np.any(popcount(held).sum(axis=1) != n_in * size) \
-            or np.any((popcount(held) != size) & (held != 0)):
+    counts = popcount(held)
+    if np.any(np.bitwise_or.reduce(held, axis=1) != held.sum(axis=1)) or np.any(counts.sum(axis=1) != n_in * size) \
+            or np.any((counts != size) & (held != 0)):
         return False  # a card held twice, a hand short or long
-    starts = (np.cumsum(lengths) - lengths)[rows]
-    ids = _deck_ids(fast)[cards.astype(np.intp)]
+    ids = cards.astype(np.int64) if known["deck_ids_same"] else known["deck_ids"][cards.astype(np.intp)]
     seats = seats.astype(np.int64)
-    for mask in np.unique(active).tolist():
-        g = active == mask
-        n = bin(mask).count("1")
-        m = n * size
-        at = starts[g][:, None] + np.arange(m)
-        s, c = seats[at], ids[at]
-        if np.any((mask >> s) & 1 == 0) or np.any(s[:, 0] != leader[g]):
+    after = known["after"]
+    groups = [(None, n_in[0])] if n_in.min() == n_in.max() else [(n_in == n, n) for n in np.unique(n_in).tolist()]
+    starts = None if groups[0][0] is None else (np.cumsum(lengths) - lengths)[rows]
+    for g, n in groups:  # the hands with ``n`` seats in play
+        if g is None:  # (every hand played with ``n`` seats: its plays, and only these, in turn)
+            mask, lead, t = active, leader, trump
+            s, c = seats.reshape(len(rows), n * size), ids.reshape(len(rows), n * size)
+        else:
+            mask, lead, t = active[g], leader[g], trump[g]
+            at = starts[g][:, None] + np.arange(n * size)
+            s, c = seats[at], ids[at]
+        if np.any((mask[:, None] >> s) & 1 == 0) or np.any(s[:, 0] != lead):
             return False  # a seat not in play, the first trick led by a seat the rules do not call on
         bit = np.left_shift(np.int64(1), c)
         if np.any(bit.sum(axis=1) != np.bitwise_or.reduce(bit, axis=1)):  # a card played twice
             return False
-        if np.any(np.take_along_axis(held[g], s, axis=1) & bit == 0):  # a card its seat did not hold
-            return False
+        if np.any(np.take_along_axis(held if g is None else held[g], s, axis=1) & bit == 0):
+            return False  # a card its seat did not hold
         # every trick in turn, its winner leading the next (bower.sim.solve.in_turn_many): each seat in play plays
         # once a trick, so ``size`` cards, its whole hand
         s3, c3 = s.reshape(-1, size, n), c.reshape(-1, size, n)
-        t = trump[g][:, None]
+        t = t[:, None]
         power = POWER[t[:, :, None], EFF_SUIT[t, c3[:, :, 0]][:, :, None], c3]
         winner = np.take_along_axis(s3, power.argmax(axis=2)[:, :, None], axis=2)[:, :, 0]
-        after = np.array([next_seat(x, mask) for x in range(4)])
-        if not ((s3[:, 1:, 0] == winner[:, :-1]).all() and (s3[:, :, 1:] == after[s3[:, :, :-1]]).all()):
+        turn = after[mask[:, None, None], s3[:, :, :-1]]  # the seat after each card's, among those in play
+        if not ((s3[:, 1:, 0] == winner[:, :-1]).all() and (s3[:, :, 1:] == turn).all()):
             return False
     return True

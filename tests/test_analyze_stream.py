@@ -308,3 +308,34 @@ def test_calls_that_are_not_calls_are_named(capsys, tmp_path, ext):
         line = one_error(capsys, "analyze", str(bad))
         at = " (line 8)" if ext == "jsonl" else ""
         assert line.startswith(f"bower: error: {bad}: record 7{at}: field 'calls' holds ") and words in line, line
+
+
+def test_duckdb_readers_share_one_database_each_with_its_own_connection(tmp_path):
+    """``duck_batches`` opens DuckDB's database once a process for the same settings; two readings open at once
+    (each on its own cursor) give the batches each gives alone; the database is closed before ``os.fork``."""
+    path = tmp_path / "r.parquet"
+    runner.simulate(variant="ghost", hands=3000, seed=2, records_path=str(path))
+    fields = [stream.Field(("dealer",), "seat"), stream.Field(("plays",), "count")]
+
+    def alone() -> list:
+        return [(start, cols["dealer"].to_pylist(), cols["plays"].to_pylist())
+                for start, cols in stream.duck_batches(str(path), "parquet", fields, threads=1, batch=1000)]
+
+    want = alone()
+    assert [w[0] for w in want] == [0, 1000, 2000] and sum(len(w[1]) for w in want) == 3000
+    key = next(k for k in stream._DUCK if dict(k)["threads"] == 1 and dict(k)["memory_limit"] == stream.DUCKDB_MEMORY)
+    root = stream._DUCK[key]
+    a = stream.duck_batches(str(path), "parquet", fields, threads=1, batch=1000)
+    b = stream.duck_batches(str(path), "parquet", fields, threads=1, batch=1000)
+    got_a, got_b = [], []
+    for (sa, ca), (sb, cb) in zip(a, b):  # (interleaved: one reading's batch, then the other's)
+        got_a.append((sa, ca["dealer"].to_pylist(), ca["plays"].to_pylist()))
+        got_b.append((sb, cb["dealer"].to_pylist(), cb["plays"].to_pylist()))
+    assert got_a == want and got_b == want
+    assert stream._DUCK[key] is root  # the same database, not one a reading
+    stream._duck_before_fork()  # (what os.fork runs first)
+    assert key not in stream._DUCK
+    assert alone() == want and key in stream._DUCK  # opened again on the next reading
+    lock = stream._DUCK_LOCK
+    stream._duck_after_fork()  # (what a forked child runs: a lock of its own)
+    assert stream._DUCK_LOCK is not lock and not stream._DUCK_LOCK.locked()
