@@ -4,9 +4,10 @@ A *group* is what one process compiles: a variant's kernels for the first
 answers people ask (the ``PARTS``: ``hands``: ``bower simulate``; ``records``: a records
 file, ``bower analyze`` and ``report``; ``games``: ``--games``,
 ``bower experiment`` and ``sweep``; ``advice``: ``bower should-bid``), or,
-with the part ``search``, the same variant's search kernels (a game of
-its ``pimc-fast`` preset and the double-dummy solver, which heuristic
-strategies never reach; opt-in). Each group runs tiny, seeded calls of the engine
+with the part ``search``, the same variant's search kernels (hands and a
+game of its ``pimc-fast`` preset, the double-dummy solver and should-bid's
+``dd`` and ``pimc`` play-outs, which heuristic strategies never reach;
+opt-in). Each group runs tiny, seeded calls of the engine
 itself, so it compiles exactly what those commands load, nothing more.
 
 ``warm`` runs the groups in ``jobs`` child processes at a time (``python -m
@@ -136,7 +137,10 @@ def compile_parts(variant: str, parts=PARTS) -> None:
 
             if SEARCH_PRESET in v.presets:
                 runner.simulate_games(v.name, games=1, seed=0, threads=1, strategy=SEARCH_PRESET)
+                runner.simulate(v.name, hands=2, seed=0, threads=1, strategy=SEARCH_PRESET)
             solve.solve_batch(*solve.sample_deals(v, 2, 0))
+            v.profile_advice(4, 1, playout="dd")  # should-bid --playout dd and both
+            v.profile_advice(2, 1, playout="pimc")
         else:
             raise WarmError(f"unknown part {part!r} (known: {', '.join(PARTS + SEARCH_PARTS)})")
 

@@ -82,6 +82,29 @@ def test_groups_one_process_per_variant_search_apart():
     assert W.default_jobs(1) == 1 and 1 <= W.default_jobs(4) <= 4
 
 
+@pytest.mark.parametrize("variant", ["ghost", "cutthroat", "hasenpfeffer", "euchre"])
+def test_the_search_part_runs_what_the_search_commands_run(monkeypatch, variant):
+    """``--part search`` runs (tiny) everything the docs say it compiles: the ``pimc-fast`` preset's hands and
+    games, the solver and should-bid's ``dd`` and ``pimc`` play-outs. Recorded here, not compiled."""
+    import dataclasses
+
+    from bower.sim import rules as rules_mod
+    from bower.sim import solve
+
+    asked = []
+    monkeypatch.setattr(runner, "simulate", lambda v, **k: asked.append(("hands", v, k.get("strategy"))))
+    monkeypatch.setattr(runner, "simulate_games", lambda v, **k: asked.append(("games", v, k.get("strategy"))))
+    monkeypatch.setattr(solve, "solve_batch", lambda *a: asked.append(("solve", variant, None)))
+    monkeypatch.setattr(solve, "sample_deals", lambda v, n, seed: (v, n))
+    v = dataclasses.replace(rules_mod.get_variant(variant), profile_advice=lambda n, threads, playout="strategy":
+                            asked.append(("should-bid", variant, playout)))
+    monkeypatch.setattr(rules_mod, "get_variant", lambda name: v)
+    W.compile_parts(variant, ("search",))
+    assert sorted(asked) == sorted([("hands", variant, W.SEARCH_PRESET), ("games", variant, W.SEARCH_PRESET),
+                                    ("solve", variant, None), ("should-bid", variant, "dd"),
+                                    ("should-bid", variant, "pimc")])
+
+
 def test_summary_line():
     rows = [{"group": "ghost", "compiled": True, "cpu_s": 30.2}, {"group": "euchre", "compiled": True, "cpu_s": 11.0},
             {"group": "cutthroat", "compiled": False, "cpu_s": 1.5}]

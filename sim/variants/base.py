@@ -117,7 +117,7 @@ class Variant:
     # ---- profile
     deal_layout: tuple[int, int, int]  # (cards in the deck, hands dealt, cards per hand) as the kernels deal
     phases: tuple[str, ...]  # derived profile rows timed apart with phase_run (Ghost Hand: auction, play), or ()
-    profile_advice: Callable[[int, int], float]  # (samples, threads) -> seconds of one should-bid run
+    profile_advice: Callable[..., float]  # (samples, threads, playout="strategy") -> seconds of one should-bid run
     advice_kernels: tuple  # numba dispatchers of should-bid
     profile_notes: dict[str, str] = field(default_factory=dict)  # kernel -> a line under the profile table
     # extension (".egn") -> the module of a records format of the variant's own: ``Writer(path, variant, rules, meta)``

@@ -40,10 +40,10 @@ def run_chunks(states, dstates, first, chunk, n, rules_vec, params, want_records
                                           records_out, summary_out, ek.search_arg(params))
 
 
-def profile_advice(n: int, threads: int) -> float:
-    """Seconds of one should-bid run of ``n`` samples per action (position 1, round one)."""
+def profile_advice(n: int, threads: int, playout: str = "strategy") -> float:
+    """Seconds of one should-bid run of ``n`` samples per action with ``playout`` (``should-bid --playout``) (position 1, round one)."""
     hand, up = ADVICE
-    return advice.advise(hand, up, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
+    return advice.advise(hand, up, position=1, samples=n, seed=0, threads=threads, playout=playout)["elapsed_s"]
 
 
 def first_leader(maker: int, dealer: int, active: int, rules: dict, alone=frozenset()) -> int:

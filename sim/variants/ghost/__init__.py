@@ -41,9 +41,9 @@ def analysis_tables(recs: list, params: dict) -> tuple[dict, list]:
     return t, shown
 
 
-def profile_advice(n: int, threads: int) -> float:
-    """Seconds of one should-bid run of ``n`` samples per action (position 1, nothing called)."""
-    return advice.advise(ADVICE_HAND, position=1, samples=n, seed=0, threads=threads)["elapsed_s"]
+def profile_advice(n: int, threads: int, playout: str = "strategy") -> float:
+    """Seconds of one should-bid run of ``n`` samples per action with ``playout`` (``should-bid --playout``) (position 1, nothing called)."""
+    return advice.advise(ADVICE_HAND, position=1, samples=n, seed=0, threads=threads, playout=playout)["elapsed_s"]
 
 
 def phase_run(n: int) -> float:
