@@ -74,8 +74,9 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 
-from bower.sim.rules import Option, RuleError, resolve
+from bower.sim.rules import Option, RuleError
 from tests.reference import ghost as _ghost
+from tests.reference.variant import resolve_remembered
 from tests.reference.ghost import (  # the 24-card helpers shared with Ghost Hand (re-exported)
     DECK,
     JACK,
@@ -157,7 +158,7 @@ def resolve_rules(overrides: dict | None = None) -> dict:
     ``ValueError``); strings such as ``"true"`` are parsed as in
     ``bower.sim.rules.resolve``.
     """
-    return resolve(EUCHRE, overrides)
+    return resolve_remembered(EUCHRE, overrides)
 
 
 # --------------------------------------------------------------------------

@@ -74,9 +74,11 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import attrgetter
 
-from bower.sim.rules import Option, resolve
-from tests.reference.variant import Variant
+from bower.sim.rules import Option
+from tests.reference.variant import Variant, resolve_remembered
 from tests.reference import ghost as _ghost
 from tests.reference.ghost import (  # the 24-card helpers shared with Ghost Hand (re-exported)
     DECK,
@@ -127,7 +129,7 @@ def resolve_rules(overrides: dict | None = None) -> dict:
     ``ValueError``); strings such as ``"true"`` are parsed as in
     ``bower.sim.rules.resolve``.
     """
-    return resolve(HASENPFEFFER, overrides)
+    return resolve_remembered(HASENPFEFFER, overrides)
 
 
 # --------------------------------------------------------------------------
@@ -239,7 +241,7 @@ def mask_from_cards(cards) -> int:
 
 
 def by_index(cards) -> list:
-    return sorted(cards, key=lambda c: c.index)
+    return sorted(cards, key=attrgetter("index"))
 
 
 def as_card(x):
@@ -292,6 +294,7 @@ def left_bower(trump: int) -> Card:
 # The order of cards given trump, and the rules of play
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twin asks millions of times
 def effective_suit(card, trump: int) -> int:
     """The suit a card belongs to for following, leading and voids.
 
@@ -313,6 +316,7 @@ TRUMP_ORDER_NAMES = (*_ghost.TRUMP_ORDER_NAMES, "joker")
 JOKER_TRUMP_RANK = len(TRUMP_ORDER_NAMES) - 1
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twin asks millions of times
 def trump_rank(card, trump: int) -> int:
     """0..7 for 9 T Q K A left right joker of trump; the card must be a trump.
 
@@ -327,6 +331,7 @@ def trump_rank(card, trump: int) -> int:
     return _ghost.trump_rank(card, trump)
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twin asks millions of times
 def trick_power(card, trump: int, led: int) -> int:
     """A number that orders the cards of a trick: trumps above the suit led above the rest (0).
 

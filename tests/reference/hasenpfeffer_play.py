@@ -139,8 +139,9 @@ def estimate(hand, trump: int, params: dict) -> float:
         elif card.rank == hp._ghost.KING:
             total += params["w_off_king"]
     if n_trumps >= 2:
+        held = {hp.effective_suit(c, trump) for c in hand}  # the suits of which the hand holds a card
         for suit in range(4):
-            if suit != trump and not any(hp.effective_suit(c, trump) == suit for c in hand):
+            if suit != trump and suit not in held:
                 total += params["w_void"]
     return total
 
@@ -286,7 +287,8 @@ def weakest_trump(trumps, trump: int):
 def sure_winners(hand, played, trump: int) -> list:
     """Cards of ``hand`` that no unseen card of the same effective suit beats (unseen: the 25-card
     deck less ``hand`` less ``played``)."""
-    unseen = [u for u in hp.DECK25 if u not in hand and u not in played]
+    seen = {*hand, *played}  # a set: one hash per card, not a comparison with every card held or played
+    unseen = [u for u in hp.DECK25 if u not in seen]
     out = []
     for c in hand:
         suit = hp.effective_suit(c, trump)
