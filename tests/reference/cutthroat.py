@@ -127,6 +127,8 @@ def next_dealer(dealer: int) -> int:
 
 
 def _check_seat(seat, what: str = "seat") -> int:
+    if type(seat) is int and 0 <= seat < PLAYERS:  # the common case, without the slower numbers.Integral check
+        return seat
     if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < PLAYERS:
         raise ValueError(f"{what} must be a seat 0, 1 or 2, not {seat!r}")
     return int(seat)

@@ -166,6 +166,8 @@ def resolve_rules(overrides: dict | None = None) -> dict:
 
 
 def _check_seat(seat, what: str = "seat") -> int:
+    if type(seat) is int and 0 <= seat < PLAYERS:  # the common case, without the slower numbers.Integral check
+        return seat
     if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < PLAYERS:
         raise ValueError(f"{what} must be a seat 0, 1, 2 or 3, not {seat!r}")
     return int(seat)
@@ -239,6 +241,8 @@ def as_cards(xs, what: str = "cards") -> list[Card]:
 
 def as_suit(suit) -> int:
     """A suit 0..3 from a suit number or a suit letter C S D H (any case)."""
+    if type(suit) is int and 0 <= suit < 4:  # the common case, without the slower numbers.Integral check
+        return suit
     if isinstance(suit, str) and len(suit.strip()) == 1 and suit.strip().upper() in SUIT_LETTERS:
         return SUIT_LETTERS.index(suit.strip().upper())
     if isinstance(suit, bool) or not isinstance(suit, numbers.Integral) or not 0 <= suit < 4:

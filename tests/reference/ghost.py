@@ -161,6 +161,7 @@ def trump_rank(card: Card, trump: int) -> int:
     return {NINE: 0, TEN: 1, QUEEN: 2, KING: 3, ACE: 4}[card.rank]
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twins ask millions of times
 def beats(challenger: Card, holder: Card, trump: int, led: int) -> bool:
     """Whether ``challenger`` takes the trick from ``holder`` when suit ``led`` was led.
 
@@ -189,6 +190,7 @@ def trick_power(card: Card, trump: int, led: int) -> int:
     return 0
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twins ask millions of times
 def card_value(card: Card, trump: int) -> int:
     """How precious a card is to its holder: trumps 20 + trump rank, other cards their rank."""
     if is_trump(card, trump):
