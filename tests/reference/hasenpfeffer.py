@@ -37,7 +37,8 @@ Conventions
   Integers 1..6 are accepted for numeric bids, and ``little pepper`` /
   ``little_pepper`` for the pepper bids.
 - The phases of a hand, in order: deal (``deal_cards``), auction
-  (``auction_outcome``; ``legal_calls`` / ``next_caller`` for the next call;
+  (``auction_outcome``; ``legal_calls`` / ``next_caller``, or both from
+  ``next_turn``, for the next call;
   all four passing gives the joker holder's forced 3 or a throw-in), the
   widow (``widow_options`` / ``take_widow``), trump (``trump_options`` /
   ``name_trump``), the first lead (``first_leader``), six tricks
@@ -601,6 +602,13 @@ def legal_calls(calls, dealer: int, rules: dict | None = None) -> list[str]:
     rules = resolve_rules(rules)
     state, _ = _run_calls(list(calls), _check_seat(dealer, "dealer"), rules)
     return [] if state.over else calls_at_turn(state.high, rules)
+
+
+def next_turn(calls, dealer: int, rules: dict | None = None) -> tuple[int, list[str]] | None:
+    """``(next_caller, legal_calls)`` after ``calls`` (checked), from one pass over them; None once the auction is over."""
+    rules = resolve_rules(rules)
+    state, _ = _run_calls(list(calls), _check_seat(dealer, "dealer"), rules)
+    return None if state.over else (state.seat, calls_at_turn(state.high, rules))
 
 
 def next_caller(calls, dealer: int, rules: dict | None = None) -> int | None:

@@ -207,10 +207,10 @@ def run_auction(hands, dealer: int, rules: dict, seats: list, decisions) -> list
     made: list[str] = []
     standing, standing_bidder = 0, None
     while True:
-        seat = hp.next_caller(made, dealer, rules)
-        if seat is None:
+        turn = hp.next_turn(made, dealer, rules)  # hp.next_caller and hp.legal_calls in one pass
+        if turn is None:
             return calls
-        allowed = hp.legal_calls(made, dealer, rules)  # pass first, then the bids from the lowest legal up
+        seat, allowed = turn  # allowed: pass first, then the bids from the lowest legal up
         params = seats[seat]
         if is_random(params):
             call = allowed[decisions.bounded(len(allowed))]
