@@ -203,6 +203,7 @@ def _replay_draws(rec: dict, rules: dict, seats: list[dict], log: list[tuple[int
     made = []
     for seat, call in rec["calls"]:
         allowed = hp.legal_calls(made, rec["dealer"], rules)
+        assert hp.next_turn(made, rec["dealer"], rules) == (seat, allowed)
         v = draw(seat, len(allowed))
         assert v is None or allowed[v] == call
         made.append(call)

@@ -40,8 +40,8 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 
-from bower.sim.rules import Option, resolve
-from tests.reference.variant import Variant
+from bower.sim.rules import Option
+from tests.reference.variant import Variant, resolve_remembered
 from tests.reference.ghost import (  # the card helpers shared with Ghost Hand (re-exported)
     DECK,
     JACK,
@@ -97,7 +97,7 @@ def resolve_rules(overrides: dict | None = None) -> dict:
     ``ValueError``); strings such as ``"true"`` or ``"3"`` are parsed as in
     ``bower.sim.rules.resolve``.
     """
-    return resolve(CUTTHROAT, overrides)
+    return resolve_remembered(CUTTHROAT, overrides)
 
 
 # --------------------------------------------------------------------------
@@ -127,6 +127,8 @@ def next_dealer(dealer: int) -> int:
 
 
 def _check_seat(seat, what: str = "seat") -> int:
+    if type(seat) is int and 0 <= seat < PLAYERS:  # the common case, without the slower numbers.Integral check
+        return seat
     if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < PLAYERS:
         raise ValueError(f"{what} must be a seat 0, 1 or 2, not {seat!r}")
     return int(seat)

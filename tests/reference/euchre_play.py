@@ -300,7 +300,8 @@ def weakest_trump(trumps, trump: int):
 def sure_winners(hand, played, trump: int) -> list:
     """Cards of ``hand`` that no unseen card of their effective suit beats (unseen: the 24 cards less ``hand``
     less ``played``)."""
-    unseen = [u for u in DECK if u not in hand and u not in played]
+    seen = {*hand, *played}  # a set: one hash per card, not a comparison with every card held or played
+    unseen = [u for u in DECK if u not in seen]
     out = []
     for c in hand:
         suit = eu.effective_suit(c, trump)

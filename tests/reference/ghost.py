@@ -25,7 +25,7 @@ as ``bower should-bid`` and the paired swap analysis do.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from operator import attrgetter
 
 from bower.sim.rules import RULES_VERSION, resolve
@@ -54,17 +54,32 @@ CHUNK_HANDS = 4096
 MOON = 6
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, init=False)
 class Card:
-    """One card of the 24-card deck."""
+    """One card of the 24-card deck; ``index`` is the simulator's card number, suit * 6 + rank.
+
+    There is one ``Card`` object per card: ``Card(suit, rank)`` hands out the
+    same object every time (and so do copies and pickles), so two cards are
+    equal exactly when they are the same object, and a card hashes as an
+    object. The twins compare, hash and sort cards millions of times; this
+    keeps each of those at the interpreter's own speed.
+    """
 
     suit: int
     rank: int
 
-    @cached_property  # worked out once a card (the twins ask it millions of times)
-    def index(self) -> int:
-        """The simulator's card number: suit * 6 + rank."""
-        return self.suit * 6 + self.rank
+    def __new__(cls, suit: int, rank: int) -> Card:
+        key = (int(suit), int(rank))
+        card = _CARDS.get(key)
+        if card is None:
+            card = _CARDS[key] = super().__new__(cls)
+            object.__setattr__(card, "suit", key[0])
+            object.__setattr__(card, "rank", key[1])
+            object.__setattr__(card, "index", key[0] * 6 + key[1])
+        return card
+
+    def __reduce__(self):
+        return (Card, (self.suit, self.rank))
 
     def __str__(self) -> str:
         return RANK_LETTERS[self.rank] + SUIT_LETTERS[self.suit]
@@ -72,6 +87,7 @@ class Card:
     __repr__ = __str__
 
 
+_CARDS: dict[tuple[int, int], Card] = {}
 DECK = [Card(s, r) for s in range(4) for r in range(6)]  # DECK[i].index == i
 
 
@@ -119,6 +135,7 @@ def is_left_bower(card: Card, trump: int) -> bool:
     return card.rank == JACK and card.suit == same_colour_suit(trump)
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twins ask millions of times
 def effective_suit(card: Card, trump: int) -> int:
     """The suit a card belongs to for following, leading and voids: the left bower is trump."""
     if is_left_bower(card, trump):
@@ -126,6 +143,7 @@ def effective_suit(card: Card, trump: int) -> int:
     return card.suit
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twins ask millions of times
 def is_trump(card: Card, trump: int) -> bool:
     return effective_suit(card, trump) == trump
 
@@ -135,6 +153,7 @@ TRUMP_ORDER_NAMES = ("nine", "ten", "queen", "king", "ace", "left", "right")
 _PLAIN_TRUMP_RANK = {NINE: 0, TEN: 1, QUEEN: 2, KING: 3, ACE: 4}
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twins ask millions of times
 def trump_rank(card: Card, trump: int) -> int:
     """0..6 for 9 T Q K A left right of trump; the card must be a trump."""
     if is_right_bower(card, trump):
@@ -145,6 +164,7 @@ def trump_rank(card: Card, trump: int) -> int:
     return _PLAIN_TRUMP_RANK[card.rank]
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twins ask millions of times
 def beats(challenger: Card, holder: Card, trump: int, led: int) -> bool:
     """Whether ``challenger`` takes the trick from ``holder`` when suit ``led`` was led.
 
@@ -173,6 +193,7 @@ def trick_power(card: Card, trump: int, led: int) -> int:
     return 0
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twins ask millions of times
 def card_value(card: Card, trump: int) -> int:
     """How precious a card is to its holder: trumps 20 + trump rank, other cards their rank."""
     if is_trump(card, trump):
@@ -254,6 +275,7 @@ def estimate(hand, trump: int, params: dict) -> float:
         elif card.rank == KING:
             total += params["w_off_king"]
     if n_trumps >= 2:
+        held = {effective_suit(c, trump) for c in hand}  # the suits of which the hand holds a card
         for suit in range(4):
             if suit != trump and suit not in held:
                 total += params["w_void"]
@@ -288,7 +310,8 @@ def choose_lead(seat: int, hand, trump: int, maker: int, played, params: dict) -
     trumps = [c for c in hand if is_trump(c, trump)]
     if seat == maker and trumps and len(trumps) >= params["lead_trump_min"]:
         return max(trumps, key=lambda c: card_value(c, trump))
-    unseen = [c for c in DECK if c not in hand and c not in played]
+    seen = {*hand, *played}  # a set: one hash per card, not a comparison with every card held or played
+    unseen = [c for c in DECK if c not in seen]
     sure = [
         c
         for c in hand

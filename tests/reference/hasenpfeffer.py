@@ -37,7 +37,8 @@ Conventions
   Integers 1..6 are accepted for numeric bids, and ``little pepper`` /
   ``little_pepper`` for the pepper bids.
 - The phases of a hand, in order: deal (``deal_cards``), auction
-  (``auction_outcome``; ``legal_calls`` / ``next_caller`` for the next call;
+  (``auction_outcome``; ``legal_calls`` / ``next_caller``, or both from
+  ``next_turn``, for the next call;
   all four passing gives the joker holder's forced 3 or a throw-in), the
   widow (``widow_options`` / ``take_widow``), trump (``trump_options`` /
   ``name_trump``), the first lead (``first_leader``), six tricks
@@ -75,9 +76,10 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 
-from bower.sim.rules import Option, resolve
-from tests.reference.variant import Variant
+from bower.sim.rules import Option
+from tests.reference.variant import Variant, resolve_remembered
 from tests.reference import ghost as _ghost
 from tests.reference.ghost import (  # the 24-card helpers shared with Ghost Hand (re-exported)
     DECK,
@@ -126,23 +128,9 @@ def resolve_rules(overrides: dict | None = None) -> dict:
 
     Unknown names and values not allowed raise ``bower.sim.rules.RuleError`` (a
     ``ValueError``); strings such as ``"true"`` are parsed as in
-    ``bower.sim.rules.resolve``. Every rule of the twin resolves its rules
-    afresh, so the answers are remembered by the overrides as given (with
-    their types: ``True`` and ``1`` are different overrides).
+    ``bower.sim.rules.resolve``.
     """
-    overrides = overrides or {}
-    given = (tuple(overrides.items()), tuple(map(type, overrides.values())))
-    try:
-        hash(given)
-    except TypeError:  # a value that cannot be remembered: resolved (or refused) afresh
-        return resolve(HASENPFEFFER, overrides)
-    return dict(_resolved(given))
-
-
-@lru_cache(maxsize=64)
-def _resolved(given: tuple) -> dict:
-    """``resolve`` of the overrides ``given`` as ((name, value) pairs, their types); the caller copies the answer."""
-    return resolve(HASENPFEFFER, dict(given[0]))
+    return resolve_remembered(HASENPFEFFER, overrides)
 
 
 # --------------------------------------------------------------------------
@@ -150,6 +138,8 @@ def _resolved(given: tuple) -> dict:
 
 
 def _check_seat(seat, what: str = "seat") -> int:
+    if type(seat) is int and 0 <= seat < PLAYERS:  # the common case, without the slower numbers.Integral check
+        return seat
     if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < PLAYERS:
         raise ValueError(f"{what} must be a seat 0, 1, 2 or 3, not {seat!r}")
     return int(seat)
@@ -254,7 +244,7 @@ def mask_from_cards(cards) -> int:
 
 
 def by_index(cards) -> list:
-    return sorted(cards, key=lambda c: c.index)
+    return sorted(cards, key=attrgetter("index"))
 
 
 def as_card(x):
@@ -307,6 +297,7 @@ def left_bower(trump: int) -> Card:
 # The order of cards given trump, and the rules of play
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twin asks millions of times
 def effective_suit(card, trump: int) -> int:
     """The suit a card belongs to for following, leading and voids.
 
@@ -328,6 +319,7 @@ TRUMP_ORDER_NAMES = (*_ghost.TRUMP_ORDER_NAMES, "joker")
 JOKER_TRUMP_RANK = len(TRUMP_ORDER_NAMES) - 1
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twin asks millions of times
 def trump_rank(card, trump: int) -> int:
     """0..7 for 9 T Q K A left right joker of trump; the card must be a trump.
 
@@ -342,6 +334,7 @@ def trump_rank(card, trump: int) -> int:
     return _ghost.trump_rank(card, trump)
 
 
+@lru_cache(maxsize=None, typed=True)  # a pure function the twin asks millions of times
 def trick_power(card, trump: int, led: int) -> int:
     """A number that orders the cards of a trick: trumps above the suit led above the rest (0).
 
@@ -609,6 +602,13 @@ def legal_calls(calls, dealer: int, rules: dict | None = None) -> list[str]:
     rules = resolve_rules(rules)
     state, _ = _run_calls(list(calls), _check_seat(dealer, "dealer"), rules)
     return [] if state.over else calls_at_turn(state.high, rules)
+
+
+def next_turn(calls, dealer: int, rules: dict | None = None) -> tuple[int, list[str]] | None:
+    """``(next_caller, legal_calls)`` after ``calls`` (checked), from one pass over them; None once the auction is over."""
+    rules = resolve_rules(rules)
+    state, _ = _run_calls(list(calls), _check_seat(dealer, "dealer"), rules)
+    return None if state.over else (state.seat, calls_at_turn(state.high, rules))
 
 
 def next_caller(calls, dealer: int, rules: dict | None = None) -> int | None:

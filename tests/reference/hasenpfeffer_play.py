@@ -141,6 +141,7 @@ def estimate(hand, trump: int, params: dict) -> float:
         elif card.rank == hp._ghost.KING:
             total += params["w_off_king"]
     if n_trumps >= 2:
+        held = {hp.effective_suit(c, trump) for c in hand}  # the suits of which the hand holds a card
         for suit in range(4):
             if suit != trump and suit not in held:
                 total += params["w_void"]
@@ -208,10 +209,10 @@ def run_auction(hands, dealer: int, rules: dict, seats: list, decisions) -> list
     made: list[str] = []
     standing, standing_bidder = 0, None
     while True:
-        seat = hp.next_caller(made, dealer, rules)
-        if seat is None:
+        turn = hp.next_turn(made, dealer, rules)  # hp.next_caller and hp.legal_calls in one pass
+        if turn is None:
             return calls
-        allowed = hp.legal_calls(made, dealer, rules)  # pass first, then the bids from the lowest legal up
+        seat, allowed = turn  # allowed: pass first, then the bids from the lowest legal up
         params = seats[seat]
         if is_random(params):
             call = allowed[decisions.bounded(len(allowed))]
@@ -288,7 +289,8 @@ def weakest_trump(trumps, trump: int):
 def sure_winners(hand, played, trump: int) -> list:
     """Cards of ``hand`` that no unseen card of the same effective suit beats (unseen: the 25-card
     deck less ``hand`` less ``played``)."""
-    unseen = [u for u in hp.DECK25 if u not in hand and u not in played]
+    seen = {*hand, *played}  # a set: one hash per card, not a comparison with every card held or played
+    unseen = [u for u in hp.DECK25 if u not in seen]
     out = []
     for c in hand:
         suit = hp.effective_suit(c, trump)
