@@ -17,6 +17,7 @@ is writable, else ``~/.cache/bower/numba`` (``$XDG_CACHE_HOME/bower/numba``);
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -190,18 +191,41 @@ class KeyedCacheFile(IndexDataCacheFile):
     take the same number and write each other's file, and the index of one
     names the machine code of the other signature. Here the name follows the
     key, so two processes only ever write one file for one key (each write
-    atomic: the same code either way); the index that the last of them wrote
-    may lack the other's entry, which is then compiled again once.
+    atomic: the same code either way). The index is read, added to and
+    written under an exclusive lock (``index_lock``), so two processes adding
+    entries at once each add to what the other wrote: without it, the index
+    the last of them wrote lacked the other's entry, and that kernel compiled
+    again in a later process.
     """
 
     def save(self, key, data):
         """Write ``data`` for ``key`` in its own file, and the key into the index if it is not there."""
         name = self._data_name_pattern.replace("{number:d}", hashlib.sha256(repr(key).encode()).hexdigest()[:16])
-        overloads = self._load_index()
         self._save_data(name, data)  # the file first: an index never names a file not yet written
-        if overloads.get(key) != name:
-            overloads[key] = name
-            self._save_index(overloads)
+        with self.index_lock():
+            overloads = self._load_index()
+            if overloads.get(key) != name:
+                overloads[key] = name
+                self._save_index(overloads)
+
+    @contextlib.contextmanager
+    def index_lock(self):
+        """Hold an exclusive ``fcntl.flock`` on a ``.lock`` file beside the index while the block runs (released
+        when the file is closed, so also when a process dies). Where there is no ``fcntl`` (Windows) or the lock
+        file cannot be made, no lock, as in Numba's own cache."""
+        try:
+            import fcntl
+
+            fd = os.open(self._index_path + ".lock", os.O_CREAT | os.O_RDWR, 0o644)
+        except (ImportError, OSError):
+            fd = None
+        try:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            if fd is not None:
+                os.close(fd)
 
 
 class KernelCache(FunctionCache):

@@ -188,3 +188,28 @@ def test_kernels_keep_their_code_in_keyed_files():
 
     disp = next(v for v in vars(bits).values() if hasattr(v, "_cache") and hasattr(v, "py_func"))
     assert isinstance(disp._cache._cache_file, cache.KeyedCacheFile)
+
+
+def _save_keys(folder: str, first: int, n: int) -> None:
+    """Add ``n`` entries (keys ``first`` ..) to one kernel's index in ``folder``, as a compiling process does."""
+    f = cache.KeyedCacheFile(cache_path=folder, filename_base="kernel-x.py.1", source_stamp="stamp")
+    for k in range(first, first + n):
+        f.save(("sig", k), b"code %d" % k)
+
+
+def test_processes_adding_entries_at_once_keep_every_entry(tmp_path):
+    """Four processes each add 40 signatures to one kernel's index at the same time: the index names all 160,
+    each with its own file (the index is read and written under a lock; without it entries were lost)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_save_keys, args=(str(tmp_path), 40 * i, 40)) for i in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    f = cache.KeyedCacheFile(cache_path=str(tmp_path), filename_base="kernel-x.py.1", source_stamp="stamp")
+    index = f._load_index()
+    assert sorted(index) == [("sig", k) for k in range(160)]
+    assert all(f.load(("sig", k)) == b"code %d" % k for k in range(160))
