@@ -229,8 +229,13 @@ def test_three_player_kernel_matches_its_twin(data, target, deep, draws, throw_i
     assert abs(sweeps - twin_sweeps) <= 1 and np.abs(got - twin).max() < 1e-11
     # from another start the sweeps stop at another point within the tolerance's reach: slow chains (a thrown-in
     # hand 9 times in 10) leave errors some hundred times the last sweep's move
-    again, _ = E.solve_cube(pts, probs, target, floor, start=np.clip(twin[0] + 0.01, 0, 1))
-    assert np.abs(again - twin).max() < 1e-8
+    start = np.clip(twin[0] + 0.01, 0, 1)
+    again, _ = E.solve_cube(pts, probs, target, floor, start=start)
+    # a few scores of a degenerate outcome set are written by neither solver (one outcome (0, 1, 2): the scores
+    # (k+1, k+1, k)), so they keep the value they start from, the twin's zero; with several outcomes, as every
+    # variant has, every score is written (a start of 0.37 everywhere ends where zeros end)
+    swept = ~((again == start[None]) & (twin == 0))
+    assert swept.any() and np.abs(again - twin)[swept].max() < 1e-8
 
 
 # The disk cache of tables (``E.compute_cached``): on for these tests only, in a temporary folder.
