@@ -399,6 +399,8 @@ def _remembered(path, ok):
     seen = _VERDICTS.setdefault(path, {})
 
     def remembered(self, buf: bytes) -> bool:
+        if len(buf) > 8192:  # a whole file, new each example: not kept (blocks and pieces are a few lines)
+            return ok(self, buf)
         key = (self.usable, bytes(buf))
         if key not in seen:
             seen[key] = ok(self, buf)
