@@ -11,6 +11,7 @@ record-by-record check.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 from pathlib import Path
@@ -180,7 +181,7 @@ def test_the_batch_check_passes_no_spoiled_play(ghost_fast, ghost_rows, fault):
     from bower.sim.records_vector import batch_ok
 
     fast, plain, _ = ghost_fast
-    rows = ghost_rows[:40]
+    rows, head = ghost_rows[:40], plain.slice(0, 40)
     spoiled = 0
     for i in range(1, 40):
         for k in range(18):
@@ -188,7 +189,9 @@ def test_the_batch_check_passes_no_spoiled_play(ghost_fast, ghost_rows, fault):
             if bad is None:
                 continue
             spoiled += 1
-            batch = pa.RecordBatch.from_pylist(rows[:i] + [bad] + rows[i + 1:], schema=plain.schema)
+            # the 40 records with record i spoiled, one batch: the others as read (not built again from their dicts)
+            batch = pa.Table.from_batches([head.slice(0, i), pa.RecordBatch.from_pylist([bad], schema=plain.schema),
+                                           head.slice(i + 1)]).combine_chunks().to_batches()[0]
             assert not batch_ok(fast, batch), (i, k)
     assert spoiled > 300
 
@@ -261,17 +264,29 @@ def _line_by_line(path) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
+def _tokens(line: bytes) -> tuple:
+    """``_TOKEN``'s tokens of a line, split once a line (most examples spoil a line as written: the same few lines)."""
+    return tuple(_TOKEN.findall(line))
+
+
+@functools.lru_cache(maxsize=4096)
+def _members(line: bytes) -> list:
+    """``_MEMBER``'s matches in a line, found once a line (``re.Match`` objects are only read)."""
+    return list(_MEMBER.finditer(line))
+
+
 @st.composite
 def _mutated(draw, lines: list) -> bytes:
     """The lines after record 0 with a few tokens deleted, replaced, moved or inserted (record 0 as it is)."""
     out = list(lines)
     for _ in range(draw(st.integers(1, 3))):
         k = draw(st.integers(1, len(out) - 1))
-        toks = _TOKEN.findall(out[k])
+        toks = list(_tokens(out[k]))
         i = draw(st.integers(0, len(toks) - 1))
         j = draw(st.integers(i, min(len(toks), i + 4)))
         how = draw(st.sampled_from(["delete", "replace", "insert", "copy", "member", "member", "member"]))
-        members = list(_MEMBER.finditer(out[k]))
+        members = _members(out[k])
         if how == "member" and members:  # a scalar member of an object left out, doubled, or made null or another
             m = draw(st.sampled_from(members))
             new = draw(st.sampled_from([b"", b"", b"", m.group() * 2, m.group(1) + b"null", m.group(1) + b"0",
@@ -285,7 +300,7 @@ def _mutated(draw, lines: list) -> bytes:
         elif how == "insert":
             toks.insert(i, draw(st.sampled_from(_NEW)))
         else:  # a run of tokens of this or another line put somewhere in this one
-            other = _TOKEN.findall(out[draw(st.integers(0, len(out) - 1))])
+            other = _tokens(out[draw(st.integers(0, len(out) - 1))])
             a = draw(st.integers(0, len(other) - 1))
             toks[i:i] = other[a:a + draw(st.integers(1, 6))]
         out[k] = b"".join(toks)
@@ -357,6 +372,7 @@ def test_the_bulk_check_passes_only_what_the_line_check_passes(any_jsonl, tmp_pa
     if bulk.ok(text):
         assert want is None, want
     piece, records_check.JSONL_PIECE = records_check.JSONL_PIECE, data.draw(st.sampled_from([256, 3]))
+    real_ok, records_check.JsonlBulk.ok = records_check.JsonlBulk.ok, _remembered(path, records_check.JsonlBulk.ok)
     try:  # the file in one block, or in blocks of two or three lines; a block not passed in pieces of 3 lines
         records_check.check_jsonl(str(spoiled), block=data.draw(st.sampled_from([1 << 20, 2000])))
         got = None
@@ -364,7 +380,33 @@ def test_the_bulk_check_passes_only_what_the_line_check_passes(any_jsonl, tmp_pa
         got = str(e)
     finally:
         records_check.JSONL_PIECE = piece
+        records_check.JsonlBulk.ok = real_ok
     assert got == want
+
+
+_VERDICTS: dict = {}
+
+
+def _remembered(path, ok):
+    """``JsonlBulk.ok`` for the bulk checks of spoilings of the file ``path``, remembering each verdict.
+
+    Every spoiling keeps record 0, so ``check_jsonl`` builds the same ``JsonlBulk`` for each (its one changing
+    field, ``usable``, is in the key), and ``ok`` is a function of that and the bytes given: a block or piece of
+    lines is checked once, the first time any example gives it. The blocks before the first spoiled line are the
+    same bytes example after example (with blocks of two or three lines, most of the blocks of a file), and
+    checking them again checks nothing new; every block or piece seen for the first time is checked in full.
+    """
+    seen = _VERDICTS.setdefault(path, {})
+
+    def remembered(self, buf: bytes) -> bool:
+        if len(buf) > 8192:  # a whole file, new each example: not kept (blocks and pieces are a few lines)
+            return ok(self, buf)
+        key = (self.usable, bytes(buf))
+        if key not in seen:
+            seen[key] = ok(self, buf)
+        return seen[key]
+
+    return remembered
 
 
 def test_a_member_left_out_or_made_null_is_passed_only_as_the_line_check_passes_it(any_jsonl, tmp_path):
