@@ -3,9 +3,12 @@
 Written for clarity, not speed. Every hand is open; from a position the seat to
 play tries each of its legal cards in turn, the measured side taking the best
 result for it and the other side the worst. There is no pruning, no card
-equivalence and no canonical form: the only shortcut is memoisation on the
-exact position (the four hands, the cards on the current trick and its leader),
-which changes nothing in the answer and makes full deals tractable.
+equivalence and no canonical form: the only shortcuts are the last trick, played
+out at once when each hand holds one card (its play is forced), and memoisation of the
+positions between tricks (the four hands and the seat to lead), which changes
+nothing in the answer and makes full deals tractable. A position inside a trick
+is not remembered: it is reached only through the position that began its
+trick, the cards on the trick saying what was played since.
 
 The rules, from ``/work/shared/RULES.md``, are written out here on their own
 (no kernel tables):
@@ -135,20 +138,36 @@ def _solver(active: int, trump: int, sides: int):
             return eff[best] != trump or strength[card] > strength[best]
         return eff[card] == eff[best] and strength[card] > strength[best]
 
+    def won(trick: tuple, leader: int) -> int:
+        """1 if the measured side wins the complete ``trick`` that ``leader`` led, else 0; and the winner."""
+        best = 0
+        for i in range(1, n_active):
+            if wins_over(trick[i], trick[best]):
+                best = i
+        winner = order[leader][best]
+        return (1 if sides >> winner & 1 else 0), winner
+
     @lru_cache(maxsize=1 << 20)  # bounded: an evicted position is only searched again
-    def value(hands: tuple, trick: tuple, leader: int) -> int:
-        if len(trick) == n_active:  # the trick is complete: score it, the winner leads on
-            best = 0
-            for i in range(1, n_active):
-                if wins_over(trick[i], trick[best]):
-                    best = i
-            winner = order[leader][best]
-            won = 1 if sides >> winner & 1 else 0
-            if not any(hands):
-                return won
-            return won + value(hands, (), winner)
-        if not trick and not any(hands):
+    def trick_start(hands: tuple, leader: int) -> int:
+        """The value of a position between tricks: the one memoised (see ``value``)."""
+        if not any(hands):
             return 0
+        if all(h & (h - 1) == 0 for h in hands):  # one card in each hand: the last trick plays itself
+            return won(tuple(hands[s].bit_length() - 1 for s in order[leader]), leader)[0]
+        return search(hands, (), leader)
+
+    def value(hands: tuple, trick: tuple, leader: int) -> int:
+        # Not memoised itself: a position inside a trick is reached only through the position that began the
+        # trick (the cards on the trick say what was played since), so only those are worth remembering.
+        if len(trick) == n_active:  # the trick is complete: score it, the winner leads on
+            tricks, winner = won(trick, leader)
+            return tricks + trick_start(hands, winner)
+        if not trick:
+            return trick_start(hands, leader)
+        return search(hands, trick, leader)
+
+    def search(hands: tuple, trick: tuple, leader: int) -> int:
+        """Each legal card of the seat to play in turn: the best result for its side."""
         seat = order[leader][len(trick)]
         hand = hands[seat]
         legal = hand
