@@ -118,19 +118,13 @@ def _as_mask(hand) -> int:
     return m
 
 
-@lru_cache(maxsize=2)
-def _solver(active: int, trump: int, sides: int):
-    """The memoised minimax for one game shape: ``value(hands, trick, leader)``.
-
-    Only lookups are precomputed here, from the plain functions above: each
-    effective suit's card mask, each trump's strength, and the order of play
-    from each leader.
-    """
-    n_active = bin(active).count("1")
+@lru_cache(maxsize=4)
+def _trump_tables(trump: int):
+    """Lookups for one trump, from the plain functions above: each effective suit's card mask, each card's
+    effective suit, and ``beats[card][best]``: whether ``card`` takes a trick that ``best`` is winning so far."""
     suit_mask = [sum(1 << c for c in range(25) if effective_suit(c, trump) == s) for s in range(4)]
     eff = [effective_suit(c, trump) for c in range(25)]
     strength = [trump_strength(c, trump) if eff[c] == trump else rank_of(c) for c in range(25)]
-    order = {lead: [seat_to_play(lead, k, active) for k in range(n_active)] for lead in range(4) if active >> lead & 1}
 
     def wins_over(card: int, best: int) -> bool:
         """Whether ``card`` beats ``best``, the card winning the trick so far (trump over the rest)."""
@@ -138,14 +132,28 @@ def _solver(active: int, trump: int, sides: int):
             return eff[best] != trump or strength[card] > strength[best]
         return eff[card] == eff[best] and strength[card] > strength[best]
 
-    def won(trick: tuple, leader: int) -> int:
-        """1 if the measured side wins the complete ``trick`` that ``leader`` led, else 0; and the winner."""
+    beats = [[wins_over(card, best) for best in range(25)] for card in range(25)]
+    return suit_mask, eff, beats
+
+
+@lru_cache(maxsize=2)
+def _solver(active: int, trump: int, sides: int):
+    """The memoised minimax for one game shape: ``value(hands, trick, leader)``.
+
+    Only lookups are precomputed: the trump's (``_trump_tables``) and the
+    order of play from each leader.
+    """
+    n_active = bin(active).count("1")
+    suit_mask, eff, beats = _trump_tables(trump)
+    order = {lead: [seat_to_play(lead, k, active) for k in range(n_active)] for lead in range(4) if active >> lead & 1}
+
+    def winner(trick: tuple, leader: int) -> int:
+        """The seat that wins the complete ``trick`` that ``leader`` led."""
         best = 0
         for i in range(1, n_active):
-            if wins_over(trick[i], trick[best]):
+            if beats[trick[i]][trick[best]]:
                 best = i
-        winner = order[leader][best]
-        return (1 if sides >> winner & 1 else 0), winner
+        return order[leader][best]
 
     @lru_cache(maxsize=1 << 20)  # bounded: an evicted position is only searched again
     def trick_start(hands: tuple, leader: int) -> int:
@@ -153,15 +161,15 @@ def _solver(active: int, trump: int, sides: int):
         if not any(hands):
             return 0
         if all(h & (h - 1) == 0 for h in hands):  # one card in each hand: the last trick plays itself
-            return won(tuple(hands[s].bit_length() - 1 for s in order[leader]), leader)[0]
+            return sides >> winner(tuple(hands[s].bit_length() - 1 for s in order[leader]), leader) & 1
         return search(hands, (), leader)
 
     def value(hands: tuple, trick: tuple, leader: int) -> int:
         # Not memoised itself: a position inside a trick is reached only through the position that began the
         # trick (the cards on the trick say what was played since), so only those are worth remembering.
         if len(trick) == n_active:  # the trick is complete: score it, the winner leads on
-            tricks, winner = won(trick, leader)
-            return tricks + trick_start(hands, winner)
+            seat = winner(trick, leader)
+            return (sides >> seat & 1) + trick_start(hands, seat)
         if not trick:
             return trick_start(hands, leader)
         return search(hands, trick, leader)
