@@ -106,15 +106,30 @@ def _score(maker_tricks: int, maker_alone: bool, lone_defender: bool) -> tuple[i
     return 0, 4 if lone_defender else 2
 
 
+_RESOLVED: dict[str, dict] = {}
+
+
+def resolved(rules: dict | None) -> dict:
+    """``eh.resolve_rules(rules)``, worked out once per rule set: the record checks meet each thousands of times."""
+    key = json.dumps(rules, sort_keys=True)
+    if key not in _RESOLVED:
+        _RESOLVED[key] = eh.resolve_rules(rules)
+    return _RESOLVED[key]
+
+
+# card name -> index, by ``parse_card`` once for each of the 24 names a record may hold
+CARD = {name: parse_card(name) for name in (f"{r}{s}" for s in SUITS for r in "9TJQKA")}
+
+
 def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[int] | None = None) -> None:
     """Every rule-level invariant of one record dict (AssertionError naming the first broken)."""
-    rules = eh.resolve_rules(rules)
+    rules = resolved(rules)
     assert rec["variant"] == "euchre" and rec["rules"] == rules
     if hand is not None:
         assert rec["hand"] == hand
     dealer = rec["dealer"]
-    dealt = {s: [parse_card(c) for c in rec["deal"][str(s)]] for s in range(4)}
-    kitty = [parse_card(c) for c in rec["kitty"]]
+    dealt = {s: [CARD[c] for c in rec["deal"][str(s)]] for s in range(4)}
+    kitty = [CARD[c] for c in rec["kitty"]]
     up = kitty[0]
     # 24 cards: 20 dealt (5 a seat, ascending) and the kitty
     assert all(len(h) == 5 and h == sorted(h) for h in dealt.values())
@@ -149,7 +164,7 @@ def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[in
     # the dealer's discard: after an order only, one of its dealt cards; it then holds the up-card
     hands = {s: set(h) for s, h in dealt.items()}
     if calls[-1][1] == "order":
-        d = parse_card(rec["discard"])
+        d = CARD[rec["discard"]]
         assert d in dealt[dealer] or (d == up and rules.get("discard_up")), "the discard: a dealt card (or the up-card)"
         hands[dealer] = (hands[dealer] | {up}) - {d}
     else:
@@ -168,12 +183,14 @@ def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[in
     active = [s for s in range(4) if s not in out]
 
     # five tricks among the active seats, clockwise from position 1 (or the next active seat), suit followed
-    plays = [(s, parse_card(c)) for s, c in rec["plays"]]
+    plays = [(s, CARD[c]) for s, c in rec["plays"]]
     n = len(active)
     assert len(plays) == 5 * n
+    played = {s: [] for s in range(4)}
+    for seat, c in plays:
+        played[seat].append(c)
     for s in range(4):
-        mine = sorted(c for seat, c in plays if seat == s)
-        assert mine == (sorted(hands[s]) if s in active else []), f"seat {s}"
+        assert sorted(played[s]) == (sorted(hands[s]) if s in active else []), f"seat {s}"
     if calls[-1][1] == "order" and dealer in active and rec["discard"] != rec["upcard"]:
         assert up in [c for s, c in plays if s == dealer]
     # the first lead: position 1, or under loner_lead=loner the lone maker's left; a seat out is skipped
@@ -253,7 +270,7 @@ def test_simulated_records_are_legal_hands(k):
     for j, strategy in enumerate(STRATEGIES):
         rows, _ = _simulate(700 + 10 * k + j, 1000, rules, strategy)
         for h in range(rows.shape[0]):
-            rec = row_to_dict(rows[h], h, eh.resolve_rules(rules))
+            rec = row_to_dict(rows[h], h, resolved(rules))
             assert rec["dealer"] == h % 4
             try:
                 check_record(rec, rules, h)

@@ -216,7 +216,8 @@ def check_position(pos, table, where=""):
 def check_line(rng, pos, table, where=""):
     """``check_position`` at ``pos`` and at every position of a random line of play from it to the end.
 
-    The reference has already seen every position below ``pos`` (memoised), so the line costs it nothing.
+    The reference has already seen every position between tricks below ``pos`` (memoised), so the line costs it
+    only the rest of each current trick.
     Returns how many positions were checked.
     """
     n = 0

@@ -3,9 +3,12 @@
 Written for clarity, not speed. Every hand is open; from a position the seat to
 play tries each of its legal cards in turn, the measured side taking the best
 result for it and the other side the worst. There is no pruning, no card
-equivalence and no canonical form: the only shortcut is memoisation on the
-exact position (the four hands, the cards on the current trick and its leader),
-which changes nothing in the answer and makes full deals tractable.
+equivalence and no canonical form: the only shortcuts are the last trick, played
+out at once when each hand holds one card (its play is forced), and memoisation of the
+positions between tricks (the four hands and the seat to lead), which changes
+nothing in the answer and makes full deals tractable. A position inside a trick
+is not remembered: it is reached only through the position that began its
+trick, the cards on the trick saying what was played since.
 
 The rules, from ``/work/shared/RULES.md``, are written out here on their own
 (no kernel tables):
@@ -115,19 +118,13 @@ def _as_mask(hand) -> int:
     return m
 
 
-@lru_cache(maxsize=2)
-def _solver(active: int, trump: int, sides: int):
-    """The memoised minimax for one game shape: ``value(hands, trick, leader)``.
-
-    Only lookups are precomputed here, from the plain functions above: each
-    effective suit's card mask, each trump's strength, and the order of play
-    from each leader.
-    """
-    n_active = bin(active).count("1")
+@lru_cache(maxsize=4)
+def _trump_tables(trump: int):
+    """Lookups for one trump, from the plain functions above: each effective suit's card mask, each card's
+    effective suit, and ``beats[card][best]``: whether ``card`` takes a trick that ``best`` is winning so far."""
     suit_mask = [sum(1 << c for c in range(25) if effective_suit(c, trump) == s) for s in range(4)]
     eff = [effective_suit(c, trump) for c in range(25)]
     strength = [trump_strength(c, trump) if eff[c] == trump else rank_of(c) for c in range(25)]
-    order = {lead: [seat_to_play(lead, k, active) for k in range(n_active)] for lead in range(4) if active >> lead & 1}
 
     def wins_over(card: int, best: int) -> bool:
         """Whether ``card`` beats ``best``, the card winning the trick so far (trump over the rest)."""
@@ -135,20 +132,50 @@ def _solver(active: int, trump: int, sides: int):
             return eff[best] != trump or strength[card] > strength[best]
         return eff[card] == eff[best] and strength[card] > strength[best]
 
+    beats = [[wins_over(card, best) for best in range(25)] for card in range(25)]
+    return suit_mask, eff, beats
+
+
+@lru_cache(maxsize=2)
+def _solver(active: int, trump: int, sides: int):
+    """The memoised minimax for one game shape: ``value(hands, trick, leader)``.
+
+    Only lookups are precomputed: the trump's (``_trump_tables``) and the
+    order of play from each leader.
+    """
+    n_active = bin(active).count("1")
+    suit_mask, eff, beats = _trump_tables(trump)
+    order = {lead: [seat_to_play(lead, k, active) for k in range(n_active)] for lead in range(4) if active >> lead & 1}
+
+    def winner(trick: tuple, leader: int) -> int:
+        """The seat that wins the complete ``trick`` that ``leader`` led."""
+        best = 0
+        for i in range(1, n_active):
+            if beats[trick[i]][trick[best]]:
+                best = i
+        return order[leader][best]
+
     @lru_cache(maxsize=1 << 20)  # bounded: an evicted position is only searched again
-    def value(hands: tuple, trick: tuple, leader: int) -> int:
-        if len(trick) == n_active:  # the trick is complete: score it, the winner leads on
-            best = 0
-            for i in range(1, n_active):
-                if wins_over(trick[i], trick[best]):
-                    best = i
-            winner = order[leader][best]
-            won = 1 if sides >> winner & 1 else 0
-            if not any(hands):
-                return won
-            return won + value(hands, (), winner)
-        if not trick and not any(hands):
+    def trick_start(hands: tuple, leader: int) -> int:
+        """The value of a position between tricks: the one memoised (see ``value``)."""
+        if not any(hands):
             return 0
+        if all(h & (h - 1) == 0 for h in hands):  # one card in each hand: the last trick plays itself
+            return sides >> winner(tuple(hands[s].bit_length() - 1 for s in order[leader]), leader) & 1
+        return search(hands, (), leader)
+
+    def value(hands: tuple, trick: tuple, leader: int) -> int:
+        # Not memoised itself: a position inside a trick is reached only through the position that began the
+        # trick (the cards on the trick say what was played since), so only those are worth remembering.
+        if len(trick) == n_active:  # the trick is complete: score it, the winner leads on
+            seat = winner(trick, leader)
+            return (sides >> seat & 1) + trick_start(hands, seat)
+        if not trick:
+            return trick_start(hands, leader)
+        return search(hands, trick, leader)
+
+    def search(hands: tuple, trick: tuple, leader: int) -> int:
+        """Each legal card of the seat to play in turn: the best result for its side."""
         seat = order[leader][len(trick)]
         hand = hands[seat]
         legal = hand
