@@ -141,7 +141,6 @@ def estimate(hand, trump: int, params: dict) -> float:
         elif card.rank == hp._ghost.KING:
             total += params["w_off_king"]
     if n_trumps >= 2:
-        held = {hp.effective_suit(c, trump) for c in hand}  # the suits of which the hand holds a card
         for suit in range(4):
             if suit != trump and suit not in held:
                 total += params["w_void"]
