@@ -128,7 +128,7 @@ def _pairs(lists, names, n_seats: int):
         return None
     vals = pairs.flatten()
     seats = _codes(vals, _seat_names(n_seats), every=2)  # (a string of a seat's place that is not one: -1)
-    if seats is None or vals.null_count:
+    if seats is None:  # (None also when a value is null: _codes)
         return None
     if len(seats) and seats.min() < 0:
         return None
