@@ -49,3 +49,13 @@ def test_every_relative_link_leads_to_a_file(page):
         if not (page.parent / path).exists():
             missing.append(target)
     assert not missing, f"{page.relative_to(ROOT)}: links to nothing: {missing}"
+
+
+def test_the_api_reference_has_every_public_name():
+    """docs/reference/api.md renders (``::: bower...``) every function and class of ``bower.__all__``."""
+    import bower
+
+    text = (ROOT / "docs" / "reference" / "api.md").read_text(encoding="utf-8")
+    shown = {m.rsplit(".", 1)[-1] for m in re.findall(r"^::: (bower[\w.]*)", text, re.M)}
+    missing = [n for n in bower.__all__ if callable(getattr(bower, n)) and n not in shown]
+    assert missing == []
