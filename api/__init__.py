@@ -200,6 +200,13 @@ def quiet(flag: bool = True) -> None:
     """``quiet(True)``: the library prints no compile notice (nor ``warm``'s progress line); ``quiet(False)``: back.
 
     Without a call, the ``BOWER_QUIET`` environment variable decides (``1``: quiet).
+    The results are the same either way; only stderr changes.
+
+    Examples:
+        >>> bower.quiet(True)                     # no "bower: compiling kernels ..." line on stderr
+        >>> bower.simulate("ghost", hands=1_000, seed=1).summary["hands"]
+        1000
+        >>> bower.quiet(False)                    # the notice again (once per process)
     """
     from bower.sim.progress import silence_library
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from bower import StrategyLike
 
 
 def read_records(path: str | os.PathLike[str], batch_size: int | None = None,
@@ -150,7 +154,7 @@ def _arrow_column(path: str, recs: list, first: int, name: str, typ):
         raise UserError(f"{path}: field {name!r} does not read as one Arrow type") from None
 
 
-def analyze(path: str | os.PathLike[str], strategy=None, threads: int | None = None,
+def analyze(path: str | os.PathLike[str], strategy: StrategyLike | None = None, threads: int | None = None,
             dd: bool = False) -> dict[str, pd.DataFrame]:
     """``bower analyze``'s tables of a records file: table name -> DataFrame, read in constant memory.
 

@@ -12,6 +12,7 @@ import os
 import shutil
 import tempfile
 import weakref
+from collections.abc import Iterator
 
 import pandas as pd
 
@@ -70,7 +71,18 @@ class Simulation:
         return f"<bower Simulation: {s['variant']}, {what}, seed {s['seed']}, strategy {s['strategy']}>"
 
     def records_path(self) -> str:
-        """The records file of this run (the one given as ``records=``, or a temporary Parquet file made now)."""
+        """The records file of this run (the one given as ``records=``, or a temporary Parquet file made now).
+
+        The temporary file lives as long as this object; DuckDB or polars can
+        read it straight from the path.
+
+        Examples:
+            >>> run = bower.simulate("ghost", hands=1_000, seed=1)
+            >>> run.records_path().endswith(".parquet")
+            True
+            >>> bower.simulate("ghost", hands=1_000, seed=1, records="hands.jsonl").records_path()
+            'hands.jsonl'
+        """
         from bower.sim.errors import UserError
 
         if self.games:
@@ -87,18 +99,45 @@ class Simulation:
             self._path = path
         return self._path
 
-    def records(self, batch_size: int | None = None, columns: list[str] | None = None):
+    def records(self, batch_size: int | None = None,
+                columns: list[str] | None = None) -> pd.DataFrame | Iterator[pd.DataFrame]:
         """Every hand's record as a DataFrame of Arrow-backed columns (``bower.read_records``).
 
         ``batch_size``: an iterator of DataFrames of that many, for big runs;
-        ``columns``: only these fields.
+        ``columns``: only these fields. A nullable int (``maker``, ``bid``)
+        stays an int, with ``<NA>`` for a hand thrown in.
+
+        Examples:
+            >>> run = bower.simulate("ghost", hands=1_000, seed=1)
+            >>> df = run.records(columns=["bid", "maker"])
+            >>> df.dtypes.astype(str).to_dict()
+            {'bid': 'int64[pyarrow]', 'maker': 'int64[pyarrow]'}
+            >>> df.head(3)
+               bid  maker
+            0    3      1
+            1    3      0
+            2    3      0
+            >>> [len(b) for b in run.records(batch_size=400, columns=["bid"])]
+            [400, 400, 200]
         """
         from bower.data import read_records
 
         return read_records(self.records_path(), batch_size=batch_size, columns=columns)
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        """The analysis tables (``bower analyze``'s) of these hands; for games, the win shares by position."""
+        """The analysis tables (``bower analyze``'s) of these hands; for games, the win shares by position.
+
+        A dict of table name -> DataFrame, each in tidy form (a 95% interval as
+        ``*_low`` and ``*_high`` columns); made once, from ``records()``.
+
+        Examples:
+            >>> run = bower.simulate("ghost", hands=1_000, seed=1)
+            >>> sorted(run.tables())[:4]
+            ['bid_by_bowers', 'bid_by_estimate', 'bid_by_off_aces', 'bid_by_position']
+            >>> games = bower.simulate("ghost", games=96, seed=1)
+            >>> games.tables()["win_share"].columns.tolist()
+            ['start', 'win_share', 'win_share_low', 'win_share_high']
+        """
         if self.games:
             return {"win_share": _win_share(self.summary)}
         if self._tables is None:
@@ -145,7 +184,24 @@ class Experiment:
 
 
 class Advice:
-    """``bower.should_bid``'s result: ``actions`` (a DataFrame), ``recommendation``, ``verdict``, ``summary``."""
+    """``bower.should_bid``'s result: ``actions`` (a DataFrame), ``recommendation``, ``verdict``, ``summary``.
+
+    ``actions``: one row per action open at the turn, best expected points
+    first, each estimate with its 95% interval (``*_low``, ``*_high``);
+    ``recommendation``: the best action, whether it is clearly better than
+    the runner-up and by how much; ``verdict``: that in words (or the
+    answer to ``bid=`` when asked).
+
+    Examples:
+        >>> advice = bower.should_bid("JH JD AH KH 9S TC", position=2, calls=["pass"], samples=2000, seed=1)
+        >>> advice.verdict
+        '4 H — clearly better than 3 H by +1.307 points a hand (+1.230 to +1.384)'
+        >>> advice.actions[["action", "expected_points"]].head(3).round(3)
+                                   action  expected_points
+        0                             4 H            3.999
+        1                             3 H            2.692
+        2  swap, then the strategy's call            1.486
+    """
 
     def __init__(self, summary: dict):
         from bower.sim.advice import recommendation_line

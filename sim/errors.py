@@ -11,6 +11,8 @@ so every cleanup that runs on Ctrl-C (temporary ``.bower-*.part`` files,
 
 from __future__ import annotations
 
+from typing import IO
+
 import click
 
 EXIT_BAD_INPUT = 2  # bad input, a fault (a full disk, an unreadable file)
@@ -65,12 +67,29 @@ def fault_error(e: BaseException):
 
 
 class UserError(click.ClickException):
-    """Bad input from the user (a card, a rule option, a path, a situation) or a fault: one clear line, exit 2."""
+    """Bad input from the user (a card, a rule option, a path, a situation) or a fault: one clear line, exit 2.
+
+    The library raises it as ``bower.BowerError``; its text is the line the
+    command prints after ``bower: error:``, naming the function's argument.
+
+    Examples:
+        >>> try:
+        ...     bower.simulate(hands=0)
+        ... except bower.BowerError as e:
+        ...     print(e)
+        hands= must be a positive integer, got 0
+    """
 
     exit_code = EXIT_BAD_INPUT
 
-    def show(self, file=None) -> None:
-        """Print ``bower: error: MESSAGE`` (one line) on stderr."""
+    def show(self, file: IO[str] | None = None) -> None:
+        """Print ``bower: error: MESSAGE`` (one line) on stderr, or on ``file``.
+
+        Examples:
+            >>> import sys
+            >>> bower.BowerError("no such file: hands.parquet").show(sys.stdout)
+            bower: error: no such file: hands.parquet
+        """
         click.echo(f"bower: error: {one_line(self.format_message())}", file=file, err=file is None)
 
 

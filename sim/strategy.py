@@ -212,10 +212,19 @@ class Strategy:
     ``name`` is what summaries, experiments and records call it; ``params``
     is the full parameter dict, each value checked. Usable wherever a preset
     name or a ``.toml`` path is.
+
+    Examples:
+        >>> bold = bower.strategy("default", bid_3=2.6, name="bold")
+        >>> bold
+        Strategy('bold', variant='ghost', 28 parameters)
+        >>> bold.name, bold.variant, bold.params["bid_3"]
+        ('bold', 'ghost', 2.6)
+        >>> bower.Strategy("mine", {"bid_3": 2.8}).params["bid_3"]     # the other parameters: the defaults
+        2.8
     """
 
-    def __init__(self, name: str, params: dict[str, float], variant="ghost"):
-        """Check every parameter of ``params`` (the missing ones take the defaults) for ``variant``."""
+    def __init__(self, name: str, params: dict[str, float], variant: str = "ghost"):
+        """Check every parameter of ``params`` (the missing ones take the defaults) for ``variant`` (a name)."""
         v = _variant(variant)
         if not isinstance(name, str) or not name.strip():
             raise StrategyError(f"a strategy's name must be a non-empty string, got {name!r}")
@@ -224,12 +233,29 @@ class Strategy:
             full[k] = check_value(k, x, "", v)
         self.name, self.variant, self.params = name, v.name, full
 
-    def with_params(self, name: str | None = None, **overrides) -> "Strategy":
-        """A copy with ``overrides`` set (and another ``name``, default this one's)."""
+    def with_params(self, name: str | None = None, **overrides: float) -> "Strategy":
+        """A copy with ``overrides`` set (and another ``name``, default this one's), each value checked.
+
+        Examples:
+            >>> bolder = bower.strategy("default", bid_3=2.6, name="bold").with_params("bolder", bid_4=3.4)
+            >>> bolder.name, bolder.params["bid_3"], bolder.params["bid_4"]
+            ('bolder', 2.6, 3.4)
+        """
         return Strategy(self.name if name is None else name, {**self.params, **overrides}, self.variant)
 
     def to_toml(self) -> str:
-        """The strategy as a ``.toml`` file that reads back to it (``bower strategies --show``'s form)."""
+        """The strategy as a ``.toml`` file that reads back to it (``bower strategies --show``'s form).
+
+        Examples:
+            >>> text = bower.strategy("default", bid_3=2.6, name="bold").to_toml()
+            >>> print("\\n".join(text.splitlines()[1:3]))
+            name = "bold"
+            variant = "ghost"
+            >>> from pathlib import Path
+            >>> _ = Path("bold.toml").write_text(text)
+            >>> bower.strategy("bold.toml").params["bid_3"]       # reads back
+            2.6
+        """
         return to_toml(self.name, self.params, self.variant)
 
     def __eq__(self, other) -> bool:

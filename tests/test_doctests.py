@@ -13,7 +13,7 @@ import importlib
 
 import pytest
 
-MODULES = ("bower", "bower.results", "bower.data", "bower.sim.strategy")
+MODULES = ("bower", "bower.results", "bower.data", "bower.sim.strategy", "bower.sim.errors")
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -31,16 +31,47 @@ def _examples() -> list[doctest.DocTest]:
 EXAMPLES = _examples()
 
 
-def test_every_public_function_has_an_example():
-    """help() of each function in ``bower.__all__`` (and the results' methods) shows an example."""
+def _public() -> list[tuple[str, object]]:
+    """(name, object) of every function and class of ``bower.__all__`` and every public method of those classes."""
+    import inspect
+
     import bower
 
-    with_example = {t.name for t in EXAMPLES}
-    missing = [n for n in bower.__all__
-               if callable(getattr(bower, n)) and not isinstance(getattr(bower, n), type)
-               and n not in ("quiet",) and f"bower.{n}" not in with_example
-               and f"{getattr(bower, n).__module__}.{n}" not in with_example]
+    out = []
+    for n in bower.__all__:
+        obj = getattr(bower, n)
+        if not callable(obj):
+            continue
+        out.append((n, obj))
+        if isinstance(obj, type):
+            out += [(f"{n}.{m}", f) for m, f in vars(obj).items() if not m.startswith("_") and inspect.isfunction(f)]
+    return out
+
+
+def test_every_public_function_has_an_example():
+    """help() of each function and class in ``bower.__all__``, and of each public method, shows an example."""
+    names = {t.name for t in EXAMPLES}
+    missing = [name for name, obj in _public() if not any(t.endswith("." + obj.__qualname__) for t in names)]
     assert missing == []
+
+
+def test_every_public_function_has_full_type_hints():
+    """Every parameter of every public function, class and method is annotated; so is every function's return."""
+    import inspect
+
+    bare = []
+    for name, obj in _public():
+        init = isinstance(obj, type)
+        if init:
+            obj = obj.__init__
+            if not inspect.isfunction(obj):  # BowerError: click's ClickException(message: str)
+                continue
+        sig = inspect.signature(obj)
+        bare += [f"{name}({p})" for p, v in sig.parameters.items()
+                 if v.annotation is inspect.Parameter.empty and p not in ("self", "cls")]
+        if not init and sig.return_annotation is inspect.Signature.empty:
+            bare.append(f"{name} -> ?")
+    assert bare == []
 
 
 @pytest.mark.parametrize("test", EXAMPLES, ids=[t.name for t in EXAMPLES])
