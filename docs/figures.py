@@ -20,9 +20,10 @@ Figures (NAME: what it shows, where it is shown):
   given up and position, with the break-even (docs/guides/analyze.md);
 - ``pimc-worlds``: a ``pimc-cards`` player's win-rate edge over ``default``
   by number of sampled worlds, duplicate games (docs/explanations/pimc.md);
-- ``peer-speed``: hands per second against the peer (OpenSpiel's euchre) and
-  the double-dummy solver's solves per second, numbers recorded in
-  ``benchmarks/RESULTS.md`` (docs/benchmarks.md).
+- ``peer-speed``: hands per second against the peer (OpenSpiel's euchre), the
+  double-dummy solver's solves per second by variant, and the solver against
+  the peer solver (jamesterrell/Euchre_Calculator's ``bitcore.py``) on the
+  same deals, numbers recorded in ``benchmarks/RESULTS.md`` (docs/benchmarks.md).
 
 Colours: the Okabe-Ito palette (distinguishable with the common colour-vision
 deficiencies), with markers or line styles as a second cue.
@@ -148,11 +149,12 @@ def pimc_data(worlds=PIMC_WORLDS, games: int = PIMC_GAMES, seed: int = SEED) -> 
     return pd.DataFrame(rows)
 
 
-def peer_data() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The speeds recorded in ``benchmarks/RESULTS.md``: hands/s against the peer, and the solver's solves/s.
+def peer_data() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The speeds recorded in ``benchmarks/RESULTS.md``: hands/s against the peer, the solver's solves/s, and the
+    solver's solves/s against the peer solver's.
 
-    Measured numbers, not rerun here: the peer (OpenSpiel) is not part of the
-    project. Each row names its RESULTS.md entry and command.
+    Measured numbers, not rerun here: the peers (OpenSpiel, ``bitcore.py``)
+    are not part of the project. Each row names its RESULTS.md entry and command.
     """
     hands = pd.DataFrame([
         # RESULTS.md "2026-11-29, commit 9a6ce33 (all of Ghost Hand; ...)": `benchmarks/run.py --against 9b9343e`,
@@ -179,7 +181,24 @@ def peer_data() -> tuple[pd.DataFrame, pd.DataFrame]:
         {"variant": "Hasenpfeffer\n(24 cards)", "threads": 1, "solves_per_s": 10_212, "nodes": 1_385},
         {"variant": "Hasenpfeffer\n(24 cards)", "threads": 2, "solves_per_s": 21_447, "nodes": 1_385},
     ])
-    return hands, solver
+    # RESULTS.md "2026-12-06 (evening), the double-dummy solver against the newest public euchre solver":
+    # `python -m benchmarks.peer_solver --peer PATH/TO/bitcore.py --deals 200000 --seed 1` (and `--deals 1100000
+    # --seed 2`), AMD EPYC, one thread each, the same random standard-Euchre deals, every value agreeing;
+    # positions: positions searched a solve
+    against = pd.DataFrame([
+        {"deals": "200,000 deals\n(seed 1)", "solver": "peer: bitcore.py\n(euchred / made / march)",
+         "solves_per_s": 32_782, "positions": 325},
+        {"deals": "200,000 deals\n(seed 1)", "solver": "bower, exact tricks", "solves_per_s": 26_432, "positions": 448},
+        {"deals": "200,000 deals\n(seed 1)", "solver": "bower, points mode\n(the peer's question)",
+         "solves_per_s": 49_438, "positions": 229},
+        {"deals": "1,100,000 deals\n(seed 2)", "solver": "peer: bitcore.py\n(euchred / made / march)",
+         "solves_per_s": 34_801, "positions": 305},
+        {"deals": "1,100,000 deals\n(seed 2)", "solver": "bower, exact tricks", "solves_per_s": 26_944,
+         "positions": 449},
+        {"deals": "1,100,000 deals\n(seed 2)", "solver": "bower, points mode\n(the peer's question)",
+         "solves_per_s": 50_350, "positions": 230},
+    ])
+    return hands, solver, against
 
 
 # ---- drawing ----------------------------------------------------------------------------------------
@@ -314,11 +333,11 @@ def draw_pimc(df: pd.DataFrame, path: Path) -> None:
     _save(fig, path)
 
 
-def draw_peer_speed(data: tuple[pd.DataFrame, pd.DataFrame], path: Path) -> None:
+def draw_peer_speed(data: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame], path: Path) -> None:
     from matplotlib.ticker import FuncFormatter
 
-    hands, solver = data
-    fig, (a1, a2) = _figure(2, width=9.0)
+    hands, solver, against = data
+    fig, (a1, a2, a3) = _figure(3, width=14.0)
     runs = list(dict.fromkeys(hands["run"]))
     engines = list(dict.fromkeys(hands["engine"]))
     w = 0.38
@@ -347,6 +366,20 @@ def draw_peer_speed(data: tuple[pd.DataFrame, pd.DataFrame], path: Path) -> None
     a2.set_title("The double-dummy solver")
     a2.grid(False, axis="x")
     a2.legend(loc="upper right", frameon=False, fontsize=8.5)
+    solvers = list(dict.fromkeys(against["solver"]))
+    for k, deals in enumerate(dict.fromkeys(against["deals"])):
+        g = against[against["deals"] == deals].set_index("solver").reindex(solvers)
+        x = np.arange(len(solvers)) + (k - 0.5) * w
+        bars = a3.bar(x, g["solves_per_s"] / 1e3, width=w, color=PALETTE[[2, 5][k]], label=deals.replace("\n", " "),
+                      hatch=["", "//"][k], edgecolor="white")
+        a3.bar_label(bars, [f"{v / 1e3:.1f}k" for v in g["solves_per_s"]], fontsize=8, padding=2)
+    a3.set_xticks(np.arange(len(solvers)), solvers, fontsize=8.5)
+    a3.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}k"))
+    a3.set_ylabel("standard Euchre deals solved per second")
+    a3.set_title("The solver against the peer solver (1 thread)")
+    a3.grid(False, axis="x")
+    a3.legend(loc="upper left", frameon=False, fontsize=8.5)
+    a3.set_ylim(0, against["solves_per_s"].max() / 1e3 * 1.2)
     fig.suptitle("Speed, as recorded in benchmarks/RESULTS.md", fontweight="bold")
     _save(fig, path)
 

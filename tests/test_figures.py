@@ -78,7 +78,7 @@ def test_pimc_data_is_well_formed_and_seeded(figures):
 
 
 def test_peer_data_are_the_recorded_numbers(figures):
-    hands, solver = figures.peer_data()
+    hands, solver, against = figures.peer_data()
     assert (hands["hands_per_s"] > 0).all() and (solver["solves_per_s"] > 0).all()
     # the ratios RESULTS.md quotes for each run: bower's default and random strategies against the peer
     for run, default, random in (("9a6ce33", 16.9, 22.6), ("53149d8", 34.1, 23.6)):
@@ -88,8 +88,14 @@ def test_peer_data_are_the_recorded_numbers(figures):
         assert round(g[g.index.str.contains("random strategy")].iloc[0] / peer, 1) == random
     assert set(solver["threads"]) == {1, 2} and solver.groupby("variant").size().eq(2).all()
     text = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
-    for v in [*hands["hands_per_s"], *solver["solves_per_s"]]:
+    for v in [*hands["hands_per_s"], *solver["solves_per_s"], *against["solves_per_s"]]:
         assert f"{v:,}" in text, f"{v:,} is not in benchmarks/RESULTS.md"
+    # the solver against the peer solver: the ratios RESULTS.md quotes (exact tricks, points mode) for each run
+    for deals, exact, points in (("200,000", 0.81, 1.51), ("1,100,000", 0.77, 1.45)):
+        g = against[against["deals"].str.startswith(deals + " ")].set_index("solver")["solves_per_s"]
+        peer = g[g.index.str.startswith("peer")].iloc[0]
+        assert round(g[g.index.str.contains("exact")].iloc[0] / peer, 2) == exact
+        assert round(g[g.index.str.contains("points")].iloc[0] / peer, 2) == points
 
 
 def test_every_figure_has_data_and_a_drawing(figures):
