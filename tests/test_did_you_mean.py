@@ -45,3 +45,19 @@ def test_strategies(call, message):
     with pytest.raises(StrategyError) as e:
         call()
     assert str(e.value) == message
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["simulat"], "bower: error: No such command 'simulat': did you mean 'simulate'?"),
+    (["shouldbid"], "bower: error: No such command 'shouldbid': did you mean 'should-bid'?"),
+    (["xyz"], "bower: error: No such command 'xyz'."),
+])
+def test_a_mistyped_command(argv, line, capsys):
+    """One line on stderr and status 2, the closest command named when there is one."""
+    from bower.sim.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [line]

@@ -63,6 +63,20 @@ class BowerGroup(click.Group):
             self._loaded[cmd_name] = cmd
         return self._loaded[cmd_name]
 
+    def resolve_command(self, ctx, args):
+        """click's, with the closest command named for a mistyped one (``No such command 'simulat': did you mean
+        'simulate'?``)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as e:
+            from bower.sim.text import did_you_mean  # (sim.text loads NumPy: only on this error)
+
+            name = str(args[0]) if args else ""
+            hint = "" if name in COMMANDS or name.startswith("-") else did_you_mean(name, COMMANDS)
+            if not hint:
+                raise
+            raise click.UsageError(f"No such command {name!r}{hint}", ctx=e.ctx) from None
+
     def make_context(self, info_name, args, parent=None, **extra):
         """click's, with a usage error of the group's own options as one line."""
         try:
