@@ -70,14 +70,14 @@ def read_records(path: str | os.PathLike[str], batch_size: int | None = None,
     if info["format"] == "parquet":
         import pyarrow.parquet as pq
 
-        from bower.sim.records import check_parquet_file
+        from bower.sim.records import check_parquet_file, read_batches
 
         if batch_size is None:  # read once: every record checked (records_check) before the table is handed out
             table = check_parquet_file(path, whole=True)
             return _frame(table.select(columns if columns is not None else table.column_names))
         check_parquet_file(path)
         pf = pq.ParquetFile(path)
-        return (_frame(b) for b in pf.iter_batches(batch_size=batch_size, columns=columns))
+        return (_frame(b) for b in read_batches(path, pf.iter_batches(batch_size=batch_size, columns=columns)))
     if batch_size is None:
         import pyarrow as pa
 

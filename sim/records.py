@@ -1151,8 +1151,11 @@ def check_parquet_file(path: str, whole: bool = False):
     it batch by batch (None). The strings of Ghost Hand records written by
     ``records_parquet`` (one dictionary a column, the same in every row
     group) are read as dictionaries, as the file stores them (the check
-    looks at their codes), and made plain strings on a second thread while
-    the records are checked.
+    looks at their codes); read whole, such a file goes row group by row
+    group (``_whole_by_row_group``): the next one read ahead on a thread, each
+    checked one made plain strings on another, so reading, checking and
+    casting overlap and only a row group or two is ever held twice (as
+    dictionaries and as strings).
     """
     import pyarrow.parquet as pq
 
@@ -1166,41 +1169,81 @@ def check_parquet_file(path: str, whole: bool = False):
         strings = None  # strings as dictionaries: Ghost Hand records (records_vector checks their batches whole)
         if _batch_checked((read_meta(path) or {}).get("variant")) and pf.metadata.created_by == CREATED_BY:
             strings = [c.path for c in pf.schema if c.physical_type == "BYTE_ARRAY"]
-        if whole:
-            table = pq.read_table(path, read_dictionary=strings)
+        if whole and strings is None:
+            table = pq.read_table(path)
             batches = table.select(columns or table.column_names).to_batches()
-        else:
+        elif not whole:
             table = None
-            batches = pq.ParquetFile(path, read_dictionary=strings).iter_batches(batch_size=32768, columns=columns)
+            batches = read_batches(path, pq.ParquetFile(path, read_dictionary=strings).iter_batches(
+                batch_size=32768, columns=columns))
+        else:
+            pf = pq.ParquetFile(path, read_dictionary=strings)
     except (OSError, ValueError):  # a file that cannot be read: iter_file says why, as every reader
         next(iter_file(path, columns))
         raise
-    if table is None or strings is None:
-        check_parquet(path, batches)
-        return table
+    if whole and strings is not None:
+        return _whole_by_row_group(path, pf, schema, columns)
+    check_parquet(path, batches)
+    return table
+
+
+def read_batches(path: str, batches):
+    """The batches of an iterator over a Parquet file's record batches, a damaged one a RecordsError of one line
+    (``cannot read records from PATH: Corrupt snappy compressed data.``) rather than pyarrow's OSError."""
+    it = iter(batches)
+    while True:
+        try:
+            batch = next(it, None)
+        except (OSError, ValueError) as e:
+            raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
+        if batch is None:
+            return
+        yield batch
+
+
+def _whole_by_row_group(path: str, pf, schema, columns: list[str] | None):
+    """A Parquet records file read (strings as dictionaries) row group by row group, checked, as one Table of
+    ``schema`` (plain strings).
+
+    One thread reads row group i + 1 while the records of row group i are
+    checked (``check_parquet``, in this thread); once checked, another
+    thread casts it to ``schema`` and its dictionaries are let go. (Arrow's
+    reads and casts run without the GIL.) A row group that cannot be read:
+    RecordsError, one line (``cannot read records from PATH: ...``).
+    """
     import concurrent.futures
 
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the strings made plain while the records are checked
-        jobs = _plain_strings(table, schema, pool)
-        try:
-            check_parquet(path, batches)
-        except BaseException:
-            for _, f in jobs:
-                f.cancel()
-            raise
-        import pyarrow as pa
+    import pyarrow as pa
 
-        columns = [[] for _ in table.columns]
-        for i, f in jobs:
-            columns[i].append(f.result())
-    return pa.Table.from_arrays([pa.chunked_array(c, type=schema.field(i).type) for i, c in enumerate(columns)],
-                                schema=schema)
+    from bower.sim.records_check import check_parquet
 
+    groups = pf.metadata.num_row_groups
+    reader = concurrent.futures.ThreadPoolExecutor(1)
+    caster = concurrent.futures.ThreadPoolExecutor(1)
+    casts: list = []
 
-def _plain_strings(table, schema, pool) -> list:
-    """The column chunks of ``table`` (strings read as dictionaries) cast to ``schema`` on ``pool``: (column, future).
+    def read(i: int):
+        return pf.read_row_group(i)
 
-    (Arrow's cast runs without the GIL.)
-    """
-    return [(i, pool.submit(lambda c, t: c if c.type == t else c.cast(t), chunk, schema.field(i).type))
-            for i, col in enumerate(table.columns) for chunk in col.chunks]
+    def plain(t):
+        return t.cast(schema)
+
+    def batches():
+        ahead = reader.submit(read, 0) if groups else None
+        for i in range(groups):
+            try:
+                group = ahead.result()
+            except (OSError, ValueError) as e:  # a damaged row group (a page that does not decompress...)
+                raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
+            ahead = reader.submit(read, i + 1) if i + 1 < groups else None
+            yield from group.select(columns or group.column_names).to_batches()
+            casts.append(caster.submit(plain, group))  # checked: its plain copy made while the next is checked
+            del group
+
+    try:
+        check_parquet(path, batches())
+        tables = [f.result() for f in casts]
+    finally:
+        reader.shutdown(wait=True, cancel_futures=True)
+        caster.shutdown(wait=True, cancel_futures=True)
+    return pa.concat_tables(tables) if tables else schema.empty_table()

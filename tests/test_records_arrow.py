@@ -431,3 +431,68 @@ def test_a_member_left_out_or_made_null_is_passed_only_as_the_line_check_passes_
                     except UserError as e:
                         raise AssertionError(f"line {k} with {new!r} for {m.group()!r}: {e}") from None
     assert tried > 100 and passed < tried
+
+
+# ---- a file of several row groups, read whole row group by row group (``records._whole_by_row_group``) ----------
+
+
+@pytest.fixture(scope="module")
+def ghost_groups(tmp_path_factory):
+    """A Ghost Hand Parquet file of 70,000 hands (seed 4): three row groups (32,768, 32,768 and 4,464 hands)."""
+    path = tmp_path_factory.mktemp("groups") / "r.parquet"
+    runner.simulate(variant="ghost", hands=70_000, seed=4, records_path=str(path))
+    assert [pq.ParquetFile(path).metadata.row_group(i).num_rows for i in range(3)] == [32768, 32768, 4464]
+    return str(path)
+
+
+def test_the_whole_read_of_several_row_groups_is_the_file(ghost_groups):
+    """Checked row group by row group, the frame is the file as pyarrow reads it, every column and row in order."""
+    from bower.sim.records import check_parquet_file
+
+    assert check_parquet_file(ghost_groups, whole=True).equals(pq.read_table(ghost_groups))
+    df = bower.read_records(ghost_groups)
+    assert df.equals(pq.read_table(ghost_groups).to_pandas(types_mapper=pd.ArrowDtype))
+    assert df["hand"].tolist() == list(range(70_000))
+    assert pd.concat(bower.read_records(ghost_groups, batch_size=30_000), ignore_index=True).equals(df)
+
+
+def _damaged(src: str, dst: Path) -> str:
+    """A copy of ``src`` with 200 bytes of a data page of its last row group overwritten."""
+    col = pq.ParquetFile(src).metadata.row_group(2).column(5)
+    data = bytearray(Path(src).read_bytes())
+    data[col.data_page_offset + 40: col.data_page_offset + 240] = b"\xff" * 200
+    dst.write_bytes(bytes(data))
+    return str(dst)
+
+
+def test_a_damaged_row_group_is_one_line(ghost_groups, tmp_path):
+    """A page that does not decompress, past the first row group: BowerError naming the file, whole or in
+    batches (not pyarrow's OSError)."""
+    path = _damaged(ghost_groups, tmp_path / "bad.parquet")
+    for read in (lambda: bower.read_records(path), lambda: list(bower.read_records(path, batch_size=10_000))):
+        with pytest.raises(bower.BowerError) as e:
+            read()
+        assert str(e.value).startswith(f"cannot read records from {path}: ") and "\n" not in str(e.value)
+
+
+def test_a_fault_found_mid_file_stops_the_reading_threads(ghost_groups, monkeypatch):
+    """The check's error leaves read_records as it is, and the reader and caster threads are gone after."""
+    import threading
+
+    from bower.sim import records_check
+
+    real = records_check.check_parquet
+
+    def fails_at_the_second_batch(path, batches, required=True):
+        def two():
+            for k, b in enumerate(batches):
+                if k == 1:
+                    raise records_check._records_error("record 32768: spoiled")
+                yield b
+        real(path, two(), required)
+
+    before = threading.active_count()
+    monkeypatch.setattr(records_check, "check_parquet", fails_at_the_second_batch)
+    with pytest.raises(bower.BowerError, match="record 32768: spoiled"):
+        bower.read_records(ghost_groups)
+    assert threading.active_count() == before
