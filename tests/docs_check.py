@@ -31,6 +31,13 @@ unique across all of them. A figure block starts with an HTML comment
 - ``measured: WHERE`` instead of commands: the figures that follow are timings
   or throughputs measured on the machine named; they cannot reproduce and are
   listed as SKIP.
+- ``run: python``: the first ```` ```python ```` block of the text that
+  follows is run too, as a script (``python example.py`` in the scratch
+  folder, after the ``$`` lines), so a Python example on a page runs as
+  written; it must exit 0. ``out`` stays the last ``$`` line's stdout when
+  there is one, else it is the script's.
+- ``requires: MODULE``: the block is listed as SKIP when MODULE cannot be
+  imported (an optional dependency, such as OpenSpiel of the ``bench`` extra).
 
 Usage: ``python -m tests.docs_check [--list] [--only PATTERN] [--skip PATTERN]
 [FILE ...]`` (default: README.md and every ``docs/**/*.md``); exit status 1
@@ -40,6 +47,7 @@ when any figure differs (or a command fails), 0 otherwise.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
@@ -55,6 +63,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MARK = re.compile(r"<!-- docs-check:\s*(?P<name>[^\n]*?)\n(?P<body>.*?)-->", re.S)
 BLOCK_END = re.compile(r"<!-- /docs-check -->|^#{1,6} ", re.M)
+PYTHON_FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 NUMBER = re.compile(r"^(?P<sign>[+\-−]?)(?P<int>\d{1,3}(?:,\d{3})+|\d*)(?:\.(?P<frac>\d+))?(?P<pct>%?)$")
 
 
@@ -79,6 +88,13 @@ class Block:
     measured: str | None = None
     text: str = ""
     source: str = "README.md"
+    run_python: bool = False
+    requires: list[str] = field(default_factory=list)
+
+    def python(self) -> str | None:
+        """The first ```python block of the text this block covers (``run: python``), else None."""
+        m = PYTHON_FENCE.search(self.text)
+        return m.group(1) if m else None
 
 
 def doc_files(root: Path | None = None) -> list[Path]:
@@ -129,6 +145,12 @@ def parse(readme: str, source: str = "README.md") -> list[Block]:
                 b.contains.append(s[len("contains:"):].strip())
             elif s.startswith("measured:"):
                 b.measured = s[len("measured:"):].strip()
+            elif s.startswith("run:"):
+                if s[len("run:"):].strip() != "python":
+                    raise ValueError(f"{source} line {line} ({b.name}): only 'run: python' is known, not {s!r}")
+                b.run_python = True
+            elif s.startswith("requires:"):
+                b.requires += s[len("requires:"):].split()
             elif " = " in s:
                 text, expr = (x.strip() for x in s.split(" = ", 1))
                 tol = 0.0
@@ -140,13 +162,25 @@ def parse(readme: str, source: str = "README.md") -> list[Block]:
                 b.figures.append(Figure(text, expr.strip(), tol))
             else:
                 raise ValueError(f"{source} line {line} ({b.name}): cannot read {s!r}")
-        if b.measured is None and not b.commands:
+        if b.measured is None and not b.commands and not b.run_python:
             raise ValueError(f"{source} line {line} ({b.name}): no command and not marked measured")
         rest = readme[m.end():]
-        end = BLOCK_END.search(rest)
-        b.text = MARK.sub("", rest[: end.start()] if end else rest)
+        end = _block_end(rest)
+        b.text = MARK.sub("", rest[:end])
+        if b.run_python and b.python() is None:
+            raise ValueError(f"{source} line {line} ({b.name}): 'run: python' but no ```python block follows")
         blocks.append(b)
     return blocks
+
+
+def _block_end(rest: str) -> int:
+    """Where a block's text ends in ``rest``: the next heading or ``<!-- /docs-check -->``, a ``# `` line inside a
+    fenced code block (a Python or shell comment) not counted."""
+    fences = [(f.start(), f.end()) for f in re.finditer(r"^```.*?^```", rest, re.S | re.M)]
+    for e in BLOCK_END.finditer(rest):
+        if not any(a <= e.start() < z for a, z in fences):
+            return e.start()
+    return len(rest)
 
 
 def value_of(text: str) -> tuple[float, float, bool] | None:
@@ -208,7 +242,8 @@ def helpers(j, out: str) -> dict:
 def run_block(b: Block, cache: dict, timeout: float) -> tuple[str, dict, float, str]:
     """Run a block's commands (or reuse an identical earlier run, 0 seconds): stdout, the eval namespace,
     seconds, the scratch folder."""
-    key = "\n".join(b.commands)
+    script = b.python() if b.run_python else None
+    key = "\n".join(b.commands) + ("" if script is None else "\n# run: python\n" + script)
     if key in cache:
         out, ns, _secs, scratch = cache[key]
         return out, ns, 0.0, scratch
@@ -228,6 +263,14 @@ def run_block(b: Block, cache: dict, timeout: float) -> tuple[str, dict, float, 
                 tail = (p.stderr.strip().splitlines() or ["(no stderr)"])[-1]
                 raise RuntimeError(f"`{cmd}` exited {p.returncode}: {tail}")
             out = p.stdout
+        if script is not None:
+            Path(scratch, "example.py").write_text(script, encoding="utf-8")
+            p = subprocess.run([sys.executable, "example.py"], cwd=scratch, env=env, capture_output=True, text=True,
+                               timeout=timeout)
+            if p.returncode != 0:
+                tail = (p.stderr.strip().splitlines() or ["(no stderr)"])[-1]
+                raise RuntimeError(f"the Python example exited {p.returncode}: {tail}")
+            out = out if b.commands else p.stdout
     except BaseException:
         shutil.rmtree(scratch, ignore_errors=True)
         raise
@@ -259,6 +302,10 @@ def _check(blocks: list[Block], cache: dict, timeout: float, stream) -> int:
     for b in blocks:
         if b.measured is not None:
             print(f"SKIP {b.name} ({b.source} line {b.line}): measured on {b.measured}", file=stream)
+            continue
+        absent = [m for m in b.requires if importlib.util.find_spec(m) is None]
+        if absent:
+            print(f"SKIP {b.name} ({b.source} line {b.line}): needs {', '.join(absent)}, not installed", file=stream)
             continue
         missing = [f.text for f in b.figures if f.text not in b.text]
         for t in missing:
@@ -314,7 +361,8 @@ def main(argv=None) -> int:
         blocks = [b for b in blocks if not any(p in b.name for p in a.skip.split(","))]
     if a.list:
         for b in blocks:
-            what = f"measured on {b.measured}" if b.measured is not None else " && ".join(b.commands)
+            what = f"measured on {b.measured}" if b.measured is not None else \
+                " && ".join(b.commands + (["(its Python example)"] if b.run_python else []))
             print(f"{b.name} ({b.source} line {b.line}): {what}")
             for f in b.figures:
                 print(f"    {f.text} = {f.expr}" + (f" ~ {f.tol:g}" if f.tol else ""))

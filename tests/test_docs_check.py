@@ -167,3 +167,56 @@ def test_main_reads_the_pages_and_only_picks_blocks_in_any_file(tmp_path, monkey
     (tmp_path / "docs" / "guides" / "deep.md").write_text("<!-- docs-check: page\n$ true\n-->\n")
     assert dc.main(["--list"]) == 2
     assert "used already" in capsys.readouterr().err
+
+
+RUN = """# Page
+
+<!-- docs-check: example
+run: python
+contains: 42
+-->
+```python
+print(6 * 7)
+```
+
+<!-- docs-check: with-a-file
+$ printf 7 > n.txt
+run: python
+7 = float(read("n.txt"))
+-->
+```python
+from pathlib import Path
+assert Path("n.txt").read_text() == "7"
+```
+It is 7.
+
+<!-- docs-check: optional
+requires: no_such_module_here
+run: python
+-->
+```python
+import no_such_module_here
+```
+"""
+
+
+def test_a_python_example_runs_as_written():
+    out = io.StringIO()
+    blocks = dc.parse(RUN)
+    assert [b.run_python for b in blocks] == [True, True, True] and blocks[2].requires == ["no_such_module_here"]
+    assert dc.check(blocks, stream=out) == 0, out.getvalue()
+    assert "OK   example: contains '42'" in out.getvalue() and "OK   with-a-file: 7" in out.getvalue()
+    assert "SKIP optional (README.md line 22): needs no_such_module_here, not installed" in out.getvalue()
+
+
+def test_a_failing_python_example_is_flagged():
+    out = io.StringIO()
+    assert dc.check(dc.parse(RUN.replace("print(6 * 7)", "{}['bid_rate']")), stream=out) == 1 + 1
+    assert "DIFF example (README.md line 3): the Python example exited 1: KeyError: 'bid_rate'" in out.getvalue()
+
+
+def test_run_python_needs_a_python_block():
+    with pytest.raises(ValueError, match="no ```python block follows"):
+        dc.parse("<!-- docs-check: x\nrun: python\n-->\ntext\n```sh\nls\n```\n")
+    with pytest.raises(ValueError, match="only 'run: python'"):
+        dc.parse("<!-- docs-check: x\nrun: bash\n-->\n```python\nx\n```\n")
