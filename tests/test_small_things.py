@@ -249,6 +249,7 @@ def test_the_docs_install_from_a_checkout_not_an_index():
     for page in pages:
         text = page.read_text(encoding="utf-8")
         assert not re.search(r"pip install '?bower-euchre", text), page  # no index has it
+        assert not re.search(r"pip install ['\"]?bower\b", text), page  # nor a package named bower (with an extra)
     start = (ROOT / "docs" / "getting-started.md").read_text()
     assert "pip install /path/to/bower" in start and "make dist" in start
     readme = (ROOT / "README.md").read_text()
