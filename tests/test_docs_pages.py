@@ -59,3 +59,27 @@ def test_the_api_reference_has_every_public_name():
     shown = {m.rsplit(".", 1)[-1] for m in re.findall(r"^::: (bower[\w.]*)", text, re.M)}
     missing = [n for n in bower.__all__ if callable(getattr(bower, n)) and n not in shown]
     assert missing == []
+
+
+VARIANT_PAGES = {"ghost": "ghost-hand.md", "cutthroat": "cutthroat.md", "hasenpfeffer": "hasenpfeffer.md",
+                 "euchre": "euchre.md"}
+
+
+def test_every_variant_has_a_page_with_every_rule_option():
+    """docs/variants/: a page per variant, each rule option a row of its table with every value it takes."""
+    from bower.sim.variants import get_variant, names
+
+    assert sorted(VARIANT_PAGES) == sorted(names())
+    missing = []
+    for name, page in VARIANT_PAGES.items():
+        text = (ROOT / "docs" / "variants" / page).read_text(encoding="utf-8")
+        assert f"variants/{page}" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+        for opt in get_variant(name).options:
+            row = re.search(rf"^\| `{opt.name}` \|(.*)$", text, re.M)
+            if row is None:
+                missing.append(f"{page}: {opt.name}")
+                continue
+            shown = str(row.group(1))
+            missing += [f"{page}: {opt.name}={c}" for c in opt.values
+                        if f"`{str(c).lower() if isinstance(c, bool) else c}`" not in shown]
+    assert missing == []
