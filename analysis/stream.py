@@ -786,7 +786,7 @@ def open_records(path: str) -> dict:
     """
     from bower.sim.records import read_meta
     from bower.sim.records_check import check_play, check_record, iter_file, label, parse_line
-    from bower.sim.variants import all_variants, names
+    from bower.sim.variants import named, names
 
     lower = str(path).lower()
     if not (lower.endswith(".jsonl") or lower.endswith(".parquet")):
@@ -795,7 +795,6 @@ def open_records(path: str) -> dict:
         raise _records_error(f"cannot read records from {path}: it is a directory")
     if not os.path.exists(path):
         raise _records_error(f"no records file {path}")
-    known = {v.name: v for v in all_variants()}
     not_ours = f"{path}: record 0 is not a bower hand record of a known variant ({', '.join(names())})"
     info = {"format": "parquet" if lower.endswith(".parquet") else "jsonl", "schema": None}
     if info["format"] == "parquet":
@@ -834,9 +833,9 @@ def open_records(path: str) -> dict:
         if first is None:
             raise _records_error(f"{path} holds no records")
         info["total"] = file_size(path)
-    if not isinstance(first, dict) or first.get("variant") not in known:
+    info["variant"] = named(first.get("variant") if isinstance(first, dict) else None)
+    if info["variant"] is None:
         raise _records_error(not_ours)
-    info["variant"] = known[first["variant"]]
     # record 0 checked in full by the layer every reader shares (its rules above all); the others by the columns
     v, _, rec0, maker = check_record(first, first_where, info["variant"], tuple(info["variant"].record_fields))
     check_play(v, rec0, maker, first_where)

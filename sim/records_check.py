@@ -854,10 +854,9 @@ def _chunks(items, size: int):
 
 def _first_record(path, rec: dict, where: str, required: bool):
     """(variant, fields each record needs) from a file's record 0; RecordError unless it is of a known variant."""
-    from bower.sim.variants import all_variants, names
+    from bower.sim.variants import named, names
 
-    name = rec.get("variant")
-    if not isinstance(name, str) or name not in {v.name for v in all_variants()}:
+    if named(rec.get("variant")) is None:
         raise RecordError(f"{path}: record 0 is not a bower hand record of a known variant ({', '.join(names())})")
     v, rules, rec2, _ = check_record(rec, where)
     return v, rules, (tuple(sorted(v.record_fields)) if required else ())

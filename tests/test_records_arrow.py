@@ -496,3 +496,40 @@ def test_a_fault_found_mid_file_stops_the_reading_threads(ghost_groups, monkeypa
     with pytest.raises(bower.BowerError, match="record 32768: spoiled"):
         bower.read_records(ghost_groups)
     assert threading.active_count() == before
+
+
+# ---- the variant of a file: by its exact name, loading no other variant ------------------------------------------
+
+
+def test_a_variant_is_named_exactly():
+    from bower.sim.variants import named
+
+    assert named("ghost").name == "ghost" and named("euchre").name == "euchre"
+    assert named("standard") is None and named("GHOST") is None and named(" ghost") is None  # no alias, no case
+    assert named(None) is None and named(3) is None and named("bridge") is None
+
+
+@pytest.mark.parametrize("name", ["bridge", "standard", "Ghost", None])
+def test_a_file_of_no_known_variant_is_one_line(ghost, tmp_path, name):
+    """Record 0's ``variant`` must be a variant's own name (an alias is not a record's), for every reader."""
+    first, *rest = Path(ghost[0]).read_text().splitlines()
+    rec = json.loads(first)
+    rec["variant"] = name
+    path = tmp_path / "other.jsonl"
+    path.write_text("\n".join([json.dumps(rec), *rest]) + "\n")
+    with pytest.raises(bower.BowerError, match="record 0 is not a bower hand record of a known variant "
+                                               r"\(ghost, cutthroat, hasenpfeffer, euchre\)"):
+        bower.read_records(str(path))
+
+
+def test_reading_a_ghost_hand_file_loads_no_other_variant(ghost):
+    """Only the registry's packages up to the file's variant are imported (their kernels' modules with them)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, bower; bower.read_records(sys.argv[1]); "
+            "print(sorted(k for k in ('cutthroat', 'hasenpfeffer', 'euchre') "
+            "if f'bower.sim.variants.{k}' in sys.modules or f'bower.kernels.{k}' in sys.modules))")
+    for path in ghost:
+        out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True).stdout
+        assert out.strip() == "[]", path

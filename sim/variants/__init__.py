@@ -31,6 +31,22 @@ def all_variants() -> list:
     return [_load(k) for k in _PACKAGES]
 
 
+def named(name):
+    """The ``Variant`` whose name is exactly ``name`` (no alias, no other case), else None.
+
+    Only the packages up to it, in registry order, are loaded: a Ghost Hand
+    records file is read without loading (and compiling nothing of) the
+    other variants' modules and kernels.
+    """
+    if not isinstance(name, str):
+        return None
+    for k in _PACKAGES:
+        v = _load(k)
+        if v.name == name:
+            return v
+    return None
+
+
 def get_variant(name):
     """The ``Variant`` called ``name`` or one of its aliases (any case); RuleError naming the known ones otherwise."""
     if not isinstance(name, str):
