@@ -457,6 +457,43 @@ def test_a_euchre_deal_of_the_two_partners_alone_is_refused(capsys, tmp_path, mo
     assert listing(tmp_path) == []
 
 
+# a record's ``dd`` object (bower solve --records) that analyze's double-dummy tables would have read as written:
+# tricks past a hand's 5 (or below 0) or a trump that is no suit was counted without a word, and a malformed one
+# was named without its file and line
+DD_CASES = {
+    "tricks-99": ({"tricks": 99, "table": {}}, "field 'dd.tricks' is 99, not a number of tricks (0..5)"),
+    "tricks-negative": ({"tricks": -1}, "field 'dd.tricks' is -1, not a number of tricks (0..5)"),
+    "table-past-the-hand": ({"tricks": 3, "table": {"S": 3, "H": 6}}, "field 'dd.table.H' is 6, "
+                                                                       "not a number of tricks (0..5)"),
+    "table-key-not-a-suit": ({"tricks": 3, "table": {"X": 2}}, "field 'dd.table' has key 'X', not a suit (C, S, D, H)"),
+    "table-key-two-suits": ({"tricks": 3, "table": {"CS": 2}}, "field 'dd.table' has key 'CS', not a suit "
+                                                               "(C, S, D, H)"),
+    "a-number": (5, "field 'dd' is 5, not a bower dd object ({'tricks': n, 'table': {suit: n}}: see bower solve "
+                    "--records)"),
+    "tricks-1e400": ({"tricks": "@1e400@"}, "field 'dd' is {'tricks': 1e400}, not a bower dd object "
+                                            "({'tricks': n, 'table': {suit: n}}: see bower solve --records)"),
+}
+
+
+@pytest.mark.parametrize("reader", ["analyze", "lib-analyze"])
+@pytest.mark.parametrize("case", list(DD_CASES))
+def test_a_malformed_dd_object_is_named_with_its_file_and_line(valid, capsys, tmp_path, monkeypatch, case, reader):
+    monkeypatch.chdir(tmp_path)
+    recs = json.loads(json.dumps(valid["euchre"]))
+    i = _played(recs)
+    recs[i]["dd"] = DD_CASES[case][0]
+    text = "\n".join(json.dumps(r) for r in recs) + "\n"
+    (tmp_path / "in.jsonl").write_text(text.replace('"@1e400@"', "1e400"))
+    want = f"bower: error: in.jsonl: record {i} (line {i + 1}): {DD_CASES[case][1]}"
+    if reader == "lib-analyze":
+        with pytest.raises(bower.BowerError) as e:
+            bower.analyze("in.jsonl")
+        assert "bower: error: " + e.value.format_message() == want
+    else:
+        assert run(capsys, "analyze", "in.jsonl") == (2, "", want + "\n")
+    assert listing(tmp_path) == ["in.jsonl"]
+
+
 def test_should_bid_samples_past_the_old_cap_are_used(capsys):
     # 200,000 was once a silent cap: a count past it is used as asked (past 1e9 refused, test_a_huge_number)
     code, out, err = run(capsys, "should-bid", "JH JD AH KH 9S TC", "--samples", "200001", "--json", "--threads", "1")
