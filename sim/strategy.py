@@ -18,6 +18,7 @@ import tomllib
 import numpy as np
 
 from bower.sim.errors import UserError
+from bower.sim.limits import STRATEGY_FIFO_WAIT
 from bower.sim.text import did_you_mean, limit_text, number_text
 
 
@@ -127,7 +128,7 @@ def _deep_key(text: str) -> bool:
                for m in _DOTTED.finditer(text))
 
 
-FIFO_WAIT = 5.0  # seconds a strategy file that is a FIFO may take to say something before it is given up on
+FIFO_WAIT = STRATEGY_FIFO_WAIT  # seconds a strategy file that is a FIFO may take to say something (sim/limits.py)
 
 
 def _read_text(path: str) -> bytes:

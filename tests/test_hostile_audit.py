@@ -380,8 +380,9 @@ FIFO_COMMANDS = {
 
 # One child process runs the four commands one after another (its start is most of each run's time), each in a
 # folder of its own holding the FIFO, and prints a JSON line per command. The strategy file's wait for a FIFO's
-# writer (``strategy.FIFO_WAIT``, 5 s) is cut to a tenth of a second there: no writer ever comes, so the wait's
-# length changes only how long the run takes (a records input that is a FIFO is refused at once, without a wait).
+# writer (``strategy.FIFO_WAIT``, from ``limits.STRATEGY_FIFO_WAIT``: 5 s) is cut to a tenth of a second there: no
+# writer ever comes, so the wait's length changes only how long the run takes (a records input that is a FIFO is
+# refused at once, without a wait).
 _FIFO_CHILD = """
 import contextlib, io, json, os, sys
 from bower.sim import strategy
@@ -438,6 +439,22 @@ def test_a_fifo_with_no_writer(fifo_runs, command):
     assert len(lines) == 1 and lines[0].startswith("bower: error: "), err[-2000:]
     assert _fifo_name(command) in lines[0], lines[0]
     assert after == before
+
+
+def test_the_waits_the_docs_state_are_the_limits():
+    # every wait has a limit, stated where a user looks (conventions.md's table; the strategy guide for the FIFO)
+    from bower.sim import strategy
+    from bower.sim.distributed import DEFAULT_TIMEOUT_S
+    from bower.sim.limits import BOT_TIMEOUT, STRATEGY_FIFO_WAIT
+
+    docs = ROOT / "docs"
+    table = (docs / "reference" / "conventions.md").read_text()
+    assert f"`--scheduler-timeout` seconds (default {DEFAULT_TIMEOUT_S:g}, or `BOWER_SCHEDULER_TIMEOUT`)" in table
+    assert f"`--bot-timeout` seconds (default {BOT_TIMEOUT:g})" in table
+    assert f"(`--strategy <(...)`) to be written to | {STRATEGY_FIFO_WAIT:g} seconds (fixed) |" in table
+    guide = " ".join((docs / "guides" / "strategies.md").read_text().split())
+    assert f"refused in one line if nothing writes to it within {STRATEGY_FIFO_WAIT:g} seconds" in guide
+    assert strategy.FIFO_WAIT == STRATEGY_FIFO_WAIT
 
 
 # ---------------------------------------------------------------- answers that were wrong without a word
