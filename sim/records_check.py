@@ -34,6 +34,7 @@ import re
 
 from bower.sim.cards import JOKER, CardError, card_str, parse_card
 from bower.sim.errors import UserError, not_a_file
+from bower.sim.text import WrittenFloat
 
 MAX_DEPTH = 32  # JSON nesting a record may have (a record needs 4: plays -> pair -> value)
 SEAT_TEXT = re.compile(r"[0-9]{1,2}")  # a seat written as a string: ASCII digits only ("²" is not one)
@@ -88,19 +89,6 @@ def _text_depth_ok(raw: bytes, limit: int = MAX_DEPTH) -> bool:
             return True
         brackets = brackets.replace(b"[]", b"")
     return not brackets
-
-
-class WrittenFloat(float):
-    """A JSON number past a float's range (``1e400``, read as inf): still that float, but shown (``repr``) as the
-    record wrote it, so a message names what the file says, not ``inf``."""
-
-    def __new__(cls, text: str):
-        x = super().__new__(cls, text)
-        x.text = text
-        return x
-
-    def __repr__(self) -> str:
-        return self.text
 
 
 def _json_float(text: str) -> float:

@@ -368,6 +368,45 @@ def test_a_huge_number(capsys, tmp_path, monkeypatch, case):
     assert listing(tmp_path) == before
 
 
+# a number past a float's range is named as it was written, never as the inf it reads as (as a record's 1e400 is)
+WRITTEN_CASES = {
+    "should-bid-tau": (["should-bid", "JH JD AH KH 9S TC", "--tau", HUGE, "--samples", "10"],
+                       f"--tau must be a number >= 0, got {HUGE}"),
+    "should-bid-epsilon-negative": (["should-bid", "JH JD AH KH 9S TC", "--epsilon", "-1e400", "--samples", "10"],
+                                    "--epsilon must be at least 0 and below 1, got -1e400"),
+    "experiment-bot-timeout": (["experiment", "default", "default", "--games", "10", "--bot-timeout", HUGE],
+                               f"Invalid value for '--bot-timeout': {HUGE} is not a positive number of seconds"),
+    "sweep-param": (["sweep", "--param", f"bid_3={HUGE}", "--games", "10"],
+                    f"bad value {HUGE} for strategy parameter 'bid_3' in --param (a finite number)"),
+    "strategy-toml": (["simulate", "--hands", "10", "--strategy", "p.toml"],
+                      "bad value 1e400 for strategy parameter 'bid_3' in p.toml (a finite number)"),
+    "strategy-toml-pimc_worlds": (["simulate", "--hands", "10", "--strategy", "w.toml"],
+                                  "bad value -1E400 for strategy parameter 'pimc_worlds' in w.toml "
+                                  "(a whole number from 0 to 10,000)"),
+}
+
+
+@pytest.mark.parametrize("case", list(WRITTEN_CASES))
+def test_a_number_past_a_float_is_named_as_written(capsys, tmp_path, monkeypatch, case):
+    args, want = WRITTEN_CASES[case]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.toml").write_text('base = "default"\nbid_3 = 1e400\n')
+    (tmp_path / "w.toml").write_text('base = "pimc-fast"\npimc_worlds = -1E400\n')
+    assert run(capsys, *args) == (2, "", f"bower: error: {want}\n")
+    assert listing(tmp_path) == ["p.toml", "w.toml"]
+
+
+def test_a_number_in_range_or_inf_itself_reads_as_a_float():
+    from bower.sim.text import WrittenFloat, written_float
+
+    assert [type(written_float(t)) for t in ("0.25", " 1e-999", "inf", "-Infinity", "nan")] == [float] * 5
+    assert (written_float("0.25"), written_float("1e-999"), repr(written_float("-inf"))) == (0.25, 0.0, "-inf")
+    big = written_float(" 1e400 ")
+    assert type(big) is WrittenFloat and big == float("inf") and repr(big) == "1e400"
+    with pytest.raises(ValueError):
+        written_float("1e4OO")
+
+
 # ---------------------------------------------------------------- a FIFO with no writer
 
 FIFO_COMMANDS = {
