@@ -17,7 +17,10 @@ The commands: ``simulate --records`` into JSONL and into Parquet, ``solve
 --records`` of a Euchre file, two PIMC runs of the Ghost Hand (``simulate
 --strategy pimc-fast --records``, and ``should-bid --playout pimc``, which
 prints its answer on stdout only at the end), and a ``simulate --records``
-that must compile its kernels (a Numba cache folder of its own, empty). Hypothesis runs with a
+that must compile its kernels (a Numba cache folder of its own, empty). In
+the PIMC runs the first examples' signals land while the modules load, the
+later ones' (1.4 and 2.6 s) inside the one long PIMC kernel call (a stack
+dump at those moments showed it, 2026-12, on a loaded 2-core machine). Hypothesis runs with a
 fixed seed and without shrinking (each example is a process); its first
 examples draw every signal set, which the test asserts. The children wait
 in a subprocess while the test sleeps: the file is one ``xdist_group`` so
