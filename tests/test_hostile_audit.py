@@ -194,6 +194,33 @@ def test_malformed_parquet(valid, capsys, tmp_path, monkeypatch, case, reader):
     assert path.name in line, line
 
 
+# an EGN transcript (replay's other reader) names a number past a float's range as written, not as Infinity
+EGN_CASES = {
+    "dealer-1e400": (('"dealer": 0', '"dealer": 1e400'), "deal 0: field 'dealer' is 1e400, not a seat 0 to 3"),
+    "deal-number-negative": (('"dealNumber": 0', '"dealNumber": -1E400'),
+                             "deal 0: field 'dealNumber' is -1E400, not a whole number"),
+    "initial-score": (('"initialScore": [\n      0,', '"initialScore": [\n      1e400,'),
+                      "field 'metadata.initialScore' is [1e400, 0], not two whole numbers"),
+}
+
+
+@pytest.mark.parametrize("reader", ["replay", "lib-replay"])
+@pytest.mark.parametrize("case", list(EGN_CASES))
+def test_a_number_past_a_float_in_an_egn_file_is_named_as_written(capsys, tmp_path, monkeypatch, case, reader):
+    monkeypatch.chdir(tmp_path)
+    (old, new), want = EGN_CASES[case]
+    text = (ROOT / "tests" / "data" / "egn" / "Custom Scenario.egn").read_text()
+    assert old in text
+    (tmp_path / "in.egn").write_text(text.replace(old, new, 1))
+    if reader == "lib-replay":
+        with pytest.raises(bower.BowerError) as e:
+            bower.replay("in.egn")
+        assert e.value.format_message() == f"in.egn: {want}"
+    else:
+        assert run(capsys, "replay", "in.egn") == (2, "", f"bower: error: in.egn: {want}\n")
+    assert listing(tmp_path) == ["in.egn"]
+
+
 # ---------------------------------------------------------------- scheduler addresses
 
 NOT_AN_ADDRESS = "is not a scheduler address: give tcp://HOST:PORT (or HOST:PORT) or local:N"

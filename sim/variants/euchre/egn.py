@@ -50,10 +50,12 @@ sequence) is an ``EgnError``: one line naming the file, the deal and the field.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from bower.sim.records import RecordsError, _AtomicFile, bower_version
 from bower.sim.rules import RULES_VERSION
+from bower.sim.text import WrittenFloat, written_float
 
 FILE_TYPE = "Euchre Game Notation"
 VERSION = "1.4"
@@ -165,8 +167,24 @@ def _card(text, where: str, trump: str | None = None) -> str:
     return rank + suit.upper()
 
 
+def _written(value):
+    """``value`` with each number past a float's range (``WrittenFloat``) as a marked string of its text."""
+    if isinstance(value, WrittenFloat):
+        return f"\0{value.text}\0"
+    if isinstance(value, list):
+        return [_written(x) for x in value]
+    if isinstance(value, dict):
+        return {k: _written(x) for k, x in value.items()}
+    return value
+
+
 def _shown(value) -> str:
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
+    """``value`` as a message shows it: JSON (a number past a float's range as the file wrote it, ``1e400``, not
+    ``Infinity``), a string in quotes; cut to 40 characters."""
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        text = re.sub(r'"\\u0000(.*?)\\u0000"', r"\1", json.dumps(_written(value), ensure_ascii=False))
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -278,7 +296,7 @@ def _load(path) -> dict:
     except UnicodeDecodeError:
         raise EgnError(f"{path} is not UTF-8 text") from None
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_float=written_float)  # 1e400 named as written, not Infinity
     except (ValueError, RecursionError) as e:
         raise EgnError(f"{path} is not JSON ({getattr(e, 'msg', 'too deep')})") from None
     if not isinstance(doc, dict) or doc.get("fileType") != FILE_TYPE:
