@@ -434,6 +434,34 @@ def test_a_number_in_range_or_inf_itself_reads_as_a_float():
         written_float("1e4OO")
 
 
+# an input of 100,000 characters echoed by its message: the line shows its first 60 and "...", not all of it (a
+# line of 100 kB it was)
+LONG = "9" * 100_000
+LONG_CASES = {
+    "variant": ["simulate", "--hands", "10", "--variant", LONG],
+    "threads": ["simulate", "--hands", "10", "--threads", LONG],
+    "position": ["should-bid", "JH JD AH KH 9S TC", "--position", LONG],
+    "rule": ["simulate", "--hands", "10", "--rule", f"swap={LONG}"],
+    "strategy": ["simulate", "--hands", "10", "--strategy", LONG],
+    "equity-score": ["equity", "--score", f"{LONG},0"],
+}
+
+
+@pytest.mark.parametrize("case", list(LONG_CASES))
+def test_a_long_input_is_shown_cut(capsys, case):
+    code, out, err = run(capsys, *LONG_CASES[case])
+    assert (code, out) == (2, "")
+    assert err.startswith("bower: error: ") and err.count("\n") == 1 and len(err) < 400, err[:500]
+    assert "'" + "9" * 59 + "..." in err and "9" * 60 not in err  # the word's first 60 characters, its quote one
+
+
+def test_a_long_input_is_cut_in_the_library_too():
+    with pytest.raises(bower.BowerError) as e:
+        bower.simulate(variant="x" * 100_000, hands=10)
+    want = "unknown variant '" + "x" * 59 + "... (known: ghost, cutthroat, hasenpfeffer, euchre)"
+    assert str(e.value) == e.value.format_message() == want
+
+
 # ---------------------------------------------------------------- a FIFO with no writer
 
 FIFO_COMMANDS = {
