@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 
 from bower.sim.cards import JOKER, CardError, card_str, parse_card
 from bower.sim.errors import UserError, not_a_file
@@ -107,7 +108,10 @@ def parse_line(raw: bytes, where: str, first: bool = False) -> dict:
     except RecursionError:
         raise RecordError(f"{where} is nested too deeply (more than {MAX_DEPTH} levels)") from None
     except ValueError as e:
-        raise RecordError(f"{where} is not JSON ({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
+        if not hasattr(e, "colno"):  # Python's limit on the digits of a whole number, not a fault of the JSON
+            raise RecordError(f"{where} holds a whole number of more than {sys.get_int_max_str_digits():,} digits "
+                              "(no field holds one so long)") from None
+        raise RecordError(f"{where} is not JSON ({e.msg}, column {e.colno})") from None
     if not isinstance(rec, dict):
         raise RecordError(f"{where} is not a JSON object")
     if not _text_depth_ok(raw) and not _depth_ok(rec):

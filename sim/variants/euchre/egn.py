@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 
 from bower.sim.records import RecordsError, _AtomicFile, bower_version
@@ -297,8 +298,13 @@ def _load(path) -> dict:
         raise EgnError(f"{path} is not UTF-8 text") from None
     try:
         doc = json.loads(text, parse_float=written_float)  # 1e400 named as written, not Infinity
-    except (ValueError, RecursionError) as e:
-        raise EgnError(f"{path} is not JSON ({getattr(e, 'msg', 'too deep')})") from None
+    except RecursionError:
+        raise EgnError(f"{path} is not JSON (too deep)") from None
+    except ValueError as e:
+        if not hasattr(e, "colno"):  # Python's limit on the digits of a whole number, not a fault of the JSON
+            raise EgnError(f"{path} holds a whole number of more than {sys.get_int_max_str_digits():,} digits "
+                           "(no field holds one so long)") from None
+        raise EgnError(f"{path} is not JSON ({e.msg})") from None
     if not isinstance(doc, dict) or doc.get("fileType") != FILE_TYPE:
         raise EgnError(f"{path} is not an EGN file (field 'fileType' is not {FILE_TYPE!r})")
     version = doc.get("version")
