@@ -1083,7 +1083,8 @@ def analyze(path: str, info: dict, params: dict, threads: int | None = None, sol
                 solved += dd.attach_dd(v, recs)
                 if dd_progress is not None:
                     dd_progress(solved, to_solve)
-            frame = dd.hand_frame(v, recs, offset=start)
+            frame = dd.hand_frame(v, recs, offset=start,
+                                  where=lambda i: _with_line(path, parquet, i, f"{path}: record {i}{{line}}"))
             if len(frame):
                 folded = dd.fold_more(folded, frame)
             start += len(recs)

@@ -38,6 +38,8 @@ from bower.sim.text import given_text
 LOCAL_MAX_WORKERS = 1024  # ``local:N``: at most this many worker processes
 DEFAULT_TIMEOUT_S = 30.0  # seconds to reach the scheduler and have its first answer, or to get it back once lost
 MAX_TIMEOUT_S = 86_400.0  # --scheduler-timeout / BOWER_SCHEDULER_TIMEOUT: at most a day
+STOP_GRACE_S = 0.25  # a signal's stop: seconds local:N's worker processes get to close before they are killed
+# (Dask's own close gives a worker 4 s, and one inside a kernel call, PIMC's, cannot stop before the call ends)
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # the protocols of a scheduler address (tcp:// when none is given)
 DEFAULT_PORT = 8786
 _ADDRESS = re.compile(r"(?:(?P<scheme>[^:/]*)://)?"  # [PROTOCOL://]
@@ -66,7 +68,7 @@ class Local:
         for job in jobs:
             yield fn(job)
 
-    def close(self) -> None:
+    def close(self, stop: bool = False) -> None:
         """Nothing to release."""
 
 
@@ -99,11 +101,15 @@ def session(scheduler=None):
         return
     ex = _LOCAL if scheduler is None else _open_dask(scheduler)
     token = _CURRENT.set(ex)
+    stop = False
     try:
         yield ex
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP (bower.sim.errors): the workers are not waited for
+        stop = True
+        raise
     finally:
         _CURRENT.reset(token)
-        ex.close()
+        ex.close(stop=stop)
 
 
 # ---- the worker side -------------------------------------------------------------------------------
@@ -713,17 +719,38 @@ class Dask:
                 with contextlib.suppress(Exception):
                     f.cancel()
 
-    def close(self) -> None:
-        """Close the client and the run's own LocalCluster; Dask's logging back as it was."""
+    def close(self, stop: bool = False) -> None:
+        """Close the client and the run's own LocalCluster; Dask's logging back as it was.
+
+        ``stop``: a signal stops the run, so the LocalCluster's worker
+        processes get ``STOP_GRACE_S`` to close before they are killed: one
+        busy in a kernel call cannot close before the call ends, and Dask's
+        own close waits 4 s for it, past the 2 s a stop may take.
+        """
         try:
             if self.owned:
                 with contextlib.suppress(Exception):
                     self.client.close(timeout=5)
                 if self.cluster is not None:
+                    if stop:
+                        with contextlib.suppress(Exception):
+                            self._kill_workers()
                     with contextlib.suppress(Exception):
                         self.cluster.close(timeout=10)
         finally:
             self.quiet.restore()
+
+    def _kill_workers(self) -> None:
+        """Close every worker of the run's own LocalCluster at once, each killed after ``STOP_GRACE_S``."""
+        import asyncio
+
+        nannies = [w for w in self.cluster.workers.values() if hasattr(w, "kill")]  # processes (Nanny) only
+
+        async def close_all():
+            await asyncio.gather(*(w.close(timeout=STOP_GRACE_S, reason="bower-stop") for w in nannies),
+                                 return_exceptions=True)
+
+        self.cluster.sync(close_all, callback_timeout=4 * STOP_GRACE_S + 5)
 
 
 def numba_threads(_job=None) -> int:

@@ -11,6 +11,7 @@ so every cleanup that runs on Ctrl-C (temporary ``.bower-*.part`` files,
 
 from __future__ import annotations
 
+import re
 from typing import IO
 
 import click
@@ -19,11 +20,19 @@ EXIT_BAD_INPUT = 2  # bad input, a fault (a full disk, an unreadable file)
 EXIT_INTERRUPTED = 130  # SIGINT (Ctrl-C): 128 + 2
 EXIT_TERMINATED = 143  # SIGTERM (kill, timeout, systemd, batch schedulers): 128 + 15
 EXIT_HUNG_UP = 129  # SIGHUP (the terminal or the ssh session closed): 128 + 1
+LONG_WORD = 200  # characters: a word of an error line past this (100,000 digits typed in) is shown cut
+_LONG_WORD = re.compile(r"\S{%d,}" % (LONG_WORD + 1))
 
 
 def one_line(text: str) -> str:
     """``text`` with its lines joined by spaces, so an error is always one line."""
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+def short_words(text: str) -> str:
+    """``text`` with each word (a run without spaces) past ``LONG_WORD`` characters cut to its first 60 and
+    ``...``: an input of any length, echoed by a message, leaves a line a person can read."""
+    return _LONG_WORD.sub(lambda m: m.group()[:60] + "...", text)
 
 
 def os_reason(e: OSError) -> str:
@@ -81,6 +90,13 @@ class UserError(click.ClickException):
     """
 
     exit_code = EXIT_BAD_INPUT
+
+    def format_message(self) -> str:
+        """The message, each word past ``LONG_WORD`` characters cut (``short_words``)."""
+        return short_words(self.message)
+
+    def __str__(self) -> str:
+        return self.format_message()
 
     def show(self, file: IO[str] | None = None) -> None:
         """Print ``bower: error: MESSAGE`` (one line) on stderr, or on ``file``.

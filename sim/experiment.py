@@ -26,7 +26,7 @@ from bower.sim import runner
 from bower.sim.progress import rounded_notice
 from bower.sim.rules import RULES_VERSION, get_variant
 from bower.sim.strategy import StrategyError, check_value, load_strategy, to_vector
-from bower.sim.text import did_you_mean
+from bower.sim.text import did_you_mean, written_float
 
 
 def all_assignments(n_strategies: int, seats: int = 3) -> np.ndarray:
@@ -328,7 +328,7 @@ def parse_range(text: str, variant="ghost") -> tuple[str, list[float]]:
                             f"{did_you_mean(name, v.param_names)}")
     parts = spec.split(":")
     try:
-        nums = [float(p) for p in parts]
+        nums = [written_float(p) for p in parts]  # 1e999 named as written, not inf
     except ValueError:
         raise StrategyError(f"--param {text!r}: START:STOP:STEP must be numbers") from None
     if len(nums) == 1:

@@ -8,3 +8,5 @@ MAX_SAMPLES = 10**9  # should-bid: effective deals per action one question may a
 MAX_SEED = 2**64 - 1  # seeds are whole numbers from 0 to this (the CLI's --seed and BOWER_SEED too)
 
 BOT_TIMEOUT = 60.0  # seconds a Python bot may take to answer one call of an experiment (``--bot-timeout``)
+STRATEGY_FIFO_WAIT = 5.0  # seconds a strategy file that is a FIFO (``--strategy <(...)``) may take to be written to
+# before it is refused: fixed (a process substitution's writer starts at once; a FIFO nothing writes to is a mistake)

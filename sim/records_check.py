@@ -31,9 +31,11 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 
 from bower.sim.cards import JOKER, CardError, card_str, parse_card
 from bower.sim.errors import UserError, not_a_file
+from bower.sim.text import WrittenFloat
 
 MAX_DEPTH = 32  # JSON nesting a record may have (a record needs 4: plays -> pair -> value)
 SEAT_TEXT = re.compile(r"[0-9]{1,2}")  # a seat written as a string: ASCII digits only ("²" is not one)
@@ -90,19 +92,6 @@ def _text_depth_ok(raw: bytes, limit: int = MAX_DEPTH) -> bool:
     return not brackets
 
 
-class WrittenFloat(float):
-    """A JSON number past a float's range (``1e400``, read as inf): still that float, but shown (``repr``) as the
-    record wrote it, so a message names what the file says, not ``inf``."""
-
-    def __new__(cls, text: str):
-        x = super().__new__(cls, text)
-        x.text = text
-        return x
-
-    def __repr__(self) -> str:
-        return self.text
-
-
 def _json_float(text: str) -> float:
     x = float(text)
     return WrittenFloat(text) if math.isinf(x) else x
@@ -119,7 +108,10 @@ def parse_line(raw: bytes, where: str, first: bool = False) -> dict:
     except RecursionError:
         raise RecordError(f"{where} is nested too deeply (more than {MAX_DEPTH} levels)") from None
     except ValueError as e:
-        raise RecordError(f"{where} is not JSON ({getattr(e, 'msg', e)}, column {getattr(e, 'colno', '?')})") from None
+        if not hasattr(e, "colno"):  # Python's limit on the digits of a whole number, not a fault of the JSON
+            raise RecordError(f"{where} holds a whole number of more than {sys.get_int_max_str_digits():,} digits "
+                              "(no field holds one so long)") from None
+        raise RecordError(f"{where} is not JSON ({e.msg}, column {e.colno})") from None
     if not isinstance(rec, dict):
         raise RecordError(f"{where} is not a JSON object")
     if not _text_depth_ok(raw) and not _depth_ok(rec):

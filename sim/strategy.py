@@ -18,7 +18,8 @@ import tomllib
 import numpy as np
 
 from bower.sim.errors import UserError
-from bower.sim.text import did_you_mean, limit_text, number_text
+from bower.sim.limits import STRATEGY_FIFO_WAIT
+from bower.sim.text import did_you_mean, limit_text, number_text, written_float
 
 
 class StrategyError(UserError, ValueError):
@@ -127,7 +128,7 @@ def _deep_key(text: str) -> bool:
                for m in _DOTTED.finditer(text))
 
 
-FIFO_WAIT = 5.0  # seconds a strategy file that is a FIFO may take to say something before it is given up on
+FIFO_WAIT = STRATEGY_FIFO_WAIT  # seconds a strategy file that is a FIFO may take to say something (sim/limits.py)
 
 
 def _read_text(path: str) -> bytes:
@@ -171,7 +172,7 @@ def load_toml(path: str, variant="ghost") -> dict[str, float]:
         if _deep_key(text):
             raise StrategyError(f"strategy file {path} is not valid TOML: a key of more than {MAX_KEY_PARTS} "
                                 "dotted parts (tables nested too deeply)")
-        data = tomllib.loads(text)
+        data = tomllib.loads(text, parse_float=written_float)  # 1e400 named as written, not inf
     except StrategyError:  # _read_text's own (a ValueError, not a TOML fault)
         raise
     except OSError as e:

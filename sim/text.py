@@ -36,6 +36,27 @@ def whole_number(text: str) -> int:
     return int(d)
 
 
+class WrittenFloat(float):
+    """A number written past a float's range (``1e400``, read as inf): still that float, but shown (``repr``) as
+    it was written, so a message names what the user or the file wrote, not ``inf``."""
+
+    def __new__(cls, text: str):
+        x = super().__new__(cls, text)
+        x.text = text
+        return x
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def written_float(text: str) -> float:
+    """``float(text)``, but a number written past a float's range (``1e999``, not ``inf`` itself) as a
+    ``WrittenFloat`` that an error shows as written; ValueError for text that is not a number."""
+    x = float(text)
+    text = text.strip()
+    return WrittenFloat(text) if math.isinf(x) and "inf" not in text.lower() else x
+
+
 def number_text(n) -> str:
     """A number as an error shows it: ``123,456`` for an int (``about 1e5000`` past MAX_DIGITS digits), else repr."""
     if isinstance(n, bool) or not isinstance(n, int):

@@ -238,3 +238,32 @@ def test_library_runs_on_the_cluster(address):
     ex_here = bower.experiment(["default", "aggressive"], games=192, seed=5)
     ex_there = bower.experiment(["default", "aggressive"], games=192, seed=5, scheduler=address)
     same(ex_here.summary, ex_there.summary)
+
+
+def test_a_stop_kills_the_local_workers_after_a_short_grace(monkeypatch):
+    """A signal's stop (a KeyboardInterrupt through ``session``) gives local:N's worker processes
+    ``STOP_GRACE_S`` to close, then kills them: Dask's own close waits 4 s for a worker inside a task, and a
+    PIMC kernel call cannot be left before it ends (bower exited 4.1 s after a SIGTERM in ``simulate --strategy
+    pimc-fast --scheduler local:2``; now 0.3 s)."""
+    seen = []
+    real = distributed.Nanny.close
+
+    async def close(self, timeout=5, reason="nanny-close"):
+        seen.append((timeout, reason))
+        return await real(self, timeout=timeout, reason=reason)
+
+    monkeypatch.setattr(distributed.Nanny, "close", close)
+    with pytest.raises(KeyboardInterrupt):
+        with dist.session("local:1") as ex:
+            pids = list(ex.client.run(os.getpid).values())
+            busy = ex.client.submit(time.sleep, 600, pure=False)  # a task the worker cannot leave, as a kernel call
+            deadline = time.monotonic() + 120
+            while not any(ex.client.processing().values()):  # until the worker runs it
+                assert busy.status == "pending" and time.monotonic() < deadline, busy.status
+                time.sleep(0.01)
+            raise KeyboardInterrupt
+    assert seen[0] == (dist.STOP_GRACE_S, "bower-stop"), seen
+    assert len(pids) == 1
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # killed and joined

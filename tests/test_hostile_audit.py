@@ -107,6 +107,9 @@ RECORD_CASES = {
                                                   "all its plays (6 card(s) a seat in play)"),
     "plays-empty": ("euchre", _set("plays", []), "record 0 (line 1): field 'plays' is []: a hand played lists all "
                                                  "its plays (5 card(s) a seat in play)"),
+    "json-number-of-5000-digits": ("ghost", _set("dealer", "@5000-digits@"),
+                                   "record 0 (line 1) holds a whole number of more than 4,300 digits (no field "
+                                   "holds one so long)"),  # Python's limit on converting digits; it was "not JSON"
     "json-nested-deep": (None, b"[" * DEEP + b"]" * DEEP + b"\n",
                          "record 0 (line 1) is nested too deeply (more than 32 levels)"),
     "json-nested-deep-object": (None, b'{"a":' * DEEP + b"1" + b"}" * DEEP + b"\n",
@@ -128,6 +131,7 @@ def _records_file(valid, case: str, folder: Path) -> Path:
     spoil(recs[_played(recs)])
     text = "\n".join(json.dumps(r) for r in recs) + "\n"
     text = text.replace('"@1e400@"', "1e400").replace('"@deep@"', "[" * DEEP + "]" * DEEP)
+    text = text.replace('"@5000-digits@"', "9" * 5000)
     path.write_text(text)
     return path
 
@@ -192,6 +196,36 @@ def test_malformed_parquet(valid, capsys, tmp_path, monkeypatch, case, reader):
     path = _parquet_file(valid, case, tmp_path)
     line = _refused(capsys, reader, path, tmp_path)
     assert path.name in line, line
+
+
+# an EGN transcript (replay's other reader) names a number past a float's range as written, not as Infinity, and
+# one of more digits than Python converts as such
+EGN_CASES = {
+    "dealer-1e400": (('"dealer": 0', '"dealer": 1e400'), ": deal 0: field 'dealer' is 1e400, not a seat 0 to 3"),
+    "deal-number-negative": (('"dealNumber": 0', '"dealNumber": -1E400'),
+                             ": deal 0: field 'dealNumber' is -1E400, not a whole number"),
+    "initial-score": (('"initialScore": [\n      0,', '"initialScore": [\n      1e400,'),
+                      ": field 'metadata.initialScore' is [1e400, 0], not two whole numbers"),
+    "a-number-of-5000-digits": (('"dealer": 0', '"dealer": ' + "9" * 5000),  # it was "not JSON (too deep)"
+                                " holds a whole number of more than 4,300 digits (no field holds one so long)"),
+}
+
+
+@pytest.mark.parametrize("reader", ["replay", "lib-replay"])
+@pytest.mark.parametrize("case", list(EGN_CASES))
+def test_a_number_past_a_float_in_an_egn_file_is_named_as_written(capsys, tmp_path, monkeypatch, case, reader):
+    monkeypatch.chdir(tmp_path)
+    (old, new), want = EGN_CASES[case]
+    text = (ROOT / "tests" / "data" / "egn" / "Custom Scenario.egn").read_text()
+    assert old in text
+    (tmp_path / "in.egn").write_text(text.replace(old, new, 1))
+    if reader == "lib-replay":
+        with pytest.raises(bower.BowerError) as e:
+            bower.replay("in.egn")
+        assert e.value.format_message() == f"in.egn{want}"
+    else:
+        assert run(capsys, "replay", "in.egn") == (2, "", f"bower: error: in.egn{want}\n")
+    assert listing(tmp_path) == ["in.egn"]
 
 
 # ---------------------------------------------------------------- scheduler addresses
@@ -368,6 +402,73 @@ def test_a_huge_number(capsys, tmp_path, monkeypatch, case):
     assert listing(tmp_path) == before
 
 
+# a number past a float's range is named as it was written, never as the inf it reads as (as a record's 1e400 is)
+WRITTEN_CASES = {
+    "should-bid-tau": (["should-bid", "JH JD AH KH 9S TC", "--tau", HUGE, "--samples", "10"],
+                       f"--tau must be a number >= 0, got {HUGE}"),
+    "should-bid-epsilon-negative": (["should-bid", "JH JD AH KH 9S TC", "--epsilon", "-1e400", "--samples", "10"],
+                                    "--epsilon must be at least 0 and below 1, got -1e400"),
+    "experiment-bot-timeout": (["experiment", "default", "default", "--games", "10", "--bot-timeout", HUGE],
+                               f"Invalid value for '--bot-timeout': {HUGE} is not a positive number of seconds"),
+    "sweep-param": (["sweep", "--param", f"bid_3={HUGE}", "--games", "10"],
+                    f"bad value {HUGE} for strategy parameter 'bid_3' in --param (a finite number)"),
+    "strategy-toml": (["simulate", "--hands", "10", "--strategy", "p.toml"],
+                      "bad value 1e400 for strategy parameter 'bid_3' in p.toml (a finite number)"),
+    "strategy-toml-pimc_worlds": (["simulate", "--hands", "10", "--strategy", "w.toml"],
+                                  "bad value -1E400 for strategy parameter 'pimc_worlds' in w.toml "
+                                  "(a whole number from 0 to 10,000)"),
+}
+
+
+@pytest.mark.parametrize("case", list(WRITTEN_CASES))
+def test_a_number_past_a_float_is_named_as_written(capsys, tmp_path, monkeypatch, case):
+    args, want = WRITTEN_CASES[case]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.toml").write_text('base = "default"\nbid_3 = 1e400\n')
+    (tmp_path / "w.toml").write_text('base = "pimc-fast"\npimc_worlds = -1E400\n')
+    assert run(capsys, *args) == (2, "", f"bower: error: {want}\n")
+    assert listing(tmp_path) == ["p.toml", "w.toml"]
+
+
+def test_a_number_in_range_or_inf_itself_reads_as_a_float():
+    from bower.sim.text import WrittenFloat, written_float
+
+    assert [type(written_float(t)) for t in ("0.25", " 1e-999", "inf", "-Infinity", "nan")] == [float] * 5
+    assert (written_float("0.25"), written_float("1e-999"), repr(written_float("-inf"))) == (0.25, 0.0, "-inf")
+    big = written_float(" 1e400 ")
+    assert type(big) is WrittenFloat and big == float("inf") and repr(big) == "1e400"
+    with pytest.raises(ValueError):
+        written_float("1e4OO")
+
+
+# an input of 100,000 characters echoed by its message: the line shows its first 60 and "...", not all of it (a
+# line of 100 kB it was)
+LONG = "9" * 100_000
+LONG_CASES = {
+    "variant": ["simulate", "--hands", "10", "--variant", LONG],
+    "threads": ["simulate", "--hands", "10", "--threads", LONG],
+    "position": ["should-bid", "JH JD AH KH 9S TC", "--position", LONG],
+    "rule": ["simulate", "--hands", "10", "--rule", f"swap={LONG}"],
+    "strategy": ["simulate", "--hands", "10", "--strategy", LONG],
+    "equity-score": ["equity", "--score", f"{LONG},0"],
+}
+
+
+@pytest.mark.parametrize("case", list(LONG_CASES))
+def test_a_long_input_is_shown_cut(capsys, case):
+    code, out, err = run(capsys, *LONG_CASES[case])
+    assert (code, out) == (2, "")
+    assert err.startswith("bower: error: ") and err.count("\n") == 1 and len(err) < 400, err[:500]
+    assert "'" + "9" * 59 + "..." in err and "9" * 60 not in err  # the word's first 60 characters, its quote one
+
+
+def test_a_long_input_is_cut_in_the_library_too():
+    with pytest.raises(bower.BowerError) as e:
+        bower.simulate(variant="x" * 100_000, hands=10)
+    want = "unknown variant '" + "x" * 59 + "... (known: ghost, cutthroat, hasenpfeffer, euchre)"
+    assert str(e.value) == e.value.format_message() == want
+
+
 # ---------------------------------------------------------------- a FIFO with no writer
 
 FIFO_COMMANDS = {
@@ -380,8 +481,9 @@ FIFO_COMMANDS = {
 
 # One child process runs the four commands one after another (its start is most of each run's time), each in a
 # folder of its own holding the FIFO, and prints a JSON line per command. The strategy file's wait for a FIFO's
-# writer (``strategy.FIFO_WAIT``, 5 s) is cut to a tenth of a second there: no writer ever comes, so the wait's
-# length changes only how long the run takes (a records input that is a FIFO is refused at once, without a wait).
+# writer (``strategy.FIFO_WAIT``, from ``limits.STRATEGY_FIFO_WAIT``: 5 s) is cut to a tenth of a second there: no
+# writer ever comes, so the wait's length changes only how long the run takes (a records input that is a FIFO is
+# refused at once, without a wait).
 _FIFO_CHILD = """
 import contextlib, io, json, os, sys
 from bower.sim import strategy
@@ -440,6 +542,22 @@ def test_a_fifo_with_no_writer(fifo_runs, command):
     assert after == before
 
 
+def test_the_waits_the_docs_state_are_the_limits():
+    # every wait has a limit, stated where a user looks (conventions.md's table; the strategy guide for the FIFO)
+    from bower.sim import strategy
+    from bower.sim.distributed import DEFAULT_TIMEOUT_S
+    from bower.sim.limits import BOT_TIMEOUT, STRATEGY_FIFO_WAIT
+
+    docs = ROOT / "docs"
+    table = (docs / "reference" / "conventions.md").read_text()
+    assert f"`--scheduler-timeout` seconds (default {DEFAULT_TIMEOUT_S:g}, or `BOWER_SCHEDULER_TIMEOUT`)" in table
+    assert f"`--bot-timeout` seconds (default {BOT_TIMEOUT:g})" in table
+    assert f"(`--strategy <(...)`) to be written to | {STRATEGY_FIFO_WAIT:g} seconds (fixed) |" in table
+    guide = " ".join((docs / "guides" / "strategies.md").read_text().split())
+    assert f"refused in one line if nothing writes to it within {STRATEGY_FIFO_WAIT:g} seconds" in guide
+    assert strategy.FIFO_WAIT == STRATEGY_FIFO_WAIT
+
+
 # ---------------------------------------------------------------- answers that were wrong without a word
 
 PARTNERS_ONLY = "0:JH JD AH KH QH 2:9C TC QC KC AC"  # seats 0 and 2: one side, no one to play against
@@ -455,6 +573,43 @@ def test_a_euchre_deal_of_the_two_partners_alone_is_refused(capsys, tmp_path, mo
     with pytest.raises(bower.BowerError, match="are all one side"):
         bower.solve(PARTNERS_ONLY, variant="euchre", trump="H" if extra else None, maker=0 if extra else None)
     assert listing(tmp_path) == []
+
+
+# a record's ``dd`` object (bower solve --records) that analyze's double-dummy tables would have read as written:
+# tricks past a hand's 5 (or below 0) or a trump that is no suit was counted without a word, and a malformed one
+# was named without its file and line
+DD_CASES = {
+    "tricks-99": ({"tricks": 99, "table": {}}, "field 'dd.tricks' is 99, not a number of tricks (0..5)"),
+    "tricks-negative": ({"tricks": -1}, "field 'dd.tricks' is -1, not a number of tricks (0..5)"),
+    "table-past-the-hand": ({"tricks": 3, "table": {"S": 3, "H": 6}}, "field 'dd.table.H' is 6, "
+                                                                       "not a number of tricks (0..5)"),
+    "table-key-not-a-suit": ({"tricks": 3, "table": {"X": 2}}, "field 'dd.table' has key 'X', not a suit (C, S, D, H)"),
+    "table-key-two-suits": ({"tricks": 3, "table": {"CS": 2}}, "field 'dd.table' has key 'CS', not a suit "
+                                                               "(C, S, D, H)"),
+    "a-number": (5, "field 'dd' is 5, not a bower dd object ({'tricks': n, 'table': {suit: n}}: see bower solve "
+                    "--records)"),
+    "tricks-1e400": ({"tricks": "@1e400@"}, "field 'dd' is {'tricks': 1e400}, not a bower dd object "
+                                            "({'tricks': n, 'table': {suit: n}}: see bower solve --records)"),
+}
+
+
+@pytest.mark.parametrize("reader", ["analyze", "lib-analyze"])
+@pytest.mark.parametrize("case", list(DD_CASES))
+def test_a_malformed_dd_object_is_named_with_its_file_and_line(valid, capsys, tmp_path, monkeypatch, case, reader):
+    monkeypatch.chdir(tmp_path)
+    recs = json.loads(json.dumps(valid["euchre"]))
+    i = _played(recs)
+    recs[i]["dd"] = DD_CASES[case][0]
+    text = "\n".join(json.dumps(r) for r in recs) + "\n"
+    (tmp_path / "in.jsonl").write_text(text.replace('"@1e400@"', "1e400"))
+    want = f"bower: error: in.jsonl: record {i} (line {i + 1}): {DD_CASES[case][1]}"
+    if reader == "lib-analyze":
+        with pytest.raises(bower.BowerError) as e:
+            bower.analyze("in.jsonl")
+        assert "bower: error: " + e.value.format_message() == want
+    else:
+        assert run(capsys, "analyze", "in.jsonl") == (2, "", want + "\n")
+    assert listing(tmp_path) == ["in.jsonl"]
 
 
 def test_should_bid_samples_past_the_old_cap_are_used(capsys):

@@ -14,8 +14,13 @@ of the signal, and leave nothing in its folder but its input: no output
 under the requested name, no hidden ``.bower-*.part`` beside it.
 
 The commands: ``simulate --records`` into JSONL and into Parquet, ``solve
---records`` of a Euchre file, and a ``simulate --records`` that must compile
-its kernels (a Numba cache folder of its own, empty). Hypothesis runs with a
+--records`` of a Euchre file, two PIMC runs of the Ghost Hand (``simulate
+--strategy pimc-fast --records``, and ``should-bid --playout pimc``, which
+prints its answer on stdout only at the end), and a ``simulate --records``
+that must compile its kernels (a Numba cache folder of its own, empty). In
+the PIMC runs the first examples' signals land while the modules load, the
+later ones' (1.4 and 2.6 s) inside the one long PIMC kernel call (a stack
+dump at those moments showed it, 2026-12, on a loaded 2-core machine). Hypothesis runs with a
 fixed seed and without shrinking (each example is a process); its first
 examples draw every signal set, which the test asserts. The children wait
 in a subprocess while the test sleeps: the file is one ``xdist_group`` so
@@ -60,6 +65,10 @@ COMMANDS = {
     "simulate-parquet": ["simulate", "--hands", "1e9", "--threads", "1", "--records", "out.parquet"],
     # 20,000 Euchre hands solved on one thread: about 17 s on a quiet core
     "solve": ["solve", "--records", "in.jsonl", "--out", "out.jsonl", "--threads", "1"],
+    # PIMC: every seat's card chosen by searching sampled worlds (one kernel call runs for minutes on one thread)
+    "simulate-pimc": ["simulate", "--strategy", "pimc-fast", "--hands", "1e6", "--threads", "1", "--records",
+                      "out.jsonl"],
+    "should-bid-pimc": ["should-bid", "JH JD AH KH 9S TC", "--playout", "pimc", "--samples", "1e4", "--threads", "1"],
     # kernels not in the (empty) cache: the signal lands while the interpreter imports or Numba compiles
     "compile": ["simulate", "--variant", "cutthroat", "--hands", "1000", "--threads", "1", "--records", "out.jsonl"],
 }

@@ -8,6 +8,7 @@ import click
 
 from bower.sim.cli.options import (
     Count,
+    Real,
     StrategySpec,
     json_option,
     rule_option,
@@ -44,7 +45,7 @@ def _positive_seconds(ctx, param, value):
 @start_option("Start every game at these scores, duplicate games included, each below the target: two side "
               "scores where partners play (the side of seats 0 & 2 first, e.g. 4,9), else one score per player "
               "by seat (e.g. 20,0,0); the first dealer is the same.")
-@click.option("--bot-timeout", default=BOT_TIMEOUT, show_default=True, type=float, callback=_positive_seconds,
+@click.option("--bot-timeout", default=BOT_TIMEOUT, show_default=True, type=Real(), callback=_positive_seconds,
               metavar="SECONDS", help="With Python bots: the longest a bot may take to answer one call; "
               "a slower bot stops the run with one line (exit 2).")
 @json_option

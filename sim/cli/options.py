@@ -109,6 +109,24 @@ class VariantChoice(click.Choice):
             self.fail(str(e), param, ctx)
 
 
+class Real(click.ParamType):
+    """A number (``0.25``, ``1e-3``); one written past a float's range (``1e999``) is kept as written, so that the
+    error that refuses it names what was typed, not ``inf``."""
+
+    name = "float"
+
+    def convert(self, value, param, ctx):
+        """The float ``value`` writes (``bower.sim.text.written_float``); click's error for text that is not one."""
+        if isinstance(value, float):
+            return value
+        from bower.sim.text import written_float
+
+        try:
+            return written_float(str(value))
+        except ValueError:
+            self.fail(f"{value!r} is not a valid float.", param, ctx)
+
+
 class CommaChoice(click.ParamType):
     """A comma list of words from a closed set (each word checked, the text passed on as given)."""
 

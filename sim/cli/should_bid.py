@@ -11,6 +11,7 @@ from bower.sim.cli.options import (
     Count,
     complete_words,
     Position,
+    Real,
     json_option,
     rule_option,
     scheduler_option,
@@ -65,8 +66,8 @@ def _dealers() -> str:
 @click.option("--model", "model_kind", default="softmax", show_default=True, type=click.Choice(["softmax", "exact"]),
               help="How the other players called: softmax (the strategy's preferences, with temperature --tau and "
                    "tremble --epsilon: every legal auction is possible) or exact (exactly as the strategy would).")
-@click.option("--tau", default=None, type=float, help="The softmax temperature, in tricks of estimate [default: 0.25].")
-@click.option("--epsilon", default=None, type=float,
+@click.option("--tau", default=None, type=Real(), help="The softmax temperature, in tricks of estimate [default: 0.25].")
+@click.option("--epsilon", default=None, type=Real(),
               help="The tremble: the share of each call spread evenly over the legal calls [default: 0.01].")
 @click.option("--playout", default="strategy", show_default=True,
               type=click.Choice(["strategy", "dd", "both", "pimc"]),

@@ -50,10 +50,13 @@ sequence) is an ``EgnError``: one line naming the file, the deal and the field.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from dataclasses import dataclass, field
 
 from bower.sim.records import RecordsError, _AtomicFile, bower_version
 from bower.sim.rules import RULES_VERSION
+from bower.sim.text import WrittenFloat, written_float
 
 FILE_TYPE = "Euchre Game Notation"
 VERSION = "1.4"
@@ -165,8 +168,24 @@ def _card(text, where: str, trump: str | None = None) -> str:
     return rank + suit.upper()
 
 
+def _written(value):
+    """``value`` with each number past a float's range (``WrittenFloat``) as a marked string of its text."""
+    if isinstance(value, WrittenFloat):
+        return f"\0{value.text}\0"
+    if isinstance(value, list):
+        return [_written(x) for x in value]
+    if isinstance(value, dict):
+        return {k: _written(x) for k, x in value.items()}
+    return value
+
+
 def _shown(value) -> str:
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
+    """``value`` as a message shows it: JSON (a number past a float's range as the file wrote it, ``1e400``, not
+    ``Infinity``), a string in quotes; cut to 40 characters."""
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        text = re.sub(r'"\\u0000(.*?)\\u0000"', r"\1", json.dumps(_written(value), ensure_ascii=False))
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -278,9 +297,14 @@ def _load(path) -> dict:
     except UnicodeDecodeError:
         raise EgnError(f"{path} is not UTF-8 text") from None
     try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise EgnError(f"{path} is not JSON ({getattr(e, 'msg', 'too deep')})") from None
+        doc = json.loads(text, parse_float=written_float)  # 1e400 named as written, not Infinity
+    except RecursionError:
+        raise EgnError(f"{path} is not JSON (too deep)") from None
+    except ValueError as e:
+        if not hasattr(e, "colno"):  # Python's limit on the digits of a whole number, not a fault of the JSON
+            raise EgnError(f"{path} holds a whole number of more than {sys.get_int_max_str_digits():,} digits "
+                           "(no field holds one so long)") from None
+        raise EgnError(f"{path} is not JSON ({e.msg})") from None
     if not isinstance(doc, dict) or doc.get("fileType") != FILE_TYPE:
         raise EgnError(f"{path} is not an EGN file (field 'fileType' is not {FILE_TYPE!r})")
     version = doc.get("version")
