@@ -285,3 +285,66 @@ def test_cli_bot_timeout(capsys, tmp_path):
     for bad in ("0", "-2", "nan", "inf", "soon"):
         line = one_error(capsys, "experiment", f"{path}:A", "random", "--variant", "euchre", "--bot-timeout", bad)
         assert "--bot-timeout" in line
+
+
+# ---------------------------------------------------------------- the experiment's own speed-ups keep its results
+
+
+@pytest.mark.parametrize("variant", ["ghost", "cutthroat", "hasenpfeffer", "euchre"])
+def test_deal_random_deals_what_the_chance_outcomes_would(variant):
+    """``deal_random(rng)`` gives the cards (history, hands, every field) that applying
+    ``chance_outcomes()[rng.randrange(n)]`` at each chance node gives, for the same ``random.Random`` seed."""
+    import random
+
+    game = bower.game(variant)
+    for seed in range(20):
+        a, b = game.new_initial_state(), game.new_initial_state()
+        a.apply_action(seed % game.num_players())
+        b.apply_action(seed % game.num_players())
+        ra, rb = random.Random(seed), random.Random(seed)
+        a.deal_random(ra)
+        while b.is_chance_node():
+            outcomes = b.chance_outcomes()
+            b.apply_action(outcomes[rb.randrange(len(outcomes))][0])
+        assert a.history() == b.history()
+        assert a.information_state_string(0) == b.information_state_string(0)
+        assert a.legal_actions() == b.legal_actions() and a.current_player() == b.current_player()
+        assert ra.random() == rb.random()  # the same draws taken from the generator
+    with pytest.raises(bower.BowerError, match="deal_random deals the cards once the dealer is chosen"):
+        game.new_initial_state().deal_random(random.Random(0))
+
+
+def test_a_clone_copies_every_field_and_shares_no_list():
+    """``clone`` (one copier made per state class) copies every slot and copies each list, so a clone's actions
+    leave the original as it was."""
+    import random
+
+    state = bower.game("euchre").new_initial_state()
+    state.apply_action(0)
+    state.deal_random(random.Random(1))
+    twin = state.clone()
+    slots = type(state).__slots__
+    assert all(getattr(twin, s) == getattr(state, s) for s in slots)
+    assert all(getattr(twin, s) is not getattr(state, s) for s in slots if type(getattr(state, s)) is list)
+    before = state.history()
+    while not twin.is_terminal():
+        twin.apply_action(twin.legal_actions()[0])
+    assert state.history() == before and not state.is_terminal()
+
+
+def test_the_bot_clock_puts_the_alarm_back():
+    """An experiment with a bot timeout leaves ``SIGALRM``'s handler as it found it and no interval timer running,
+    after a run and after a bot that took too long."""
+    import signal
+
+    def mine(signum, frame):
+        pass
+
+    old = signal.signal(signal.SIGALRM, mine)
+    try:
+        bower.experiment([FirstLegal(), "random"], variant="euchre", games=2, rules=STICK, bot_timeout=5)
+        assert signal.getsignal(signal.SIGALRM) is mine and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        _timed_out([Sleeper(), "random"])
+        assert signal.getsignal(signal.SIGALRM) is mine and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.signal(signal.SIGALRM, old)
