@@ -92,7 +92,13 @@ class UserError(click.ClickException):
     exit_code = EXIT_BAD_INPUT
 
     def format_message(self) -> str:
-        """The message, each word past ``LONG_WORD`` characters cut (``short_words``)."""
+        """The message, each word past ``LONG_WORD`` characters cut (``short_words``).
+
+        Examples:
+            >>> e = bower.BowerError("unknown variant '" + "x" * 300 + "'")
+            >>> len(e.format_message()) < 100, e.format_message()[:20]
+            (True, "unknown variant 'xxx")
+        """
         return short_words(self.message)
 
     def __str__(self) -> str:

@@ -265,7 +265,7 @@ def test_records_with_plays_the_rules_do_not_allow_are_refused(capsys, records, 
         one_line_error(*run(capsys, "analyze", str(p), "--dd"), words)
     p = tmp_path / "bad_dd.jsonl"
     p.write_text("".join(json.dumps(r) + "\n" for r in bad_dd))
-    one_line_error(*run(capsys, "analyze", str(p)), f"record {i}: field 'dd'")
+    one_line_error(*run(capsys, "analyze", str(p)), f"record {i} (line {i + 1}): field 'dd'")
     bom = tmp_path / "bom.jsonl"
     bom.write_bytes(b"\xef\xbb\xbf" + records["ghost"].read_bytes())
     assert run(capsys, "solve", "--records", str(bom), "--out", str(tmp_path / "o.jsonl"))[0] == 0
