@@ -144,11 +144,12 @@ class HandState:
     suit as played, its power, trumps at 100 and above) and ``CARDS`` (a
     mask's cards, ascending), and holds ``game``, ``_history``, ``phase``,
     ``player``, ``hands``, ``trump``, ``trick``, ``tricks``, ``won``,
-    ``voids``, ``played``, ``gone`` (the cards dealt so far); it defines ``_score`` (the hand's points, then
-    ``_end``), and ``_trick_size`` where a seat may sit out.
+    ``voids``, ``played``, ``gone`` (the cards dealt so far) and ``_memo`` (None at first); it defines
+    ``_legal`` (the actions allowed now, for ``legal_actions``), ``_apply`` (a legal action taken, for
+    ``apply_action``), ``_score`` (the hand's points, then ``_end``), and ``_trick_size`` where a seat may sit out.
     """
 
-    __slots__ = ()
+    __slots__ = ("_memo",)  # (history length, the legal actions then): ``legal_actions`` remembered
     PLAYERS = TRICKS = DECK = DEAL = OVER = 0
     EFFECTIVE: tuple = ()
     POWER: tuple = ()
@@ -160,6 +161,32 @@ class HandState:
 
     def is_chance_node(self) -> bool:
         return self.player == CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The actions allowed now, sorted (``[]`` when ``player`` is given and is not the one to act).
+
+        The variant's ``_legal`` works them out once per position: they are
+        remembered with the length of the history (every action adds to it)
+        and forgotten when ``apply_action`` or ``deal_random`` has changed
+        the state, so a bot's turn (the experiment's check, the bot's own
+        ask, the check of its answer) computes them once.
+        """
+        if player is not None and player != self.player:
+            return []
+        n = len(self._history)
+        memo = self._memo
+        if memo is not None and memo[0] == n:
+            return memo[1][:]
+        legal = self._legal()
+        self._memo = (n, legal[:])
+        return legal
+
+    def apply_action(self, action: int) -> None:
+        """Take ``action`` (a chance outcome at a chance node); GameError with one line if it is not legal."""
+        a = self._accept(action)
+        self._memo = None  # set again only by ``legal_actions`` on the finished state
+        self._apply(a)
+        self._memo = None
 
     def is_terminal(self) -> bool:
         return self.phase == self.OVER
@@ -191,6 +218,7 @@ class HandState:
             raise GameError("deal_random deals the cards once the dealer is chosen, before the first decision")
         left = self.CARDS(~self.gone & (1 << self.DECK) - 1)
         history, deal, phase = self._history, self._deal, self.DEAL
+        self._memo = None
         while self.phase == phase:
             card = left.pop(rng.randrange(len(left)))
             history.append(card)

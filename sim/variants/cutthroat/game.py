@@ -196,6 +196,7 @@ class State(HandState):
 
     def __init__(self, game: Game):
         self.game = game
+        self._memo = None  # HandState.legal_actions's
         self._history: list[int] = []
         self.dealer = -1
         self.hands = [0, 0, 0]  # masks of the cards each seat holds now
@@ -229,10 +230,8 @@ class State(HandState):
 
     # ---------------------------------------------------------------- the OpenSpiel interface
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        """The actions allowed now, sorted (``[]`` when ``player`` is given and is not the one to act)."""
-        if player is not None and player != self.player:
-            return []
+    def _legal(self) -> list[int]:
+        """The actions allowed now, sorted (``HandState.legal_actions`` asks, and remembers them)."""
         ph = self.phase
         if ph == PLAY:
             return self._legal_cards(self.player)
@@ -267,9 +266,8 @@ class State(HandState):
             legal.insert(0, self.up)
         return legal
 
-    def apply_action(self, action: int) -> None:
-        """Take ``action`` (a chance outcome at a chance node); GameError with one line if it is not legal."""
-        a = self._accept(action)
+    def _apply(self, a: int) -> None:
+        """Take the legal action ``a`` (``HandState.apply_action`` has checked it)."""
         ph = self.phase
         if ph == PLAY:
             self._play(a)

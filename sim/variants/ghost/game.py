@@ -169,6 +169,7 @@ class State(HandState):
 
     def __init__(self, game: Game):
         self.game = game
+        self._memo = None  # HandState.legal_actions's
         self._history: list[int] = []
         self.dealer = -1
         self.dealt_order: list[int] = []  # the cards dealt, in order
@@ -203,10 +204,8 @@ class State(HandState):
         """Whether the seat to call is a dealer stuck under ``stick_the_dealer`` (both others passed, no bid)."""
         return (self.game.stick and self.player == self.dealer and self.n_passed == 2 and self.standing == 0)
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        """The actions allowed now, sorted (``[]`` when ``player`` is given and is not the one to act)."""
-        if player is not None and player != self.player:
-            return []
+    def _legal(self) -> list[int]:
+        """The actions allowed now, sorted (``HandState.legal_actions`` asks, and remembers them)."""
         ph = self.phase
         if ph == PLAY:
             return self._legal_cards(self.player)
@@ -224,9 +223,8 @@ class State(HandState):
             return [0, 1, 2]
         return []
 
-    def apply_action(self, action: int) -> None:
-        """Take ``action`` (a chance outcome at a chance node); GameError with one line if it is not legal."""
-        a = self._accept(action)
+    def _apply(self, a: int) -> None:
+        """Take the legal action ``a`` (``HandState.apply_action`` has checked it)."""
         ph = self.phase
         if ph == PLAY:
             self._play(a)
