@@ -10,7 +10,9 @@ What an experiment calls, exactly:
   one, once per bot object at the start of every hand, on the state after
   the deal (before the first decision);
 - ``step(state)`` at each decision of a seat the bot holds, on a clone of
-  the hand's state (a bot may change it; the game goes on from its own);
+  the hand's state (a bot may change it; the game goes on from its own;
+  bower's own ``random`` and ``greedy``, which only read it, get the state
+  itself);
 - ``inform_action(state, player, action)``, when the bot has one, after
   every decision taken by a seat the bot does not hold, with the state
   before the action.
@@ -125,6 +127,9 @@ class GreedyBot:
                 totals[i] += r[seat] - max(others)
         best = max(range(len(legal)), key=lambda i: (totals[i], -i))
         return legal[best]
+
+
+_READ_ONLY = (RandomBot, GreedyBot)  # bots whose ``step`` never changes the state it is given
 
 
 def _side(seat: int, players: int) -> int:
@@ -346,9 +351,10 @@ def _call(fn, args, timeout):
 
 def _ask(obj, name: str, state, where: _Where, timeout: float | None = None):
     seat = state.current_player()
-    legal = state.legal_actions()
+    legal = state._legal_now()  # a game API state (``bower.sim.game.HandState``): its remembered list, read only
     try:
-        action = _call(obj.step, (state.clone(),), timeout)
+        # bower's own bots only read the state they are given: no copy for them (a user's bot gets a clone)
+        action = _call(obj.step, (state if type(obj) in _READ_ONLY else state.clone(),), timeout)
     except _TimedOut:
         raise BotError(f"bot {name!r} took longer than {timeout:g} s (the bot timeout) to choose an action at seat "
                        f"{seat} ({where})") from None
@@ -411,6 +417,7 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
     state_tb = None
     points = []  # per hand, returns by seat
     winner = None
+    informed = [(o, n) for o, n in distinct if callable(getattr(o, "inform_action", None))]  # told of others' actions
     for h in range(1, MAX_HANDS + 1):
         where.hand = h
         rng = random.Random(f"{deal_key}:{h}")
@@ -425,7 +432,7 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
             seat = st.current_player()
             obj, name = seat_bots[seat], seat_names[seat]
             action = _ask(obj, name, st, where, timeout)
-            for other, oname in distinct:
+            for other, oname in informed:
                 if other is not obj:
                     _notify(other, oname, "inform_action", where, st, seat, action, timeout=timeout)
             st.apply_action(action)

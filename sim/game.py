@@ -173,12 +173,16 @@ class HandState:
         """
         if player is not None and player != self.player:
             return []
+        return self._legal_now()[:]
+
+    def _legal_now(self) -> list[int]:
+        """The remembered list of the actions allowed now (``legal_actions``): the caller must not change it."""
         n = len(self._history)
         memo = self._memo
         if memo is not None and memo[0] == n:
-            return memo[1][:]
+            return memo[1]
         legal = self._legal()
-        self._memo = (n, legal[:])
+        self._memo = (n, legal)
         return legal
 
     def apply_action(self, action: int) -> None:
@@ -281,7 +285,7 @@ class HandState:
         if self.phase == self.DEAL and type(a) is int and 0 <= a < self.DECK:
             if self.gone >> a & 1:
                 self._refuse(action, self.legal_actions())
-        elif type(a) is not int or a not in self.legal_actions():
+        elif type(a) is not int or a not in self._legal_now():
             self._refuse(action, self.legal_actions())
         self._history.append(a)
         return a

@@ -102,7 +102,7 @@ world's.
 from __future__ import annotations
 
 from bower.sim.cards import card_str
-from bower.sim.game import (_below, CHANCE, draw_hidden, effective_suits, GameError, HandGame, HandState, powers,
+from bower.sim.game import (_below, CHANCE, cards_of, draw_hidden, effective_suits, GameError, HandGame, HandState, powers,
                             uniform_source)
 
 PLAYERS = 4
@@ -141,11 +141,9 @@ _FULL = (1 << DECK) - 1
 
 def _cards(mask: int) -> list[int]:
     """The cards of a 25-card mask, ascending (the joker last)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    out = cards_of(mask & 0xFFFFFF)
+    if mask >> JOKER & 1:
+        out.append(JOKER)
     return out
 
 
