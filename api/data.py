@@ -70,7 +70,8 @@ def read_records(path: str | os.PathLike[str], batch_size: int | None = None,
     if info["format"] == "parquet":
         import pyarrow.parquet as pq
 
-        from bower.sim.records import check_parquet_file, read_batches
+        from bower.sim.records import check_parquet_file
+        from bower.sim.records_check import read_batches
 
         if batch_size is None:  # read once: every record checked (records_check) before the table is handed out
             table = check_parquet_file(path, whole=True)

@@ -1159,7 +1159,7 @@ def check_parquet_file(path: str, whole: bool = False):
     """
     import pyarrow.parquet as pq
 
-    from bower.sim.records_check import check_parquet, iter_file
+    from bower.sim.records_check import check_parquet, iter_file, read_batches
     from bower.sim.records_parquet import CREATED_BY
 
     columns = _record_columns(path)
@@ -1187,18 +1187,6 @@ def check_parquet_file(path: str, whole: bool = False):
     return table
 
 
-def read_batches(path: str, batches):
-    """The batches of an iterator over a Parquet file's record batches, a damaged one a RecordsError of one line
-    (``cannot read records from PATH: Corrupt snappy compressed data.``) rather than pyarrow's OSError."""
-    it = iter(batches)
-    while True:
-        try:
-            batch = next(it, None)
-        except (OSError, ValueError) as e:
-            raise RecordsError(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
-        if batch is None:
-            return
-        yield batch
 
 
 def _whole_by_row_group(path: str, pf, schema, columns: list[str] | None):

@@ -152,6 +152,20 @@ def check_path(path) -> bool:
     return lower.endswith(".parquet")
 
 
+def read_batches(path: str, batches):
+    """The batches of an iterator over a Parquet file's record batches, a damaged one a RecordsError of one line
+    (``cannot read records from PATH: Corrupt snappy compressed data.``) rather than pyarrow's OSError."""
+    it = iter(batches)
+    while True:
+        try:
+            batch = next(it, None)
+        except (OSError, ValueError) as e:
+            raise _records_error(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
+        if batch is None:
+            return
+        yield batch
+
+
 def iter_file(path, columns=None):
     """Yield ``(record, where)`` for each record of a ``.jsonl`` or ``.parquet`` file, streaming (not checked yet).
 
@@ -172,13 +186,7 @@ def iter_file(path, columns=None):
                 raise
             except (OSError, ValueError) as e:  # pyarrow's errors for a file that is not Parquet
                 raise _records_error(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
-            while True:
-                try:
-                    batch = next(batches, None)
-                except (OSError, ValueError) as e:
-                    raise _records_error(f"cannot read records from {path}: {str(e).splitlines()[0]}") from None
-                if batch is None:
-                    break
+            for batch in read_batches(path, batches):
                 for rec in batch.to_pylist():
                     yield _from_parquet(rec), label(path, n)
                     n += 1
