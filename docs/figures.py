@@ -333,51 +333,46 @@ def draw_pimc(df: pd.DataFrame, path: Path) -> None:
     _save(fig, path)
 
 
+def _paired_bars(ax, df: pd.DataFrame, pair: str, group: str, value: str, scale: float, colours: tuple, label,
+                 bar_text=None, keys=None) -> None:
+    """Two bars per ``group`` (in the frame's order) on ``ax``: one per value of ``pair`` (``keys``, else the two
+    in the frame's order), ``value / scale`` high, plain then hatched in ``PALETTE[colours[k]]``, labelled
+    ``label(key)`` in the legend and ``bar_text(value)`` above each bar when given."""
+    groups = list(dict.fromkeys(df[group]))
+    w = 0.38
+    for k, key in enumerate(keys if keys is not None else dict.fromkeys(df[pair])):
+        g = df[df[pair] == key].set_index(group).reindex(groups)
+        x = np.arange(len(groups)) + (k - 0.5) * w
+        bars = ax.bar(x, g[value] / scale, width=w, color=PALETTE[colours[k]], label=label(key),
+                      hatch=["", "//"][k], edgecolor="white")
+        if bar_text is not None:
+            ax.bar_label(bars, [bar_text(v) for v in g[value]], fontsize=8, padding=2)
+    ax.set_xticks(np.arange(len(groups)), groups, fontsize=8.5)
+    ax.grid(False, axis="x")
+
+
 def draw_peer_speed(data: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame], path: Path) -> None:
     from matplotlib.ticker import FuncFormatter
 
     hands, solver, against = data
     fig, (a1, a2, a3) = _figure(3, width=14.0)
-    runs = list(dict.fromkeys(hands["run"]))
-    engines = list(dict.fromkeys(hands["engine"]))
-    w = 0.38
-    for k, run in enumerate(runs):
-        g = hands[hands["run"] == run].set_index("engine").reindex(engines)
-        x = np.arange(len(engines)) + (k - 0.5) * w
-        bars = a1.bar(x, g["hands_per_s"] / 1e6, width=w, color=PALETTE[[1, 4][k]], label=f"commit {run}",
-                      hatch=["", "//"][k], edgecolor="white")
-        a1.bar_label(bars, [f"{v / 1e6:.2f}" if v >= 1e6 else f"{v / 1e3:.0f}k" for v in g["hands_per_s"]],
-                     fontsize=8, padding=2)
-    a1.set_xticks(np.arange(len(engines)), engines, fontsize=8.5)
+    _paired_bars(a1, hands, "run", "engine", "hands_per_s", 1e6, (1, 4), lambda run: f"commit {run}",
+                 lambda v: f"{v / 1e6:.2f}" if v >= 1e6 else f"{v / 1e3:.0f}k")
     a1.set_ylabel("whole hands per second, 1 thread (millions)")
     a1.set_title("Against the peer (OpenSpiel)")
-    a1.grid(False, axis="x")
     a1.legend(loc="upper left", frameon=False, fontsize=8.5)
     a1.set_ylim(0, hands["hands_per_s"].max() / 1e6 * 1.15)
-    variants = list(dict.fromkeys(solver["variant"]))
-    for k, th in enumerate((1, 2)):
-        g = solver[solver["threads"] == th].set_index("variant").reindex(variants)
-        x = np.arange(len(variants)) + (k - 0.5) * w
-        a2.bar(x, g["solves_per_s"] / 1e3, width=w, color=PALETTE[[0, 3][k]], label=f"{th} thread{'s' * (th > 1)}",
-               hatch=["", "//"][k], edgecolor="white")
-    a2.set_xticks(np.arange(len(variants)), variants, fontsize=8.5)
+    _paired_bars(a2, solver, "threads", "variant", "solves_per_s", 1e3, (0, 3),
+                 lambda th: f"{th} thread{'s' * (th > 1)}", keys=(1, 2))
     a2.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}k"))
     a2.set_ylabel("full deals solved per second")
     a2.set_title("The double-dummy solver")
-    a2.grid(False, axis="x")
     a2.legend(loc="upper right", frameon=False, fontsize=8.5)
-    solvers = list(dict.fromkeys(against["solver"]))
-    for k, deals in enumerate(dict.fromkeys(against["deals"])):
-        g = against[against["deals"] == deals].set_index("solver").reindex(solvers)
-        x = np.arange(len(solvers)) + (k - 0.5) * w
-        bars = a3.bar(x, g["solves_per_s"] / 1e3, width=w, color=PALETTE[[2, 5][k]], label=deals.replace("\n", " "),
-                      hatch=["", "//"][k], edgecolor="white")
-        a3.bar_label(bars, [f"{v / 1e3:.1f}k" for v in g["solves_per_s"]], fontsize=8, padding=2)
-    a3.set_xticks(np.arange(len(solvers)), solvers, fontsize=8.5)
+    _paired_bars(a3, against, "deals", "solver", "solves_per_s", 1e3, (2, 5), lambda d: d.replace("\n", " "),
+                 lambda v: f"{v / 1e3:.1f}k")
     a3.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}k"))
     a3.set_ylabel("standard Euchre deals solved per second")
     a3.set_title("The solver against the peer solver (1 thread)")
-    a3.grid(False, axis="x")
     a3.legend(loc="upper left", frameon=False, fontsize=8.5)
     a3.set_ylim(0, against["solves_per_s"].max() / 1e3 * 1.2)
     fig.suptitle("Speed, as recorded in benchmarks/RESULTS.md", fontweight="bold")
