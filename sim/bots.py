@@ -311,26 +311,14 @@ class _Clock:
 def _call(fn, args, timeout):
     """``fn(*args)``, raising ``_TimedOut`` when it takes longer than ``timeout`` seconds (None: no limit).
 
-    In the main thread inside a game (``_Clock``) the clock's ticks stop the call; elsewhere in the main thread an
-    interval timer's ``SIGALRM`` interrupts it (the previous handler is put back); in another thread the call
-    runs in a daemon thread, which is left running when its time is up.
+    In the main thread the game's clock (``_Clock``, set by ``play_game``) stops the call; in another thread, or
+    where there is no ``setitimer``, the call runs in a daemon thread, which is left running when its time is up.
     """
     if timeout is None:
         return fn(*args)
     clock = _Clock.active
     if clock is not None and clock.timeout == timeout and clock.thread == threading.get_ident():
         return clock.call(fn, args)
-    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-        def on_alarm(signum, frame):
-            raise _TimedOut
-
-        old = signal.signal(signal.SIGALRM, on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, timeout)
-        try:
-            return fn(*args)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
     box = {}
 
     def run():
