@@ -38,8 +38,9 @@ from bower.sim.text import given_text
 LOCAL_MAX_WORKERS = 1024  # ``local:N``: at most this many worker processes
 DEFAULT_TIMEOUT_S = 30.0  # seconds to reach the scheduler and have its first answer, or to get it back once lost
 MAX_TIMEOUT_S = 86_400.0  # --scheduler-timeout / BOWER_SCHEDULER_TIMEOUT: at most a day
-STOP_GRACE_S = 0.25  # a signal's stop: seconds local:N's worker processes get to close before they are killed
-# (Dask's own close gives a worker 4 s, and one inside a kernel call, PIMC's, cannot stop before the call ends)
+STOP_GRACE_S = 0.25  # a run that stops (a signal or an error): seconds local:N's worker processes get to close
+# before they are killed (Dask's own close gives a worker 4 s, and one inside a kernel call, PIMC's, cannot stop
+# before the call ends)
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # the protocols of a scheduler address (tcp:// when none is given)
 DEFAULT_PORT = 8786
 _ADDRESS = re.compile(r"(?:(?P<scheme>[^:/]*)://)?"  # [PROTOCOL://]
@@ -104,7 +105,7 @@ def session(scheduler=None):
     stop = False
     try:
         yield ex
-    except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP (bower.sim.errors): the workers are not waited for
+    except BaseException:  # a signal's stop (Ctrl-C, SIGTERM, SIGHUP) or an error: the workers are not waited for
         stop = True
         raise
     finally:
@@ -722,10 +723,13 @@ class Dask:
     def close(self, stop: bool = False) -> None:
         """Close the client and the run's own LocalCluster; Dask's logging back as it was.
 
-        ``stop``: a signal stops the run, so the LocalCluster's worker
-        processes get ``STOP_GRACE_S`` to close before they are killed: one
-        busy in a kernel call cannot close before the call ends, and Dask's
-        own close waits 4 s for it, past the 2 s a stop may take.
+        ``stop``: the run ends before its end (a signal, or an error such as
+        a records file that cannot be written or bad input found on a
+        worker), so the LocalCluster's worker processes get ``STOP_GRACE_S``
+        to close before they are killed: one busy in a kernel call cannot
+        close before the call ends, and Dask's own close waits 4 s for it,
+        past the 2 s a stop may take and for nothing (its result is not
+        wanted).
         """
         try:
             if self.owned:
