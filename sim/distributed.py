@@ -41,6 +41,7 @@ MAX_TIMEOUT_S = 86_400.0  # --scheduler-timeout / BOWER_SCHEDULER_TIMEOUT: at mo
 STOP_GRACE_S = 0.25  # a run that stops (a signal or an error): seconds local:N's worker processes get to close
 # before they are killed (Dask's own close gives a worker 4 s, and one inside a kernel call, PIMC's, cannot stop
 # before the call ends)
+WAIT_SLICE_S = 0.05  # how long the main thread waits on a task between two chances to run a signal's handler
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # the protocols of a scheduler address (tcp:// when none is given)
 DEFAULT_PORT = 8786
 _ADDRESS = re.compile(r"(?:(?P<scheme>[^:/]*)://)?"  # [PROTOCOL://]
@@ -630,6 +631,7 @@ class Dask:
         return self.client.submit(run_task, fn, job, pure=False, **kw)
 
     def _result(self, future):
+        _wait(future)
         try:
             status = future.result()
         except Exception as e:
@@ -755,6 +757,27 @@ class Dask:
                                  return_exceptions=True)
 
         self.cluster.sync(close_all, callback_timeout=4 * STOP_GRACE_S + 5)
+
+
+def _wait(future) -> None:
+    """Wait until ``future`` is done (finished, failed or cancelled), in slices of ``WAIT_SLICE_S`` seconds.
+
+    A signal's Python handler runs only in the main thread, between
+    bytecodes. Dask's ``Future.result()`` waits on a lock in slices of 10 s:
+    a signal that the kernel hands to another thread of the process (the
+    second of SIGINT and SIGTERM sent together: the main thread has one
+    pending), or that lands just before the main thread blocks, was acted
+    on only when the task ended or the slice did (4 to 10 s after a SIGINT
+    and SIGTERM in ``simulate --strategy pimc-fast --scheduler local:2``).
+    A bare lock released by the future's done callback, as
+    ``bower.kernels.jit.ChunkKernel`` waits on its threads.
+    """
+    done = threading.Lock()
+    done.acquire()
+    future.add_done_callback(lambda _f: done.release())
+    while not done.acquire(timeout=WAIT_SLICE_S):
+        if future.done():
+            return
 
 
 def numba_threads(_job=None) -> int:

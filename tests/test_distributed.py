@@ -355,3 +355,38 @@ def test_a_records_write_that_fails_in_a_local_run_ends_at_once(capsys, tmp_path
     assert listing(tmp_path) == []
     assert len(closes) == 1 and closes[0][0] is True and closes[0][1] < 2.5, closes
     assert len(pids) == 2 and all(_gone(pid) for pid in pids), pids
+
+
+class _Poke(KeyboardInterrupt):
+    """What the test's SIGUSR2 handler raises in the main thread (a stop, as bower's handlers raise)."""
+
+
+def test_a_signal_another_thread_takes_stops_a_wait_on_a_task(monkeypatch):
+    """A signal that the kernel hands to a thread other than the main one (the second of SIGINT and SIGTERM
+    sent together: the main thread has one pending) only marks the signal as due: its Python handler runs when
+    the main thread next runs bytecode. Dask's ``Future.result()`` blocks the main thread on a lock for 10 s at
+    a time, so a SIGINT+SIGTERM ended ``simulate --strategy pimc-fast --scheduler local:2`` 4 to 10 s late
+    (when the task or the slice ended); the executor now waits in slices of ``WAIT_SLICE_S``."""
+    import threading
+
+    sent = []
+
+    def on_usr2(signum, frame):
+        raise _Poke
+
+    def send():
+        time.sleep(1.0)  # the main thread waits on the task by then
+        sent.append(time.monotonic())
+        signal.pthread_kill(threading.get_ident(), signal.SIGUSR2)  # taken by this thread, not the main one
+
+    previous = signal.signal(signal.SIGUSR2, on_usr2)
+    try:
+        with pytest.raises(_Poke):
+            with dist.session("local:1") as ex:
+                jobs = ex.map(time.sleep, [600])  # a task the worker cannot leave
+                threading.Thread(target=send, daemon=True).start()
+                next(jobs)
+        took = time.monotonic() - sent[0]
+    finally:
+        signal.signal(signal.SIGUSR2, previous)
+    assert took < 2.5, f"the handler ran {took:.2f} s after the signal"
