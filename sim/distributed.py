@@ -534,8 +534,11 @@ def _open_dask(scheduler):
         scheme, host, port = parse_address(text)
         if scheme != "ucx":
             _probe(text, scheme, host, port, timeout)
+    from distributed.deploy.spec import SpecCluster
+
     quiet = _Quiet()
     cluster = None
+    before = list(SpecCluster._instances)  # the clusters open already (a stop inside the constructor: see below)
     try:
         if n_local is not None:
             cluster = local_cluster(n_local)
@@ -543,9 +546,18 @@ def _open_dask(scheduler):
         else:
             client = distributed.Client(text, timeout=timeout)
     except BaseException as e:
-        quiet.restore()
-        if cluster is not None:
-            cluster.close()
+        try:
+            stop = not isinstance(e, Exception)  # a signal's stop: the workers are not waited for
+            if cluster is not None:
+                _close_local(cluster, stop=stop)
+            elif n_local is not None:
+                # a stop while the LocalCluster started its workers leaves a cluster half open that nobody holds
+                # (its constructor closes it only on an Exception): Dask's exit hook then closed it with a traceback
+                # ("AssertionError: Status.init" of a worker not started), after the stop's one line
+                for half in [c for c in list(SpecCluster._instances) if not any(c is b for b in before)]:
+                    _close_local(half, stop=True)
+        finally:
+            quiet.restore()
         if isinstance(e, (OSError, TimeoutError)):
             raise SchedulerError(f"cannot reach the Dask scheduler at {text}: {_reason(e)}") from None
         if isinstance(e, Exception):  # an answer that is not Dask's (a length no message has: MemoryError)
@@ -738,25 +750,42 @@ class Dask:
                 with contextlib.suppress(Exception):
                     self.client.close(timeout=5)
                 if self.cluster is not None:
-                    if stop:
-                        with contextlib.suppress(Exception):
-                            self._kill_workers()
-                    with contextlib.suppress(Exception):
-                        self.cluster.close(timeout=10)
+                    _close_local(self.cluster, stop)
         finally:
             self.quiet.restore()
 
-    def _kill_workers(self) -> None:
-        """Close every worker of the run's own LocalCluster at once, each killed after ``STOP_GRACE_S``."""
-        import asyncio
 
-        nannies = [w for w in self.cluster.workers.values() if hasattr(w, "kill")]  # processes (Nanny) only
+def _close_local(cluster, stop: bool) -> None:
+    """Close a run's own LocalCluster; ``stop``: its worker processes killed after ``STOP_GRACE_S`` (``Dask.close``).
 
-        async def close_all():
-            await asyncio.gather(*(w.close(timeout=STOP_GRACE_S, reason="bower-stop") for w in nannies),
-                                 return_exceptions=True)
+    It is then out of Dask's list of clusters to close at exit, whatever the
+    close did: a cluster that could not close would only be tried again there.
+    """
+    from distributed.deploy.spec import SpecCluster
 
-        self.cluster.sync(close_all, callback_timeout=4 * STOP_GRACE_S + 5)
+    try:
+        if stop:
+            with contextlib.suppress(Exception):
+                _kill_workers(cluster)
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=10)
+    finally:
+        SpecCluster._instances.discard(cluster)
+
+
+def _kill_workers(cluster) -> None:
+    """Close every worker of a LocalCluster at once, each killed after ``STOP_GRACE_S``: those that have joined,
+    and those still starting (Dask's ``_created``: a stop while the cluster starts)."""
+    import asyncio
+
+    workers = {id(w): w for w in [*cluster.workers.values(), *getattr(cluster, "_created", ())]}
+    nannies = [w for w in workers.values() if hasattr(w, "kill")]  # processes (Nanny) only
+
+    async def close_all():
+        await asyncio.gather(*(w.close(timeout=STOP_GRACE_S, reason="bower-stop") for w in nannies),
+                             return_exceptions=True)
+
+    cluster.sync(close_all, callback_timeout=4 * STOP_GRACE_S + 5)
 
 
 def _wait(future) -> None:

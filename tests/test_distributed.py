@@ -390,3 +390,51 @@ def test_a_signal_another_thread_takes_stops_a_wait_on_a_task(monkeypatch):
     finally:
         signal.signal(signal.SIGUSR2, previous)
     assert took < 2.5, f"the handler ran {took:.2f} s after the signal"
+
+
+def test_a_stop_while_the_local_workers_start_closes_them(monkeypatch):
+    """A signal's stop while ``local:N``'s LocalCluster starts its worker processes (inside its constructor,
+    which closes itself only on an Exception) left a cluster half open that nobody held: Dask's exit hook then
+    closed it with a traceback after the stop's one line ("AssertionError: Status.init", ``simulate --scheduler
+    local:2``, a SIGHUP 1.4 s after the start). Now its workers are killed after ``STOP_GRACE_S`` and it is out
+    of Dask's list."""
+    import threading
+    import traceback
+
+    from distributed.deploy.spec import SpecCluster
+
+    nannies, starting = [], threading.Event()
+    real = distributed.Nanny.start_unsafe
+
+    async def start_unsafe(self):
+        nannies.append(self)
+        starting.set()
+        return await real(self)
+
+    def on_usr2(signum, frame):
+        raise _Poke
+
+    main, sent = threading.get_ident(), []
+
+    def send():
+        starting.wait(120)
+        time.sleep(0.3)  # the worker processes are on their way
+        sent.append(time.monotonic())
+        signal.pthread_kill(main, signal.SIGUSR2)
+
+    monkeypatch.setattr(distributed.Nanny, "start_unsafe", start_unsafe)
+    before = list(SpecCluster._instances)
+    previous = signal.signal(signal.SIGUSR2, on_usr2)
+    try:
+        threading.Thread(target=send, daemon=True).start()
+        with pytest.raises(_Poke) as stopped:
+            with dist.session("local:2"):
+                pytest.fail("the cluster started before the stop")
+        took = time.monotonic() - sent[0]
+    finally:
+        signal.signal(signal.SIGUSR2, previous)
+    assert any(f.f_code.co_name == "local_cluster" for f, _ in traceback.walk_tb(stopped.tb)), \
+        "the stop did not land while the cluster started"
+    assert [c for c in SpecCluster._instances if not any(c is b for b in before)] == []
+    assert nannies and all(n.status.name in ("closed", "failed") for n in nannies), [n.status for n in nannies]
+    assert took < 2.5, f"the stop took {took:.2f} s"
