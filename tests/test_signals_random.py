@@ -10,33 +10,44 @@ The run must end with 130, 143 or 129 (for two signals sent together, either
 one's: pending signals may be taken in either order), print exactly one line
 on stderr (``bower: interrupted`` / ``terminated`` / ``hung up``; the
 compile notice aside) and nothing on stdout, end within ``BOUND`` seconds
-of the signal, and leave nothing in its folder but its input: no output
-under the requested name, no hidden ``.bower-*.part`` beside it.
+of the signal, leave nothing in its folder but its input (no output under
+the requested name, no hidden ``.bower-*.part`` beside it) and no process
+of its own behind it (each child's environment carries a tag of its own,
+which its Dask worker processes inherit; those still there ``LINGER_S``
+after the end are named, then killed).
 
 The commands: ``simulate --records`` into JSONL and into Parquet, ``solve
 --records`` of a Euchre file, two PIMC runs of the Ghost Hand (``simulate
 --strategy pimc-fast --records``, and ``should-bid --playout pimc``, which
-prints its answer on stdout only at the end), and a ``simulate --records``
-that must compile its kernels (a Numba cache folder of its own, empty). In
-the PIMC runs the first examples' signals land while the modules load, the
-later ones' (1.4 and 2.6 s) inside the one long PIMC kernel call (a stack
-dump at those moments showed it, 2026-12, on a loaded 2-core machine). Hypothesis runs with a
+prints its answer on stdout only at the end), a ``simulate --records``
+that must compile its kernels (a Numba cache folder of its own, empty),
+and two runs on a Dask ``--scheduler local:2`` of their own (``simulate
+--records``, and ``simulate --strategy pimc-fast --records`` whose delays
+are stretched to 5.2 s: the signals land while the modules load, while the
+worker processes start and load their kernels, and inside their PIMC
+kernel calls). In the PIMC runs on this machine's threads the first
+examples' signals land while the modules load, the later ones' (1.4 and
+2.6 s) inside the one long PIMC kernel call (a stack dump at those moments
+showed it, 2026-12, on a loaded 2-core machine). Hypothesis runs with a
 fixed seed and without shrinking (each example is a process); its first
 examples draw every signal set, which the test asserts. The children wait
 in a subprocess while the test sleeps: the file is one ``xdist_group`` so
 that two of its children never run at once on the 2 cores ``make test``
-uses (about 60 s of wall time on a loaded 2-core machine).
+uses (about 80 s of wall time on a loaded 2-core machine, 20 s of it the
+two ``local:2`` runs).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import contextlib
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -71,7 +82,19 @@ COMMANDS = {
     "should-bid-pimc": ["should-bid", "JH JD AH KH 9S TC", "--playout", "pimc", "--samples", "1e4", "--threads", "1"],
     # kernels not in the (empty) cache: the signal lands while the interpreter imports or Numba compiles
     "compile": ["simulate", "--variant", "cutthroat", "--hands", "1000", "--threads", "1", "--records", "out.jsonl"],
+    # Dask local:2: two worker processes of the run's own, each one's kernels called as tasks
+    "simulate-local": ["simulate", "--hands", "1e9", "--threads", "1", "--scheduler", "local:2", "--records",
+                       "out.jsonl"],
+    "simulate-pimc-local": ["simulate", "--strategy", "pimc-fast", "--hands", "1e6", "--threads", "1", "--scheduler",
+                            "local:2", "--records", "out.jsonl"],
 }
+# the drawn delay times this for a command: the local:2 PIMC run's workers start about 1.5 s after the handlers
+# and are inside their PIMC kernel calls from about 4 s (2026-12, a loaded 2-core machine), so its delays (0, 1.4,
+# 2.8 and 5.2 s) land while the modules load, while the workers start, while they load their kernels, and inside
+# the kernel calls
+STRETCH = {"simulate-pimc-local": 2.0}
+TAG = "BOWER_SIGNALS_RANDOM_RUN"  # set in a child's environment, so in its worker processes' too: which are its
+LINGER_S = 2.0  # seconds a process of the run may take to be gone once the run has ended
 
 
 @pytest.fixture(scope="module")
@@ -99,12 +122,44 @@ def _handlers_in_place(proc: subprocess.Popen, deadline: float) -> None:
         time.sleep(0.005)
 
 
+def _tagged(tag: str) -> list[tuple[int, str]]:
+    """(pid, command line) of every live process with ``TAG=tag`` in its environment (zombies are ended)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            if f"{TAG}={tag}".encode() not in Path(f"/proc/{name}/environ").read_bytes().split(b"\0"):
+                continue
+            state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # ended meanwhile, or another user's
+            continue
+        if state != "Z":
+            found.append((int(name), cmdline[:200]))
+    return found
+
+
+def _left_behind(tag: str) -> list[tuple[int, str]]:
+    """The processes of a run (its workers, its children) still there ``LINGER_S`` after it ended (then killed)."""
+    deadline = time.monotonic() + LINGER_S
+    while (left := _tagged(tag)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid, _ in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return left
+
+
 def _stop(command: str, folder: Path, signals: tuple, delay: float, cache: str | None) -> tuple:
     """Start ``COMMANDS[command]`` in ``folder``; ``delay`` s after its handlers are in place send ``signals``.
 
-    (status, stdout, stderr lines without the compile notice, seconds from the signal to the end).
+    (status, stdout, stderr lines without the compile notice, seconds from the signal to the end, the processes
+    of the run left behind).
     """
     env = dict(os.environ)
+    tag = uuid.uuid4().hex
+    env[TAG] = tag
     env["PYTHONPATH"] = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
@@ -133,7 +188,7 @@ def _stop(command: str, folder: Path, signals: tuple, delay: float, cache: str |
                 proc.kill()
                 proc.communicate()
     lines = [ln for ln in err.splitlines() if not ln.startswith(COMPILE_NOTICE)]
-    return proc.returncode, out, lines, took
+    return proc.returncode, out, lines, took, _left_behind(tag)
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -152,15 +207,18 @@ def test_a_signal_at_a_random_moment(tmp_path, euchre_records, command):
             inputs = ["in.jsonl"]
         cache = tempfile.mkdtemp(dir=tmp_path, prefix="numba-") if command == "compile" else None
         try:
-            code, out, lines, took = _stop(command, folder, signals, delay / 1000, cache)
+            code, out, lines, took, left = _stop(command, folder, signals, STRETCH.get(command, 1.0) * delay / 1000,
+                                                 cache)
         finally:
             if cache is not None:
                 shutil.rmtree(cache)
-        what = f"{command}, {'+'.join(signal.Signals(s).name for s in signals)} {delay} ms after the handlers"
+        what = (f"{command}, {'+'.join(signal.Signals(s).name for s in signals)} "
+                f"{STRETCH.get(command, 1.0) * delay:.0f} ms after the handlers")
         assert (code, out, lines) in [(c, "", [f"bower: {word}"]) for c, word in map(STATUS.get, signals)], \
             (what, code, out, lines)
         assert took < BOUND, f"{what}: ended {took:.1f} s after the signal"
         assert listing(folder) == inputs, (what, listing(folder))  # no output, no .bower-*.part
+        assert left == [], f"{what}: its processes left behind: {left}"  # local:N's workers killed and joined
         shutil.rmtree(folder)
 
     check()
