@@ -547,9 +547,8 @@ def _open_dask(scheduler):
             client = distributed.Client(text, timeout=timeout)
     except BaseException as e:
         try:
-            stop = not isinstance(e, Exception)  # a signal's stop: the workers are not waited for
-            if cluster is not None:
-                _close_local(cluster, stop=stop)
+            if cluster is not None:  # a signal's stop or an error: the workers are not waited for
+                _close_local(cluster, stop=True)
             elif n_local is not None:
                 # a stop while the LocalCluster started its workers leaves a cluster half open that nobody holds
                 # (its constructor closes it only on an Exception): Dask's exit hook then closed it with a traceback
@@ -608,8 +607,8 @@ class Dask:
         self._warmed: set = set()
         try:
             self._setup_workers()
-        except BaseException:
-            self.close()
+        except BaseException:  # a signal's stop or an error (no worker joined): the workers are not waited for
+            self.close(stop=True)
             raise
 
     def _setup_workers(self) -> None:
