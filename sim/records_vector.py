@@ -499,6 +499,30 @@ def _schema_ok(known: dict, schema) -> bool:
     return True
 
 
+def dd_ok(arr, most: int) -> bool:
+    """Whether every ``dd`` object of a column (``bower solve --records``) passes ``records_check.check_dd``: null, or
+    of the type ``solve`` writes with ``tricks`` not null, every number of tricks from 0 to ``most`` (a ``table``
+    or a suit of it may be null). Another type: False (the record-by-record check decides)."""
+    import pyarrow.compute as pc
+
+    from bower.sim.solve import dd_arrow_type
+
+    if arr.null_count == len(arr):
+        return True
+    if plain_type(arr.type) != dd_arrow_type():
+        return False
+    tricks, table = arr.flatten()  # (a null object's fields null too)
+    if tricks.null_count != arr.null_count:  # an object without its tricks
+        return False
+    for x in (tricks, *table.flatten()):
+        if x.null_count == len(x):
+            continue
+        lo, hi = pc.min_max(x).values()
+        if lo.as_py() < 0 or hi.as_py() > most:
+            return False
+    return True
+
+
 def batch_ok(fast, batch, marked: bool = False) -> bool:
     """Whether every record of ``batch`` (a pyarrow RecordBatch of a file's record columns) certainly passes.
 
@@ -531,6 +555,8 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
     col = batch.column
     names = batch.schema.names
     if "unknown" in names and col("unknown").null_count != batch.num_rows:  # cards not known: the full check
+        return False
+    if "dd" in names and not dd_ok(col("dd"), cp.hand_size):
         return False
     variant = _codes(col("variant"), (v.name,))
     if variant is None or np.any(variant != 0):
