@@ -310,10 +310,12 @@ def card_ids(arr, fast) -> np.ndarray | None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if pa.types.is_dictionary(arr.type):
-        arr = arr.cast(arr.type.value_type)
     null = np.asarray(arr.is_null().to_numpy(zero_copy_only=False), bool) if arr.null_count else None
-    codes = _codes(pc.fill_null(arr, "") if null is not None else arr, tuple(fast.index))
+    codes = _dictionary_codes(arr, tuple(fast.index), null) if pa.types.is_dictionary(arr.type) else None
+    if codes is None:
+        if pa.types.is_dictionary(arr.type):
+            arr = arr.cast(arr.type.value_type)
+        codes = _codes(pc.fill_null(arr, "") if null is not None else arr, tuple(fast.index))
     if codes is None:
         return None
     ids = _deck_ids(fast)[codes.astype(np.intp)]
@@ -326,17 +328,37 @@ def card_ids(arr, fast) -> np.ndarray | None:
     return ids
 
 
+def _dictionary_codes(arr, names: tuple, null) -> np.ndarray | None:
+    """Each value's position in ``names`` of a dictionary array of strings (int16 numpy, -1: not one; a null's: -1),
+    looked up once a dictionary value and read off the indices, without making the strings plain; None when
+    the dictionary holds a null or its indices are not int32 (the caller casts). ``null``: the nulls (bool numpy)
+    or None."""
+    import pyarrow as pa
+
+    if not pa.types.is_int32(arr.type.index_type) or arr.dictionary.null_count:
+        return None
+    lut = _codes(arr.dictionary, names)
+    if lut is None:
+        return None
+    n = len(arr)
+    idx = np.frombuffer(arr.indices.buffers()[1], np.int32, n, arr.indices.offset) if n else np.zeros(0, np.int32)
+    if null is not None:
+        idx = np.where(null, 0, idx)
+    if n and not 0 <= idx.min() <= idx.max() < len(lut):
+        return None
+    codes = lut[idx]
+    if null is not None:
+        codes[null] = -1
+    return codes
+
+
 def card_lists(arr, fast):
     """A ``list<string>`` column of card names, no list and no name null: (lengths, card numbers of every list in
     turn) as int64 numpy, None when a value is not a card of the deck."""
-    import pyarrow as pa
-
     if arr.null_count:
         return None
     lengths = _lengths(arr)
-    values = arr.flatten()
-    if pa.types.is_dictionary(values.type):
-        values = values.cast(values.type.value_type)
+    values = arr.flatten()  # (a dictionary's codes are read as they are: ``card_ids``)
     if values.null_count:
         return None
     ids = card_ids(values, fast)
@@ -627,8 +649,7 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
     if np.any(np.bitwise_or.reduce(held, axis=1) != held.sum(axis=1)) or np.any(counts.sum(axis=1) != n_in * size) \
             or np.any((counts != size) & (held != 0)):
         return False  # a card held twice, a hand short or long
-    ids = cards.astype(np.int64) if known["deck_ids_same"] else known["deck_ids"][cards.astype(np.intp)]
-    seats = seats.astype(np.int64)
+    ids = cards if known["deck_ids_same"] else known["deck_ids"][cards.astype(np.intp)]  # (int16: no copy to int64)
     after = known["after"]
     groups = [(None, n_in[0])] if n_in.min() == n_in.max() else [(n_in == n, n) for n in np.unique(n_in).tolist()]
     starts = None if groups[0][0] is None else (np.cumsum(lengths) - lengths)[rows]
