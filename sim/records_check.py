@@ -481,9 +481,19 @@ def check_record(rec, where: str, variant=None, required=()) -> tuple:
     check_pairs(rec, "calls", where, cp.seats)  # the plays are checked pair by pair by ``check_play``
     for part in ("tricks", "points"):
         recorded(rec, part, where, variant)
+    check_start(rec, where, variant)
     if rec.get("dd") is not None:
         check_dd(rec["dd"], where, cp.hand_size)
     return variant, rules, rec, maker
+
+
+def check_start(rec: dict, where: str, variant) -> dict | None:
+    """The record's ``start`` (a real game's score before the hand: an object of numbers keyed by seat, or by side
+    0 and 1 in a game of partners), checked as ``recorded`` does, with str keys; None when it has none."""
+    start = recorded(rec, "start", where, variant)
+    if start is not None and variant.partnerships and any(int(k) > 1 for k in start):
+        raise RecordError(f"{where}: field 'start' has key {max(start, key=int)!r}, not a side (0, 1)")
+    return start
 
 
 DD_SUITS = ("C", "S", "D", "H")  # the keys of a ``dd`` object's ``table`` (``bower.sim.solve.SUITS``)
@@ -815,6 +825,8 @@ class FastCheck:
                 return False
         if rec.get("dd") is not None:
             check_dd(rec["dd"], "", cp.hand_size)  # (a fault raises: ``ok_many`` gives False, the full check names it)
+        if rec.get("start") is not None:
+            check_start(rec, "", v)
         calls = rec.get("calls", ())
         if type(calls) is not list and "calls" in rec:
             return False

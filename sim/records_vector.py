@@ -580,6 +580,8 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
         return False
     if "dd" in names and not dd_ok(col("dd"), cp.hand_size):
         return False
+    if "start" in names and col("start").null_count != batch.num_rows:  # a game's score: the record-by-record check
+        return False
     variant = _codes(col("variant"), (v.name,))
     if variant is None or np.any(variant != 0):
         return False

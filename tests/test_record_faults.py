@@ -760,3 +760,35 @@ def test_a_command_quoted_in_a_library_message_keeps_its_flags():
     assert library_words("--records FILE: no file (see bower solve --records)", params) == \
         "records= FILE: no file (see bower solve --records)"
     assert library_words("--dd needs bower replay --dd", params) == "dd= needs bower replay --dd"
+
+
+START_LINES = {  # a real game's score before the hand (EGN's ``start``), once checked by replay alone
+    "a string": ("x", "field 'start' is 'x', not an object of numbers"),
+    "a seat not at the table": ({"7": 1}, "field 'start' has key '7', not a seat (0..3)"),
+    "a side past the two": ({"0": 3, "2": 5}, "field 'start' has key '2', not a side (0, 1)"),
+    "a score not a number": ({"0": "3"}, "field 'start.0' is '3', not a number"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(START_LINES))
+def test_a_bad_start_is_refused_by_every_reader_in_the_same_line(valid, case, tmp_path):
+    # replay checked a record's start and the other readers read it in silence: now the shared check does
+    start, reason = START_LINES[case]
+    recs, i = _played(valid)
+    recs[i]["start"] = start
+    path = _write(str(tmp_path), recs, "jsonl", valid[1])
+    want = f"bower: error: {path}: record {i} (line {i + 1}): {reason}"
+    for reader in DD_READERS:
+        assert _line_of(reader, path, str(tmp_path)) == want, reader
+
+
+def test_a_valid_start_is_read_by_every_reader(valid, tmp_path):
+    recs, i = _played(valid)
+    recs[i]["start"] = {"0": 4, "1": 9}
+    path = _write(str(tmp_path), recs, "jsonl", valid[1])
+    assert len(bower.read_records(path)) == len(recs)
+    got = bower.replay(path)
+    assert got["start"].iloc[i] == {"0": 4, "1": 9}
+    for args in (["analyze", path], ["solve", "--records", path, "--out", str(tmp_path / "o.jsonl")]):
+        code, _, lines = _cli(*args)
+        assert code == 0, (args, lines)
