@@ -663,18 +663,18 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
             mask, lead, t = active[g], leader[g], trump[g]
             at = starts[g][:, None] + np.arange(n * size)
             s, c = seats[at], ids[at]
-        if np.any((mask[:, None] >> s) & 1 == 0) or np.any(s[:, 0] != lead):
-            return False  # a seat not in play, the first trick led by a seat the rules do not call on
+        if np.any(s[:, 0] != lead):  # (a seat not in play holds no card: refused below, its card not held)
+            return False  # the first trick led by a seat the rules do not call on
         bit = np.left_shift(np.int64(1), c)
-        if np.any(bit.sum(axis=1) != np.bitwise_or.reduce(bit, axis=1)):  # a card played twice
+        if np.any(popcount(np.bitwise_or.reduce(bit, axis=1)) != n * size):  # a card played twice
             return False
         if np.any(np.take_along_axis(held if g is None else held[g], s, axis=1) & bit == 0):
-            return False  # a card its seat did not hold
+            return False  # a card its seat did not hold (a seat not in play holds none)
         # every trick in turn, its winner leading the next (bower.sim.solve.in_turn_many): each seat in play plays
         # once a trick, so ``size`` cards, its whole hand
         s3, c3 = s.reshape(-1, size, n), c.reshape(-1, size, n)
         t = t[:, None]
-        power = POWER[t[:, :, None], EFF_SUIT[t, c3[:, :, 0]][:, :, None], c3]
+        power = POWER.reshape(-1)[(t * 4 + EFF_SUIT[t, c3[:, :, 0]])[:, :, None] * POWER.shape[2] + c3]
         winner = np.take_along_axis(s3, power.argmax(axis=2)[:, :, None], axis=2)[:, :, 0]
         turn = after[mask[:, None, None], s3[:, :, :-1]]  # the seat after each card's, among those in play
         if not ((s3[:, 1:, 0] == winner[:, :-1]).all() and (s3[:, :, 1:] == turn).all()):
