@@ -95,34 +95,6 @@ def _tricks(rec: dict, seat: int) -> int:
     return int(t.get(str(seat), t.get(seat, 0)) or 0)
 
 
-def _checked_dd(d, where: str, most: int) -> tuple[int, dict]:
-    """(tricks, trump -> tricks) of a record's ``dd`` object; RecordsError naming the record (``where``: ``FILE:
-    record N (line L)``), the field and the fault when it is not an object of whole numbers as ``bower solve
-    --records`` writes, a trump is not a suit, or a number of tricks is outside 0 to ``most`` (a hand's tricks)."""
-    from bower.sim.records import RecordsError
-    from bower.sim.records_check import _shown
-    from bower.sim.solve import SUITS
-
-    try:
-        tricks = d["tricks"]
-        table = d.get("table") or {}
-        if not isinstance(tricks, int) or isinstance(tricks, bool) or not isinstance(table, dict):
-            raise TypeError
-        table = {t: x for t, x in table.items() if x is not None}
-        if any(not isinstance(x, int) or isinstance(x, bool) for x in table.values()):
-            raise TypeError
-    except (TypeError, KeyError, AttributeError):
-        raise RecordsError(f"{where}: field 'dd' is {_shown(d)}, not a bower dd object "
-                           "({'tricks': n, 'table': {suit: n}}: see bower solve --records)") from None
-    for t in table:
-        if not (isinstance(t, str) and len(t) == 1 and t in SUITS):
-            raise RecordsError(f"{where}: field 'dd.table' has key {_shown(t)}, not a suit ({', '.join(SUITS)})")
-    for name, x in (("dd.tricks", tricks), *((f"dd.table.{t}", x) for t, x in table.items())):
-        if not 0 <= x <= most:
-            raise RecordsError(f"{where}: field {name!r} is {x}, not a number of tricks (0..{most})")
-    return tricks, table
-
-
 def hand_frame(variant, recs: list[dict], offset: int = 0, where=None) -> pd.DataFrame:
     """One row per played record with a ``dd`` object: contract, need, played and dd tricks, best trump's, features.
 
@@ -133,6 +105,7 @@ def hand_frame(variant, recs: list[dict], offset: int = 0, where=None) -> pd.Dat
     Messages name record ``offset + i`` for ``recs[i]`` (a batch of a file) as ``where(offset + i)`` says
     (``FILE: record N (line L)``; default ``record N``).
     """
+    from bower.sim.records_check import check_dd
     from bower.sim.solve import played_hand
 
     cp = variant.card_play
@@ -149,7 +122,7 @@ def hand_frame(variant, recs: list[dict], offset: int = 0, where=None) -> pd.Dat
         seats = [s for s in ph.hands if side >> s & 1]
         cards = [c for s in seats for c in ph.hands[s]]
         label, need = cp.contract(rec)
-        tricks, table = _checked_dd(d, where(i) if where is not None else f"record {i}", cp.hand_size)
+        tricks, table = check_dd(d, where(i) if where is not None else f"record {i}", cp.hand_size)
         allowed = [table[t] for t in cp.trump_choices(rec) if t in table]
         rows.append((
             str(label), int(need), sum(_tricks(rec, s) for s in seats), tricks, max(allowed, default=tricks),

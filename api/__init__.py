@@ -95,15 +95,19 @@ def _faults(fn, faults: bool = True):
 
 
 _FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?![\w-])")
+_COMMAND = re.compile(r"\bbower [a-z][a-z-]* $")  # a command quoted whole, up to its flag: ``bower solve --records``
 
 
 def library_words(message: str, params) -> str:
     """``message`` with each command-line flag that is one of ``params`` (a function's parameter names) written as
     the library's argument: ``--hands about 1e30 is more ...`` -> ``hands= about 1e30 is more ...``,
     ``--max-games`` -> ``max_games=``. The checks behind a command and its function are shared and speak in
-    flags; other flags (``--json``, a command's own) are left as they are."""
+    flags; other flags (``--json``, a command's own) are left as they are, and so is a command quoted whole
+    (``see bower solve --records``: what to run, not this function's argument)."""
     def one(m):
         name = m.group(1).replace("-", "_")
+        if _COMMAND.search(message, 0, m.start()):
+            return m.group(0)
         return f"{name}=" if name in params else m.group(0)
 
     return _FLAG.sub(one, message)

@@ -70,20 +70,24 @@ def read_records(path: str | os.PathLike[str], batch_size: int | None = None,
     if info["format"] == "parquet":
         import pyarrow.parquet as pq
 
-        from bower.sim.records import check_parquet_file
+        from bower.sim.records import check_parquet_file, system_memory
         from bower.sim.records_check import read_batches
 
         if batch_size is None:  # read once: every record checked (records_check) before the table is handed out
-            table = check_parquet_file(path, whole=True)
-            return _frame(table.select(columns if columns is not None else table.column_names))
+            with system_memory():
+                table = check_parquet_file(path, whole=True)
+                return _frame(table.select(columns if columns is not None else table.column_names))
         check_parquet_file(path)
         pf = pq.ParquetFile(path)
         return (_frame(b) for b in read_batches(path, pf.iter_batches(batch_size=batch_size, columns=columns)))
     if batch_size is None:
         import pyarrow as pa
 
-        tables = list(_jsonl_tables(path, info, 32768, columns))
-        return _frame(pa.concat_tables(tables))
+        from bower.sim.records import system_memory
+
+        with system_memory():
+            tables = list(_jsonl_tables(path, info, 32768, columns))
+            return _frame(pa.concat_tables(tables))
     return (_frame(t) for t in _jsonl_tables(path, info, batch_size, columns))
 
 

@@ -481,7 +481,58 @@ def check_record(rec, where: str, variant=None, required=()) -> tuple:
     check_pairs(rec, "calls", where, cp.seats)  # the plays are checked pair by pair by ``check_play``
     for part in ("tricks", "points"):
         recorded(rec, part, where, variant)
+    check_start(rec, where, variant)
+    if rec.get("dd") is not None:
+        check_dd(rec["dd"], where, cp.hand_size)
     return variant, rules, rec, maker
+
+
+def check_start(rec: dict, where: str, variant) -> dict | None:
+    """The record's ``start`` (a real game's score before the hand: an object of numbers keyed by seat, or by side
+    0 and 1 in a game of partners), checked as ``recorded`` does, with str keys; None when it has none."""
+    start = recorded(rec, "start", where, variant)
+    if start is not None and variant.partnerships and any(int(k) > 1 for k in start):
+        raise RecordError(f"{where}: field 'start' has key {max(start, key=int)!r}, not a side (0, 1)")
+    return start
+
+
+DD_SUITS = ("C", "S", "D", "H")  # the keys of a ``dd`` object's ``table`` (``bower.sim.solve.SUITS``)
+DD_KEYS = ("tricks", "table")
+DD_FORM = "({'tricks': n, 'table': {suit: n}}: see bower solve --records)"
+
+
+def check_dd(d, where: str, most: int) -> tuple[int, dict]:
+    """(tricks, trump -> tricks) of a record's ``dd`` object (``bower solve --records``), checked.
+
+    ``dd`` is an object with ``tricks`` (required) and ``table`` (optional,
+    null or an object keyed by suit ``C S D H``, a null value standing for a
+    trump not solved); every number of tricks is a whole number from 0 to
+    ``most`` (a hand's tricks). Anything else is a RecordError of one line
+    naming ``where`` (``FILE: record N (line L)``), the field and the fault.
+    Every reader checks it here (``check_record``); the double-dummy tables
+    read it through this function.
+    """
+    try:
+        tricks, table = d["tricks"], d.get("table")
+        if table is None:
+            table = {}
+        if not isinstance(tricks, int) or isinstance(tricks, bool) or not isinstance(table, dict):
+            raise TypeError
+        table = {t: x for t, x in table.items() if x is not None}
+        if any(not isinstance(x, int) or isinstance(x, bool) for x in table.values()):
+            raise TypeError
+    except (TypeError, KeyError, AttributeError, IndexError):
+        raise RecordError(f"{where}: field 'dd' is {_shown(d)}, not a bower dd object {DD_FORM}") from None
+    for k in d:
+        if k not in DD_KEYS:
+            raise RecordError(f"{where}: field 'dd' has key {_shown(k)}, not one of {', '.join(DD_KEYS)}")
+    for t in table:
+        if not (isinstance(t, str) and t in DD_SUITS):
+            raise RecordError(f"{where}: field 'dd.table' has key {_shown(t)}, not a suit ({', '.join(DD_SUITS)})")
+    for name, x in (("dd.tricks", tricks), *((f"dd.table.{t}", x) for t, x in table.items())):
+        if not 0 <= x <= most:
+            raise RecordError(f"{where}: field {name!r} is {x}, not a number of tricks (0..{most})")
+    return tricks, table
 
 
 def recorded(rec: dict, name: str, where: str, variant) -> dict | None:
@@ -772,6 +823,10 @@ class FastCheck:
             if not (keys.issuperset(x) and _ints(list(x.values())) if type(x) is dict
                     else type(x) is list and len(x) <= v.players and _ints(x) or x == () and name not in rec):
                 return False
+        if rec.get("dd") is not None:
+            check_dd(rec["dd"], "", cp.hand_size)  # (a fault raises: ``ok_many`` gives False, the full check names it)
+        if rec.get("start") is not None:
+            check_start(rec, "", v)
         calls = rec.get("calls", ())
         if type(calls) is not list and "calls" in rec:
             return False

@@ -310,10 +310,12 @@ def card_ids(arr, fast) -> np.ndarray | None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if pa.types.is_dictionary(arr.type):
-        arr = arr.cast(arr.type.value_type)
     null = np.asarray(arr.is_null().to_numpy(zero_copy_only=False), bool) if arr.null_count else None
-    codes = _codes(pc.fill_null(arr, "") if null is not None else arr, tuple(fast.index))
+    codes = _dictionary_codes(arr, tuple(fast.index), null) if pa.types.is_dictionary(arr.type) else None
+    if codes is None:
+        if pa.types.is_dictionary(arr.type):
+            arr = arr.cast(arr.type.value_type)
+        codes = _codes(pc.fill_null(arr, "") if null is not None else arr, tuple(fast.index))
     if codes is None:
         return None
     ids = _deck_ids(fast)[codes.astype(np.intp)]
@@ -326,17 +328,37 @@ def card_ids(arr, fast) -> np.ndarray | None:
     return ids
 
 
+def _dictionary_codes(arr, names: tuple, null) -> np.ndarray | None:
+    """Each value's position in ``names`` of a dictionary array of strings (int16 numpy, -1: not one; a null's: -1),
+    looked up once a dictionary value and read off the indices, without making the strings plain; None when
+    the dictionary holds a null or its indices are not int32 (the caller casts). ``null``: the nulls (bool numpy)
+    or None."""
+    import pyarrow as pa
+
+    if not pa.types.is_int32(arr.type.index_type) or arr.dictionary.null_count:
+        return None
+    lut = _codes(arr.dictionary, names)
+    if lut is None:
+        return None
+    n = len(arr)
+    idx = np.frombuffer(arr.indices.buffers()[1], np.int32, n, arr.indices.offset) if n else np.zeros(0, np.int32)
+    if null is not None:
+        idx = np.where(null, 0, idx)
+    if n and not 0 <= idx.min() <= idx.max() < len(lut):
+        return None
+    codes = lut[idx]
+    if null is not None:
+        codes[null] = -1
+    return codes
+
+
 def card_lists(arr, fast):
     """A ``list<string>`` column of card names, no list and no name null: (lengths, card numbers of every list in
     turn) as int64 numpy, None when a value is not a card of the deck."""
-    import pyarrow as pa
-
     if arr.null_count:
         return None
     lengths = _lengths(arr)
-    values = arr.flatten()
-    if pa.types.is_dictionary(values.type):
-        values = values.cast(values.type.value_type)
+    values = arr.flatten()  # (a dictionary's codes are read as they are: ``card_ids``)
     if values.null_count:
         return None
     ids = card_ids(values, fast)
@@ -499,6 +521,30 @@ def _schema_ok(known: dict, schema) -> bool:
     return True
 
 
+def dd_ok(arr, most: int) -> bool:
+    """Whether every ``dd`` object of a column (``bower solve --records``) passes ``records_check.check_dd``: null, or
+    of the type ``solve`` writes with ``tricks`` not null, every number of tricks from 0 to ``most`` (a ``table``
+    or a suit of it may be null). Another type: False (the record-by-record check decides)."""
+    import pyarrow.compute as pc
+
+    from bower.sim.solve import dd_arrow_type
+
+    if arr.null_count == len(arr):
+        return True
+    if plain_type(arr.type) != dd_arrow_type():
+        return False
+    tricks, table = arr.flatten()  # (a null object's fields null too)
+    if tricks.null_count != arr.null_count:  # an object without its tricks
+        return False
+    for x in (tricks, *table.flatten()):
+        if x.null_count == len(x):
+            continue
+        lo, hi = pc.min_max(x).values()
+        if lo.as_py() < 0 or hi.as_py() > most:
+            return False
+    return True
+
+
 def batch_ok(fast, batch, marked: bool = False) -> bool:
     """Whether every record of ``batch`` (a pyarrow RecordBatch of a file's record columns) certainly passes.
 
@@ -531,6 +577,10 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
     col = batch.column
     names = batch.schema.names
     if "unknown" in names and col("unknown").null_count != batch.num_rows:  # cards not known: the full check
+        return False
+    if "dd" in names and not dd_ok(col("dd"), cp.hand_size):
+        return False
+    if "start" in names and col("start").null_count != batch.num_rows:  # a game's score: the record-by-record check
         return False
     variant = _codes(col("variant"), (v.name,))
     if variant is None or np.any(variant != 0):
@@ -601,8 +651,7 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
     if np.any(np.bitwise_or.reduce(held, axis=1) != held.sum(axis=1)) or np.any(counts.sum(axis=1) != n_in * size) \
             or np.any((counts != size) & (held != 0)):
         return False  # a card held twice, a hand short or long
-    ids = cards.astype(np.int64) if known["deck_ids_same"] else known["deck_ids"][cards.astype(np.intp)]
-    seats = seats.astype(np.int64)
+    ids = cards if known["deck_ids_same"] else known["deck_ids"][cards.astype(np.intp)]  # (int16: no copy to int64)
     after = known["after"]
     groups = [(None, n_in[0])] if n_in.min() == n_in.max() else [(n_in == n, n) for n in np.unique(n_in).tolist()]
     starts = None if groups[0][0] is None else (np.cumsum(lengths) - lengths)[rows]
@@ -614,18 +663,18 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
             mask, lead, t = active[g], leader[g], trump[g]
             at = starts[g][:, None] + np.arange(n * size)
             s, c = seats[at], ids[at]
-        if np.any((mask[:, None] >> s) & 1 == 0) or np.any(s[:, 0] != lead):
-            return False  # a seat not in play, the first trick led by a seat the rules do not call on
+        if np.any(s[:, 0] != lead):  # (a seat not in play holds no card: refused below, its card not held)
+            return False  # the first trick led by a seat the rules do not call on
         bit = np.left_shift(np.int64(1), c)
-        if np.any(bit.sum(axis=1) != np.bitwise_or.reduce(bit, axis=1)):  # a card played twice
+        if np.any(popcount(np.bitwise_or.reduce(bit, axis=1)) != n * size):  # a card played twice
             return False
         if np.any(np.take_along_axis(held if g is None else held[g], s, axis=1) & bit == 0):
-            return False  # a card its seat did not hold
+            return False  # a card its seat did not hold (a seat not in play holds none)
         # every trick in turn, its winner leading the next (bower.sim.solve.in_turn_many): each seat in play plays
         # once a trick, so ``size`` cards, its whole hand
         s3, c3 = s.reshape(-1, size, n), c.reshape(-1, size, n)
         t = t[:, None]
-        power = POWER[t[:, :, None], EFF_SUIT[t, c3[:, :, 0]][:, :, None], c3]
+        power = POWER.reshape(-1)[(t * 4 + EFF_SUIT[t, c3[:, :, 0]])[:, :, None] * POWER.shape[2] + c3]
         winner = np.take_along_axis(s3, power.argmax(axis=2)[:, :, None], axis=2)[:, :, 0]
         turn = after[mask[:, None, None], s3[:, :, :-1]]  # the seat after each card's, among those in play
         if not ((s3[:, 1:, 0] == winner[:, :-1]).all() and (s3[:, :, 1:] == turn).all()):

@@ -154,7 +154,7 @@ def _replay(rec: dict, where: str, dd: bool):
     """(result dict, variant, rules, checked record) of one record."""
     from bower.sim import solve as S
 
-    from bower.sim.records_check import check_play, check_record, recorded as recorded_part
+    from bower.sim.records_check import check_play, check_record, check_start, recorded as recorded_part
 
     variant, rules, rec, maker = check_record(rec, where)
     cp = variant.card_play
@@ -165,10 +165,8 @@ def _replay(rec: dict, where: str, dd: bool):
     }
     if rec.get("unknown"):
         out["unknown"] = list(rec["unknown"])
-    start = recorded_part(rec, "start", where, variant)
+    start = check_start(rec, where, variant)  # (checked with the record: every reader checks it)
     if start is not None:
-        if variant.partnerships and any(int(k) > 1 for k in start):
-            raise ReplayError(f"{where}: field 'start' has key {max(start, key=int)!r}, not a side (0, 1)")
         out["start"] = start
     seat_keys = [str(s) for s in range(variant.players)]
     tricks = {s: 0 for s in range(variant.players)}

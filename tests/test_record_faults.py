@@ -146,9 +146,34 @@ WRONG_TYPE = st.one_of(st.integers(-3, 3), st.booleans(), GARBAGE.filter(lambda 
 
 
 PLAY_KINDS = ("play", "order", "twice", "not held", "out of turn", "play seat")  # faults inside 'plays'
-KINDS = {"jsonl": ("drop", "type", "seat", "cut", "garbage", "deep", "text", *PLAY_KINDS),
+KINDS = {"jsonl": ("drop", "type", "seat", "cut", "garbage", "deep", "text", "dd", *PLAY_KINDS),
          # a Parquet row has every column (a dropped field is a null one), every value of its column's type
-         "parquet": ("seat", "cut", "garbage", "null", *PLAY_KINDS)}
+         "parquet": ("seat", "cut", "garbage", "null", "dd", *PLAY_KINDS)}
+
+# a record's ``dd`` object spoiled (``bower solve --records`` writes {"tricks": n, "table": {suit: n}}, n 0..5 in
+# Euchre): numbers of tricks out of range, a key that is no suit, values of another type, ``tricks`` missing, a key
+# it does not have; in Parquet, of the column's own type (``solve.dd_arrow_type``)
+NOT_TRICKS = st.integers(-2 ** 63, 2 ** 63 - 1).filter(lambda x: not 0 <= x <= HAND)
+SUIT = st.sampled_from("CSDH")
+DD_BAD = {
+    "jsonl": st.one_of(
+        WRONG_TYPE, st.lists(st.integers(0, 5), max_size=2),
+        st.builds(lambda t: {"tricks": t}, st.integers().filter(lambda x: not 0 <= x <= HAND)),
+        st.builds(lambda t: {"tricks": t, "table": {}},
+                  st.one_of(st.booleans(), st.floats(allow_nan=False), GARBAGE, st.none(), st.just([3]))),
+        st.builds(lambda k: {"tricks": 3, "table": {k: 2}}, GARBAGE.filter(lambda k: k not in ("C", "S", "D", "H"))),
+        st.builds(lambda k, x: {"tricks": 3, "table": {k: x}}, SUIT,
+                  st.one_of(st.integers().filter(lambda x: not 0 <= x <= HAND), st.booleans(), GARBAGE,
+                            st.floats(allow_nan=False))),
+        st.builds(lambda t: {"tricks": 3, "table": t}, st.one_of(st.integers(), GARBAGE.filter(bool),
+                                                                 st.lists(st.integers(0, 5), min_size=1))),
+        st.builds(lambda k: {"tricks": 3, k: 1}, st.sampled_from(["x", "Tricks", "tricks ", "dd"])),
+        st.builds(lambda t: {"table": t}, st.dictionaries(SUIT, st.integers(0, 5), max_size=4))),
+    "parquet": st.one_of(
+        st.builds(lambda t: {"tricks": t, "table": None}, NOT_TRICKS),
+        st.builds(lambda k, x: {"tricks": 3, "table": {k: x}}, SUIT, NOT_TRICKS),
+        st.builds(lambda t: {"tricks": None, "table": t}, st.none() | st.dictionaries(SUIT, st.integers(0, 5)))),
+}
 
 
 @st.composite
@@ -211,7 +236,30 @@ def mutation(draw, valid, fmt: str, reader: str, kind: str):
         raw = json.dumps(dict(r, **{name: "DEEP"})).replace('"DEEP"', "[" * depth + "]" * depth)
     elif kind == "text":
         raw = draw(st.sampled_from(["[1, 2]", '"a string"', "{not json", "[" * 5000 + "]" * 5000, "null"]))
+    elif kind == "dd":  # every record with its dd (solved), record i's spoiled
+        recs = [dict(x, dd=d) for x, d in zip(recs, _dds(valid))]
+        recs[i] = dict(r, dd=draw(DD_BAD[fmt]))
     return recs, i, raw, kind
+
+
+_DDS: list = []
+
+
+def _dds(valid) -> list:
+    """The ``dd`` object of each valid record (``bower.sim.solve.records_dd``), solved once."""
+    if not _DDS:
+        from bower.sim.solve import records_dd
+        from bower.sim.variants import get_variant
+
+        _DDS.extend(records_dd(get_variant("euchre"), valid[0]))
+    return _DDS
+
+
+def _dd_schema(schema):
+    """A records schema with the ``dd`` column ``bower solve --records`` adds."""
+    from bower.sim.solve import dd_arrow_type
+
+    return schema.append(pa.field("dd", dd_arrow_type()))
 
 
 @pytest.mark.parametrize("fmt, kind", [(fmt, kind) for fmt in KINDS for kind in KINDS[fmt]])
@@ -225,10 +273,13 @@ def test_a_mutated_record_is_refused_by_every_reader(valid, reader, fmt, kind, t
     def check(m):
         recs, i, raw, kind = m
         try:
-            path = _write(folder, recs, fmt, valid[1], None if raw is None else (i, raw))
+            schema = _dd_schema(valid[1]) if kind == "dd" else valid[1]
+            path = _write(folder, recs, fmt, schema, None if raw is None else (i, raw))
             line = refused(reader, path, folder, i)
             if kind in ("play", "twice", "not held", "out of turn", "play seat", "order"):
                 assert "'plays'" in line, line  # every reader names the field, whatever reads it
+            if kind == "dd":
+                assert "field 'dd" in line, line
         finally:
             _empty(folder)
 
@@ -595,3 +646,149 @@ def test_analyze_names_the_first_record_at_fault(valid, fmt, tmp_path):
         line = refused("analyze", path, str(folder), a)
         assert (f"record {a}" in line) and ("'plays'" in line if play_first else "'dealer'" in line), line
         assert f"record {b}" not in line
+
+
+# ---------------------------------------------------------------- the dd object: one check, every reader, one line
+
+DD_FORM = "not a bower dd object ({'tricks': n, 'table': {suit: n}}: see bower solve --records)"
+# case -> (the record's dd, the reason the line gives), in each format (None: not a value the format holds)
+DD_LINES = {
+    "tricks 99": ({"tricks": 99, "table": None}, "field 'dd.tricks' is 99, not a number of tricks (0..5)"),
+    "tricks -1": ({"tricks": -1}, "field 'dd.tricks' is -1, not a number of tricks (0..5)"),
+    "table past the hand": ({"tricks": 3, "table": {"S": 3, "H": 6}},
+                            "field 'dd.table.H' is 6, not a number of tricks (0..5)"),
+    "a trump that is no suit": ({"tricks": 3, "table": {"X": 2}},
+                                "field 'dd.table' has key 'X', not a suit (C, S, D, H)"),
+    "two suits": ({"tricks": 3, "table": {"CS": 2}}, "field 'dd.table' has key 'CS', not a suit (C, S, D, H)"),
+    "tricks a string": ({"tricks": "3"}, "field 'dd' is {'tricks': '3'}, " + DD_FORM),
+    "tricks true": ({"tricks": True}, "field 'dd' is {'tricks': True}, " + DD_FORM),
+    "a number": (5, "field 'dd' is 5, " + DD_FORM),
+    "table a list": ({"tricks": 2, "table": [2]}, "field 'dd' is {'tricks': 2, 'table': [2]}, " + DD_FORM),
+    "tricks missing": ({"table": {"C": 1}}, "field 'dd' is {'table': {'C': 1}}, " + DD_FORM),
+    "a key it has not": ({"tricks": 2, "best": 3}, "field 'dd' has key 'best', not one of tricks, table"),
+}
+# the same faults in a Parquet file's dd column (its own type: no string, no key but tricks and table's suits)
+DD_PARQUET = {
+    "tricks 99": ({"tricks": 99, "table": None}, "field 'dd.tricks' is 99, not a number of tricks (0..5)"),
+    "tricks -1": ({"tricks": -1}, "field 'dd.tricks' is -1, not a number of tricks (0..5)"),
+    "table past the hand": ({"tricks": 3, "table": {"S": 3, "H": 6}},
+                            "field 'dd.table.H' is 6, not a number of tricks (0..5)"),
+    "tricks missing": ({"tricks": None, "table": None}, "field 'dd' is {'tricks': None, 'table': None}, " + DD_FORM),
+    "a column of strings": ("3", "field 'dd' is '3', " + DD_FORM),
+}
+DD_READERS = ("read_records", "replay", "bower.replay", "solve --records", "bower.solve_records", "analyze",
+              "bower.analyze")
+
+
+def _line_of(reader: str, path: str, folder: str) -> str:
+    """The one line ``reader`` refuses ``path`` with (``bower: error: ...``), the folder left as it was."""
+    out_path = os.path.join(folder, "out.jsonl")
+    calls = {"read_records": lambda: bower.read_records(path), "bower.replay": lambda: bower.replay(path),
+             "bower.solve_records": lambda: bower.solve_records(path, out_path),
+             "bower.analyze": lambda: bower.analyze(path)}
+    if reader in calls:
+        with pytest.raises(bower.BowerError) as e:
+            calls[reader]()
+        line = "bower: error: " + e.value.format_message()
+    else:
+        args = {"replay": ["replay", path], "analyze": ["analyze", path],
+                "solve --records": ["solve", "--records", path, "--out", out_path]}[reader]
+        code, out, lines = _cli(*args)
+        assert code == 2 and len(lines) == 1, (code, lines)
+        line = lines[0]
+    assert sorted(os.listdir(folder)) == [os.path.basename(path)], os.listdir(folder)
+    return line
+
+
+@pytest.mark.parametrize("fmt, case", [("jsonl", c) for c in DD_LINES] + [("parquet", c) for c in DD_PARQUET])
+def test_a_bad_dd_is_refused_by_every_reader_in_the_same_line(valid, fmt, case, tmp_path):
+    # issue 33: the dd object was checked by analyze alone; read_records, replay and solve --records took
+    # {"tricks": 99} without a word. Now the one shared check refuses it, in the same line for every reader.
+    dd, reason = (DD_LINES if fmt == "jsonl" else DD_PARQUET)[case]
+    recs, i = _played(valid)
+    recs = [dict(r, dd=d) for r, d in zip(recs, _dds(valid))]
+    recs[i]["dd"] = dd
+    schema = _dd_schema(valid[1])
+    if isinstance(dd, str):  # a dd column of another type: every record's a string
+        recs = [dict(r, dd=None if k != i else dd) for k, r in enumerate(recs)]
+        schema = valid[1].append(pa.field("dd", pa.string()))
+    path = _write(str(tmp_path), recs, fmt, schema)
+    want = f"bower: error: {path}: record {i}{f' (line {i + 1})' if fmt == 'jsonl' else ''}: {reason}"
+    for reader in DD_READERS:
+        assert _line_of(reader, path, str(tmp_path)) == want, reader
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_a_valid_dd_is_read_by_every_reader(valid, fmt, tmp_path):
+    # the records with the dd objects bower solve --records writes (a hand thrown in: null), and with a table
+    # that leaves a trump out (null) or none at all: every reader takes them
+    from bower.sim.records_check import FastCheck, check_record
+    from bower.sim.records_vector import batch_ok
+
+    recs, i = _played(valid)
+    recs = [dict(r, dd=d) for r, d in zip(recs, _dds(valid))]
+    assert [d is None for d in _dds(valid)] == [r["maker"] is None for r in recs]  # a hand thrown in: no dd
+    recs[i]["dd"] = {"tricks": 0, "table": {"C": 5, "S": None, "D": 0, "H": 1} if fmt == "parquet" else {"C": 5}}
+    recs[valid[2][2]]["dd"] = {"tricks": 5, "table": None}
+    path = _write(str(tmp_path), recs, fmt, _dd_schema(valid[1]))
+    df = bower.read_records(path)
+    assert len(df) == len(recs) and df["dd"].iloc[i]["tricks"] == 0
+    assert len(bower.replay(path)) == len(recs)
+    for args in (["replay", path], ["analyze", path], ["solve", "--records", path, "--out", str(tmp_path / "o.jsonl")]):
+        code, _, lines = _cli(*args)
+        assert code == 0, (args, lines)
+    # the quick checks pass them too (the full check is the slow way, not the only way)
+    v, rules, _, _ = check_record(recs[0], "record 0")
+    fast = FastCheck(v, recs[0], rules)
+    assert fast.ok_many(recs) == [True] * len(recs)
+    if fmt == "parquet":
+        batch = pq.read_table(path).to_batches()[0]
+        assert batch_ok(fast, batch)
+        (tmp_path / "b").mkdir()
+        spoiled = [dict(r, dd={"tricks": 6}) if k == i else r for k, r in enumerate(recs)]
+        bad = pq.read_table(_write(str(tmp_path / "b"), spoiled, fmt, _dd_schema(valid[1]))).to_batches()[0]
+        assert not batch_ok(fast, bad)
+    assert fast.ok_many([dict(recs[i], dd={"tricks": 6})]) == [False]
+
+
+def test_a_command_quoted_in_a_library_message_keeps_its_flags():
+    # the library writes a flag of its own function as its argument (records=), not a flag of a command quoted
+    # whole for the reader to run (bower.replay's "see bower solve --records" was "see bower solve records=")
+    from bower import library_words
+
+    params = frozenset({"records", "dd"})
+    assert library_words("--records FILE: no file (see bower solve --records)", params) == \
+        "records= FILE: no file (see bower solve --records)"
+    assert library_words("--dd needs bower replay --dd", params) == "dd= needs bower replay --dd"
+
+
+START_LINES = {  # a real game's score before the hand (EGN's ``start``), once checked by replay alone
+    "a string": ("x", "field 'start' is 'x', not an object of numbers"),
+    "a seat not at the table": ({"7": 1}, "field 'start' has key '7', not a seat (0..3)"),
+    "a side past the two": ({"0": 3, "2": 5}, "field 'start' has key '2', not a side (0, 1)"),
+    "a score not a number": ({"0": "3"}, "field 'start.0' is '3', not a number"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(START_LINES))
+def test_a_bad_start_is_refused_by_every_reader_in_the_same_line(valid, case, tmp_path):
+    # replay checked a record's start and the other readers read it in silence: now the shared check does
+    start, reason = START_LINES[case]
+    recs, i = _played(valid)
+    recs[i]["start"] = start
+    path = _write(str(tmp_path), recs, "jsonl", valid[1])
+    want = f"bower: error: {path}: record {i} (line {i + 1}): {reason}"
+    for reader in DD_READERS:
+        assert _line_of(reader, path, str(tmp_path)) == want, reader
+
+
+def test_a_valid_start_is_read_by_every_reader(valid, tmp_path):
+    recs, i = _played(valid)
+    recs[i]["start"] = {"0": 4, "1": 9}
+    path = _write(str(tmp_path), recs, "jsonl", valid[1])
+    assert len(bower.read_records(path)) == len(recs)
+    got = bower.replay(path)
+    assert got["start"].iloc[i] == {"0": 4, "1": 9}
+    for args in (["analyze", path], ["solve", "--records", path, "--out", str(tmp_path / "o.jsonl")]):
+        code, _, lines = _cli(*args)
+        assert code == 0, (args, lines)

@@ -533,3 +533,43 @@ def test_reading_a_ghost_hand_file_loads_no_other_variant(ghost):
     for path in ghost:
         out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True).stdout
         assert out.strip() == "[]", path
+
+
+def test_the_whole_read_runs_on_the_system_allocator_and_puts_arrows_pool_back(ghost_groups):
+    """The whole read allocates on the system pool (``records.system_memory``: Arrow's mimalloc gave each freed
+    batch's pages back and faulted new ones in, about 2 CPU seconds a million hands); the pool before is the
+    pool after, an error inside too, and the frame is the file's."""
+    from bower.sim.records import system_memory
+
+    before = pa.default_memory_pool().backend_name
+    with system_memory():
+        assert pa.default_memory_pool().backend_name == "system"
+    with pytest.raises(ZeroDivisionError), system_memory():
+        1 / 0
+    assert pa.default_memory_pool().backend_name == before
+    df = bower.read_records(ghost_groups)
+    assert pa.default_memory_pool().backend_name == before
+    assert df.equals(pq.read_table(ghost_groups).to_pandas(types_mapper=pd.ArrowDtype))
+
+
+def test_card_ids_of_dictionary_strings_are_those_of_the_strings(ghost):
+    """``records_vector.card_ids`` reads a dictionary column's codes as they are (not cast to strings first): the
+    same card numbers, nulls and refusals as the plain strings give, sliced or not."""
+    from bower.sim.records_check import FastCheck, check_record
+    from bower.sim.records_vector import card_ids
+
+    first = json.loads(Path(ghost[0]).read_text().splitlines()[0])
+    v, rules, _, _ = check_record(first, "record 0")
+    fast = FastCheck(v, first, rules)
+    cases = [["JH", "9C", "AS", "9C"], ["JH", None, "TD", None, "JH"], [None, None], ["JH", "XX", "9C"],
+             ["JH", "jh"], ["JK"], []]
+    for values in cases:
+        plain = pa.array(values, pa.string())
+        for arr in (plain, plain.slice(1)):
+            coded = arr.dictionary_encode()
+            got, want = card_ids(coded, fast), card_ids(arr, fast)
+            assert (got is None) == (want is None), values
+            if want is not None:
+                assert got.tolist() == want.tolist(), values
+    assert card_ids(pa.array(["JH", None, "9C"]).dictionary_encode(), fast).tolist()[1] == -1
+    assert card_ids(pa.array(["JH", "XX"]).dictionary_encode(), fast) is None

@@ -330,3 +330,29 @@ def test_an_exchange_puts_down_only_a_card_held_or_taken():
         bad = held.copy()
         assert not exchange(bad, seats, np.array([0b10000, 0b10000]), lose)
         assert np.array_equal(bad, held)
+
+
+# ---- the dd column (bower solve --records): the column-wise test against the record-by-record one ---------------
+
+TRICKS = st.one_of(st.integers(0, 6), st.integers(-2 ** 63, 2 ** 63 - 1), st.none())
+DD_VALUE = st.one_of(st.none(), st.fixed_dictionaries(
+    {"tricks": TRICKS, "table": st.one_of(st.none(), st.fixed_dictionaries({s: TRICKS for s in "CSDH"}))}))
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, database=None)
+@given(values=st.lists(DD_VALUE, min_size=1, max_size=6), most=st.sampled_from([5, 6]), cut=st.integers(0, 2))
+def test_the_dd_column_check_passes_what_check_dd_passes(values, most, cut):
+    """``records_vector.dd_ok`` (a Parquet batch's dd column at once) is True exactly when ``check_dd`` passes every
+    record's dd (null: nothing to check), on a slice of the column too."""
+    from bower.sim.records_vector import dd_ok
+    from bower.sim.solve import dd_arrow_type
+
+    arr = pa.array(values, dd_arrow_type()).slice(min(cut, len(values) - 1))
+    want = True
+    for d in arr.to_pylist():
+        if d is not None:
+            try:
+                rc.check_dd(d, "record", most)
+            except rc.RecordError:
+                want = False
+    assert dd_ok(arr, most) == want

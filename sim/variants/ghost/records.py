@@ -114,6 +114,6 @@ def batch_play(b):
     if np.any(~np.asarray(swap_col.is_null().to_numpy(zero_copy_only=False), bool) & ((swap < 0) | (swap > 2))):
         return None
     sw = swap[rows]
-    held = np.stack([bits(np.where((sw == s)[:, None], b.hands["ghost"][rows], b.hands[SEAT_KEYS[s]][rows]))
-                     for s in range(gk.N_SEATS)], axis=1)
+    ghost = bits(b.hands["ghost"][rows])  # each hand as a mask once; the seat that swapped holds the ghost's
+    held = np.stack([np.where(sw == s, ghost, bits(b.hands[SEAT_KEYS[s]][rows])) for s in range(gk.N_SEATS)], axis=1)
     return np.full(len(rows), 0b111, np.int64), held, b.maker[rows]

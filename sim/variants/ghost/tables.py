@@ -413,7 +413,7 @@ class Stream:
         bad = played & ((bid < 3) | (bid > 6))
         if bad.any():
             i = int(np.argmax(bad))
-            raise Bad(i, "bid", f"is {bid[i] if bid[i] >= 0 else None!r}, not 3, 4, 5 or 6 (a moon) for a hand with a maker")
+            raise Bad(i, "bid", f"is {int(bid[i]) if bid[i] >= 0 else None!r}, not 3, 4, 5 or 6 (a moon) for a hand with a maker")
         require_trump(maker, trump)
         deal = np.stack([d["deal.0"], d["deal.1"], d["deal.2"]], axis=1)
         tricks = np.stack([d[f"tricks.{s}"] for s in range(3)], axis=1)
