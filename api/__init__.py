@@ -696,7 +696,7 @@ def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules
         d, i, j = np.meshgrid(np.arange(eq.shape[0]), t["scores"], t["scores"], indexing="ij")
         df = pd.DataFrame({"dealer": d.ravel(), "own": i.ravel(), "opponent": j.ravel(), "equity": eq.ravel(),
                            "low": lo.ravel(), "high": hi.ravel()})
-    df.attrs.update({k: x for k, x in t.items() if k not in ("equity", "low", "high")})
+    df.attrs.update({k: x for k, x in t.items() if k not in ("equity", "low", "high", "cube")})
     return df
 
 

@@ -590,11 +590,14 @@ def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, i
     ``scores`` by seat, seat ``dealer`` dealing; the outcome is the points of
     seats 0, 1, 2 (``bower.kernels.advice.seat_equity``). After the hand the
     deal passes left; a unique top score at or past the target wins; a tie at
-    the top there plays on and is held as the tie one point below the target
-    (the nearest state the table holds: an approximation of a rare case);
-    a score below the floor counts as the floor.
+    the top there plays on and is valued exactly, as the table's programme
+    holds it: every score shifted down by the same amount so that the tie is
+    at the target (only differences of score matter from then on), read from
+    the target row of the table's ``cube`` (relative to the next dealer); a
+    score below the floor counts as the floor.
     """
     eq = np.asarray(table["equity"], np.float64)  # [dealer, seat, x0 - floor, x1 - floor, x2 - floor]
+    cube = np.asarray(table["cube"], np.float64)  # [j, x0 - floor, ...]: relative to the dealer, rows to the target
     f, t = int(table["floor"]), int(table["target"])
     nd = (dealer + 1) % 3
     g = np.arange(-ka.EQ_OFF, ka.EQ_OFF + 1)
@@ -604,9 +607,9 @@ def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, i
     leaders = sum((yi == top).astype(np.int64) for yi in y)
     over = top >= t
     won = over & (leaders == 1)
-    shift = np.where(over & ~won, top - (t - 1), 0)
-    idx = [np.clip(yi - shift, f, t - 1) - f for yi in y]
-    cont = eq[nd, seat][idx[0], idx[1], idx[2]]
+    shift = np.where(over & ~won, top - t, 0)  # a tie at the top at or past the target: held at the target
+    idx = [np.clip(yi - shift, f, t) - f for yi in y]
+    cont = cube[(seat - nd) % 3][idx[nd], idx[(nd + 1) % 3], idx[(nd + 2) % 3]]
     out = np.where(won, (y[seat] == top).astype(np.float64), cont)
     now = eq[dealer, seat][tuple(s - f for s in scores)]
     return np.ascontiguousarray(out), float(now)

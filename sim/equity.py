@@ -213,7 +213,12 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     ``sweeps``, ``cpu_s``, ``wall_s``. Three players: ``equity``
     [dealer][seat][score 0][score 1][score 2] as arrays, ``start`` by seat
     averaged over the dealer, ``start_by_position`` (dealer, position 1,
-    position 2) with ``start_ci95`` for each.
+    position 2) with ``start_ci95`` for each, and ``cube`` [j][x0][x1][x2]
+    (the programme's own table relative to the dealer: the chance of the
+    player j seats left of the dealer, ``x_i - floor`` the score of the
+    player i seats left; each axis runs to the target itself, whose rows hold
+    the ties at the top there, the states a tie at or past the target is
+    played on from).
     """
     return compute_cached(variant, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads,
                           target=target, resamples=resamples, floor=floor, cache=cache)[0]
@@ -799,6 +804,7 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
                        for j in range(3)],
         "floor_effect": floor_effect,
         "outcomes": {"points": points.tolist(), "counts_by_dealer": counts.tolist()},
+        "cube": point[0],
         "sweeps": int(sweeps),
         "cpu_s": time.process_time() - c0,
         "wall_s": time.perf_counter() - t0,

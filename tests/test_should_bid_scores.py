@@ -145,6 +145,41 @@ def test_the_outcome_table_follows_the_game_rules():
     assert now3 == pytest.approx(t3["equity"][2][1][9, 8, 3])
 
 
+@pytest.mark.parametrize("variant,scores", [("ghost", (23, 31, 31)), ("cutthroat", (7, 9, 9))])
+def test_a_tie_at_or_past_the_target_is_valued_at_the_target_row(variant, scores):
+    # a tie at the top at or past the target plays on: it is read from the table's own tie at the target (the
+    # cube's target row), every score shifted down alike, never from the tie one point below
+    table = E.compute(variant, **TABLES[variant])
+    f, t, off = table["floor"], table["target"], ka.EQ_OFF
+    cube, eq = np.asarray(table["cube"]), np.asarray(table["equity"])
+    assert cube.shape == (3,) + (t - f + 1,) * 3
+    for d in range(3):  # below the target the cube is the table by seat, turned for each dealer
+        for seat in range(3):
+            pos = [(d + i) % 3 for i in range(3)]  # position i is seat (d + i) % 3
+            x = (3, 5, 1)
+            assert eq[d, seat][x] == cube[(seat - d) % 3][x[pos[0]] - f, x[pos[1]] - f, x[pos[2]] - f]
+    seat, dealer = 0, 1
+    nd = (dealer + 1) % 3
+    eqt, _ = sa.seat_outcome_table(table, seat, dealer, scores)
+    ties = 0
+    for pts in [(a, b, c) for a in range(-5, 6) for b in range(0, 6) for c in range(0, 6)]:
+        y = [s + p for s, p in zip(scores, pts)]
+        top = max(y)
+        if top < t or y.count(top) < 2:
+            continue
+        ties += 1
+        z = [max(v - (top - t), f) - f for v in y]  # shifted so that the tie is at the target
+        exact = cube[(seat - nd) % 3][z[nd], z[(nd + 1) % 3], z[(nd + 2) % 3]]
+        assert eqt[pts[0] + off, pts[1] + off, pts[2] + off] == exact
+    assert ties > 20
+    if variant == "ghost":  # (23, 31, 31) and 4, 1, 1 points: 27-32-32, seat 0 well behind a tie at the target
+        at_target = cube[(seat - nd) % 3][32 - f, 27 - f, 32 - f]
+        assert eqt[4 + off, 1 + off, 1 + off] == at_target
+        one_below = eq[nd, seat][26 - f, 31 - f, 31 - f]  # what the lookup used to read
+        assert at_target < one_below - 0.004  # it matters: from the tie at 32 the leaders need only outscore
+        assert eqt[4 + off, 3 + off, 3 + off] == cube[(seat - nd) % 3][32 - f, 25 - f, 32 - f]  # 27-34-34
+
+
 # ---------------------------------------------------------------- what the answer says
 
 def test_at_0_0_the_winning_action_wins_in_points_and_in_games():
