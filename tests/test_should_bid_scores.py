@@ -81,6 +81,7 @@ def _euchre_kernel(eqt, hand="JH JD AH KH 9C", up="TH", samples=200, seed=11):
     acc, pxy, mxy = np.zeros((1, 2, a, ka.W_WIDTH)), np.zeros((1, 2, a, a)), np.zeros((1, 2, a, a))
     eacc, exy = np.zeros((1, 2, a, ka.E_WIDTH)), np.zeros((1, 2, a, a))
     wsum = np.zeros((1, 2))
+    eqt = eqt if eqt.ndim == 4 else sa.kernel_table(eqt, [])  # the kernel's form: a cell of chances per outcome
     ea.advice_chunks(runner.chunk_states(seed, 0, 1), runner.decision_states(seed, 0, 1),
                      np.array([samples], np.int64), 100_000, np.int64(mask), np.int64(up_c), np.int64(1),
                      eh.rules_vector(None), eh.seat_params("default"), np.int64(1), actions,
@@ -312,3 +313,76 @@ def test_a_stuck_dealers_bid_question_gives_its_chance_to_win():
     ge = next(e["game_equity"] for e in r["actions"] if e["action"] == q["action"])
     assert q["verdict"] == f"the dealer is stuck: {q['action']} leaves you a {100 * ge:.1f}% chance to win the game"
     assert q["verdict_points"].startswith("the dealer is stuck: bid 3 in ")
+
+
+# ---------------------------------------------------------------- the equity table's own error in the intervals
+
+def test_the_tables_error_widens_the_intervals_in_quadrature_and_leaves_the_estimates():
+    """A table with redraws carries them into the answer: each action's interval is the sampled deals' one widened
+    by the table's standard error (the spread of the same weighted mean over the redraws) in quadrature; the
+    estimates are those of the same table without redraws, to the last digit."""
+    h, base, sc = SITUATIONS["euchre"]
+
+    def ask(tab):
+        return advise("euchre", h, {**base, "scores": sc, "equity": tab, "model": {"kind": "softmax"}},
+                      samples=300, seed=3, threads=1)
+
+    plain, wide = ask({"hands": 20_000, "resamples": 1}), ask({"hands": 20_000, "resamples": 30})
+    assert wide["game"]["table"]["redraws"] == ka.EQ_DRAWS and plain["game"]["table"]["redraws"] == 1
+    for p, w in zip(plain["actions"], wide["actions"]):
+        assert p["game_equity"] == w["game_equity"] and p["equity_change"] == w["equity_change"]
+        assert p["game_equity_table_se"] == p["equity_change_table_se"] == 0.0  # one redraw: no error to add
+        for key in ("game_equity", "equity_change"):
+            half_p = (p[key + "_ci95"][1] - p[key + "_ci95"][0]) / 2
+            half_w = (w[key + "_ci95"][1] - w[key + "_ci95"][0]) / 2
+            se = w[key + "_table_se"]
+            assert se > 0
+            assert half_w == pytest.approx(math.hypot(half_p, 1.959963984540054 * se), rel=1e-9)
+    rp, rw = plain["recommendation"], wide["recommendation"]
+    assert rp["diff_equity"] == rw["diff_equity"] and rw["diff_table_se"] > 0 == rp["diff_table_se"]
+    assert (rw["diff_ci95"][1] - rw["diff_ci95"][0]) > (rp["diff_ci95"][1] - rp["diff_ci95"][0])
+
+
+def test_the_estimates_are_those_before_the_tables_error_was_carried():
+    # the same question as before the kernels carried the table's redraws: the same chances, to the last digit
+    r = _ask("euchre", "3,4", samples=300)
+    assert [e["game_equity"] for e in r["actions"]] == pytest.approx(
+        [0.5200317910091157, 0.5763048154011932, 0.680052947341495], rel=1e-14)
+    assert r["game"]["equity_now"] == pytest.approx(0.4033468693496908, rel=1e-14)
+
+
+def test_a_small_table_gives_wider_intervals_than_a_large_one_by_its_standard_error():
+    """The table's error falls as one over the square root of its hands: 64 times the hands, an eighth of the
+    standard error (each from 10 redraws, so within 0.55 to 1.8 times that), and the small table's intervals are
+    the wider."""
+    h, base, sc = SITUATIONS["hasenpfeffer"]
+
+    def ask(hands):
+        return advise("hasenpfeffer", h, {**base, "scores": sc, "equity": {"hands": hands, "resamples": 10},
+                                          "model": {"kind": "exact"}}, samples=300, seed=3, threads=1)
+
+    small, large = ask(5_000), ask(320_000)
+    ratios = []
+    for s, lg in zip(small["actions"], large["actions"]):
+        assert s["action"] == lg["action"]
+        if lg["game_equity_table_se"] < 1e-6:  # an action whose every outcome ends the game: no table error
+            continue
+        ratios.append(s["game_equity_table_se"] / lg["game_equity_table_se"])
+        ws, wl = (np.diff(x["game_equity_ci95"])[0] for x in (s, lg))
+        assert ws > wl
+    assert ratios and all(8 * 0.55 < r < 8 * 1.8 for r in ratios), ratios
+
+
+def test_the_tables_error_of_the_estimates_matches_answers_from_tables_of_other_seeds():
+    """An action's stated table error against the spread of its game equity over tables from 24 seeds (the same
+    deals: the sampling seed is fixed, so only the table moves): the variance ratio, summed over the actions,
+    within 0.5 to 1.8 (a chi-square with about 23 degrees of freedom over 23, as the actions move together; each
+    stated error from the table's 10 redraws, averaged over the 24 tables)."""
+    h, base, sc = SITUATIONS["euchre"]
+    answers = [advise("euchre", h, {**base, "scores": sc, "equity": {"hands": 20_000, "resamples": 10, "seed": s},
+                                    "model": {"kind": "exact"}}, samples=300, seed=3, threads=1)
+               for s in range(20, 44)]
+    ge = np.array([[e["game_equity"] for e in r["actions"]] for r in answers])
+    se = np.array([[e["game_equity_table_se"] for e in r["actions"]] for r in answers])
+    ratio = ge.var(axis=0, ddof=1).sum() / (se ** 2).mean(axis=0).sum()
+    assert 0.5 < ratio < 1.8, ratio
