@@ -680,17 +680,15 @@ def solve_cube(points: np.ndarray, probs: np.ndarray, target: int, floor: int,
     _, order, rank, levels = _cube(target, floor)
     zero = (points == 0).all(axis=1)
     q = probs[:, zero].sum(axis=1) if zero.any() else np.zeros(r)
-    ext = np.zeros((n + 3, 3, r))
+    ext = np.zeros((n + 3, 3, r))  # by flat index
     if start is not None:
-        ext[:n] = start.reshape(3, n)[:, order].T[:, :, None]
+        ext[:n] = start.reshape(3, n).T[:, :, None]
     sweeps = ke.solve_cube(np.ascontiguousarray(points[~zero], np.int64), np.ascontiguousarray(probs[:, ~zero].T),
                            np.ascontiguousarray(q, np.float64), int(target), int(floor), rank, order,
                            levels.astype(np.int64), ext, float(tol), MAX_SWEEPS)
     if sweeps < 0:
         raise EquityError(f"the equity programme did not settle in {MAX_SWEEPS} sweeps")
-    out = np.empty((r, 3, n))
-    out[:, :, order] = ext[:n].transpose(2, 1, 0)
-    return out.reshape(r, 3, s, s, s), int(sweeps)
+    return np.ascontiguousarray(ext[:n].transpose(2, 1, 0)).reshape(r, 3, s, s, s), int(sweeps)
 
 
 def _grid3(points: np.ndarray, target: int, floor: int):

@@ -412,3 +412,23 @@ def test_the_standard_error_leaves_the_table_as_it_was():
     three = E.compute("cutthroat", hands=20_000, seed=3, resamples=20, cache=False)
     assert np.asarray(three["se"]).shape == np.asarray(three["equity"]).shape
     assert three["draws"].shape == (E.DRAWS_KEPT, 3, 11, 11, 11) and three["cube"].shape == (3, 11, 11, 11)
+
+
+@pytest.mark.parametrize("variant,args,start,floor_effect,sweeps,digest", [
+    ("ghost", {"target": 8}, [0.3259560422856435, 0.33581110918858886, 0.3382328485257464], 0.009038064195522999, 16,
+     ("9e44a9c3169d83c1", "4b15a52b63629abd")),
+    ("cutthroat", {}, [0.32732698307191166, 0.34915719910591786, 0.3235158178221707], 0.0, 10,
+     ("40b1fcd9c47823e1", "add3dbffe2823dd9")),
+])
+def test_three_player_tables_are_those_of_the_kernel_before_it_was_made_faster(variant, args, start, floor_effect,
+                                                                                 sweeps, digest):
+    """The kernel keeps its values by flat index and moves a state by arithmetic where no score leaves the grid
+    (``bower.kernels.equity``): the same operations in the same order, so the same table to the last bit as the
+    kernel before (these numbers and the SHA-256 of the equity and low grids are that kernel's)."""
+    import hashlib
+
+    t = E.compute(variant, hands=20_000, seed=1, resamples=3, cache=False, **args)
+    assert t["start_by_position"] == start and t["floor_effect"] == floor_effect and t["sweeps"] == sweeps
+    got = tuple(hashlib.sha256(np.ascontiguousarray(np.asarray(t[k])).tobytes()).hexdigest()[:16]
+                for k in ("equity", "low"))
+    assert got == digest
