@@ -569,21 +569,28 @@ def side_outcome_table(table: dict, side: int, dealer: int, scores: tuple[int, i
     side; else the table's chance from the new score (a score below its floor
     counts as the floor).
     """
-    eq = np.asarray(table["equity"] if eq is None else eq, np.float64)  # [dealer, side 0 - floor, side 1 - floor]
+    out, now = side_outcome_tables(table, side, dealer, scores, None if eq is None else [eq])
+    return out[0], float(now[0])
+
+
+def side_outcome_tables(table: dict, side: int, dealer: int, scores: tuple[int, int], eqs=None):
+    """``side_outcome_table`` for a stack of tables ``eqs`` (default: the table's ``equity`` alone) at once:
+    (outcome tables (R, ...), the chances now (R,))."""
+    eq = np.asarray([table["equity"]] if eqs is None else eqs, np.float64)  # [r, dealer, side 0 - floor, side 1 - f]
     f, t = int(table["floor"]), int(table["target"])
-    nd = (dealer + 1) % eq.shape[0]
+    nd = (dealer + 1) % eq.shape[1]
     g = np.arange(-ka.EQ_OFF, ka.EQ_OFF + 1)
     a, b = np.meshgrid(g, g, indexing="ij")
     mine, theirs = (a, b) if side == 0 else (b, a)
     x, y = scores[0] + mine, scores[1] + theirs
     xi, yi = np.clip(x, f, t - 1) - f, np.clip(y, f, t - 1) - f
-    cont = eq[nd][xi, yi] if side == 0 else 1.0 - eq[nd][yi, xi]
-    out = np.empty((len(g), len(g), 2))
+    cont = eq[:, nd][:, xi, yi] if side == 0 else 1.0 - eq[:, nd][:, yi, xi]
+    out = np.empty((len(eq), len(g), len(g), 2))
     for c in (0, 1):
         out[..., c] = np.where(x >= t, np.where(y >= t, float(c == side), 1.0), np.where(y >= t, 0.0, cont))
     i, j = scores[0] - f, scores[1] - f
-    now = eq[dealer][i, j] if side == 0 else 1.0 - eq[dealer][j, i]
-    return np.ascontiguousarray(out), float(now)
+    now = eq[:, dealer, i, j] if side == 0 else 1.0 - eq[:, dealer, j, i]
+    return out, now
 
 
 def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, int, int],
@@ -600,8 +607,15 @@ def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, i
     the target row of the table's ``cube`` (relative to the next dealer); a
     score below the floor counts as the floor.
     """
-    cube = np.asarray(table["cube"] if cube is None else cube, np.float64)  # [j, x0 - floor, ...]: relative to
-    # the dealer, each axis to the target
+    out, now = seat_outcome_tables(table, seat, dealer, scores, None if cube is None else [cube])
+    return out[0], float(now[0])
+
+
+def seat_outcome_tables(table: dict, seat: int, dealer: int, scores: tuple[int, int, int], cubes=None):
+    """``seat_outcome_table`` for a stack of cubes ``cubes`` (default: the table's ``cube`` alone) at once:
+    (outcome tables (R, ...), the chances now (R,))."""
+    cubes = [table["cube"]] if cubes is None else cubes  # each [j, x0 - floor, ...]: relative to the dealer, each
+    # axis to the target
     f, t = int(table["floor"]), int(table["target"])
     nd = (dealer + 1) % 3
     g = np.arange(-ka.EQ_OFF, ka.EQ_OFF + 1)
@@ -613,10 +627,13 @@ def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, i
     won = over & (leaders == 1)
     shift = np.where(over & ~won, top - t, 0)  # a tie at the top at or past the target: held at the target
     idx = [np.clip(yi - shift, f, t) - f for yi in y]
-    cont = cube[(seat - nd) % 3][idx[nd], idx[(nd + 1) % 3], idx[(nd + 2) % 3]]
+    s = t - f + 1
+    flat = (idx[nd] * s + idx[(nd + 1) % 3]) * s + idx[(nd + 2) % 3]
+    cont = np.stack([np.asarray(c[(seat - nd) % 3], np.float64).reshape(-1)[flat] for c in cubes])
     out = np.where(won, (y[seat] == top).astype(np.float64), cont)
-    now = cube[(seat - dealer) % 3][tuple(scores[(dealer + i) % 3] - f for i in range(3))]
-    return np.ascontiguousarray(out), float(now)
+    here = ((seat - dealer) % 3,) + tuple(scores[(dealer + i) % 3] - f for i in range(3))
+    now = np.array([float(c[here]) for c in cubes])
+    return out, now
 
 
 def kernel_table(point: np.ndarray, draws: list[np.ndarray]) -> np.ndarray:
@@ -653,20 +670,20 @@ def game_equity(variant: str, scores, *, rules: dict | None, seat: int, dealer: 
     args = {"hands": E.DEFAULT_HANDS, **(table_args or {})}
     if E.cached_path(v.name, rules=rules, **args) is None:
         notice(f"computing the {v.title} equity table to {v.target} (strategy default, {args['hands']:,} hands) for "
-               "--scores: once, then read from the cache (Ghost Hand: about 70 CPU s; see bower equity)")
-    table, path = E.compute_cached(v.name, rules=rules, **args)
-    redrawn = list(np.asarray(table.get("draws", np.zeros((0,))), np.float64)[:ka.EQ_DRAWS])
+               "--scores: once, then read from the cache (Ghost Hand: about 40 CPU s; see bower equity)")
+    table, path = E.compute_cached(v.name, rules=rules, arrays=("cube", "draws"), **args)  # not the others' MBs
+    redrawn = np.asarray(table["draws"])[:ka.EQ_DRAWS]
     if v.partnerships:
-        look = [side_outcome_table(table, seat % 2, dealer, score, eq) for eq in [None, *redrawn]]
+        out, now = side_outcome_tables(table, seat % 2, dealer, score,
+                                       [np.asarray(table["equity"], np.float64), *redrawn])
         shown = {"own": score[0], "opponent": score[1]}
     else:  # position p is seat p - 1 (the dealer sits last): the scores are by seat
-        look = [seat_outcome_table(table, seat, dealer, score, c) for c in [None, *redrawn]]
+        out, now = seat_outcome_tables(table, seat, dealer, score, [np.asarray(table["cube"]), *redrawn])
         shown = {str(i + 1): s for i, s in enumerate(score)}
-    (point, now), rest = look[0], look[1:]
-    return {"eqt": kernel_table(point, [e for e, _ in rest]), "now": now, "now_draws": [n for _, n in rest],
+    return {"eqt": kernel_table(out[0], list(out[1:])), "now": float(now[0]), "now_draws": [float(x) for x in now[1:]],
             "scores": shown, "target": v.target,
             "table": {"strategy": table["strategy"], "hands": table["hands"], "seed": table["seed"],
-                      "cached": path is not None, "redraws": len(rest)}}
+                      "cached": path is not None, "redraws": len(redrawn)}}
 
 
 def _table_var(sums, wn: float, game: dict | None, less=None) -> float:

@@ -359,8 +359,9 @@ def _file_sha(path: str) -> str:
     return h.hexdigest()
 
 
-def cache_read(folder: str, key: str) -> dict | None:
-    """The table cached under ``key`` in ``folder``, or None where there is none or it is not sound."""
+def cache_read(folder: str, key: str, arrays: tuple[str, ...] | None = None) -> dict | None:
+    """The table cached under ``key`` in ``folder``, or None where there is none or it is not sound; ``arrays``:
+    read only those of its arrays (the rest left out of the table; the whole file is still checked)."""
     import json
 
     base = os.path.join(folder, key)
@@ -371,13 +372,14 @@ def cache_read(folder: str, key: str) -> dict | None:
             return None
         if _file_sha(base + ".npz") != meta["npz_sha256"]:
             return None
+        wanted = None if arrays is None else set(arrays)
         with np.load(base + ".npz", allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-        if sorted(arrays) != sorted(meta["arrays"]) or set(arrays) & set(meta["table"]):
-            return None
+            if sorted(z.files) != sorted(meta["arrays"]) or set(z.files) & set(meta["table"]):
+                return None
+            found = {k: z[k] for k in z.files if wanted is None or k in wanted}
         table = dict(meta["table"])
-        table.update(arrays)
-        return {k: table[k] for k in meta["order"]}
+        table.update(found)
+        return {k: table[k] for k in meta["order"] if k in table}
     except Exception:  # noqa: BLE001 - whatever is wrong with an entry, it is computed again
         return None
 
@@ -436,8 +438,9 @@ def cached_path(variant: str, **args) -> str | None:
 def compute_cached(variant: str = "euchre", *, strategy="default", rules: dict | None = None,
                    hands: int = DEFAULT_HANDS, seed: int = 0, threads: int | None = None, target: int | None = None,
                    resamples: int | None = None, floor: int | None = None,
-                   cache: bool = True) -> tuple[dict, str | None]:
-    """(``compute``'s table, the cache file it was read from or None where it was computed now)."""
+                   cache: bool = True, arrays: tuple[str, ...] | None = None) -> tuple[dict, str | None]:
+    """(``compute``'s table, the cache file it was read from or None where it was computed now); ``arrays``: from
+    the cache read only those of the table's arrays (NumPy's; should-bid needs only ``cube`` and ``draws``)."""
     from bower.sim import runner
     from bower.sim.rules import get_variant
 
@@ -457,7 +460,7 @@ def compute_cached(variant: str = "euchre", *, strategy="default", rules: dict |
         if not v.partnerships:
             check_rules3(v, resolved_rules(v, seed, rules))
         key = cache_key(v.name, **args)
-        table = cache_read(folder, key)
+        table = cache_read(folder, key, arrays)
         if table is not None:
             return table, os.path.join(folder, key + ".npz")
     table = _compute(variant, threads=threads, **args)

@@ -432,3 +432,22 @@ def test_three_player_tables_are_those_of_the_kernel_before_it_was_made_faster(v
     got = tuple(hashlib.sha256(np.ascontiguousarray(np.asarray(t[k])).tobytes()).hexdigest()[:16]
                 for k in ("equity", "low"))
     assert got == digest
+
+
+def test_cache_reads_only_the_arrays_asked(equity_cache, monkeypatch):
+    """should-bid reads only ``cube`` and ``draws`` of a three-player entry (a Ghost Hand table's other arrays are
+    tens of MB it does not use); the rest of the table comes back whole, and a damaged file is still refused."""
+    first, _ = E.compute_cached("cutthroat", **CACHED)
+    _refuse_hands(monkeypatch)
+    part, path = E.compute_cached("cutthroat", arrays=("cube", "draws"), **CACHED)
+    assert path is not None
+    assert set(first) - set(part) == {"equity", "low", "high", "se"}
+    assert np.array_equal(part["cube"], first["cube"]) and np.array_equal(part["draws"], first["draws"])
+    assert {k: part[k] for k in part if not isinstance(part[k], np.ndarray)} == {
+        k: first[k] for k in part if not isinstance(first[k], np.ndarray)}
+    npz = next(equity_cache.glob("*.npz"))
+    data = bytearray(npz.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    npz.write_bytes(bytes(data))
+    key = npz.name[:-len(".npz")]
+    assert E.cache_read(str(equity_cache), key, ("cube", "draws")) is None
