@@ -658,10 +658,11 @@ def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules
     win, and ``resamples`` Dirichlet redraws of the outcome counts (default
     200; Ghost Hand 10) their 95% intervals (``bower.sim.equity`` has the
     method). Two sides (Euchre, Hasenpfeffer): one row per state, ``dealer``
-    (seat), ``own``, ``opponent``, ``equity``, ``low``, ``high`` (side 0's).
+    (seat), ``own``, ``opponent``, ``equity``, ``low``, ``high``, ``se`` (side
+    0's; ``se`` the cell's standard error, the redraws' standard deviation).
     Three players (Ghost Hand, Cutthroat): ``dealer``, ``score0`` ..
     ``score2`` (each seat's score), ``equity0`` .. ``equity2`` (each seat's
-    chance) and ``low0`` .. ``high2``. ``.attrs`` holds the run (``variant``,
+    chance), ``low0`` .. ``high2`` and ``se0`` .. ``se2``. ``.attrs`` holds the run (``variant``,
     ``start`` and the rest of the ``--json`` dict but the grids). A table
     computed once is kept in the user's cache folder
     (``$XDG_CACHE_HOME/bower/equity``, else ``~/.cache/bower/equity``) and
@@ -671,7 +672,7 @@ def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules
     Examples:
         >>> eq = bower.equity("euchre", hands=100_000, seed=1, resamples=20)
         >>> eq.columns.tolist(), len(eq)
-        (['dealer', 'own', 'opponent', 'equity', 'low', 'high'], 400)
+        (['dealer', 'own', 'opponent', 'equity', 'low', 'high', 'se'], 400)
         >>> mean = eq.groupby(["own", "opponent"])["equity"].mean()
         >>> round(float(mean[(0, 0)]), 2), round(float(mean[(8, 2)]), 2)   # 0-0 is fair; 8-2 nearly won
         (0.5, 0.94)
@@ -689,18 +690,18 @@ def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules
                 cache=(cache, "bool"))
     t = E.compute(_variant(variant).name, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads,
                   target=target, resamples=resamples, cache=cache)
-    eq, lo, hi = (np.asarray(t[k]) for k in ("equity", "low", "high"))
+    eq, lo, hi, se = (np.asarray(t[k]) for k in ("equity", "low", "high", "se"))
     if eq.ndim == 5:  # three players: [dealer][seat][score 0][score 1][score 2]
         d, a, b, c = np.meshgrid(np.arange(3), t["scores"], t["scores"], t["scores"], indexing="ij")
         cols = {"dealer": d.ravel(), "score0": a.ravel(), "score1": b.ravel(), "score2": c.ravel()}
-        for name, arr in (("equity", eq), ("low", lo), ("high", hi)):
+        for name, arr in (("equity", eq), ("low", lo), ("high", hi), ("se", se)):
             cols.update({f"{name}{s}": arr[:, s].ravel() for s in range(3)})
         df = pd.DataFrame(cols)
     else:
         d, i, j = np.meshgrid(np.arange(eq.shape[0]), t["scores"], t["scores"], indexing="ij")
         df = pd.DataFrame({"dealer": d.ravel(), "own": i.ravel(), "opponent": j.ravel(), "equity": eq.ravel(),
-                           "low": lo.ravel(), "high": hi.ravel()})
-    df.attrs.update({k: x for k, x in t.items() if k not in ("equity", "low", "high")})
+                           "low": lo.ravel(), "high": hi.ravel(), "se": se.ravel()})
+    df.attrs.update({k: x for k, x in t.items() if k not in ("equity", "low", "high", "se", "cube", "draws")})
     return df
 
 

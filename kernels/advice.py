@@ -57,7 +57,7 @@ def dd_arg(playout):
     return np.zeros(1, np.int64) if int(playout) & PLAY_DD else None
 
 
-NO_EQUITY = np.zeros((0, 0, 0))  # ``eqt`` without ``--scores``: an empty table, the same type as a real one
+NO_EQUITY = np.zeros((0, 0, 0, 0))  # ``eqt`` without ``--scores``: an empty table, the same type as a real one
 
 
 def eqt_arg(game):
@@ -147,36 +147,49 @@ def roulette(w, raw_sum, raw_n, state):
 
 
 # ---- game equity (``should-bid --scores``): the asker's chance to win the game after each hand's outcome
+#
+# An outcome table ``eqt`` has one cell per outcome, a cell being a row of 1 + EQ_DRAWS chances: the table's own
+# (column 0) and those of EQ_DRAWS redraws of it (``bower.sim.equity``: the table's outcome counts redrawn), whose
+# spread is the table's own uncertainty. The last index of every outcome axis is a cell of NaN: points outside the
+# table. Per action the kernels add up, with the deal's weight, the chance and its square (``E_SUM``, ``E_SQ``) and
+# each redraw's chance (``E_DRAW + r``).
 
 EQ_OFF = 30  # an equity table's points axes run from -EQ_OFF to EQ_OFF (the points one unit scores in a hand)
-E_SUM, E_SQ = range(2)  # per action: the weighted sums of the equity after the hand and of its square
-E_WIDTH = 2
+EQ_DRAWS = 10  # the redraws of the equity table carried beside it, for its standard error
+E_SUM, E_SQ, E_DRAW = range(3)  # per action: the weighted sums of the equity after the hand, of its square, and
+# from E_DRAW on of each redraw's equity after the hand
+E_WIDTH = E_DRAW + EQ_DRAWS
 
 
 @kernel(inline="always")
 def side_equity(eqt, p0, p1, maker_side):
     """The asker's game equity after a hand scoring ``p0`` to side 0 and ``p1`` to side 1, ``maker_side`` (0, 1;
-    0 when no one made trump) deciding a game both sides reach: ``eqt[p0 + EQ_OFF, p1 + EQ_OFF, maker_side]``;
-    NaN for points outside the table."""
+    0 when no one made trump) deciding a game both sides reach: the cell ``eqt[p0 + EQ_OFF, p1 + EQ_OFF,
+    maker_side]`` (the table's chance, then each redraw's); the NaN cell for points outside the table."""
     if -EQ_OFF <= p0 <= EQ_OFF and -EQ_OFF <= p1 <= EQ_OFF and 0 <= maker_side <= 1:
         return eqt[p0 + EQ_OFF, p1 + EQ_OFF, maker_side]
-    return np.nan
+    return eqt[-1, -1, -1]
 
 
 @kernel(inline="always")
 def seat_equity(eqt, p0, p1, p2):
-    """The asker's game equity after a hand scoring ``p0``, ``p1``, ``p2`` to seats 0, 1, 2:
-    ``eqt[p0 + EQ_OFF, p1 + EQ_OFF, p2 + EQ_OFF]``; NaN for points outside the table."""
+    """The asker's game equity after a hand scoring ``p0``, ``p1``, ``p2`` to seats 0, 1, 2: the cell
+    ``eqt[p0 + EQ_OFF, p1 + EQ_OFF, p2 + EQ_OFF]`` (the table's chance, then each redraw's); the NaN cell for
+    points outside the table."""
     if -EQ_OFF <= p0 <= EQ_OFF and -EQ_OFF <= p1 <= EQ_OFF and -EQ_OFF <= p2 <= EQ_OFF:
         return eqt[p0 + EQ_OFF, p1 + EQ_OFF, p2 + EQ_OFF]
-    return np.nan
+    return eqt[-1, -1, -1]
 
 
 @kernel(inline="always")
-def tally_equity(row, w, e):
-    """Add one sample of weight ``w`` and game equity ``e`` to an action's equity counters ``row`` (``E_*``)."""
+def tally_equity(row, w, cell):
+    """Add one sample of weight ``w`` and outcome ``cell`` (``side_equity``, ``seat_equity``) to an action's equity
+    counters ``row`` (``E_*``): the table's chance and its square, and each redraw's chance."""
+    e = cell[0]
     row[E_SUM] += w * e
     row[E_SQ] += w * e * e
+    for r in range(1, cell.shape[0]):
+        row[E_DRAW + r - 1] += w * cell[r]
 
 
 @kernel(inline="always")

@@ -557,8 +557,10 @@ def parse_game_scores(scores, units: int, who: str, target: int) -> tuple[int, .
     return tuple(vals)
 
 
-def side_outcome_table(table: dict, side: int, dealer: int, scores: tuple[int, int]) -> tuple[np.ndarray, float]:
-    """(the asker's game equity after each outcome of the hand, the equity now) from a two-side equity table.
+def side_outcome_table(table: dict, side: int, dealer: int, scores: tuple[int, int],
+                       eq: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """(the asker's game equity after each outcome of the hand, the equity now) from a two-side equity table
+    (from ``eq`` instead of its ``equity`` when given: one of its redrawn ``draws``).
 
     ``scores`` = (asker's side, other side) with seat ``dealer`` dealing; the
     outcome is (side 0's points, side 1's points, the maker's side), indexed
@@ -567,34 +569,53 @@ def side_outcome_table(table: dict, side: int, dealer: int, scores: tuple[int, i
     side; else the table's chance from the new score (a score below its floor
     counts as the floor).
     """
-    eq = np.asarray(table["equity"], np.float64)  # [dealer, side 0 - floor, side 1 - floor]: side 0's chance
+    out, now = side_outcome_tables(table, side, dealer, scores, None if eq is None else [eq])
+    return out[0], float(now[0])
+
+
+def side_outcome_tables(table: dict, side: int, dealer: int, scores: tuple[int, int], eqs=None):
+    """``side_outcome_table`` for a stack of tables ``eqs`` (default: the table's ``equity`` alone) at once:
+    (outcome tables (R, ...), the chances now (R,))."""
+    eq = np.asarray([table["equity"]] if eqs is None else eqs, np.float64)  # [r, dealer, side 0 - floor, side 1 - f]
     f, t = int(table["floor"]), int(table["target"])
-    nd = (dealer + 1) % eq.shape[0]
+    nd = (dealer + 1) % eq.shape[1]
     g = np.arange(-ka.EQ_OFF, ka.EQ_OFF + 1)
     a, b = np.meshgrid(g, g, indexing="ij")
     mine, theirs = (a, b) if side == 0 else (b, a)
     x, y = scores[0] + mine, scores[1] + theirs
     xi, yi = np.clip(x, f, t - 1) - f, np.clip(y, f, t - 1) - f
-    cont = eq[nd][xi, yi] if side == 0 else 1.0 - eq[nd][yi, xi]
-    out = np.empty((len(g), len(g), 2))
+    cont = eq[:, nd][:, xi, yi] if side == 0 else 1.0 - eq[:, nd][:, yi, xi]
+    out = np.empty((len(eq), len(g), len(g), 2))
     for c in (0, 1):
         out[..., c] = np.where(x >= t, np.where(y >= t, float(c == side), 1.0), np.where(y >= t, 0.0, cont))
     i, j = scores[0] - f, scores[1] - f
-    now = eq[dealer][i, j] if side == 0 else 1.0 - eq[dealer][j, i]
-    return np.ascontiguousarray(out), float(now)
+    now = eq[:, dealer, i, j] if side == 0 else 1.0 - eq[:, dealer, j, i]
+    return out, now
 
 
-def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, int, int]) -> tuple[np.ndarray, float]:
-    """(seat ``seat``'s game equity after each outcome of the hand, the equity now) from a three-player table.
+def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, int, int],
+                       cube: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """(seat ``seat``'s game equity after each outcome of the hand, the equity now) from a three-player table
+    (from ``cube`` instead of its ``cube`` when given: one of its redrawn ``draws``).
 
     ``scores`` by seat, seat ``dealer`` dealing; the outcome is the points of
     seats 0, 1, 2 (``bower.kernels.advice.seat_equity``). After the hand the
     deal passes left; a unique top score at or past the target wins; a tie at
-    the top there plays on and is held as the tie one point below the target
-    (the nearest state the table holds: an approximation of a rare case);
-    a score below the floor counts as the floor.
+    the top there plays on and is valued exactly, as the table's programme
+    holds it: every score shifted down by the same amount so that the tie is
+    at the target (only differences of score matter from then on), read from
+    the target row of the table's ``cube`` (relative to the next dealer); a
+    score below the floor counts as the floor.
     """
-    eq = np.asarray(table["equity"], np.float64)  # [dealer, seat, x0 - floor, x1 - floor, x2 - floor]
+    out, now = seat_outcome_tables(table, seat, dealer, scores, None if cube is None else [cube])
+    return out[0], float(now[0])
+
+
+def seat_outcome_tables(table: dict, seat: int, dealer: int, scores: tuple[int, int, int], cubes=None):
+    """``seat_outcome_table`` for a stack of cubes ``cubes`` (default: the table's ``cube`` alone) at once:
+    (outcome tables (R, ...), the chances now (R,))."""
+    cubes = [table["cube"]] if cubes is None else cubes  # each [j, x0 - floor, ...]: relative to the dealer, each
+    # axis to the target
     f, t = int(table["floor"]), int(table["target"])
     nd = (dealer + 1) % 3
     g = np.arange(-ka.EQ_OFF, ka.EQ_OFF + 1)
@@ -604,12 +625,27 @@ def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, i
     leaders = sum((yi == top).astype(np.int64) for yi in y)
     over = top >= t
     won = over & (leaders == 1)
-    shift = np.where(over & ~won, top - (t - 1), 0)
-    idx = [np.clip(yi - shift, f, t - 1) - f for yi in y]
-    cont = eq[nd, seat][idx[0], idx[1], idx[2]]
+    shift = np.where(over & ~won, top - t, 0)  # a tie at the top at or past the target: held at the target
+    idx = [np.clip(yi - shift, f, t) - f for yi in y]
+    s = t - f + 1
+    flat = (idx[nd] * s + idx[(nd + 1) % 3]) * s + idx[(nd + 2) % 3]
+    cont = np.stack([np.asarray(c[(seat - nd) % 3], np.float64).reshape(-1)[flat] for c in cubes])
     out = np.where(won, (y[seat] == top).astype(np.float64), cont)
-    now = eq[dealer, seat][tuple(s - f for s in scores)]
-    return np.ascontiguousarray(out), float(now)
+    here = ((seat - dealer) % 3,) + tuple(scores[(dealer + i) % 3] - f for i in range(3))
+    now = np.array([float(c[here]) for c in cubes])
+    return out, now
+
+
+def kernel_table(point: np.ndarray, draws: list[np.ndarray]) -> np.ndarray:
+    """The advice kernels' outcome table (``bower.kernels.advice``: ``eqt``) of an outcome table ``point`` and its
+    redraws ``draws`` (at most ``EQ_DRAWS``; the columns of missing ones repeat ``point`` and are not read): each
+    outcome axis one longer, its last index the NaN cell, and a last axis of 1 + ``EQ_DRAWS`` chances."""
+    out = np.full(tuple(n + 1 for n in point.shape) + (1 + ka.EQ_DRAWS,), np.nan)
+    inner = tuple(slice(0, n) for n in point.shape)
+    out[inner] = point[..., None]
+    for r, d in enumerate(draws[:ka.EQ_DRAWS]):
+        out[inner + (1 + r,)] = d
+    return out
 
 
 def game_equity(variant: str, scores, *, rules: dict | None, seat: int, dealer: int, table_args: dict | None = None,
@@ -634,27 +670,51 @@ def game_equity(variant: str, scores, *, rules: dict | None, seat: int, dealer: 
     args = {"hands": E.DEFAULT_HANDS, **(table_args or {})}
     if E.cached_path(v.name, rules=rules, **args) is None:
         notice(f"computing the {v.title} equity table to {v.target} (strategy default, {args['hands']:,} hands) for "
-               "--scores: once, then read from the cache (Ghost Hand: about 70 CPU s; see bower equity)")
-    table, path = E.compute_cached(v.name, rules=rules, **args)
+               "--scores: once, then read from the cache (Ghost Hand: about 40 CPU s; see bower equity)")
+    table, path = E.compute_cached(v.name, rules=rules, arrays=("cube", "draws"), **args)  # not the others' MBs
+    redrawn = np.asarray(table["draws"])[:ka.EQ_DRAWS]
     if v.partnerships:
-        eqt, now = side_outcome_table(table, seat % 2, dealer, score)
+        out, now = side_outcome_tables(table, seat % 2, dealer, score,
+                                       [np.asarray(table["equity"], np.float64), *redrawn])
         shown = {"own": score[0], "opponent": score[1]}
-    else:
-        by_seat = score  # position p is seat p - 1 (the dealer sits last)
-        eqt, now = seat_outcome_table(table, seat, dealer, by_seat)
+    else:  # position p is seat p - 1 (the dealer sits last): the scores are by seat
+        out, now = seat_outcome_tables(table, seat, dealer, score, [np.asarray(table["cube"]), *redrawn])
         shown = {str(i + 1): s for i, s in enumerate(score)}
-    return {"eqt": eqt, "now": now, "scores": shown, "target": v.target,
+    return {"eqt": kernel_table(out[0], list(out[1:])), "now": float(now[0]), "now_draws": [float(x) for x in now[1:]],
+            "scores": shown, "target": v.target,
             "table": {"strategy": table["strategy"], "hands": table["hands"], "seed": table["seed"],
-                      "cached": path is not None}}
+                      "cached": path is not None, "redraws": len(redrawn)}}
 
 
-def _equity_diff(eacc, exy, wn, ess, i, j):
-    """Paired weighted mean difference of game equity (action i minus j) and its 95% interval."""
+def _table_var(sums, wn: float, game: dict | None, less=None) -> float:
+    """The variance the equity table's own error adds to a weighted mean over the sampled deals: ``sums`` are its
+    per-redraw sums (``E_DRAW`` columns), each redraw's mean (less ``less[r]``, a per-redraw shift such as the
+    chance now) taken, and their variance across the table's redraws; 0 with fewer than two redraws."""
+    n = 0 if game is None else len(game.get("now_draws", ()))
+    if n < 2 or wn <= 0:
+        return 0.0
+    vals = np.asarray(sums[:n], np.float64) / wn - (0.0 if less is None else np.asarray(less[:n], np.float64))
+    return float(vals.var(ddof=1))
+
+
+def _widen(mean: float, ci: list, table_var: float) -> tuple[list, float]:
+    """``ci`` (a 95% interval about ``mean``) widened by the table's variance in quadrature, and the table's
+    standard error."""
+    half = (ci[1] - ci[0]) / 2
+    half = math.sqrt(half * half + Z95 * Z95 * table_var) if math.isfinite(half) else half
+    return [mean - half, mean + half], math.sqrt(table_var)
+
+
+def _equity_diff(eacc, exy, wn, ess, i, j, game=None):
+    """Paired weighted mean difference of game equity (action i minus j) and its 95% interval; with ``game``
+    (``game_equity``'s) the interval also holds the table's error of the difference (its redraws' spread, in
+    quadrature), and the third value is that standard error (else 0)."""
     d = float(eacc[i, ka.E_SUM] - eacc[j, ka.E_SUM]) / wn
     ss = float(exy[i, i] - 2 * exy[i, j] + exy[j, j]) / wn
     var = max(ss - d * d, 0.0) * ess / max(ess - 1, 1)
     half = Z95 * math.sqrt(var / ess) if ess > 0 else float("inf")
-    return d, [d - half, d + half]
+    ci, se = _widen(d, [d - half, d + half], _table_var(eacc[i, ka.E_DRAW:] - eacc[j, ka.E_DRAW:], wn, game))
+    return d, ci, se
 
 
 def _equity_order(eacc) -> list[int]:
@@ -663,7 +723,9 @@ def _equity_order(eacc) -> list[int]:
 
 def equity_stop(eacc, exy, wn: float, ess: float):
     """The adaptive stop under ``--scores``: ``"clear"`` when the best action by game equity beats the runner-up
-    beyond the interval, ``"narrow"`` when every action's interval is narrower than ``EQUITY_WIDTH``, else None."""
+    beyond the interval, ``"narrow"`` when every action's interval is narrower than ``EQUITY_WIDTH``, else None.
+    The intervals here are the sampled deals' alone: more deals cannot narrow the equity table's own error, which
+    the answer adds (``equity_answer``)."""
     if wn <= 0:
         return None
     order = _equity_order(eacc)
@@ -673,43 +735,57 @@ def equity_stop(eacc, exy, wn: float, ess: float):
     return "narrow" if max(widths) < EQUITY_WIDTH else None
 
 
-def equity_answer(est: list[dict], eacc, exy, wn: float, ess: float, now: float) -> dict:
+def equity_answer(est: list[dict], eacc, exy, wn: float, ess: float, now: float, game: dict | None = None) -> dict:
     """Add each action's game equity after the hand and its change from ``now`` (with 95% intervals) to ``est``;
-    return the recommendation by game equity (``_recommend``'s keys, in equity: ``diff_equity``)."""
+    return the recommendation by game equity (``_recommend``'s keys, in equity: ``diff_equity``).
+
+    With ``game`` (``game_equity``'s: the table's redraws) every interval also holds the equity table's own
+    error: the variance across the redraws of the same weighted mean (the action's chance after the hand; its
+    change, less each redraw's chance now; the paired difference), added to the sampled deals' in quadrature.
+    Each action gains ``game_equity_table_se`` and ``equity_change_table_se``, the recommendation
+    ``diff_table_se`` (0 where the table has fewer than two redraws)."""
+    nows = None if game is None else game.get("now_draws")
     for i, e in enumerate(est):
         m, ci = _wmean_ci(wn, eacc[i, ka.E_SUM], eacc[i, ka.E_SQ], ess)
         if not math.isfinite(m):
             raise AdviceError("a hand's points fell outside the equity table: no game equity for these scores")
-        e["game_equity"], e["game_equity_ci95"] = m, ci
-        e["equity_change"], e["equity_change_ci95"] = m - now, [ci[0] - now, ci[1] - now]
+        draws = eacc[i, ka.E_DRAW:]
+        e["game_equity"] = m
+        e["game_equity_ci95"], e["game_equity_table_se"] = _widen(m, ci, _table_var(draws, wn, game))
+        c = m - now
+        e["equity_change"] = c
+        e["equity_change_ci95"], e["equity_change_table_se"] = _widen(c, [ci[0] - now, ci[1] - now],
+                                                                      _table_var(draws, wn, game, nows))
     order = _equity_order(eacc)
     best = order[0]
     rec = {"action": est[best]["action"], "by": "game equity", "equity_change": est[best]["equity_change"],
            "expected_points": est[best]["expected_points"], "clear": True}
     if len(order) > 1:
         ru = order[1]
-        d, ci = _equity_diff(eacc, exy, wn, ess, best, ru)
-        rec.update({"runner_up": est[ru]["action"], "diff_equity": d, "diff_ci95": ci, "clear": bool(ci[0] > 0)})
+        d, ci, se = _equity_diff(eacc, exy, wn, ess, best, ru, game)
+        rec.update({"runner_up": est[ru]["action"], "diff_equity": d, "diff_ci95": ci, "diff_table_se": se,
+                    "clear": bool(ci[0] > 0)})
     return rec
 
 
-def equity_question(q: dict, actions: list[dict], eacc, exy, wn: float, ess: float) -> dict:
+def equity_question(q: dict, actions: list[dict], eacc, exy, wn: float, ess: float, game: dict | None = None) -> dict:
     """``--bid``'s answer in games won: ``q`` (a variant's question, naming the asked ``action`` and the one it is
     weighed ``against``, None for a stuck dealer) gains the paired difference in the chance to win the game
-    (``equity_diff``, ``equity_diff_ci95``), and its ``verdict`` says it in those terms (the one in points kept as
+    (``equity_diff``, ``equity_diff_ci95``, with ``game`` the table's error in it: ``equity_diff_table_se``, as in
+    ``equity_answer``), and its ``verdict`` says it in those terms (the one in points kept as
     ``verdict_points``)."""
     names = [e["action"] for e in actions]
     i = names.index(q["action"])
     asked = q["action"]
     q["verdict_points"] = q["verdict"]
     if q.get("against") is None:
-        q["equity_diff"] = q["equity_diff_ci95"] = None
+        q["equity_diff"] = q["equity_diff_ci95"] = q["equity_diff_table_se"] = None
         q["verdict"] = (f"the dealer is stuck: {asked} leaves you a {100 * actions[i]['game_equity']:.1f}% chance "
                         "to win the game")
         return q
     j = names.index(q["against"])
-    d, ci = _equity_diff(eacc, exy, wn, ess, i, j)
-    q["equity_diff"], q["equity_diff_ci95"] = d, ci
+    d, ci, se = _equity_diff(eacc, exy, wn, ess, i, j, game)
+    q["equity_diff"], q["equity_diff_ci95"], q["equity_diff_table_se"] = d, ci, se
     span = f"({100 * ci[0]:+.2f} to {100 * ci[1]:+.2f})"
     if ci[0] > 0:
         q["verdict"] = (f"yes: {asked} wins the game more often than {q['against']}, by {100 * d:+.2f} percentage "
@@ -733,11 +809,11 @@ def attach_equity(result: dict, game: dict, eacc, exy, wn: float, ess: float, ma
     if "actions_dd" in result:
         rows.append(("actions_dd", "recommendation_dd", 1))
     for akey, rkey, r in rows:
-        rec = equity_answer(result[akey], eacc[r], exy[r], wn, ess, game["now"])
+        rec = equity_answer(result[akey], eacc[r], exy[r], wn, ess, game["now"], game)
         result[rkey + "_points"] = result[rkey]
         result[rkey] = rec
     if result.get("question"):
-        equity_question(result["question"], result["actions"], eacc[main_row], exy[main_row], wn, ess)
+        equity_question(result["question"], result["actions"], eacc[main_row], exy[main_row], wn, ess, game)
     result["game"] = {"scores": game["scores"], "target": game["target"], "equity_now": game["now"],
                       "table": game["table"]}
     return result
@@ -761,7 +837,8 @@ def equity_lines(r: dict, akey: str = "actions") -> list[str]:
     pts_key = "recommendation_points" if akey == "actions" else "recommendation_dd_points"
     if pts_key in r:
         lines.append(f"by points alone: {r[pts_key]['action']}")
-    lines.append("change: percentage points of the chance to win the game; the recommendation is by game equity")
+    lines.append("change: percentage points of the chance to win the game; the recommendation is by game equity" +
+                 ("; the intervals hold the equity table's own error" if tb.get("redraws", 0) >= 2 else ""))
     return lines
 
 

@@ -21,8 +21,13 @@ cost is measured, not assumed.
 
 Intervals: each dealer's outcome distribution is redrawn ``resamples`` times
 from Dirichlet(counts) (seeded from ``seed``), the programme solved for each
-draw, and the 2.5% and 97.5% points of each cell kept. Hands are seeded by
-chunk, so the same seed gives the same table for any thread count.
+draw, and the 2.5% and 97.5% points of each cell kept; ``se`` is each cell's
+standard error, the redraws' standard deviation (the Dirichlet redraw is the
+Bayesian bootstrap of the hands: its spread is that of tables from other
+seeds, ``tests/test_equity.py``). The first ``DRAWS_KEPT`` redrawn tables are
+kept whole (``draws``, float32), so that should-bid can carry the table's
+error through to each action (``bower.sim.advice.game_equity``). Hands are
+seeded by chunk, so the same seed gives the same table for any thread count.
 
 Three players (Ghost Hand, Cutthroat): ``compute3``. Outcomes are the points
 vectors relative to the dealer, pooled over the dealers; the state is each
@@ -50,6 +55,7 @@ DEFAULT_HANDS = 1_000_000
 DEFAULT_RESAMPLES = 200
 MAX_TARGET = 50  # the largest target the tables are computed for
 FLOOR_SPAN = 3  # a falling score is bounded at -FLOOR_SPAN * target
+DRAWS_KEPT = 10  # the redraws kept with a table (``draws``): should-bid's --scores carries them for the table's error
 RESAMPLE_KEY = 7_351  # spawn key of the resampling stream (apart from the hands' chunk streams)
 GAME_CHECK_KEY = 7_352
 
@@ -208,12 +214,21 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     ``target``, ``floor``, ``scores`` (the grid's scores, floor .. target-1),
     ``equity`` [dealer][own][opponent] (side 0's chance, dealer by seat:
     seats 0 & 2 are side 0), ``low`` and ``high`` (95% intervals, same
-    shape), ``start`` (0-0 averaged over the dealer, with ``start_ci95``),
+    shape), ``se`` (each cell's standard error, the redraws' standard
+    deviation; 0 with fewer than 2 redraws), ``draws`` (the first
+    ``DRAWS_KEPT`` redrawn tables, float32, [draw][dealer][own][opponent]),
+    ``start`` (0-0 averaged over the dealer, with ``start_ci95``),
     ``floor_effect``, ``outcomes`` (points, maker side, counts by dealer),
     ``sweeps``, ``cpu_s``, ``wall_s``. Three players: ``equity``
     [dealer][seat][score 0][score 1][score 2] as arrays, ``start`` by seat
     averaged over the dealer, ``start_by_position`` (dealer, position 1,
-    position 2) with ``start_ci95`` for each.
+    position 2) with ``start_ci95`` for each, and ``cube`` [j][x0][x1][x2]
+    (the programme's own table relative to the dealer: the chance of the
+    player j seats left of the dealer, ``x_i - floor`` the score of the
+    player i seats left; each axis runs to the target itself, whose rows hold
+    the ties at the top there, the states a tie at or past the target is
+    played on from), ``draws`` (the first ``DRAWS_KEPT`` redrawn cubes, the
+    same way, float32) and ``se`` by seat (as ``equity``).
     """
     return compute_cached(variant, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads,
                           target=target, resamples=resamples, floor=floor, cache=cache)[0]
@@ -257,12 +272,15 @@ def _compute(variant: str = "euchre", *, strategy="default", rules: dict | None 
         floor_effect = float(np.abs(deeper[0][:, target + shown:, target + shown:] - point[0][:, shown:, shown:]).max())
     z = -floor
     start_draws = vals[:, :, z, z].mean(axis=1) if resamples else point[:, :, z, z].mean(axis=1)
+    se = vals.std(axis=0, ddof=1) if resamples >= 2 else np.zeros_like(point[0])
     _, rules_d, _ = runner.resolve_run(v.name, seed, rules)
     return {
         **_run_info(v, resolve(v, rules_d), strategy, hands, seed, resamples, target, floor),
         "equity": point[0].tolist(),
         "low": np.asarray(lo).tolist(),
         "high": np.asarray(hi).tolist(),
+        "se": se.tolist(),
+        "draws": np.asarray(vals[:DRAWS_KEPT] if resamples else point[:0], np.float32),
         "start": float(point[0][:, z, z].mean()),
         "start_ci95": [float(np.quantile(start_draws, 0.025)), float(np.quantile(start_draws, 0.975))],
         "floor_effect": floor_effect,
@@ -324,7 +342,7 @@ def cache_key(variant: str, *, strategy="default", rules: dict | None = None, ha
         "constants": {"TOL": TOL, "TOL_DRAWS3": TOL_DRAWS3, "MAX_SWEEPS": MAX_SWEEPS,
                       "DEFAULT_RESAMPLES": DEFAULT_RESAMPLES, "FLOOR_SPAN": FLOOR_SPAN, "FLOOR_SPAN3": FLOOR_SPAN3,
                       "LARGE_SIDE3": LARGE_SIDE3, "LARGE_RESAMPLES3": LARGE_RESAMPLES3,
-                      "RESAMPLE_KEY": RESAMPLE_KEY},
+                      "RESAMPLE_KEY": RESAMPLE_KEY, "DRAWS_KEPT": DRAWS_KEPT},
         "code": {m: source_stamp(m) for m in modules},
     }
     text = json.dumps(what, sort_keys=True, default=repr)
@@ -341,8 +359,9 @@ def _file_sha(path: str) -> str:
     return h.hexdigest()
 
 
-def cache_read(folder: str, key: str) -> dict | None:
-    """The table cached under ``key`` in ``folder``, or None where there is none or it is not sound."""
+def cache_read(folder: str, key: str, arrays: tuple[str, ...] | None = None) -> dict | None:
+    """The table cached under ``key`` in ``folder``, or None where there is none or it is not sound; ``arrays``:
+    read only those of its arrays (the rest left out of the table; the whole file is still checked)."""
     import json
 
     base = os.path.join(folder, key)
@@ -353,13 +372,14 @@ def cache_read(folder: str, key: str) -> dict | None:
             return None
         if _file_sha(base + ".npz") != meta["npz_sha256"]:
             return None
+        wanted = None if arrays is None else set(arrays)
         with np.load(base + ".npz", allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-        if sorted(arrays) != sorted(meta["arrays"]) or set(arrays) & set(meta["table"]):
-            return None
+            if sorted(z.files) != sorted(meta["arrays"]) or set(z.files) & set(meta["table"]):
+                return None
+            found = {k: z[k] for k in z.files if wanted is None or k in wanted}
         table = dict(meta["table"])
-        table.update(arrays)
-        return {k: table[k] for k in meta["order"]}
+        table.update(found)
+        return {k: table[k] for k in meta["order"] if k in table}
     except Exception:  # noqa: BLE001 - whatever is wrong with an entry, it is computed again
         return None
 
@@ -418,8 +438,9 @@ def cached_path(variant: str, **args) -> str | None:
 def compute_cached(variant: str = "euchre", *, strategy="default", rules: dict | None = None,
                    hands: int = DEFAULT_HANDS, seed: int = 0, threads: int | None = None, target: int | None = None,
                    resamples: int | None = None, floor: int | None = None,
-                   cache: bool = True) -> tuple[dict, str | None]:
-    """(``compute``'s table, the cache file it was read from or None where it was computed now)."""
+                   cache: bool = True, arrays: tuple[str, ...] | None = None) -> tuple[dict, str | None]:
+    """(``compute``'s table, the cache file it was read from or None where it was computed now); ``arrays``: from
+    the cache read only those of the table's arrays (NumPy's; should-bid needs only ``cube`` and ``draws``)."""
     from bower.sim import runner
     from bower.sim.rules import get_variant
 
@@ -439,7 +460,7 @@ def compute_cached(variant: str = "euchre", *, strategy="default", rules: dict |
         if not v.partnerships:
             check_rules3(v, resolved_rules(v, seed, rules))
         key = cache_key(v.name, **args)
-        table = cache_read(folder, key)
+        table = cache_read(folder, key, arrays)
         if table is not None:
             return table, os.path.join(folder, key + ".npz")
     table = _compute(variant, threads=threads, **args)
@@ -464,8 +485,18 @@ def state_equity(table: dict, score: tuple[int, int], dealer: str | None = None)
     check_score(score, table["target"], table["floor"])
     eq, lo, hi = side_view(table, dealer)
     i, j = score[0] - table["floor"], score[1] - table["floor"]
+    se = side_se(table, dealer)
     return {"score": list(score), "dealer": dealer or "average", "equity": float(eq[i, j]),
-            "ci95": [float(lo[i, j]), float(hi[i, j])]}
+            "ci95": [float(lo[i, j]), float(hi[i, j])], "se": float(se[i, j])}
+
+
+def side_se(table: dict, dealer: str | None = None) -> np.ndarray:
+    """Each cell's standard error as an (own score, opponent score) grid, for the dealers ``side_view`` averages:
+    the dealers' errors averaged (a bound, as the cells move together), 0 where the table has none."""
+    seats = {None: [0, 1, 2, 3], "own": [0, 2], "opponent": [1, 3]}[dealer]
+    if "se" not in table:
+        return np.zeros(np.asarray(table["equity"]).shape[1:])
+    return np.asarray(table["se"])[seats].mean(axis=0)
 
 
 def format_table(table: dict, dealer: str | None = None) -> str:
@@ -652,17 +683,15 @@ def solve_cube(points: np.ndarray, probs: np.ndarray, target: int, floor: int,
     _, order, rank, levels = _cube(target, floor)
     zero = (points == 0).all(axis=1)
     q = probs[:, zero].sum(axis=1) if zero.any() else np.zeros(r)
-    ext = np.zeros((n + 3, 3, r))
+    ext = np.zeros((n + 3, 3, r))  # by flat index
     if start is not None:
-        ext[:n] = start.reshape(3, n)[:, order].T[:, :, None]
+        ext[:n] = start.reshape(3, n).T[:, :, None]
     sweeps = ke.solve_cube(np.ascontiguousarray(points[~zero], np.int64), np.ascontiguousarray(probs[:, ~zero].T),
                            np.ascontiguousarray(q, np.float64), int(target), int(floor), rank, order,
                            levels.astype(np.int64), ext, float(tol), MAX_SWEEPS)
     if sweeps < 0:
         raise EquityError(f"the equity programme did not settle in {MAX_SWEEPS} sweeps")
-    out = np.empty((r, 3, n))
-    out[:, :, order] = ext[:n].transpose(2, 1, 0)
-    return out.reshape(r, 3, s, s, s), int(sweeps)
+    return np.ascontiguousarray(ext[:n].transpose(2, 1, 0)).reshape(r, 3, s, s, s), int(sweeps)
 
 
 def _grid3(points: np.ndarray, target: int, floor: int):
@@ -775,10 +804,16 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
     lo = hi = eq
     z = -floor
     start_draws = point[:, :, z, z, z]
+    se = np.zeros_like(eq)
+    cube_draws = np.zeros((0, *point[0].shape), np.float32)
     if resamples:  # every redraw's sweeps start from the point table, ten redraws a call
-        vals = np.concatenate([solve_cube(points, draws[i:i + 10], target, floor, start=point[0],
-                                          tol=TOL_DRAWS3)[0][..., :t, :t, :t] for i in range(0, resamples, 10)])
+        redrawn = np.concatenate([solve_cube(points, draws[i:i + 10], target, floor, start=point[0],
+                                             tol=TOL_DRAWS3)[0] for i in range(0, resamples, 10)])
+        cube_draws = np.asarray(redrawn[:DRAWS_KEPT], np.float32)  # with the ties at the target, for should-bid
+        vals = redrawn[..., :t, :t, :t]
         lo, hi = by_seat(np.quantile(vals, 0.025, axis=0)), by_seat(np.quantile(vals, 0.975, axis=0))
+        if resamples >= 2:
+            se = by_seat(vals.std(axis=0, ddof=1))
         start_draws = vals[:, :, z, z, z]  # relative to the dealer: the start is the same state for every dealer
     floor_effect = 0.0
     if floor < 0:  # from the point table, each score below the floor started at the floor's value
@@ -793,12 +828,15 @@ def compute3(v, *, strategy, rules: dict | None, hands: int, seed: int, threads:
         "equity": eq,
         "low": np.asarray(lo),
         "high": np.asarray(hi),
+        "se": se,
         "start": [float(x) for x in eq[:, :, z, z, z].mean(axis=0)],
         "start_by_position": [float(x) for x in point[0][:, z, z, z]],
         "start_ci95": [[float(np.quantile(start_draws[:, j], 0.025)), float(np.quantile(start_draws[:, j], 0.975))]
                        for j in range(3)],
         "floor_effect": floor_effect,
         "outcomes": {"points": points.tolist(), "counts_by_dealer": counts.tolist()},
+        "cube": point[0],
+        "draws": cube_draws,
         "sweeps": int(sweeps),
         "cpu_s": time.process_time() - c0,
         "wall_s": time.perf_counter() - t0,
@@ -817,9 +855,12 @@ def state_equity3(table: dict, score: tuple[int, int, int], dealer: int | None =
     check_score(score, table["target"], table["floor"])
     eq, lo, hi = seat_view(table, dealer)
     i = tuple(x - table["floor"] for x in score)
+    seats = [0, 1, 2] if dealer is None else [dealer]
+    se = np.asarray(table["se"])[seats].mean(axis=0) if "se" in table else np.zeros_like(eq)
     return {"score": list(score), "dealer": "average" if dealer is None else dealer,
             "equity": [float(eq[(s, *i)]) for s in range(3)],
-            "ci95": [[float(lo[(s, *i)]), float(hi[(s, *i)])] for s in range(3)]}
+            "ci95": [[float(lo[(s, *i)]), float(hi[(s, *i)])] for s in range(3)],
+            "se": [float(se[(s, *i)]) for s in range(3)]}
 
 
 def shown3(table: dict) -> list[int]:

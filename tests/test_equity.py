@@ -375,3 +375,79 @@ def test_cli_notes_a_cached_table(equity_cache, capsys):
     assert json.loads(out3)["equity"] == json.loads(out1)["equity"]
     code, out, err = run(capsys, *args, "--score", "8,2")
     assert code == 0 and "score 8-2" in out and "from the cache" in err
+
+
+# ---------------------------------------------------------------- each cell's standard error (``se``)
+
+@pytest.mark.parametrize("variant", ["euchre", "cutthroat"])
+def test_the_stated_standard_error_matches_the_spread_over_seeds(variant):
+    """``se`` (the redraws' spread) against tables from 32 seeds at 20,000 hands: over the cells, the seeds' variance
+    is the stated one. The cells move together (one outcome distribution makes them all), so the ratio of the
+    summed variances behaves as a chi-square with about 31 degrees of freedom over 31, whatever the number of cells:
+    0.55 to 1.6 holds it 99% of the time (8 seeds gave 0.52 to 2.07 here, too wide to test anything). A standard
+    error off by 1.5 times fails."""
+    tables = [E.compute(variant, hands=20_000, seed=s, resamples=100, cache=False) for s in range(40, 72)]
+    eq = np.array([np.asarray(t["equity"]) for t in tables])
+    se = np.array([np.asarray(t["se"]) for t in tables])
+    assert se.shape == eq.shape and (se >= 0).all()
+    spread = eq.var(axis=0, ddof=1)
+    stated = (se ** 2).mean(axis=0)
+    ratio = spread.sum() / stated.sum()
+    assert 0.55 < ratio < 1.6, ratio
+    # and the interval agrees with it: (high - low) is about 2 x 1.96 standard errors where the cell is not near 0 or 1
+    t = tables[0]
+    mid = (np.asarray(t["equity"]) > 0.2) & (np.asarray(t["equity"]) < 0.8)
+    width = (np.asarray(t["high"]) - np.asarray(t["low"]))[mid]
+    np.testing.assert_allclose(np.median(width / (2 * 1.96 * np.asarray(t["se"])[mid])), 1.0, atol=0.15)
+
+
+def test_the_standard_error_leaves_the_table_as_it_was():
+    """``se`` and the kept redraws (``draws``) are added beside the table: its other numbers are those of the same
+    seed without them (the point table does not depend on the redraws), and ``--json`` shows ``se``."""
+    few = E.compute("euchre", hands=20_000, seed=3, resamples=1, cache=False)
+    many = E.compute("euchre", hands=20_000, seed=3, resamples=30, cache=False)
+    assert few["equity"] == many["equity"] and few["start"] == many["start"]
+    assert np.asarray(few["se"]).max() == 0.0 and np.asarray(many["se"]).min() >= 0.0
+    assert many["draws"].shape == (E.DRAWS_KEPT, 4, 10, 10) and few["draws"].shape == (1, 4, 10, 10)
+    three = E.compute("cutthroat", hands=20_000, seed=3, resamples=20, cache=False)
+    assert np.asarray(three["se"]).shape == np.asarray(three["equity"]).shape
+    assert three["draws"].shape == (E.DRAWS_KEPT, 3, 11, 11, 11) and three["cube"].shape == (3, 11, 11, 11)
+
+
+@pytest.mark.parametrize("variant,args,start,floor_effect,sweeps,digest", [
+    ("ghost", {"target": 8}, [0.3259560422856435, 0.33581110918858886, 0.3382328485257464], 0.009038064195522999, 16,
+     ("9e44a9c3169d83c1", "4b15a52b63629abd")),
+    ("cutthroat", {}, [0.32732698307191166, 0.34915719910591786, 0.3235158178221707], 0.0, 10,
+     ("40b1fcd9c47823e1", "add3dbffe2823dd9")),
+])
+def test_three_player_tables_are_those_of_the_kernel_before_it_was_made_faster(variant, args, start, floor_effect,
+                                                                                 sweeps, digest):
+    """The kernel keeps its values by flat index and moves a state by arithmetic where no score leaves the grid
+    (``bower.kernels.equity``): the same operations in the same order, so the same table to the last bit as the
+    kernel before (these numbers and the SHA-256 of the equity and low grids are that kernel's)."""
+    import hashlib
+
+    t = E.compute(variant, hands=20_000, seed=1, resamples=3, cache=False, **args)
+    assert t["start_by_position"] == start and t["floor_effect"] == floor_effect and t["sweeps"] == sweeps
+    got = tuple(hashlib.sha256(np.ascontiguousarray(np.asarray(t[k])).tobytes()).hexdigest()[:16]
+                for k in ("equity", "low"))
+    assert got == digest
+
+
+def test_cache_reads_only_the_arrays_asked(equity_cache, monkeypatch):
+    """should-bid reads only ``cube`` and ``draws`` of a three-player entry (a Ghost Hand table's other arrays are
+    tens of MB it does not use); the rest of the table comes back whole, and a damaged file is still refused."""
+    first, _ = E.compute_cached("cutthroat", **CACHED)
+    _refuse_hands(monkeypatch)
+    part, path = E.compute_cached("cutthroat", arrays=("cube", "draws"), **CACHED)
+    assert path is not None
+    assert set(first) - set(part) == {"equity", "low", "high", "se"}
+    assert np.array_equal(part["cube"], first["cube"]) and np.array_equal(part["draws"], first["draws"])
+    assert {k: part[k] for k in part if not isinstance(part[k], np.ndarray)} == {
+        k: first[k] for k in part if not isinstance(first[k], np.ndarray)}
+    npz = next(equity_cache.glob("*.npz"))
+    data = bytearray(npz.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    npz.write_bytes(bytes(data))
+    key = npz.name[:-len(".npz")]
+    assert E.cache_read(str(equity_cache), key, ("cube", "draws")) is None

@@ -81,6 +81,7 @@ def _euchre_kernel(eqt, hand="JH JD AH KH 9C", up="TH", samples=200, seed=11):
     acc, pxy, mxy = np.zeros((1, 2, a, ka.W_WIDTH)), np.zeros((1, 2, a, a)), np.zeros((1, 2, a, a))
     eacc, exy = np.zeros((1, 2, a, ka.E_WIDTH)), np.zeros((1, 2, a, a))
     wsum = np.zeros((1, 2))
+    eqt = eqt if eqt.ndim == 4 else sa.kernel_table(eqt, [])  # the kernel's form: a cell of chances per outcome
     ea.advice_chunks(runner.chunk_states(seed, 0, 1), runner.decision_states(seed, 0, 1),
                      np.array([samples], np.int64), 100_000, np.int64(mask), np.int64(up_c), np.int64(1),
                      eh.rules_vector(None), eh.seat_params("default"), np.int64(1), actions,
@@ -143,6 +144,41 @@ def test_the_outcome_table_follows_the_game_rules():
     assert e3[off, off + 2, off] == 1.0 and e3[off + 1, off, off] == 0.0  # 9+1 alone at the top: seat 0 wins
     assert e3[off, off, off] == pytest.approx(t3["equity"][0][1][9, 8, 3])  # thrown in: the deal passes
     assert now3 == pytest.approx(t3["equity"][2][1][9, 8, 3])
+
+
+@pytest.mark.parametrize("variant,scores", [("ghost", (23, 31, 31)), ("cutthroat", (7, 9, 9))])
+def test_a_tie_at_or_past_the_target_is_valued_at_the_target_row(variant, scores):
+    # a tie at the top at or past the target plays on: it is read from the table's own tie at the target (the
+    # cube's target row), every score shifted down alike, never from the tie one point below
+    table = E.compute(variant, **TABLES[variant])
+    f, t, off = table["floor"], table["target"], ka.EQ_OFF
+    cube, eq = np.asarray(table["cube"]), np.asarray(table["equity"])
+    assert cube.shape == (3,) + (t - f + 1,) * 3
+    for d in range(3):  # below the target the cube is the table by seat, turned for each dealer
+        for seat in range(3):
+            pos = [(d + i) % 3 for i in range(3)]  # position i is seat (d + i) % 3
+            x = (3, 5, 1)
+            assert eq[d, seat][x] == cube[(seat - d) % 3][x[pos[0]] - f, x[pos[1]] - f, x[pos[2]] - f]
+    seat, dealer = 0, 1
+    nd = (dealer + 1) % 3
+    eqt, _ = sa.seat_outcome_table(table, seat, dealer, scores)
+    ties = 0
+    for pts in [(a, b, c) for a in range(-5, 6) for b in range(0, 6) for c in range(0, 6)]:
+        y = [s + p for s, p in zip(scores, pts)]
+        top = max(y)
+        if top < t or y.count(top) < 2:
+            continue
+        ties += 1
+        z = [max(v - (top - t), f) - f for v in y]  # shifted so that the tie is at the target
+        exact = cube[(seat - nd) % 3][z[nd], z[(nd + 1) % 3], z[(nd + 2) % 3]]
+        assert eqt[pts[0] + off, pts[1] + off, pts[2] + off] == exact
+    assert ties > 20
+    if variant == "ghost":  # (23, 31, 31) and 4, 1, 1 points: 27-32-32, seat 0 well behind a tie at the target
+        at_target = cube[(seat - nd) % 3][32 - f, 27 - f, 32 - f]
+        assert eqt[4 + off, 1 + off, 1 + off] == at_target
+        one_below = eq[nd, seat][26 - f, 31 - f, 31 - f]  # what the lookup used to read
+        assert at_target < one_below - 0.004  # it matters: from the tie at 32 the leaders need only outscore
+        assert eqt[4 + off, 3 + off, 3 + off] == cube[(seat - nd) % 3][32 - f, 25 - f, 32 - f]  # 27-34-34
 
 
 # ---------------------------------------------------------------- what the answer says
@@ -277,3 +313,76 @@ def test_a_stuck_dealers_bid_question_gives_its_chance_to_win():
     ge = next(e["game_equity"] for e in r["actions"] if e["action"] == q["action"])
     assert q["verdict"] == f"the dealer is stuck: {q['action']} leaves you a {100 * ge:.1f}% chance to win the game"
     assert q["verdict_points"].startswith("the dealer is stuck: bid 3 in ")
+
+
+# ---------------------------------------------------------------- the equity table's own error in the intervals
+
+def test_the_tables_error_widens_the_intervals_in_quadrature_and_leaves_the_estimates():
+    """A table with redraws carries them into the answer: each action's interval is the sampled deals' one widened
+    by the table's standard error (the spread of the same weighted mean over the redraws) in quadrature; the
+    estimates are those of the same table without redraws, to the last digit."""
+    h, base, sc = SITUATIONS["euchre"]
+
+    def ask(tab):
+        return advise("euchre", h, {**base, "scores": sc, "equity": tab, "model": {"kind": "softmax"}},
+                      samples=300, seed=3, threads=1)
+
+    plain, wide = ask({"hands": 20_000, "resamples": 1}), ask({"hands": 20_000, "resamples": 30})
+    assert wide["game"]["table"]["redraws"] == ka.EQ_DRAWS and plain["game"]["table"]["redraws"] == 1
+    for p, w in zip(plain["actions"], wide["actions"]):
+        assert p["game_equity"] == w["game_equity"] and p["equity_change"] == w["equity_change"]
+        assert p["game_equity_table_se"] == p["equity_change_table_se"] == 0.0  # one redraw: no error to add
+        for key in ("game_equity", "equity_change"):
+            half_p = (p[key + "_ci95"][1] - p[key + "_ci95"][0]) / 2
+            half_w = (w[key + "_ci95"][1] - w[key + "_ci95"][0]) / 2
+            se = w[key + "_table_se"]
+            assert se > 0
+            assert half_w == pytest.approx(math.hypot(half_p, 1.959963984540054 * se), rel=1e-9)
+    rp, rw = plain["recommendation"], wide["recommendation"]
+    assert rp["diff_equity"] == rw["diff_equity"] and rw["diff_table_se"] > 0 == rp["diff_table_se"]
+    assert (rw["diff_ci95"][1] - rw["diff_ci95"][0]) > (rp["diff_ci95"][1] - rp["diff_ci95"][0])
+
+
+def test_the_estimates_are_those_before_the_tables_error_was_carried():
+    # the same question as before the kernels carried the table's redraws: the same chances, to the last digit
+    r = _ask("euchre", "3,4", samples=300)
+    assert [e["game_equity"] for e in r["actions"]] == pytest.approx(
+        [0.5200317910091157, 0.5763048154011932, 0.680052947341495], rel=1e-14)
+    assert r["game"]["equity_now"] == pytest.approx(0.4033468693496908, rel=1e-14)
+
+
+def test_a_small_table_gives_wider_intervals_than_a_large_one_by_its_standard_error():
+    """The table's error falls as one over the square root of its hands: 64 times the hands, an eighth of the
+    standard error (each from 10 redraws, so within 0.55 to 1.8 times that), and the small table's intervals are
+    the wider."""
+    h, base, sc = SITUATIONS["hasenpfeffer"]
+
+    def ask(hands):
+        return advise("hasenpfeffer", h, {**base, "scores": sc, "equity": {"hands": hands, "resamples": 10},
+                                          "model": {"kind": "exact"}}, samples=300, seed=3, threads=1)
+
+    small, large = ask(5_000), ask(320_000)
+    ratios = []
+    for s, lg in zip(small["actions"], large["actions"]):
+        assert s["action"] == lg["action"]
+        if lg["game_equity_table_se"] < 1e-6:  # an action whose every outcome ends the game: no table error
+            continue
+        ratios.append(s["game_equity_table_se"] / lg["game_equity_table_se"])
+        ws, wl = (np.diff(x["game_equity_ci95"])[0] for x in (s, lg))
+        assert ws > wl
+    assert ratios and all(8 * 0.55 < r < 8 * 1.8 for r in ratios), ratios
+
+
+def test_the_tables_error_of_the_estimates_matches_answers_from_tables_of_other_seeds():
+    """An action's stated table error against the spread of its game equity over tables from 24 seeds (the same
+    deals: the sampling seed is fixed, so only the table moves): the variance ratio, summed over the actions,
+    within 0.5 to 1.8 (a chi-square with about 23 degrees of freedom over 23, as the actions move together; each
+    stated error from the table's 10 redraws, averaged over the 24 tables)."""
+    h, base, sc = SITUATIONS["euchre"]
+    answers = [advise("euchre", h, {**base, "scores": sc, "equity": {"hands": 20_000, "resamples": 10, "seed": s},
+                                    "model": {"kind": "exact"}}, samples=300, seed=3, threads=1)
+               for s in range(20, 44)]
+    ge = np.array([[e["game_equity"] for e in r["actions"]] for r in answers])
+    se = np.array([[e["game_equity_table_se"] for e in r["actions"]] for r in answers])
+    ratio = ge.var(axis=0, ddof=1).sum() / (se ** 2).mean(axis=0).sum()
+    assert 0.5 < ratio < 1.8, ratio

@@ -232,7 +232,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     tally_weighted(acc[ci, 0, a], w, ours, ours and t >= MAKER_NEEDS, t, p, m)
                     if eqt.shape[0] > 0:  # an equity table (``advice.eqt_arg``)
                         e = side_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], maker & 1 if maker >= 0 else 0)
-                        eq[a] = e
+                        eq[a] = e[0]
                         tally_equity(eacc[ci, 0, a], w, e)
                 if dd is not None and do_dd:  # pruned when compiled for dd None
                     t = 0
@@ -269,7 +269,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                             e = side_equity(eqt, p, q, maker & 1 if maker >= 0 else 0)
                         else:
                             e = side_equity(eqt, q, p, maker & 1 if maker >= 0 else 0)
-                        eq_d[a] = e
+                        eq_d[a] = e[0]
                         tally_equity(eacc[ci, 1, a], w, e)
             if do_strat:
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])

@@ -304,7 +304,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     tally_weighted(acc[ci, 0, a], w, maker == seat, t >= bid, t, p, m)
                     if eqt.shape[0] > 0:  # an equity table (``advice.eqt_arg``)
                         e = seat_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], rec[R_POINTS + 2])
-                        eq[a] = e
+                        eq[a] = e[0]
                         tally_equity(eacc[ci, 0, a], w, e)
                 if dd is not None and do_dd:  # pruned when compiled for dd None
                     if maker < 0:
@@ -327,7 +327,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     tally_weighted(acc[ci, 1, a], w, maker == seat, made, td, p, m)
                     if eqt.shape[0] > 0:
                         e = seat_equity(eqt, q0, q1, q2)
-                        eq_d[a] = e
+                        eq_d[a] = e[0]
                         tally_equity(eacc[ci, 1, a], w, e)
             if do_strategy:
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])

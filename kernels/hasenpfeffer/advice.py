@@ -263,7 +263,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     tally_weighted(acc[ci, 0, a], w, ours, ours and t >= bid_need(rec[R_BID]), t, p, m)
                     if eqt.shape[0] > 0:  # an equity table (``advice.eqt_arg``)
                         e = side_equity(eqt, rec[R_POINTS], rec[R_POINTS + 1], bidder % 2 if bidder >= 0 else 0)
-                        eq[a] = e
+                        eq[a] = e[0]
                         tally_equity(eacc[ci, 0, a], w, e)
                 if dd is not None and do_dd:  # pruned when compiled for dd None
                     t = 0
@@ -283,7 +283,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                     if eqt.shape[0] > 0:
                         ms = bidder % 2 if bidder >= 0 else 0
                         e = side_equity(eqt, p, q, ms) if side == 0 else side_equity(eqt, q, p, ms)
-                        eq_d[a] = e
+                        eq_d[a] = e[0]
                         tally_equity(eacc[ci, 1, a], w, e)
             if do_strategy:
                 add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])

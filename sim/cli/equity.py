@@ -77,8 +77,8 @@ def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer
                        f"({'averaged over the dealer' if dealer is None else dealer + ' side dealing'}): "
                        f"{100 * one['equity']:.1f}% to win (95%: {100 * lo:.1f}-{100 * hi:.1f}%)")
         return
-    if as_json:
-        click.echo(json.dumps(table))
+    if as_json:  # every key but the redrawn tables kept for should-bid (``draws``)
+        click.echo(json.dumps({k: x for k, x in table.items() if k != "draws"}))
     else:
         click.echo(E.format_table(table, dealer))
 
@@ -126,8 +126,12 @@ def _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, deale
         return
     if as_json:
         eq, lo, hi = E.seat_view(table, dealer)
+        import numpy as np
+
+        se = np.asarray(table["se"])[[0, 1, 2] if dealer is None else [dealer]].mean(axis=0)
         f = table["floor"]
-        cut = {k: a[:, :, :, third - f].tolist() for k, a in (("equity", eq), ("low", lo), ("high", hi))}
+        cut = {k: a[:, :, :, third - f].tolist() for k, a in (("equity", eq), ("low", lo), ("high", hi),
+                                                              ("se", se))}
         rest = {k: table[k] for k in ("scores", "start", "start_by_position", "start_ci95", "floor_effect",
                                       "outcomes", "sweeps", "cpu_s", "wall_s")}
         click.echo(json.dumps({**head, **rest, "dealer": "average" if dealer is None else dealer, "third": third,
