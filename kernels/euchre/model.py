@@ -223,7 +223,7 @@ def stuck_distances(hand, u, wt, params, seat, dist, est):
     return 3
 
 
-@kernel(inline="always")
+@kernel
 def call_probability(dealt, up, dealer, i, code, stick, wt, params, tau, eps, dist, est):
     """The model's probability of call ``code`` (the record's code) at call index ``i`` (every call before it a
     pass), the seat holding ``dealt`` (as dealt); ``stick``: the ``E_STICK`` code."""
