@@ -131,7 +131,7 @@ def decision_distances(hands, up, dealer, call_index, wt, params, dist, est):
     return round_two_distances(hands[seat], up // 6, p, wt, params, seat, dist, est)
 
 
-@kernel(inline="always")
+@kernel
 def deal_weight(hands, up, dealer, n_passes, player, wt, params, model, dist, est):
     """The deal's weight: the product over the other seats' passes at calls ``0 .. n_passes - 1`` of the model's
     probability of that pass (choice 0). ``hands`` by seat (as dealt); ``model`` the ``M_*`` vector (softmax);
