@@ -131,7 +131,7 @@ def decision_distances(hands, up, dealer, call_index, wt, params, dist, est):
     return round_two_distances(hands[seat], up // 6, p, wt, params, seat, dist, est)
 
 
-@kernel(inline="always")
+@kernel
 def deal_weight(hands, up, dealer, n_passes, player, wt, params, model, dist, est):
     """The deal's weight: the product over the other seats' passes at calls ``0 .. n_passes - 1`` of the model's
     probability of that pass (choice 0). ``hands`` by seat (as dealt); ``model`` the ``M_*`` vector (softmax);
@@ -223,7 +223,7 @@ def stuck_distances(hand, u, wt, params, seat, dist, est):
     return 3
 
 
-@kernel(inline="always")
+@kernel
 def call_probability(dealt, up, dealer, i, code, stick, wt, params, tau, eps, dist, est):
     """The model's probability of call ``code`` (the record's code) at call index ``i`` (every call before it a
     pass), the seat holding ``dealt`` (as dealt); ``stick``: the ``E_STICK`` code."""

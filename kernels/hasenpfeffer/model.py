@@ -122,7 +122,7 @@ def call_probability(est, seat, high, margin, pepper, params, call, model, dist)
     return choice_probability(dist, n, chosen, model[M_TAU], model[M_EPS])
 
 
-@kernel(inline="always")
+@kernel
 def auction_weight(dealt, player, prefix, rules, params, wt, model, est, dist):
     """A drawn deal's weight: the product over the other seats' calls in ``prefix`` (k, 2) of their probabilities.
 
