@@ -7,7 +7,7 @@ import warnings
 
 import numba
 from numba import config, njit
-from numba.core import types
+from numba.core import types, untyped_passes
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import NumbaPerformanceWarning
 from numba.core.cpu_options import ParallelOptions
@@ -25,6 +25,41 @@ JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy", boundscheck=Fals
 # all turned on.)
 PARFOR_PASSES = ParallelOptions(dict(comprehension=False, reduction=False, inplace_binop=False, setitem=False,
                                      numpy=False, stencil=False, fusion=False, prange=False))
+
+
+# Types whose values are never None: an argument of one of them makes ``arg is None`` False and ``arg is not None``
+# True before typing (``_dead_branch_prune``).
+_NEVER_NONE = (types.Array, types.Number, types.Boolean, types.BaseTuple)
+
+
+class _NotNone:
+    """An argument type that can never hold None, as Numba's dead-branch pruning reads a known argument: its
+    ``literal_type`` is compared with None (``is`` / ``is not``) and nothing else."""
+
+    def __init__(self, ty):
+        self.literal_type = ty
+
+
+_numba_dead_branch_prune = untyped_passes.dead_branch_prune
+
+
+def _dead_branch_prune(func_ir, called_args):
+    """Numba's dead-branch pruning, which also prunes ``arg is None`` for an argument that cannot be None.
+
+    Numba prunes a branch on ``arg is None`` before typing only when ``arg``
+    is None (its type ``none``): with ``search`` an array, every ``if search
+    is None:`` arm of a searched kernel was typed and compiled though it can
+    never run, the heuristic hand's code among it. Here an argument whose
+    type is an array, a number, a boolean or a tuple counts as known not to
+    be None, so the arm is pruned in both specializations; comparisons with
+    anything else are left as Numba leaves them (benchmarks/RESULTS.md).
+    """
+    if called_args:
+        called_args = tuple(_NotNone(t) if isinstance(t, _NEVER_NONE) else t for t in called_args)
+    return _numba_dead_branch_prune(func_ir, called_args)
+
+
+untyped_passes.dead_branch_prune = _dead_branch_prune  # the name Numba's DeadBranchPrune pass calls
 
 
 class KernelDispatcher(CPUDispatcher):

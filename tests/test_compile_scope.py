@@ -79,6 +79,55 @@ def test_a_none_search_is_pruned_through_calls_and_inlining(tmp_path):
     assert out.strip().splitlines()[-1] == "[4, 0, 3000, 1]"
 
 
+_TOY_ARRAY = textwrap.dedent('''
+    import numpy as np
+    from bower.kernels.jit import kernel
+
+    @kernel
+    def plain(x):
+        return x + 1
+
+    @kernel
+    def searched(x):
+        return x * 1000
+
+    @kernel(inline="always")
+    def middle(x, search):
+        if search is None:
+            return plain(x)
+        return searched(x)
+
+    @kernel
+    def driver(x, search):
+        return middle(x, search)
+
+    @kernel
+    def maybe(x, flag):
+        s = np.zeros(1, np.int64) if flag else None  # Optional: may be None, so nothing is pruned
+        return driver(x, s)
+''')
+
+
+def test_an_array_search_prunes_the_unsearched_branch(tmp_path):
+    """``kernels.jit._dead_branch_prune``: with ``search`` an array, ``search is None`` is known False before
+    typing, so the arm only a run without search takes is never compiled; an Optional argument prunes nothing."""
+    (tmp_path / "toyarray.py").write_text(_TOY_ARRAY)
+    code = textwrap.dedent('''
+        import json
+        import numpy as np
+        import toyarray as t
+        out = [int(t.driver(3, np.zeros(1, np.int64))), len(t.plain.signatures), len(t.searched.signatures)]
+        out += [int(t.driver(3, None)), len(t.plain.signatures), len(t.searched.signatures)]
+        out += [int(t.maybe(3, True)), int(t.maybe(3, False))]
+        print(json.dumps(out))
+    ''')
+    path = os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=path)
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True).stdout
+    # an array: only the searched kernel compiled; None: only then the plain one; Optional: both arms run right
+    assert json.loads(out.strip().splitlines()[-1]) == [3000, 0, 1, 4, 1, 1, 3000, 4]
+
+
 SPLIT = VARIANTS  # every variant's plain path is a chunk kernel of its own
 
 

@@ -29,6 +29,7 @@ from bower.kernels.cutthroat.hand import (
     S_WIDTH,
     play_dealt_once,
     play_hand,
+    play_hand_once,
     play_hand_plain,
     plays_plainly,
     tally,
@@ -83,8 +84,12 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
         acc = np.zeros(S_WIDTH, np.int64)
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             rec = records[h] if want_records else scratch
-            play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
-                      (first_hand + h) % 3, rules, params, wt, order, rec, search)
+            if search is None:  # the hand inlined; a searching seat's hand is one call (``play_hand_once``)
+                play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
+                          (first_hand + h) % 3, rules, params, wt, order, rec, search)
+            else:
+                play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
+                               (first_hand + h) % 3, rules, params, wt, order, rec, search)
             tally(rec, acc)
         copy_into(summary[ci], acc)
 
@@ -214,8 +219,12 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, point
     dealer = FIRST_DEALER
     went_on = False
     for n in range(1, max_hands + 1):
-        play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules, params, wt,
-                  order, rec, search)
+        if search is None:  # as in simulate_chunks
+            play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules, params,
+                      wt, order, rec, search)
+        else:
+            play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules,
+                           params, wt, order, rec, search)
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         for s in range(N_SEATS):

@@ -685,6 +685,19 @@ def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, point
 
 
 @kernel(inline="always")
+def play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules, params,
+                   wt, order, rec, search):
+    """``play_hand`` with the hand a call to ``play_dealt_once`` instead of inlined: what a driver calls when a seat
+    searches (``search`` not None; its ``if search is None`` is pruned before anything is inlined:
+    ``jit._dead_branch_prune``), so the searched hand is compiled once, in ``play_dealt_once``, for every caller."""
+    deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
+    for i in range(4):
+        kitty[i] = deck[20 + i]
+    play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, NO_FORCE.copy(), dstate, dbuf, hands, tricks,
+                    points, pw, pm, rec, search)
+
+
+@kernel(inline="always")
 def tally(rec, acc):
     """Add one hand's record to the summary counters ``acc``."""
     dealer = rec[R_DEALER]

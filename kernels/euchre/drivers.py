@@ -79,10 +79,15 @@ def _simulate(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules, p
         buf, dbuf, deck, dealt, kitty, hands, tricks, wt, scratch = _scratch()
         card_weights(params, wt)
         acc = np.zeros(S_WIDTH, np.int64)
+        force = NO_FORCE.copy()
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             rec = records[h] if want_records else scratch
-            play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, (first_hand + h) % 4, rules, params,
-                      wt, rec, search, general)
+            if search is None:  # the hand inlined; a searching seat's hand is a call of the one compiled play_dealt
+                play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, (first_hand + h) % 4, rules,
+                          params, wt, rec, search, general)
+            else:
+                play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, (first_hand + h) % 4,
+                               rules, params, wt, force, rec, search)
             tally(rec, acc)
         copy_into(summary[ci], acc)
 

@@ -36,6 +36,7 @@ from bower.kernels.ghost.hand import (
     is_plain,
     lead_need,
     play_hand,
+    play_hand_once,
     plain_rows,
     play_pair,
     rotate_to,
@@ -88,8 +89,12 @@ def simulate_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, ru
         flat = records.reshape(-1) if want_records else scratch  # each hand writes its row at ``base``
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             base = h * R_WIDTH if want_records else 0
-            play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 3, rules, rows, SEAT_ROWS, scores,
-                      target, flat, base, search)
+            if search is None:  # the hand inlined; a searching seat's hand is one call (``play_hand_once``)
+                play_hand(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 3, rules, rows, SEAT_ROWS, scores,
+                          target, flat, base, search)
+            else:
+                play_hand_once(state, buf, dstate, dbuf, deck, work, (first_hand + h) % 3, rules, rows, SEAT_ROWS,
+                               scores, target, flat, base, search)
             tally(flat, base, acc)
             if want_stats:
                 tally_bids(flat[base:base + R_WIDTH], params, bid_acc[ci], est_acc[ci])
@@ -265,8 +270,12 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
     went_on = False
     for n in range(1, max_hands + 1):
         seat_rows = (seat_strat[0], seat_strat[1], seat_strat[2])
-        play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, np.int64(0),
-                  search)
+        if search is None:  # as in simulate_chunks
+            play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec,
+                      np.int64(0), search)
+        else:
+            play_hand_once(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec,
+                           np.int64(0), search)
         tally(rec, 0, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         for s in range(N_SEATS):

@@ -1099,6 +1099,17 @@ def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_ro
 
 
 @kernel(inline="always")
+def play_hand_once(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, base,
+                   search):
+    """``play_hand`` with the hand a call to ``play_dealt_core_once`` instead of inlined: what a driver calls when a
+    seat searches (``search`` not None; its ``if search is None`` is pruned before anything is inlined:
+    ``jit._dead_branch_prune``), so the searched hand is compiled once for the hands and the games."""
+    d0, d1, d2, ghost = deal_hand(state, buf, deck)
+    play_dealt_core_once(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, NO_FORCE,
+                         rec, base, search)
+
+
+@kernel(inline="always")
 def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target, force, rec, search):
     """Auction, play and score a hand already dealt (``dealt``: position 1, 2, 3, ghost) into ``rec``.
 
@@ -1108,6 +1119,15 @@ def play_dealt(dealt, dstate, dbuf, work, dealer, rules, params, scores, target,
     """
     play_dealt_core(dealt[0], dealt[1], dealt[2], dealt[3], dstate, dbuf, dealer, rules, params, SEAT_ROWS, scores,
                     target, force, rec, np.int64(0), search)
+
+
+@kernel
+def play_dealt_core_once(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, force, rec,
+                         base, search):
+    """``play_dealt_core`` compiled once, not inlined (``play_hand_once``: a searching seat's hand in the hands and
+    the games)."""
+    play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, force, rec, base,
+                    search)
 
 
 @kernel

@@ -181,7 +181,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, force, rec, 
     scores[1] = start[1]
     dealer = FIRST_DEALER
     for n in range(1, max_hands + 1):
-        if plain:
+        if search is None and plain:  # a searching seat never takes the plain path: pruned before inlining
             plain_hand(state, buf, deck, dealer, rules, params, tab, rec, False)
         else:
             play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, force, rec, search)
