@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -14,6 +15,19 @@ from bower.sim.cli import main
 
 
 COMPILE_NOTICE = "bower: compiling kernels"
+
+
+class FullFile:
+    """A file object whose writes fail with ENOSPC, as a full disk's do (the fault tests' disk that fills)."""
+
+    def __init__(self, real):
+        self.real = real
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def close(self):
+        self.real.close()
 
 
 def run_raw(capsys, *args):

@@ -19,7 +19,7 @@ import pytest
 from bower.analysis.intervals import wilson, wilson_clustered
 from bower.sim import records as rec_mod
 from bower.sim import runner
-from tests.cli_run import listing, one_error, run, stop_a_run
+from tests.cli_run import FullFile, listing, one_error, run, stop_a_run
 from bower.sim.errors import Terminated, UserError
 
 NOT_UTF8 = bytes(range(128, 256)) * 3  # no valid UTF-8 text starts with a continuation byte
@@ -56,19 +56,6 @@ def _enospc(*_a, **_k):
     raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
-class _FullFile:
-    """A file object whose writes fail with ENOSPC (as a full disk's do)."""
-
-    def __init__(self, real):
-        self.real = real
-
-    def write(self, data):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    def close(self):
-        self.real.close()
-
-
 def test_a_write_that_fails_mid_run_leaves_nothing(capsys, tmp_path, monkeypatch):
     # the disk fills at the second batch of records: the hidden part file goes, the error names the target
     real, calls = rec_mod.JsonlWriter.put, []
@@ -76,7 +63,7 @@ def test_a_write_that_fails_mid_run_leaves_nothing(capsys, tmp_path, monkeypatch
     def put(self, data):  # the writer thread puts each prepared batch
         calls.append(len(data))
         if len(calls) == 2:
-            self.fh = _FullFile(self.fh)
+            self.fh = FullFile(self.fh)
         return real(self, data)
 
     monkeypatch.setattr(rec_mod.JsonlWriter, "put", put)
@@ -95,12 +82,12 @@ def test_a_parquet_write_that_fails_leaves_nothing(capsys, tmp_path, monkeypatch
     def put(self, batch):
         calls.append(batch.num_rows)
         if len(calls) == when:
-            self.fh = _FullFile(self.fh)
+            self.fh = FullFile(self.fh)
         return real_put(self, batch)
 
     def close(self):
         if when == "footer":
-            self.fh = _FullFile(self.fh)
+            self.fh = FullFile(self.fh)
         return real_close(self)
 
     monkeypatch.setattr(rec_mod.ParquetWriter, "put", put)

@@ -9,7 +9,6 @@ the middle of a run, a scheduler that cannot be reached, one lost for good.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import signal
@@ -24,7 +23,7 @@ distributed = pytest.importorskip("distributed")
 
 from bower.sim import advice, distributed as dist, experiment, runner  # noqa: E402
 from bower.sim.errors import UserError  # noqa: E402
-from tests.cli_run import listing, one_error, run  # noqa: E402
+from tests.cli_run import FullFile, listing, one_error, run  # noqa: E402
 
 WHERE = {"elapsed_s", "hands_per_second", "games_per_second", "warm_up_s", "compiled", "threads", "workers",
          "scheduler"}
@@ -242,11 +241,8 @@ def test_library_runs_on_the_cluster(address):
     same(ex_here.summary, ex_there.summary)
 
 
-def test_a_stop_kills_the_local_workers_after_a_short_grace(monkeypatch):
-    """A signal's stop (a KeyboardInterrupt through ``session``) gives local:N's worker processes
-    ``STOP_GRACE_S`` to close, then kills them: Dask's own close waits 4 s for a worker inside a task, and a
-    PIMC kernel call cannot be left before it ends (bower exited 4.1 s after a SIGTERM in ``simulate --strategy
-    pimc-fast --scheduler local:2``; now 0.3 s)."""
+def _nanny_closes(monkeypatch) -> list:
+    """The (timeout, reason) of every close of a local worker's nanny from now on (Dask's close, still run)."""
     seen = []
     real = distributed.Nanny.close
 
@@ -255,6 +251,15 @@ def test_a_stop_kills_the_local_workers_after_a_short_grace(monkeypatch):
         return await real(self, timeout=timeout, reason=reason)
 
     monkeypatch.setattr(distributed.Nanny, "close", close)
+    return seen
+
+
+def test_a_stop_kills_the_local_workers_after_a_short_grace(monkeypatch):
+    """A signal's stop (a KeyboardInterrupt through ``session``) gives local:N's worker processes
+    ``STOP_GRACE_S`` to close, then kills them: Dask's own close waits 4 s for a worker inside a task, and a
+    PIMC kernel call cannot be left before it ends (bower exited 4.1 s after a SIGTERM in ``simulate --strategy
+    pimc-fast --scheduler local:2``; now 0.3 s)."""
+    seen = _nanny_closes(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         with dist.session("local:1") as ex:
             pids = list(ex.client.run(os.getpid).values())
@@ -285,14 +290,7 @@ def test_an_error_kills_the_local_workers_after_a_short_grace(monkeypatch):
     a stop as a signal's: the worker processes get ``STOP_GRACE_S``, then are killed. Dask's own close waited 4 s
     for a worker inside a task (4.0 s measured here from the error to the end of the session; now 0.2 s): the
     bound leaves room for a loaded machine, and is under Dask's 4 s."""
-    seen = []
-    real = distributed.Nanny.close
-
-    async def close(self, timeout=5, reason="nanny-close"):
-        seen.append((timeout, reason))
-        return await real(self, timeout=timeout, reason=reason)
-
-    monkeypatch.setattr(distributed.Nanny, "close", close)
+    seen = _nanny_closes(monkeypatch)
     with pytest.raises(UserError, match="^a bad record$"):
         try:
             with dist.session("local:1") as ex:
@@ -316,21 +314,11 @@ def test_a_records_write_that_fails_in_a_local_run_ends_at_once(capsys, tmp_path
     nothing left, the workers killed after ``STOP_GRACE_S`` (a quick close) and gone."""
     from bower.sim import records as rec_mod
 
-    class Full:  # a file whose writes fail as a full disk's do
-        def __init__(self, real):
-            self.real = real
-
-        def write(self, data):
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-        def close(self):
-            self.real.close()
-
     real_put = rec_mod.JsonlWriter.put
 
     def put(self, data):  # the disk fills at the first batch of records
-        if not isinstance(self.fh, Full):
-            self.fh = Full(self.fh)
+        if not isinstance(self.fh, FullFile):
+            self.fh = FullFile(self.fh)
         return real_put(self, data)
 
     pids, closes = [], []
