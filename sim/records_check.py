@@ -33,7 +33,7 @@ import math
 import re
 import sys
 
-from bower.sim.cards import JOKER, CardError, card_str, parse_card
+from bower.sim.cards import JOKER, SUITS, CardError, card_str, parse_card
 from bower.sim.errors import UserError, not_a_file
 from bower.sim.text import WrittenFloat
 
@@ -496,7 +496,6 @@ def check_start(rec: dict, where: str, variant) -> dict | None:
     return start
 
 
-DD_SUITS = ("C", "S", "D", "H")  # the keys of a ``dd`` object's ``table`` (``bower.sim.solve.SUITS``)
 DD_KEYS = ("tricks", "table")
 DD_FORM = "({'tricks': n, 'table': {suit: n}}: see bower solve --records)"
 
@@ -527,8 +526,8 @@ def check_dd(d, where: str, most: int) -> tuple[int, dict]:
         if k not in DD_KEYS:
             raise RecordError(f"{where}: field 'dd' has key {_shown(k)}, not one of {', '.join(DD_KEYS)}")
     for t in table:
-        if not (isinstance(t, str) and t in DD_SUITS):
-            raise RecordError(f"{where}: field 'dd.table' has key {_shown(t)}, not a suit ({', '.join(DD_SUITS)})")
+        if not (isinstance(t, str) and len(t) == 1 and t in SUITS):
+            raise RecordError(f"{where}: field 'dd.table' has key {_shown(t)}, not a suit ({', '.join(SUITS)})")
     for name, x in (("dd.tricks", tricks), *((f"dd.table.{t}", x) for t, x in table.items())):
         if not 0 <= x <= most:
             raise RecordError(f"{where}: field {name!r} is {x}, not a number of tricks (0..{most})")

@@ -21,11 +21,10 @@ import numpy as np
 
 from bower.kernels import solve as ks
 from bower.kernels.tables import EFF_SUIT, POWER
-from bower.sim.cards import JOKER, CardError, card_str, parse_card, parse_cards
+from bower.sim.cards import JOKER, SUITS, CardError, card_str, parse_card, parse_cards
 from bower.sim.errors import UserError
 from bower.sim.text import MAX_DIGITS, given_text, number_text
 
-SUITS = "CSDH"
 SUIT_NAMES = {"C": 0, "S": 1, "D": 2, "H": 3, "♣": 0, "♠": 1, "♦": 2, "♥": 3}
 CHUNK = 256  # deals per solver chunk (one transposition table each)
 
