@@ -557,10 +557,8 @@ def parse_game_scores(scores, units: int, who: str, target: int) -> tuple[int, .
     return tuple(vals)
 
 
-def side_outcome_table(table: dict, side: int, dealer: int, scores: tuple[int, int],
-                       eq: np.ndarray | None = None) -> tuple[np.ndarray, float]:
-    """(the asker's game equity after each outcome of the hand, the equity now) from a two-side equity table
-    (from ``eq`` instead of its ``equity`` when given: one of its redrawn ``draws``).
+def side_outcome_table(table: dict, side: int, dealer: int, scores: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """(the asker's game equity after each outcome of the hand, the equity now) from a two-side equity table.
 
     ``scores`` = (asker's side, other side) with seat ``dealer`` dealing; the
     outcome is (side 0's points, side 1's points, the maker's side), indexed
@@ -569,7 +567,7 @@ def side_outcome_table(table: dict, side: int, dealer: int, scores: tuple[int, i
     side; else the table's chance from the new score (a score below its floor
     counts as the floor).
     """
-    out, now = side_outcome_tables(table, side, dealer, scores, None if eq is None else [eq])
+    out, now = side_outcome_tables(table, side, dealer, scores)
     return out[0], float(now[0])
 
 
@@ -593,10 +591,8 @@ def side_outcome_tables(table: dict, side: int, dealer: int, scores: tuple[int, 
     return out, now
 
 
-def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, int, int],
-                       cube: np.ndarray | None = None) -> tuple[np.ndarray, float]:
-    """(seat ``seat``'s game equity after each outcome of the hand, the equity now) from a three-player table
-    (from ``cube`` instead of its ``cube`` when given: one of its redrawn ``draws``).
+def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, int, int]) -> tuple[np.ndarray, float]:
+    """(seat ``seat``'s game equity after each outcome of the hand, the equity now) from a three-player table.
 
     ``scores`` by seat, seat ``dealer`` dealing; the outcome is the points of
     seats 0, 1, 2 (``bower.kernels.advice.seat_equity``). After the hand the
@@ -607,7 +603,7 @@ def seat_outcome_table(table: dict, seat: int, dealer: int, scores: tuple[int, i
     the target row of the table's ``cube`` (relative to the next dealer); a
     score below the floor counts as the floor.
     """
-    out, now = seat_outcome_tables(table, seat, dealer, scores, None if cube is None else [cube])
+    out, now = seat_outcome_tables(table, seat, dealer, scores)
     return out[0], float(now[0])
 
 
