@@ -288,30 +288,25 @@ def _gone(pid: int) -> bool:
 def test_an_error_kills_the_local_workers_after_a_short_grace(monkeypatch):
     """An error that ends a ``local:N`` run (bad input found mid-run, a records file that cannot be written) is
     a stop as a signal's: the worker processes get ``STOP_GRACE_S``, then are killed. Dask's own close waited 4 s
-    for a worker inside a task (4.0 s measured here from the error to the end of the session; now 0.2 s): the
-    bound leaves room for a loaded machine, and is under Dask's 4 s."""
+    for a worker inside a task (4.0 s measured here from the error to the end of the session; now 0.2 s). The
+    close's own timeout is checked, not the clock: CI machines are loaded."""
     seen = _nanny_closes(monkeypatch)
     with pytest.raises(UserError, match="^a bad record$"):
-        try:
-            with dist.session("local:1") as ex:
-                pids = list(ex.client.run(os.getpid).values())
-                busy = ex.client.submit(time.sleep, 600, pure=False)  # a task the worker cannot leave
-                deadline = time.monotonic() + 120
-                while not any(ex.client.processing().values()):  # until the worker runs it
-                    assert busy.status == "pending" and time.monotonic() < deadline, busy.status
-                    time.sleep(0.01)
-                raised = time.monotonic()
-                raise UserError("a bad record")
-        finally:
-            took = time.monotonic() - raised
+        with dist.session("local:1") as ex:
+            pids = list(ex.client.run(os.getpid).values())
+            busy = ex.client.submit(time.sleep, 600, pure=False)  # a task the worker cannot leave
+            deadline = time.monotonic() + 120
+            while not any(ex.client.processing().values()):  # until the worker runs it
+                assert busy.status == "pending" and time.monotonic() < deadline, busy.status
+                time.sleep(0.01)
+            raise UserError("a bad record")
     assert seen[0] == (dist.STOP_GRACE_S, "bower-stop"), seen
-    assert took < 2.5, f"the session ended {took:.2f} s after the error"
     assert len(pids) == 1 and all(_gone(pid) for pid in pids)  # killed and joined
 
 
 def test_a_records_write_that_fails_in_a_local_run_ends_at_once(capsys, tmp_path, monkeypatch):
     """``simulate --scheduler local:2 --records`` on a disk that fills at the first batch: one line, status 2,
-    nothing left, the workers killed after ``STOP_GRACE_S`` (a quick close) and gone."""
+    nothing left, the workers killed after ``STOP_GRACE_S`` (a quick close, not Dask's 4 s) and gone."""
     from bower.sim import records as rec_mod
 
     real_put = rec_mod.JsonlWriter.put
@@ -329,10 +324,10 @@ def test_a_records_write_that_fails_in_a_local_run_ends_at_once(capsys, tmp_path
         pids.extend(self.client.run(os.getpid).values())
 
     def close(self, stop=False):
-        start = time.monotonic()
+        closes.append(stop)
         real_close(self, stop=stop)
-        closes.append((stop, time.monotonic() - start))
 
+    seen = _nanny_closes(monkeypatch)
     monkeypatch.setattr(rec_mod.JsonlWriter, "put", put)
     monkeypatch.setattr(dist.Dask, "_setup_workers", setup)
     monkeypatch.setattr(dist.Dask, "close", close)
@@ -341,7 +336,8 @@ def test_a_records_write_that_fails_in_a_local_run_ends_at_once(capsys, tmp_path
                      "--records", str(out))
     assert line == f"bower: error: cannot write records to {out}: No space left on device"
     assert listing(tmp_path) == []
-    assert len(closes) == 1 and closes[0][0] is True and closes[0][1] < 2.5, closes
+    assert closes == [True], closes
+    assert seen[:2] == [(dist.STOP_GRACE_S, "bower-stop")] * 2, seen  # both workers, before any other close
     assert len(pids) == 2 and all(_gone(pid) for pid in pids), pids
 
 
@@ -354,7 +350,8 @@ def test_a_signal_another_thread_takes_stops_a_wait_on_a_task(monkeypatch):
     sent together: the main thread has one pending) only marks the signal as due: its Python handler runs when
     the main thread next runs bytecode. Dask's ``Future.result()`` blocks the main thread on a lock for 10 s at
     a time, so a SIGINT+SIGTERM ended ``simulate --strategy pimc-fast --scheduler local:2`` 4 to 10 s late
-    (when the task or the slice ended); the executor now waits in slices of ``WAIT_SLICE_S``."""
+    (when the task or the slice ended); the executor now waits in slices of ``WAIT_SLICE_S`` (the handler ran
+    0.05 s after the signal here). The bound is under Dask's 10 s slice with room for a loaded machine."""
     import threading
 
     sent = []
@@ -377,7 +374,7 @@ def test_a_signal_another_thread_takes_stops_a_wait_on_a_task(monkeypatch):
         took = time.monotonic() - sent[0]
     finally:
         signal.signal(signal.SIGUSR2, previous)
-    assert took < 2.5, f"the handler ran {took:.2f} s after the signal"
+    assert took < 8.0, f"the handler ran {took:.2f} s after the signal"
 
 
 def test_a_stop_while_the_local_workers_start_closes_them(monkeypatch):
@@ -385,7 +382,7 @@ def test_a_stop_while_the_local_workers_start_closes_them(monkeypatch):
     which closes itself only on an Exception) left a cluster half open that nobody held: Dask's exit hook then
     closed it with a traceback after the stop's one line ("AssertionError: Status.init", ``simulate --scheduler
     local:2``, a SIGHUP 1.4 s after the start). Now its workers are killed after ``STOP_GRACE_S`` and it is out
-    of Dask's list."""
+    of Dask's list. The closes' own timeouts are checked, not the clock: CI machines are loaded."""
     import threading
     import traceback
 
@@ -402,15 +399,15 @@ def test_a_stop_while_the_local_workers_start_closes_them(monkeypatch):
     def on_usr2(signum, frame):
         raise _Poke
 
-    main, sent = threading.get_ident(), []
+    main = threading.get_ident()
 
     def send():
         starting.wait(120)
         time.sleep(0.3)  # the worker processes are on their way
-        sent.append(time.monotonic())
         signal.pthread_kill(main, signal.SIGUSR2)
 
     monkeypatch.setattr(distributed.Nanny, "start_unsafe", start_unsafe)
+    seen = _nanny_closes(monkeypatch)
     before = list(SpecCluster._instances)
     previous = signal.signal(signal.SIGUSR2, on_usr2)
     try:
@@ -418,11 +415,10 @@ def test_a_stop_while_the_local_workers_start_closes_them(monkeypatch):
         with pytest.raises(_Poke) as stopped:
             with dist.session("local:2"):
                 pytest.fail("the cluster started before the stop")
-        took = time.monotonic() - sent[0]
     finally:
         signal.signal(signal.SIGUSR2, previous)
     assert any(f.f_code.co_name == "local_cluster" for f, _ in traceback.walk_tb(stopped.tb)), \
         "the stop did not land while the cluster started"
     assert [c for c in SpecCluster._instances if not any(c is b for b in before)] == []
     assert nannies and all(n.status.name in ("closed", "failed") for n in nannies), [n.status for n in nannies]
-    assert took < 2.5, f"the stop took {took:.2f} s"
+    assert seen[:len(nannies)] == [(dist.STOP_GRACE_S, "bower-stop")] * len(nannies), seen
