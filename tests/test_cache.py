@@ -106,7 +106,10 @@ _RUN = textwrap.dedent("""
 
 
 def _run(tmp_path):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
+    # no bytecode written for the test's modules: an edit of the same size within the same second as the last
+    # import would otherwise load the old module from its .pyc (Python checks the source's size and mtime in seconds)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path),
+               PYTHONDONTWRITEBYTECODE="1")
     out = subprocess.run([sys.executable, "-c", _RUN], env=env, check=True, capture_output=True, text=True).stdout
     import json
 
