@@ -450,7 +450,8 @@ def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: i
                strategy: StrategyLike = "default", model: str = "softmax",
                tau: float | None = None, epsilon: float | None = None, playout: str = "strategy",
                samples: int | None = None, seed: int = 0, threads: int | None = None,
-               rules: dict[str, Any] | None = None, scheduler: str | None = None) -> Advice:
+               rules: dict[str, Any] | None = None, scheduler: str | None = None,
+               bot_timeout: float | None = BOT_TIMEOUT) -> Advice:
     """What to do at this turn, with odds: every open action on the same sampled deals, as ``bower should-bid``.
 
     ``hand``: the cards, a string (``"JH JD AH KH 9S TC"``) or a list;
@@ -466,7 +467,11 @@ def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: i
     ``epsilon``) or ``"exact"``; ``playout``: ``"strategy"``, ``"dd"``,
     ``"both"`` or ``"pimc"`` (every seat plays its cards by PIMC after
     your decision); ``samples``: effective deals per action (default adaptive).
-    Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
+    ``strategy`` may be a Python bot (an object with ``step(state)``, a
+    ``"path.py:Class"`` or ``"greedy"``; Euchre): it plays every seat of each
+    sampled deal after your forced action, on the same deals;
+    ``bot_timeout``: the seconds it may take to answer one call (None: no
+    limit). Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
 
     Examples:
         >>> advice = bower.should_bid("JH JD AH KH 9S TC", position=2, calls=["pass"], bid=3, samples=2000, seed=1)
@@ -480,6 +485,7 @@ def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: i
     """
     from bower.sim import runner
     from bower.sim.advice import AdviceError, advise
+    from bower.sim.bots import check_timeout
     from bower.sim.text import call_word
 
     v = _variant(variant)
@@ -512,7 +518,8 @@ def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: i
     scores_text = scores if scores is None or isinstance(scores, str) else ",".join(str(s) for s in scores)
     question = {"position": position, "calls": calls_text, "swapped": None if swapped is None else str(swapped),
                 "bid": None if bid is None else str(bid), "scores": scores_text, "upcard": upcard,
-                "model": {"kind": model, "tau": tau, "epsilon": epsilon}, "playout": playout}
+                "model": {"kind": model, "tau": tau, "epsilon": epsilon}, "playout": playout,
+                "bot_timeout": check_timeout(bot_timeout)}
     from bower.sim.rules import resolve
 
     from bower.results import Advice

@@ -437,6 +437,68 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
     return winner, len(points), points, first_dealer, scores
 
 
+class _AdviceWhere:
+    """Where a should-bid play-out is, for the one-line errors: the kept deal, the action asked about, the decision."""
+
+    def __init__(self):
+        self.deal, self.action, self.decision = 0, "", 0
+
+    def __str__(self) -> str:
+        return f"should-bid deal {self.deal}, action {self.action!r}, decision {self.decision}"
+
+
+class SeatPlayer:
+    """A bot holding every seat of should-bid's play-outs (``bower.sim.advice``): one object, restarted at each
+    play-out on the state after the deal, told (``inform_action``) of the actions it does not choose (the calls
+    before the turn and the player's forced call), asked (``step``) for every other decision, each answer
+    checked as an experiment checks it (``BotError`` in one line: raises, an illegal action, the time limit)."""
+
+    def __init__(self, obj, name: str, timeout: float | None = BOT_TIMEOUT):
+        self.obj, self.name, self.timeout = obj, name, check_timeout(timeout)
+        self.where = _AdviceWhere()
+        self.kept = 0  # the kept deals played so far (``bot_chunks`` counts them)
+        self._informed = callable(getattr(obj, "inform_action", None))
+
+    def clock(self) -> "_Clock":
+        """The time limit's clock for a whole run in the main thread (``with player.clock():``)."""
+        return _Clock(self.timeout)
+
+    def begin(self, deal: int, action: str) -> None:
+        """Say which kept deal (1, 2, ...) and which action the next play-out is, for the error lines."""
+        self.where.deal, self.where.action, self.where.decision = deal, action, 0
+
+    def start(self, state) -> None:
+        """A new play-out from the dealt ``state``: the bot's ``restart_at`` or ``restart``."""
+        self.where.decision = 0
+        _restart(self.obj, self.name, state, self.where, self.timeout)
+
+    def given(self, state, action: int) -> None:
+        """Apply an action the bot did not choose, telling it first (``inform_action``)."""
+        self.where.decision += 1
+        if self._informed:
+            _notify(self.obj, self.name, "inform_action", self.where, state, state.current_player(), action,
+                    timeout=self.timeout)
+        state.apply_action(action)
+
+    def choose(self, state) -> None:
+        """Ask the bot for the decision at ``state`` and apply it."""
+        self.where.decision += 1
+        state.apply_action(_ask(self.obj, self.name, state, self.where, self.timeout))
+
+
+def advice_player(strategy, variant, seed, timeout: float | None = BOT_TIMEOUT) -> tuple["SeatPlayer", str]:
+    """The ``SeatPlayer`` of a should-bid ``strategy`` that is a bot (``is_bot``, or a bot name) and its name."""
+    if is_file_spec(strategy):
+        obj = load_bot(strategy)
+    elif isinstance(strategy, str):
+        obj = bot(strategy, variant, seed=f"{seed}:should-bid")
+    else:
+        check_bot(strategy, bot_name(strategy))
+        obj = strategy
+    name = bot_name(obj)
+    return SeatPlayer(obj, name, timeout), name
+
+
 def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: dict | None = None,
                        duplicate: bool = True, until_significant: bool = False, max_games: int = 1_000_000,
                        names: list[str] | None = None, progress: Callable[[int, int], None] | None = None,
