@@ -403,7 +403,8 @@ def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", ga
 @_faults
 def sweep(base: StrategyLike = "default", grid: dict[str, Any] | None = None, *, variant: str = "ghost",
           games: int = 30_000, seed: int = 0, rules: dict[str, Any] | None = None, threads: int | None = None,
-          progress: bool = False, scheduler: str | None = None) -> pd.DataFrame:
+          progress: bool = False, scheduler: str | None = None,
+          bot_timeout: float | None = BOT_TIMEOUT) -> pd.DataFrame:
     """Each parameter value (every combination, for several) against two copies of ``base``, as ``bower sweep``.
 
     ``grid``: parameter -> a value or a list of values, e.g.
@@ -412,6 +413,10 @@ def sweep(base: StrategyLike = "default", grid: dict[str, Any] | None = None, *,
     and ``win_rate_high`` (95%), points per hand of the candidate and of the
     base, and ``best``; ``attrs["summary"]`` holds the ``--json`` dict.
     ``games`` per combination is rounded up as in ``experiment`` (said on stderr unless ``quiet``).
+    ``base`` may be a Python bot's class (or ``"path.py:Class"``, or
+    ``"greedy"``): ``grid`` then names its constructor's keyword arguments,
+    the bot made with them plays against the bot made with none through the
+    game API; ``bot_timeout`` as in ``experiment``.
 
     Examples:
         >>> df = bower.sweep("default", {"bid_3": [2.6, 2.8]}, games=384, seed=1)
@@ -432,10 +437,21 @@ def sweep(base: StrategyLike = "default", grid: dict[str, Any] | None = None, *,
                 threads=(threads, "int?"), progress=(progress, "bool"), scheduler=(scheduler, "str?"))
     if not grid:
         raise StrategyError("give the sweep at least one parameter and its values, e.g. {'bid_3': [2.6, 2.8]}")
+    from bower.sim import bots
+
+    is_bot = bots.is_bot_base(base)
+    if is_bot:
+        bots.check_timeout(bot_timeout)
+        if scheduler is not None:
+            raise bots.BotError(f"a sweep of a bot runs in this process: drop scheduler={scheduler!r}")
     bar = Progress("values", enabled=bool(progress))
     try:
-        res = ex.run_sweep(list(grid.items()), base=base, games=games, seed=seed, threads=threads, rules=rules,
-                           progress=bar, variant=v.name, scheduler=scheduler)
+        if is_bot:
+            res = bots.run_bot_sweep(list(grid.items()), base, games=games, seed=seed, rules=rules, progress=bar,
+                                     variant=v.name, bot_timeout=bot_timeout)
+        else:
+            res = ex.run_sweep(list(grid.items()), base=base, games=games, seed=seed, threads=threads, rules=rules,
+                               progress=bar, variant=v.name, scheduler=scheduler)
     finally:
         bar.close()
     df = pd.DataFrame([{**row["values"], **flat_row(row, skip=("values",))} for row in res["rows"]])
