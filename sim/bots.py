@@ -1,4 +1,5 @@
-"""Python bots as players: bower's own (``bower.bot``), a user's class, and experiments that play them.
+"""Python bots as players: bower's own (``bower.bot``), a user's class, and the experiments, sweeps
+(``run_bot_sweep``) and should-bid play-outs (``SeatPlayer``) that play them.
 
 A bot is any object with ``step(state) -> action``: ``state`` is a game API
 state (``bower.sim.game``) at a decision of the seat the bot holds
@@ -785,7 +786,6 @@ def run_bot_sweep(params: list, base, games: int = 1000, seed: int = 0, rules: d
     own bots are seeded by their role alone, so rows differ by the value
     alone. BotError in one line when the constructor takes no ``NAME``.
     """
-    from bower.sim import experiment as ex
     from bower.sim import runner
     from bower.sim.progress import rounded_notice
     from bower.sim.rules import RULES_VERSION, get_variant

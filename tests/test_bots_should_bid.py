@@ -150,6 +150,38 @@ def test_exact_agreement_with_a_plain_loop_over_the_game_api():
     assert rec["diff_points"] == pytest.approx(sum(d) / len(d), abs=1e-12)
 
 
+def test_game_scores_are_the_plain_loops_table_cells():
+    """``--scores`` with a bot: each action's game equity is the mean, over the bot's deals, of the equity table's
+    cell for the hand's points (side 0, side 1, the maker's side), as a plain loop reads it."""
+    from bower.sim.advice import game_equity
+    from bower.sim.variants.euchre.advice import advise
+
+    bot = FirstLegal()
+    table = {"hands": 20_000}
+    r = advise(HAND, UP, position=3, calls="pass,pass", strategy=bot, samples=30, seed=4, model={"kind": "exact"},
+               scores="8,9", equity=table)
+    eqt = game_equity("euchre", "8,9", rules=None, seat=2, dealer=3, table_args=table, who="scores")["eqt"]
+    n_act = len(r["actions"])
+    g = make_game("euchre")
+    for i, e in enumerate(r["actions"]):
+        cells = []
+        for dealt, kitty in bot.deals[i::n_act]:
+            st = _deal(g, dealt, kitty)
+            st.apply_action(24)
+            st.apply_action(24)
+            st.apply_action(24 if i == 0 else 25)
+            while not st.is_terminal():
+                if i and st.current_player() == 2 and st.phase == 4:
+                    st.apply_action(31 if i == 2 else 30)
+                else:
+                    st.apply_action(st.legal_actions()[0])
+            side = st.maker % 2 if st.maker >= 0 else 0
+            cells.append(eqt[st.points[0] + ka.EQ_OFF, st.points[1] + ka.EQ_OFF, side][0])
+        assert len(cells) == 30
+        assert e["game_equity"] == pytest.approx(sum(cells) / len(cells), abs=1e-12)
+    assert r["recommendation"]["by"] == "game equity"
+
+
 def test_greedy_orders_a_good_hand_where_random_play_would_not():
     """Three top trumps: played by ``greedy`` at every seat, ordering up with partner beats passing clearly (its
     paired interval above 0); played by random bots, passing does as well (random opponents call into the

@@ -41,8 +41,8 @@ def _call_action(code: int) -> int:
     return eg.NAME + (code - ek.CALL_SUIT)
 
 
-def _draws(state, dstate0, dbuf0, buf, unseen, hand, up, seat, rules, params, n_passes, model, wt, check_t):
-    """One draw of the kernel's loop: (dealt by seat, kitty, weight before roulette or exact weight)."""
+def _draw(state, buf, unseen, hand, up, seat):
+    """One deal of the kernel's loop from the chunk's deal stream ``state``: (dealt masks by seat, kitty)."""
     shuffle(state, buf, unseen, 18)
     dealt = np.zeros(SEATS, np.int64)
     dealt[seat] = hand
@@ -115,8 +115,7 @@ def bot_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, param
         raw_sum, raw_n = 0.0, 0
         while n_kept < targets[ci] and n_draws < max_draws:
             n_draws += 1
-            dealt, kitty = _draws(state, dstate0, dbuf0, buf, unseen, hand, up, seat, rules, params, n_passes, model,
-                                  wt, check_t)
+            dealt, kitty = _draw(state, buf, unseen, hand, up, seat)
             if exact:
                 dstate = dstate0.copy()
                 dbuf = dbuf0.copy()
