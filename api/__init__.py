@@ -403,7 +403,8 @@ def experiment(strategies: Sequence[StrategyLike], *, variant: str = "ghost", ga
 @_faults
 def sweep(base: StrategyLike = "default", grid: dict[str, Any] | None = None, *, variant: str = "ghost",
           games: int = 30_000, seed: int = 0, rules: dict[str, Any] | None = None, threads: int | None = None,
-          progress: bool = False, scheduler: str | None = None) -> pd.DataFrame:
+          progress: bool = False, scheduler: str | None = None,
+          bot_timeout: float | None = BOT_TIMEOUT) -> pd.DataFrame:
     """Each parameter value (every combination, for several) against two copies of ``base``, as ``bower sweep``.
 
     ``grid``: parameter -> a value or a list of values, e.g.
@@ -412,6 +413,10 @@ def sweep(base: StrategyLike = "default", grid: dict[str, Any] | None = None, *,
     and ``win_rate_high`` (95%), points per hand of the candidate and of the
     base, and ``best``; ``attrs["summary"]`` holds the ``--json`` dict.
     ``games`` per combination is rounded up as in ``experiment`` (said on stderr unless ``quiet``).
+    ``base`` may be a Python bot's class (or ``"path.py:Class"``, or
+    ``"greedy"``): ``grid`` then names its constructor's keyword arguments,
+    the bot made with them plays against the bot made with none through the
+    game API; ``bot_timeout`` as in ``experiment``.
 
     Examples:
         >>> df = bower.sweep("default", {"bid_3": [2.6, 2.8]}, games=384, seed=1)
@@ -432,10 +437,21 @@ def sweep(base: StrategyLike = "default", grid: dict[str, Any] | None = None, *,
                 threads=(threads, "int?"), progress=(progress, "bool"), scheduler=(scheduler, "str?"))
     if not grid:
         raise StrategyError("give the sweep at least one parameter and its values, e.g. {'bid_3': [2.6, 2.8]}")
+    from bower.sim import bots
+
+    is_bot = bots.is_bot_base(base)
+    if is_bot:
+        bots.check_timeout(bot_timeout)
+        if scheduler is not None:
+            raise bots.BotError(f"a sweep of a bot runs in this process: drop scheduler={scheduler!r}")
     bar = Progress("values", enabled=bool(progress))
     try:
-        res = ex.run_sweep(list(grid.items()), base=base, games=games, seed=seed, threads=threads, rules=rules,
-                           progress=bar, variant=v.name, scheduler=scheduler)
+        if is_bot:
+            res = bots.run_bot_sweep(list(grid.items()), base, games=games, seed=seed, rules=rules, progress=bar,
+                                     variant=v.name, bot_timeout=bot_timeout)
+        else:
+            res = ex.run_sweep(list(grid.items()), base=base, games=games, seed=seed, threads=threads, rules=rules,
+                               progress=bar, variant=v.name, scheduler=scheduler)
     finally:
         bar.close()
     df = pd.DataFrame([{**row["values"], **flat_row(row, skip=("values",))} for row in res["rows"]])
@@ -450,7 +466,8 @@ def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: i
                strategy: StrategyLike = "default", model: str = "softmax",
                tau: float | None = None, epsilon: float | None = None, playout: str = "strategy",
                samples: int | None = None, seed: int = 0, threads: int | None = None,
-               rules: dict[str, Any] | None = None, scheduler: str | None = None) -> Advice:
+               rules: dict[str, Any] | None = None, scheduler: str | None = None,
+               bot_timeout: float | None = BOT_TIMEOUT) -> Advice:
     """What to do at this turn, with odds: every open action on the same sampled deals, as ``bower should-bid``.
 
     ``hand``: the cards, a string (``"JH JD AH KH 9S TC"``) or a list;
@@ -466,7 +483,11 @@ def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: i
     ``epsilon``) or ``"exact"``; ``playout``: ``"strategy"``, ``"dd"``,
     ``"both"`` or ``"pimc"`` (every seat plays its cards by PIMC after
     your decision); ``samples``: effective deals per action (default adaptive).
-    Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
+    ``strategy`` may be a Python bot (an object with ``step(state)``, a
+    ``"path.py:Class"`` or ``"greedy"``; Euchre): it plays every seat of each
+    sampled deal after your forced action, on the same deals;
+    ``bot_timeout``: the seconds it may take to answer one call (None: no
+    limit). Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).
 
     Examples:
         >>> advice = bower.should_bid("JH JD AH KH 9S TC", position=2, calls=["pass"], bid=3, samples=2000, seed=1)
@@ -480,6 +501,7 @@ def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: i
     """
     from bower.sim import runner
     from bower.sim.advice import AdviceError, advise
+    from bower.sim.bots import check_timeout
     from bower.sim.text import call_word
 
     v = _variant(variant)
@@ -512,7 +534,8 @@ def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: i
     scores_text = scores if scores is None or isinstance(scores, str) else ",".join(str(s) for s in scores)
     question = {"position": position, "calls": calls_text, "swapped": None if swapped is None else str(swapped),
                 "bid": None if bid is None else str(bid), "scores": scores_text, "upcard": upcard,
-                "model": {"kind": model, "tau": tau, "epsilon": epsilon}, "playout": playout}
+                "model": {"kind": model, "tau": tau, "epsilon": epsilon}, "playout": playout,
+                "bot_timeout": check_timeout(bot_timeout)}
     from bower.sim.rules import resolve
 
     from bower.results import Advice

@@ -40,11 +40,22 @@ def advise(variant, hand: str, question: dict, scheduler=None, **kw) -> dict:
 
     ``scheduler`` as for ``bower.sim.runner.simulate``; ``kw``: ``strategy``,
     ``samples``, ``seed``, ``threads``, ``rules``. The answer does not depend
-    on where the chunks ran.
+    on where the chunks ran. A bot ``strategy`` (``bower.sim.bots.is_bot``,
+    or ``greedy``) plays its play-outs here, in this process, where the
+    variant offers it (``Variant.advice_bots``); BotError otherwise.
     """
     from bower.sim.rules import get_variant
 
+    from bower.sim.bots import BotError, is_bot, needs_bots
+
     v = get_variant(variant)
+    strategy = kw.get("strategy", "default")
+    if is_bot(strategy) or needs_bots([strategy]):
+        if not v.advice_bots:
+            raise BotError(f"should-bid with a bot strategy is not available for {v.title} yet (the {v.title} "
+                           "play-outs run only in the kernels); a kernel strategy (preset, .toml) plays them")
+        if scheduler is not None and getattr(scheduler, "kind", None) != "local":
+            raise BotError(f"should-bid with a bot strategy runs in this process: drop --scheduler {scheduler}")
     with dist.session(scheduler) as ex:
         return runner.add_executor(v.advise(hand, question, **kw), ex)
 

@@ -1,4 +1,5 @@
-"""Python bots as players: bower's own (``bower.bot``), a user's class, and experiments that play them.
+"""Python bots as players: bower's own (``bower.bot``), a user's class, and the experiments, sweeps
+(``run_bot_sweep``) and should-bid play-outs (``SeatPlayer``) that play them.
 
 A bot is any object with ``step(state) -> action``: ``state`` is a game API
 state (``bower.sim.game``) at a decision of the seat the bot holds
@@ -189,6 +190,23 @@ def needs_bots(specs) -> bool:
 
 def load_bot(spec: str):
     """An instance of the class ``Class`` of the file ``path.py`` in ``path.py:Class``, made with no arguments."""
+    return make_bot(load_bot_class(spec), spec)
+
+
+def make_bot(cls, spec: str, **kwargs):
+    """``cls(**kwargs)``, checked to be a bot; BotError in one line naming ``spec`` when it raises or has no step."""
+    cls_name = getattr(cls, "__name__", type(cls).__name__)
+    try:
+        obj = cls(**kwargs)
+    except Exception as e:  # noqa: BLE001
+        args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+        raise BotError(f"bot {spec!r}: {cls_name}({args}) raised {type(e).__name__}: {one_line(e)}") from None
+    check_bot(obj, spec)
+    return obj
+
+
+def load_bot_class(spec: str):
+    """The class ``Class`` of the file ``path.py`` in ``path.py:Class`` (BotError in one line when it cannot)."""
     path, cls_name = spec.rsplit(":", 1)
     if not os.path.isfile(path):
         raise BotError(f"bot {spec!r}: no file {path!r}")
@@ -208,12 +226,7 @@ def load_bot(spec: str):
         have = [k for k, x in vars(module).items() if isinstance(x, type) and x.__module__ == mod_name]
         raise BotError(f"bot {spec!r}: {path} has no {cls_name!r}{did_you_mean(cls_name, have)}"
                        f" (classes: {', '.join(have) or 'none'})")
-    try:
-        obj = cls()
-    except Exception as e:  # noqa: BLE001
-        raise BotError(f"bot {spec!r}: {cls_name}() raised {type(e).__name__}: {one_line(e)}") from None
-    check_bot(obj, spec)
-    return obj
+    return cls
 
 
 def check_bot(obj, name: str) -> None:
@@ -437,10 +450,73 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
     return winner, len(points), points, first_dealer, scores
 
 
+class _AdviceWhere:
+    """Where a should-bid play-out is, for the one-line errors: the kept deal, the action asked about, the decision."""
+
+    def __init__(self):
+        self.deal, self.action, self.decision = 0, "", 0
+
+    def __str__(self) -> str:
+        return f"should-bid deal {self.deal}, action {self.action!r}, decision {self.decision}"
+
+
+class SeatPlayer:
+    """A bot holding every seat of should-bid's play-outs (``bower.sim.advice``): one object, restarted at each
+    play-out on the state after the deal, told (``inform_action``) of the actions it does not choose (the calls
+    before the turn and the player's forced call), asked (``step``) for every other decision, each answer
+    checked as an experiment checks it (``BotError`` in one line: raises, an illegal action, the time limit)."""
+
+    def __init__(self, obj, name: str, timeout: float | None = BOT_TIMEOUT):
+        self.obj, self.name, self.timeout = obj, name, check_timeout(timeout)
+        self.where = _AdviceWhere()
+        self.kept = 0  # the kept deals played so far (``bot_chunks`` counts them)
+        self._informed = callable(getattr(obj, "inform_action", None))
+
+    def clock(self) -> "_Clock":
+        """The time limit's clock for a whole run in the main thread (``with player.clock():``)."""
+        return _Clock(self.timeout)
+
+    def begin(self, deal: int, action: str) -> None:
+        """Say which kept deal (1, 2, ...) and which action the next play-out is, for the error lines."""
+        self.where.deal, self.where.action, self.where.decision = deal, action, 0
+
+    def start(self, state) -> None:
+        """A new play-out from the dealt ``state``: the bot's ``restart_at`` or ``restart``."""
+        self.where.decision = 0
+        _restart(self.obj, self.name, state, self.where, self.timeout)
+
+    def given(self, state, action: int) -> None:
+        """Apply an action the bot did not choose, telling it first (``inform_action``)."""
+        self.where.decision += 1
+        if self._informed:
+            _notify(self.obj, self.name, "inform_action", self.where, state, state.current_player(), action,
+                    timeout=self.timeout)
+        state.apply_action(action)
+
+    def choose(self, state) -> None:
+        """Ask the bot for the decision at ``state`` and apply it."""
+        self.where.decision += 1
+        state.apply_action(_ask(self.obj, self.name, state, self.where, self.timeout))
+
+
+def advice_player(strategy, variant, seed, timeout: float | None = BOT_TIMEOUT) -> tuple["SeatPlayer", str]:
+    """The ``SeatPlayer`` of a should-bid ``strategy`` that is a bot (``is_bot``, or a bot name) and its name."""
+    if is_file_spec(strategy):
+        obj = load_bot(strategy)
+    elif isinstance(strategy, str):
+        obj = bot(strategy, variant, seed=f"{seed}:should-bid")
+    else:
+        check_bot(strategy, bot_name(strategy))
+        obj = strategy
+    name = bot_name(obj)
+    return SeatPlayer(obj, name, timeout), name
+
+
 def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: dict | None = None,
                        duplicate: bool = True, until_significant: bool = False, max_games: int = 1_000_000,
                        names: list[str] | None = None, progress: Callable[[int, int], None] | None = None,
-                       variant="ghost", notify: bool = True, bot_timeout: float | None = BOT_TIMEOUT) -> dict:
+                       variant="ghost", notify: bool = True, bot_timeout: float | None = BOT_TIMEOUT,
+                       assignments: np.ndarray | None = None) -> dict:
     """``bower.sim.experiment.run_experiment`` when a player is a Python bot: whole games through the game API.
 
     The design is the kernel experiment's: every deal set is played once per
@@ -451,7 +527,9 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
     Strategy names play as ``bot(name, variant, seed)`` (``random``,
     ``greedy``), each seeded from ``seed`` and its place in ``players``.
     ``bot_timeout``: the seconds a bot may take to answer one call (None: no
-    limit); a slower bot stops the run with ``BotError``.
+    limit); a slower bot stops the run with ``BotError``. ``assignments``:
+    the seat assignments (rows: player by seat; default the variant's
+    ``experiment_assignments``; a sweep gives ``sweep_assignments``).
     """
     from bower.kernels import games as kg
     from bower.sim import experiment as ex
@@ -483,7 +561,7 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
         if is_file_spec(p) and names[i] == p:
             names[i] = bot_name(objs[i])
     names = ex._unique_names(names)
-    assign = v.experiment_assignments(len(objs))
+    assign = v.experiment_assignments(len(objs)) if assignments is None else np.asarray(assignments)
     games = runner.check_count("--games", games, runner.MAX_GAMES)
     if until_significant:
         max_games = runner.check_count("--max-games", max_games, runner.MAX_GAMES)
@@ -619,3 +697,144 @@ def get_variant_partnerships(name: str) -> bool:
     from bower.sim.rules import get_variant
 
     return get_variant(name).partnerships
+
+
+# ---------------------------------------------------------------- sweeps of a bot's constructor arguments
+
+
+def is_bot_base(base) -> bool:
+    """Whether a sweep's ``base`` is a bot: a ``path.py:Class``, a bot class (one with ``step``), or a bot name."""
+    if isinstance(base, type):
+        return callable(getattr(base, "step", None))
+    return is_file_spec(base) or (isinstance(base, str) and base in BOT_NAMES and base != "random") or (
+        not isinstance(base, (str, dict)) and is_bot(base))
+
+
+def parse_bot_range(text: str) -> tuple[str, list]:
+    """``NAME=START:STOP:STEP`` (STOP included) or ``NAME=VALUE`` for a bot's keyword argument ``NAME``: (name,
+    values), whole numbers as ints when START, STOP and STEP are written as whole numbers; BotError on a bad one."""
+    from bower.sim.text import written_float
+
+    if "=" not in text:
+        raise BotError(f"--param {text!r} must be NAME=START:STOP:STEP")
+    name, spec = (x.strip() for x in text.split("=", 1))
+    if not name.isidentifier():
+        raise BotError(f"--param {text!r}: {name!r} is not a keyword argument name")
+    parts = [p.strip() for p in spec.split(":")]
+    try:
+        nums = [written_float(p) for p in parts]
+    except ValueError:
+        raise BotError(f"--param {text!r}: START:STOP:STEP must be numbers") from None
+    whole = all(p.lstrip("+-").isdigit() for p in parts)
+    if len(nums) == 1:
+        values = nums
+    elif len(nums) == 3:
+        start, stop, step = nums
+        if not (math.isfinite(start) and math.isfinite(stop) and math.isfinite(step)) or step <= 0 or stop < start:
+            raise BotError(f"--param {text!r}: need START <= STOP and STEP > 0")
+        span = (stop - start) / step + 1e-9
+        count = int(span) + 1 if span < 1e9 else None
+        if count is None or count > 1000:
+            raise BotError(f"--param {text!r} gives {count or 'over a billion'} values (at most 1000)")
+        values = [round(start + i * step, 12) for i in range(count)]
+    else:
+        raise BotError(f"--param {text!r} must be NAME=START:STOP:STEP (or NAME=VALUE)")
+    if not all(math.isfinite(x) for x in values):
+        raise BotError(f"--param {text!r}: the values must be finite numbers")
+    return name, [int(x) for x in values] if whole else values
+
+
+def _bot_factory(base, variant, seed):
+    """(make(role, **kwargs) -> a bot, the base's name, its class or None) for a sweep's bot ``base``."""
+    if isinstance(base, str) and not is_file_spec(base):  # bower's own: bot(name, **options)
+        return (lambda role, **kw: bot(base, variant, seed=f"{seed}:player:{role}", **kw)), base, None
+    cls = load_bot_class(base) if isinstance(base, str) else base
+    if not isinstance(cls, type):
+        raise BotError(f"a sweep makes its bot at each value: give its class or a path.py:Class, not a "
+                       f"{type(base).__name__} object")
+    spec = base if isinstance(base, str) else cls.__name__
+    probe = make_bot(cls, spec)
+    return (lambda role, **kw: make_bot(cls, spec, **kw)), bot_name(probe), cls
+
+
+def _refused_names(cls, names: list[str]) -> list[str]:
+    """The names among ``names`` that ``cls``'s constructor takes no keyword argument for (none when it takes
+    ``**kwargs`` or its signature cannot be read)."""
+    import inspect
+
+    try:
+        sig = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return []
+    ps = list(sig.parameters.values())
+    if any(p.kind is p.VAR_KEYWORD for p in ps):
+        return []
+    ok = {p.name for p in ps if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return [n for n in names if n not in ok]
+
+
+def run_bot_sweep(params: list, base, games: int = 1000, seed: int = 0, rules: dict | None = None,
+                  progress: Callable[[int, int], None] | None = None, variant="ghost",
+                  bot_timeout: float | None = BOT_TIMEOUT) -> dict:
+    """``bower.sim.experiment.run_sweep`` for a bot ``base``: at each value (grid for several) the bot made with
+    ``NAME=value`` keyword arguments against the bot made with none, as the sweep seats a candidate against
+    the base (``Variant.sweep_assignments``), in duplicate games through the game API (``run_bot_experiment``).
+
+    ``base``: a ``path.py:Class``, a bot class, or ``greedy`` (``bot("greedy", samples=...)``).
+    ``params``: ``NAME=START:STOP:STEP`` strings or ``(name, values)`` pairs.
+    Every row is played on the same deal sets (the same seed), and bower's
+    own bots are seeded by their role alone, so rows differ by the value
+    alone. BotError in one line when the constructor takes no ``NAME``.
+    """
+    from bower.sim import runner
+    from bower.sim.progress import rounded_notice
+    from bower.sim.rules import RULES_VERSION, get_variant
+
+    v = get_variant(variant)
+    bot_timeout = check_timeout(bot_timeout)
+    ranges = []
+    for p in params:
+        if isinstance(p, str):
+            ranges.append(parse_bot_range(p))
+        else:
+            name, values = p
+            values = list(values) if isinstance(values, (list, tuple, range)) else [values]
+            if not values:
+                raise BotError(f"the sweep gives no values for {name!r}")
+            ranges.append((str(name), values))
+    names = [n for n, _ in ranges]
+    if len(set(names)) != len(names):
+        raise BotError("each --param names a different keyword argument")
+    make, base_name, cls = _bot_factory(base, v, seed)
+    if cls is not None:
+        refused = _refused_names(cls, names)
+        if refused:
+            raise BotError(f"bot {base if isinstance(base, str) else base_name!r}: {cls.__name__}() takes no "
+                           f"keyword argument {refused[0]!r} (--param {refused[0]}=...)")
+    games = runner.check_count("--games", games, runner.MAX_GAMES)
+    assign = v.sweep_assignments()
+    n_assign = len(assign)
+    rounded_notice("--games", games, -(-games // n_assign) * n_assign,
+                   f"whole deal sets, {n_assign} games a set, per value")
+    grid = list(itertools.product(*[vals for _, vals in ranges]))
+    rows = []
+    t0 = time.perf_counter()
+    for done, combo in enumerate(grid, 1):
+        cand = make(0, **dict(zip(names, combo)))
+        res = run_bot_experiment([cand, make(1)], games=games, seed=seed, rules=rules, names=["candidate", base_name],
+                                 variant=v.name, notify=False, bot_timeout=bot_timeout, assignments=assign)
+        c, b = res["strategies"]
+        rows.append({"values": dict(zip(names, combo)), "games": res["games"], "win_rate": c["win_rate"],
+                     "win_rate_ci95": c["win_rate_ci95"], "points_per_hand": c["points_per_hand"],
+                     "base_points_per_hand": b["points_per_hand"], "bid_rate": None, "swap_rate": None})
+        if progress is not None:
+            progress(done, len(grid))
+    best = max(range(len(rows)), key=lambda i: rows[i]["win_rate"])
+    for i, r in enumerate(rows):
+        r["best"] = i == best
+    return {
+        "variant": v.name, "rules_version": RULES_VERSION, "rules": runner.resolve_run(v.name, seed, rules)[1],
+        "base": base_name, "base_parameters": {}, "bots": True, "params": names, "seed": seed,
+        "games_per_row": rows[0]["games"], "rows": rows, "best": rows[best]["values"],
+        "elapsed_s": time.perf_counter() - t0,
+    }

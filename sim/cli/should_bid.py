@@ -21,7 +21,8 @@ from bower.sim.cli.options import (
     variant_option,
 )
 from bower.sim.advice import DEFAULT_CAP, LOW_ESS_DRAW, MIN_ESS
-from bower.sim.limits import MAX_SAMPLES
+from bower.sim.cli.experiment import _positive_seconds
+from bower.sim.limits import BOT_TIMEOUT, MAX_SAMPLES
 from bower.sim.text import call_word, limit_text
 
 # every word a variant's auction knows (each variant checks its own and says why a call cannot come before a
@@ -84,17 +85,26 @@ def _dealers() -> str:
 @scheduler_option
 @rule_option
 @variant_option
+@click.option("--bot-timeout", default=BOT_TIMEOUT, show_default=True, type=Real(), callback=_positive_seconds,
+              metavar="SECONDS", help="With a Python bot as --strategy: the longest it may take to answer one call; "
+              "a slower bot stops the run with one line (exit 2).")
 @json_option
 def should_bid(hand, position, calls, swapped, bid, scores, upcard, strategy, model_kind, tau, epsilon, playout, samples,
-               seed, threads, scheduler, rules, variant, as_json):
-    """Evaluate every action open at your turn on the same sampled deals and recommend one."""
+               seed, threads, scheduler, rules, variant, bot_timeout, as_json):
+    """Evaluate every action open at your turn on the same sampled deals and recommend one.
+
+    --strategy path.py:Class (or greedy) plays each sampled deal out with that
+    Python bot at every seat (Euchre; --playout strategy only), on the deals
+    the default strategy's auction model weighs.
+    """
     from bower.sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
     question = {"position": position, "calls": calls, "swapped": None if str(swapped).lower() == "none" else swapped,
                 "bid": bid, "scores": scores, "upcard": upcard,
-                "model": {"kind": model_kind, "tau": tau, "epsilon": epsilon}, "playout": playout}
+                "model": {"kind": model_kind, "tau": tau, "epsilon": epsilon}, "playout": playout,
+                "bot_timeout": bot_timeout}
     from bower.sim.advice import advise
 
     r = advise(v.name, hand, question, scheduler=scheduler, strategy=strategy, samples=samples, seed=seed,

@@ -6,8 +6,10 @@ import json
 
 import click
 
+from bower.sim.cli.experiment import _positive_seconds
 from bower.sim.cli.options import (
     Count,
+    Real,
     StrategySpec,
     json_option,
     rule_option,
@@ -16,14 +18,16 @@ from bower.sim.cli.options import (
     threads_option,
     variant_option,
 )
-from bower.sim.limits import MAX_GAMES
+from bower.sim.limits import BOT_TIMEOUT, MAX_GAMES
 from bower.sim.text import limit_text
 
 
 @click.command()
 @click.option("--param", "params", multiple=True, required=True, metavar="NAME=START:STOP:STEP",
               help="Parameter values to try (STOP included); a second --param makes a grid.")
-@click.option("--base", default="default", show_default=True, type=StrategySpec(), help="Base strategy (preset or .toml).")
+@click.option("--base", default="default", show_default=True, type=StrategySpec(),
+              help="Base strategy (preset or .toml), or a Python bot (path.py:Class, greedy) whose keyword arguments "
+                   "--param sets.")
 @variant_option
 @click.option("--games", default=30_000, show_default=True, type=Count(high=MAX_GAMES),
               help=f"Games per value (rounded up to whole deal sets, said on stderr; at most {limit_text(MAX_GAMES)}).")
@@ -31,21 +35,38 @@ from bower.sim.text import limit_text
 @threads_option
 @scheduler_option
 @rule_option
+@click.option("--bot-timeout", default=BOT_TIMEOUT, show_default=True, type=Real(), callback=_positive_seconds,
+              metavar="SECONDS", help="With a Python bot as --base: the longest it may take to answer one call; "
+              "a slower bot stops the run with one line (exit 2).")
 @json_option
-def sweep(params, base, variant, games, seed, threads, scheduler, rules, as_json):
-    """Play the base strategy with each parameter value against two copies of the base."""
+def sweep(params, base, variant, games, seed, threads, scheduler, rules, bot_timeout, as_json):
+    """Play the base strategy with each parameter value against two copies of the base.
+
+    A --base given as path.py:Class (or greedy) is a Python bot: at each
+    value the class is made with NAME=value keyword arguments, and plays the
+    same duplicate games through the game API against the class made with
+    no arguments.
+    """
+    from bower.sim import bots
     from bower.sim import experiment as ex
     from bower.sim.progress import Progress
     from bower.sim.rules import get_variant, parse_rule_args
 
     v = get_variant(variant)
     rules_d = parse_rule_args(v, rules)
+    is_bot = bots.is_bot_base(base)
     for p in params:
-        ex.parse_range(p, v.name)
+        bots.parse_bot_range(p) if is_bot else ex.parse_range(p, v.name)
+    if is_bot and scheduler is not None:
+        raise bots.BotError(f"a sweep of a bot runs in this process: drop --scheduler {scheduler}")
     progress = Progress("values", enabled=False if as_json else None)
     try:
-        res = ex.run_sweep(list(params), base=base, games=games, seed=seed, threads=threads, rules=rules_d, progress=progress,
-                           variant=v.name, scheduler=scheduler)
+        if is_bot:
+            res = bots.run_bot_sweep(list(params), base, games=games, seed=seed, rules=rules_d, progress=progress,
+                                     variant=v.name, bot_timeout=bot_timeout)
+        else:
+            res = ex.run_sweep(list(params), base=base, games=games, seed=seed, threads=threads, rules=rules_d,
+                               progress=progress, variant=v.name, scheduler=scheduler)
     finally:
         progress.close()
     if as_json:
