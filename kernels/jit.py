@@ -128,6 +128,19 @@ def kernel(fn=None, **extra):
 WAIT_SLICE = 0.05
 
 _left: list[threading.Thread] = []  # workers of calls the main thread left by an exception (a stop)
+_wait_check: list = [None]  # ``set_wait_check``'s function, or None
+
+
+def set_wait_check(fn) -> None:
+    """Have the main thread call ``fn()`` as it starts a chunk kernel call and between two slices of its wait.
+
+    For the CLI's signal handling: ``fn`` raises a stop whose signal the
+    handler took but whose exception never reached the command (C code that
+    clears Python's errors, as Numba's dispatcher does around the Python it
+    calls, can swallow it: the run then went on, every later signal
+    ignored). None: no check.
+    """
+    _wait_check[0] = fn
 
 
 def left_running() -> list[threading.Thread]:
@@ -210,6 +223,9 @@ class ChunkKernel:
                         if not left[0]:
                             done.release()
 
+        check = _wait_check[0] if main else None
+        if check is not None:
+            check()
         if main and _importing():
             # compiled (or loaded from the cache) here, on an empty range, before any worker runs it: a worker
             # compiling while this thread holds an import's lock would wait for that lock, and this thread for
@@ -226,7 +242,8 @@ class ChunkKernel:
             # leave that lock released twice: "RuntimeError: release unlocked lock" instead of the stop)
             try:
                 while not done.acquire(timeout=WAIT_SLICE):
-                    pass
+                    if check is not None:
+                        check()
                 for th in workers:
                     th.join()  # out of the kernel already: a moment
             except BaseException:

@@ -195,3 +195,38 @@ def test_a_signal_inside_a_long_kernel_call_stops_at_once(tmp_path, command, sig
     assert (done.returncode, done.stdout, done.stderr) == (code, "", f"bower: {word}\n")
     assert took < 5.0, f"ended {took:.1f} s after the signal"
     assert listing(tmp_path) == []  # no .bower-*.part left
+
+
+def _swallow_the_stop(real, sig):
+    """``real`` after taking ``sig`` and swallowing the handler's exception, as C code that clears Python's errors
+    does (Numba's dispatcher around the Python it calls): the stop never reaches the command."""
+
+    sent = []
+
+    def call(*a, **k):
+        if sent:  # the first call only
+            return real(*a, **k)
+        sent.append(sig)
+        try:
+            os.kill(os.getpid(), sig)
+            end = time.monotonic() + 2
+            while time.monotonic() < end:  # the handler runs here, between bytecodes
+                time.sleep(0.001)
+        except KeyboardInterrupt:
+            return real(*a, **k)  # swallowed: the command goes on
+        pytest.fail(f"signal {sig} was not acted on")
+
+    return call
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_swallowed_before_a_kernel_call_is_raised_there(capsys, monkeypatch, sig):
+    """A stop whose exception was swallowed (``should-bid --playout pimc`` ran on for minutes after a SIGTERM,
+    every later signal ignored) is raised again, once, when the main thread starts or waits on a kernel call."""
+    from bower.kernels import jit
+    from bower.sim import rules
+
+    monkeypatch.setattr(rules, "get_variant", _swallow_the_stop(rules.get_variant, sig))
+    code, word = STOP[sig]
+    assert run(capsys, "simulate", "--hands", "2000000", "--threads", "1") == (code, "", f"bower: {word}\n")
+    assert jit._wait_check[0] is None  # disarmed when main returns: the library's calls are not checked

@@ -150,6 +150,24 @@ def _on_signal(signum, frame):
     raise _STOPS[signum]()
 
 
+def _lost_stop() -> None:
+    """Raise again, once, the stop of a signal the handler took whose exception the command never saw.
+
+    Called by the main thread as it starts and waits on a chunk kernel call
+    (``kernels.jit.set_wait_check``): a stop that is on its way out never
+    gets there (cleanup runs no kernels), so a kernel call after a stop means
+    that its exception was swallowed, as C code that clears Python's errors
+    does (``should-bid --playout pimc`` ran on after a SIGTERM, every later
+    signal ignored).
+    """
+    if _RECEIVED and not _RAISED_AGAIN:
+        _RAISED_AGAIN.append(_RECEIVED[0])
+        raise _STOPS[_RECEIVED[0]]()
+
+
+_RAISED_AGAIN: list[int] = []  # the stop ``_lost_stop`` raised again during this ``main`` (once at most)
+
+
 def _ignore(signum, frame):
     """A signal that arrives while a stop is cleaning up: nothing to do."""
 
@@ -243,6 +261,7 @@ def main(argv=None) -> None:
     """Entry point: run the CLI in click's standalone mode (it always exits; statuses in ``cli``'s help)."""
     previous = {}
     _RECEIVED.clear()
+    _RAISED_AGAIN.clear()
     if sys.unraisablehook is not _unraisable:
         _PREVIOUS_HOOK[0], sys.unraisablehook = sys.unraisablehook, _unraisable
     try:  # the handlers first: a signal during the imports below is a stop as any other
@@ -260,6 +279,9 @@ def main(argv=None) -> None:
             set_quiet(False)
             watch_compiles()
             watching = True
+            from bower.kernels import jit
+
+            jit.set_wait_check(_lost_stop)
         except KeyboardInterrupt as e:  # a stop while NumPy and Numba load
             stop = _stopped(e)
             stop.show()
@@ -280,7 +302,10 @@ def main(argv=None) -> None:
         raise
     finally:
         if watching:
+            from bower.kernels import jit
             from bower.sim import distributed
+
+            jit.set_wait_check(None)
             from bower.sim.progress import set_quiet, stop_watching
 
             stop_watching()
