@@ -774,17 +774,48 @@ def _close_local(cluster, stop: bool) -> None:
 
 def _kill_workers(cluster) -> None:
     """Close every worker of a LocalCluster at once, each killed after ``STOP_GRACE_S``: those that have joined,
-    and those still starting (Dask's ``_created``: a stop while the cluster starts)."""
+    and those still starting (Dask's ``_created``: a stop while the cluster starts).
+
+    A worker process still starting (spawned, importing, not yet connected)
+    is killed at once (``_kill_starting``): Dask's close of its nanny waits
+    for it to report before it can be asked to close, 1 to 2.5 s after the
+    stop on a loaded machine, past the 2 s a stop may take; it has no work
+    to save.
+    """
     import asyncio
 
     workers = {id(w): w for w in [*cluster.workers.values(), *getattr(cluster, "_created", ())]}
     nannies = [w for w in workers.values() if hasattr(w, "kill")]  # processes (Nanny) only
 
     async def close_all():
-        await asyncio.gather(*(w.close(timeout=STOP_GRACE_S, reason="bower-stop") for w in nannies),
+        closes = [asyncio.ensure_future(w.close(timeout=STOP_GRACE_S, reason="bower-stop")) for w in nannies]
+        await asyncio.gather(*closes, *(_kill_starting(w, c) for w, c in zip(nannies, closes)),
                              return_exceptions=True)
 
     cluster.sync(close_all, callback_timeout=4 * STOP_GRACE_S + 5)
+
+
+async def _kill_starting(nanny, closing) -> None:
+    """Kill the worker process of ``nanny`` while it is still starting, until ``closing`` (its close) is done.
+
+    The close runs first (its status ``closing``: the nanny does not start
+    the process again when it dies). A process spawned and not yet connected
+    gets SIGKILL through Dask's own process handle (after the spawn, if that
+    is under way); the close, waiting for it to report, then sees it gone.
+    """
+    import asyncio
+
+    from distributed.core import Status
+
+    killed = None
+    while not closing.done():
+        proc = getattr(nanny, "process", None)  # the WorkerProcess, None before the nanny makes it or once closed
+        handle = getattr(proc, "process", None)  # its AsyncProcess
+        if proc is not None and proc.status == Status.starting and handle is not None and handle is not killed:
+            killed = handle
+            with contextlib.suppress(Exception):  # (a process that ended meanwhile: its handle is closed)
+                await handle.kill()
+        await asyncio.sleep(0.01)
 
 
 def _wait(future) -> None:

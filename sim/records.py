@@ -282,12 +282,19 @@ def _pairs(rows, start, count_col, offsets, seats, values):
     return m
 
 
+def _none(offsets: np.ndarray) -> int:
+    """No rows: the one offset, 0, and no elements (no kernel is loaded for them: the records check asks the
+    columns of no rows for the call names, ``records_check.call_names``)."""
+    offsets[0] = 0
+    return 0
+
+
 def card_lists(masks: np.ndarray) -> Lists:
     """Each mask's cards as a list of card names, in ascending card order (as ``_cards``)."""
     masks = np.ascontiguousarray(masks, np.int64)
     offsets = np.empty(len(masks) + 1, np.int32)
     idx = np.empty(len(masks) * 25, np.int8)
-    m = _mask_cards(masks, offsets, idx, _BYTE_BITS, _BYTE_COUNT)
+    m = _mask_cards(masks, offsets, idx, _BYTE_BITS, _BYTE_COUNT) if len(masks) else _none(offsets)
     return Lists(offsets, Tokens(CARD_NAMES, idx[:m]))
 
 
@@ -308,7 +315,7 @@ def seat_lists(seat_bits: np.ndarray) -> Lists:
     masks = np.ascontiguousarray(seat_bits, np.int64)
     offsets = np.empty(len(masks) + 1, np.int32)
     idx = np.empty(len(masks) * 25, np.int8)
-    m = _mask_cards(masks, offsets, idx, _BYTE_BITS, _BYTE_COUNT)
+    m = _mask_cards(masks, offsets, idx, _BYTE_BITS, _BYTE_COUNT) if len(masks) else _none(offsets)
     return Lists(offsets, Ints(idx[:m]))
 
 
@@ -321,7 +328,7 @@ def pair_block(rows: np.ndarray, start: int, count_col: int, max_pairs: int):
     offsets = np.empty(n + 1, np.int32)
     seats = np.empty(n * max_pairs, np.int32)
     values = np.empty(n * max_pairs, np.int32)
-    m = _pairs(np.ascontiguousarray(rows), start, count_col, offsets, seats, values)
+    m = _pairs(np.ascontiguousarray(rows), start, count_col, offsets, seats, values) if n else _none(offsets)
     return offsets, seats[:m], values[:m]
 
 

@@ -393,10 +393,14 @@ def check_types(variant, rec: dict, where: str, rules: dict | None = None, unkno
         raise RecordError(f"{where}: field 'hand' is {_shown(hand)}, not a whole number")
 
 
-def check_pairs(rec: dict, name: str, where: str, seats: int, nullable: bool = False) -> None:
+def check_pairs(rec: dict, name: str, where: str, seats: int, nullable: bool = False, names=None,
+                most: int | None = None) -> None:
     """RecordError unless ``rec[name]`` (when present) is a list of ``[seat, name]`` pairs, each seat at the table.
 
     ``nullable``: null stands for an empty list (``plays`` of a hand thrown in).
+    ``names``: the names a pair may hold (None: any string); ``most``: the
+    most pairs a record holds (None: any number). The words are those of
+    ``bower analyze``'s own reading (the pair as its strings).
     """
     pairs = rec.get(name)
     what = "card" if name == "plays" else "call"
@@ -406,12 +410,53 @@ def check_pairs(rec: dict, name: str, where: str, seats: int, nullable: bool = F
         return
     if not isinstance(pairs, list):
         raise RecordError(f"{where}: field {name!r} is {_shown(pairs)}, not a list of [seat, {what}]")
+    if most is not None and len(pairs) > most:
+        raise RecordError(f"{where}: field {name!r} has {len(pairs)} entries, more than {most}")
     for k, pair in enumerate(pairs):
         if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not isinstance(pair[1], str):
             raise RecordError(f"{where}: field {name!r} entry {k} is {_shown(pair)}, not [seat, {what}]")
-        if seat(pair[0], seats) is None:
+        s = seat(pair[0], seats)
+        if s is None:
             raise RecordError(f"{where}: field {name!r} entry {k} names seat {_shown(pair[0])}, not a seat "
                               f"(0..{seats - 1})")
+        if names is not None and pair[1] not in names:
+            raise RecordError(f"{where}: field {name!r} holds {_shown([str(s), pair[1]])}: {_shown(pair[1])} is not "
+                              f"one of {', '.join(names)}")
+
+
+_CALLS: dict = {}  # (call names, most calls) by variant and rules (``call_names``)
+
+
+def call_names(variant, rules: dict) -> tuple[tuple[str, ...] | None, int | None]:
+    """(the names a record's ``calls`` may hold, the most calls a hand has) of ``variant`` under ``rules``.
+
+    The names are the records writer's own: the ``calls`` column of the
+    variant's records (``bower.sim.records.record_columns``) made from no
+    kernel rows names them (Hasenpfeffer's depend on its ``bidding``); the
+    most is the kernels' record layout (``MAX_CALLS``: every seat's calls of
+    a whole auction, RULES.md). None where the variant does not say.
+    """
+    key = (variant.name, tuple(sorted((str(k), repr(v)) for k, v in rules.items())))
+    got = _CALLS.get(key)
+    if got is None:
+        import numpy as np
+
+        from bower.sim import records as rc
+
+        k = variant.hand_kernels
+        names = None
+        if rc.has_columns(variant):
+            try:
+                cols = dict(rc.record_columns(variant, np.zeros((0, k.R_WIDTH), np.int64), 0, rules))
+            except (ValueError, KeyError, IndexError, TypeError):
+                cols = {}
+            found = getattr(cols.get("calls"), "names", None)
+            names = tuple(found) if found else None
+        most = getattr(k, "MAX_CALLS", None)
+        got = (names, int(most) if most is not None else None)
+        if len(_CALLS) < 256:
+            _CALLS[key] = got
+    return got
 
 
 def check_record(rec, where: str, variant=None, required=()) -> tuple:
@@ -478,7 +523,7 @@ def check_record(rec, where: str, variant=None, required=()) -> tuple:
     unknown = check_unknown(variant, rec, where)
     rec = variant_part(cp.check, where, rec, rules)  # the variant's own (``alone``; a bid typed as "moon")
     check_types(variant, rec, where, rules, unknown)
-    check_pairs(rec, "calls", where, cp.seats)  # the plays are checked pair by pair by ``check_play``
+    check_pairs(rec, "calls", where, cp.seats, False, *call_names(variant, rules))  # (plays: ``check_play``)
     for part in ("tricks", "points"):
         recorded(rec, part, where, variant)
     check_start(rec, where, variant)
@@ -736,6 +781,8 @@ class FastCheck:
         self.codes = [str(s) for s in range(cp.seats)] + list(self.index)  # a play's seat and card, column-wise
         self.codes_array = None  # ``codes`` as an Arrow array (``ok_batch``), made on first use
         self.vector: dict = {}  # what records_vector.batch_ok works out once for the file (records_vector._consts)
+        self.call_names, self.most_calls = call_names(variant, rules)  # (None: not known, not checked)
+        self.call_set = frozenset(self.call_names) if self.call_names is not None else None
 
     def ok(self, rec) -> bool:
         """Whether ``rec`` certainly passes the full check (False: let the full check decide and say why)."""
@@ -835,6 +882,9 @@ class FastCheck:
             callers, bids = zip(*calls)
             if set(map(type, callers)) != _INT or min(callers) < 0 or max(callers) >= cp.seats \
                     or set(map(type, bids)) != {str}:
+                return False
+            if self.call_set is not None and not self.call_set.issuperset(bids) \
+                    or self.most_calls is not None and len(calls) > self.most_calls:
                 return False
         if seats is None:
             plays = rec["plays"] or []

@@ -549,7 +549,8 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
     """Whether every record of ``batch`` (a pyarrow RecordBatch of a file's record columns) certainly passes.
 
     The shared part: schema, variant, rules, dealer, maker, calls and plays
-    as pairs of a seat and a string, every card field of the deck, each
+    as pairs of a seat and a string (a call one of the variant's names, at most
+    its count of calls: ``records_check.call_names``), every card field of the deck, each
     hand of ``deal`` ``hand_size`` cards; and for the hands played: the
     trump a suit, the plays complete (every seat in play its whole hand),
     each card once and by the seat holding it, the first trick led by the
@@ -608,8 +609,10 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
         if name in schema.names and not _no_nulls(col(name)):
             return False
     b = Batch(fast, batch, marked)
-    if "calls" in schema.names and b.pairs("calls", None) is None:
-        return False
+    if "calls" in schema.names:  # pairs of a seat and a call of the writer's names, at most its count of them
+        calls = b.pairs("calls", fast.call_names)
+        if calls is None or fast.most_calls is not None and len(calls[0]) and calls[0].max() > fast.most_calls:
+            return False
     for name in known["cards"]:  # every card field: cards of the deck (a card alone may be null)
         got = _card_field(col(name), fast)
         if got is None:

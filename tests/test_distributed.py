@@ -381,20 +381,44 @@ def test_a_stop_while_the_local_workers_start_closes_them(monkeypatch):
     """A signal's stop while ``local:N``'s LocalCluster starts its worker processes (inside its constructor,
     which closes itself only on an Exception) left a cluster half open that nobody held: Dask's exit hook then
     closed it with a traceback after the stop's one line ("AssertionError: Status.init", ``simulate --scheduler
-    local:2``, a SIGHUP 1.4 s after the start). Now its workers are killed after ``STOP_GRACE_S`` and it is out
-    of Dask's list. The closes' own timeouts are checked, not the clock: CI machines are loaded."""
+    local:2``, a SIGHUP 1.4 s after the start). Now its nannies are closed with ``STOP_GRACE_S`` and it is out
+    of Dask's list.
+
+    The stop lands just after the first worker process is spawned, before any has connected: Dask's close of a
+    nanny waits for its process to report before asking it to close (the stop ended 0.2 to 2.5 s after the
+    signal on a loaded 2-core machine, past the 2 s asked). Each worker process still starting is now killed at
+    once: every process spawned got Dask's kill (SIGKILL) and is gone. Structural facts, not the clock: CI
+    machines are loaded."""
     import threading
     import traceback
 
     from distributed.deploy.spec import SpecCluster
+    from distributed.process import AsyncProcess
 
-    nannies, starting = [], threading.Event()
-    real = distributed.Nanny.start_unsafe
+    nannies, spawned, killed, lock = [], [], [], threading.Lock()
+    first = threading.Event()
+    real_start, real_kill, real_nanny = AsyncProcess.start, AsyncProcess.kill, distributed.Nanny.start_unsafe
 
     async def start_unsafe(self):
         nannies.append(self)
-        starting.set()
-        return await real(self)
+        return await real_nanny(self)
+
+    def start(self):  # the spawn (a future, done once the process exists)
+        fut = real_start(self)
+
+        def done(f):
+            if f.exception() is None:
+                with lock:
+                    spawned.append((id(self), self.pid))
+                first.set()
+
+        fut.add_done_callback(done)
+        return fut
+
+    def kill(self):  # (asked for before its spawn is done, it is done after it: Dask's process thread in order)
+        with lock:
+            killed.append(id(self))
+        return real_kill(self)
 
     def on_usr2(signum, frame):
         raise _Poke
@@ -402,11 +426,12 @@ def test_a_stop_while_the_local_workers_start_closes_them(monkeypatch):
     main = threading.get_ident()
 
     def send():
-        starting.wait(120)
-        time.sleep(0.3)  # the worker processes are on their way
-        signal.pthread_kill(main, signal.SIGUSR2)
+        if first.wait(120):  # a worker process exists; none has connected (it is still importing)
+            signal.pthread_kill(main, signal.SIGUSR2)
 
     monkeypatch.setattr(distributed.Nanny, "start_unsafe", start_unsafe)
+    monkeypatch.setattr(AsyncProcess, "start", start)
+    monkeypatch.setattr(AsyncProcess, "kill", kill)
     seen = _nanny_closes(monkeypatch)
     before = list(SpecCluster._instances)
     previous = signal.signal(signal.SIGUSR2, on_usr2)
@@ -422,3 +447,5 @@ def test_a_stop_while_the_local_workers_start_closes_them(monkeypatch):
     assert [c for c in SpecCluster._instances if not any(c is b for b in before)] == []
     assert nannies and all(n.status.name in ("closed", "failed") for n in nannies), [n.status for n in nannies]
     assert seen[:len(nannies)] == [(dist.STOP_GRACE_S, "bower-stop")] * len(nannies), seen
+    assert spawned and sorted(killed) == sorted(h for h, _ in spawned), (spawned, killed)  # none waited for
+    assert all(_gone(pid) for _, pid in spawned), spawned

@@ -146,9 +146,15 @@ WRONG_TYPE = st.one_of(st.integers(-3, 3), st.booleans(), GARBAGE.filter(lambda 
 
 
 PLAY_KINDS = ("play", "order", "twice", "not held", "out of turn", "play seat")  # faults inside 'plays'
-KINDS = {"jsonl": ("drop", "type", "seat", "cut", "garbage", "deep", "text", "dd", *PLAY_KINDS),
+KINDS = {"jsonl": ("drop", "type", "seat", "cut", "garbage", "deep", "text", "dd", "call", *PLAY_KINDS),
          # a Parquet row has every column (a dropped field is a null one), every value of its column's type
-         "parquet": ("seat", "cut", "garbage", "null", "dd", *PLAY_KINDS)}
+         "parquet": ("seat", "cut", "garbage", "null", "dd", "call", *PLAY_KINDS)}
+EUCHRE_CALLS = ("pass", "order", "C", "S", "D", "H")  # the call names Euchre's records hold (RULES.md)
+MOST_CALLS = 8  # the most calls of a Euchre auction: two rounds of four
+# names near a call and far from one: another variant's calls, other cases, spaces, a card, garbage
+NOT_A_CALL = st.one_of(st.sampled_from(["nonsense", "Pass", "ORDER", "order ", " C", "c", "♣", "alone", "3", "moon",
+                                        "assist", "take", "little-pepper", "JH", ""]),
+                       GARBAGE.filter(lambda t: t not in EUCHRE_CALLS))
 
 # a record's ``dd`` object spoiled (``bower solve --records`` writes {"tricks": n, "table": {suit: n}}, n 0..5 in
 # Euchre): numbers of tricks out of range, a key that is no suit, values of another type, ``tricks`` missing, a key
@@ -236,6 +242,12 @@ def mutation(draw, valid, fmt: str, reader: str, kind: str):
         raw = json.dumps(dict(r, **{name: "DEEP"})).replace('"DEEP"', "[" * depth + "]" * depth)
     elif kind == "text":
         raw = draw(st.sampled_from(["[1, 2]", '"a string"', "{not json", "[" * 5000 + "]" * 5000, "null"]))
+    elif kind == "call":  # a call no Euchre record holds, or more calls than an auction has
+        if draw(st.booleans()):
+            k = draw(st.integers(0, len(r["calls"]) - 1))
+            r["calls"][k] = [r["calls"][k][0], draw(NOT_A_CALL)]
+        else:
+            r["calls"] = (r["calls"] * MOST_CALLS)[:draw(st.integers(MOST_CALLS + 1, 3 * MOST_CALLS))]
     elif kind == "dd":  # every record with its dd (solved), record i's spoiled
         recs = [dict(x, dd=d) for x, d in zip(recs, _dds(valid))]
         recs[i] = dict(r, dd=draw(DD_BAD[fmt]))
@@ -280,6 +292,8 @@ def test_a_mutated_record_is_refused_by_every_reader(valid, reader, fmt, kind, t
                 assert "'plays'" in line, line  # every reader names the field, whatever reads it
             if kind == "dd":
                 assert "field 'dd" in line, line
+            if kind == "call":
+                assert "field 'calls'" in line, line
         finally:
             _empty(folder)
 
@@ -792,3 +806,79 @@ def test_a_valid_start_is_read_by_every_reader(valid, tmp_path):
     for args in (["analyze", path], ["solve", "--records", path, "--out", str(tmp_path / "o.jsonl")]):
         code, _, lines = _cli(*args)
         assert code == 0, (args, lines)
+
+
+# ---------------------------------------------------------------- calls: the names and count of every variant's
+
+CALL_NAMES = {  # the calls each variant's records hold (RULES.md; the writer's names), and the most a hand has
+    "euchre": (EUCHRE_CALLS, 8),
+    "cutthroat": (("pass", "order", "assist", "take", "C", "S", "D", "H"), 6),
+    "ghost": (("pass", "3", "4", "5", "moon"), 8),
+    "hasenpfeffer": (("pass", "1", "2", "3", "4", "5", "6"), 32),  # (its default bidding, numeric)
+}
+
+
+def test_the_call_names_are_the_writers():
+    # the shared check takes the names from the variant's records writer: the same names as listed here
+    from bower.sim.records_check import call_names
+    from bower.sim.rules import resolve
+    from bower.sim.variants import get_variant
+
+    for name, want in CALL_NAMES.items():
+        v = get_variant(name)
+        assert call_names(v, resolve(v, {})) == want, name
+    v = get_variant("hasenpfeffer")
+    assert call_names(v, resolve(v, {"bidding": "pepper"})) == \
+        (("pass", "1", "2", "3", "4", "5", "little-pepper", "big-pepper"), 32)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+@pytest.mark.parametrize("fault", ["name", "count"])
+@pytest.mark.parametrize("variant", sorted(CALL_NAMES))
+def test_a_bad_call_is_refused_by_every_reader_in_the_same_line(tmp_path, variant, fault, fmt):
+    # issue 33: Euchre's calls were checked by analyze alone (read_records, replay and solve --records took
+    # [2, "nonsense"] without a word), and no reader checked the other variants' call names. Now the shared check
+    # refuses a call that is not one of the variant's, and more calls than an auction has, in analyze's words.
+    names, most = CALL_NAMES[variant]
+    run = tmp_path / "run"
+    run.mkdir()
+    recs, rows, schema = _run_of(variant, run)
+    recs = _copy(recs)
+    i = 30
+    if fault == "name":
+        seat = recs[i]["calls"][0][0]
+        recs[i]["calls"][0] = [seat, "nonsense"]
+        reason = f"field 'calls' holds ['{seat}', 'nonsense']: 'nonsense' is not one of {', '.join(names)}"
+    else:
+        recs[i]["calls"] = (recs[i]["calls"] * (most + 1))[:most + 1]
+        reason = f"field 'calls' has {most + 1} entries, more than {most}"
+    folder = tmp_path / "f"
+    folder.mkdir()
+    path = _write(str(folder), recs, fmt, schema)
+    want = f"bower: error: {path}: record {i}{f' (line {i + 1})' if fmt == 'jsonl' else ''}: {reason}"
+    for reader in DD_READERS:
+        assert _line_of(reader, path, str(folder)) == want, reader
+
+
+@pytest.mark.parametrize("variant", sorted(CALL_NAMES))
+def test_the_quick_checks_pass_no_bad_call(tmp_path, variant):
+    # the quick paths (FastCheck record by record and column-wise, records_vector.batch_ok) leave a record with a
+    # bad call to the full check, which names it; the records as written pass them
+    from bower.sim.records_check import FastCheck, check_record
+    from bower.sim.records_vector import batch_ok, covers
+
+    names, most = CALL_NAMES[variant]
+    recs, rows, schema = _run_of(variant, tmp_path)
+    v, rules, _, _ = check_record(recs[0], "record 0")
+    need = tuple(sorted(v.record_fields))
+    fast, fast_pq = FastCheck(v, recs[0], rules, need), FastCheck(v, rows[0], rules, need)
+    batch = pa.RecordBatch.from_pylist(rows, schema=schema)
+    assert all(fast.ok_many(recs)) and fast_pq.ok_batch(batch)
+    assert batch_ok(fast_pq, batch) == covers(v)
+    seat = recs[30]["calls"][0][0]
+    for calls in ([[seat, "nonsense"]], [[seat, names[-1].upper() + "x"]], recs[30]["calls"] * (most + 1)):
+        bad = dict(recs[30], calls=calls)
+        assert fast.ok_many([bad]) == [False], calls
+        row = dict(rows[30], calls=[[str(s), c] for s, c in calls])
+        spoiled = pa.RecordBatch.from_pylist([rows[0], row], schema=schema)
+        assert not fast_pq.ok_batch(spoiled) and not batch_ok(fast_pq, spoiled), calls
