@@ -143,6 +143,16 @@ def set_wait_check(fn) -> None:
     _wait_check[0] = fn
 
 
+def wait_check() -> None:
+    """Call ``set_wait_check``'s function, if one is set, from the main thread (elsewhere: nothing).
+
+    For other waits of the main thread on work elsewhere (a Dask task).
+    """
+    check = _wait_check[0]
+    if check is not None and threading.current_thread() is threading.main_thread():
+        check()
+
+
 def left_running() -> list[threading.Thread]:
     """The chunk kernels' worker threads still running a call that the main thread left by an exception.
 

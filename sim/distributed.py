@@ -829,14 +829,19 @@ def _wait(future) -> None:
     on only when the task ended or the slice did (4 to 10 s after a SIGINT
     and SIGTERM in ``simulate --strategy pimc-fast --scheduler local:2``).
     A bare lock released by the future's done callback, as
-    ``bower.kernels.jit.ChunkKernel`` waits on its threads.
+    ``bower.kernels.jit.ChunkKernel`` waits on its threads, and with the
+    same check of a stop whose exception was swallowed (``jit.wait_check``).
     """
+    from bower.kernels.jit import wait_check
+
     done = threading.Lock()
     done.acquire()
     future.add_done_callback(lambda _f: done.release())
+    wait_check()
     while not done.acquire(timeout=WAIT_SLICE_S):
         if future.done():
             return
+        wait_check()
 
 
 def numba_threads(_job=None) -> int:

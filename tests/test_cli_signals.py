@@ -230,3 +230,12 @@ def test_a_stop_swallowed_before_a_kernel_call_is_raised_there(capsys, monkeypat
     code, word = STOP[sig]
     assert run(capsys, "simulate", "--hands", "2000000", "--threads", "1") == (code, "", f"bower: {word}\n")
     assert jit._wait_check[0] is None  # disarmed when main returns: the library's calls are not checked
+
+
+def test_a_stop_swallowed_before_a_dask_task_is_raised_while_waiting_on_it(capsys, monkeypatch):
+    """The same on a ``local:1`` run: the main thread waits on the workers' tasks, not on kernel threads."""
+    from bower.sim import rules
+
+    monkeypatch.setattr(rules, "get_variant", _swallow_the_stop(rules.get_variant, signal.SIGTERM))
+    assert run(capsys, "simulate", "--hands", "2000000", "--threads", "1", "--scheduler", "local:1") == (
+        143, "", "bower: terminated\n")
