@@ -165,7 +165,7 @@ def _lost_stop() -> None:
         raise _STOPS[_RECEIVED[0]]()
 
 
-_RAISED_AGAIN: list[int] = []  # the stop ``_lost_stop`` raised again during this ``main`` (once at most)
+_RAISED_AGAIN: list[int] = []  # the stop raised again during this ``main`` (``_lost_stop``, ``_redeliver``): once at most
 
 
 def _ignore(signum, frame):
@@ -218,6 +218,9 @@ def _redeliver(signum, frame):
             return
         f = f.f_back
     signal.signal(signum, signal.SIG_IGN)
+    if _RAISED_AGAIN:  # raised again already (``_lost_stop``): its cleanup is under way
+        return
+    _RAISED_AGAIN.append(signum)
     raise _STOPS[signum]()
 
 
