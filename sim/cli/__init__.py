@@ -165,7 +165,7 @@ def _lost_stop() -> None:
         raise _STOPS[_RECEIVED[0]]()
 
 
-_RAISED_AGAIN: list[int] = []  # the stop raised again during this ``main`` (``_lost_stop``, ``_redeliver``): once at most
+_RAISED_AGAIN: list[int] = []  # the stop raised again in this ``main`` (``_lost_stop``, ``_redeliver``): once at most
 
 
 def _ignore(signum, frame):
