@@ -8,7 +8,7 @@ import click
 
 from bower.sim.cli.options import (
     Count,
-    Real,
+    bot_timeout_option,
     StrategySpec,
     json_option,
     rule_option,
@@ -18,15 +18,8 @@ from bower.sim.cli.options import (
     threads_option,
     variant_option,
 )
-from bower.sim.limits import BOT_TIMEOUT, MAX_GAMES
+from bower.sim.limits import MAX_GAMES
 from bower.sim.text import limit_text
-
-
-def _positive_seconds(ctx, param, value):
-    """``--bot-timeout``: a positive, finite number of seconds (not 0, not nan, not inf)."""
-    if not 0 < value < float("inf"):
-        raise click.BadParameter(f"{value!r} is not a positive number of seconds", ctx, param)
-    return value
 
 
 @click.command()
@@ -45,9 +38,7 @@ def _positive_seconds(ctx, param, value):
 @start_option("Start every game at these scores, duplicate games included, each below the target: two side "
               "scores where partners play (the side of seats 0 & 2 first, e.g. 4,9), else one score per player "
               "by seat (e.g. 20,0,0); the first dealer is the same.")
-@click.option("--bot-timeout", default=BOT_TIMEOUT, show_default=True, type=Real(), callback=_positive_seconds,
-              metavar="SECONDS", help="With Python bots: the longest a bot may take to answer one call; "
-              "a slower bot stops the run with one line (exit 2).")
+@bot_timeout_option("Python bots")
 @json_option
 def experiment(strategies, variant, games, seed, threads, scheduler, rules, until_significant, max_games, independent,
                start, bot_timeout, as_json):

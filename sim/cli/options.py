@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from bower.sim.limits import MAX_SEED
+from bower.sim.limits import BOT_TIMEOUT, MAX_SEED
 
 
 def _variant_help() -> str:
@@ -316,3 +316,19 @@ def start_option(help_text: str):
     score, passed on as typed; the command checks it against the variant (``bower.sim.runner.check_start``: one
     line, status 2, the same line the library's ``BowerError`` says)."""
     return click.option("--start", "start", default=None, metavar="A,B[,C]", help=help_text)
+
+
+def _positive_seconds(ctx, param, value):
+    """``--bot-timeout``: a positive, finite number of seconds (not 0, not nan, not inf)."""
+    if not 0 < value < float("inf"):
+        raise click.BadParameter(f"{value!r} is not a positive number of seconds", ctx, param)
+    return value
+
+
+def bot_timeout_option(which: str):
+    """``--bot-timeout SECONDS`` for a command where ``which`` (e.g. "Python bots", "a Python bot as --base") play:
+    the longest a bot may take to answer one call (``BOT_TIMEOUT`` by default)."""
+    return click.option("--bot-timeout", default=BOT_TIMEOUT, show_default=True, type=Real(),
+                        callback=_positive_seconds, metavar="SECONDS",
+                        help=f"With {which}: the longest a bot may take to answer one call; a slower bot stops the "
+                        "run with one line (exit 2).")

@@ -12,6 +12,7 @@ from bower.sim.cli.options import (
     complete_words,
     Position,
     Real,
+    bot_timeout_option,
     json_option,
     rule_option,
     scheduler_option,
@@ -21,8 +22,7 @@ from bower.sim.cli.options import (
     variant_option,
 )
 from bower.sim.advice import DEFAULT_CAP, LOW_ESS_DRAW, MIN_ESS
-from bower.sim.cli.experiment import _positive_seconds
-from bower.sim.limits import BOT_TIMEOUT, MAX_SAMPLES
+from bower.sim.limits import MAX_SAMPLES
 from bower.sim.text import call_word, limit_text
 
 # every word a variant's auction knows (each variant checks its own and says why a call cannot come before a
@@ -85,9 +85,7 @@ def _dealers() -> str:
 @scheduler_option
 @rule_option
 @variant_option
-@click.option("--bot-timeout", default=BOT_TIMEOUT, show_default=True, type=Real(), callback=_positive_seconds,
-              metavar="SECONDS", help="With a Python bot as --strategy: the longest it may take to answer one call; "
-              "a slower bot stops the run with one line (exit 2).")
+@bot_timeout_option("a Python bot as --strategy")
 @json_option
 def should_bid(hand, position, calls, swapped, bid, scores, upcard, strategy, model_kind, tau, epsilon, playout, samples,
                seed, threads, scheduler, rules, variant, bot_timeout, as_json):

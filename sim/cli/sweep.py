@@ -6,10 +6,9 @@ import json
 
 import click
 
-from bower.sim.cli.experiment import _positive_seconds
 from bower.sim.cli.options import (
     Count,
-    Real,
+    bot_timeout_option,
     StrategySpec,
     json_option,
     rule_option,
@@ -18,7 +17,7 @@ from bower.sim.cli.options import (
     threads_option,
     variant_option,
 )
-from bower.sim.limits import BOT_TIMEOUT, MAX_GAMES
+from bower.sim.limits import MAX_GAMES
 from bower.sim.text import limit_text
 
 
@@ -35,9 +34,7 @@ from bower.sim.text import limit_text
 @threads_option
 @scheduler_option
 @rule_option
-@click.option("--bot-timeout", default=BOT_TIMEOUT, show_default=True, type=Real(), callback=_positive_seconds,
-              metavar="SECONDS", help="With a Python bot as --base: the longest it may take to answer one call; "
-              "a slower bot stops the run with one line (exit 2).")
+@bot_timeout_option("a Python bot as --base")
 @json_option
 def sweep(params, base, variant, games, seed, threads, scheduler, rules, bot_timeout, as_json):
     """Play the base strategy with each parameter value against two copies of the base.
