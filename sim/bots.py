@@ -713,7 +713,7 @@ def is_bot_base(base) -> bool:
 def parse_bot_range(text: str) -> tuple[str, list]:
     """``NAME=START:STOP:STEP`` (STOP included) or ``NAME=VALUE`` for a bot's keyword argument ``NAME``: (name,
     values), whole numbers as ints when START, STOP and STEP are written as whole numbers; BotError on a bad one."""
-    from bower.sim.text import written_float
+    from bower.sim.experiment import range_values
 
     if "=" not in text:
         raise BotError(f"--param {text!r} must be NAME=START:STOP:STEP")
@@ -721,24 +721,8 @@ def parse_bot_range(text: str) -> tuple[str, list]:
     if not name.isidentifier():
         raise BotError(f"--param {text!r}: {name!r} is not a keyword argument name")
     parts = [p.strip() for p in spec.split(":")]
-    try:
-        nums = [written_float(p) for p in parts]
-    except ValueError:
-        raise BotError(f"--param {text!r}: START:STOP:STEP must be numbers") from None
+    values = range_values(text, parts, BotError)
     whole = all(p.lstrip("+-").isdigit() for p in parts)
-    if len(nums) == 1:
-        values = nums
-    elif len(nums) == 3:
-        start, stop, step = nums
-        if not (math.isfinite(start) and math.isfinite(stop) and math.isfinite(step)) or step <= 0 or stop < start:
-            raise BotError(f"--param {text!r}: need START <= STOP and STEP > 0")
-        span = (stop - start) / step + 1e-9
-        count = int(span) + 1 if span < 1e9 else None
-        if count is None or count > 1000:
-            raise BotError(f"--param {text!r} gives {count or 'over a billion'} values (at most 1000)")
-        values = [round(start + i * step, 12) for i in range(count)]
-    else:
-        raise BotError(f"--param {text!r} must be NAME=START:STOP:STEP (or NAME=VALUE)")
     if not all(math.isfinite(x) for x in values):
         raise BotError(f"--param {text!r}: the values must be finite numbers")
     return name, [int(x) for x in values] if whole else values

@@ -326,27 +326,31 @@ def parse_range(text: str, variant="ghost") -> tuple[str, list[float]]:
     if name not in v.param_names:
         raise StrategyError(f"unknown strategy parameter {name!r} in --param ({v.name})"
                             f"{did_you_mean(name, v.param_names)}")
-    parts = spec.split(":")
-    try:
-        nums = [written_float(p) for p in parts]  # 1e999 named as written, not inf
-    except ValueError:
-        raise StrategyError(f"--param {text!r}: START:STOP:STEP must be numbers") from None
-    if len(nums) == 1:
-        values = nums
-    elif len(nums) == 3:
-        start, stop, step = nums
-        if not (math.isfinite(start) and math.isfinite(stop) and math.isfinite(step)) or step <= 0 or stop < start:
-            raise StrategyError(f"--param {text!r}: need START <= STOP and STEP > 0")
-        span = (stop - start) / step + 1e-9  # inf when past any float
-        count = int(span) + 1 if span < 1e9 else None
-        if count is None or count > 1000:
-            raise StrategyError(f"--param {text!r} gives {count or 'over a billion'} values (at most 1000)")
-        values = [round(start + i * step, 12) for i in range(count)]
-    else:
-        raise StrategyError(f"--param {text!r} must be NAME=START:STOP:STEP (or NAME=VALUE)")
+    values = range_values(text, spec.split(":"), StrategyError)
     for x in values:
         check_value(name, x, "--param", variant)
     return name, values
+
+
+def range_values(text: str, parts: list[str], error=StrategyError) -> list[float]:
+    """The values of ``--param text``'s ``START:STOP:STEP`` (STOP included) or ``VALUE``, given as its ``parts``:
+    at most 1000 of them; ``error`` (an exception class) with one line on a bad range."""
+    try:
+        nums = [written_float(p) for p in parts]  # 1e999 named as written, not inf
+    except ValueError:
+        raise error(f"--param {text!r}: START:STOP:STEP must be numbers") from None
+    if len(nums) == 1:
+        return nums
+    if len(nums) != 3:
+        raise error(f"--param {text!r} must be NAME=START:STOP:STEP (or NAME=VALUE)")
+    start, stop, step = nums
+    if not (math.isfinite(start) and math.isfinite(stop) and math.isfinite(step)) or step <= 0 or stop < start:
+        raise error(f"--param {text!r}: need START <= STOP and STEP > 0")
+    span = (stop - start) / step + 1e-9  # inf when past any float
+    count = int(span) + 1 if span < 1e9 else None
+    if count is None or count > 1000:
+        raise error(f"--param {text!r} gives {count or 'over a billion'} values (at most 1000)")
+    return [round(start + i * step, 12) for i in range(count)]
 
 
 def _checked_values(name, values, variant="ghost") -> tuple[str, list[float]]:
