@@ -101,17 +101,13 @@ def run_chunks(twin: Twin, states, dstates, targets, max_draws, model, actions, 
             n_draws += 1
             deal = twin.draw(state, buf, unseen)
             w = twin.weigh(deal, dstate0, dbuf0)
-            if not exact and w > 0.0:
-                raw_w = w
-                w = roulette(w, raw_sum, raw_n, state)
-                raw_sum += raw_w
-                raw_n += 1
+            if not exact and w > 0.0:  # the roulette's scale is the draws' weights before this one
+                w, raw_sum, raw_n = roulette(w, raw_sum, raw_n, state), raw_sum + w, raw_n + 1
             if not w > 0.0:
                 reseed(dstate0, dbuf0)
                 continue
             n_kept += 1
-            wsum[ci, 0] += w
-            wsum[ci, 1] += w * w
+            wsum[ci] += (w, w * w)
             for s, row in enumerate(twin.features(deal)):
                 for f, x in enumerate(row):
                     infer[ci, s, f] += w * x
