@@ -33,35 +33,63 @@ import numpy as np
 
 from bower.kernels import advice as ka
 from bower.kernels.advice import reseed, roulette
+from bower.kernels.deal import shuffle
 
 
 class Twin:
     """What one variant's advice kernel does its own way; ``run_chunks`` does the rest.
 
-    A subclass sets ``seats`` (the rows of ``infer``) and ``unseen`` (the
-    cards the chunk's deal stream shuffles, in the kernel's order) and
-    fills in the methods below; ``deal`` is whatever ``draw`` returns.
+    A subclass sets ``seats`` (the rows of ``infer``) and the deal's layout
+    (``set_layout``) and fills in the methods below. A deal is (the four
+    dealing slots' masks, the kitty): every advice kernel shuffles the 18
+    cards the player does not see (``unseen``, ascending, the up-card left
+    out), deals the first ``n_dealt`` in turn to the slots other than the
+    player's (the other seats, and the ghost or the dummy) and leaves the
+    rest, after the up-card, to the kitty.
     """
 
     seats = 0
-    unseen: np.ndarray
+    roulette_zero = False  # whether a softmax weight of 0 still counts in the roulette's scale (as one kernel does)
+
+    def set_layout(self, hand, seat: int, up: int | None, n_dealt: int, dealer: int) -> None:
+        """The deal's layout: the player's ``hand`` in slot ``seat``, the up-card ``up`` (None: none),
+        ``n_dealt`` cards to the other slots, the game API's dealer seat ``dealer``, whose state deals card ``k``
+        to slot ``k % 4`` (the kernels' order, with the dealer in the advice seat), then the kitty."""
+        self.hand, self.seat, self.up, self.n_dealt, self.dealer = np.int64(hand), int(seat), up, n_dealt, dealer
+        self.unseen = np.array([c for c in range(24) if (int(hand) >> c) & 1 == 0 and c != up], np.int64)
+        self.slots = [s for s in range(4) if s != seat]
 
     def draw(self, state, buf, unseen):
-        """One deal from the chunk's deal stream ``state``: ``shuffle`` ``unseen`` as the kernel does and lay the
-        cards out (``bower.kernels.deal.shuffle`` draws exactly as the kernel's)."""
-        raise NotImplementedError
+        """One deal from the chunk's deal stream ``state``: the kernels' own ``shuffle`` of ``unseen``, laid out
+        as ``set_layout`` says."""
+        shuffle(state, buf, unseen, len(unseen))
+        dealt = np.zeros(4, np.int64)
+        dealt[self.seat] = self.hand
+        for i in range(self.n_dealt):
+            dealt[self.slots[i % 3]] |= np.int64(1) << unseen[i]
+        kitty = [] if self.up is None else [self.up, *(int(c) for c in unseen[self.n_dealt:])]
+        return dealt, kitty
 
-    def weigh(self, deal, dstate0, dbuf0) -> float:
+    def deal_state(self, game, deal):
+        """A game API state after the deal of ``deal``, the dealer in the kernel's advice seat."""
+        dealt, kitty = deal
+        st = game.new_initial_state()
+        st.apply_action(self.dealer)
+        cards = [[c for c in range(24) if int(dealt[s]) >> c & 1] for s in range(4)]
+        for k in range(sum(map(len, cards))):
+            st.apply_action(cards[k % 4][k // 4])
+        for c in kitty:
+            st.apply_action(int(c))
+        return st
+
+    def weigh(self, deal, dstate0, dbuf0) -> float | None:
         """The deal's weight before any roulette: the exact model's 1.0 or 0.0 (its auction on a copy of the
-        decision stream ``dstate0``, ``dbuf0``), or the softmax model's product of probabilities."""
+        decision stream ``dstate0``, ``dbuf0``), or the softmax model's product of probabilities; None for a deal
+        the kernel rejects before the model weighs it (weight 0, left out of the roulette's scale)."""
         raise NotImplementedError
 
     def features(self, deal):
         """The inference features of a kept deal: one row (N_INFER values) per seat of ``infer``."""
-        raise NotImplementedError
-
-    def deal_state(self, game, deal):
-        """A game API state after the deal of ``deal``, the dealer in the kernel's advice seat."""
         raise NotImplementedError
 
     def play_out(self, st, action, player) -> None:
@@ -101,7 +129,9 @@ def run_chunks(twin: Twin, states, dstates, targets, max_draws, model, actions, 
             n_draws += 1
             deal = twin.draw(state, buf, unseen)
             w = twin.weigh(deal, dstate0, dbuf0)
-            if not exact and w > 0.0:  # the roulette's scale is the draws' weights before this one
+            if w is None:
+                w = 0.0
+            elif not exact and (w > 0.0 or twin.roulette_zero):  # the scale: the draws' weights before this one
                 w, raw_sum, raw_n = roulette(w, raw_sum, raw_n, state), raw_sum + w, raw_n + 1
             if not w > 0.0:
                 reseed(dstate0, dbuf0)
@@ -133,6 +163,27 @@ def run_chunks(twin: Twin, states, dstates, targets, max_draws, model, actions, 
             reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept
+
+
+def upcard_call_action(code: int, pass_action: int, accept_action: int, name_action: int) -> int:
+    """The game API's action of a call code of the up-card variants' kernels (0 pass, 1 accept the up-card, 2 +
+    suit name that suit), their API's ``PASS``, its acceptance and its first ``NAME`` given."""
+    return pass_action if code == 0 else (accept_action if code == 1 else name_action + code - 2)
+
+
+def passes_then_call(st, player, n_passes: int, pass_action: int, call_action: int, alone_phase: int, seat: int,
+                     alone_action: int | None) -> None:
+    """Play ``st`` to its end for the variants whose turn follows passes alone: ``n_passes`` passes given, the
+    player's ``call_action`` given, at ``seat``'s own going-alone decision (phase ``alone_phase``) ``alone_action``
+    given (None: not fixed), every other decision ``player``'s (``choose``)."""
+    for _ in range(n_passes):
+        player.given(st, pass_action)
+    player.given(st, call_action)
+    while not st.is_terminal():
+        if alone_action is not None and st.phase == alone_phase and st.player == seat:
+            player.given(st, alone_action)
+        else:
+            player.choose(st)
 
 
 def tally(row, w, maker, made, tricks, points, margin2) -> None:

@@ -15,6 +15,9 @@ from bower.kernels.euchre import advice as ea
 from bower.sim import bots, runner
 from bower.sim.advice import CHUNK_SAMPLES, DRAWS_PER_SAMPLE, N_INFER, N_PLAYOUTS, model_vector
 from bower.sim.game import game as make_game
+from bower.sim.variants.cutthroat import advice as cv
+from bower.sim.variants.cutthroat import advice_bots as cb
+from bower.sim.variants.cutthroat import game as cg
 from bower.sim.variants.euchre import advice as va
 from bower.sim.variants.euchre import advice_bots as ab
 from bower.sim.variants.ghost import advice as gv
@@ -26,11 +29,14 @@ HAND, UP = "JH JD AH 9S 9C", "TH"
 GHOST_HAND = "JH JD AH KH 9S TC"
 # per variant: a hand and a question (``bower.should_bid``'s keywords) asked in several tests
 QUESTIONS = {"euchre": (HAND, dict(upcard=UP, position=3, calls=["pass", "pass"])),
-             "ghost": (GHOST_HAND, dict(position=2, calls=["pass"], swapped=1))}
+             "ghost": (GHOST_HAND, dict(position=2, calls=["pass"], swapped=1)),
+             "cutthroat": ("QC TS 9S KD 9H", dict(upcard="JS", position=2, calls=["pass"]))}
 # per variant: the command line of a short question
 CLI = {"euchre": ("should-bid", HAND, "--variant", "euchre", "--upcard", UP, "--samples", "20"),
        "ghost": ("should-bid", GHOST_HAND, "--position", "2", "--calls", "pass", "--swapped", "1",
-                 "--samples", "20")}
+                 "--samples", "20"),
+       "cutthroat": ("should-bid", "QC TS 9S KD 9H", "--variant", "cutthroat", "--upcard", "JS", "--position", "2",
+                     "--calls", "pass", "--samples", "20")}
 
 
 class FirstLegal:
@@ -88,14 +94,32 @@ def _ghost_setup(kind, position, calls, swapped):
     return gka.advice_chunks, gb.bot_chunks, args, actions, 3, rules_d
 
 
-SETUPS = {"euchre": _euchre_setup, "ghost": _ghost_setup}
+def _cutthroat_setup(kind, position, calls, swapped):
+    """The Cutthroat advice kernel's arguments for a question (as ``advise`` builds them), its twin, the actions."""
+    from bower.kernels.cutthroat import advice as cka
+    from bower.kernels.cutthroat import hand as ck
+
+    _, rules_d, rules_vec = runner.resolve_run("cutthroat", 0, None)
+    sit = cv.parse_situation("9S TS 9C TC 9D", "JH", position, calls)  # the others often accept hearts
+    actions = cv.open_actions(sit, rules_d, position)
+    act = np.array([[a["call"], a["alone"]] for a in actions], np.int64)
+    mvec, _ = model_vector({"kind": kind})
+    _, params = runner.seat_params("default", "cutthroat")
+    args = (DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(sit["mask"]), np.int64(sit["up"]), position - 1, rules_vec,
+            params, sit["passes"], act, mvec, np.int64(ka.PLAY_STRATEGY), ck.search_arg(params), None, ka.NO_EQUITY)
+    return cka.advice_chunks, cb.bot_chunks, args, actions, 3, rules_d
+
+
+SETUPS = {"euchre": _euchre_setup, "ghost": _ghost_setup, "cutthroat": _cutthroat_setup}
 
 
 @pytest.mark.parametrize("variant,kind,position,calls,swapped", [
     ("euchre", "softmax", 2, "pass", None), ("euchre", "exact", 3, "pass,pass", None),
     ("euchre", "softmax", 1, "pass,pass,pass,pass", None),
     ("ghost", "softmax", 2, "3", None), ("ghost", "exact", 2, "3", None), ("ghost", "exact", 1, "", None),
-    ("ghost", "softmax", 3, "pass,pass", 1), ("ghost", "exact", 3, "3,pass", 2)])
+    ("ghost", "softmax", 3, "pass,pass", 1), ("ghost", "exact", 3, "3,pass", 2),
+    ("cutthroat", "softmax", 2, "pass", None), ("cutthroat", "exact", 3, "pass,pass", None),
+    ("cutthroat", "softmax", 2, "pass,pass,pass,pass", None)])
 def test_the_twin_draws_the_kernels_deals(variant, kind, position, calls, swapped):
     """The plain-Python draw loop keeps the kernel's deals: the same draws, kept deals, weights and the weighted
     inference features of every seat, exactly, chunk by chunk."""
@@ -122,8 +146,9 @@ def test_the_twin_draws_the_kernels_deals(variant, kind, position, calls, swappe
     assert k[0].sum() > k[1].sum() or (kind, calls) == ("exact", "")  # some deals rejected (or roulette-skipped)
 
 
-def _ask(strategy, variant="euchre", **kw):
-    hand, args = QUESTIONS[variant]
+def _ask(strategy, variant="euchre", hand=None, **kw):
+    default_hand, args = QUESTIONS[variant]
+    hand = hand or default_hand
     args = dict(args, variant=variant, samples=60, seed=4)
     args.update(kw)
     return bower.should_bid(hand, strategy=strategy, **args).summary
@@ -202,18 +227,37 @@ def _ghost_plain(st, action: str, question: dict):
     return st.points[me], tuple(p + ka.EQ_OFF for p in st.points)
 
 
-PLAIN = {"euchre": _euchre_plain, "ghost": _ghost_plain}
+def _cutthroat_plain(st, action: str, question: dict):
+    """Cutthroat's play-out, plainly (dealer seat 2, position p in seat p - 1): the passes before the turn, the
+    player's call and, as its maker, alone or with the dummy as the action says, the first legal action everywhere
+    else; (the player's points, the equity table's cell of the outcome)."""
+    me = question["position"] - 1
+    for _ in question["calls"]:
+        st.apply_action(cg.PASS)
+    word, _, how = action.partition(", ")
+    st.apply_action(cg.PASS if word == "pass" else (cg.NAME + "CSDH".index(word[-1]) if word.startswith("name")
+                                                     else cg.ACCEPT))
+    while not st.is_terminal():
+        if st.phase == cg.MAKER_ALONE and st.player == me:
+            st.apply_action(cg.ALONE if how == "alone" else cg.NOT_ALONE)
+        else:
+            st.apply_action(st.legal_actions()[0])
+    return st.points[me], tuple(p + ka.EQ_OFF for p in st.points)
 
 
-@pytest.mark.parametrize("variant,question", [
-    ("euchre", QUESTIONS["euchre"][1]), ("ghost", QUESTIONS["ghost"][1]),
-    ("ghost", dict(position=3, calls=["3", "pass"], swapped=2))])
-def test_exact_agreement_with_a_plain_loop_over_the_game_api(variant, question):
+PLAIN = {"euchre": _euchre_plain, "ghost": _ghost_plain, "cutthroat": _cutthroat_plain}
+
+
+@pytest.mark.parametrize("variant,hand,question", [
+    ("euchre", *QUESTIONS["euchre"]), ("ghost", *QUESTIONS["ghost"]),
+    ("ghost", GHOST_HAND, dict(position=3, calls=["3", "pass"], swapped=2)), ("cutthroat", *QUESTIONS["cutthroat"]),
+    ("cutthroat", "QC TS 9S KD 9H", dict(upcard="JS", position=3, calls=["pass", "pass"]))])
+def test_exact_agreement_with_a_plain_loop_over_the_game_api(variant, hand, question):
     """The exact model (weights 1): each action's mean points and interval, and the paired difference, are a
     plain loop's over the deals the bot saw: the calls before the turn, the asked action forced, the first legal
     action after."""
     bot = FirstLegal()
-    r = _ask(bot, variant, model="exact", samples=50, **question)
+    r = _ask(bot, variant, model="exact", samples=50, hand=hand, **question)
     n_act = len(r["actions"])
     deals = bot.deals[::n_act]
     assert bot.deals == [d for d in deals for _ in range(n_act)] and len(deals) == r["samples"] == 50
@@ -235,7 +279,9 @@ def test_exact_agreement_with_a_plain_loop_over_the_game_api(variant, question):
 
 
 @pytest.mark.parametrize("variant,scores,seat,dealer,table", [
-    ("euchre", "8,9", 2, 3, {"hands": 20_000}), ("ghost", "20,25,28", 1, 2, {"hands": 20_000, "resamples": 1, "floor": 0})])
+    ("euchre", "8,9", 2, 3, {"hands": 20_000}),
+    ("ghost", "20,25,28", 1, 2, {"hands": 20_000, "resamples": 1, "floor": 0}),
+    ("cutthroat", "6,8,3", 1, 2, {"hands": 20_000, "resamples": 1})])
 def test_game_scores_are_the_plain_loops_table_cells(variant, scores, seat, dealer, table):
     """``--scores`` with a bot: each action's game equity is the mean, over the bot's deals, of the equity table's
     cell for the hand's outcome (Euchre: side 0's points, side 1's, the maker's side; Ghost Hand: each seat's
@@ -306,9 +352,8 @@ def test_what_a_bot_cannot_do_is_one_line(capsys, tmp_path):
         for playout in ("dd", "both", "pimc"):
             line = one_error(capsys, *args, "--strategy", f"{path}:A", "--playout", playout)
             assert f"--playout {playout} with a bot strategy" in line
-    line = one_error(capsys, "should-bid", "JS AS KS AH 9D", "--variant", "cutthroat", "--upcard", "TS",
-                     "--strategy", f"{path}:A")
-    assert "should-bid with a bot strategy is not available for Cutthroat" in line
+    line = one_error(capsys, "should-bid", "JK JH JD AH KH 9S", "--variant", "hasenpfeffer", "--strategy", f"{path}:A")
+    assert "should-bid with a bot strategy is not available for Hasenpfeffer yet" in line
     line = one_error(capsys, *CLI["ghost"], "--strategy", f"{path}:A", "--scheduler", "local:2")
     assert "runs in this process: drop --scheduler local:2" in line
     line = one_error(capsys, *ARGS, "--strategy", f"{path}:A", "--bot-timeout", "0")

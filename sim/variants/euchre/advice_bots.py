@@ -21,50 +21,15 @@ from __future__ import annotations
 import numpy as np
 
 from bower.kernels import advice as ka
-from bower.kernels.deal import shuffle
 from bower.kernels.euchre import hand as ek
 from bower.kernels.euchre.advice import ADVICE_DEALER
 from bower.kernels.euchre.model import deal_features, deal_weight
 from bower.kernels.euchre.strategy import card_weights
-from bower.sim.advice_bots import Twin, run_chunks, side_cell
+from bower.sim.advice_bots import Twin, passes_then_call, run_chunks, upcard_call_action, side_cell
 from bower.sim.variants.euchre import game as eg
 
 SEATS = 4
-KERNEL = None  # Euchre's ``advise`` takes the bot itself (``bower.sim.variants.euchre.advice``) and calls ``bot_chunks``
-
-
-def _call_action(code: int) -> int:
-    """The game API's action of a kernel call code (``hand.CALL_*``)."""
-    if code == ek.CALL_PASS:
-        return eg.PASS
-    if code == ek.CALL_ORDER:
-        return eg.ORDER
-    return eg.NAME + (code - ek.CALL_SUIT)
-
-
-def deal_state(game, dealt, kitty):
-    """A game API state after the deal of ``dealt`` (masks by seat) and ``kitty`` (up-card first), dealer seat 3."""
-    st = game.new_initial_state()
-    st.apply_action(ADVICE_DEALER)
-    cards = [[c for c in range(24) if int(dealt[s]) >> c & 1] for s in range(SEATS)]
-    for k in range(20):  # card k to position k % 4 + 1: seat (dealer + 1 + k % 4) % 4
-        st.apply_action(cards[(ADVICE_DEALER + 1 + k % 4) % 4][k // 4])
-    for c in kitty:
-        st.apply_action(int(c))
-    return st
-
-
-def play_out(st, seat: int, n_passes: int, call: int, alone: int, ask) -> None:
-    """Play the dealt state ``st`` to its end: ``n_passes`` passes, the player's ``call`` at ``seat`` (alone:
-    -1 not asked, 0 with partner, 1 alone, when its maker decision comes), every other decision ``ask(st)``'s."""
-    for _ in range(n_passes):
-        ask.given(st, eg.PASS)
-    ask.given(st, _call_action(call))
-    while not st.is_terminal():
-        if st.phase == eg.MAKER_ALONE and st.player == seat and alone >= 0:
-            ask.given(st, eg.ALONE if alone == 1 else eg.WITH_PARTNER)
-            continue
-        ask.choose(st)
+KERNEL = None  # Euchre's ``advise`` takes the bot itself (``bower.sim.variants.euchre.advice``): ``bot_chunks``
 
 
 class EuchreTwin(Twin):
@@ -75,12 +40,11 @@ class EuchreTwin(Twin):
     seats = SEATS
 
     def __init__(self, hand, up, seat, rules, params, n_passes, model):
-        self.hand, self.up, self.seat, self.rules, self.params = np.int64(hand), int(up), int(seat), rules, params
-        self.n_passes, self.model = int(n_passes), model
+        self.set_layout(hand, seat, int(up), 15, ADVICE_DEALER)  # 5 cards to each other seat; 3 to the kitty
+        self.rules, self.params, self.n_passes, self.model = rules, params, int(n_passes), model
         self.exact = model[ka.M_KIND] == ka.MODEL_EXACT
         self.wt = np.zeros((SEATS, 4, 24), np.float64)
         card_weights(params, self.wt)
-        self.unseen = np.array([c for c in range(24) if (int(hand) >> c) & 1 == 0 and c != self.up], np.int64)
         check = ek.NO_FORCE.copy()
         check[ek.F_SEAT] = seat
         check[ek.F_AT] = n_passes
@@ -90,15 +54,6 @@ class EuchreTwin(Twin):
         self.est = np.zeros(4, np.float64)
         self.hands = np.zeros(SEATS, np.int64)
         self.rec = np.zeros(ek.R_WIDTH, np.int64)
-        self.others = [p for p in range(SEATS) if p != seat]
-
-    def draw(self, state, buf, unseen):
-        shuffle(state, buf, unseen, 18)
-        dealt = np.zeros(SEATS, np.int64)
-        dealt[self.seat] = self.hand
-        for i in range(15):
-            dealt[self.others[i % 3]] |= np.int64(1) << unseen[i]
-        return dealt, [self.up, int(unseen[15]), int(unseen[16]), int(unseen[17])]
 
     def weigh(self, deal, dstate0, dbuf0) -> float:
         dealt, _ = deal
@@ -117,11 +72,11 @@ class EuchreTwin(Twin):
         dealt, _ = deal
         return [deal_features(dealt[s], np.int64(self.up), self.wt, self.params, np.int64(s)) for s in range(SEATS)]
 
-    def deal_state(self, game, deal):
-        return deal_state(game, *deal)
-
     def play_out(self, st, action, player) -> None:
-        play_out(st, self.seat, self.n_passes, int(action[0]), int(action[1]), player)
+        alone = int(action[1])  # -1 not asked, 0 with partner, 1 alone
+        call = upcard_call_action(int(action[0]), eg.PASS, eg.ORDER, eg.NAME)
+        passes_then_call(st, player, self.n_passes, eg.PASS, call, eg.MAKER_ALONE, self.seat,
+                         None if alone < 0 else (eg.ALONE if alone == 1 else eg.WITH_PARTNER))
 
     def outcome(self, st, eqt):
         side = self.seat & 1

@@ -25,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 
 from bower.kernels import advice as ka
-from bower.kernels.deal import shuffle
 from bower.kernels.ghost import hand as gk
 from bower.kernels.ghost.advice import ADVICE_DEALER, strategy_reproduces
 from bower.kernels.ghost.codes import G_STICK, G_SWAP
@@ -51,27 +50,19 @@ class GhostTwin(Twin):
     seats = SEATS
 
     def __init__(self, hand, seat, rules, rows, scores, target, prefix, swap_given, model):
-        self.hand, self.seat, self.rules, self.rows = np.int64(hand), int(seat), rules, rows
+        self.set_layout(hand, seat, None, 18, ADVICE_DEALER)  # 6 cards to each other position and the ghost
+        self.rules, self.rows = rules, rows
         self.scores, self.target, self.prefix, self.swap_given = scores, target, prefix, int(swap_given)
         self.exact = model[ka.M_KIND] == ka.MODEL_EXACT
         self.tau, self.eps = model[ka.M_TAU], model[ka.M_EPS]
-        self.unseen = np.array([c for c in range(24) if (int(hand) >> c) & 1 == 0], np.int64)
-        self.slots = [s for s in range(4) if s != seat]  # dealing slots: positions 1..3 (seats 0..2), the ghost
         self.feats = np.zeros((SEATS, N_FEATURES))
         self.best_e = np.zeros(SEATS)
         self.dist = np.zeros(MAX_CHOICES)
         self.hands = np.zeros(SEATS, np.int64)
         self.rec = np.zeros(gk.R_WIDTH, np.int64)
 
-    def draw(self, state, buf, unseen):
-        shuffle(state, buf, unseen, 18)
-        dealt = np.zeros(4, np.int64)
-        dealt[self.seat] = self.hand
-        for i in range(18):
-            dealt[self.slots[i % 3]] |= np.int64(1) << unseen[i]
-        return dealt
-
-    def weigh(self, dealt, dstate0, dbuf0) -> float:
+    def weigh(self, deal, dstate0, dbuf0) -> float:
+        dealt, _ = deal
         w = deal_weight(dealt[:SEATS].copy(), dealt[3], np.int64(ADVICE_DEALER), self.rules[G_STICK],
                         self.rules[G_SWAP], self.rows, self.scores, self.target, self.prefix, self.swap_given,
                         self.seat, self.tau, self.eps, self.feats, self.best_e, self.dist)
@@ -83,14 +74,6 @@ class GhostTwin(Twin):
 
     def features(self, dealt):
         return self.feats  # ``deal_weight``'s, of the deal just weighed
-
-    def deal_state(self, game, dealt):
-        st = game.new_initial_state()
-        st.apply_action(ADVICE_DEALER)
-        cards = [[c for c in range(24) if int(dealt[s]) >> c & 1] for s in range(4)]
-        for k in range(24):  # card k to slot k % 4: positions 1..3 (seats 0..2 with the dealer in seat 2), the ghost
-            st.apply_action(cards[k % 4][k // 4])
-        return st
 
     def play_out(self, st, action, player) -> None:
         swap, call, trump = int(action[0]), int(action[1]), int(action[2])
