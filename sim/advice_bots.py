@@ -41,22 +41,25 @@ class Twin:
 
     A subclass sets ``seats`` (the rows of ``infer``) and the deal's layout
     (``set_layout``) and fills in the methods below. A deal is (the four
-    dealing slots' masks, the kitty): every advice kernel shuffles the 18
-    cards the player does not see (``unseen``, ascending, the up-card left
-    out), deals the first ``n_dealt`` in turn to the slots other than the
-    player's (the other seats, and the ghost or the dummy) and leaves the
-    rest, after the up-card, to the kitty.
+    dealing slots' masks, the kitty): every advice kernel shuffles the cards
+    the player does not see (``unseen``, ascending, the up-card left out),
+    deals the first ``n_dealt`` in turn to the slots other than the player's
+    (the other seats, or two of them and the ghost or the dummy) and leaves
+    the rest, after the up-card, to the kitty (or the widow).
     """
 
     seats = 0
     roulette_zero = False  # whether a softmax weight of 0 still counts in the roulette's scale (as one kernel does)
 
-    def set_layout(self, hand, seat: int, up: int | None, n_dealt: int, dealer: int) -> None:
-        """The deal's layout: the player's ``hand`` in slot ``seat``, the up-card ``up`` (None: none),
-        ``n_dealt`` cards to the other slots, the game API's dealer seat ``dealer``, whose state deals card ``k``
-        to slot ``k % 4`` (the kernels' order, with the dealer in the advice seat), then the kitty."""
+    def set_layout(self, hand, seat: int, up: int | None, n_dealt: int, dealer: int, deck: int = 24,
+                   packet: int = 1) -> None:
+        """The deal's layout: the player's ``hand`` in slot ``seat`` of a ``deck``-card deck, the up-card ``up``
+        (None: none), ``n_dealt`` cards to the other slots, the game API's dealer seat ``dealer``, whose state
+        deals the slots' cards in packets of ``packet`` to slot 0, 1, 2, 3 in turn (slot s is seat s with the
+        dealer in the kernels' advice seat), then the kitty."""
         self.hand, self.seat, self.up, self.n_dealt, self.dealer = np.int64(hand), int(seat), up, n_dealt, dealer
-        self.unseen = np.array([c for c in range(24) if (int(hand) >> c) & 1 == 0 and c != up], np.int64)
+        self.packet = packet
+        self.unseen = np.array([c for c in range(deck) if (int(hand) >> c) & 1 == 0 and c != up], np.int64)
         self.slots = [s for s in range(4) if s != seat]
 
     def draw(self, state, buf, unseen):
@@ -67,17 +70,17 @@ class Twin:
         dealt[self.seat] = self.hand
         for i in range(self.n_dealt):
             dealt[self.slots[i % 3]] |= np.int64(1) << unseen[i]
-        kitty = [] if self.up is None else [self.up, *(int(c) for c in unseen[self.n_dealt:])]
-        return dealt, kitty
+        return dealt, ([] if self.up is None else [self.up]) + [int(c) for c in unseen[self.n_dealt:]]
 
     def deal_state(self, game, deal):
         """A game API state after the deal of ``deal``, the dealer in the kernel's advice seat."""
         dealt, kitty = deal
         st = game.new_initial_state()
         st.apply_action(self.dealer)
-        cards = [[c for c in range(24) if int(dealt[s]) >> c & 1] for s in range(4)]
+        cards = [[c for c in range(25) if int(dealt[s]) >> c & 1] for s in range(4)]
+        n = self.packet
         for k in range(sum(map(len, cards))):
-            st.apply_action(cards[k % 4][k // 4])
+            st.apply_action(cards[k // n % 4][k // (4 * n) * n + k % n])
         for c in kitty:
             st.apply_action(int(c))
         return st
