@@ -177,10 +177,11 @@ def test_the_twin_draws_the_kernels_deals(variant, kind, position, calls, swappe
     assert k[0].sum() > k[1].sum() or uneven or (kind, calls) == ("exact", "")
 
 
-def _ask(strategy, variant="euchre", hand=None, **kw):
-    default_hand, args = QUESTIONS[variant]
-    hand = hand or default_hand
-    args = dict(args, variant=variant, samples=60, seed=4)
+def _ask(strategy, variant="euchre", hand=None, question=None, **kw):
+    """``bower.should_bid``'s summary of ``hand`` and ``question`` (default: the variant's in ``QUESTIONS``)."""
+    if hand is None:
+        hand, question = QUESTIONS[variant]
+    args = dict(question, variant=variant, samples=60, seed=4)
     args.update(kw)
     return bower.should_bid(hand, strategy=strategy, **args).summary
 
@@ -299,7 +300,8 @@ PLAIN = {"euchre": _euchre_plain, "ghost": _ghost_plain, "cutthroat": _cutthroat
 
 @pytest.mark.parametrize("variant,hand,question", [
     ("euchre", *QUESTIONS["euchre"]), ("ghost", *QUESTIONS["ghost"]),
-    ("ghost", GHOST_HAND, dict(position=3, calls=["3", "pass"], swapped=2)), ("cutthroat", *QUESTIONS["cutthroat"]),
+    ("ghost", GHOST_HAND, dict(position=3, calls=["3", "pass"], swapped=2)),
+    ("ghost", GHOST_HAND, dict(position=2, calls=["3"])), ("cutthroat", *QUESTIONS["cutthroat"]),
     ("cutthroat", "QC TS 9S KD 9H", dict(upcard="JS", position=3, calls=["pass", "pass"])),
     ("hasenpfeffer", *QUESTIONS["hasenpfeffer"]), ("hasenpfeffer", "JK JH JD AH KH 9S", dict(position=1, calls=[]))])
 def test_exact_agreement_with_a_plain_loop_over_the_game_api(variant, hand, question):
@@ -307,7 +309,7 @@ def test_exact_agreement_with_a_plain_loop_over_the_game_api(variant, hand, ques
     plain loop's over the deals the bot saw: the calls before the turn, the asked action forced, the first legal
     action after."""
     bot = FirstLegal()
-    r = _ask(bot, variant, model="exact", samples=50, hand=hand, **question)
+    r = _ask(bot, variant, hand, question, model="exact", samples=50)
     n_act = len(r["actions"])
     deals = bot.deals[::n_act]
     assert bot.deals == [d for d in deals for _ in range(n_act)] and len(deals) == r["samples"] == 50
