@@ -42,7 +42,8 @@ def advise(variant, hand: str, question: dict, scheduler=None, **kw) -> dict:
     ``samples``, ``seed``, ``threads``, ``rules``. The answer does not depend
     on where the chunks ran. A bot ``strategy`` (``bower.sim.bots.is_bot``,
     or ``greedy``) plays its play-outs here, in this process, where the
-    variant offers it (``Variant.advice_bots``); BotError otherwise.
+    variant offers it (``Variant.advice_bots``: ``advise_with_bot``); BotError
+    otherwise.
     """
     from bower.sim.rules import get_variant
 
@@ -56,8 +57,37 @@ def advise(variant, hand: str, question: dict, scheduler=None, **kw) -> dict:
                            "play-outs run only in the kernels); a kernel strategy (preset, .toml) plays them")
         if scheduler is not None and getattr(scheduler, "kind", None) != "local":
             raise BotError(f"should-bid with a bot strategy runs in this process: drop --scheduler {scheduler}")
+        import importlib
+
+        twin = importlib.import_module(v.advice_bots)
+        if twin.KERNEL is not None:
+            return advise_with_bot(v, twin, hand, question, scheduler, **kw)
     with dist.session(scheduler) as ex:
         return runner.add_executor(v.advise(hand, question, **kw), ex)
+
+
+def advise_with_bot(v, twin, hand: str, question: dict, scheduler=None, **kw) -> dict:
+    """``advise`` with a bot ``kw["strategy"]`` for a variant whose ``advise`` takes kernel strategies only: it runs
+    as for ``default`` (whose auction model weighs the deals), each call of its advice kernel (``twin.KERNEL``)
+    answered by the twin's ``bot_chunks``, the bot playing every seat after the question's forced decisions
+    (``bower.sim.advice_bots``). The answer names the bot as its ``strategy`` and ``bot``, and ``default`` as its
+    ``model_strategy``. Only ``--playout strategy``; ``question["bot_timeout"]``: the seconds the bot may take
+    to answer one call."""
+    from bower.sim.advice_bots import bot_run
+    from bower.sim.bots import BOT_TIMEOUT, advice_player
+    from bower.sim.game import game as make_game
+
+    playout = question.get("playout") or "strategy"
+    if playout != "strategy":
+        raise AdviceError(f"--playout {playout} with a bot strategy: the bot plays the hands out itself; use "
+                          "--playout strategy")
+    seed = kw.get("seed", 0)
+    _, rules_d, _ = runner.resolve_run(v.name, seed, kw.get("rules"))
+    player, name = advice_player(kw["strategy"], v.name, seed, question.get("bot_timeout", BOT_TIMEOUT))
+    with dist.session(scheduler) as ex, bot_run(twin, make_game(v.name, rules_d), player):
+        r = runner.add_executor(v.advise(hand, question, **{**kw, "strategy": "default"}), ex)
+    r.update({"strategy": name, "bot": name, "model_strategy": "default"})
+    return r
 
 
 def call_chunks(kernel: str, states, dstates, targets, fixed: tuple, outs: tuple) -> None:
@@ -69,6 +99,12 @@ def call_chunks(kernel: str, states, dstates, targets, fixed: tuple, outs: tuple
     chunks per worker, each a task (chunks do not depend on one another, so
     the rows are the same), and the kernel is named, not sent.
     """
+    from bower.sim.advice_bots import current_run
+
+    bot = current_run(kernel)
+    if bot is not None:  # a bot plays the play-outs (``advise_with_bot``)
+        bot.chunks(states, dstates, targets, fixed, outs)
+        return
     ex = dist.current()
     if ex.kind == "local":
         _kernel(kernel)(states, dstates, targets, *fixed, *outs)

@@ -135,8 +135,9 @@ class Variant:
     # its Parquet records' batches are checked whole by ``bower.sim.records_vector`` (read with dictionary strings);
     # the others record by record in batches
     records_batch_check: bool = False
-    # should-bid's play-outs by a Python bot (``bower.sim.bots``): its ``advise`` takes a bot as ``strategy``
-    advice_bots: bool = False
+    # should-bid's play-outs by a Python bot (``bower.sim.bots``): the module of the variant's twin of its advice
+    # kernel (``bower.sim.advice_bots``), or "" where a bot cannot play them
+    advice_bots: str = ""
 
     @property
     def defaults(self) -> dict[str, float]:

@@ -112,6 +112,7 @@ VARIANT = base.Variant(
     plots=plots.PLOTS,
     draw_plots=plots.draw_plots,
     advise=advice.ask,
+    advice_bots="bower.sim.variants.cutthroat.advice_bots",
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
         seats=3, hand_size=5, seats_in_play=(3, 2), joker=False, maker_field="maker",

@@ -107,7 +107,7 @@ VARIANT = base.Variant(
     draw_plots=plots.draw_plots,
     advise=advice.ask,
     format_advice=advice.format_advice,
-    advice_bots=True,
+    advice_bots="bower.sim.variants.euchre.advice_bots",
     card_play=base.CardPlay(
         seats=4, hand_size=5, seats_in_play=(4, 3, 2), joker=False, maker_field="maker",
         leader_note=("position 1, skipping a seat that sits out; under loner_lead=loner after a lone maker, the "

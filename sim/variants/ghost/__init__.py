@@ -113,6 +113,7 @@ VARIANT = base.Variant(
     plots=plots.PLOTS,
     draw_plots=plots.draw_plots,
     advise=advice.ask,
+    advice_bots="bower.sim.variants.ghost.advice_bots",
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
         seats=3, hand_size=6, seats_in_play=(3,), joker=False, maker_field="maker",

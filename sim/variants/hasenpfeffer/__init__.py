@@ -92,6 +92,7 @@ VARIANT = base.Variant(
     plots=plots.PLOTS,
     draw_plots=plots.draw_plots,
     advise=advice.ask,
+    advice_bots="bower.sim.variants.hasenpfeffer.advice_bots",
     format_advice=advice.format_advice,
     card_play=base.CardPlay(
         seats=4, hand_size=6, seats_in_play=(4,), joker=True, maker_field="bidder",
