@@ -484,7 +484,7 @@ def should_bid(hand: str | Sequence[str], *, variant: str = "ghost", position: i
     ``"both"`` or ``"pimc"`` (every seat plays its cards by PIMC after
     your decision); ``samples``: effective deals per action (default adaptive).
     ``strategy`` may be a Python bot (an object with ``step(state)``, a
-    ``"path.py:Class"`` or ``"greedy"``; Euchre): it plays every seat of each
+    ``"path.py:Class"`` or ``"greedy"``): it plays every seat of each
     sampled deal after your forced action, on the same deals;
     ``bot_timeout``: the seconds it may take to answer one call (None: no
     limit). Returns an ``Advice`` (``actions``, ``recommendation``, ``verdict``).

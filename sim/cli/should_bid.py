@@ -92,7 +92,7 @@ def should_bid(hand, position, calls, swapped, bid, scores, upcard, strategy, mo
     """Evaluate every action open at your turn on the same sampled deals and recommend one.
 
     --strategy path.py:Class (or greedy) plays each sampled deal out with that
-    Python bot at every seat (Euchre; --playout strategy only), on the deals
+    Python bot at every seat (--playout strategy only), on the deals
     the default strategy's auction model weighs.
     """
     from bower.sim.rules import get_variant, parse_rule_args
