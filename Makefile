@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 
 # INSTALL: uv into the venv, then uv installs the package and its extras (about 14 s against pip's 51 on the 2-core
-# machine); pip itself when uv cannot be had or fails. PYTHONWARNINGS hides setuptools' notice on every editable
+# machine, 38 s with the bytecode below); pip itself when uv cannot be had or fails. PYTHONWARNINGS hides setuptools' notice on every editable
 # install with a package-dir mapping (how api/, sim/, kernels/ and analysis/ become the one package bower: see
 # pyproject.toml). Both compile the installed modules to bytecode (uv only when asked: --compile-bytecode): Python
 # does not write it where PYTHONDONTWRITEBYTECODE is set (as on these machines and CI), and every process then
