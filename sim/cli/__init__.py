@@ -307,10 +307,9 @@ def main(argv=None) -> None:
         if watching:
             from bower.kernels import jit
             from bower.sim import distributed
-
-            jit.set_wait_check(None)
             from bower.sim.progress import set_quiet, stop_watching
 
+            jit.set_wait_check(None)
             stop_watching()
             set_quiet(False)
             distributed.set_timeout(None)
