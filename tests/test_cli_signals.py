@@ -239,3 +239,21 @@ def test_a_stop_swallowed_before_a_dask_task_is_raised_while_waiting_on_it(capsy
     monkeypatch.setattr(rules, "get_variant", _swallow_the_stop(rules.get_variant, signal.SIGTERM))
     assert run(capsys, "simulate", "--hands", "2000000", "--threads", "1", "--scheduler", "local:1") == (
         143, "", "bower: terminated\n")
+
+
+def test_a_kernel_call_while_a_stop_cleans_up_raises_no_second_stop(monkeypatch):
+    """Cleanup code that calls a kernel while the stop is on its way out (an ``except`` or ``finally`` block)
+    gets no second stop from the lost-stop check: the stop is not lost."""
+    from bower.sim import cli as cli_mod
+
+    monkeypatch.setattr(cli_mod, "_RECEIVED", [signal.SIGTERM])
+    monkeypatch.setattr(cli_mod, "_RAISED_AGAIN", [])
+    with pytest.raises(Terminated):
+        try:
+            raise Terminated()
+        finally:
+            cli_mod._lost_stop()  # the stop propagates: nothing raised here
+    assert cli_mod._RAISED_AGAIN == []
+    with pytest.raises(Terminated):
+        cli_mod._lost_stop()  # no stop on its way: lost, raised again once
+    cli_mod._lost_stop()  # and only once

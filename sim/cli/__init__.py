@@ -154,13 +154,13 @@ def _lost_stop() -> None:
     """Raise again, once, the stop of a signal the handler took whose exception the command never saw.
 
     Called by the main thread as it starts and waits on a chunk kernel call
-    (``kernels.jit.set_wait_check``): a stop that is on its way out never
-    gets there (cleanup runs no kernels), so a kernel call after a stop means
-    that its exception was swallowed, as C code that clears Python's errors
-    does (``should-bid --playout pimc`` ran on after a SIGTERM, every later
-    signal ignored).
+    (``kernels.jit.set_wait_check``): a kernel call after a stop, when no
+    stop is on its way out (cleanup code, an ``except`` or ``finally`` block,
+    sees it in ``sys.exc_info()``), means that its exception was swallowed,
+    as C code that clears Python's errors does (``should-bid --playout pimc``
+    ran on after a SIGTERM, every later signal ignored).
     """
-    if _RECEIVED and not _RAISED_AGAIN:
+    if _RECEIVED and not _RAISED_AGAIN and not isinstance(sys.exc_info()[1], KeyboardInterrupt):
         _RAISED_AGAIN.append(_RECEIVED[0])
         raise _STOPS[_RECEIVED[0]]()
 
