@@ -59,9 +59,7 @@ def advise(variant, hand: str, question: dict, scheduler=None, **kw) -> dict:
             raise BotError(f"should-bid with a bot strategy runs in this process: drop --scheduler {scheduler}")
         import importlib
 
-        twin = importlib.import_module(v.advice_bots)
-        if twin.KERNEL is not None:
-            return advise_with_bot(v, twin, hand, question, scheduler, **kw)
+        return advise_with_bot(v, importlib.import_module(v.advice_bots), hand, question, scheduler, **kw)
     with dist.session(scheduler) as ex:
         return runner.add_executor(v.advise(hand, question, **kw), ex)
 

@@ -24,7 +24,6 @@ right bower (``right_bower``). ``--bid`` asks one call first: ``order`` (or ``ta
 
 from __future__ import annotations
 
-import contextlib
 import time
 
 import numpy as np
@@ -64,11 +63,7 @@ from bower.sim.advice import (
     sample_weighted,
     weighted_action_stats,
 )
-from bower.sim.bots import advice_player, is_bot, needs_bots
 from bower.sim.cards import SUITS, card_str, mask_of, parse_card, parse_cards
-from bower.sim.game import game as make_game
-from bower.sim.limits import BOT_TIMEOUT
-from bower.sim.variants.euchre import advice_bots
 from bower.sim.text import number_text
 
 SEATS = 4
@@ -252,8 +247,7 @@ def _who(player: int):
 def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None = None, strategy="default",
            samples: int | None = None, seed: int = 0, threads: int | None = None, rules: dict | None = None,
            cap: int = DEFAULT_CAP, bid: str | None = None, model: dict | None = None,
-           playout: str | None = "strategy", scores=None, equity: dict | None = None,
-           bot_timeout: float | None = BOT_TIMEOUT) -> dict:
+           playout: str | None = "strategy", scores=None, equity: dict | None = None) -> dict:
     """Evaluate every open call for ``hand`` at ``position`` with ``upcard`` turned, after ``calls`` (passes).
 
     ``bid`` (``order``, ``alone``, a suit letter, ``H alone``) also answers
@@ -264,14 +258,6 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     ``exact``, the kept deals, as before). ``scores`` (your side's, the other
     side's: ``"8,9"``) answers in games won too (``bower.sim.advice.game_equity``;
     ``equity``: the equity table's ``hands``, ``seed``, ``resamples``).
-
-    ``strategy`` may be a Python bot (``bower.sim.bots.is_bot``: an object
-    with ``step``, a ``path.py:Class``, or ``greedy``): the same deals with the
-    same weights (the ``default`` strategy's auction model), each played out
-    by the bot at every seat through the game API with the player's call
-    forced (``bower.sim.variants.euchre.advice_bots``); only ``playout``
-    ``strategy``; ``bot_timeout``: the seconds the bot may take to answer one
-    call (None: no limit).
     """
     _, rules_d, rules_vec = runner.resolve_run("euchre", seed, rules)
     sit = parse_situation(hand, upcard, position, calls, rules_d)
@@ -286,21 +272,13 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
             question = (ek.CALL_ORDER, 1)  # canadian: ordering up is going alone
         if not any(a["call"] == question[0] and a["alone"] == question[1] for a in actions):
             raise AdviceError(f"--bid {bid}: not a call open at this turn")
-    player = None  # a bot's play-outs (``advice_bots``): the deals' weights stay the default strategy's
-    if is_bot(strategy) or needs_bots([strategy]):
-        if playout != "strategy":
-            raise AdviceError(f"--playout {playout} with a bot strategy: the bot plays the hands out itself; use "
-                              "--playout strategy")
-        player, bot_label = advice_player(strategy, "euchre", seed, bot_timeout)
-    name, params = runner.seat_params("default" if player is not None else strategy, "euchre")
-    if player is not None:
-        name = bot_label
+    name, params = runner.seat_params(strategy, "euchre")
     params = playout_params(params, playout, "euchre")
     if samples is not None and samples <= 0:
         raise AdviceError(f"--samples must be a positive integer, got {samples}")
-    asker = position - 1
+    player = position - 1
     game = None if scores is None else game_equity(
-        "euchre", scores, rules=rules, seat=asker, dealer=ea.ADVICE_DEALER, table_args=equity,
+        "euchre", scores, rules=rules, seat=player, dealer=ea.ADVICE_DEALER, table_args=equity,
         who="your side's score, then the other side's")
     eqt = ka.eqt_arg(game)
     n_threads = runner.set_threads(threads)
@@ -309,7 +287,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     before = sum(ea.advice_chunks.stats.cache_misses.values())
     t0 = time.perf_counter()
     exact = mdesc["kind"] == "exact"
-    args = (np.int64(sit["mask"]), np.int64(sit["up"]), np.int64(asker), rules_vec, params, np.int64(sit["passes"]),
+    args = (np.int64(sit["mask"]), np.int64(sit["up"]), np.int64(player), rules_vec, params, np.int64(sit["passes"]),
             act, mvec)
     search = ek.search_arg(params)  # None: the play-outs compile no search code
     budget = DRAWS_PER_SAMPLE * CHUNK_SAMPLES
@@ -322,21 +300,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
         "passes_before": sit["passes"],
         "rules": rules_d,
     }
-    others = [s for s in range(SEATS) if s != asker]
-    if player is None:
-        def chunks(states, dstates, targets, fixed, outs):
-            call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets, fixed, outs)
-        clock = contextlib.nullcontext()
-    else:
-        api_game = make_game("euchre", rules_d)
-        labels = [a["action"] for a in actions]
-
-        def chunks(states, dstates, targets, fixed, outs):
-            advice_bots.bot_chunks(states, dstates, targets, *fixed, *outs, game=api_game, player=player,
-                                   labels=labels)
-        clock = player.clock()
-        head["bot"] = name
-        head["model_strategy"] = "default"
+    others = [s for s in range(SEATS) if s != player]
     if exact:
         # today's code path: integer counters, sample_actions' batches and stop, the strategy play-out always
         gross = np.zeros((n_act, 2), np.int64)
@@ -353,8 +317,9 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
             inf = np.zeros((nc, SEATS, N_INFER))
             fe = np.zeros((nc, N_PLAYOUTS, n_act, ka.E_WIDTH))
             fx = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
-            chunks(states, dstates, targets, (budget, *args, np.int64(bits | ka.PLAY_STRATEGY), search,
-                                              ka.dd_arg(bits), eqt), (d, k, w, fa, fp, fm, inf, fe, fx))
+            call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets,
+                        (budget, *args, np.int64(bits | ka.PLAY_STRATEGY), search, ka.dd_arg(bits), eqt),
+                        (d, k, w, fa, fp, fm, inf, fe, fx))
             for ai, wi in _A_OF_W:
                 a[:, :, ai] = fa[:, 0, :, wi].astype(np.int64)
             p[:] = fp[:, 0].astype(np.int64)
@@ -375,15 +340,14 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
 
         stop = None if game is None else (
             lambda: equity_stop(side["eacc"][0], side["exy"][0], side["wsum"][0], side["wsum"][0]))
-        with clock:
-            acc, pxy, _, kept, draws, stopped = sample_actions(
-                run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a), stop)
+        acc, pxy, _, kept, draws, stopped = sample_actions(
+            run_chunks, n_act, samples, cap, seed, name, lambda a, p, m: _estimates(actions, a), stop)
         est = _estimates(actions, acc, gross)
         result = {**head, **run_fields(name, seed, n_threads, kept, draws, stopped, est, _recommend(est, acc, pxy),
                                        sum(ea.advice_chunks.stats.cache_misses.values()) > before,
                                        time.perf_counter() - t0)}
         ess = float(kept)
-        inference = inference_rows(side["infer"], side["wsum"], others, INFER_NAMES, _who(asker))
+        inference = inference_rows(side["infer"], side["wsum"], others, INFER_NAMES, _who(player))
         result.update({"model": mdesc, "playout": playout, "ess": ess, "inference": inference})
         if question is not None:
             result["question"] = _question(actions, est, lambda i, j: _diff(acc, pxy, i, j), *question)
@@ -399,14 +363,12 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     first_row = 0 if bits & ka.PLAY_STRATEGY else 1
 
     def run_weighted(states, dstates, targets, d, k, w, a, p, m, inf, e, ex):
-        chunks(states, dstates, targets, (budget, *args, np.int64(bits), search, ka.dd_arg(bits), eqt),
-               (d, k, w, a, p, m, inf, e, ex))
+        call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets,
+                    (budget, *args, np.int64(bits), search, ka.dd_arg(bits), eqt), (d, k, w, a, p, m, inf, e, ex))
         _net_weighted(a, p, m, gross)
 
-    with clock:
-        sums = sample_weighted(run_weighted, n_act, SEATS, samples, cap, seed,
-                               lambda a, p, m, e: _estimates_weighted(actions, a, e, 0), first_row,
-                               equity=game is not None)
+    sums = sample_weighted(run_weighted, n_act, SEATS, samples, cap, seed,
+                           lambda a, p, m, e: _estimates_weighted(actions, a, e, 0), first_row, equity=game is not None)
     if sums["kept"] == 0:
         raise ImpossibleAuction(
             f"no deal among {sums['draws']:,} drawn has positive weight under the model (epsilon "
@@ -418,7 +380,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
             est_r = _estimates_weighted(actions, sums["acc"][r], ess, kept, gross[r])
             rows[r] = (est_r, _recommend_weighted(est_r, sums["acc"][r], sums["pxy"][r], ess))
     est, rec = rows[first_row]
-    inference = inference_rows(sums["infer"], sums["wsum"], others, INFER_NAMES, _who(asker))
+    inference = inference_rows(sums["infer"], sums["wsum"], others, INFER_NAMES, _who(player))
     result = {**head, **run_fields(name, seed, n_threads, kept, sums["draws"], sums["stopped"], est, rec,
                                    sum(ea.advice_chunks.stats.cache_misses.values()) > before,
                                    time.perf_counter() - t0)}
@@ -501,5 +463,4 @@ def ask(hand: str, question: dict, strategy="default", samples=None, seed: int =
     return advise(hand, question.get("upcard"), position=question.get("position", 1), calls=question.get("calls"),
                   strategy=strategy, samples=samples, seed=seed, threads=threads, rules=rules,
                   bid=question.get("bid"), model=question.get("model"), playout=question.get("playout"),
-                  scores=question.get("scores"), equity=question.get("equity"),
-                  bot_timeout=question.get("bot_timeout", BOT_TIMEOUT))
+                  scores=question.get("scores"), equity=question.get("equity"))

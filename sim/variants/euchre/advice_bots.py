@@ -26,10 +26,11 @@ from bower.kernels.euchre.advice import ADVICE_DEALER
 from bower.kernels.euchre.model import deal_features, deal_weight
 from bower.kernels.euchre.strategy import card_weights
 from bower.sim.advice_bots import Twin, passes_then_call, run_chunks, upcard_call_action, side_cell
+from bower.sim.cards import SUITS
 from bower.sim.variants.euchre import game as eg
 
 SEATS = 4
-KERNEL = None  # Euchre's ``advise`` takes the bot itself (``bower.sim.variants.euchre.advice``): ``bot_chunks``
+KERNEL = "bower.kernels.euchre.advice:advice_chunks"
 
 
 class EuchreTwin(Twin):
@@ -86,6 +87,14 @@ class EuchreTwin(Twin):
         p = st.points[side]
         cell = side_cell(eqt, st.points[0], st.points[1], maker & 1 if maker >= 0 else 0) if eqt.shape[0] else None
         return ours, ours and t >= ek.MAKER_NEEDS, t, p, 2 * (p - st.points[1 - side]), cell
+
+    def label(self, action) -> str:  # the answer's names (``bower.sim.variants.euchre.advice.open_actions``)
+        code, alone = int(action[0]), int(action[1])
+        if code == ek.CALL_PASS:
+            return "pass"
+        base = ("take it up" if self.seat == ADVICE_DEALER else "order it up") if code == ek.CALL_ORDER \
+            else f"name {SUITS[code - ek.CALL_SUIT]}"
+        return f"{base}, alone" if alone == 1 else f"{base}, with partner"
 
 
 def bot_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model, playout,
