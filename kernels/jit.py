@@ -7,7 +7,7 @@ import warnings
 
 import numba
 from numba import config, njit
-from numba.core import types, untyped_passes
+from numba.core import inline_closurecall, types, untyped_passes
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import NumbaPerformanceWarning
 from numba.core.cpu_options import ParallelOptions
@@ -60,6 +60,45 @@ def _dead_branch_prune(func_ir, called_args):
 
 
 untyped_passes.dead_branch_prune = _dead_branch_prune  # the name Numba's DeadBranchPrune pass calls
+
+
+class _NoCopy:
+    """Stands in for the ``copy`` module inside Numba's ``inline_closurecall`` while a kernel inlines a fresh IR:
+    its ``deepcopy`` returns the object itself (``_inline_function``)."""
+
+    @staticmethod
+    def deepcopy(x, memo=None):
+        return x
+
+
+_numba_inline_function = inline_closurecall.InlineWorker.inline_function
+
+
+def _inline_function(self, caller_ir, block, i, function, arg_typs=None):
+    """Numba's inlining of an ``inline="always"`` kernel, without the two deep copies of the callee's IR.
+
+    Numba builds the callee's IR afresh from its bytecode for every call
+    site it inlines (``run_untyped_passes``), then deep-copies it twice in
+    ``inline_ir``: once to mutate and once to hand back unmutated, a copy
+    both of Numba's callers of ``inline_function`` discard. The fresh IR is
+    held by nothing else, so it is mutated in place: the copies were a
+    quarter of the compiling of a variant's hand, game and advice kernels
+    (benchmarks/RESULTS.md). Numba 0.60 to 0.68 (pyproject.toml) copy and
+    discard as described; ``tests/test_compile_scope.py`` checks a kernel
+    inlined at several sites of one caller and into two callers. Kernels
+    compile one at a time, under Numba's compiler lock, so the module's
+    ``copy`` is swapped only while this call holds it.
+    """
+    with global_compiler_lock:
+        saved = inline_closurecall.copy
+        inline_closurecall.copy = _NoCopy
+        try:
+            return _numba_inline_function(self, caller_ir, block, i, function, arg_typs)
+        finally:
+            inline_closurecall.copy = saved
+
+
+inline_closurecall.InlineWorker.inline_function = _inline_function
 
 
 class KernelDispatcher(CPUDispatcher):

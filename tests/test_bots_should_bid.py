@@ -166,7 +166,7 @@ def test_the_twin_draws_the_kernels_deals(variant, kind, position, calls, swappe
     k = outs()
     kernel(states, dstates, targets, *args, *k)
     b = outs()
-    player = bots.SeatPlayer(FirstLegal(), "first-legal")
+    player = bots.SeatPlayer(FirstLegal(), "first-legal", timeout=None)  # no clock: no thread a call
     twin(states, dstates, targets, *args, *b, game=make_game(variant, rules_d), player=player,
          labels=[a["action"] for a in actions])
     assert k[0].tolist() == b[0].tolist() and k[1].tolist() == b[1].tolist() == targets.tolist()

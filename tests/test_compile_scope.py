@@ -128,6 +128,71 @@ def test_an_array_search_prunes_the_unsearched_branch(tmp_path):
     assert json.loads(out.strip().splitlines()[-1]) == [3000, 0, 1, 4, 1, 1, 3000, 4]
 
 
+_TOY_INLINE = textwrap.dedent('''
+    import numpy as np
+    from bower.kernels.jit import kernel
+
+    @kernel(inline="always")
+    def step(a, i, k):
+        t = a[i] * k
+        if t > 50:
+            t -= 7
+        for j in range(3):
+            t += j
+        return t
+
+    @kernel(inline="always")
+    def twice(a, k):
+        return step(a, 0, k) + step(a, 1, k + 1)
+
+    @kernel
+    def one(a):
+        return step(a, 0, 2) * 100 + step(a, 2, 3) + twice(a, 5)
+
+    @kernel
+    def other(a):
+        s = 0
+        for i in range(a.shape[0]):
+            s += step(a, i, i + 1)
+        return s + twice(a, 1)
+''')
+
+
+def _step(a, i, k):
+    t = a[i] * k
+    if t > 50:
+        t -= 7
+    return t + 0 + 1 + 2
+
+
+def test_a_kernel_inlined_at_many_sites_computes_as_python(tmp_path):
+    """``kernels.jit._inline_function``: Numba's inlining no longer copies the callee's IR, which it builds afresh
+    for each site; a kernel inlined twice into one caller, through another inlined kernel and into two callers
+    still gives each site its own code (same answers as plain Python)."""
+    (tmp_path / "toyinline.py").write_text(_TOY_INLINE)
+    code = textwrap.dedent('''
+        import copy, json, types
+        import numpy as np
+        from numba.core import inline_closurecall
+        import toyinline as t
+        copies = []
+        inline_closurecall.copy = types.SimpleNamespace(deepcopy=lambda x, memo=None: copies.append(1) or copy.deepcopy(x))
+        a = np.array([4, 9, 13, 2], np.int64)
+        print(json.dumps([int(t.one(a)), int(t.other(a)), int(t.twice(a, 7)), len(copies)]))
+    ''')
+    path = os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=path)
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True).stdout
+    a = [4, 9, 13, 2]
+
+    def twice(k):
+        return _step(a, 0, k) + _step(a, 1, k + 1)
+
+    one = _step(a, 0, 2) * 100 + _step(a, 2, 3) + twice(5)
+    other = sum(_step(a, i, i + 1) for i in range(4)) + twice(1)
+    assert json.loads(out.strip().splitlines()[-1]) == [one, other, twice(7), 0]  # 0: no IR copied
+
+
 SPLIT = VARIANTS  # every variant's plain path is a chunk kernel of its own
 
 
