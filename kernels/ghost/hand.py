@@ -24,6 +24,7 @@ from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estima
     P_BID3,
     P_BID4,
     P_BID5,
+    P_EQUITY,
     P_JUMP,
     P_LEAD_TRUMP,
     P_MOON,
@@ -35,7 +36,9 @@ from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estima
     best_of_row,
     best_trump,
     bounded_rng,
+    ROW_WIDTH,
     call_of,
+    equity_call,
     estimate,
     random_call_rng,
     shift_of,
@@ -291,6 +294,8 @@ def auction_core(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule,
                 shift = shift_of(seat, scores, target, rows[r, P_SHIFT_SELF], rows[r, P_SHIFT_OPP], rows[r, P_NEAR])
                 call = call_of(be - shift, standing, forced, rows[r, P_MOON], rows[r, P_BID5], rows[r, P_BID4],
                                rows[r, P_BID3], rows[r, P_JUMP])
+                if rows[r, P_EQUITY] >= 0.5 and rows.shape[1] > ROW_WIDTH:  # an equity bidder with its tables
+                    call = equity_call(rows, r, seat, dealer, scores, target, standing, forced, be, call)
             calls |= ((seat << 3) | call) << (5 * n_calls)
             n_calls += 1
             called |= 1 << seat
