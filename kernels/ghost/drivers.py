@@ -345,21 +345,25 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                             scores)
 
 
+# The game-equity bidder's tables for (rule vector, target): a function the Python layer sets
+# (``bower.sim.variants.ghost`` sets ``bower.sim.variants.ghost.equity_strategy.kernel_tables``).
+equity_tables = None
+
+
 class GamesKernel(ChunkKernel):
     """``games_chunks`` as the runner calls it, with the game-equity bidder's tables added where a strategy row
-    has ``bid_equity`` >= 0.5: built (or read from the cache) by
-    ``bower.sim.variants.ghost.equity_strategy.kernel_tables`` for the rules and target of the call, and passed
-    as ``eq``. Calls without such a row go to the kernel as they
+    has ``bid_equity`` >= 0.5: built (or read from the cache) by ``equity_tables`` for the rules and target of
+    the call, and passed as ``eq``. Calls without such a row go to the kernel as they
     come (the kernel compiled without the tables' code)."""
 
     def __call__(self, *args):
         """Run every chunk (``ChunkKernel``), the tables added for an equity bidder."""
         strat_params = args[6]
         if len(args) <= 17 and bool((np.asarray(strat_params)[:, P_EQUITY] >= 0.5).any()):
-            from bower.sim.variants.ghost.equity_strategy import kernel_tables  # the Python layer's tables
-
+            if equity_tables is None:
+                raise RuntimeError("no equity tables: bower.sim.variants.ghost registers equity_tables")
             start = args[15] if len(args) > 15 and args[15] is not None else np.zeros(N_SEATS, np.int64)
-            args = (*args[:15], start, kernel_tables(args[5], int(args[7])))
+            args = (*args[:15], start, equity_tables(args[5], int(args[7])))
         return super().__call__(*args)
 
 

@@ -431,7 +431,9 @@ def equity_rows(rows, strat_params, eq):
     n = rows.shape[0]
     out = np.zeros((n, ROW_WIDTH + eq.shape[0]), np.float64)
     for k in range(n):
-        out[k, :ROW_WIDTH] = rows[k]
+        for i in range(ROW_WIDTH):
+            out[k, i] = rows[k, i]
         if strat_params[k, P_EQUITY] >= 0.5:
-            out[k, ROW_WIDTH:] = eq
+            for i in range(eq.shape[0]):
+                out[k, ROW_WIDTH + i] = eq[i]
     return out
