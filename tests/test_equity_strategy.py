@@ -160,3 +160,10 @@ def test_a_bad_switch_value_is_one_line(capsys, tmp_path, value):
     path.write_text(f'base = "default"\nbid_equity = {value}\n')
     line = one_error(capsys, "experiment", str(path), "default", "--games", "384")
     assert "bid_equity" in line
+
+
+def test_in_independent_hands_the_bidder_calls_by_the_thresholds():
+    # no game score, no tables: the same hands, calls and points as default (the records differ in nothing but
+    # the strategy's parameters, which they do not hold)
+    for rules in (None, {"auction": "until_passes", "stick_the_dealer": True}):
+        assert runner.hand_records(4, 0, 3000, rules, "equity") == runner.hand_records(4, 0, 3000, rules, "default")
