@@ -249,7 +249,7 @@ def tally_strategies(rec, seat_strat, acc):
 
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat, target, max_hands, scores, start,
-              hand_acc, strat_acc, search):
+              hand_acc, strat_acc, search, eq=None):
     """Play one game to ``target`` from the first dealer ``FIRST_DEALER``; returns (winner, hands, tiebreak).
 
     Seat ``s`` plays strategy ``seat_strat[s]``, row of ``rows`` (``strategy_rows``).
@@ -260,7 +260,9 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
     tied players' next-hand points decide, repeating on a tie). A game with
     no winner after ``max_hands`` returns winner -1.
 
-    The scores start at ``start`` (int64, by seat; 0s for a game from the beginning).
+    The scores start at ``start`` (int64, by seat; 0s for a game from the beginning). ``eq``: the game-equity
+    tables (``games_chunks``) or None (left out): the equity bidding compiled only when given. A searching seat's
+    hand (``play_hand_once``) calls by the thresholds.
     """
     playoff = rules[G_TIEBREAK] == 1
     for s in range(N_SEATS):
@@ -272,7 +274,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
         seat_rows = (seat_strat[0], seat_strat[1], seat_strat[2])
         if search is None:  # as in simulate_chunks
             play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec,
-                      np.int64(0), search)
+                      np.int64(0), search, eq)
         else:
             play_hand_once(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec,
                            np.int64(0), search)
@@ -340,7 +342,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat,
-                                               target, max_hands, scores, start_scores, h_acc, s_acc, search)
+                                               target, max_hands, scores, start_scores, h_acc, s_acc, search, eq)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)
 
