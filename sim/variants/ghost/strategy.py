@@ -19,6 +19,16 @@ Default Ghost Hand strategy (docs/variants/ghost-hand.md explains it for players
   itself when ``bid_jump`` >= 0.5, else the least legal bid (3, or one above
   the standing bid). A stuck dealer with no level bids 3. The maker names
   the best suit of the hand they hold.
+- *Equity bidding* (``bid_equity`` >= 0.5, the ``equity`` preset; whole games
+  only): the call is the legal one (pass, each bid above the standing one,
+  moon) with the highest chance to win the game, each call's value the sum
+  over the hand's outcomes (points to each player) of their probability,
+  measured from the default strategy's play for the caller's position,
+  standing bid, estimate bucket and call, times the game-equity table at the
+  scores they lead to (``bower.sim.variants.ghost.equity_strategy``). The
+  thresholds' call stands where its cell has too few measured hands and on
+  ties. In independent hands, in should-bid and for a searching seat's hand
+  it calls by the thresholds.
 - *Lead*: the maker holding at least ``lead_trump_min`` trumps leads the
   highest trump; otherwise a sure winner (no unseen card of its suit beats it)
   of least value; otherwise the card of least value.
