@@ -50,12 +50,13 @@ RECORDS["hasenpfeffer.rules.records"] = ["simulate", "--variant", "hasenpfeffer"
 def _strip(obj):
     """``obj`` without the keys that describe the machine and the moment rather than the run.
 
-    Also without the PIMC card player's parameters (``pimc_*``), which came
-    after the golden files: they default to 0, which changes nothing.
+    Also without the parameters that came after the golden files, the PIMC
+    card player's (``pimc_*``) and the game-equity bidder's switch
+    (``bid_equity``): they default to 0, which changes nothing.
     """
     if isinstance(obj, dict):
         return {k: _strip(v) for k, v in obj.items()
-                if not any(m in k for m in MACHINE_KEYS) and not k.startswith("pimc_")}
+                if not any(m in k for m in MACHINE_KEYS) and not k.startswith("pimc_") and k != "bid_equity"}
     if isinstance(obj, list):
         return [_strip(x) for x in obj]
     return obj

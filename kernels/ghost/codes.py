@@ -59,5 +59,9 @@ PARAMS: tuple[tuple[str, float, str], ...] = (
     ("pimc_bid", 0.0, ("1: the PIMC player also searches its swap, calls and trump: each candidate scored by its "
                        "points over the worlds, the auction finished by the seats' strategies and the contract "
                        "solved double dummy")),
+    # the game-equity bidder (bower.sim.variants.ghost.equity_strategy; sim/variants/ghost/strategy.py)
+    ("bid_equity", 0.0, ("1: in whole games, each call is the legal one with the highest chance to win the game: "
+                         "the hand's outcomes measured by estimate, position and standing bid, each weighed by the "
+                         "game-equity table at the scores it leads to; 0: the thresholds")),
 )
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

@@ -24,6 +24,7 @@ from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estima
     P_BID3,
     P_BID4,
     P_BID5,
+    P_EQUITY,
     P_JUMP,
     P_LEAD_TRUMP,
     P_MOON,
@@ -35,7 +36,9 @@ from bower.kernels.ghost.strategy import (  # noqa: F401  (best_trump and estima
     best_of_row,
     best_trump,
     bounded_rng,
+    ROW_WIDTH,
     call_of,
+    equity_call,
     estimate,
     random_call_rng,
     shift_of,
@@ -193,7 +196,7 @@ def record_calls(rec, base, swapper, n_calls, calls):
 
 @kernel(_nrt=False)
 def auction_core(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule, rows, seat_rows, scores, target,
-                 force, rng):
+                 force, rng, eq=None):
     """Run the auction on the seats' hands ``h0, h1, h2`` with ``ghost`` beside them.
 
     Rule options are the ``G_AUCTION``, ``G_SWAP``, ``G_STICK`` codes. Seat
@@ -218,6 +221,9 @@ def auction_core(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule,
     maker -1 means thrown in; the hands after any swap; the swapper seat or
     -1; call i packed in bits 5i.. of ``calls`` as seat << 3 | call (call 0
     = pass, 3..5, 6 = moon); the stream after the draws.
+
+    ``eq``: None (left out) compiles no game-equity bidding; otherwise (the games of an equity bidder, whose rows
+    carry its tables: ``strategy.equity_rows``) a seat with ``bid_equity`` calls by ``strategy.equity_call``.
     """
     until_passes = auction_rule == 1
     swap_open = swap_rule == 1
@@ -291,6 +297,9 @@ def auction_core(h0, h1, h2, ghost, dealer, auction_rule, swap_rule, stick_rule,
                 shift = shift_of(seat, scores, target, rows[r, P_SHIFT_SELF], rows[r, P_SHIFT_OPP], rows[r, P_NEAR])
                 call = call_of(be - shift, standing, forced, rows[r, P_MOON], rows[r, P_BID5], rows[r, P_BID4],
                                rows[r, P_BID3], rows[r, P_JUMP])
+                if eq is not None:  # pruned when compiled for eq None: no equity code in the other runs
+                    if rows[r, P_EQUITY] >= 0.5 and rows.shape[1] > ROW_WIDTH:  # an equity bidder with its tables
+                        call = equity_call(rows, r, seat, dealer, scores, target, standing, forced, be, call)
             calls |= ((seat << 3) | call) << (5 * n_calls)
             n_calls += 1
             called |= 1 << seat
@@ -1085,7 +1094,8 @@ def position_of(seat, dealer):
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, base, search):
+def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_rows, scores, target, rec, base, search,
+              eq=None):
     """Deal, auction, play and score one hand; the whole record goes to ``rec[base:]``.
 
     Seat ``s`` plays strategy row ``rows[seat_rows[s]]`` (``strategy_rows``);
@@ -1095,7 +1105,7 @@ def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, rows, seat_ro
     """
     d0, d1, d2, ghost = deal_hand(state, buf, deck)
     play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, NO_FORCE, rec,
-                    base, search)
+                    base, search, eq)
 
 
 @kernel(inline="always")
@@ -1139,7 +1149,7 @@ def play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, params, scores, ta
 
 @kernel(inline="always")
 def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_rows, scores, target, force, rec, base,
-                    search):
+                    search, eq=None):
     """``play_dealt`` of the hands dealt to positions 1, 2, 3 and the ghost, into ``rec[base:]``.
 
     Seat ``s`` plays strategy row ``rows[seat_rows[s]]`` (``auction_core``).
@@ -1169,7 +1179,7 @@ def play_dealt_core(d0, d1, d2, ghost, dstate, dbuf, dealer, rules, rows, seat_r
         rng = (dstate[0], dstate[1], dstate[2], dstate[3], np.uint64(dbuf[0]), dbuf[1])
         maker, bid, trump, h0, h1, h2, swapper, n_calls, calls, rng = auction_core(
             h0, h1, h2, ghost, dealer, rules[G_AUCTION], rules[G_SWAP], rules[G_STICK], rows, seat_rows,
-            (scores[0], scores[1], scores[2]), target, force_of(force), rng,
+            (scores[0], scores[1], scores[2]), target, force_of(force), rng, eq,
         )
         dstate[0], dstate[1], dstate[2], dstate[3] = rng[0], rng[1], rng[2], rng[3]
         dbuf[0] = np.int64(rng[4])

@@ -17,7 +17,9 @@ from bower.kernels.ghost import drivers as gs
 from bower.kernels.ghost import hand as gk
 from bower.sim.experiment import rotations_one_vs_base, three_seat_assignments
 from bower.sim.variants import base
-from bower.sim.variants.ghost import advice, plots, records, report, scoring, strategy, summary, tables
+from bower.sim.variants.ghost import advice, equity_strategy, plots, records, report, scoring, strategy, summary, tables
+
+gs.equity_tables = equity_strategy.kernel_tables  # the game-equity bidder's tables, for ``drivers.games_chunks``
 
 TARGET = 32
 ADVICE_HAND = "JH KH TH 9H AS 9C"  # the profiled should-bid question: position 1, nothing called

@@ -19,6 +19,16 @@ Default Ghost Hand strategy (docs/variants/ghost-hand.md explains it for players
   itself when ``bid_jump`` >= 0.5, else the least legal bid (3, or one above
   the standing bid). A stuck dealer with no level bids 3. The maker names
   the best suit of the hand they hold.
+- *Equity bidding* (``bid_equity`` >= 0.5, the ``equity`` preset; whole games
+  only): the call is the legal one (pass, each bid above the standing one,
+  moon) with the highest chance to win the game, each call's value the sum
+  over the hand's outcomes (points to each player) of their probability,
+  measured from the default strategy's play for the caller's position,
+  standing bid, estimate bucket and call, times the game-equity table at the
+  scores they lead to (``bower.sim.variants.ghost.equity_strategy``). The
+  thresholds' call stands where its cell has too few measured hands and on
+  ties. In independent hands, in should-bid and for a searching seat's hand
+  it calls by the thresholds.
 - *Lead*: the maker holding at least ``lead_trump_min`` trumps leads the
   highest trump; otherwise a sure winner (no unseen card of its suit beats it)
   of least value; otherwise the card of least value.
@@ -54,7 +64,7 @@ from __future__ import annotations
 
 from bower.kernels.ghost.codes import PARAMS
 
-SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all", "pimc_infer", "pimc_bid"})
+SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all", "pimc_infer", "pimc_bid", "bid_equity"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "near_target", "pimc_worlds", "pimc_tau"})
 
 
@@ -70,6 +80,7 @@ PRESETS: dict[str, dict[str, float]] = {
     "aggressive": _preset(swap_below=3.2, bid_3=2.4, bid_4=2.8, bid_5=4.1, bid_moon=4.7),
     "never-swap": _preset(swap_below=-1.0),
     "score-aware": _preset(bid_shift_self_near=0.4, bid_shift_opp_near=-0.4),
+    "equity": _preset(bid_equity=1.0),
     "random": _preset(random=1.0),
     "pimc": _preset(pimc_worlds=32.0, pimc_bid=1.0),
     "pimc-fast": _preset(pimc_worlds=8.0, pimc_bid=1.0),
@@ -82,6 +93,7 @@ PRESET_NOTES = {
     "aggressive": "bids on weaker hands, swaps more",
     "never-swap": "the default, never taking the ghost hand",
     "score-aware": "near the target bids less (tricks score anyway); bids more to stop an opponent near it",
+    "equity": "in whole games, each call the one with the highest chance to win the game (game-equity tables)",
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
     "pimc": "swap, calls, trump and cards by PIMC: 32 sampled deals solved double dummy per decision",
     "pimc-fast": "pimc with 8 sampled deals per decision",

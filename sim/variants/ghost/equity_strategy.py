@@ -1,0 +1,229 @@
+"""The game-equity bidder's tables (Ghost Hand, ``bid_equity``; the ``equity`` preset).
+
+At each call the bidder asks which legal call (pass, each bid above the
+standing one, moon) gives it the highest chance to win the game:
+
+    value(level) = sum over outcomes o of P(o | cell) * E(scores + o, next dealer)
+
+where the cell is (its position, the standing bid, its trick estimate's
+bucket, the level), P the **calibration** table and E the **equity** table of
+``bower.sim.equity`` (the default strategy in every seat, the game's target
+and rules). The calibration is measured once from the default strategy's own
+play (``kernels/ghost/calibrate.py``): hands dealt at random, and for each
+seat at its first call each legal level forced in turn, the rest of the hand
+played by the default strategy; the outcome is the points to the caller, to
+the seat on its left and to the seat on its right. A cell with fewer than
+``MIN_COUNT`` hands is missing; where the thresholds' own call is missing, or
+no other call is strictly better, the thresholds' call stands.
+
+Both tables are computed in Python, kept in the equity cache
+(``bower.sim.equity.cache_folder``; ``BOWER_EQUITY_CACHE=0`` turns it off)
+and in memory, flattened (``flat``) and carried after the bidder's strategy
+row into the kernels (``kernels/ghost/strategy.py``, ``equity_call``), which
+only index and compare. ``call`` is the plain-Python twin of the kernel's
+decision.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from bower.sim.errors import UserError
+
+VARIANT_NAME = "ghost"
+CALIBRATION_HANDS = 1_000_000  # hands dealt to measure the calibration table (each played up to 13 times)
+EQUITY_HANDS = 1_000_000  # hands of the equity table (``bower.sim.equity.DEFAULT_HANDS``)
+EQUITY_RESAMPLES = 1  # the table's redraws: the bidder reads only the point table
+SEED = 0  # the seed of both tables: they describe the strategy, not a run
+BUCKET_WIDTH = 0.25  # tricks of estimate per bucket
+N_BUCKETS = 28  # buckets 0 .. 6.75 and above
+MIN_COUNT = 100  # measured hands a cell needs to be used
+CHUNK = 4096  # hands per calibration chunk (seeded by chunk: the same table for any thread count)
+LEVELS = (0, 3, 4, 5, 6)
+FORMAT = 1  # the layout of a cached calibration; a change makes older entries misses
+
+_MEMO: dict = {}
+
+
+class EquityStrategyError(UserError, ValueError):
+    """Tables the bidder cannot have: a rule set the equity table does not model, a bad precision."""
+
+
+def rules_from_vector(v, rules_vec) -> dict:
+    """The rule dict of the kernel codes ``rules_vec`` (``bower.sim.rules.encode`` read backwards)."""
+    vec = np.asarray(rules_vec)
+    return {o.name: o.values[list(o.codes).index(int(vec[i]))] for i, o in enumerate(v.options)}
+
+
+def _key(what: dict) -> str:
+    import hashlib
+    import json
+
+    from bower.kernels.cache import source_stamp
+    from bower.sim import __version__
+
+    what = {**what, "format": FORMAT, "bower": __version__, "numpy": np.__version__,
+            "code": {m: source_stamp(m) for m in (__name__, "bower.kernels.ghost.calibrate")}}
+    return "calibration-" + hashlib.sha256(json.dumps(what, sort_keys=True, default=repr).encode()).hexdigest()
+
+
+def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed: int = SEED,
+                threads: int | None = None, cache: bool = True) -> dict:
+    """The calibration table (module docstring) as a dict: ``outcomes`` (K, 3) int64 (points to the caller, its
+    left, its right), ``counts`` (cells, K) int64, ``cell_counts`` (cells,), ``probs`` (cells, K), with the
+    ``rules``, ``hands``, ``seed``, ``bucket_width``, ``buckets``, ``cpu_s`` and ``wall_s`` it took.
+
+    Cells: ``equity_cell(position, standing, bucket) + level index`` (``kernels/ghost/strategy.py``); read them
+    with ``cell``. Chunks are seeded from (seed, chunk), so the table is the same for any thread count; it is
+    kept in the equity cache (``cache=False`` or ``BOWER_EQUITY_CACHE=0``: neither read nor written).
+    """
+    from bower.kernels.ghost import calibrate as kc
+    from bower.kernels.ghost.strategy import strategy_rows
+    from bower.sim import equity, runner
+
+    v, rules_d, rules_vec = runner.resolve_run(VARIANT_NAME, seed, rules)
+    hands = runner.check_count("calibration hands", hands, runner.MAX_HANDS)
+    folder = equity.cache_folder() if cache else None
+    key = _key({"rules": rules_d, "hands": hands, "seed": seed, "width": BUCKET_WIDTH, "buckets": N_BUCKETS})
+    if folder is not None:
+        found = equity.cache_read(folder, key)
+        if found is not None:
+            return found
+    runner.set_threads(threads)
+    t0, c0 = time.perf_counter(), time.process_time()
+    _, params = runner.seat_params("default", v.name)
+    rows = strategy_rows(params)
+    n_chunks = -(-hands // CHUNK)
+    cells = np.empty(hands * kc.PER_HAND, np.int64)
+    codes = np.empty(hands * kc.PER_HAND, np.int64)
+    kc.calibrate_chunks(runner.chunk_states(seed, 0, n_chunks), CHUNK, hands, rules_vec, rows, BUCKET_WIDTH,
+                        N_BUCKETS, cells, codes)
+    kept = cells >= 0
+    cells, codes = cells[kept], codes[kept]
+    uniq, inv = np.unique(codes, return_inverse=True)
+    off = kc.OFFSET
+    outcomes = np.stack([(uniq >> 14) - off, ((uniq >> 7) & 127) - off, (uniq & 127) - off], axis=1)
+    n_cells = 3 * 4 * N_BUCKETS * len(LEVELS)
+    counts = np.bincount(cells * len(uniq) + inv.ravel(), minlength=n_cells * len(uniq)).reshape(n_cells, -1)
+    cell_counts = counts.sum(axis=1)
+    probs = counts / np.maximum(cell_counts, 1)[:, None]
+    table = {"rules": rules_d, "hands": hands, "seed": seed, "bucket_width": BUCKET_WIDTH, "buckets": N_BUCKETS,
+             "outcomes": outcomes.astype(np.int64), "counts": counts.astype(np.int64),
+             "cell_counts": cell_counts.astype(np.int64), "probs": probs,
+             "cpu_s": time.process_time() - c0, "wall_s": time.perf_counter() - t0}
+    if folder is not None:
+        equity.cache_write(folder, key, table)
+    return table
+
+
+def cell(position: int, standing: int, estimate: float, level: int, buckets: int = N_BUCKETS,
+         width: float = BUCKET_WIDTH) -> int:
+    """The calibration cell of a call: ``position`` 0..2 from the dealer's left (2 = the dealer), the
+    ``standing`` bid (0, 3, 4, 5), the caller's trick ``estimate`` and the ``level`` (0, 3, 4, 5, 6)."""
+    bucket = min(max(int(np.floor(estimate / width)), 0), buckets - 1)
+    first = ((position * 4 + (0 if standing == 0 else standing - 2)) * buckets + bucket) * len(LEVELS)
+    return first + LEVELS.index(level)
+
+
+def equity_table(rules: dict | None = None, target: int = 32, hands: int = EQUITY_HANDS, seed: int = SEED,
+                 threads: int | None = None) -> dict:
+    """The equity table (``bower.sim.equity.compute``: the default strategy, ``hands`` hands, the game's ``target``
+    and ``rules``) the bidder weighs outcomes with; only its cube and its shape are read."""
+    from bower.sim import equity
+
+    table, _ = equity.compute_cached(VARIANT_NAME, rules=rules, hands=hands, seed=seed, threads=threads,
+                                     target=target, resamples=EQUITY_RESAMPLES)
+    return table
+
+
+def tables(rules: dict | None = None, target: int = 32, *, hands: int = EQUITY_HANDS,
+           calibration_hands: int = CALIBRATION_HANDS, seed: int = SEED, threads: int | None = None) -> dict:
+    """Both tables of the bidder for a game to ``target`` under ``rules``: ``{"calibration", "equity"}``."""
+    from bower.sim import equity
+
+    target = equity.check_target(target)
+    return {"calibration": calibration(rules, calibration_hands, seed, threads),
+            "equity": equity_table(rules, target, hands, seed, threads)}
+
+
+def flat(t: dict) -> np.ndarray:
+    """The tables ``t`` (``tables``) as the float64 vector the kernels carry after the bidder's row (the layout of
+    ``kernels/ghost/strategy.py``'s ``E_*``)."""
+    from bower.kernels.ghost import strategy as ks
+
+    cal, eq = t["calibration"], t["equity"]
+    cube = np.asarray(eq["cube"], np.float64)
+    side = cube.shape[-1]
+    outcomes = np.asarray(cal["outcomes"], np.float64)
+    head = np.zeros(ks.E_HEADER)
+    head[ks.E_TARGET], head[ks.E_FLOOR], head[ks.E_BUCKETS] = eq["target"], eq["floor"], cal["buckets"]
+    head[ks.E_K], head[ks.E_MIN], head[ks.E_WIDTH], head[ks.E_SIDE] = len(outcomes), MIN_COUNT, cal["bucket_width"], side
+    return np.concatenate([head, outcomes.ravel(), np.asarray(cal["cell_counts"], np.float64),
+                           np.asarray(cal["probs"], np.float64).ravel(), cube.ravel()])
+
+
+def kernel_tables(rules_vec, target: int) -> np.ndarray:
+    """``flat(tables(...))`` for the kernels' rule vector and target at this module's precision (``EQUITY_HANDS``,
+    ``CALIBRATION_HANDS``), kept in memory for the process (``drivers.GamesKernel``)."""
+    from bower.sim.variants import get_variant
+
+    v = get_variant(VARIANT_NAME)
+    rules = rules_from_vector(v, rules_vec)
+    key = (tuple(sorted(rules.items())), int(target), EQUITY_HANDS, CALIBRATION_HANDS, SEED)
+    if key not in _MEMO:
+        if rules.get("tiebreak") == "playoff":
+            raise EquityStrategyError("the equity bidder (bid_equity = 1) needs an equity table, which is not "
+                                      "available for tiebreak = playoff (only highest)")
+        _MEMO.clear()  # one set of tables at a time: they are megabytes
+        _MEMO[key] = flat(tables(rules, int(target), hands=EQUITY_HANDS, calibration_hands=CALIBRATION_HANDS,
+                                 seed=SEED))
+    return _MEMO[key]
+
+
+def value(t: dict, cell_index: int, seat: int, dealer: int, scores, target: int) -> float:
+    """Plain-Python twin of ``equity_value``: ``seat``'s chance to win the game after a hand whose outcome is
+    drawn from ``cell_index`` at ``scores`` (by seat), the deal passing from ``dealer`` to its left."""
+    cal, eq = t["calibration"], t["equity"]
+    cube, floor = np.asarray(eq["cube"]), int(eq["floor"])
+    nd = (dealer + 1) % 3
+    total = 0.0
+    for p, (own, left, right) in zip(np.asarray(cal["probs"])[cell_index], np.asarray(cal["outcomes"])):
+        if p == 0.0:
+            continue
+        y = list(scores)
+        y[seat] += int(own)
+        y[(seat + 1) % 3] += int(left)
+        y[(seat + 2) % 3] += int(right)
+        top = max(y)
+        if top >= target:
+            if y.count(top) == 1:
+                total += p if y[seat] == top else 0.0
+                continue
+            y = [x + target - top for x in y]
+        y = [max(x, floor) for x in y]
+        total += p * cube[(seat - nd) % 3, y[nd] - floor, y[(nd + 1) % 3] - floor, y[(nd + 2) % 3] - floor]
+    return total
+
+
+def call(t: dict, seat: int, dealer: int, scores, target: int, standing: int, forced: bool, estimate: float,
+         default: int) -> int:
+    """Plain-Python twin of the kernel's ``equity_call``: the bidder's call, given the thresholds' ``default``."""
+    cal, eq = t["calibration"], t["equity"]
+    if int(eq["target"]) != target:
+        return default
+    position = (seat - dealer + 2) % 3
+    counts = np.asarray(cal["cell_counts"])
+    first = cell(position, standing, estimate, 0, int(cal["buckets"]), float(cal["bucket_width"]))
+    if counts[first + LEVELS.index(default)] < MIN_COUNT:
+        return default
+    best, best_v = default, value(t, first + LEVELS.index(default), seat, dealer, scores, target)
+    for i, level in enumerate(LEVELS):
+        legal = (not forced) if level == 0 else (level == 6 or level > standing)
+        if level == default or not legal or counts[first + i] < MIN_COUNT:
+            continue
+        v = value(t, first + i, seat, dealer, scores, target)
+        if v > best_v:
+            best, best_v = level, v
+    return best

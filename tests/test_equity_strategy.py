@@ -1,0 +1,169 @@
+"""The game-equity bidder (Ghost Hand, ``bid_equity``, the ``equity`` preset): kernel against its twin, the end
+of a game, threads, bad input.
+
+Small tables keep it quick: a calibration of 300,000 hands and an equity table of a game to 8 (floor -8) from
+50,000 hands; the suite's cache is off (``tests/conftest.py``), so each is computed here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bower.kernels import games as kg
+from bower.kernels.ghost import strategy as ks
+from bower.sim import equity as E
+from bower.sim import runner
+from bower.sim.variants import get_variant
+from bower.sim.variants.ghost import equity_strategy as es
+from tests.cli_run import one_error
+
+TARGET = 8
+CAL_HANDS = 300_000
+EQ_HANDS = 50_000
+GHOST = get_variant("ghost")
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return {"calibration": es.calibration(None, CAL_HANDS, seed=3, cache=False),
+            "equity": E.compute("ghost", hands=EQ_HANDS, seed=3, resamples=1, target=TARGET, cache=False)}
+
+
+@pytest.fixture(scope="module")
+def rows(tables):
+    params = runner.to_vector(GHOST.presets["equity"], "ghost")[None, :]
+    return ks.equity_rows(ks.strategy_rows(params), params, es.flat(tables))
+
+
+def _default_call(est, standing, forced):
+    p = GHOST.presets["default"]
+    return int(ks.call_of(est, standing, forced, p["bid_moon"], p["bid_5"], p["bid_4"], p["bid_3"], p["bid_jump"]))
+
+
+def test_the_tables_have_what_the_bidder_reads(tables):
+    cal = tables["calibration"]
+    assert cal["counts"].sum() == cal["cell_counts"].sum()
+    np.testing.assert_allclose(cal["probs"][cal["cell_counts"] > 0].sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    # every position had a first call (no moon before it) in most hands, at every legal level: pass and moon
+    # always legal at standing 0, so each is measured the same number of times there
+    for pos in range(3):
+        firsts = [es.cell(pos, 0, b * es.BUCKET_WIDTH, 0) for b in range(es.N_BUCKETS)]
+        assert [cal["cell_counts"][f] for f in firsts] == [cal["cell_counts"][f + 4] for f in firsts]
+    assert (cal["cell_counts"] >= es.MIN_COUNT).sum() > 300
+
+
+@settings(max_examples=300, deadline=None)
+@given(seat=st.integers(0, 2), dealer=st.integers(0, 2),
+       scores=st.tuples(*[st.integers(-TARGET, TARGET - 1)] * 3),
+       standing=st.sampled_from([0, 3, 4, 5]), forced=st.booleans(),
+       est=st.one_of(st.floats(-1.0, 8.0, allow_nan=False), st.integers(0, 28).map(lambda k: k / 4)))
+def test_the_kernel_call_is_its_twins(tables, rows, seat, dealer, scores, standing, forced, est):
+    forced = forced and standing == 0
+    default = _default_call(est, standing, forced)
+    got = ks.equity_call(rows, 0, seat, dealer, scores, TARGET, standing, forced, est, default)
+    assert got == es.call(tables, seat, dealer, scores, TARGET, standing, forced, est, default)
+    first = es.cell((seat - dealer + 2) % 3, standing, est, 0)
+    for li in range(5):  # each value exactly: the same sums in the same order
+        assert ks.equity_value(rows, 0, first + li, seat, dealer, *scores, TARGET) == es.value(
+            tables, first + li, seat, dealer, scores, TARGET)
+    assert ks.equity_call(rows, 0, seat, dealer, scores, TARGET + 1, standing, forced, est, default) == default
+
+
+def test_one_point_from_the_target_a_safe_bid_beats_the_moon(tables, rows):
+    # the dealer (seat 0, dealer 0: nobody calls after it) at 7 of 8, nothing standing, estimate 4.75: a made 3 wins
+    # the game outright (in every measured hand of the cell), a moon risks -6; the bidder bids 3, not the moon
+    seat, dealer, est = 0, 0, 4.75
+    first = es.cell(2, 0, est, 0)
+    assert min(tables["calibration"]["cell_counts"][first + i] for i in (1, 4)) >= es.MIN_COUNT
+    for scores in [(7, 3, 5), (7, 6, 6), (7, -4, 0)]:
+        v3 = es.value(tables, first + 1, seat, dealer, scores, TARGET)
+        v_moon = es.value(tables, first + 4, seat, dealer, scores, TARGET)
+        assert v3 == 1.0 > v_moon
+        assert ks.equity_call(rows, 0, seat, dealer, scores, TARGET, 0, False, est, 3) == 3
+        assert ks.equity_call(rows, 0, seat, dealer, scores, TARGET, 0, False, est, 6) == 3  # even from a moon
+    # first to call (dealer 2) at 7 of 8 with 5.0, where the thresholds call the moon: 5 is worth more, as the tables
+    # measured it (a moon ends the auction, a 3 can be outbid), and the bidder bids 5
+    seat, dealer, est = 0, 2, 5.0
+    assert _default_call(est, 0, False) == 6
+    first = es.cell(0, 0, est, 0)
+    values = [es.value(tables, first + i, seat, dealer, (7, 0, 0), TARGET) for i in range(5)]
+    assert max(values) == values[3] > values[4]
+    assert ks.equity_call(rows, 0, seat, dealer, (7, 0, 0), TARGET, 0, False, est, 6) == 5
+
+
+def test_one_point_from_the_target_never_the_moon_where_3_is_worth_more(tables, rows):
+    # every position, estimate bucket and pair of other scores, the bidder at 7 of 8 with nothing standing
+    counts = tables["calibration"]["cell_counts"]
+    seen = 0
+    for seat, dealer in ((0, 2), (0, 1), (0, 0)):
+        for b in range(es.N_BUCKETS):
+            est = b * es.BUCKET_WIDTH
+            first = es.cell((seat - dealer + 2) % 3, 0, est, 0)
+            if counts[first + 1] < es.MIN_COUNT:
+                continue
+            for other in ((0, 0), (3, 5), (6, 6), (-8, 7)):
+                scores = (7, *other)
+                v3 = es.value(tables, first + 1, seat, dealer, scores, TARGET)
+                v_moon = es.value(tables, first + 4, seat, dealer, scores, TARGET)
+                if v3 > v_moon:
+                    seen += 1
+                    for default in (0, 3, 6):
+                        assert ks.equity_call(rows, 0, seat, dealer, scores, TARGET, 0, False, est, default) != 6
+    assert seen > 50
+
+
+@pytest.fixture()
+def small_tables(monkeypatch):
+    monkeypatch.setattr(es, "CALIBRATION_HANDS", CAL_HANDS)
+    monkeypatch.setattr(es, "EQUITY_HANDS", EQ_HANDS)
+    monkeypatch.setattr(es, "SEED", 3)
+    es._MEMO.clear()
+    yield
+    es._MEMO.clear()
+
+
+def _games(strategies, threads):
+    """Games to ``TARGET`` of ``strategies`` in the three rotations of (A, B, B), duplicate deals: the kernel's
+    outputs."""
+    runner.set_threads(threads)
+    strat = np.stack([runner.to_vector(GHOST.presets[s], "ghost") for s in strategies])
+    assign = np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]], np.int64)
+    _, _, rules_vec = runner.resolve_run("ghost", 7, None)
+    n_sets, nc = 256, 4
+    out = (np.zeros((n_sets, 2), np.int64), np.zeros((n_sets * 3, kg.GO_WIDTH), np.int64),
+           np.zeros((nc, GHOST.hand_kernels.S_WIDTH), np.int64), np.zeros((nc, 2, kg.ST_WIDTH), np.int64),
+           np.zeros((nc, kg.GA_WIDTH), np.int64))
+    GHOST.drivers.games_chunks(runner.chunk_states(7, 0, nc), 64, n_sets, assign, True, rules_vec, strat, TARGET,
+                               runner.MAX_HANDS_PER_GAME, *out, GHOST.hand_kernels.search_arg(strat))
+    return out
+
+
+def test_the_same_seed_gives_the_same_games_for_one_and_two_threads(small_tables):
+    one, two = _games(("equity", "default"), 1), _games(("equity", "default"), 2)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two))
+    plain = _games(("default", "default"), 2)
+    assert not np.array_equal(one[1], plain[1])  # the bidder changed calls, hence games
+    assert one[0].sum() == plain[0].sum() == 256 * 3  # every game finished, one winner each
+
+
+def test_a_tiebreak_without_an_equity_table_is_one_line(capsys):
+    line = one_error(capsys, "experiment", "equity", "default", "--games", "384", "--rule", "tiebreak=playoff")
+    assert "tiebreak = playoff" in line
+
+
+@pytest.mark.parametrize("value", ["2", "-1", "0.5e9"])
+def test_a_bad_switch_value_is_one_line(capsys, tmp_path, value):
+    path = tmp_path / "eq.toml"
+    path.write_text(f'base = "default"\nbid_equity = {value}\n')
+    line = one_error(capsys, "experiment", str(path), "default", "--games", "384")
+    assert "bid_equity" in line
+
+
+def test_in_independent_hands_the_bidder_calls_by_the_thresholds():
+    # no game score, no tables: the same hands, calls and points as default (the records differ in nothing but
+    # the strategy's parameters, which they do not hold)
+    for rules in (None, {"auction": "until_passes", "stick_the_dealer": True}):
+        assert runner.hand_records(4, 0, 3000, rules, "equity") == runner.hand_records(4, 0, 3000, rules, "default")
