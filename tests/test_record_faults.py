@@ -146,9 +146,9 @@ WRONG_TYPE = st.one_of(st.integers(-3, 3), st.booleans(), GARBAGE.filter(lambda 
 
 
 PLAY_KINDS = ("play", "order", "twice", "not held", "out of turn", "play seat")  # faults inside 'plays'
-KINDS = {"jsonl": ("drop", "type", "seat", "cut", "garbage", "deep", "text", "dd", "call", *PLAY_KINDS),
+KINDS = {"jsonl": ("drop", "type", "seat", "cut", "garbage", "deep", "text", "dd", "call", "auction", *PLAY_KINDS),
          # a Parquet row has every column (a dropped field is a null one), every value of its column's type
-         "parquet": ("seat", "cut", "garbage", "null", "dd", "call", *PLAY_KINDS)}
+         "parquet": ("seat", "cut", "garbage", "null", "dd", "call", "auction", *PLAY_KINDS)}
 EUCHRE_CALLS = ("pass", "order", "C", "S", "D", "H")  # the call names Euchre's records hold (RULES.md)
 MOST_CALLS = 8  # the most calls of a Euchre auction: two rounds of four
 # names near a call and far from one: another variant's calls, other cases, spaces, a card, garbage
@@ -248,6 +248,18 @@ def mutation(draw, valid, fmt: str, reader: str, kind: str):
             r["calls"][k] = [r["calls"][k][0], draw(NOT_A_CALL)]
         else:
             r["calls"] = (r["calls"] * MOST_CALLS)[:draw(st.integers(MOST_CALLS + 1, 3 * MOST_CALLS))]
+    elif kind == "auction":  # Euchre's calls, each a name it holds, one of them not legal at its turn
+        calls = r["calls"]
+        how = draw(st.sampled_from(["seat", "name", "after", "short"] if len(calls) > 1 else ["seat", "name", "after"]))
+        k = draw(st.integers(0, len(calls) - 1))
+        if how == "seat":  # another seat than the one whose turn it is
+            calls[k] = [(calls[k][0] + draw(st.integers(1, 3))) % 4, calls[k][1]]
+        elif how == "name":  # a suit named in round one, the up-card ordered in round two
+            calls[k] = [calls[k][0], draw(st.sampled_from("CSDH")) if k < 4 else "order"]
+        elif how == "after":  # a call after the auction has ended
+            calls.append([(calls[-1][0] + draw(st.integers(0, 3))) % 4, draw(st.sampled_from(EUCHRE_CALLS))])
+        else:  # the auction cut short
+            del calls[draw(st.integers(1, len(calls) - 1)):]
     elif kind == "dd":  # every record with its dd (solved), record i's spoiled
         recs = [dict(x, dd=d) for x, d in zip(recs, _dds(valid))]
         recs[i] = dict(r, dd=draw(DD_BAD[fmt]))
@@ -292,7 +304,7 @@ def test_a_mutated_record_is_refused_by_every_reader(valid, reader, fmt, kind, t
                 assert "'plays'" in line, line  # every reader names the field, whatever reads it
             if kind == "dd":
                 assert "field 'dd" in line, line
-            if kind == "call":
+            if kind in ("call", "auction"):
                 assert "field 'calls'" in line, line
         finally:
             _empty(folder)
