@@ -889,10 +889,13 @@ class FastCheck:
             if self.call_set is not None and not self.call_set.issuperset(bids) \
                     or self.most_calls is not None and len(calls) > self.most_calls:
                 return False
-            if self.auction is not None and auction_verdict(
-                    v, self.rules, dealer, tuple(map(tuple, calls)), self.auction.auction_extra(rec, self.rules),
-                    self.verdicts) is not None:
-                return False  # a call not legal at its turn: the full check names it
+            if self.auction is not None:  # each call legal at its turn (the verdict of an auction seen: a look-up)
+                key = (dealer, tuple(map(tuple, calls)), self.auction.auction_extra(rec, self.rules))
+                got = self.verdicts.get(key, _UNSEEN)
+                if got is _UNSEEN:
+                    got = auction_verdict(v, self.rules, *key, self.verdicts)
+                if got is not None:
+                    return False  # the full check names it
         if seats is None:
             plays = rec["plays"] or []
             if type(plays) is not list or plays and (set(map(type, plays)) != {list} or set(map(len, plays)) != {2}):
@@ -1324,6 +1327,7 @@ def _auction_part(variant):
 
 
 _AUCTION_PARTS: dict = {}
+_UNSEEN = object()  # (an auction without a verdict yet)
 _VERDICTS: dict = {}  # by variant and rules: the verdict of each auction seen (``auction_verdict``)
 MAX_VERDICTS = 1 << 16  # auctions remembered for one variant and rules (then forgotten, and worked out again)
 
