@@ -688,6 +688,7 @@ def check_play(variant, rec: dict, maker, where: str, turns: bool = True, rules:
     if maker is None:
         if plays:
             raise RecordError(f"{where}: field 'plays': a hand thrown in ({cp.maker_field} null) has no plays")
+        check_auction(variant, rules, rec, where, outcome=True)
         return plays, None, frozenset(), {}
     trump_raw = field(rec, "trump", where)
     try:
@@ -712,6 +713,7 @@ def check_play(variant, rec: dict, maker, where: str, turns: bool = True, rules:
         if plays[0][0] != leader:
             raise RecordError(f"{where}: field 'plays' entry 0: seat {plays[0][0]} plays {card_str(plays[0][1])} "
                               f"when it is seat {leader}'s turn (the first lead: {cp.leader_note})")
+    check_auction(variant, rules, rec, where, outcome=True)
     return plays, trump, active, hands
 
 
@@ -1381,11 +1383,17 @@ def auction_key(variant, rec: dict, rules: dict):
     return rec["dealer"], tuple((int(s), n) for s, n in calls), part.auction_extra(rec, rules)
 
 
-def check_auction(variant, rules: dict, rec: dict, where: str) -> None:
-    """RecordError unless each call of the record is legal at its turn and the auction's outcome is the record's
-    (``auction_verdict``)."""
+def check_auction(variant, rules: dict | None, rec: dict, where: str, outcome: bool = False) -> None:
+    """RecordError unless each call of the record is legal at its turn and the calls end where the auction does
+    (``check_record``), or, with ``outcome``, unless the auction's outcome is the record's maker, trump, bid or
+    swap (``check_play``, once the plays are checked: a field missing or plays that do not fit a hand thrown in
+    are named as such first). ``rules``: the record's rule options (None: resolved from its ``rules`` field)."""
+    if rules is None:
+        from bower.sim.rules import resolve
+
+        rules = resolve(variant, {k: v for k, v in (rec.get("rules") or {}).items() if v is not None})
     key = auction_key(variant, rec, rules)
     if key is not None:
         bad = auction_verdict(variant, rules, *key)
-        if bad is not None:
+        if bad is not None and bad.startswith("field 'calls'") != outcome:
             raise RecordError(f"{where}: {bad}")

@@ -972,10 +972,6 @@ AUCTION_CASES = {
     ("ghost", "a stuck dealer passes"): (lambda r: [[1, "pass"], [2, "pass"], [3, "pass"]], {},
                                          "entry 2: seat {3} calls 'pass' with no bid standing, the dealer stuck "
                                          "(stick_the_dealer), where the rules allow 3, 4, 5, moon"),
-    ("ghost", "a swap without a turn"): (lambda r: [[1, "moon"]], {"swap": 2, "maker": 1, "bid": 6},
-                                         "field 'swap' is {2}, but it had no turn to swap at"),
-    ("ghost", "a maker not the calls'"): (lambda r: [[1, "3"], [2, "pass"], [3, "pass"]], {"maker": 2, "bid": 3},
-                                          "field 'maker' is {2}, but the calls make seat {1} the maker"),
     ("hasenpfeffer", "a bid below the standing bid"): (lambda r: [[1, "3"], [2, "2"]], {},
                                                        "entry 1: seat {2} calls '2' over the standing bid 3, where "
                                                        "the rules allow pass, 4, 5, 6"),
@@ -1036,6 +1032,46 @@ def _bower_subprocess(args: list) -> tuple:
     p = subprocess.run([sys.executable, "-c", "from bower.sim.cli import main; main()", *args],
                        capture_output=True, text=True, timeout=600, cwd=ROOT)
     return p.stdout, p.returncode, [ln for ln in p.stderr.splitlines() if not ln.startswith("bower: compiling")]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_an_auction_whose_outcome_is_not_the_records_is_refused_by_every_reader(tmp_path, fmt):
+    # Ghost Hand: the calls of a hand played, legal each at its turn, make another seat the maker (its bid as
+    # the record's, the others passing): every reader names the maker field, once the plays are checked
+    run = tmp_path / "run"
+    run.mkdir()
+    recs, schema = _auction_run("ghost", run)
+    recs = _copy(recs)
+    i = next(k for k, r in enumerate(recs) if r["maker"] is not None and r["bid"] != 6)
+    r = recs[i]
+    other = (r["maker"] + 1) % 3
+    r["calls"] = [[(r["dealer"] + p) % 3, str(r["bid"]) if (r["dealer"] + p) % 3 == other else "pass"]
+                  for p in (1, 2, 3)]
+    folder = tmp_path / "f"
+    folder.mkdir()
+    path = _write(str(folder), recs, fmt, schema)
+    want = (f"bower: error: {path}: record {i}{f' (line {i + 1})' if fmt == 'jsonl' else ''}: field 'maker' is "
+            f"{r['maker']}, but the calls make seat {other} the maker")
+    for reader in DD_READERS:
+        assert _line_of(reader, path, str(folder)) == want, reader
+
+
+@pytest.mark.parametrize("rules, extra, words", [
+    ({}, (2, 0, 6), "field 'swap' is 2, but it had no turn to swap at"),  # seat 0 (position 1) mooned: 2 had none
+    ({"swap": "none"}, (1, 0, 6), "field 'swap' is 1, but the rule swap is none"),
+])
+def test_a_swap_is_made_at_the_seats_first_turn(rules, extra, words):
+    # Ghost Hand's swap is made at a seat's first turn, before its call, once a deal: a record naming a seat
+    # that had no turn (or under swap = none) is refused; the check is the variant's own (calls_fault)
+    from bower.sim.rules import resolve
+    from bower.sim.variants import get_variant
+    from bower.sim.variants.ghost.records import calls_fault
+
+    v = get_variant("ghost")
+    got = calls_fault(2, ((0, "moon"),), extra, resolve(v, rules))  # dealer 2: seat 0 is position 1
+    assert got is not None and got.startswith(words), got
+    assert calls_fault(2, ((0, "pass"), (1, "moon")), (1, 1, 6), resolve(v, {})) is None  # 1's first turn
+    assert calls_fault(2, ((0, "moon"),), (0, 0, 6), resolve(v, {})) is None  # 0 swapped, then mooned
 
 
 @pytest.mark.parametrize("variant", sorted(AUCTION_RULES))
