@@ -529,6 +529,7 @@ def check_record(rec, where: str, variant=None, required=()) -> tuple:
     check_start(rec, where, variant)
     if rec.get("dd") is not None:
         check_dd(rec["dd"], where, cp.hand_size)
+    check_auction(variant, rules, rec, where)
     return variant, rules, rec, maker
 
 
@@ -687,6 +688,7 @@ def check_play(variant, rec: dict, maker, where: str, turns: bool = True, rules:
     if maker is None:
         if plays:
             raise RecordError(f"{where}: field 'plays': a hand thrown in ({cp.maker_field} null) has no plays")
+        check_auction(variant, rules, rec, where, outcome=True)
         return plays, None, frozenset(), {}
     trump_raw = field(rec, "trump", where)
     try:
@@ -711,6 +713,7 @@ def check_play(variant, rec: dict, maker, where: str, turns: bool = True, rules:
         if plays[0][0] != leader:
             raise RecordError(f"{where}: field 'plays' entry 0: seat {plays[0][0]} plays {card_str(plays[0][1])} "
                               f"when it is seat {leader}'s turn (the first lead: {cp.leader_note})")
+    check_auction(variant, rules, rec, where, outcome=True)
     return plays, trump, active, hands
 
 
@@ -783,6 +786,8 @@ class FastCheck:
         self.vector: dict = {}  # what records_vector.batch_ok works out once for the file (records_vector._consts)
         self.call_names, self.most_calls = call_names(variant, rules)  # (None: not known, not checked)
         self.call_set = frozenset(self.call_names) if self.call_names is not None else None
+        self.auction = _auction_part(variant)  # the variant's auction check (None: it has none)
+        self.verdicts = verdicts(variant, rules)
 
     def ok(self, rec) -> bool:
         """Whether ``rec`` certainly passes the full check (False: let the full check decide and say why)."""
@@ -886,6 +891,13 @@ class FastCheck:
             if self.call_set is not None and not self.call_set.issuperset(bids) \
                     or self.most_calls is not None and len(calls) > self.most_calls:
                 return False
+            if self.auction is not None:  # each call legal at its turn (the verdict of an auction seen: a look-up)
+                key = (dealer, tuple(map(tuple, calls)), self.auction.auction_extra(rec, self.rules))
+                got = self.verdicts.get(key, _UNSEEN)
+                if got is _UNSEEN:
+                    got = auction_verdict(v, self.rules, *key, self.verdicts)
+                if got is not None:
+                    return False  # the full check names it
         if seats is None:
             plays = rec["plays"] or []
             if type(plays) is not list or plays and (set(map(type, plays)) != {list} or set(map(len, plays)) != {2}):
@@ -1264,3 +1276,124 @@ def check_jsonl(path, required: bool = True, block: int = JSONL_BLOCK) -> int:
     if n == 0:
         raise _records_error(f"{path} holds no records")
     return n
+
+
+# ---- the auction: each call legal at its turn ----------------------------------------------------
+
+
+def replay_auction(state, calls, in_auction, action, word, context, before=None):
+    """The first call of ``calls`` the rules do not allow at its turn, as ``(entry, reason)``, else None.
+
+    ``state``: a game API state (``bower.sim.game``) at the auction's first
+    turn; each ``(seat, name)`` of ``calls`` is taken in turn through it, so
+    whose turn it is and what may be called then are the game's own rules.
+    ``in_auction(state)``: whether a call is awaited; ``action(state, name)``:
+    the action a call's name stands for then (None: no such call);
+    ``word(state, action)``: a legal action's name as records write it;
+    ``context(state)``: where the auction stands, in words (``in round
+    two``); ``before(state)``: a variant's own step before each call (Ghost
+    Hand's swap decision). The state is left after the calls.
+    """
+    for k, (s, name) in enumerate(calls):
+        if before is not None:
+            before(state)
+        if not in_auction(state):
+            return k, f"seat {s} calls {name!r} after the auction has ended"
+        turn = state.current_player()
+        if s != turn:
+            return k, f"seat {s} calls {name!r} out of turn (it is seat {turn}'s turn {context(state)})"
+        legal = state.legal_actions()
+        a = action(state, name)
+        if a not in legal:
+            allowed = ", ".join(word(state, x) for x in legal)
+            return k, f"seat {s} calls {name!r} {context(state)}, where the rules allow {allowed}"
+        state.apply_action(a)
+    if before is not None:
+        before(state)
+    return None
+
+
+def _auction_part(variant):
+    """The auction check of a variant's records module (``calls_fault``, ``auction_extra``, ``batch_auction_extra``,
+    ``AUCTION_BITS``), or None when it has none."""
+    got = _AUCTION_PARTS.get(variant.name)
+    if got is None:
+        import importlib
+
+        try:
+            mod = importlib.import_module(variant.row_to_dict.__module__)
+        except (ImportError, AttributeError):
+            mod = None
+        got = _AUCTION_PARTS[variant.name] = mod if mod is not None and hasattr(mod, "calls_fault") else False
+    return got or None
+
+
+_AUCTION_PARTS: dict = {}
+_UNSEEN = object()  # (an auction without a verdict yet)
+_VERDICTS: dict = {}  # by variant and rules: the verdict of each auction seen (``auction_verdict``)
+MAX_VERDICTS = 1 << 16  # auctions remembered for one variant and rules (then forgotten, and worked out again)
+
+
+def verdicts(variant, rules: dict) -> dict:
+    """The verdicts of the auctions seen under ``variant`` and ``rules`` (``auction_verdict``), by auction."""
+    try:
+        rkey = (variant.name, tuple(sorted(rules.items())))
+        memo = _VERDICTS.get(rkey)
+    except TypeError:  # (a rule option's value not hashable: not kept)
+        rkey, memo = None, None
+    if memo is None:
+        memo = {}
+        if rkey is not None and len(_VERDICTS) < 256:
+            _VERDICTS[rkey] = memo
+    return memo
+
+
+def auction_verdict(variant, rules: dict, dealer: int, calls: tuple, extra: tuple, memo: dict | None = None) \
+        -> str | None:
+    """What is wrong with an auction (a record's dealer, ``calls`` as ``(seat, name)`` pairs and the variant's
+    ``auction_extra``), in words naming the field (``field 'calls' entry 3: seat 2 calls 'order' in round two,
+    ...``); None when every call is legal at its turn and the auction's outcome is the record's.
+
+    The variant's ``calls_fault`` replays the auction through the game API; each distinct auction is worked out
+    once (kept by variant and rules: ``verdicts``, or ``memo`` when given), so a file's records cost one look-up
+    each.
+    """
+    part = _auction_part(variant)
+    if part is None or not calls:
+        return None  # (no calls given: the auction is not recorded)
+    if memo is None:
+        memo = verdicts(variant, rules)
+    key = (dealer, calls, extra)
+    if key in memo:
+        return memo[key]
+    got = part.calls_fault(dealer, calls, extra, rules)
+    if len(memo) >= MAX_VERDICTS:
+        memo.clear()
+    memo[key] = got
+    return got
+
+
+def auction_key(variant, rec: dict, rules: dict):
+    """``(dealer, calls, extra)`` of a record for ``auction_verdict`` (its fields checked already), or None when the
+    variant has no auction check or the record gives no ``calls``."""
+    part = _auction_part(variant)
+    calls = rec.get("calls")
+    if part is None or not calls:
+        return None
+    return rec["dealer"], tuple((int(s), n) for s, n in calls), part.auction_extra(rec, rules)
+
+
+def check_auction(variant, rules: dict | None, rec: dict, where: str, outcome: bool = False) -> None:
+    """RecordError unless each call of the record is legal at its turn and the calls end where the auction does
+    (``check_record``), or, with ``outcome``, unless the auction's outcome is the record's maker, trump, bid or
+    swap (``check_play``, once the plays are checked: a field missing or plays that do not fit a hand thrown in
+    are named as such first). ``rules``: the record's rule options (None: resolved from its ``rules`` field)."""
+    if rules is None:
+        from bower.sim.rules import resolve
+
+        rules = resolve(variant, {k: v for k, v in (rec.get("rules") or {}).items() if v is not None})
+    key = auction_key(variant, rec, rules)
+    if key is not None:
+        bad = auction_verdict(variant, rules, *key)
+        if bad is not None and bad.startswith("field 'calls'") != outcome:
+            raise RecordError(f"{where}: {bad}")

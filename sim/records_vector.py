@@ -140,6 +140,20 @@ def _pairs(lists, names, n_seats: int):
     return lengths, seats, values
 
 
+def token_codes(arr, names) -> np.ndarray | None:
+    """A string column's values as their positions in ``names`` (int64 numpy), -1 for a null or another string;
+    None when the column is not of strings."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not pa.types.is_string(plain_type(arr.type)):
+        return None
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.cast(arr.type.value_type)
+    idx = pc.index_in(arr, value_set=pa.array(list(names), pa.string()))
+    return np.asarray(pc.fill_null(idx, -1).to_numpy(zero_copy_only=False), np.int64)
+
+
 def _seat_names(n_seats: int) -> tuple:
     """The seats ``"0"`` .. ``"n_seats - 1"`` as strings."""
     return tuple(str(s) for s in range(n_seats))
@@ -633,6 +647,8 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
         return False
     rows = np.flatnonzero(played)
     b.played, b.rows, b.maker, b.dealer = played, rows, maker, dealer
+    if "calls" in schema.names and not auction_ok(b, calls):
+        return False
     got = play(b)  # the variant's own rules: (seats in play, hands at the first lead, first leader) of each hand played
     if got is None:
         return False
@@ -682,4 +698,101 @@ def batch_ok(fast, batch, marked: bool = False) -> bool:
         turn = after[mask[:, None, None], s3[:, :, :-1]]  # the seat after each card's, among those in play
         if not ((s3[:, 1:, 0] == winner[:, :-1]).all() and (s3[:, :, 1:] == turn).all()):
             return False
+    return True
+
+
+def _auction_keys(lengths: np.ndarray, codes: np.ndarray, head: np.ndarray, head_bits: int, code_bits: int,
+                  most: int) -> np.ndarray:
+    """One key a row, (rows, words) of int64, laid out the same for every batch of a file: ``head`` (each row's
+    dealer and auction extras, packed in ``head_bits``), then its call codes (each 1 .. 2 ** code_bits - 1, at
+    most ``most`` a row) packed in bits above it when all fit in one word, else as many to a word as fit."""
+    n = len(lengths)
+    starts = np.cumsum(lengths) - lengths
+    pos = np.arange(len(codes)) - np.repeat(starts, lengths)
+    if head_bits + most * code_bits <= 62:  # one word a row
+        out = head.copy()
+        some = lengths > 0
+        if len(codes):  # (the codes' bits do not overlap: their sum is their or)
+            out[some] |= np.add.reduceat(codes.astype(np.int64) << (head_bits + pos * code_bits), starts[some])
+        return out[:, None]
+    per = 62 // code_bits
+    out = np.zeros((n, 1 + -(-most // per)), np.int64)
+    out[:, 0] = head
+    if len(codes):
+        flat = np.repeat(np.arange(n), lengths) * out.shape[1] + 1 + pos // per
+        at = np.concatenate(([0], np.flatnonzero(np.diff(flat)) + 1))
+        out.reshape(-1)[flat[at]] = np.add.reduceat(codes.astype(np.int64) << (pos % per * code_bits), at)
+    return out
+
+
+def auction_ok(b, calls) -> bool:
+    """Whether every record of a batch has an auction its variant's check passes (``records_check.auction_verdict``):
+    each call legal at its turn, the auction's outcome the record's. ``calls``: the batch's ``calls`` as
+    (lengths, seats, value codes) (``_pairs``).
+
+    Auctions repeat: each record's (dealer, calls, the variant's ``batch_auction_extra``) is packed in a key,
+    the distinct keys found (``np.unique``) and each key not seen before in the file replayed once through the
+    game API; the keys passed are kept (``fast.vector``), so a file costs a look-up per distinct auction.
+    """
+    from bower.sim.records_check import auction_verdict
+
+    fast = b.fast
+    part = fast.auction
+    if part is None:
+        return True
+    if calls is None or fast.call_names is None or fast.most_calls is None:
+        return False
+    lengths, seats, values = calls
+    extra = part.batch_auction_extra(b)
+    if extra is None:
+        return False
+    names = fast.call_names
+    codes = seats.astype(np.int64) * len(names) + values.astype(np.int64) + 1
+    code_bits = int(fast.cp.seats * len(names)).bit_length()
+    head, shift = b.dealer.astype(np.int64), int(fast.variant.players - 1).bit_length()
+    for x, bits in zip(extra, part.AUCTION_BITS):
+        x = np.asarray(x, np.int64)
+        if len(x) and (x.min() < -1 or x.max() + 1 >= 1 << bits):
+            return False
+        head = head | (x + 1) << shift
+        shift += bits
+    if len(lengths) and lengths.max() > fast.most_calls:
+        return False
+    keys = _auction_keys(lengths, codes, head, shift, code_bits, fast.most_calls)
+    known = _consts(fast)
+    good = known.setdefault("auctions", set())
+    if keys.shape[1] == 1:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        keys = keys[:, 0]
+        if good:  # (a hash look-up of each key among those passed: quicker than finding the distinct keys)
+            if len(known.get("auction_keys", ())) != len(good):
+                known["auction_keys"] = pa.array(sorted(good), pa.int64())
+            found = pc.index_in(pa.array(keys), value_set=known["auction_keys"])
+            if not found.null_count:
+                return True
+            rows = np.flatnonzero(~np.asarray(found.is_valid().to_numpy(zero_copy_only=False), bool))
+            keys = keys[rows]  # only the keys not seen before
+        else:
+            rows = None
+        distinct, first = np.unique(keys, return_index=True)
+        distinct = distinct.tolist()
+        if rows is not None:
+            first = rows[first]
+    else:
+        rows_view = np.ascontiguousarray(keys).view(np.dtype((np.void, keys.shape[1] * 8))).ravel()
+        distinct, first = np.unique(rows_view, return_index=True)
+        distinct = [x.tobytes() for x in distinct]
+    starts = np.cumsum(lengths) - lengths
+    for key, r in zip(distinct, first.tolist()):
+        if key in good:
+            continue
+        a, z = int(starts[r]), int(starts[r] + lengths[r])
+        auction = tuple((int(s), names[int(c)]) for s, c in zip(seats[a:z], values[a:z]))
+        if auction_verdict(fast.variant, fast.rules, int(b.dealer[r]), auction, tuple(int(x[r]) for x in extra),
+                           fast.verdicts) is not None:
+            return False
+        if len(good) < 1 << 16:
+            good.add(key)
     return True

@@ -146,9 +146,9 @@ WRONG_TYPE = st.one_of(st.integers(-3, 3), st.booleans(), GARBAGE.filter(lambda 
 
 
 PLAY_KINDS = ("play", "order", "twice", "not held", "out of turn", "play seat")  # faults inside 'plays'
-KINDS = {"jsonl": ("drop", "type", "seat", "cut", "garbage", "deep", "text", "dd", "call", *PLAY_KINDS),
+KINDS = {"jsonl": ("drop", "type", "seat", "cut", "garbage", "deep", "text", "dd", "call", "auction", *PLAY_KINDS),
          # a Parquet row has every column (a dropped field is a null one), every value of its column's type
-         "parquet": ("seat", "cut", "garbage", "null", "dd", "call", *PLAY_KINDS)}
+         "parquet": ("seat", "cut", "garbage", "null", "dd", "call", "auction", *PLAY_KINDS)}
 EUCHRE_CALLS = ("pass", "order", "C", "S", "D", "H")  # the call names Euchre's records hold (RULES.md)
 MOST_CALLS = 8  # the most calls of a Euchre auction: two rounds of four
 # names near a call and far from one: another variant's calls, other cases, spaces, a card, garbage
@@ -248,6 +248,18 @@ def mutation(draw, valid, fmt: str, reader: str, kind: str):
             r["calls"][k] = [r["calls"][k][0], draw(NOT_A_CALL)]
         else:
             r["calls"] = (r["calls"] * MOST_CALLS)[:draw(st.integers(MOST_CALLS + 1, 3 * MOST_CALLS))]
+    elif kind == "auction":  # Euchre's calls, each a name it holds, one of them not legal at its turn
+        calls = r["calls"]
+        how = draw(st.sampled_from(["seat", "name", "after", "short"] if len(calls) > 1 else ["seat", "name", "after"]))
+        k = draw(st.integers(0, len(calls) - 1))
+        if how == "seat":  # another seat than the one whose turn it is
+            calls[k] = [(calls[k][0] + draw(st.integers(1, 3))) % 4, calls[k][1]]
+        elif how == "name":  # a suit named in round one, the up-card ordered in round two
+            calls[k] = [calls[k][0], draw(st.sampled_from("CSDH")) if k < 4 else "order"]
+        elif how == "after":  # a call after the auction has ended
+            calls.append([(calls[-1][0] + draw(st.integers(0, 3))) % 4, draw(st.sampled_from(EUCHRE_CALLS))])
+        else:  # the auction cut short
+            del calls[draw(st.integers(1, len(calls) - 1)):]
     elif kind == "dd":  # every record with its dd (solved), record i's spoiled
         recs = [dict(x, dd=d) for x, d in zip(recs, _dds(valid))]
         recs[i] = dict(r, dd=draw(DD_BAD[fmt]))
@@ -292,7 +304,7 @@ def test_a_mutated_record_is_refused_by_every_reader(valid, reader, fmt, kind, t
                 assert "'plays'" in line, line  # every reader names the field, whatever reads it
             if kind == "dd":
                 assert "field 'dd" in line, line
-            if kind == "call":
+            if kind in ("call", "auction"):
                 assert "field 'calls'" in line, line
         finally:
             _empty(folder)
@@ -882,3 +894,240 @@ def test_the_quick_checks_pass_no_bad_call(tmp_path, variant):
         row = dict(rows[30], calls=[[str(s), c] for s, c in calls])
         spoiled = pa.RecordBatch.from_pylist([rows[0], row], schema=schema)
         assert not fast_pq.ok_batch(spoiled) and not batch_ok(fast_pq, spoiled), calls
+
+
+# ---------------------------------------------------------------- calls: each legal at its turn
+
+# the rule options the auction cases below are made under (a stuck dealer, Hasenpfeffer's final pass)
+AUCTION_RULES = {
+    "euchre": {"stick_the_dealer": True},
+    "cutthroat": {"stick_the_dealer": True},
+    "ghost": {"stick_the_dealer": True},
+    "hasenpfeffer": {"pass_is_final": True},
+}
+
+
+def _auction_run(variant: str, folder) -> tuple:
+    """(JSON records, Parquet schema) of ``simulate --variant VARIANT --strategy random --hands 12 --seed 5`` under
+    ``AUCTION_RULES``."""
+    key = ("auction", variant)
+    if key not in _RUNS:
+        runner.simulate(variant=variant, hands=12, seed=5, rules=AUCTION_RULES[variant], strategy="random",
+                        records_path=str(folder / "a.jsonl"))
+        runner.simulate(variant=variant, hands=12, seed=5, rules=AUCTION_RULES[variant], strategy="random",
+                        records_path=str(folder / "a.parquet"))
+        recs = [json.loads(line) for line in (folder / "a.jsonl").read_text().splitlines()]
+        schema = pq.read_schema(folder / "a.parquet")
+        derived = set((read_meta(str(folder / "a.parquet")) or {}).get("derived_columns") or [])
+        _RUNS[key] = recs, pa.schema([f for f in schema if f.name not in derived])
+    return _RUNS[key]
+
+
+def _up(r) -> str:
+    return r["upcard"][-1]
+
+
+def _other_suit(r) -> str:
+    return next(s for s in "CSDH" if s != _up(r))
+
+
+# (variant, case) -> (the calls of a record whose dealer is seat d, as [position, call] (position 1 is the dealer's
+# left), the fields changed beside, the reason each reader gives, {N}: the calls' first entry at fault)
+AUCTION_CASES = {
+    ("euchre", "order in round two"): (lambda r: [[p, "pass"] for p in (1, 2, 3, 4)] + [[1, "order"]], {},
+                                       "entry 4: seat {1} calls 'order' in round two, where the rules allow "
+                                       "pass, {others}"),
+    ("euchre", "a suit in round one"): (lambda r: [[1, _other_suit(r)]], {},
+                                        "entry 0: seat {1} calls '{other}' in round one, where the rules allow "
+                                        "pass, order"),
+    ("euchre", "the up-card's suit named"): (lambda r: [[p, "pass"] for p in (1, 2, 3, 4)] + [[1, _up(r)]], {},
+                                             "entry 4: seat {1} calls '{up}' in round two"),
+    ("euchre", "out of turn"): (lambda r: [[2, "pass"]], {},
+                                "entry 0: seat {2} calls 'pass' out of turn (it is seat {1}'s turn in round one)"),
+    ("euchre", "after the auction"): (lambda r: [[1, "order"], [2, "pass"]], {},
+                                      "entry 1: seat {2} calls 'pass' after the auction has ended"),
+    ("euchre", "a stuck dealer passes"): (lambda r: [[p, "pass"] for p in (1, 2, 3, 4, 1, 2, 3, 4)], {},
+                                          "entry 7: seat {4} calls 'pass' in round two, the dealer stuck "
+                                          "(stick_the_dealer), where the rules allow {others}"),
+    ("euchre", "calls cut short"): (lambda r: [[1, "pass"], [2, "pass"]], {},
+                                    "'calls' ends after 2 call(s), before the auction does (seat {3}'s turn in "
+                                    "round one)"),
+    ("cutthroat", "take by position 1"): (lambda r: [[1, "take"]], {},
+                                          "entry 0: seat {1} calls 'take' in round one, where the rules allow "
+                                          "pass, order"),
+    ("cutthroat", "order in round two"): (lambda r: [[1, "pass"], [2, "pass"], [3, "pass"], [1, "order"]], {},
+                                          "entry 3: seat {1} calls 'order' in round two"),
+    ("cutthroat", "a stuck dealer passes"): (lambda r: [[p, "pass"] for p in (1, 2, 3, 1, 2, 3)], {},
+                                             "entry 5: seat {3} calls 'pass' in round two, the dealer stuck "
+                                             "(stick_the_dealer)"),
+    ("cutthroat", "two calls by one seat"): (lambda r: [[1, "pass"], [1, "pass"]], {},
+                                             "entry 1: seat {1} calls 'pass' out of turn (it is seat {2}'s turn"),
+    ("ghost", "a bid not above the standing bid"): (lambda r: [[1, "4"], [2, "3"]], {},
+                                                    "entry 1: seat {2} calls '3' over the standing bid 4, where "
+                                                    "the rules allow pass, 5, moon"),
+    ("ghost", "a call after a moon"): (lambda r: [[1, "moon"], [2, "pass"]], {},
+                                       "entry 1: seat {2} calls 'pass' after the auction has ended"),
+    ("ghost", "a second lap"): (lambda r: [[1, "3"], [2, "pass"], [3, "pass"], [1, "4"]], {},
+                                "entry 3: seat {1} calls '4' after the auction has ended"),
+    ("ghost", "a stuck dealer passes"): (lambda r: [[1, "pass"], [2, "pass"], [3, "pass"]], {},
+                                         "entry 2: seat {3} calls 'pass' with no bid standing, the dealer stuck "
+                                         "(stick_the_dealer), where the rules allow 3, 4, 5, moon"),
+    ("hasenpfeffer", "a bid below the standing bid"): (lambda r: [[1, "3"], [2, "2"]], {},
+                                                       "entry 1: seat {2} calls '2' over the standing bid 3, where "
+                                                       "the rules allow pass, 4, 5, 6"),
+    ("hasenpfeffer", "a call after the top bid"): (lambda r: [[1, "6"], [2, "pass"]], {},
+                                                   "entry 1: seat {2} calls 'pass' after the auction has ended"),
+    ("hasenpfeffer", "a call after a final pass"): (lambda r: [[1, "pass"], [2, "2"], [3, "pass"], [4, "pass"],
+                                                               [1, "3"]], {},
+                                                    "entry 4: seat {1} calls '3' after the auction has ended"),
+}
+
+
+def _auction_record(variant: str, case: str, folder) -> tuple:
+    """(records with record 1's auction spoiled as ``AUCTION_CASES`` says, the schema, the reason expected)."""
+    recs, schema = _auction_run(variant, folder)
+    recs = _copy(recs)
+    make, fields, reason = AUCTION_CASES[variant, case]
+    r = recs[1]
+    n = 3 if variant in ("ghost", "cutthroat") else 4
+    seat = {p: (r["dealer"] + p) % n for p in range(1, n + 1)}
+    up = _up(r) if "upcard" in r else None
+    r["calls"] = [[seat[p], c] for p, c in make(r)]
+    r.update({k: seat[x] if k in ("maker", "swap") else x for k, x in fields.items()})  # (maker, swap: positions)
+    for p, s in seat.items():
+        reason = reason.replace("{%d}" % p, str(s))
+    if up is not None:
+        reason = reason.replace("{up}", up).replace("{other}", _other_suit(r))
+        reason = reason.replace("{others}", ", ".join(s for s in "CSDH" if s != up))
+    return recs, schema, reason
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+@pytest.mark.parametrize("variant, case", sorted(AUCTION_CASES))
+def test_a_call_not_legal_at_its_turn_is_refused_by_every_reader_in_the_same_line(tmp_path, variant, case, fmt):
+    # issue 33: the readers checked the calls' names and count, not the auction's order (Euchre's order in round
+    # two, a call out of turn or after the auction, a bid not above the standing one, a stuck dealer's pass were
+    # read without a word); the shared check replays each auction through the game API and names the first call
+    # the rules do not allow at its turn, in one line, for every reader, nothing written
+    run = tmp_path / "run"
+    run.mkdir()
+    recs, schema, reason = _auction_record(variant, case, run)
+    folder = tmp_path / "f"
+    folder.mkdir()
+    path = _write(str(folder), recs, fmt, schema)
+    head = f"bower: error: {path}: record 1{' (line 2)' if fmt == 'jsonl' else ''}: "
+    lines = {reader: _line_of(reader, path, str(folder)) for reader in DD_READERS}
+    want = lines["read_records"]
+    assert want.startswith(head) and reason in want, (want, reason)
+    if reason.startswith("entry") or reason.startswith("'calls'"):
+        assert want.startswith(head + "field 'calls'"), want
+    assert all(line == want for line in lines.values()), lines
+    _, code, err = _bower_subprocess(["replay", path]) if (variant, fmt) == ("euchre", "jsonl") \
+        and case == "order in round two" else (None, 2, [want])
+    assert code == 2 and err == [want], err
+
+
+def _bower_subprocess(args: list) -> tuple:
+    """(stdout, status, stderr lines without the compile notice) of ``bower ARGS`` in a process of its own."""
+    p = subprocess.run([sys.executable, "-c", "from bower.sim.cli import main; main()", *args],
+                       capture_output=True, text=True, timeout=600, cwd=ROOT)
+    return p.stdout, p.returncode, [ln for ln in p.stderr.splitlines() if not ln.startswith("bower: compiling")]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_an_auction_whose_outcome_is_not_the_records_is_refused_by_every_reader(tmp_path, fmt):
+    # Ghost Hand: the calls of a hand played, legal each at its turn, make another seat the maker (its bid as
+    # the record's, the others passing): every reader names the maker field, once the plays are checked
+    run = tmp_path / "run"
+    run.mkdir()
+    recs, schema = _auction_run("ghost", run)
+    recs = _copy(recs)
+    i = next(k for k, r in enumerate(recs) if r["maker"] is not None and r["bid"] != 6)
+    r = recs[i]
+    other = (r["maker"] + 1) % 3
+    r["calls"] = [[(r["dealer"] + p) % 3, str(r["bid"]) if (r["dealer"] + p) % 3 == other else "pass"]
+                  for p in (1, 2, 3)]
+    folder = tmp_path / "f"
+    folder.mkdir()
+    path = _write(str(folder), recs, fmt, schema)
+    want = (f"bower: error: {path}: record {i}{f' (line {i + 1})' if fmt == 'jsonl' else ''}: field 'maker' is "
+            f"{r['maker']}, but the calls make seat {other} the maker")
+    for reader in DD_READERS:
+        assert _line_of(reader, path, str(folder)) == want, reader
+
+
+@pytest.mark.parametrize("rules, extra, words", [
+    ({}, (2, 0, 6), "field 'swap' is 2, but it had no turn to swap at"),  # seat 0 (position 1) mooned: 2 had none
+    ({"swap": "none"}, (1, 0, 6), "field 'swap' is 1, but the rule swap is none"),
+])
+def test_a_swap_is_made_at_the_seats_first_turn(rules, extra, words):
+    # Ghost Hand's swap is made at a seat's first turn, before its call, once a deal: a record naming a seat
+    # that had no turn (or under swap = none) is refused; the check is the variant's own (calls_fault)
+    from bower.sim.rules import resolve
+    from bower.sim.variants import get_variant
+    from bower.sim.variants.ghost.records import calls_fault
+
+    v = get_variant("ghost")
+    got = calls_fault(2, ((0, "moon"),), extra, resolve(v, rules))  # dealer 2: seat 0 is position 1
+    assert got is not None and got.startswith(words), got
+    assert calls_fault(2, ((0, "pass"), (1, "moon")), (1, 1, 6), resolve(v, {})) is None  # 1's first turn
+    assert calls_fault(2, ((0, "moon"),), (0, 0, 6), resolve(v, {})) is None  # 0 swapped, then mooned
+
+
+@pytest.mark.parametrize("variant", sorted(AUCTION_RULES))
+def test_the_quick_checks_pass_no_call_out_of_its_turn(tmp_path, variant):
+    # the quick paths (FastCheck record by record and column-wise, records_vector.batch_ok, in Parquet and in a
+    # JSONL block) leave a record whose auction the rules do not allow to the full check; the records as written
+    # pass them all
+    from bower.sim.records_check import FastCheck, check_record
+    from bower.sim.records_vector import batch_ok, covers
+
+    recs, schema = _auction_run(variant, tmp_path)
+    rows = [dict(r, calls=[[str(s), c] for s, c in r["calls"]], plays=[[str(s), c] for s, c in r["plays"]])
+            for r in recs]
+    v, rules, _, _ = check_record(recs[0], "record 0")
+    need = tuple(sorted(v.record_fields))
+    fast, fast_pq = FastCheck(v, recs[0], rules, need), FastCheck(v, rows[0], rules, need)
+    batch = pa.RecordBatch.from_pylist(rows, schema=schema)
+    assert all(fast.ok_many(recs)) and fast_pq.ok_batch(batch) and batch_ok(fast_pq, batch) == covers(v)
+    for (name, case) in AUCTION_CASES:
+        if name != variant:
+            continue
+        bad, _, _ = _auction_record(variant, case, tmp_path)
+        assert fast.ok_many([bad[1]]) == [False], case
+        row = dict(bad[1], calls=[[str(s), c] for s, c in bad[1]["calls"]],
+                   plays=[[str(s), c] for s, c in bad[1]["plays"]])
+        spoiled = pa.RecordBatch.from_pylist([rows[0], row], schema=schema)
+        assert not fast_pq.ok_batch(spoiled) and not batch_ok(fast_pq, spoiled), case
+
+
+# every kind of auction the simulators play, under the rule options that change it: all accepted by every reader
+VALID_AUCTIONS = [
+    ("euchre", {}),
+    ("euchre", {"stick_the_dealer": True, "loner_lead": "loner", "canadian": True, "allow_lone_defender": True,
+                "discard_up": True}),
+    ("cutthroat", {}),
+    ("cutthroat", {"stick_the_dealer": True, "allow_turned_down_suit": True, "dealer_pickup": "mandatory",
+                   "maker_alone": "disabled"}),
+    ("ghost", {}),
+    ("ghost", {"auction": "until_passes", "stick_the_dealer": True}),
+    ("ghost", {"auction": "until_passes", "swap": "none"}),
+    ("hasenpfeffer", {}),
+    ("hasenpfeffer", {"pass_is_final": True, "bidding": "pepper"}),
+    ("hasenpfeffer", {"all_pass": "redeal", "widow": "dead", "first_lead": "bidder", "bidding": "pepper"}),
+]
+
+
+@pytest.mark.parametrize("variant, rules", VALID_AUCTIONS, ids=lambda x: x if isinstance(x, str) else
+                         ",".join(f"{k}={v}" for k, v in x.items()) or "defaults")
+def test_every_auction_the_simulators_play_is_read_by_every_reader(tmp_path, variant, rules):
+    # random players make every kind of auction (a seat's every legal call); the records they write, JSONL and
+    # Parquet, are read back whole by read_records, replay and analyze
+    for ext in ("jsonl", "parquet"):
+        path = str(tmp_path / f"r.{ext}")
+        runner.simulate(variant=variant, hands=300, seed=7, rules=rules, strategy="random", records_path=path)
+        assert len(bower.read_records(path)) == 300
+        readers = (["replay", path], ["analyze", path]) if ext == "jsonl" else (["analyze", path],)
+        for args in readers:
+            code, _, lines = _cli(*args)
+            assert code == 0, (args, lines)

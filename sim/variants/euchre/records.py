@@ -198,3 +198,84 @@ def batch_play(b):
         return None
     start = np.where((rules.get("loner_lead") == "loner") & (alone >> maker & 1 == 1), maker, dealer)
     return active, held, first_in_play(start, active, ek.N_SEATS, maker)
+
+
+# ---- the auction's check (``bower.sim.records_check.auction_verdict``) ---------------------------------
+
+AUCTION_BITS = (3, 3, 3)  # bits of each ``auction_extra`` value plus one (-1 stands for none): up-card suit, maker, trump
+
+
+_UP_SUIT = {CARD_NAMES[c]: c // 6 for c in range(24)}  # an up-card's suit by its name as records write it
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+
+
+def auction_extra(rec: dict, rules: dict) -> tuple:
+    """What the auction's check needs of a record beside its dealer and calls: (the up-card's suit, the maker,
+    the trump suit), each -1 when not given."""
+    up, maker, trump = rec.get("upcard"), rec.get("maker"), rec.get("trump")
+    suit = _UP_SUIT.get(up, -2) if type(up) is str else -1
+    if suit == -2:  # (another spelling of a card: ``10H``, ``jh``)
+        from bower.sim.records_check import _card
+
+        card = _card(up)
+        suit = -1 if card is None else card // 6
+    return suit, -1 if maker is None else int(maker), _SUIT_INDEX.get(trump, -1) if type(trump) is str else -1
+
+
+def batch_auction_extra(b):
+    """``auction_extra`` of every record of a ``records_vector.Batch``, as int64 arrays (None: not read here)."""
+    from bower.sim.records_vector import token_codes
+
+    up = b.cards.get("upcard")
+    trump = token_codes(b.col("trump"), SUITS)
+    if up is None or trump is None:
+        return None
+    return [np.where(up >= 0, up // 6, -1), np.where(b.played, b.maker, -1), trump]
+
+
+def calls_fault(dealer: int, calls: tuple, extra: tuple, rules: dict) -> str | None:
+    """What is wrong with a Euchre auction, replayed through the game API (``bower.sim.variants.euchre.game``):
+    a call out of turn, after the auction, not allowed at its turn (``order`` in round two, the up-card's suit
+    named, a stuck dealer's pass), calls that stop before the auction ends, a maker or trump not the calls'."""
+    from bower.sim.records_check import replay_auction
+    from bower.sim.variants import get_variant
+    from bower.sim.variants.euchre import game as eg
+
+    up_suit, maker, trump = extra
+    if up_suit < 0:
+        return None  # (the up-card not given: the auction cannot be followed)
+    state = eg.Game(get_variant(VARIANT), rules).new_initial_state()
+    state.apply_action(dealer)
+    up = up_suit * 6
+    for c in [c for c in range(eg.DECK) if c != up][:20] + [up] + [c for c in range(eg.DECK) if c != up][20:]:
+        state.apply_action(c)
+
+    def action(st, name):
+        if name == "pass":
+            return eg.PASS
+        if name == "order":
+            return eg.ORDER
+        return eg.NAME + SUITS.index(name) if name in SUITS else None
+
+    def word(st, a):
+        return "pass" if a == eg.PASS else "order" if a == eg.ORDER else SUITS[a - eg.NAME]
+
+    def context(st):
+        where = "in round one" if len(st.calls) < eg.PLAYERS else "in round two"
+        if len(st.calls) == 2 * eg.PLAYERS - 1 and st.game.stick:
+            where += ", the dealer stuck (stick_the_dealer)"
+        return where
+
+    bad = replay_auction(state, calls, lambda st: st.phase == eg.AUCTION, action, word, context)
+    if bad is not None:
+        return f"field 'calls' entry {bad[0]}: {bad[1]}"
+    if state.phase == eg.AUCTION:
+        return (f"field 'calls' ends after {len(calls)} call(s), before the auction does (seat "
+                f"{state.current_player()}'s turn {context(state)})")
+    if state.maker != maker:
+        return (f"field 'maker' is {'null' if maker < 0 else maker}, but the calls "
+                + (f"make seat {state.maker} the maker" if state.maker >= 0 else "throw the hand in"))
+    if state.maker >= 0 and state.trump != trump:
+        return (f"field 'trump' is {SUITS[trump] if trump >= 0 else 'null'}, but the calls make "
+                f"{SUITS[state.trump]} trump")
+    return None

@@ -117,3 +117,73 @@ def batch_play(b):
     ghost = bits(b.hands["ghost"][rows])  # each hand as a mask once; the seat that swapped holds the ghost's
     held = np.stack([np.where(sw == s, ghost, bits(b.hands[SEAT_KEYS[s]][rows])) for s in range(gk.N_SEATS)], axis=1)
     return np.full(len(rows), 0b111, np.int64), held, b.maker[rows]
+
+
+# ---- the auction's check (``bower.sim.records_check.auction_verdict``) ---------------------------------
+
+AUCTION_BITS = (2, 2, 3)  # bits of each ``auction_extra`` value plus one (-1 stands for none): swap, maker, bid
+_BID_OF = {"3": 3, "4": 4, "5": 5, "moon": 6, 3: 3, 4: 4, 5: 5, 6: 6}
+
+
+def auction_extra(rec: dict, rules: dict) -> tuple:
+    """What the auction's check needs of a record beside its dealer and calls: (the seat that swapped, the maker,
+    the bid 3..6), each -1 when not given."""
+    swap, maker, bid = rec.get("swap"), rec.get("maker"), rec.get("bid")
+    return (-1 if swap is None else int(swap), -1 if maker is None else int(maker),
+            _BID_OF.get(bid, -1) if type(bid) in (int, str) else -1)
+
+
+def batch_auction_extra(b):
+    """``auction_extra`` of every record of a ``records_vector.Batch``, as int64 arrays (None: not read here)."""
+    from bower.sim.records_vector import _np
+
+    bid = _np(b.col("bid"), -1)
+    bid = np.where(b.played & (bid >= BATCH_BIDS[0]) & (bid <= BATCH_BIDS[-1]), bid, -1)  # (bids 3..6)
+    return [_np(b.col("swap"), -1), np.where(b.played, b.maker, -1), bid]
+
+
+def calls_fault(dealer: int, calls: tuple, extra: tuple, rules: dict) -> str | None:
+    """What is wrong with a Ghost Hand auction, replayed through the game API
+    (``bower.sim.variants.ghost.game``): a call out of turn or after the auction (a seat's second call in one
+    lap, a call after a moon), a bid not above the standing one, a stuck dealer's pass, a swap where the seat
+    had no turn to make it (or the rules allow none), calls that stop before the auction ends, a maker or bid
+    not the calls'."""
+    from bower.sim.records_check import replay_auction
+    from bower.sim.variants import get_variant
+    from bower.sim.variants.ghost import game as gg
+
+    swap, maker, bid = extra
+    state = gg.Game(get_variant("ghost"), rules).new_initial_state()
+    state.apply_action(dealer)
+    for c in range(gg.DECK):
+        state.apply_action(c)
+
+    def before(st):  # a seat's swap decision, at its first turn while no one has swapped: as the record says
+        if st.phase == gg.SWAP_TURN:
+            st.apply_action(gg.SWAP if st.current_player() == swap else gg.KEEP)
+
+    def action(st, name):
+        level = _BID_OF.get(name)
+        return gg.PASS if name == "pass" else gg._call_action(level) if level is not None else None
+
+    def context(st):
+        where = f"over the standing bid {CALL_NAMES[st.standing]}" if st.standing else "with no bid standing"
+        return where + (", the dealer stuck (stick_the_dealer)" if st.dealer_stuck() else "")
+
+    bad = replay_auction(state, calls, lambda st: st.phase == gg.AUCTION, action,
+                         lambda st, a: gg._CALL_WORD[a], context, before)
+    if bad is not None:
+        return f"field 'calls' entry {bad[0]}: {bad[1]}"
+    if state.phase == gg.AUCTION:
+        return (f"field 'calls' ends after {len(calls)} call(s), before the auction does (seat "
+                f"{state.current_player()}'s turn {context(state)})")
+    if swap >= 0 and state.swapper != swap:
+        why = "the rule swap is none" if not state.game.swap else \
+            "it had no turn to swap at (a seat swaps at its first turn, before its call, once a deal)"
+        return f"field 'swap' is {swap}, but {why}"
+    if state.maker != maker:
+        return (f"field 'maker' is {'null' if maker < 0 else maker}, but the calls "
+                + (f"make seat {state.maker} the maker" if state.maker >= 0 else "throw the hand in"))
+    if state.maker >= 0 and state.bid != bid:
+        return f"field 'bid' is {CALL_NAMES.get(bid, bid)}, but the calls make the bid {CALL_NAMES[state.bid]}"
+    return None

@@ -136,3 +136,88 @@ def batch_play(b):
     held[at, maker] = (hand | gain) & ~lose
     leader = maker.copy() if rules.get("first_lead") == "bidder" else (dealer + 1) % 4
     return np.full(len(rows), 0b1111, np.int64), held, leader
+
+
+# ---- the auction's check (``bower.sim.records_check.auction_verdict``) ---------------------------------
+
+AUCTION_BITS = (3, 3, 4, 2)  # bits of each ``auction_extra`` value plus one (-1 stands for none): joker's holder
+# (4: the widow), bidder, bid level, forced
+
+
+def auction_extra(rec: dict, rules: dict) -> tuple:
+    """What the auction's check needs of a record beside its dealer and calls: (the seat dealt the joker, 4 when it
+    is the widow, the bidder, the bid's level (1..7), whether the bid was forced (0 or 1)), each -1 when not
+    given."""
+    deal, widow = rec.get("deal"), rec.get("widow")
+    holder = 4 if widow == "JK" else -1
+    if holder < 0 and type(deal) is dict:
+        holder = next((int(s) for s, cards in deal.items() if type(cards) is list and "JK" in cards), -1)
+    bidder, bid, forced = rec.get("bidder"), rec.get("bid"), rec.get("forced")
+    names = PEPPER if rules["bidding"] == "pepper" else NUMERIC
+    return (holder, -1 if bidder is None else int(bidder), names.index(bid) if bid in names[1:] else -1,
+            -1 if type(forced) is not bool else int(forced))
+
+
+def batch_auction_extra(b):
+    """``auction_extra`` of every record of a ``records_vector.Batch``, as int64 arrays (None: not read here)."""
+    from bower.sim.records_vector import token_codes
+
+    names = PEPPER if b.fast.rules["bidding"] == "pepper" else NUMERIC
+    bid = token_codes(b.col("bid"), names)
+    forced = b.col("forced")
+    if bid is None or forced.null_count:
+        return None
+    holder = np.where(b.cards["widow"] == 24, 4, -1)
+    for s in range(hk.N_SEATS):
+        holder = np.where((b.hands[str(s)] == 24).any(axis=1), s, holder)
+    return [holder, np.where(b.played, b.maker, -1), np.where(bid > 0, bid, -1),
+            np.asarray(forced.to_numpy(zero_copy_only=False), np.int64)]
+
+
+def calls_fault(dealer: int, calls: tuple, extra: tuple, rules: dict) -> str | None:
+    """What is wrong with a Hasenpfeffer auction, replayed through the game API
+    (``bower.sim.variants.hasenpfeffer.game``): a call out of turn (a seat asked again after its final pass) or
+    after the auction, a bid not above the standing one or of another bidding, calls that stop before the
+    auction ends, a bidder, bid or forced bid not the calls' (the joker's holder bids 3 when all pass)."""
+    from bower.sim.records_check import replay_auction
+    from bower.sim.variants import get_variant
+    from bower.sim.variants.hasenpfeffer import game as hg
+
+    holder, bidder, bid, forced = extra
+    state = hg.Game(get_variant("hasenpfeffer"), rules).new_initial_state()
+    state.apply_action(dealer)
+    names = state.game.call_names
+    at = 24 if holder in (4, -1) else next(k for k in range(24) if (dealer + 1 + (k // 3) % 4) % 4 == holder)
+    others = list(range(24))
+    for c in others[:at] + [24] + others[at:]:
+        state.apply_action(c)
+
+    def action(st, name):
+        if name not in names:
+            return None
+        level = names.index(name)
+        return hg.PASS if level == 0 else hg.BID + level - 1
+
+    def word(st, a):
+        return "pass" if a == hg.PASS else names[a - hg.BID + 1]
+
+    def context(st):
+        return f"over the standing bid {names[st.high]}" if st.high else "with no bid standing"
+
+    bad = replay_auction(state, calls, lambda st: st.phase == hg.AUCTION, action, word, context)
+    if bad is not None:
+        return f"field 'calls' entry {bad[0]}: {bad[1]}"
+    if state.phase == hg.AUCTION:
+        return (f"field 'calls' ends after {len(calls)} call(s), before the auction does (seat "
+                f"{state.current_player()}'s turn {context(state)})")
+    if holder < 0 and not state.high:
+        return None  # all passed, the joker's holder not given: the forced bid cannot be followed
+    made = state.bidder if state.level else -1
+    if made != bidder:
+        return (f"field 'bidder' is {'null' if bidder < 0 else bidder}, but the calls "
+                + (f"make seat {made} the bidder" if made >= 0 else "throw the hand in"))
+    if made >= 0 and state.level != bid:
+        return f"field 'bid' is {names[bid] if bid > 0 else 'null'}, but the calls make the bid {names[state.level]}"
+    if made >= 0 and forced >= 0 and bool(forced) != state.forced:
+        return f"field 'forced' is {'true' if forced else 'false'}, but the calls make it {str(state.forced).lower()}"
+    return None
