@@ -217,7 +217,7 @@ class Strategy:
     Examples:
         >>> bold = bower.strategy("default", bid_3=2.6, name="bold")
         >>> bold
-        Strategy('bold', variant='ghost', 28 parameters)
+        Strategy('bold', variant='ghost', 29 parameters)
         >>> bold.name, bold.variant, bold.params["bid_3"]
         ('bold', 'ghost', 2.6)
         >>> bower.Strategy("mine", {"bid_3": 2.8}).params["bid_3"]     # the other parameters: the defaults
