@@ -163,7 +163,7 @@ def test_strategies_json(capsys):
     assert r["presets"]["aggressive"]["parameters"] == load_strategy("aggressive")[1]
     assert {p["name"] for p in r["parameters"]} == set(load_strategy("default")[1])
     assert [p["name"] for p in r["parameters"] if p["switch"]] == ["bid_jump", "random", "pimc_sees_all", "pimc_infer",
-                                                                  "pimc_bid"]
+                                                                  "pimc_bid", "bid_equity"]
     code, out, _ = run(capsys, "strategies", "--variant", "euchre", "--show", "cautious", "--json")
     assert json.loads(out) == {"variant": "euchre", "name": "cautious",
                                "parameters": load_strategy("cautious", "euchre")[1]}

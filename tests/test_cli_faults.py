@@ -364,7 +364,7 @@ def test_a_rule_option_given_twice_is_refused(capsys, tmp_path, monkeypatch):
     ('random = "yes"', "bad value 'yes' for strategy parameter 'random' in s.toml (a switch: true or false)"),
     ("name = 3", "strategy file s.toml: name must be a string (name = \"...\"), got 3"),
     ('base = "nosuch"', "strategy file s.toml: base 'nosuch' is not a ghost preset (default, cautious, aggressive, "
-                        "never-swap, score-aware, random, pimc, pimc-fast, pimc-cards)"),
+                        "never-swap, score-aware, equity, random, pimc, pimc-fast, pimc-cards)"),
     ("bid_3 = 2.5", "strategy file s.toml is missing parameter"),
 ])
 def test_toml_values_must_have_their_type(capsys, tmp_path, monkeypatch, text, words):

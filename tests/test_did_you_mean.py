@@ -35,7 +35,7 @@ def test_rules(call, message):
 
 @pytest.mark.parametrize("call, message", [
     (lambda: load_strategy("agressive", "ghost"), "unknown strategy 'agressive' for ghost: did you mean 'aggressive'? "
-     "(presets: default, cautious, aggressive, never-swap, score-aware, random, pimc, pimc-fast, pimc-cards; "
+     "(presets: default, cautious, aggressive, never-swap, score-aware, equity, random, pimc, pimc-fast, pimc-cards; "
      "or a .toml file)"),
     (lambda: load_strategy({"bid3": 2.5}, "ghost"), "unknown strategy parameter 'bid3' (ghost): did you mean 'bid_3'?"),
     (lambda: parse_range("bid3=2.5:2.7:0.1", "ghost"),
