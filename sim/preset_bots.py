@@ -97,6 +97,8 @@ class PresetBot:
     ``seed``: the stream of a strategy that plays at random.
     """
 
+    _bower_read_only = True  # ``step`` only reads the state: an experiment gives it the state itself, no clone
+
     def __init__(self, variant, name: str, params: np.ndarray, seed=0):
         self.variant = variant
         self.name = name
