@@ -135,7 +135,14 @@ def preset_bot(variant, strategy="default", seed=0) -> PresetBot:
         raise BotError(f"{variant.title} has no strategy presets as bots yet")
     name, params = load_strategy(strategy, variant.name)
     vec = to_vector(params, variant.name)
-    if module.searches(np.tile(vec, (variant.players, 1))):
+    rows = np.tile(vec, (variant.players, 1))
+    if module.plays_at_random(rows):
+        return PresetBot(variant, name, vec, seed)
+    if module.searches(rows):
         raise BotError(f"the strategy {name!r} searches (PIMC, pimc_worlds >= 1) inside the hand kernels, which "
                        f"have no entry for one decision: it is not available as a bot")
+    why = module.unsupported(rows) if hasattr(module, "unsupported") else None
+    if why:
+        raise BotError(f"the strategy {name!r} {why}, which a hand's state does not carry: it is not available "
+                       f"as a bot")
     return PresetBot(variant, name, vec, seed)
