@@ -110,6 +110,9 @@ class PresetBot:
         self._player = None
         self.random = bool(self._module.plays_at_random(self.params))
 
+    def __repr__(self) -> str:
+        return f"<bower preset bot: {self.name} ({self.variant.name})>"
+
     def restart(self) -> None:
         """Nothing to forget between hands (every decision is read off the state; a random stream goes on)."""
 
