@@ -171,3 +171,26 @@ def test_the_command_line_takes_bot_names(capsys):
     assert "bot:default" in out and "no significant difference" in out
     line = one_error(capsys, "experiment", "bot:pimc", "default", "--variant", "euchre", "--games", "8")
     assert "the strategy 'pimc' searches" in line
+
+
+SHOULD_BID = [
+    ("JH JD AH 9S 9C", "--variant", "euchre", "--upcard", "TH"),
+    ("JH JD AH KH 9S TC", "--variant", "ghost", "--position", "3", "--calls", "pass,3", "--swapped", "1"),
+    ("JS JC AS 9H TD", "--variant", "cutthroat", "--upcard", "KS", "--position", "2", "--calls", "pass"),
+    ("JS JC AS KS 9H TD", "--variant", "hasenpfeffer", "--position", "2", "--calls", "2"),
+]
+
+
+@pytest.mark.parametrize("question", SHOULD_BID, ids=lambda q: q[2])
+def test_should_bid_with_the_preset_bot_equals_the_kernels(capsys, question):
+    """should-bid's play-outs by ``bot:default`` (the bot path: every decision through the game API) score every
+    action exactly as the kernels' ``default`` play-outs do, on the same deals."""
+    import json
+
+    answers = []
+    for strategy in ("default", "bot:default"):
+        code, out, _ = run(capsys, "should-bid", *question, "--strategy", strategy, "--samples", "60", "--seed", "3",
+                           "--json")
+        assert code == 0
+        answers.append({a["action"]: a["expected_points"] for a in json.loads(out)["actions"]})
+    assert answers[0] == answers[1] and len(answers[0]) >= 2
