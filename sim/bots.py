@@ -158,6 +158,7 @@ def bot(name, variant="ghost", seed: int | str | None = 0, **options):
     kernels do (``bower.sim.preset_bots``)."""
     from bower.sim.game import game as make_game
     from bower.sim.preset_bots import preset_bot
+    from bower.sim.strategy import Strategy
     from bower.sim.variants import get_variant
 
     v = get_variant(variant)
@@ -175,7 +176,7 @@ def bot(name, variant="ghost", seed: int | str | None = 0, **options):
         if not isinstance(samples, numbers.Integral) or isinstance(samples, bool) or samples < 1:
             raise BotError(f"bot 'greedy': samples must be a whole number of at least 1, got {samples!r}")
         return GreedyBot(seed, samples=int(samples))
-    if strategy is None and (isinstance(name, dict) or (isinstance(name, str) and (
+    if strategy is None and (isinstance(name, (dict, Strategy)) or (isinstance(name, str) and (
             name in v.presets or name.lower().endswith(".toml")))):
         strategy = name
     if strategy is not None:
@@ -566,6 +567,7 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
     from bower.sim.game import game as make_game
     from bower.sim.progress import rounded_notice
     from bower.sim.rules import RULES_VERSION, get_variant
+    from bower.sim.strategy import Strategy
 
     bot_timeout = check_timeout(bot_timeout)
     v = get_variant(variant)
@@ -578,7 +580,7 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
         elif isinstance(p, str):
             objs.append(bot(p, v, seed=f"{seed}:player:{i}"))
             given.append(p)
-        elif isinstance(p, dict):  # a strategy's parameters: the kernels' strategy as a bot
+        elif isinstance(p, (dict, Strategy)):  # a strategy's parameters: the kernels' strategy as a bot
             objs.append(bot(p, v, seed=f"{seed}:player:{i}"))
             given.append(bot_name(objs[-1]))
         elif is_bot(p):

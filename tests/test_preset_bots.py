@@ -104,6 +104,9 @@ def test_a_parameter_dict_and_a_toml_file_are_bots_too(tmp_path):
     b = bower.bot(str(path), variant="hasenpfeffer")
     assert isinstance(b, PresetBot) and b.name == "mine"
     play_records("hasenpfeffer", str(path), HANDS // 2, {})
+    bold = bower.strategy("default", bid_3=2.6, name="bold")  # a Strategy beside a bot plays as a bot
+    r = bower.experiment([bower.bot("random", variant="ghost"), bold], variant="ghost", games=6, seed=0).summary
+    assert r["bots"] and [s["name"] for s in r["strategies"]] == ["RandomBot", "bold"]
 
 
 def test_bot_names_and_refusals():
