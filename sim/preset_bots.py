@@ -20,9 +20,14 @@ play.
 A strategy that plays at random (the ``random`` parameter) draws a uniform
 legal action from the bot's own ``random.Random(seed)``: the same strategy as
 the kernels' random player, not the same draws (the kernels draw from their
-chunk's decision stream). PIMC presets (``pimc_worlds`` >= 1) are not
-available as bots: their searches run inside the hand kernels, with no entry
-for one decision; ``bower.bot("pimc")`` says so in one line.
+chunk's decision stream). A variant's module may play a PIMC strategy's
+cards by the kernels' search for one decision (``bower.kernels.pimc.choose``;
+Standard Euchre's ``pimc`` and ``pimc-fast``), drawing its worlds from the
+bot's decision stream (``stream``: for a whole-number seed the kernels' own
+stream of a run's first chunk of hands, so a bot at every seat draws what the
+kernels draw); the searches a variant's module cannot make for one decision
+(a searched auction, the auction-weighted worlds) are refused in one line
+(``searches``).
 """
 
 from __future__ import annotations
@@ -105,6 +110,13 @@ class PresetBot:
         self.seed = seed
         self.params = np.ascontiguousarray(np.tile(np.asarray(params, np.float64), (variant.players, 1)))
         self.rng = random.Random(seed)
+        # the decision stream of a searching strategy: a whole-number seed's is the kernels' own stream of a run's
+        # first chunk of hands (``runner.decision_states``), any other seed's a number drawn from it
+        from bower.sim.runner import decision_states
+
+        whole = isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0
+        self.stream = (decision_states(seed if whole else random.Random(seed).getrandbits(63), 0, 1)[0].copy(),
+                       np.zeros(2, np.int64))
         self._module = player_module(variant)
         self._game = None
         self._player = None
@@ -122,7 +134,7 @@ class PresetBot:
             legal = state.legal_actions()
             return legal[self.rng.randrange(len(legal))]
         if state.game is not self._game:
-            self._player = self._module.Player(self.params, state.game)
+            self._player = self._module.Player(self.params, state.game, self.stream)
             self._game = state.game
         return self._player.step(state)
 
@@ -142,8 +154,8 @@ def preset_bot(variant, strategy="default", seed=0) -> PresetBot:
     if module.plays_at_random(rows):
         return PresetBot(variant, name, vec, seed)
     if module.searches(rows):
-        raise BotError(f"the strategy {name!r} searches (PIMC, pimc_worlds >= 1) inside the hand kernels, which "
-                       f"have no entry for one decision: it is not available as a bot")
+        raise BotError(f"the strategy {name!r} searches (PIMC: {module.searches(rows)}) inside the hand kernels, "
+                       f"which have no entry for one decision: it is not available as a bot")
     why = module.unsupported(rows) if hasattr(module, "unsupported") else None
     if why:
         raise BotError(f"the strategy {name!r} {why}, which a hand's state does not carry: it is not available "

@@ -45,8 +45,10 @@ FIELDS = {
     "ghost": (("swap", "calls", "maker", "bid", "trump", "plays", "tricks", "points"),
               lambda r: (r["dealer"], r["deal"], r["deal"]["ghost"])),
 }
-# the presets that are not bots: PIMC searches, and Ghost Hand's strategies that read the game's scores
+# the presets that are not bots: PIMC searches (but Standard Euchre's PIMC cards), and Ghost Hand's strategies
+# that read the game's scores
 NOT_BOTS = {"pimc", "pimc-fast", "pimc-cards", "pimc-bid", "score-aware", "equity"}
+PIMC_BOTS = {"euchre": ("pimc-fast", "pimc")}
 
 
 def _presets(variant: str) -> list[str]:
@@ -64,8 +66,9 @@ def play_records(variant: str, strategy, hands: int, rules: dict, seed: int = SE
     dealt_state = _api_test(variant).dealt_state
     records = runner.hand_records(seed, 0, hands, rules=rules, strategy=strategy, variant=variant)
     game = bower.game(variant, rules=rules)
-    player = bower.bot(strategy, variant=variant) if isinstance(strategy, str) else \
-        bower.sim.bots.bot(strategy, get_variant(variant))
+    # a whole-number seed's decision stream is the kernels' of the run's first chunk: a PIMC bot draws their worlds
+    player = bower.bot(strategy, variant=variant, seed=seed) if isinstance(strategy, str) else \
+        bower.sim.bots.bot(strategy, get_variant(variant), seed=seed)
     played = 0
     for h, rec in enumerate(records):
         state = dealt_state(game, *args(rec))
@@ -85,6 +88,15 @@ def test_every_preset_bot_plays_as_the_kernels(variant):
     for preset in _presets(variant):
         played = play_records(variant, preset, HANDS, {})
         assert played > HANDS // 4, (variant, preset, played)  # contracts were played, not only thrown in
+
+
+def test_pimc_cards_play_as_the_kernels_with_the_kernels_draws():
+    """Standard Euchre's ``pimc`` and ``pimc-fast`` (heuristic calls, PIMC cards) as bots, seeded with the run's
+    seed: the kernels' search for each card, on the worlds the kernels draw, so every card is the record's."""
+    for preset in PIMC_BOTS["euchre"]:
+        play_records("euchre", preset, HANDS if preset == "pimc-fast" else HANDS // 4, {})
+    play_records("euchre", "pimc-fast", HANDS // 2, {"canadian": True, "discard_up": True,
+                                                   "allow_lone_defender": True}, seed=SEED + 2)
 
 
 @pytest.mark.parametrize("variant", sorted(FIELDS))
@@ -114,8 +126,9 @@ def test_bot_names_and_refusals():
         b = bower.bot("default", variant=v)
         assert isinstance(b, PresetBot) and b.name == "default" and not b.random
         assert isinstance(bower.bot("bot:cautious", variant=v), PresetBot)
-        with pytest.raises(bower.BowerError, match=r"the strategy 'pimc' searches \(PIMC.*not available as a bot"):
-            bower.bot("pimc", variant=v)
+        refused = "pimc-bid" if v in PIMC_BOTS else "pimc"
+        with pytest.raises(bower.BowerError, match=f"the strategy '{refused}' searches \\(PIMC.*not available as a bot"):
+            bower.bot(refused, variant=v)
     for preset, words in (("score-aware", "game's scores"), ("equity", "bid_equity")):
         with pytest.raises(BotError, match=f"the strategy {preset!r} .*{words}.*not available as a bot"):
             bower.bot(preset, variant="ghost")
@@ -172,8 +185,8 @@ def test_the_command_line_takes_bot_names(capsys):
                        "--seed", "2")
     assert code == 0
     assert "bot:default" in out and "no significant difference" in out
-    line = one_error(capsys, "experiment", "bot:pimc", "default", "--variant", "euchre", "--games", "8")
-    assert "the strategy 'pimc' searches" in line
+    line = one_error(capsys, "experiment", "bot:pimc-bid", "default", "--variant", "euchre", "--games", "8")
+    assert "the strategy 'pimc-bid' searches (PIMC: pimc_bid)" in line
 
 
 SHOULD_BID = [

@@ -17,7 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from bower.kernels.euchre.codes import E_DISCARD_UP, E_STICK
-from bower.kernels.euchre.hand import Q_PIMC
+from bower.kernels import pimc
+from bower.kernels.euchre.hand import (DECK, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER, Q_PIMC_SEES, R_ALONE, R_DEALER,
+                                       R_DISCARD, R_KITTY, R_PLAYS, R_WIDTH, pimc_facts)
 from bower.kernels.euchre.strategy import (Q_LEAD_NEXT, Q_LEAD_TRUMP, Q_VOID, alone_decision, best_discard,
                                            card_weights, is_random, name_decision, order_decision)
 from bower.kernels.tables import SLOT_DECK
@@ -31,16 +33,25 @@ def plays_at_random(params) -> bool:
     return bool(is_random(params, 0))
 
 
-def searches(params) -> bool:
-    """Whether the strategy searches (PIMC: ``pimc_worlds`` >= 1), which a bot cannot do."""
-    return params[0, Q_PIMC] >= 1.0
+def searches(params) -> str:
+    """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
+    "" when nothing: heuristic calls with PIMC cards (``pimc``, ``pimc-fast``) are a bot."""
+    if params[0, Q_PIMC] < 1.0:
+        return ""
+    why = [name for q, name in ((Q_PIMC_BID, "pimc_bid"), (Q_PIMC_INFER, "pimc_infer"), (Q_PIMC_SEES, "pimc_sees_all"))
+           if params[0, q] >= 0.5]
+    return ", ".join(why)
 
 
 class Player:
     """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision."""
 
-    def __init__(self, params: np.ndarray, game):
+    def __init__(self, params: np.ndarray, game, stream=None):
         self.params = params
+        self.worlds = int(params[0, Q_PIMC])  # PIMC cards (``pimc_worlds`` >= 1), from the decision ``stream``
+        self.stream = stream
+        self.rec = np.zeros(R_WIDTH, np.int64)
+        self.ws = None
         rules = encode(game.variant, game.rules)
         self.stick = bool(rules[E_STICK] == 1)
         self.discard_up = bool(rules[E_DISCARD_UP] == 1)
@@ -75,6 +86,8 @@ class Player:
 
     def _card(self, st, seat: int) -> int:
         trump, maker = st.trump, st.maker
+        if self.worlds >= 1:
+            return self._searched(st, seat)
         if st.trick:
             return follow_card(st.hands[seat], st.trick, trump, lambda winner: (winner & 1) == (seat & 1))
         u = st.up // 6
@@ -84,3 +97,30 @@ class Player:
             nx = u ^ 1
         return lead_card(st.hands[seat], st.played, trump, int(SLOT_DECK[trump]), seat == maker, seat == (maker ^ 2),
                          self.params[maker, Q_LEAD_TRUMP], nx)
+
+    def _searched(self, st, seat: int) -> int:
+        """The PIMC card (``pimc.choose``, as the kernels' ``pick_card``): the facts from a record of what is
+        public (dealer, up-card, who went alone, whether the dealer took the up-card, the plays), the worlds drawn
+        from the bot's stream, a fresh workspace each hand (as the kernels' hand)."""
+        if self.ws is None or (not st.tricks and not st.trick):
+            self.ws = pimc.new_workspace()
+        rec = self.rec
+        rec[R_DEALER] = st.dealer
+        rec[R_KITTY] = st.up
+        rec[R_ALONE] = ((1 << maker) if (maker := st.maker) >= 0 and st.maker_alone else 0) | \
+            ((1 << st.lone) if st.lone >= 0 else 0)
+        rec[R_DISCARD] = st.discard if st.round == 1 else -1  # the kernels' facts compare it with the up-card only
+        n = 0
+        for _, cards, _ in st.tricks:
+            for s, c in cards:
+                rec[R_PLAYS + 2 * n], rec[R_PLAYS + 2 * n + 1] = s, c
+                n += 1
+        for s, c in st.trick:
+            rec[R_PLAYS + 2 * n], rec[R_PLAYS + 2 * n + 1] = s, c
+            n += 1
+        active, sides, known, pin, pin_allow = pimc_facts(rec, np.int64(seat))
+        dstate, dbuf = self.stream
+        z = np.int64(0)
+        return int(pimc.choose(np.int64(st.hands[seat]), np.int64(seat), active, np.int64(st.trump), sides, DECK,
+                               known, pin, pin_allow, rec, np.int64(R_PLAYS), np.int64(n), np.int64(self.worlds),
+                               False, z, z, z, z, dstate, dbuf, self.ws))

@@ -36,9 +36,9 @@ def plays_at_random(params) -> bool:
     return params[0, P_RANDOM] >= 0.5
 
 
-def searches(params) -> bool:
-    """Whether the strategy searches (PIMC: ``pimc_worlds`` >= 1), which a bot cannot do."""
-    return params[0, P_PIMC] >= 1.0
+def searches(params) -> str:
+    """What the strategy searches (PIMC: ``pimc_worlds`` >= 1), which a bot cannot do here; "" when nothing."""
+    return "pimc_worlds >= 1" if params[0, P_PIMC] >= 1.0 else ""
 
 
 def unsupported(params) -> str | None:
@@ -51,9 +51,10 @@ def unsupported(params) -> str | None:
 
 
 class Player:
-    """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision."""
+    """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision
+    (``stream``: the bot's decision stream, not drawn from here)."""
 
-    def __init__(self, params: np.ndarray, game):
+    def __init__(self, params: np.ndarray, game, stream=None):
         self.rows = strategy_rows(np.ascontiguousarray(params))
         self.stick = game.stick
 

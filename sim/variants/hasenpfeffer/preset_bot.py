@@ -31,15 +31,16 @@ def plays_at_random(params) -> bool:
     return bool(is_random(params, 0))
 
 
-def searches(params) -> bool:
-    """Whether the strategy searches (PIMC: ``pimc_worlds`` >= 1), which a bot cannot do."""
-    return params[0, P_PIMC] >= 1.0
+def searches(params) -> str:
+    """What the strategy searches (PIMC: ``pimc_worlds`` >= 1), which a bot cannot do here; "" when nothing."""
+    return "pimc_worlds >= 1" if params[0, P_PIMC] >= 1.0 else ""
 
 
 class Player:
-    """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision."""
+    """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision
+    (``stream``: the bot's decision stream, not drawn from here)."""
 
-    def __init__(self, params: np.ndarray, game):
+    def __init__(self, params: np.ndarray, game, stream=None):
         self.params = params
         self.pepper = game.pepper
         self.dead = game.dead
