@@ -94,6 +94,42 @@ def lead_card(hand: int, played: int, trump: int, deck: int, is_maker: bool, is_
     return card_of(s, trump)
 
 
+def write_plays(st, rec, off: int) -> int:
+    """The cards played so far in the hand of ``st`` (its tricks, then the trick in progress) into ``rec[off:]`` as
+    the kernels' records hold them (seat, card); returns how many."""
+    n = 0
+    for _, cards, _ in st.tricks:
+        for s, c in cards:
+            rec[off + 2 * n], rec[off + 2 * n + 1] = s, c
+            n += 1
+    for s, c in st.trick:
+        rec[off + 2 * n], rec[off + 2 * n + 1] = s, c
+        n += 1
+    return n
+
+
+def pimc_card(hand: int, seat: int, facts, trump: int, deck, rec, off: int, n: int, worlds: int, stream, ws) -> int:
+    """The card the kernels' PIMC seat plays (``bower.kernels.pimc.choose``, as the variants' ``pick_card`` calls
+    it without ``pimc_sees_all``): ``facts`` the variant's ``pimc_facts`` of ``rec`` (the public record of the hand,
+    ``n`` plays at ``off``), ``worlds`` worlds drawn from ``stream`` (``(dstate, dbuf)``), ``ws`` the hand's
+    workspace (``pimc.new_workspace``)."""
+    from bower.kernels import pimc
+
+    active, sides, known, pin, pin_allow = facts
+    dstate, dbuf = stream
+    z = np.int64(0)
+    return int(pimc.choose(np.int64(hand), np.int64(seat), active, np.int64(trump), sides, deck, known, pin, pin_allow,
+                           rec, np.int64(off), np.int64(n), np.int64(worlds), False, z, z, z, z, dstate, dbuf, ws))
+
+
+def hand_workspace(st, ws):
+    """A PIMC workspace for the hand of ``st``: a fresh one at its first lead (as each kernel hand makes one),
+    else ``ws``."""
+    from bower.kernels import pimc
+
+    return pimc.new_workspace() if ws is None or (not st.tricks and not st.trick) else ws
+
+
 class PresetBot:
     """A heuristic strategy of the kernels as a bot (see the module): ``step(state)`` is the kernels' decision.
 

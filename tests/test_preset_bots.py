@@ -48,7 +48,7 @@ FIELDS = {
 # the presets that are not bots: PIMC searches (but Standard Euchre's PIMC cards), and Ghost Hand's strategies
 # that read the game's scores
 NOT_BOTS = {"pimc", "pimc-fast", "pimc-cards", "pimc-bid", "score-aware", "equity"}
-PIMC_BOTS = {"euchre": ("pimc-fast", "pimc")}
+PIMC_BOTS = {"euchre": ("pimc-fast", "pimc"), "cutthroat": ("pimc-fast", "pimc")}  # heuristic calls, PIMC cards
 
 
 def _presets(variant: str) -> list[str]:
@@ -90,13 +90,13 @@ def test_every_preset_bot_plays_as_the_kernels(variant):
         assert played > HANDS // 4, (variant, preset, played)  # contracts were played, not only thrown in
 
 
-def test_pimc_cards_play_as_the_kernels_with_the_kernels_draws():
-    """Standard Euchre's ``pimc`` and ``pimc-fast`` (heuristic calls, PIMC cards) as bots, seeded with the run's
-    seed: the kernels' search for each card, on the worlds the kernels draw, so every card is the record's."""
-    for preset in PIMC_BOTS["euchre"]:
-        play_records("euchre", preset, HANDS if preset == "pimc-fast" else HANDS // 4, {})
-    play_records("euchre", "pimc-fast", HANDS // 2, {"canadian": True, "discard_up": True,
-                                                   "allow_lone_defender": True}, seed=SEED + 2)
+@pytest.mark.parametrize("variant", sorted(PIMC_BOTS))
+def test_pimc_cards_play_as_the_kernels_with_the_kernels_draws(variant):
+    """The PIMC presets whose calls are heuristic and whose cards are searched, as bots seeded with the run's seed:
+    the kernels' search for each card, on the worlds the kernels draw, so every card is the record's."""
+    for preset in PIMC_BOTS[variant]:
+        play_records(variant, preset, HANDS if preset == "pimc-fast" else HANDS // 4, {})
+    play_records(variant, "pimc-fast", HANDS // 2, _api_test(variant).RULE_SETS[-1], seed=SEED + 2)
 
 
 @pytest.mark.parametrize("variant", sorted(FIELDS))
@@ -126,7 +126,7 @@ def test_bot_names_and_refusals():
         b = bower.bot("default", variant=v)
         assert isinstance(b, PresetBot) and b.name == "default" and not b.random
         assert isinstance(bower.bot("bot:cautious", variant=v), PresetBot)
-        refused = "pimc-bid" if v in PIMC_BOTS else "pimc"
+        refused = "pimc-bid" if v in PIMC_BOTS else "pimc"  # a searched auction
         with pytest.raises(bower.BowerError, match=f"the strategy '{refused}' searches \\(PIMC.*not available as a bot"):
             bower.bot(refused, variant=v)
     for preset, words in (("score-aware", "game's scores"), ("equity", "bid_equity")):

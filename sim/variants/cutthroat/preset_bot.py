@@ -21,12 +21,14 @@ from __future__ import annotations
 import numpy as np
 
 from bower.kernels.cutthroat.codes import C_PICKUP_MANDATORY, C_STICK, C_TURNED_DOWN_OK
-from bower.kernels.cutthroat.hand import Q_PIMC, defender_goes_alone, is_random, maker_goes_alone
+from bower.kernels.cutthroat.hand import (DECK, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER, Q_PIMC_SEES, R_ALONE, R_DEALER,
+                                          R_DEALER_DISCARD, R_KITTY, R_MAKER, R_MAKER_DISCARDS, R_PLAYS, R_WIDTH,
+                                          defender_goes_alone, is_random, maker_goes_alone, pimc_facts)
 from bower.kernels.cutthroat.strategy import (Q_ASSIST, Q_LEAD_TRUMP, Q_NAME, Q_ORDER, Q_TAKE, Q_VOID, best_exchange,
                                               best_keep, card_weights)
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, lead_card
+from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, write_plays
 from bower.sim.rules import encode
 from bower.sim.variants.cutthroat import game as cg
 
@@ -37,13 +39,18 @@ def plays_at_random(params) -> bool:
 
 
 def searches(params) -> str:
-    """What the strategy searches (PIMC: ``pimc_worlds`` >= 1), which a bot cannot do here; "" when nothing."""
-    return "pimc_worlds >= 1" if params[0, Q_PIMC] >= 1.0 else ""
+    """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
+    "" when nothing: heuristic calls with PIMC cards (``pimc``, ``pimc-fast``) are a bot."""
+    if params[0, Q_PIMC] < 1.0:
+        return ""
+    why = [name for q, name in ((Q_PIMC_BID, "pimc_bid"), (Q_PIMC_INFER, "pimc_infer"), (Q_PIMC_SEES, "pimc_sees_all"))
+           if params[0, q] >= 0.5]
+    return ", ".join(why)
 
 
 class Player:
     """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision
-    (``stream``: the bot's decision stream, not drawn from here)."""
+    (``stream``: the bot's decision stream, for a PIMC strategy's worlds)."""
 
     def __init__(self, params: np.ndarray, game, stream=None):
         self.params = params
@@ -55,6 +62,10 @@ class Player:
         self.pm = np.zeros((4, 8), np.int64)
         self.dstate = np.zeros(4, np.uint64)  # the decision stream the kernels' functions take (a random seat's)
         self.dbuf = np.zeros(2, np.int64)
+        self.worlds = int(params[0, Q_PIMC])  # PIMC cards (``pimc_worlds`` >= 1), from the decision ``stream``
+        self.stream = stream
+        self.rec = np.zeros(R_WIDTH, np.int64)
+        self.ws = None
 
     def step(self, st) -> int:
         """The action of the seat to act at ``st`` (a ``bower.sim.variants.cutthroat.game.State``)."""
@@ -104,7 +115,25 @@ class Player:
 
     def _card(self, st, seat: int) -> int:
         trump, maker = st.trump, st.maker
+        if self.worlds >= 1:
+            return self._searched(st, seat)
         if st.trick:
             return follow_card(st.hands[seat], st.trick, trump, lambda winner: (winner == maker) == (seat == maker))
         return lead_card(st.hands[seat], st.played, trump, int(SLOT_DECK[trump]), seat == maker, False,
                          self.params[maker, Q_LEAD_TRUMP], -1)
+
+    def _searched(self, st, seat: int) -> int:
+        """The PIMC card (as the kernels' ``pick_card``): the facts from a record of what the seat knows (dealer,
+        maker, up-card, who went alone, whether the dealer took the up-card, the maker's own discards, the
+        plays), the worlds from the bot's stream, a fresh workspace each hand (as the kernels' hand)."""
+        self.ws = hand_workspace(st, self.ws)
+        rec = self.rec
+        rec[R_DEALER] = st.dealer
+        rec[R_MAKER] = st.maker
+        rec[R_KITTY] = st.up
+        rec[R_ALONE] = ((1 << st.maker) if st.maker_alone else 0) | ((1 << st.lone) if st.lone >= 0 else 0)
+        rec[R_DEALER_DISCARD] = st.discard if st.exchanged else -1  # to another seat: only whether it is taken
+        rec[R_MAKER_DISCARDS] = st.pile if seat == st.maker else 0  # read for the maker alone
+        n = write_plays(st, rec, R_PLAYS)
+        return pimc_card(st.hands[seat], seat, pimc_facts(rec, np.int64(seat)), st.trump, DECK, rec, R_PLAYS, n,
+                         self.worlds, self.stream, self.ws)

@@ -17,13 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from bower.kernels.euchre.codes import E_DISCARD_UP, E_STICK
-from bower.kernels import pimc
 from bower.kernels.euchre.hand import (DECK, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER, Q_PIMC_SEES, R_ALONE, R_DEALER,
                                        R_DISCARD, R_KITTY, R_PLAYS, R_WIDTH, pimc_facts)
 from bower.kernels.euchre.strategy import (Q_LEAD_NEXT, Q_LEAD_TRUMP, Q_VOID, alone_decision, best_discard,
                                            card_weights, is_random, name_decision, order_decision)
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, lead_card
+from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, write_plays
 from bower.sim.rules import encode
 from bower.sim.variants.euchre import game as eg
 
@@ -99,28 +98,15 @@ class Player:
                          self.params[maker, Q_LEAD_TRUMP], nx)
 
     def _searched(self, st, seat: int) -> int:
-        """The PIMC card (``pimc.choose``, as the kernels' ``pick_card``): the facts from a record of what is
-        public (dealer, up-card, who went alone, whether the dealer took the up-card, the plays), the worlds drawn
-        from the bot's stream, a fresh workspace each hand (as the kernels' hand)."""
-        if self.ws is None or (not st.tricks and not st.trick):
-            self.ws = pimc.new_workspace()
+        """The PIMC card (as the kernels' ``pick_card``): the facts from a record of what is public (dealer,
+        up-card, who went alone, whether the dealer took the up-card, the plays), the worlds from the bot's
+        stream, a fresh workspace each hand (as the kernels' hand)."""
+        self.ws = hand_workspace(st, self.ws)
         rec = self.rec
         rec[R_DEALER] = st.dealer
         rec[R_KITTY] = st.up
-        rec[R_ALONE] = ((1 << maker) if (maker := st.maker) >= 0 and st.maker_alone else 0) | \
-            ((1 << st.lone) if st.lone >= 0 else 0)
+        rec[R_ALONE] = ((1 << st.maker) if st.maker_alone else 0) | ((1 << st.lone) if st.lone >= 0 else 0)
         rec[R_DISCARD] = st.discard if st.round == 1 else -1  # the kernels' facts compare it with the up-card only
-        n = 0
-        for _, cards, _ in st.tricks:
-            for s, c in cards:
-                rec[R_PLAYS + 2 * n], rec[R_PLAYS + 2 * n + 1] = s, c
-                n += 1
-        for s, c in st.trick:
-            rec[R_PLAYS + 2 * n], rec[R_PLAYS + 2 * n + 1] = s, c
-            n += 1
-        active, sides, known, pin, pin_allow = pimc_facts(rec, np.int64(seat))
-        dstate, dbuf = self.stream
-        z = np.int64(0)
-        return int(pimc.choose(np.int64(st.hands[seat]), np.int64(seat), active, np.int64(st.trump), sides, DECK,
-                               known, pin, pin_allow, rec, np.int64(R_PLAYS), np.int64(n), np.int64(self.worlds),
-                               False, z, z, z, z, dstate, dbuf, self.ws))
+        n = write_plays(st, rec, R_PLAYS)
+        return pimc_card(st.hands[seat], seat, pimc_facts(rec, np.int64(seat)), st.trump, DECK, rec, R_PLAYS, n,
+                         self.worlds, self.stream, self.ws)
