@@ -48,7 +48,8 @@ FIELDS = {
 # the presets that are not bots: PIMC searches (but Standard Euchre's PIMC cards), and Ghost Hand's strategies
 # that read the game's scores
 NOT_BOTS = {"pimc", "pimc-fast", "pimc-cards", "pimc-bid", "score-aware", "equity"}
-PIMC_BOTS = {"euchre": ("pimc-fast", "pimc"), "cutthroat": ("pimc-fast", "pimc")}  # heuristic calls, PIMC cards
+PIMC_BOTS = {"euchre": ("pimc-fast", "pimc"), "cutthroat": ("pimc-fast", "pimc"),  # heuristic calls, PIMC cards
+             "hasenpfeffer": ("pimc-fast", "pimc-cards")}
 
 
 def _presets(variant: str) -> list[str]:

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from bower.kernels.hasenpfeffer.hand import choose_widow, target_level
-from bower.kernels.hasenpfeffer.strategy import (P_JUMP, P_LEAD_TRUMP, P_PIMC, P_SUPPORT, card_weights,
+from bower.kernels.hasenpfeffer.hand import (P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES, R_BIDDER, R_DISCARD, R_FORCED,
+                                             R_PLAYS, R_WIDTH, choose_widow, pimc_facts, target_level)
+from bower.kernels.hasenpfeffer.strategy import (DECK25, P_JUMP, P_LEAD_TRUMP, P_PIMC, P_SUPPORT, card_weights,
                                                  is_random)
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, lead_card
+from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, write_plays
 from bower.sim.variants.hasenpfeffer import game as hg
 
 
@@ -32,13 +33,18 @@ def plays_at_random(params) -> bool:
 
 
 def searches(params) -> str:
-    """What the strategy searches (PIMC: ``pimc_worlds`` >= 1), which a bot cannot do here; "" when nothing."""
-    return "pimc_worlds >= 1" if params[0, P_PIMC] >= 1.0 else ""
+    """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
+    "" when nothing: heuristic calls with PIMC cards (``pimc-fast``, ``pimc-cards``) are a bot."""
+    if params[0, P_PIMC] < 1.0:
+        return ""
+    why = [name for q, name in ((P_PIMC_BID, "pimc_bid"), (P_PIMC_INFER, "pimc_infer"), (P_PIMC_SEES, "pimc_sees_all"))
+           if params[0, q] >= 0.5]
+    return ", ".join(why)
 
 
 class Player:
     """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision
-    (``stream``: the bot's decision stream, not drawn from here)."""
+    (``stream``: the bot's decision stream, for a PIMC strategy's worlds)."""
 
     def __init__(self, params: np.ndarray, game, stream=None):
         self.params = params
@@ -48,6 +54,10 @@ class Player:
         card_weights(params, self.wt)
         self.dstate = np.zeros(4, np.uint64)  # ``choose_widow``'s decision stream: drawn from by a random seat only
         self.dbuf = np.zeros(2, np.int64)
+        self.worlds = int(params[0, P_PIMC])  # PIMC cards (``pimc_worlds`` >= 1), from the decision ``stream``
+        self.stream = stream
+        self.rec = np.zeros(R_WIDTH, np.int64)
+        self.ws = None
 
     def step(self, st) -> int:
         """The action of the seat to act at ``st`` (a ``bower.sim.variants.hasenpfeffer.game.State``)."""
@@ -76,7 +86,22 @@ class Player:
 
     def _card(self, st, seat: int) -> int:
         trump, bidder = st.trump, st.bidder
+        if self.worlds >= 1:
+            return self._searched(st, seat)
         if st.trick:
             return follow_card(st.hands[seat], st.trick, trump, lambda winner: (winner & 1) == (seat & 1))
         return lead_card(st.hands[seat], st.played, trump, int(SLOT_DECK[trump]) | (1 << 25), seat == bidder,
                          seat == (bidder ^ 2), self.params[bidder, P_LEAD_TRUMP], -1)
+
+    def _searched(self, st, seat: int) -> int:
+        """The PIMC card (as the kernels' ``pick_card``): the facts from a record of what the seat knows (the
+        bidder, a forced bid, its own discard as the bidder, the plays), the worlds from the bot's stream, a fresh
+        workspace each hand (as the kernels' hand)."""
+        self.ws = hand_workspace(st, self.ws)
+        rec = self.rec
+        rec[R_BIDDER] = st.bidder
+        rec[R_FORCED] = 1 if st.forced else 0
+        rec[R_DISCARD] = st.discard  # its card is read for the bidder alone; to the others only whether there is one
+        n = write_plays(st, rec, R_PLAYS)
+        return pimc_card(st.hands[seat], seat, pimc_facts(rec, np.int64(seat)), st.trump, DECK25, rec, R_PLAYS, n,
+                         self.worlds, self.stream, self.ws)
