@@ -127,7 +127,7 @@ def test_bot_names_and_refusals():
         b = bower.bot("default", variant=v)
         assert isinstance(b, PresetBot) and b.name == "default" and not b.random
         assert isinstance(bower.bot("bot:cautious", variant=v), PresetBot)
-        refused = "pimc-bid" if v in PIMC_BOTS else "pimc"  # a searched auction
+        refused = "pimc-bid" if "pimc-bid" in get_variant(v).presets else "pimc"  # a searched auction
         with pytest.raises(bower.BowerError, match=f"the strategy '{refused}' searches \\(PIMC.*not available as a bot"):
             bower.bot(refused, variant=v)
     for preset, words in (("score-aware", "game's scores"), ("equity", "bid_equity")):
