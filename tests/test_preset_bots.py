@@ -45,11 +45,11 @@ FIELDS = {
     "ghost": (("swap", "calls", "maker", "bid", "trump", "plays", "tricks", "points"),
               lambda r: (r["dealer"], r["deal"], r["deal"]["ghost"])),
 }
-# the presets that are not bots: PIMC searches (but Standard Euchre's PIMC cards), and Ghost Hand's strategies
-# that read the game's scores
+# the presets that are not heuristic: PIMC (bots when only their cards are searched: ``PIMC_BOTS``; a searched
+# auction is refused) and Ghost Hand's strategies that read the game's scores (refused)
 NOT_BOTS = {"pimc", "pimc-fast", "pimc-cards", "pimc-bid", "score-aware", "equity"}
 PIMC_BOTS = {"euchre": ("pimc-fast", "pimc"), "cutthroat": ("pimc-fast", "pimc"),  # heuristic calls, PIMC cards
-             "hasenpfeffer": ("pimc-fast", "pimc-cards")}
+             "hasenpfeffer": ("pimc-fast", "pimc-cards"), "ghost": ("pimc-cards",)}
 
 
 def _presets(variant: str) -> list[str]:
@@ -95,9 +95,10 @@ def test_every_preset_bot_plays_as_the_kernels(variant):
 def test_pimc_cards_play_as_the_kernels_with_the_kernels_draws(variant):
     """The PIMC presets whose calls are heuristic and whose cards are searched, as bots seeded with the run's seed:
     the kernels' search for each card, on the worlds the kernels draw, so every card is the record's."""
+    first = PIMC_BOTS[variant][0]
     for preset in PIMC_BOTS[variant]:
-        play_records(variant, preset, HANDS if preset == "pimc-fast" else HANDS // 4, {})
-    play_records(variant, "pimc-fast", HANDS // 2, _api_test(variant).RULE_SETS[-1], seed=SEED + 2)
+        play_records(variant, preset, HANDS if preset == first else HANDS // 4, {})
+    play_records(variant, first, HANDS // 2, _api_test(variant).RULE_SETS[-1], seed=SEED + 2)
 
 
 @pytest.mark.parametrize("variant", sorted(FIELDS))

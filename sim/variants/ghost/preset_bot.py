@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from bower.kernels.ghost.hand import P_PIMC
+from bower.kernels.ghost.hand import (DECK, P_PIMC, P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES, R_DEAL, R_PLAYS, R_SWAP,
+                                      R_WIDTH, pimc_facts)
 from bower.kernels.ghost.strategy import (MOON, P_BID3, P_BID4, P_BID5, P_EQUITY, P_JUMP, P_LEAD_TRUMP, P_MOON,
                                           P_RANDOM, P_SHIFT_OPP, P_SHIFT_SELF, P_SWAP_BELOW, best_of_row, call_of,
                                           strategy_rows)
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, lead_card
+from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, write_plays
 from bower.sim.variants.ghost import game as gg
 
 
@@ -37,8 +38,13 @@ def plays_at_random(params) -> bool:
 
 
 def searches(params) -> str:
-    """What the strategy searches (PIMC: ``pimc_worlds`` >= 1), which a bot cannot do here; "" when nothing."""
-    return "pimc_worlds >= 1" if params[0, P_PIMC] >= 1.0 else ""
+    """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
+    "" when nothing: heuristic calls with PIMC cards (``pimc-cards``) are a bot."""
+    if params[0, P_PIMC] < 1.0:
+        return ""
+    why = [name for q, name in ((P_PIMC_BID, "pimc_bid"), (P_PIMC_INFER, "pimc_infer"), (P_PIMC_SEES, "pimc_sees_all"))
+           if params[0, q] >= 0.5]
+    return ", ".join(why)
 
 
 def unsupported(params) -> str | None:
@@ -52,11 +58,15 @@ def unsupported(params) -> str | None:
 
 class Player:
     """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision
-    (``stream``: the bot's decision stream, not drawn from here)."""
+    (``stream``: the bot's decision stream, for a PIMC strategy's worlds)."""
 
     def __init__(self, params: np.ndarray, game, stream=None):
         self.rows = strategy_rows(np.ascontiguousarray(params))
         self.stick = game.stick
+        self.worlds = int(params[0, P_PIMC])  # PIMC cards (``pimc_worlds`` >= 1), from the decision ``stream``
+        self.stream = stream
+        self.rec = np.zeros(R_WIDTH, np.int64)
+        self.ws = None
 
     def step(self, st) -> int:
         """The action of the seat to act at ``st`` (a ``bower.sim.variants.ghost.game.State``)."""
@@ -82,7 +92,22 @@ class Player:
 
     def _card(self, st, seat: int) -> int:
         trump, maker = st.trump, st.maker
+        if self.worlds >= 1:
+            return self._searched(st, seat)
         if st.trick:
             return follow_card(st.hands[seat], st.trick, trump, lambda winner: winner == seat)
         return lead_card(st.hands[seat], st.played, trump, int(SLOT_DECK[trump]), seat == maker, False,
                          self.rows[maker, P_LEAD_TRUMP], -1)
+
+    def _searched(self, st, seat: int) -> int:
+        """The PIMC card (as the kernels' ``pimc_card``): the facts from a record of what the seat knows (the
+        swapper, its own dead hand as the swapper, the plays), the worlds from the bot's stream, a fresh workspace
+        each hand (as the kernels' hand)."""
+        self.ws = hand_workspace(st, self.ws)
+        rec = self.rec
+        rec[R_SWAP] = st.swapper
+        if st.swapper >= 0:
+            rec[R_DEAL + st.swapper] = st.dead if seat == st.swapper else 0  # read for the swapper alone
+        n = write_plays(st, rec, R_PLAYS)
+        return pimc_card(st.hands[seat], seat, pimc_facts(rec, np.int64(0), np.int64(seat)), st.trump, DECK, rec,
+                         R_PLAYS, n, self.worlds, self.stream, self.ws)
