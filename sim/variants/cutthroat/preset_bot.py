@@ -14,6 +14,10 @@ The few lines of ``auction`` that choose one seat's call are written here
 beside those calls (``auction`` plays the whole auction at once). A seat reads
 its own hand (the dealer its discard, the maker the dummy), the up-card, the
 calls, trump, the maker and the cards played: nothing else.
+
+``pimc`` and ``pimc-fast`` (heuristic calls, PIMC cards) search each card
+by the kernels' ``pimc.choose`` on ``pimc_facts`` of a record of what the
+seat knows (``_searched``); ``pimc-bid`` (a searched auction) is refused.
 """
 
 from __future__ import annotations

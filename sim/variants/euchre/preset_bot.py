@@ -10,6 +10,13 @@ arguments (the maker's strongest trump at ``lead_trump_min`` trumps, a
 defender's "next" lead on the first trick after a round-two call). A seat
 reads its own hand, the up-card, the calls, trump, the maker and the cards
 played: nothing else.
+
+``pimc`` and ``pimc-fast`` (heuristic calls, PIMC cards) search each card
+by the kernels' ``pimc.choose`` on ``pimc_facts`` of a record of the public
+hand (``_searched``); ``pimc-bid`` (a searched auction) is refused. One
+fact is not the seat's own: under ``discard_up`` the kernels' facts tell every
+seat whether the dealer buried the up-card, and so do the bot's, to search
+as the kernels do.
 """
 
 from __future__ import annotations

@@ -16,6 +16,11 @@ the cards played: nothing else.
 Strategies that read the game's scores (``score-aware``: ``bid_shift_*``;
 ``equity``: ``bid_equity``) are not available as bots: a hand's state does
 not carry the game's scores.
+
+``pimc-cards`` (heuristic calls, PIMC cards) searches each card by the
+kernels' ``pimc.choose`` on ``pimc_facts`` of a record of what the seat
+knows (``_searched``); ``pimc`` and ``pimc-fast`` (a searched auction) are
+refused.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ core's ``lead_slot`` / ``follow_slot`` with the kernels' arguments (the
 joker in slot 25, the bidder's strongest trump at ``lead_trump_min``
 trumps). A seat reads its own hand (the bidder its widow and discard), the
 calls, trump and the cards played: nothing else.
+
+``pimc-fast`` and ``pimc-cards`` (heuristic calls, PIMC cards) search each
+card by the kernels' ``pimc.choose`` on ``pimc_facts`` of a record of what
+the seat knows (``_searched``); ``pimc`` (a searched auction) is refused.
 """
 
 from __future__ import annotations
