@@ -129,7 +129,8 @@ def test_bot_names_and_refusals():
         assert isinstance(b, PresetBot) and b.name == "default" and not b.random
         assert isinstance(bower.bot("bot:cautious", variant=v), PresetBot)
         refused = "pimc-bid" if "pimc-bid" in get_variant(v).presets else "pimc"  # a searched auction
-        with pytest.raises(bower.BowerError, match=f"the strategy '{refused}' searches \\(PIMC.*not available as a bot"):
+        with pytest.raises(bower.BowerError,
+                           match=f"the strategy '{refused}' searches \\(PIMC: pimc_bid\\).*not available as a bot"):
             bower.bot(refused, variant=v)
     for preset, words in (("score-aware", "game's scores"), ("equity", "bid_equity")):
         with pytest.raises(BotError, match=f"the strategy {preset!r} .*{words}.*not available as a bot"):

@@ -1,4 +1,4 @@
-"""Standard Euchre's heuristic strategies as bots (``bower.sim.preset_bots``): the kernels' decisions, called from Python.
+"""Standard Euchre's strategies as bots (``bower.sim.preset_bots``): the kernels' decisions, called from Python.
 
 Every decision is the one ``bower.kernels.euchre.hand`` makes for a seat of
 the strategy (``kernels/euchre/SPEC.md``), by the same kernel functions:
@@ -50,7 +50,8 @@ def searches(params) -> str:
 
 
 class Player:
-    """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision."""
+    """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision
+    (``stream``: the bot's decision stream, for a PIMC strategy's worlds)."""
 
     def __init__(self, params: np.ndarray, game, stream=None):
         self.params = params
