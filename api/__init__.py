@@ -651,8 +651,14 @@ def bot(name: str, *, variant: str = "ghost", seed: int = 0, **options: Any) -> 
     ``random``: a uniform legal action from ``random.Random(seed)``;
     ``greedy``: at each decision, every legal action tried in ``samples``
     (default 4) deals drawn by ``resample_from_infostate`` with random play
-    after, the best mean points kept (``bower.sim.bots.GreedyBot``). The
-    strategy presets (``default`` ...) are not available as bots yet.
+    after, the best mean points kept (``bower.sim.bots.GreedyBot``). A
+    heuristic strategy preset (``default``, ``aggressive`` ...; also
+    ``"bot:NAME"``, a ``.toml`` path) decides as the kernels' strategy does,
+    through the kernels' own decision functions
+    (``bower.sim.preset_bots``; a PIMC preset whose calls are heuristic
+    searches each card by the kernels' own search). The PIMC presets with a
+    searched auction and the strategies that read the game's scores are
+    refused in one line.
     ``bower.experiment`` takes bots where it takes strategies.
 
     Examples:
@@ -662,6 +668,13 @@ def bot(name: str, *, variant: str = "ghost", seed: int = 0, **options: Any) -> 
         ...     state.apply_action(a)
         >>> state.action_to_string(b.step(state))
         'pass'
+        >>> d = bower.bot("default", variant="euchre")
+        >>> d
+        <bower preset bot: default (euchre)>
+        >>> while not state.is_terminal():               # the kernels' default at every seat
+        ...     state.apply_action(d.step(state))
+        >>> state.returns()
+        [1.0, 0.0, 1.0, 0.0]
     """
     from bower.sim import bots
 

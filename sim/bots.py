@@ -31,10 +31,14 @@ bot blocked inside C code that never returns to Python is stopped only when
 it does.
 
 ``bower.bot(name, variant=...)`` gives bower's players as bots: ``random``
-(a uniform legal action, seeded) and ``greedy`` (a plain-Python lookahead,
-see ``GreedyBot``). The strategy presets (``default``, ``aggressive`` ...)
-are not available as bots yet: they decide inside the compiled kernels,
-which have no per-decision entry; ``bower.bot("default")`` says so.
+(a uniform legal action, seeded), ``greedy`` (a plain-Python lookahead,
+see ``GreedyBot``) and the heuristic strategy presets (``default``,
+``aggressive`` ..., a ``.toml`` file or a parameter dict), which decide as
+the kernels' strategy does, through the kernels' own decision functions
+(``bower.sim.preset_bots``). In an experiment a bare preset name plays in
+the kernels when no player is a bot, and as a bot beside one;
+``bot:default`` makes it a bot always. The PIMC presets are not available
+as bots (their search runs inside the hand kernels).
 """
 
 from __future__ import annotations
@@ -138,18 +142,33 @@ def _side(seat: int, players: int) -> int:
     return seat % 2 if players == 4 else seat
 
 
-def bot(name: str, variant="ghost", seed: int | str | None = 0, **options):
-    """bower's player ``name`` as a bot for ``variant``: ``random`` or ``greedy`` (``options``: ``samples``)."""
+BOT_PREFIX = "bot:"  # ``bot:default``: a strategy preset (or .toml) as a bot, where a bare name plays in the kernels
+
+
+def preset_name(spec) -> str | None:
+    """The strategy of a ``bot:NAME`` spec (``bot:default``, ``bot:my.toml``), else None."""
+    if isinstance(spec, str) and spec.startswith(BOT_PREFIX) and not is_file_spec(spec):
+        return spec[len(BOT_PREFIX):]
+    return None
+
+
+def bot(name, variant="ghost", seed: int | str | None = 0, **options):
+    """bower's player ``name`` as a bot for ``variant``: ``random`` or ``greedy`` (``options``: ``samples``), or a
+    heuristic strategy (a preset name, a ``.toml`` path, a parameter dict; ``bot:NAME`` too) deciding as the
+    kernels do (``bower.sim.preset_bots``)."""
     from bower.sim.game import game as make_game
+    from bower.sim.preset_bots import preset_bot
+    from bower.sim.strategy import Strategy
     from bower.sim.variants import get_variant
 
     v = get_variant(variant)
     make_game(v)  # GameError when the variant has no game API yet
-    if name == "random":
-        if options:
-            raise BotError(f"bot 'random' takes no options (got {', '.join(options)})")
-        return RandomBot(seed)
-    if name == "greedy":
+    strategy = preset_name(name)
+    if strategy is None and isinstance(name, str) and name in BOT_NAMES:
+        if name == "random":
+            if options:
+                raise BotError(f"bot 'random' takes no options (got {', '.join(options)})")
+            return RandomBot(seed)
         extra = set(options) - {"samples"}
         if extra:
             raise BotError(f"bot 'greedy' takes only samples= (got {', '.join(sorted(extra))})")
@@ -157,10 +176,17 @@ def bot(name: str, variant="ghost", seed: int | str | None = 0, **options):
         if not isinstance(samples, numbers.Integral) or isinstance(samples, bool) or samples < 1:
             raise BotError(f"bot 'greedy': samples must be a whole number of at least 1, got {samples!r}")
         return GreedyBot(seed, samples=int(samples))
-    if isinstance(name, str) and name in v.presets:
-        raise BotError(f"the strategy preset {name!r} is not available as a bot yet (it plays inside the kernels); "
-                       f"bots: {', '.join(BOT_NAMES)}")
-    raise BotError(f"unknown bot {name!r}{did_you_mean(str(name), BOT_NAMES)} (bots: {', '.join(BOT_NAMES)})")
+    if strategy is None and (isinstance(name, (dict, Strategy)) or (isinstance(name, str) and (
+            name in v.presets or name.lower().endswith(".toml")))):
+        strategy = name
+    if strategy is not None:
+        if options:
+            raise BotError(f"a strategy as a bot takes no options (got {', '.join(sorted(options))}): "
+                           f"give its parameters as a dict or a .toml file")
+        return preset_bot(v, strategy, seed)
+    names = [*BOT_NAMES, *v.presets]
+    raise BotError(f"unknown bot {name!r}{did_you_mean(str(name), names)} (bots: {', '.join(BOT_NAMES)}, "
+                   f"or a strategy preset: {', '.join(v.presets)})")
 
 
 # ---------------------------------------------------------------- a user's bot from a file
@@ -185,7 +211,8 @@ def needs_bots(specs) -> bool:
     ``greedy`` is a bot only; ``random`` is also a kernel preset, so
     ``random`` against a preset stays in the kernels.
     """
-    return any(is_bot(s) or (isinstance(s, str) and s in BOT_NAMES and s != "random") for s in specs)
+    return any(is_bot(s) or preset_name(s) is not None or (isinstance(s, str) and s in BOT_NAMES and s != "random")
+               for s in specs)
 
 
 def load_bot(spec: str):
@@ -355,7 +382,8 @@ def _ask(obj, name: str, state, where: _Where, timeout: float | None = None):
     legal = state._legal_now()  # a game API state (``bower.sim.game.HandState``): its remembered list, read only
     try:
         # bower's own bots only read the state they are given: no copy for them (a user's bot gets a clone)
-        action = _call(obj.step, (state if type(obj) in _READ_ONLY else state.clone(),), timeout)
+        action = _call(obj.step, (state if type(obj) in _READ_ONLY or getattr(type(obj), "_bower_read_only", False)
+                                  else state.clone(),), timeout)
     except _TimedOut:
         raise BotError(f"bot {name!r} took longer than {timeout:g} s (the bot timeout) to choose an action at seat "
                        f"{seat} ({where})") from None
@@ -525,7 +553,9 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
     deal set the unit of the intervals. ``games`` is rounded up to whole deal
     sets (said on stderr as there); the games run here, one after another.
     Strategy names play as ``bot(name, variant, seed)`` (``random``,
-    ``greedy``), each seeded from ``seed`` and its place in ``players``.
+    ``greedy``, a heuristic preset, ``bot:NAME``, a ``.toml`` path or a
+    parameter dict: the kernels' strategy as a bot), each seeded from
+    ``seed`` and its place in ``players``.
     ``bot_timeout``: the seconds a bot may take to answer one call (None: no
     limit); a slower bot stops the run with ``BotError``. ``assignments``:
     the seat assignments (rows: player by seat; default the variant's
@@ -537,6 +567,7 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
     from bower.sim.game import game as make_game
     from bower.sim.progress import rounded_notice
     from bower.sim.rules import RULES_VERSION, get_variant
+    from bower.sim.strategy import Strategy
 
     bot_timeout = check_timeout(bot_timeout)
     v = get_variant(variant)
@@ -549,13 +580,16 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
         elif isinstance(p, str):
             objs.append(bot(p, v, seed=f"{seed}:player:{i}"))
             given.append(p)
+        elif isinstance(p, (dict, Strategy)):  # a strategy's parameters: the kernels' strategy as a bot
+            objs.append(bot(p, v, seed=f"{seed}:player:{i}"))
+            given.append(bot_name(objs[-1]))
         elif is_bot(p):
             objs.append(p)
             given.append(bot_name(p))
         else:
             raise BotError(f"player {i + 1} ({type(p).__name__}) cannot play with Python bots: give a bot object, "
-                           f"a path.py:Class or a bot name ({', '.join(BOT_NAMES)}); kernel strategies "
-                           f"(presets, .toml, dicts) are not available as bots yet")
+                           f"a path.py:Class, a bot name ({', '.join(BOT_NAMES)}) or a strategy (a preset, "
+                           f"a .toml path, a dict)")
     names = list(names) if names else list(given)
     for i, p in enumerate(players):  # a file's bot is called by its own name, not the path:Class given
         if is_file_spec(p) and names[i] == p:

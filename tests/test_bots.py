@@ -156,12 +156,12 @@ def test_bad_bots_in_the_library_are_bower_errors():
     with pytest.raises(bower.BowerError, match=r"bot 'Raises' raised ValueError: no idea at seat \d \(deal set 1, "
                                                r"seat assignment 1, hand 1"):
         bower.experiment([Raises(), "random"], variant="euchre", games=2)
-    with pytest.raises(bower.BowerError, match="not available as a bot yet"):
-        bower.bot("default", variant="euchre")
+    with pytest.raises(bower.BowerError, match="'pimc-bid' searches .*not available as a bot"):
+        bower.bot("pimc-bid", variant="euchre")
     with pytest.raises(bower.BowerError, match="unknown bot 'randm'.*random"):
         bower.bot("randm", variant="euchre")
-    with pytest.raises(bower.BowerError, match="kernel strategies"):
-        bower.experiment([FirstLegal(), {"bid_3": 2.5}], variant="ghost", games=2)
+    with pytest.raises(bower.BowerError, match="player 2 \\(int\\) cannot play with Python bots"):
+        bower.experiment([FirstLegal(), 5], variant="ghost", games=2)
 
 
 def test_random_bot_takes_each_legal_action():

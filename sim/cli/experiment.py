@@ -46,7 +46,9 @@ def experiment(strategies, variant, games, seed, threads, scheduler, rules, unti
 
     A player given as path.py:Class is a Python bot (the class, made with no
     arguments, has step(state) -> action); with one, every player plays
-    through the game API and names bots (random, greedy).
+    through the game API and names bots (random, greedy, or a heuristic
+    preset or .toml, which decides as the kernels' strategy does).
+    bot:NAME makes a preset a bot always (bot:default against default).
     """
     from bower.sim import experiment as ex
     from bower.sim.progress import Progress
