@@ -32,7 +32,7 @@ from bower.kernels.cutthroat.strategy import (Q_ASSIST, Q_LEAD_TRUMP, Q_NAME, Q_
                                               best_keep, card_weights)
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, write_plays
+from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
 from bower.sim.rules import encode
 from bower.sim.variants.cutthroat import game as cg
 
@@ -45,11 +45,7 @@ def plays_at_random(params) -> bool:
 def searches(params) -> str:
     """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
     "" when nothing: heuristic calls with PIMC cards (``pimc``, ``pimc-fast``) are a bot."""
-    if params[0, Q_PIMC] < 1.0:
-        return ""
-    why = [name for q, name in ((Q_PIMC_BID, "pimc_bid"), (Q_PIMC_INFER, "pimc_infer"), (Q_PIMC_SEES, "pimc_sees_all"))
-           if params[0, q] >= 0.5]
-    return ", ".join(why)
+    return searched_parts(params, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER, Q_PIMC_SEES)
 
 
 class Player:

@@ -29,7 +29,7 @@ from bower.kernels.euchre.hand import (DECK, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER, Q
 from bower.kernels.euchre.strategy import (Q_LEAD_NEXT, Q_LEAD_TRUMP, Q_VOID, alone_decision, best_discard,
                                            card_weights, is_random, name_decision, order_decision)
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, write_plays
+from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
 from bower.sim.rules import encode
 from bower.sim.variants.euchre import game as eg
 
@@ -42,11 +42,7 @@ def plays_at_random(params) -> bool:
 def searches(params) -> str:
     """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
     "" when nothing: heuristic calls with PIMC cards (``pimc``, ``pimc-fast``) are a bot."""
-    if params[0, Q_PIMC] < 1.0:
-        return ""
-    why = [name for q, name in ((Q_PIMC_BID, "pimc_bid"), (Q_PIMC_INFER, "pimc_infer"), (Q_PIMC_SEES, "pimc_sees_all"))
-           if params[0, q] >= 0.5]
-    return ", ".join(why)
+    return searched_parts(params, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER, Q_PIMC_SEES)
 
 
 class Player:

@@ -33,7 +33,7 @@ from bower.kernels.ghost.strategy import (MOON, P_BID3, P_BID4, P_BID5, P_EQUITY
                                           P_RANDOM, P_SHIFT_OPP, P_SHIFT_SELF, P_SWAP_BELOW, best_of_row, call_of,
                                           strategy_rows)
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, write_plays
+from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
 from bower.sim.variants.ghost import game as gg
 
 
@@ -45,11 +45,7 @@ def plays_at_random(params) -> bool:
 def searches(params) -> str:
     """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
     "" when nothing: heuristic calls with PIMC cards (``pimc-cards``) are a bot."""
-    if params[0, P_PIMC] < 1.0:
-        return ""
-    why = [name for q, name in ((P_PIMC_BID, "pimc_bid"), (P_PIMC_INFER, "pimc_infer"), (P_PIMC_SEES, "pimc_sees_all"))
-           if params[0, q] >= 0.5]
-    return ", ".join(why)
+    return searched_parts(params, P_PIMC, P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES)
 
 
 def unsupported(params) -> str | None:

@@ -27,7 +27,7 @@ from bower.kernels.hasenpfeffer.hand import (P_PIMC_BID, P_PIMC_INFER, P_PIMC_SE
 from bower.kernels.hasenpfeffer.strategy import (DECK25, P_JUMP, P_LEAD_TRUMP, P_PIMC, P_SUPPORT, card_weights,
                                                  is_random)
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, write_plays
+from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
 from bower.sim.variants.hasenpfeffer import game as hg
 
 
@@ -39,11 +39,7 @@ def plays_at_random(params) -> bool:
 def searches(params) -> str:
     """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
     "" when nothing: heuristic calls with PIMC cards (``pimc-fast``, ``pimc-cards``) are a bot."""
-    if params[0, P_PIMC] < 1.0:
-        return ""
-    why = [name for q, name in ((P_PIMC_BID, "pimc_bid"), (P_PIMC_INFER, "pimc_infer"), (P_PIMC_SEES, "pimc_sees_all"))
-           if params[0, q] >= 0.5]
-    return ", ".join(why)
+    return searched_parts(params, P_PIMC, P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES)
 
 
 class Player:
