@@ -37,7 +37,7 @@ import tempfile
 import numpy as np
 
 from bower.kernels.jit import kernel
-from bower.sim.cards import card_str, mask_str
+from bower.sim.cards import SUITS, card_str, mask_str
 from bower.sim.errors import UserError, os_reason
 from bower.sim.rules import RULES_VERSION  # noqa: F401  (the records carry it)
 
@@ -1267,3 +1267,34 @@ def _whole_by_row_group(path: str, pf, schema, columns: list[str] | None):
         reader.shutdown(wait=True, cancel_futures=True)
         caster.shutdown(wait=True, cancel_futures=True)
     return pa.concat_tables(tables) if tables else schema.empty_table()
+
+
+# ---- the auction's check of the up-card variants (Euchre, Cutthroat: ``bower.sim.records_check.auction_verdict``)
+
+_UP_SUIT = {CARD_NAMES[c]: c // 6 for c in range(24)}  # an up-card's suit by its name as records write it
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+
+
+def upcard_auction_extra(rec: dict, rules: dict) -> tuple:
+    """What the auction's check of an up-card variant needs of a record beside its dealer and calls: (the
+    up-card's suit, the maker, the trump suit), each -1 when not given (a variant's ``auction_extra``)."""
+    up, maker, trump = rec.get("upcard"), rec.get("maker"), rec.get("trump")
+    suit = _UP_SUIT.get(up, -2) if type(up) is str else -1
+    if suit == -2:  # (another spelling of a card: ``10H``, ``jh``)
+        from bower.sim.records_check import _card
+
+        card = _card(up)
+        suit = -1 if card is None else card // 6
+    return suit, -1 if maker is None else int(maker), _SUIT_INDEX.get(trump, -1) if type(trump) is str else -1
+
+
+def batch_upcard_auction_extra(b):
+    """``upcard_auction_extra`` of every record of a ``records_vector.Batch``, as int64 arrays (None: not read
+    here; a variant's ``batch_auction_extra``)."""
+    from bower.sim.records_vector import token_codes
+
+    up = b.cards.get("upcard")
+    trump = token_codes(b.col("trump"), SUITS)
+    if up is None or trump is None:
+        return None
+    return [np.where(up >= 0, up // 6, -1), np.where(b.played, b.maker, -1), trump]

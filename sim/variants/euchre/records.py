@@ -205,32 +205,8 @@ def batch_play(b):
 AUCTION_BITS = (3, 3, 3)  # bits of each ``auction_extra`` value plus one (-1 stands for none): up-card suit, maker, trump
 
 
-_UP_SUIT = {CARD_NAMES[c]: c // 6 for c in range(24)}  # an up-card's suit by its name as records write it
-_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
-
-
-def auction_extra(rec: dict, rules: dict) -> tuple:
-    """What the auction's check needs of a record beside its dealer and calls: (the up-card's suit, the maker,
-    the trump suit), each -1 when not given."""
-    up, maker, trump = rec.get("upcard"), rec.get("maker"), rec.get("trump")
-    suit = _UP_SUIT.get(up, -2) if type(up) is str else -1
-    if suit == -2:  # (another spelling of a card: ``10H``, ``jh``)
-        from bower.sim.records_check import _card
-
-        card = _card(up)
-        suit = -1 if card is None else card // 6
-    return suit, -1 if maker is None else int(maker), _SUIT_INDEX.get(trump, -1) if type(trump) is str else -1
-
-
-def batch_auction_extra(b):
-    """``auction_extra`` of every record of a ``records_vector.Batch``, as int64 arrays (None: not read here)."""
-    from bower.sim.records_vector import token_codes
-
-    up = b.cards.get("upcard")
-    trump = token_codes(b.col("trump"), SUITS)
-    if up is None or trump is None:
-        return None
-    return [np.where(up >= 0, up // 6, -1), np.where(b.played, b.maker, -1), trump]
+auction_extra = rc.upcard_auction_extra  # (the up-card's suit, the maker, the trump)
+batch_auction_extra = rc.batch_upcard_auction_extra
 
 
 def calls_fault(dealer: int, calls: tuple, extra: tuple, rules: dict) -> str | None:
