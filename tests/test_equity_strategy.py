@@ -1,8 +1,9 @@
-"""The game-equity bidder (Ghost Hand, ``bid_equity``, the ``equity`` preset): kernel against its twin, the end
-of a game, threads, bad input.
+"""The game-equity bidder (Ghost Hand and Standard Euchre, ``bid_equity``, the ``equity`` preset): kernel against
+its twin, the end of a game, threads, bad input.
 
-Small tables keep it quick: a calibration of 300,000 hands and an equity table of a game to 8 (floor -8) from
-50,000 hands; the suite's cache is off (``tests/conftest.py``), so each is computed here.
+Small tables keep it quick: Ghost Hand, a calibration of 300,000 hands and an equity table of a game to 8 (floor
+-8) from 50,000 hands; Euchre, a calibration of 100,000 hands and an equity table of the game to 10 from 50,000
+hands. The suite's cache is off (``tests/conftest.py``), so each is computed here.
 """
 
 from __future__ import annotations
@@ -15,8 +16,12 @@ from hypothesis import strategies as st
 from bower.kernels import games as kg
 from bower.kernels.ghost import strategy as ks
 from bower.sim import equity as E
+from bower.kernels.euchre import hand as ekh
+from bower.kernels.euchre import strategy as eks
+from bower.sim import equity_bidder as eb
 from bower.sim import runner
 from bower.sim.variants import get_variant
+from bower.sim.variants.euchre import equity_strategy as ees
 from bower.sim.variants.ghost import equity_strategy as es
 from tests.cli_run import one_error
 
@@ -120,9 +125,9 @@ def small_tables(monkeypatch):
     monkeypatch.setattr(es, "CALIBRATION_HANDS", CAL_HANDS)
     monkeypatch.setattr(es, "EQUITY_HANDS", EQ_HANDS)
     monkeypatch.setattr(es, "SEED", 3)
-    es._MEMO.clear()
+    eb.clear()
     yield
-    es._MEMO.clear()
+    eb.clear()
 
 
 def _games(strategies, threads):
@@ -167,3 +172,146 @@ def test_in_independent_hands_the_bidder_calls_by_the_thresholds():
     # the strategy's parameters, which they do not hold)
     for rules in (None, {"auction": "until_passes", "stick_the_dealer": True}):
         assert runner.hand_records(4, 0, 3000, rules, "equity") == runner.hand_records(4, 0, 3000, rules, "default")
+
+
+# ---------------------------------------------------------------- Standard Euchre
+EUCHRE = get_variant("euchre")
+E_TARGET = 10
+E_CAL_HANDS = 100_000
+
+
+@pytest.fixture(scope="module")
+def e_tables():
+    return {"calibration": ees.calibration(None, E_CAL_HANDS, seed=3, cache=False),
+            "equity": E.compute("euchre", hands=EQ_HANDS, seed=3, resamples=1, target=E_TARGET, cache=False)}
+
+
+@pytest.fixture(scope="module")
+def e_flat(e_tables):
+    return ees.flat(e_tables)
+
+
+def test_euchre_tables_have_what_the_bidder_reads(e_tables):
+    cal = e_tables["calibration"]
+    assert cal["outcomes"].tolist() == [[0, 0], [0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]
+    assert cal["counts"].sum() == cal["cell_counts"].sum()
+    np.testing.assert_allclose(cal["probs"][cal["cell_counts"] > 0].sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    # position 1 has a round-one call in every hand, at every level: each level measured as often in each bucket,
+    # and the buckets together hold every hand
+    firsts = [ees.cell(0, 1, b * ees.BUCKET_WIDTH, 0) for b in range(ees.N_BUCKETS)]
+    assert all(cal["cell_counts"][f] == cal["cell_counts"][f + 1] == cal["cell_counts"][f + 2] for f in firsts)
+    assert sum(cal["cell_counts"][f] for f in firsts) == E_CAL_HANDS
+    # a thrown-in hand (0, 0) only where a pass leaves it possible; a side going alone scores 4 only when it calls
+    ok = cal["cell_counts"] > 0
+    alone = np.arange(len(ok)) % 3 == 2
+    assert cal["probs"][ok & alone][:, 0].max() == 0.0
+    assert (cal["cell_counts"] >= ees.MIN_COUNT).sum() > 150
+
+
+@settings(max_examples=300, deadline=None)
+@given(rnd=st.integers(0, 1), position=st.integers(1, 4), dealer=st.integers(0, 3),
+       scores=st.tuples(*[st.integers(0, E_TARGET - 1)] * 2), default=st.integers(0, 2), pass_legal=st.booleans(),
+       est=st.one_of(st.floats(-1.5, 7.0, allow_nan=False), st.integers(-2, 26).map(lambda k: k / 4)))
+def test_the_euchre_kernel_call_is_its_twins(e_tables, e_flat, rnd, position, dealer, scores, default, pass_legal,
+                                             est):
+    seat = (dealer + position) % 4
+    sc = np.array(scores, np.int64)
+    got = eks.equity_level(e_flat, rnd, position, seat, dealer, sc, E_TARGET, est, default, pass_legal)
+    assert got == ees.level(e_tables, rnd, position, seat, dealer, scores, E_TARGET, est, default, pass_legal)
+    first = ees.cell(rnd, position, est, 0)
+    for li in range(3):  # each value exactly: the same sums in the same order
+        for side in (0, 1):
+            assert eks.equity_value(e_flat, first + li, side, dealer, *scores, E_TARGET) == ees.value(
+                e_tables, first + li, side, dealer, scores, E_TARGET)
+    assert eks.equity_level(e_flat, rnd, position, seat, dealer, sc, E_TARGET + 1, est, default, pass_legal) == default
+
+
+def _alone_hand():
+    """A deal where position 1 (seat 0, dealer 3) orders the up-card up and goes alone by the thresholds: (dealt by
+    position, kitty, its round-one estimate)."""
+    params = np.tile(runner.to_vector(EUCHRE.presets["default"], "euchre"), (4, 1))
+    _, _, rules_vec = runner.resolve_run("euchre", 0, None)
+    wt = np.zeros((4, 4, 24))
+    eks.card_weights(params, wt)
+    dealt, kitty = np.zeros((4000, 4), np.int64), np.zeros((4000, 4), np.int64)
+    EUCHRE.drivers.deal_chunk(runner.chunk_states(11, 0, 1)[0], 4000, dealt, kitty)
+    for h in range(4000):
+        rec = _play(dealt[h], kitty[h], params, rules_vec, wt)
+        if rec[ekh.R_MAKER] == 0 and ekh.round_one(rec) and rec[ekh.R_ALONE] == 1:
+            est, _ = eks.order_estimate.py_func(dealt[h][0], kitty[h][0], 1, wt, params, 0, False)
+            return dealt[h], kitty[h], est, params, rules_vec, wt
+    raise AssertionError("no lone order in 4000 deals")
+
+
+def _play(dealt, kitty, params, rules_vec, wt, eq=None):
+    rec = np.zeros(ekh.R_WIDTH, np.int64)
+    args = (dealt.copy(), kitty.copy(), 3, rules_vec, params, wt, ekh.NO_FORCE.copy(), np.zeros(4, np.uint64),
+            np.zeros(2, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), rec, None)
+    ekh.play_dealt(*args) if eq is None else ekh.play_dealt(*args, eq)
+    return rec
+
+
+def test_one_point_from_the_target_the_euchre_bidder_orders_with_its_partner(e_tables, e_flat):
+    # position 1 at 9 of 10 with a lone hand: a make with the partner wins the game as surely as one alone and is
+    # likelier, as the tables measured it; the bidder orders up without going alone where the thresholds go alone
+    dealt, kitty, est, params, rules_vec, wt = _alone_hand()
+    params = params.copy()
+    params[0] = runner.to_vector(EUCHRE.presets["equity"], "euchre")  # seat 0 bids by equity
+    first = ees.cell(0, 1, est, 0)
+    assert min(e_tables["calibration"]["cell_counts"][first + i] for i in (1, 2)) >= ees.MIN_COUNT
+    v_call, v_alone = (ees.value(e_tables, first + i, 0, 3, (9, 6), E_TARGET) for i in (1, 2))
+    assert v_call > v_alone
+    assert eks.equity_level(e_flat, 0, 1, 0, 3, np.array([9, 6], np.int64), E_TARGET, est, 2, True) == 1
+    pick = np.full(2, -1, np.int64)
+    rec = _play(dealt, kitty, params, rules_vec, wt, (e_flat, np.array([9, 6], np.int64), E_TARGET, pick))
+    assert rec[ekh.R_MAKER] == 0 and ekh.round_one(rec) and rec[ekh.R_ALONE] == 0
+    assert pick.tolist() == [0, 0]
+    # without the tables (no game score) the same seat goes alone, as the thresholds do
+    assert _play(dealt, kitty, params, rules_vec, wt)[ekh.R_ALONE] == 1
+
+
+@pytest.fixture()
+def e_small_tables(monkeypatch):
+    monkeypatch.setattr(ees, "CALIBRATION_HANDS", E_CAL_HANDS)
+    monkeypatch.setattr(ees, "EQUITY_HANDS", EQ_HANDS)
+    monkeypatch.setattr(ees, "SEED", 3)
+    eb.clear()
+    yield
+    eb.clear()
+
+
+def _e_games(strategies, threads):
+    """Games to 10 of ``strategies`` (A as partners against B, then the sides exchanged), duplicate deals."""
+    runner.set_threads(threads)
+    strat = np.stack([runner.to_vector(EUCHRE.presets[s], "euchre") for s in strategies])
+    assign = np.array([[0, 1, 0, 1], [1, 0, 1, 0]], np.int64)
+    _, _, rules_vec = runner.resolve_run("euchre", 7, None)
+    n_sets, nc = 256, 4
+    out = (np.zeros((n_sets, 2), np.int64), np.zeros((n_sets * 2, kg.GO_WIDTH), np.int64),
+           np.zeros((nc, EUCHRE.hand_kernels.S_WIDTH), np.int64), np.zeros((nc, 2, kg.ST_WIDTH), np.int64),
+           np.zeros((nc, kg.GA_WIDTH), np.int64))
+    EUCHRE.drivers.games_chunks(runner.chunk_states(7, 0, nc), 64, n_sets, assign, True, rules_vec, strat, E_TARGET,
+                                runner.MAX_HANDS_PER_GAME, *out, EUCHRE.hand_kernels.search_arg(strat))
+    return out
+
+
+def test_euchre_same_seed_same_games_for_one_and_two_threads(e_small_tables):
+    one, two = _e_games(("equity", "default"), 1), _e_games(("equity", "default"), 2)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two))
+    plain = _e_games(("default", "default"), 2)
+    assert not np.array_equal(one[1], plain[1])  # the bidder changed calls, hence games
+    assert one[0].sum() == plain[0].sum() == 256 * 2  # every game finished, one winner each
+
+
+@pytest.mark.parametrize("value", ["2", "-1"])
+def test_a_bad_euchre_switch_value_is_one_line(capsys, tmp_path, value):
+    path = tmp_path / "eq.toml"
+    path.write_text(f'base = "default"\nbid_equity = {value}\n')
+    line = one_error(capsys, "experiment", str(path), "default", "--variant", "euchre", "--games", "384")
+    assert "bid_equity" in line
+
+
+def test_in_independent_euchre_hands_the_bidder_calls_by_the_thresholds():
+    for rules in (None, {"stick_the_dealer": True, "allow_lone_defender": True}):
+        assert runner.hand_records(4, 0, 3000, rules, "equity", "euchre") == runner.hand_records(
+            4, 0, 3000, rules, "default", "euchre")

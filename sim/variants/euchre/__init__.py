@@ -18,6 +18,7 @@ from bower.sim.variants import base
 from bower.sim.variants.common import all_tables
 from bower.sim.variants.euchre import (
     advice,
+    equity_strategy,
     plots,
     records,
     report,
@@ -27,6 +28,8 @@ from bower.sim.variants.euchre import (
     tables,
 )
 from bower.sim.variants.euchre.hands import play_order, score_hand
+
+ed.equity_tables = equity_strategy.kernel_tables  # the game-equity bidder's tables, for ``drivers.games_chunks``
 
 ADVICE = ("JH AS KS 9H QD", "TS")  # the profiled should-bid question: hand, up-card; position 1, round one
 

@@ -1,0 +1,134 @@
+"""The game-equity bidder's table plumbing, the same in every variant (``bid_equity``; the ``equity`` preset).
+
+A variant's ``equity_strategy`` module says what a calibration cell is (the
+caller's situation and the level it calls) and measures each cell's
+outcomes with its own calibration kernel (``kernels/<variant>/calibrate.py``:
+the default strategy's own play with the level forced); this module does
+the rest the same way for all of them:
+
+- ``calibration``: the chunks seeded from (seed, chunk) (the same table for
+  any thread count), the kernel run, its outcome codes (points relative to
+  the caller, ``FIELD_BITS`` bits each, plus ``OFFSET``) tabulated by cell
+  (``tabulate``), the table kept in the equity cache
+  (``bower.sim.equity.cache_folder``; ``BOWER_EQUITY_CACHE=0``: off) under
+  a key of everything that decides it (``cache_key``).
+- ``equity_table``: the equity table of ``bower.sim.equity`` the outcomes are
+  weighed with (the default strategy, one redraw: only the point table is read).
+- ``memo``: the flattened tables the kernels carry, built once a process for a
+  (variant, rules, target, precision) and kept in memory, one set at a time.
+- ``rules_from_vector``: the rule dict of a kernel rule vector.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Callable
+
+import numpy as np
+
+from bower.sim.errors import UserError
+
+OFFSET = 64  # added to each outcome field of a calibration code (points from -64 to 63)
+FIELD_BITS = 7  # bits per outcome field
+FORMAT = 1  # the layout of a cached calibration; a change makes older entries misses
+EQUITY_RESAMPLES = 1  # the equity table's redraws: the bidder reads only the point table
+
+_MEMO: dict = {}
+
+
+class EquityStrategyError(UserError, ValueError):
+    """Tables the bidder cannot have: a rule set the equity table does not model, a bad precision."""
+
+
+def rules_from_vector(v, rules_vec) -> dict:
+    """The rule dict of the kernel codes ``rules_vec`` (``bower.sim.rules.encode`` read backwards) of variant ``v``."""
+    vec = np.asarray(rules_vec)
+    return {o.name: o.values[list(o.codes).index(int(vec[i]))] for i, o in enumerate(v.options)}
+
+
+def cache_key(what: dict, modules: tuple[str, ...]) -> str:
+    """The cache key of a calibration: a hash of ``what`` (its variant, rules, hands, seed, cell layout), the
+    versions, the layout ``FORMAT`` and the sources of ``modules`` (the code that measures it)."""
+    from bower.kernels.cache import source_stamp
+    from bower.sim import __version__
+
+    what = {**what, "format": FORMAT, "bower": __version__, "numpy": np.__version__,
+            "code": {m: source_stamp(m) for m in (__name__, *modules)}}
+    return "calibration-" + hashlib.sha256(json.dumps(what, sort_keys=True, default=repr).encode()).hexdigest()
+
+
+def tabulate(cells: np.ndarray, codes: np.ndarray, n_cells: int, n_fields: int) -> dict:
+    """The calibration arrays of the measured (cell, outcome code) pairs (cells < 0 skipped): ``outcomes``
+    (K, n_fields) int64 (the distinct outcomes, fields from the most significant), ``counts`` (n_cells, K),
+    ``cell_counts`` (n_cells,) and ``probs`` (n_cells, K; 0 in a cell never measured)."""
+    kept = cells >= 0
+    cells, codes = cells[kept], codes[kept]
+    uniq, inv = np.unique(codes, return_inverse=True)
+    mask = (1 << FIELD_BITS) - 1
+    outcomes = np.stack([((uniq >> (FIELD_BITS * (n_fields - 1 - i))) & mask) - OFFSET for i in range(n_fields)],
+                        axis=1)
+    counts = np.bincount(cells * len(uniq) + inv.ravel(), minlength=n_cells * len(uniq)).reshape(n_cells, -1)
+    cell_counts = counts.sum(axis=1)
+    return {"outcomes": outcomes.astype(np.int64), "counts": counts.astype(np.int64),
+            "cell_counts": cell_counts.astype(np.int64), "probs": counts / np.maximum(cell_counts, 1)[:, None]}
+
+
+def calibration(variant: str, measure: Callable, *, rules: dict | None, hands: int, seed: int,
+                threads: int | None, cache: bool, chunk: int, per_hand: int, n_cells: int, n_fields: int,
+                layout: dict, modules: tuple[str, ...]) -> dict:
+    """A variant's calibration table: ``measure(states, chunk, hands, rules_vec, params, cells, codes)`` (the
+    variant's calibration kernel, ``params`` the default strategy by seat) fills ``per_hand`` entries of
+    ``cells`` and ``codes`` a hand; the result is ``tabulate``'s arrays with the ``rules``, ``hands``, ``seed``,
+    the ``layout`` (the variant's cell layout: bucket width, buckets...), ``cpu_s`` and ``wall_s``.
+
+    Chunks of ``chunk`` hands are seeded from (seed, chunk index): the same table for any thread count. Kept in
+    the equity cache (``cache=False`` or ``BOWER_EQUITY_CACHE=0``: neither read nor written).
+    """
+    from bower.sim import equity, runner
+
+    v, rules_d, rules_vec = runner.resolve_run(variant, seed, rules)
+    hands = runner.check_count("calibration hands", hands, runner.MAX_HANDS)
+    folder = equity.cache_folder() if cache else None
+    key = cache_key({"variant": v.name, "rules": rules_d, "hands": hands, "seed": seed, **layout}, modules)
+    if folder is not None:
+        found = equity.cache_read(folder, key)
+        if found is not None:
+            return found
+    runner.set_threads(threads)
+    t0, c0 = time.perf_counter(), time.process_time()
+    _, params = runner.seat_params("default", v.name)
+    cells = np.empty(hands * per_hand, np.int64)
+    codes = np.empty(hands * per_hand, np.int64)
+    measure(runner.chunk_states(seed, 0, -(-hands // chunk)), chunk, hands, rules_vec, params, cells, codes)
+    table = {"rules": rules_d, "hands": hands, "seed": seed, **layout, **tabulate(cells, codes, n_cells, n_fields),
+             "cpu_s": time.process_time() - c0, "wall_s": time.perf_counter() - t0}
+    if folder is not None:
+        equity.cache_write(folder, key, table)
+    return table
+
+
+def equity_table(variant: str, rules: dict | None, target: int, hands: int, seed: int,
+                 threads: int | None = None) -> dict:
+    """The equity table (``bower.sim.equity.compute``: the default strategy, ``hands`` hands, the game's ``target``
+    and ``rules``) the bidder weighs outcomes with; only its point table and its shape are read."""
+    from bower.sim import equity
+
+    table, _ = equity.compute_cached(variant, rules=rules, hands=hands, seed=seed, threads=threads,
+                                     target=equity.check_target(target), resamples=EQUITY_RESAMPLES)
+    return table
+
+
+def memo(key: tuple, build: Callable[[], np.ndarray]) -> np.ndarray:
+    """``build()`` kept in memory under ``key`` (a variant's rules, target and precision) for the process: one set
+    of tables at a time, as they are megabytes (``clear`` empties it)."""
+    if key not in _MEMO:
+        _MEMO.clear()
+        _MEMO[key] = build()
+    return _MEMO[key]
+
+
+def clear() -> None:
+    """Forget the tables ``memo`` keeps (tests that change a variant's precision)."""
+    _MEMO.clear()
