@@ -130,19 +130,19 @@ def small_tables(monkeypatch):
     eb.clear()
 
 
-def _games(strategies, threads):
-    """Games to ``TARGET`` of ``strategies`` in the three rotations of (A, B, B), duplicate deals: the kernel's
-    outputs."""
+def _games(strategies, threads, v=GHOST, target=TARGET, assign=((0, 1, 1), (1, 0, 1), (1, 1, 0))):
+    """Games to ``target`` of ``strategies`` in the seatings ``assign`` (Ghost Hand: the three rotations of (A, B,
+    B)), duplicate deals: the kernel's outputs."""
     runner.set_threads(threads)
-    strat = np.stack([runner.to_vector(GHOST.presets[s], "ghost") for s in strategies])
-    assign = np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]], np.int64)
-    _, _, rules_vec = runner.resolve_run("ghost", 7, None)
+    strat = np.stack([runner.to_vector(v.presets[s], v.name) for s in strategies])
+    assign = np.array(assign, np.int64)
+    _, _, rules_vec = runner.resolve_run(v.name, 7, None)
     n_sets, nc = 256, 4
-    out = (np.zeros((n_sets, 2), np.int64), np.zeros((n_sets * 3, kg.GO_WIDTH), np.int64),
-           np.zeros((nc, GHOST.hand_kernels.S_WIDTH), np.int64), np.zeros((nc, 2, kg.ST_WIDTH), np.int64),
+    out = (np.zeros((n_sets, 2), np.int64), np.zeros((n_sets * len(assign), kg.GO_WIDTH), np.int64),
+           np.zeros((nc, v.hand_kernels.S_WIDTH), np.int64), np.zeros((nc, 2, kg.ST_WIDTH), np.int64),
            np.zeros((nc, kg.GA_WIDTH), np.int64))
-    GHOST.drivers.games_chunks(runner.chunk_states(7, 0, nc), 64, n_sets, assign, True, rules_vec, strat, TARGET,
-                               runner.MAX_HANDS_PER_GAME, *out, GHOST.hand_kernels.search_arg(strat))
+    v.drivers.games_chunks(runner.chunk_states(7, 0, nc), 64, n_sets, assign, True, rules_vec, strat, target,
+                           runner.MAX_HANDS_PER_GAME, *out, v.hand_kernels.search_arg(strat))
     return out
 
 
@@ -280,25 +280,11 @@ def e_small_tables(monkeypatch):
     eb.clear()
 
 
-def _e_games(strategies, threads):
-    """Games to 10 of ``strategies`` (A as partners against B, then the sides exchanged), duplicate deals."""
-    runner.set_threads(threads)
-    strat = np.stack([runner.to_vector(EUCHRE.presets[s], "euchre") for s in strategies])
-    assign = np.array([[0, 1, 0, 1], [1, 0, 1, 0]], np.int64)
-    _, _, rules_vec = runner.resolve_run("euchre", 7, None)
-    n_sets, nc = 256, 4
-    out = (np.zeros((n_sets, 2), np.int64), np.zeros((n_sets * 2, kg.GO_WIDTH), np.int64),
-           np.zeros((nc, EUCHRE.hand_kernels.S_WIDTH), np.int64), np.zeros((nc, 2, kg.ST_WIDTH), np.int64),
-           np.zeros((nc, kg.GA_WIDTH), np.int64))
-    EUCHRE.drivers.games_chunks(runner.chunk_states(7, 0, nc), 64, n_sets, assign, True, rules_vec, strat, E_TARGET,
-                                runner.MAX_HANDS_PER_GAME, *out, EUCHRE.hand_kernels.search_arg(strat))
-    return out
-
-
 def test_euchre_same_seed_same_games_for_one_and_two_threads(e_small_tables):
-    one, two = _e_games(("equity", "default"), 1), _e_games(("equity", "default"), 2)
+    sides = ((0, 1, 0, 1), (1, 0, 1, 0))  # A as partners against B, then the sides exchanged
+    one, two = (_games(("equity", "default"), t, EUCHRE, E_TARGET, sides) for t in (1, 2))
     assert all(np.array_equal(a, b) for a, b in zip(one, two))
-    plain = _e_games(("default", "default"), 2)
+    plain = _games(("default", "default"), 2, EUCHRE, E_TARGET, sides)
     assert not np.array_equal(one[1], plain[1])  # the bidder changed calls, hence games
     assert one[0].sum() == plain[0].sum() == 256 * 2  # every game finished, one winner each
 
