@@ -17,6 +17,10 @@ the rest the same way for all of them:
 - ``memo``: the flattened tables the kernels carry, built once a process for a
   (variant, rules, target, precision) and kept in memory, one set at a time.
 - ``rules_from_vector``: the rule dict of a kernel rule vector.
+- ``GamesKernel``: a variant's games chunk kernel (its last argument ``eq``,
+  None compiling no equity code) given the tables where a strategy bids by
+  equity; the variant's package puts it in place of its drivers'
+  ``games_chunks``.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Callable
 
 import numpy as np
 
+from bower.kernels.jit import ChunkKernel
 from bower.sim.errors import UserError
 
 OFFSET = 64  # added to each outcome field of a calibration code (points from -64 to 63)
@@ -132,3 +137,22 @@ def memo(key: tuple, build: Callable[[], np.ndarray]) -> np.ndarray:
 def clear() -> None:
     """Forget the tables ``memo`` keeps (tests that change a variant's precision)."""
     _MEMO.clear()
+
+
+class GamesKernel(ChunkKernel):
+    """A variant's ``games_chunks`` (a ``ChunkKernel`` whose arguments end ``search, start=None, eq=None``) as the
+    runner calls it, with the game-equity bidder's tables added as ``eq`` where a strategy has its ``bid_equity``
+    cell (column ``p_equity`` of the strategies' parameters) >= 0.5: ``tables(rules_vec, target)`` builds or reads
+    them for the call's rules and target. Calls without such a strategy go to the kernel as they come (compiled
+    without the tables' code); ``units``: the length of a game's starting scores (sides or seats)."""
+
+    def __init__(self, chunk: ChunkKernel, p_equity: int, units: int, tables: Callable):
+        super().__init__(chunk.kernel, chunk.count)
+        self.p_equity, self.units, self.tables = p_equity, units, tables
+
+    def __call__(self, *args):
+        """Run every chunk (``ChunkKernel``), the tables added for an equity bidder."""
+        if len(args) <= 17 and bool((np.asarray(args[6])[:, self.p_equity] >= 0.5).any()):
+            start = args[15] if len(args) > 15 and args[15] is not None else np.zeros(self.units, np.int64)
+            args = (*args[:15], start, self.tables(args[5], int(args[7])))
+        return super().__call__(*args)

@@ -1,9 +1,9 @@
-"""The game-equity bidder (Ghost Hand and Standard Euchre, ``bid_equity``, the ``equity`` preset): kernel against
-its twin, the end of a game, threads, bad input.
+"""The game-equity bidder (Ghost Hand, Standard Euchre, Hasenpfeffer: ``bid_equity``, the ``equity`` preset):
+kernel against its twin, the end of a game, threads, bad input.
 
 Small tables keep it quick: Ghost Hand, a calibration of 300,000 hands and an equity table of a game to 8 (floor
--8) from 50,000 hands; Euchre, a calibration of 100,000 hands and an equity table of the game to 10 from 50,000
-hands. The suite's cache is off (``tests/conftest.py``), so each is computed here.
+-8) from 50,000 hands; Euchre and Hasenpfeffer, a calibration of 100,000 hands and an equity table of the game to
+10 from 50,000 hands. The suite's cache is off (``tests/conftest.py``), so each is computed here.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 from bower.kernels import games as kg
 from bower.kernels.ghost import strategy as ks
+from bower.kernels.hasenpfeffer import hand as hkh
+from bower.kernels.hasenpfeffer import strategy as hks
 from bower.sim import equity as E
 from bower.kernels.euchre import hand as ekh
 from bower.kernels.euchre import strategy as eks
@@ -23,6 +25,7 @@ from bower.sim import runner
 from bower.sim.variants import get_variant
 from bower.sim.variants.euchre import equity_strategy as ees
 from bower.sim.variants.ghost import equity_strategy as es
+from bower.sim.variants.hasenpfeffer import equity_strategy as hes
 from tests.cli_run import one_error
 
 TARGET = 8
@@ -301,3 +304,143 @@ def test_in_independent_euchre_hands_the_bidder_calls_by_the_thresholds():
     for rules in (None, {"stick_the_dealer": True, "allow_lone_defender": True}):
         assert runner.hand_records(4, 0, 3000, rules, "equity", "euchre") == runner.hand_records(
             4, 0, 3000, rules, "default", "euchre")
+
+
+# ---------------------------------------------------------------- Hasenpfeffer
+HASEN = get_variant("hasenpfeffer")
+H_TARGET = 10
+H_CAL_HANDS = 100_000
+
+
+@pytest.fixture(scope="module")
+def h_tables():
+    return {"calibration": hes.calibration(None, H_CAL_HANDS, seed=3, cache=False),
+            "equity": E.compute("hasenpfeffer", hands=EQ_HANDS, seed=3, resamples=1, target=H_TARGET, cache=False)}
+
+
+@pytest.fixture(scope="module")
+def h_flat(h_tables):
+    return hes.flat(h_tables)
+
+
+def _h_default(est):
+    """The default's call over nothing standing (it bids its level at once): its partnership estimate's level."""
+    p = HASEN.presets["default"]
+    level = int(np.floor(est + p["partner_help"] - p["cushion"]))
+    return min(max(level, 0), 6)
+
+
+def test_hasenpfeffer_tables_have_what_the_bidder_reads(h_tables):
+    cal = h_tables["calibration"]
+    assert cal["counts"].sum() == cal["cell_counts"].sum()
+    np.testing.assert_allclose(cal["probs"][cal["cell_counts"] > 0].sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    assert set(cal["outcomes"][:, 2]) == {0, 1}
+    # position 1 calls first in every hand, over nothing: pass and 1..6 each measured once a hand, bucket by bucket
+    firsts = [hes.cell(1, 0, b * hes.BUCKET_WIDTH, 0) for b in range(hes.N_BUCKETS)]
+    assert all(len({cal["cell_counts"][f + li] for li in range(7)}) == 1 for f in firsts)
+    assert sum(cal["cell_counts"][f] for f in firsts) == H_CAL_HANDS
+    assert cal["cell_counts"][np.arange(len(cal["cell_counts"])) % 8 == 7].sum() == 0  # no big pepper: numeric
+    assert (cal["cell_counts"] >= hes.MIN_COUNT).sum() > 300
+
+
+@settings(max_examples=300, deadline=None)
+@given(seat=st.integers(0, 3), dealer=st.integers(0, 3),
+       scores=st.tuples(*[st.integers(-3 * H_TARGET, H_TARGET - 1)] * 2),
+       standing=st.integers(0, 5), default=st.integers(0, 6),
+       est=st.one_of(st.floats(-1.0, 9.0, allow_nan=False), st.integers(0, 32).map(lambda k: k / 4)))
+def test_the_hasenpfeffer_kernel_call_is_its_twins(h_tables, h_flat, seat, dealer, scores, standing, default, est):
+    default = default if default == 0 or default > standing else 0
+    sc = np.array(scores, np.int64)
+    got = hks.equity_call(h_flat, seat, dealer, sc, H_TARGET, standing, 6, est, default)
+    assert got == hes.call(h_tables, seat, dealer, scores, H_TARGET, standing, 6, est, default)
+    first = hes.cell((seat - dealer + 3) % 4 + 1, standing, est, 0)
+    for li in range(7):  # each value exactly: the same sums in the same order
+        for side in (0, 1):
+            assert hks.equity_value(h_flat, first + li, side, dealer, *scores, H_TARGET) == hes.value(
+                h_tables, first + li, side, dealer, scores, H_TARGET)
+    assert hks.equity_call(h_flat, seat, dealer, sc, H_TARGET + 1, standing, 6, est, default) == default
+
+
+def _h_play(by_seat, widow, params, rules_vec, eq=None):
+    wt = np.zeros((4, 4, 25))
+    hks.card_weights(params, wt)
+    rec = np.zeros(hkh.R_WIDTH, np.int64)
+    args = (by_seat.copy(), widow, 3, rules_vec, params, wt, hkh.NO_FORCE.copy(), np.zeros(4, np.uint64),
+            np.zeros(2, np.int64), np.zeros(16, np.int64), rec, None)
+    hkh.play_dealt_once(*args) if eq is None else hkh.play_dealt_once(*args, eq)
+    return rec
+
+
+def test_one_point_from_the_target_the_hasenpfeffer_bidder_bids_safe(h_tables, h_flat):
+    # position 1 (seat 0, dealer 3) at 9 of 10, first to call: where the thresholds bid 6 and a lower bid wins more
+    # games by the tables (any made bid wins; a failed 6 costs 6), the bidder bids the best of them, in the
+    # kernel's call and in a played hand
+    counts = h_tables["calibration"]["cell_counts"]
+    seen = []
+    for b in range(hes.N_BUCKETS):
+        est = b * hes.BUCKET_WIDTH
+        first = hes.cell(1, 0, est, 0)
+        if _h_default(est) != 6 or counts[first + 6] < hes.MIN_COUNT:
+            continue
+        values = [hes.value(h_tables, first + li, 0, 3, (9, 0), H_TARGET) for li in range(7)]
+        best = int(np.argmax(values))
+        if values[best] > values[6]:
+            seen.append(est)
+            assert best < 6
+            assert hks.equity_call(h_flat, 0, 3, np.array([9, 0], np.int64), H_TARGET, 0, 6, est, 6) == best
+    assert seen
+    params = np.tile(runner.to_vector(HASEN.presets["default"], "hasenpfeffer"), (4, 1))
+    _, _, rules_vec = runner.resolve_run("hasenpfeffer", 0, None)
+    by_pos, widow = np.zeros((4000, 4), np.int64), np.zeros(4000, np.int64)
+    HASEN.drivers.deal_chunk(runner.chunk_states(11, 0, 1)[0], 4000, by_pos, widow)
+    for h in range(4000):
+        by_seat = np.roll(by_pos[h], 0)  # dealer 3: position 1 is seat 0
+        rec = _h_play(by_seat, widow[h], params, rules_vec)
+        if rec[hkh.R_CALLS] == 0 and rec[hkh.R_CALLS + 1] == 6:
+            wt = np.zeros((4, 4, 25))
+            hks.card_weights(params, wt)
+            est = hks.best_estimate.py_func(by_seat[0], 0, wt, params[0, hks.P_VOID])
+            if any(abs(est - s) < hes.BUCKET_WIDTH and np.floor(est / hes.BUCKET_WIDTH) == s / hes.BUCKET_WIDTH
+                   for s in seen):
+                break
+    else:
+        raise AssertionError("no opening 6 in a bucket where a lower bid is worth more")
+    eq_params = params.copy()
+    eq_params[0] = runner.to_vector(HASEN.presets["equity"], "hasenpfeffer")
+    want = hks.equity_call(h_flat, 0, 3, np.array([9, 0], np.int64), H_TARGET, 0, 6, est, 6)
+    rec = _h_play(by_seat, widow[h], eq_params, rules_vec, (h_flat, np.array([9, 0], np.int64), H_TARGET))
+    assert rec[hkh.R_CALLS + 1] == want < 6
+    assert _h_play(by_seat, widow[h], eq_params, rules_vec)[hkh.R_CALLS + 1] == 6  # without tables: the thresholds
+
+
+@pytest.fixture()
+def h_small_tables(monkeypatch):
+    monkeypatch.setattr(hes, "CALIBRATION_HANDS", H_CAL_HANDS)
+    monkeypatch.setattr(hes, "EQUITY_HANDS", EQ_HANDS)
+    monkeypatch.setattr(hes, "SEED", 3)
+    eb.clear()
+    yield
+    eb.clear()
+
+
+def test_hasenpfeffer_same_seed_same_games_for_one_and_two_threads(h_small_tables):
+    sides = ((0, 1, 0, 1), (1, 0, 1, 0))
+    one, two = (_games(("equity", "default"), t, HASEN, H_TARGET, sides) for t in (1, 2))
+    assert all(np.array_equal(a, b) for a, b in zip(one, two))
+    plain = _games(("default", "default"), 2, HASEN, H_TARGET, sides)
+    assert not np.array_equal(one[1], plain[1])  # the bidder changed calls, hence games
+    assert one[0].sum() == plain[0].sum() == 256 * 2  # every game finished, one winner each
+
+
+@pytest.mark.parametrize("value", ["2", "-1"])
+def test_a_bad_hasenpfeffer_switch_value_is_one_line(capsys, tmp_path, value):
+    path = tmp_path / "eq.toml"
+    path.write_text(f'base = "default"\nbid_equity = {value}\n')
+    line = one_error(capsys, "experiment", str(path), "default", "--variant", "hasenpfeffer", "--games", "384")
+    assert "bid_equity" in line
+
+
+def test_in_independent_hasenpfeffer_hands_the_bidder_calls_by_the_thresholds():
+    for rules in (None, {"bidding": "pepper", "pass_is_final": True}):
+        assert runner.hand_records(4, 0, 3000, rules, "equity", "hasenpfeffer") == runner.hand_records(
+            4, 0, 3000, rules, "default", "hasenpfeffer")

@@ -38,7 +38,7 @@ from bower.kernels.euchre.hand import (
     round_one,
     tally,
 )
-from bower.kernels.euchre.strategy import Q_EQUITY, card_weights
+from bower.kernels.euchre.strategy import card_weights
 from bower.kernels.games import (
     ST_BIDDER,
     ST_HANDS,
@@ -50,7 +50,7 @@ from bower.kernels.games import (
     record_game,
     seed_game,
 )
-from bower.kernels.jit import PARFOR_PASSES, ChunkKernel, _rows, chunk_kernel, kernel
+from bower.kernels.jit import PARFOR_PASSES, chunk_kernel, kernel
 from bower.kernels.rng import next_u64
 
 FIRST_DEALER = 3  # seat 0 is position 1 in a game's first hand
@@ -231,6 +231,7 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, f
     return -1, max_hands, False
 
 
+@chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
                  set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None, eq=None):
     """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as Hasenpfeffer's
@@ -238,7 +239,8 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
 
     ``start``: every game's starting scores by side (int64); None (left out) for 0s. ``eq``: the game-equity
     bidder's tables (``bower.sim.variants.euchre.equity_strategy.flat``), None where no strategy bids by equity:
-    its code is then not compiled.
+    its code is then not compiled (``bower.sim.variants.euchre`` puts ``bower.sim.equity_bidder.GamesKernel``,
+    which adds them, in this kernel's place).
     """
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
@@ -270,26 +272,3 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                                                h_acc, s_acc, search, eq)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)
-
-
-# The game-equity bidder's tables for (rule vector, target): a function the Python layer sets
-# (``bower.sim.variants.euchre`` sets ``bower.sim.variants.euchre.equity_strategy.kernel_tables``).
-equity_tables = None
-
-
-class GamesKernel(ChunkKernel):
-    """``games_chunks`` as the runner calls it, with the game-equity bidder's tables added as ``eq`` where a
-    strategy has ``bid_equity`` >= 0.5 (built or read from the cache by ``equity_tables`` for the call's rules
-    and target). Calls without one go to the kernel as they come (compiled without the tables' code)."""
-
-    def __call__(self, *args):
-        """Run every chunk (``ChunkKernel``), the tables added for an equity bidder."""
-        if len(args) <= 17 and bool((np.asarray(args[6])[:, Q_EQUITY] >= 0.5).any()):
-            if equity_tables is None:
-                raise RuntimeError("no equity tables: bower.sim.variants.euchre registers equity_tables")
-            start = args[15] if len(args) > 15 and args[15] is not None else np.zeros(2, np.int64)
-            args = (*args[:15], start, equity_tables(args[5], int(args[7])))
-        return super().__call__(*args)
-
-
-games_chunks = GamesKernel(kernel(games_chunks, parallel=PARFOR_PASSES), _rows)  # a chunk kernel (``jit.chunk_kernel``)
