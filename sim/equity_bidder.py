@@ -125,6 +125,34 @@ def equity_table(variant: str, rules: dict | None, target: int, hands: int, seed
     return table
 
 
+def value3(t: dict, cell_index: int, seat: int, dealer: int, scores, target: int) -> float:
+    """Three players (Ghost Hand, Cutthroat): the plain-Python twin of the kernels' ``equity_value``: ``seat``'s
+    chance to win the game after a hand whose outcome (points to ``seat``, to its left, to its right) is drawn from
+    calibration cell ``cell_index`` of the tables ``t`` at ``scores`` (by seat), the deal passing from ``dealer`` to
+    its left. A unique highest score at or past ``target`` wins; a tie at the top there is moved down to the
+    target (the cube's tie rows); a score below the floor counts as the floor."""
+    cal, eq = t["calibration"], t["equity"]
+    cube, floor = np.asarray(eq["cube"]), int(eq["floor"])
+    nd = (dealer + 1) % 3
+    total = 0.0
+    for p, (own, left, right) in zip(np.asarray(cal["probs"])[cell_index], np.asarray(cal["outcomes"])):
+        if p == 0.0:
+            continue
+        y = list(scores)
+        y[seat] += int(own)
+        y[(seat + 1) % 3] += int(left)
+        y[(seat + 2) % 3] += int(right)
+        top = max(y)
+        if top >= target:
+            if y.count(top) == 1:
+                total += p if y[seat] == top else 0.0
+                continue
+            y = [x + target - top for x in y]
+        y = [max(x, floor) for x in y]
+        total += p * cube[(seat - nd) % 3, y[nd] - floor, y[(nd + 1) % 3] - floor, y[(nd + 2) % 3] - floor]
+    return total
+
+
 def memo(key: tuple, build: Callable[[], np.ndarray]) -> np.ndarray:
     """``build()`` kept in memory under ``key`` (a variant's rules, target and precision) for the process: one set
     of tables at a time, as they are megabytes (``clear`` empties it)."""

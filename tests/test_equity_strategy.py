@@ -14,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bower.kernels import games as kg
+from bower.kernels.cutthroat import hand as ckh
+from bower.kernels.cutthroat import strategy as cks
 from bower.kernels.ghost import strategy as ks
 from bower.kernels.hasenpfeffer import hand as hkh
 from bower.kernels.hasenpfeffer import strategy as hks
@@ -23,6 +25,7 @@ from bower.kernels.euchre import strategy as eks
 from bower.sim import equity_bidder as eb
 from bower.sim import runner
 from bower.sim.variants import get_variant
+from bower.sim.variants.cutthroat import equity_strategy as ces
 from bower.sim.variants.euchre import equity_strategy as ees
 from bower.sim.variants.ghost import equity_strategy as es
 from bower.sim.variants.hasenpfeffer import equity_strategy as hes
@@ -444,3 +447,139 @@ def test_in_independent_hasenpfeffer_hands_the_bidder_calls_by_the_thresholds():
     for rules in (None, {"bidding": "pepper", "pass_is_final": True}):
         assert runner.hand_records(4, 0, 3000, rules, "equity", "hasenpfeffer") == runner.hand_records(
             4, 0, 3000, rules, "default", "hasenpfeffer")
+
+
+# ---------------------------------------------------------------- Cutthroat
+CUT = get_variant("cutthroat")
+C_TARGET = 10
+C_CAL_HANDS = 100_000
+
+
+@pytest.fixture(scope="module")
+def c_tables():
+    return {"calibration": ces.calibration(None, C_CAL_HANDS, seed=3, cache=False),
+            "equity": E.compute("cutthroat", hands=EQ_HANDS, seed=3, resamples=1, target=C_TARGET, cache=False)}
+
+
+@pytest.fixture(scope="module")
+def c_flat(c_tables):
+    return ces.flat(c_tables)
+
+
+def test_cutthroat_tables_have_what_the_bidder_reads(c_tables):
+    cal = c_tables["calibration"]
+    assert cal["counts"].sum() == cal["cell_counts"].sum()
+    np.testing.assert_allclose(cal["probs"][cal["cell_counts"] > 0].sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    # position 1 has a round-one call in every hand, at every level (maker_alone = allowed by default)
+    firsts = [ces.cell(0, 1, b * ces.BUCKET_WIDTH, 0) for b in range(ces.N_BUCKETS)]
+    assert all(cal["cell_counts"][f] == cal["cell_counts"][f + 1] == cal["cell_counts"][f + 2] for f in firsts)
+    assert sum(cal["cell_counts"][f] for f in firsts) == C_CAL_HANDS
+    assert (cal["cell_counts"] >= ces.MIN_COUNT).sum() > 100
+
+
+@settings(max_examples=300, deadline=None)
+@given(rnd=st.integers(0, 1), position=st.integers(1, 3), dealer=st.integers(0, 2),
+       scores=st.tuples(*[st.integers(0, C_TARGET - 1)] * 3), default=st.integers(0, 2), pass_legal=st.booleans(),
+       alone_legal=st.booleans(),
+       est=st.one_of(st.floats(-1.5, 7.0, allow_nan=False), st.integers(-2, 26).map(lambda k: k / 4)))
+def test_the_cutthroat_kernel_call_is_its_twins(c_tables, c_flat, rnd, position, dealer, scores, default, pass_legal,
+                                                alone_legal, est):
+    seat = (dealer + position) % 3
+    sc = np.array(scores, np.int64)
+    args = (rnd, position, seat, dealer)
+    got = cks.equity_level(c_flat, *args, sc, C_TARGET, est, default, pass_legal, alone_legal)
+    assert got == ces.level(c_tables, *args, scores, C_TARGET, est, default, pass_legal, alone_legal)
+    first = ces.cell(rnd, position, est, 0)
+    for li in range(3):  # each value exactly: the same sums in the same order
+        assert cks.equity_value(c_flat, first + li, seat, dealer, *scores, C_TARGET) == ces.value(
+            c_tables, first + li, seat, dealer, scores, C_TARGET)
+    assert cks.equity_level(c_flat, *args, sc, C_TARGET + 1, est, default, pass_legal, alone_legal) == default
+
+
+def _c_play(dealt, kitty, params, rules_vec, eq=None):
+    buf, dbuf, deck, _, _, (hands, tricks, points), pw, pm, wt, order, rec = CUT.drivers._scratch()
+    cks.card_weights(params, wt, order)
+    args = (dealt.copy(), kitty.copy(), 2, rules_vec, params, wt, order, ckh.NO_FORCE.copy(), np.zeros(4, np.uint64),
+            dbuf, hands, tricks, points, pw, pm, rec, None)
+    ckh.play_dealt_once(*args) if eq is None else ckh.play_dealt_once(*args, eq)
+    return rec
+
+
+def test_one_point_from_the_target_the_cutthroat_bidder_takes_the_safer_call(c_tables, c_flat):
+    # position 1 (seat 0, dealer 2) at 9 of 10, the others at 6 and 7: going alone is never its best level where
+    # the tables measure better (a make with the dummy or a pass, when the others' euchre would give it the game),
+    # and in a played hand where the thresholds accept but the tables measure another level as likelier to win the
+    # game, the bidder takes that level
+    scores = np.array([9, 6, 7], np.int64)
+    counts = c_tables["calibration"]["cell_counts"]
+    seen = 0
+    for b in range(ces.N_BUCKETS):
+        first = ces.cell(0, 1, b * ces.BUCKET_WIDTH, 0)
+        if min(counts[first + i] for i in range(3)) < ces.MIN_COUNT:
+            continue
+        values = [ces.value(c_tables, first + i, 0, 2, tuple(scores), C_TARGET) for i in range(3)]
+        if values[2] < max(values[:2]):
+            seen += 1
+            for default in range(3):
+                got = cks.equity_level(c_flat, 0, 1, 0, 2, scores, C_TARGET, b * ces.BUCKET_WIDTH, default, True, True)
+                assert got != 2 and values[got] == max(values)
+    assert seen >= 5
+    params = np.tile(runner.to_vector(CUT.presets["default"], "cutthroat"), (3, 1))
+    _, _, rules_vec = runner.resolve_run("cutthroat", 0, None)
+    wt, order = np.zeros((3, 4, 24)), np.zeros((3, 5, 7), np.int64)
+    cks.card_weights(params, wt, order)
+    rng = np.random.default_rng(11)
+    for _ in range(4000):
+        deck = rng.permutation(24)
+        dealt = np.array([sum(1 << int(c) for c in deck[k:20:4]) for k in range(4)], np.int64)
+        kitty = deck[20:].astype(np.int64)
+        rec = _c_play(dealt, kitty, params, rules_vec)
+        if not (rec[ckh.R_MAKER] == 0 and rec[ckh.R_NCALLS] == 1 and rec[ckh.R_ALONE] == 0):
+            continue
+        est, _, _ = cks.accept_estimate.py_func(dealt[0], kitty[0], 1, wt, params, 0)
+        want = cks.equity_level(c_flat, 0, 1, 0, 2, scores, C_TARGET, est, 1, True, True)
+        if want != 1:
+            break
+    else:
+        raise AssertionError("no acceptance by the thresholds where the tables prefer another level")
+    eq_params = params.copy()
+    eq_params[0] = runner.to_vector(CUT.presets["equity"], "cutthroat")
+    pick = np.full(2, -1, np.int64)
+    rec = _c_play(dealt, kitty, eq_params, rules_vec, (c_flat, scores, C_TARGET, pick))
+    assert rec[ckh.R_CALLS + 1] == (ckh.CALL_PASS if want == 0 else ckh.CALL_ACCEPT)
+    assert pick.tolist() == [0, want - 1]
+    if want == 2:
+        assert rec[ckh.R_ALONE] == 1
+    assert _c_play(dealt, kitty, eq_params, rules_vec)[ckh.R_CALLS + 1] == ckh.CALL_ACCEPT  # without tables
+
+
+@pytest.fixture()
+def c_small_tables(monkeypatch):
+    monkeypatch.setattr(ces, "CALIBRATION_HANDS", C_CAL_HANDS)
+    monkeypatch.setattr(ces, "EQUITY_HANDS", EQ_HANDS)
+    monkeypatch.setattr(ces, "SEED", 3)
+    eb.clear()
+    yield
+    eb.clear()
+
+
+def test_cutthroat_same_seed_same_games_for_one_and_two_threads(c_small_tables):
+    one, two = (_games(("equity", "default"), t, CUT, C_TARGET) for t in (1, 2))
+    assert all(np.array_equal(a, b) for a, b in zip(one, two))
+    plain = _games(("default", "default"), 2, CUT, C_TARGET)
+    assert not np.array_equal(one[1], plain[1])  # the bidder changed calls, hence games
+    assert one[0].sum() == plain[0].sum() == 256 * 3  # every game finished, one winner each
+
+
+@pytest.mark.parametrize("value", ["2", "-1"])
+def test_a_bad_cutthroat_switch_value_is_one_line(capsys, tmp_path, value):
+    path = tmp_path / "eq.toml"
+    path.write_text(f'base = "default"\nbid_equity = {value}\n')
+    line = one_error(capsys, "experiment", str(path), "default", "--variant", "cutthroat", "--games", "384")
+    assert "bid_equity" in line
+
+
+def test_in_independent_cutthroat_hands_the_bidder_calls_by_the_thresholds():
+    for rules in (None, {"stick_the_dealer": True, "maker_alone": "disabled"}):
+        assert runner.hand_records(4, 0, 3000, rules, "equity", "cutthroat") == runner.hand_records(
+            4, 0, 3000, rules, "default", "cutthroat")

@@ -129,29 +129,7 @@ def kernel_tables(rules_vec, target: int) -> np.ndarray:
                                             calibration_hands=CALIBRATION_HANDS, seed=SEED)))
 
 
-def value(t: dict, cell_index: int, seat: int, dealer: int, scores, target: int) -> float:
-    """Plain-Python twin of ``equity_value``: ``seat``'s chance to win the game after a hand whose outcome is
-    drawn from ``cell_index`` at ``scores`` (by seat), the deal passing from ``dealer`` to its left."""
-    cal, eq = t["calibration"], t["equity"]
-    cube, floor = np.asarray(eq["cube"]), int(eq["floor"])
-    nd = (dealer + 1) % 3
-    total = 0.0
-    for p, (own, left, right) in zip(np.asarray(cal["probs"])[cell_index], np.asarray(cal["outcomes"])):
-        if p == 0.0:
-            continue
-        y = list(scores)
-        y[seat] += int(own)
-        y[(seat + 1) % 3] += int(left)
-        y[(seat + 2) % 3] += int(right)
-        top = max(y)
-        if top >= target:
-            if y.count(top) == 1:
-                total += p if y[seat] == top else 0.0
-                continue
-            y = [x + target - top for x in y]
-        y = [max(x, floor) for x in y]
-        total += p * cube[(seat - nd) % 3, y[nd] - floor, y[(nd + 1) % 3] - floor, y[(nd + 2) % 3] - floor]
-    return total
+value = eb.value3  # plain-Python twin of ``equity_value`` (the three players' sum, shared with Cutthroat)
 
 
 def call(t: dict, seat: int, dealer: int, scores, target: int, standing: int, forced: bool, estimate: float,
