@@ -153,6 +153,49 @@ def value3(t: dict, cell_index: int, seat: int, dealer: int, scores, target: int
     return total
 
 
+def tables(module, rules: dict | None, target: int, hands: int, calibration_hands: int, seed: int,
+           threads: int | None) -> dict:
+    """Both tables of a variant's bidder (``module``: its ``equity_strategy``, with ``VARIANT_NAME`` and
+    ``calibration``) for a game to ``target`` under ``rules``: ``{"calibration", "equity"}``."""
+    from bower.sim import equity
+
+    target = equity.check_target(target)
+    return {"calibration": module.calibration(rules, calibration_hands, seed, threads),
+            "equity": equity_table(module.VARIANT_NAME, rules, target, hands, seed, threads)}
+
+
+def flat(t: dict, ks, min_count: int, table: str) -> np.ndarray:
+    """The tables ``t`` (``tables``) as the float64 vector a variant's kernels carry (``ks``: its strategy kernel
+    module, whose ``E_*`` name the header's cells): the header (target, the floor where the layout has one, the
+    buckets, K outcomes, ``min_count``, the bucket width, the side of the equity ``table``: ``"equity"`` by side
+    and dealer, ``"cube"`` for three players), the outcomes, each cell's count, each cell's probabilities and the
+    equity table."""
+    cal, eq = t["calibration"], t["equity"]
+    values = np.asarray(eq[table], np.float64)
+    outcomes = np.asarray(cal["outcomes"], np.float64)
+    head = np.zeros(ks.E_HEADER)
+    head[ks.E_TARGET], head[ks.E_BUCKETS], head[ks.E_K] = eq["target"], cal["buckets"], len(outcomes)
+    head[ks.E_MIN], head[ks.E_WIDTH], head[ks.E_SIDE] = min_count, cal["bucket_width"], values.shape[-1]
+    if hasattr(ks, "E_FLOOR"):
+        head[ks.E_FLOOR] = eq["floor"]
+    return np.concatenate([head, outcomes.ravel(), np.asarray(cal["cell_counts"], np.float64),
+                           np.asarray(cal["probs"], np.float64).ravel(), values.ravel()])
+
+
+def kernel_tables(module, rules_vec, target: int) -> np.ndarray:
+    """``module.flat(module.tables(...))`` (``module``: a variant's ``equity_strategy``) for the kernels' rule vector
+    and target at the module's precision (``EQUITY_HANDS``, ``CALIBRATION_HANDS``, ``SEED``, read at the call),
+    kept in memory for the process (``memo``; ``GamesKernel``)."""
+    from bower.sim.variants import get_variant
+
+    name = module.VARIANT_NAME
+    rules = rules_from_vector(get_variant(name), rules_vec)
+    hands, cal_hands, seed = module.EQUITY_HANDS, module.CALIBRATION_HANDS, module.SEED
+    key = (name, tuple(sorted(rules.items())), int(target), hands, cal_hands, seed)
+    return memo(key, lambda: module.flat(module.tables(rules, int(target), hands=hands, calibration_hands=cal_hands,
+                                                       seed=seed)))
+
+
 def memo(key: tuple, build: Callable[[], np.ndarray]) -> np.ndarray:
     """``build()`` kept in memory under ``key`` (a variant's rules, target and precision) for the process: one set
     of tables at a time, as they are megabytes (``clear`` empties it)."""

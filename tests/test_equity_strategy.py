@@ -295,20 +295,6 @@ def test_euchre_same_seed_same_games_for_one_and_two_threads(e_small_tables):
     assert one[0].sum() == plain[0].sum() == 256 * 2  # every game finished, one winner each
 
 
-@pytest.mark.parametrize("value", ["2", "-1"])
-def test_a_bad_euchre_switch_value_is_one_line(capsys, tmp_path, value):
-    path = tmp_path / "eq.toml"
-    path.write_text(f'base = "default"\nbid_equity = {value}\n')
-    line = one_error(capsys, "experiment", str(path), "default", "--variant", "euchre", "--games", "384")
-    assert "bid_equity" in line
-
-
-def test_in_independent_euchre_hands_the_bidder_calls_by_the_thresholds():
-    for rules in (None, {"stick_the_dealer": True, "allow_lone_defender": True}):
-        assert runner.hand_records(4, 0, 3000, rules, "equity", "euchre") == runner.hand_records(
-            4, 0, 3000, rules, "default", "euchre")
-
-
 # ---------------------------------------------------------------- Hasenpfeffer
 HASEN = get_variant("hasenpfeffer")
 H_TARGET = 10
@@ -435,20 +421,6 @@ def test_hasenpfeffer_same_seed_same_games_for_one_and_two_threads(h_small_table
     assert one[0].sum() == plain[0].sum() == 256 * 2  # every game finished, one winner each
 
 
-@pytest.mark.parametrize("value", ["2", "-1"])
-def test_a_bad_hasenpfeffer_switch_value_is_one_line(capsys, tmp_path, value):
-    path = tmp_path / "eq.toml"
-    path.write_text(f'base = "default"\nbid_equity = {value}\n')
-    line = one_error(capsys, "experiment", str(path), "default", "--variant", "hasenpfeffer", "--games", "384")
-    assert "bid_equity" in line
-
-
-def test_in_independent_hasenpfeffer_hands_the_bidder_calls_by_the_thresholds():
-    for rules in (None, {"bidding": "pepper", "pass_is_final": True}):
-        assert runner.hand_records(4, 0, 3000, rules, "equity", "hasenpfeffer") == runner.hand_records(
-            4, 0, 3000, rules, "default", "hasenpfeffer")
-
-
 # ---------------------------------------------------------------- Cutthroat
 CUT = get_variant("cutthroat")
 C_TARGET = 10
@@ -571,15 +543,24 @@ def test_cutthroat_same_seed_same_games_for_one_and_two_threads(c_small_tables):
     assert one[0].sum() == plain[0].sum() == 256 * 3  # every game finished, one winner each
 
 
+# ---------------------------------------------------------------- every variant
+OTHER_RULES = {"euchre": {"stick_the_dealer": True, "allow_lone_defender": True},
+               "hasenpfeffer": {"bidding": "pepper", "pass_is_final": True},
+               "cutthroat": {"stick_the_dealer": True, "maker_alone": "disabled"}}
+
+
+@pytest.mark.parametrize("variant", sorted(OTHER_RULES))
 @pytest.mark.parametrize("value", ["2", "-1"])
-def test_a_bad_cutthroat_switch_value_is_one_line(capsys, tmp_path, value):
+def test_a_bad_switch_value_is_one_line_in_every_variant(capsys, tmp_path, variant, value):
     path = tmp_path / "eq.toml"
     path.write_text(f'base = "default"\nbid_equity = {value}\n')
-    line = one_error(capsys, "experiment", str(path), "default", "--variant", "cutthroat", "--games", "384")
+    line = one_error(capsys, "experiment", str(path), "default", "--variant", variant, "--games", "384")
     assert "bid_equity" in line
 
 
-def test_in_independent_cutthroat_hands_the_bidder_calls_by_the_thresholds():
-    for rules in (None, {"stick_the_dealer": True, "maker_alone": "disabled"}):
-        assert runner.hand_records(4, 0, 3000, rules, "equity", "cutthroat") == runner.hand_records(
-            4, 0, 3000, rules, "default", "cutthroat")
+@pytest.mark.parametrize("variant", sorted(OTHER_RULES))
+def test_in_independent_hands_the_bidder_calls_by_the_thresholds_in_every_variant(variant):
+    # no game score, no tables: the same hands, calls and points as default, under the default rules and others
+    for rules in (None, OTHER_RULES[variant]):
+        assert runner.hand_records(4, 0, 3000, rules, "equity", variant) == runner.hand_records(
+            4, 0, 3000, rules, "default", variant)

@@ -26,6 +26,8 @@ decision.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from bower.sim import equity_bidder as eb
@@ -90,12 +92,9 @@ def equity_table(rules: dict | None = None, target: int = 32, hands: int = EQUIT
 
 def tables(rules: dict | None = None, target: int = 32, *, hands: int = EQUITY_HANDS,
            calibration_hands: int = CALIBRATION_HANDS, seed: int = SEED, threads: int | None = None) -> dict:
-    """Both tables of the bidder for a game to ``target`` under ``rules``: ``{"calibration", "equity"}``."""
-    from bower.sim import equity
-
-    target = equity.check_target(target)
-    return {"calibration": calibration(rules, calibration_hands, seed, threads),
-            "equity": equity_table(rules, target, hands, seed, threads)}
+    """Both tables of the bidder for a game to ``target`` under ``rules``: ``{"calibration", "equity"}``
+    (``bower.sim.equity_bidder.tables``)."""
+    return eb.tables(sys.modules[__name__], rules, target, hands, calibration_hands, seed, threads)
 
 
 def flat(t: dict) -> np.ndarray:
@@ -103,15 +102,7 @@ def flat(t: dict) -> np.ndarray:
     ``kernels/ghost/strategy.py``'s ``E_*``)."""
     from bower.kernels.ghost import strategy as ks
 
-    cal, eq = t["calibration"], t["equity"]
-    cube = np.asarray(eq["cube"], np.float64)
-    side = cube.shape[-1]
-    outcomes = np.asarray(cal["outcomes"], np.float64)
-    head = np.zeros(ks.E_HEADER)
-    head[ks.E_TARGET], head[ks.E_FLOOR], head[ks.E_BUCKETS] = eq["target"], eq["floor"], cal["buckets"]
-    head[ks.E_K], head[ks.E_MIN], head[ks.E_WIDTH], head[ks.E_SIDE] = len(outcomes), MIN_COUNT, cal["bucket_width"], side
-    return np.concatenate([head, outcomes.ravel(), np.asarray(cal["cell_counts"], np.float64),
-                           np.asarray(cal["probs"], np.float64).ravel(), cube.ravel()])
+    return eb.flat(t, ks, MIN_COUNT, "cube")
 
 
 def kernel_tables(rules_vec, target: int) -> np.ndarray:
@@ -119,14 +110,10 @@ def kernel_tables(rules_vec, target: int) -> np.ndarray:
     ``CALIBRATION_HANDS``), kept in memory for the process (``drivers.GamesKernel``)."""
     from bower.sim.variants import get_variant
 
-    v = get_variant(VARIANT_NAME)
-    rules = rules_from_vector(v, rules_vec)
-    if rules.get("tiebreak") == "playoff":
+    if rules_from_vector(get_variant(VARIANT_NAME), rules_vec).get("tiebreak") == "playoff":
         raise EquityStrategyError("the equity bidder (bid_equity = 1) needs an equity table, which is not "
                                   "available for tiebreak = playoff (only highest)")
-    key = (VARIANT_NAME, tuple(sorted(rules.items())), int(target), EQUITY_HANDS, CALIBRATION_HANDS, SEED)
-    return eb.memo(key, lambda: flat(tables(rules, int(target), hands=EQUITY_HANDS,
-                                            calibration_hands=CALIBRATION_HANDS, seed=SEED)))
+    return eb.kernel_tables(sys.modules[__name__], rules_vec, target)
 
 
 value = eb.value3  # plain-Python twin of ``equity_value`` (the three players' sum, shared with Cutthroat)

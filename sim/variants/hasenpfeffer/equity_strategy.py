@@ -32,6 +32,8 @@ plain-Python twin of the kernel's decision.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from bower.sim import equity_bidder as eb
@@ -85,9 +87,9 @@ def cell(position: int, standing: int, estimate: float, level: int, buckets: int
 
 def tables(rules: dict | None = None, target: int = 10, *, hands: int = EQUITY_HANDS,
            calibration_hands: int = CALIBRATION_HANDS, seed: int = SEED, threads: int | None = None) -> dict:
-    """Both tables of the bidder for a game to ``target`` under ``rules``: ``{"calibration", "equity"}``."""
-    return {"calibration": calibration(rules, calibration_hands, seed, threads),
-            "equity": eb.equity_table(VARIANT_NAME, rules, target, hands, seed, threads)}
+    """Both tables of the bidder for a game to ``target`` under ``rules``: ``{"calibration", "equity"}``
+    (``bower.sim.equity_bidder.tables``)."""
+    return eb.tables(sys.modules[__name__], rules, target, hands, calibration_hands, seed, threads)
 
 
 def flat(t: dict) -> np.ndarray:
@@ -95,16 +97,9 @@ def flat(t: dict) -> np.ndarray:
     ``kernels/hasenpfeffer/strategy.py``'s ``E_*``)."""
     from bower.kernels.hasenpfeffer import strategy as ks
 
-    cal, eq = t["calibration"], t["equity"]
-    table = np.asarray(eq["equity"], np.float64)
-    outcomes = np.asarray(cal["outcomes"], np.float64)
-    head = np.zeros(ks.E_HEADER)
-    head[ks.E_TARGET], head[ks.E_FLOOR], head[ks.E_BUCKETS] = eq["target"], eq["floor"], cal["buckets"]
-    head[ks.E_K], head[ks.E_MIN], head[ks.E_WIDTH], head[ks.E_SIDE] = (len(outcomes), MIN_COUNT,
-                                                                        cal["bucket_width"], table.shape[-1])
-    head[ks.E_LOW] = low(eq)
-    return np.concatenate([head, outcomes.ravel(), np.asarray(cal["cell_counts"], np.float64),
-                           np.asarray(cal["probs"], np.float64).ravel(), table.ravel()])
+    out = eb.flat(t, ks, MIN_COUNT, "equity")
+    out[ks.E_LOW] = low(t["equity"])
+    return out
 
 
 def low(eq: dict) -> int:
@@ -117,12 +112,7 @@ def low(eq: dict) -> int:
 def kernel_tables(rules_vec, target: int) -> np.ndarray:
     """``flat(tables(...))`` for the kernels' rule vector and target at this module's precision (``EQUITY_HANDS``,
     ``CALIBRATION_HANDS``), kept in memory for the process (``bower.sim.equity_bidder.GamesKernel``)."""
-    from bower.sim.variants import get_variant
-
-    rules = eb.rules_from_vector(get_variant(VARIANT_NAME), rules_vec)
-    key = (VARIANT_NAME, tuple(sorted(rules.items())), int(target), EQUITY_HANDS, CALIBRATION_HANDS, SEED)
-    return eb.memo(key, lambda: flat(tables(rules, int(target), hands=EQUITY_HANDS,
-                                            calibration_hands=CALIBRATION_HANDS, seed=SEED)))
+    return eb.kernel_tables(sys.modules[__name__], rules_vec, target)
 
 
 def value(t: dict, cell_index: int, side: int, dealer: int, scores, target: int) -> float:
