@@ -17,6 +17,7 @@ its right, each plus 64, in bits 14.., 7.. and 0..).
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.cutthroat.codes import C_MAKER_ALONE, C_STICK, C_TURNED_DOWN_OK
 from bower.kernels.cutthroat.drivers import _scratch
 from bower.kernels.cutthroat.hand import (
@@ -74,7 +75,7 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
             for i in range(4):
                 kitty[i] = deck[20 + i]
             dealer = h % 3
-            force[:] = NO_FORCE
+            copy_into(force, NO_FORCE)
             play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points,
                             pw, pm, rec, None)
             up = kitty[0]
@@ -112,4 +113,4 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
                     play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks,
                                     points, pw, pm, alt, None)
                     codes[out + li] = outcome_code(alt, seat)
-                force[:] = NO_FORCE
+                copy_into(force, NO_FORCE)

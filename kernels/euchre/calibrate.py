@@ -17,6 +17,7 @@ and 0..).
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.estimate import best_suit
 from bower.kernels.euchre.codes import E_DISCARD_UP, E_STICK
 from bower.kernels.euchre.drivers import _scratch
@@ -69,7 +70,7 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
         for h in range(ci * chunk_size, min((ci + 1) * chunk_size, n_hands)):
             deal_hand(state, buf, deck, dealt, kitty)
             dealer = h % 4
-            force[:] = NO_FORCE
+            copy_into(force, NO_FORCE)
             play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, None)
             up = kitty[0]
             u = up // 6
@@ -105,4 +106,4 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
                     play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, alt,
                                None)
                     codes[out + li] = outcome_code(alt, seat & 1)
-                force[:] = NO_FORCE
+                copy_into(force, NO_FORCE)

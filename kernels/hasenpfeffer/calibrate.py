@@ -16,6 +16,7 @@ caller's side bid the hand, each plus 64, in bits 14.., 7.. and 0..).
 
 import numpy as np
 
+from bower.kernels.arrays import copy_into
 from bower.kernels.hasenpfeffer.codes import H_PEPPER
 from bower.kernels.hasenpfeffer.drivers import _scratch
 from bower.kernels.hasenpfeffer.hand import (
@@ -73,7 +74,7 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
             dealer = h % 4
             for p in range(N_SEATS):
                 by_seat[(dealer + 1 + p) % 4] = by_pos[p]
-            force[:] = NO_FORCE
+            copy_into(force, NO_FORCE)
             play_dealt_once(by_seat, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, None)
             for p in range(1, N_SEATS + 1):
                 out = h * PER_HAND + (p - 1) * N_LEVELS
@@ -103,4 +104,4 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
                     force[F_SEAT], force[F_AT], force[F_CALL] = seat, at, li
                     play_dealt_once(by_seat, widow, dealer, rules, params, wt, force, dstate, dbuf, work, alt, None)
                     codes[out + li] = outcome_code(alt, seat % 2)
-                force[:] = NO_FORCE
+                copy_into(force, NO_FORCE)
