@@ -298,7 +298,7 @@ def test_string_and_bool_rules_and_strategies_resolve_alike():
     assert eh.seat_params(["random", "default", "cautious", {"random": 1}])[:, PARAM_NAMES.index("random")].tolist() == [
         1, 0, 0, 1]
     assert set(eh.PRESETS) == set(eh.PRESET_NOTES) == {"default", "cautious", "aggressive", "never-alone", "random",
-                                                       "pimc", "pimc-fast", "pimc-bid"}
+                                                       "pimc", "pimc-fast", "pimc-bid", "equity"}
     with pytest.raises(ValueError):
         eh.params_vector("nonsense")
     with pytest.raises(ValueError):

@@ -184,10 +184,10 @@ def test_parameters_are_the_spec_table():
         "w_off_ace", "w_off_king", "w_void", "up_weight", "order_min_1", "order_min_2", "order_min_3", "take_min",
         "name_min_1", "name_min_2", "name_min_3", "name_min_4", "alone_min", "defend_alone_min",
         "lead_trump_min", "lead_next", "random", "pimc_worlds", "pimc_sees_all", "pimc_bid",
-        "pimc_infer", "pimc_tau", "pimc_eps")
+        "pimc_infer", "pimc_tau", "pimc_eps", "bid_equity")
     assert [P[n] for n in ep.EUCHRE_PARAM_NAMES] == [
         0.25, 0.25, 0.375, 0.5, 0.625, 0.75, 1.0, 0.5, 0.125, 0.25, 0.75, 2.5, 2.25, 2.5, 1.75,
-        1.5, 1.5, 1.5, 1.25, 2.75, 2.75, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.25, 0.01]
+        1.5, 1.5, 1.5, 1.25, 2.75, 2.75, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.25, 0.01, 0.0]
     assert all(P[n] / 2**-12 == int(P[n] / 2**-12) for n in P if n.startswith("w_"))
     assert PRESET_NAMES == ["aggressive", "cautious", "default", "never-alone", "random"]
     for name, delta in (("cautious", 0.5), ("aggressive", -0.5)):

@@ -44,5 +44,10 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(
     ("pimc_bid_edge", 0.0, ("the searched auction departs from the strategy's own choice only for a candidate whose "
                             "mean value over the worlds beats the strategy's by more than this many points "
                             "(0: any gain)")),
+    # the game-equity bidder (bower.sim.variants.cutthroat.equity_strategy; sim/variants/cutthroat/strategy.py)
+    ("bid_equity", 0.0, ("1: in whole games, each call (accept or pass, a suit or pass, alone or not) is the one "
+                         "with the highest chance to win the game: the hand's outcomes measured by round, position "
+                         "and estimate, each weighed by the game-equity table at the scores they lead to; 0: the "
+                         "thresholds")),
 )
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

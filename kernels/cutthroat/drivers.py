@@ -206,22 +206,30 @@ def tally_strategies(rec, seat_strat, acc):
 
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, wt, order, rec, rules, params,
-              seat_strat, target, max_hands, scores, start, hand_acc, strat_acc, search):
+              seat_strat, target, max_hands, scores, start, hand_acc, strat_acc, search, eq=None):
     """Play one game to ``target`` from dealer ``FIRST_DEALER``; returns (winner, hands, went on past a tie).
 
     After a hand, a unique highest score at or above the target wins; a tie
     at the top plays another hand. No winner after ``max_hands``: winner -1.
 
-    The scores start at ``start`` (int64, by seat; 0s for a game from the beginning).
+    The scores start at ``start`` (int64, by seat; 0s for a game from the beginning). ``eq``: the game-equity
+    bidder's tables (``games_chunks``) or None (left out): the equity bidding compiled only when given, its seats
+    then calling at the game's scores. A searching seat's hand (``play_hand_once``) calls by the thresholds.
     """
     for s in range(N_SEATS):
         scores[s] = start[s]
     dealer = FIRST_DEALER
     went_on = False
+    pick = scores  # the equity bidder's pick (``hand.auction``), its own array where the tables are given
+    if eq is not None:
+        pick = np.full(2, -1, np.int64)
     for n in range(1, max_hands + 1):
-        if search is None:  # as in simulate_chunks
+        if search is None and eq is None:  # as in simulate_chunks
             play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules, params,
                       wt, order, rec, search)
+        elif search is None:
+            play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules, params,
+                      wt, order, rec, search, (eq, scores, target, pick))
         else:
             play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules,
                            params, wt, order, rec, search)
@@ -240,10 +248,13 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, point
 
 @chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None, eq=None):
     """Play ``n_sets`` deal sets, one game per seat assignment in each (as ``ghost_sim.games_chunks``).
 
-    ``start``: every game's starting scores by seat (int64); None (left out) for 0s.
+    ``start``: every game's starting scores by seat (int64); None (left out) for 0s. ``eq``: the game-equity
+    bidder's tables (``bower.sim.variants.cutthroat.equity_strategy.flat``), None where no strategy bids by
+    equity: its code is then not compiled (``bower.sim.variants.cutthroat`` puts
+    ``bower.sim.equity_bidder.GamesKernel``, which adds them, in this kernel's place).
     """
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
@@ -271,6 +282,6 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 card_weights(params, wt, order)
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
                                                wt, order, rec, rules, params, seat_strat, target, max_hands, scores,
-                                               start_scores, h_acc, s_acc, search)
+                                               start_scores, h_acc, s_acc, search, eq)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)

@@ -19,6 +19,7 @@ from bower.kernels.cutthroat.strategy import (
     Q_ALONE,
     Q_ASSIST,
     Q_DEF_ALONE,
+    Q_EQUITY,
     Q_LEAD_TRUMP,
     Q_NAME,
     Q_ORDER,
@@ -29,6 +30,8 @@ from bower.kernels.cutthroat.strategy import (
     best_keep,
     best_keep_plain,
     card_weights,
+    equity_accept,
+    equity_name,
     random_keep,
 )
 from bower.kernels.cutthroat.strategy import KEEP as KEEP_N
@@ -458,14 +461,20 @@ def force_of(force):
 
 
 @kernel(_nrt=False)
-def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
+def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec, eq=None):
     """Both rounds of the auction and the dealer's exchange; calls and discard into ``rec``.
 
     Returns (maker, trump); maker -1 means thrown in. ``hands`` (by seat)
     gets the dealer's exchange. ``force`` (``F_*`` as a tuple, ``force_of``)
     makes one seat's call at one turn instead of its strategy, and the first
     ``F_PASSES`` calls passes (no draw for them).
+
+    ``eq``: None (left out) compiles no game-equity bidding; otherwise (the games of an equity bidder) the tuple
+    (tables, scores, target, pick): a strategic seat with ``bid_equity`` calls by ``strategy.equity_accept`` and
+    ``strategy.equity_name``, and ``pick`` gets the seat that called so and whether it goes alone (seat -1: none).
     """
+    if eq is not None:  # pruned when compiled for eq None
+        eq[3][0] = -1
     u = up // 6
     n_calls = 0
     maker = -1
@@ -487,6 +496,13 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
         else:
             need = params[seat, Q_ORDER] if p == 1 else params[seat, Q_ASSIST]
             accept = estimate(hand, u, wt, seat, params[seat, Q_VOID]) >= need
+        if eq is not None:  # pruned when compiled for eq None: no equity code in the other runs
+            if n_calls >= force[F_PASSES] and not (seat == force[F_SEAT] and n_calls == force[F_AT]):
+                if params[seat, Q_EQUITY] >= 0.5 and not is_random(params, seat):
+                    level = equity_accept(hand, up, p, seat, dealer, wt, params, rules[C_PICKUP_MANDATORY] == 1,
+                                          rules[C_MAKER_ALONE] == 1, eq)
+                    accept = level > 0
+                    eq[3][0], eq[3][1] = seat, level - 1
         n_calls = _call(rec, n_calls, seat, CALL_ACCEPT if accept else CALL_PASS)
         if accept:
             maker = seat
@@ -533,6 +549,12 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
                 s, e = best_suit(hands[seat], allowed, wt, seat, params[seat, Q_VOID])
                 if stuck or e >= params[seat, Q_NAME]:
                     call = s
+                if eq is not None:  # pruned when compiled for eq None
+                    if params[seat, Q_EQUITY] >= 0.5:
+                        level, s = equity_name(hands[seat], allowed, p, stuck, seat, dealer, wt, params,
+                                               rules[C_MAKER_ALONE] == 1, eq)
+                        call = s if level > 0 else -1
+                        eq[3][0], eq[3][1] = seat, level - 1
             n_calls = _call(rec, n_calls, seat, CALL_PASS if call < 0 else CALL_SUIT + call)
             if call >= 0:
                 maker = seat
@@ -545,7 +567,7 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
 
 @kernel(inline="always")
 def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec,
-               search):
+               search, eq=None):
     """Auction, alone, merge, play and score a hand already dealt into ``rec``.
 
     ``dealt``: masks of position 1, 2, 3 (dealer), dummy; ``kitty``: its 4
@@ -556,7 +578,9 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
     no view is made per hand. ``search`` None leaves the searched auction and
     card play out of the compiled code (Numba prunes the branches on
     ``search is None``; no seat may then search: ``search_arg``); an array
-    compiles them in.
+    compiles them in. ``eq``: the game-equity bidder's tables with the game's
+    scores (``auction``), None (left out) compiling none of it; a seat that
+    made trump by them goes alone as they chose.
     """
     rec[R_DEALER] = dealer
     for p in range(3):
@@ -571,7 +595,11 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
         play_searched(kitty[0], dummy, dealer, rules, params, wt, order, dstate, dbuf, hands, tricks, points, pw, pm,
                       rec)
         return
-    maker, trump = auction(hands, kitty[0], dealer, rules, params, wt, force_of(force), dstate, dbuf, rec)
+    maker, trump = auction(hands, kitty[0], dealer, rules, params, wt, force_of(force), dstate, dbuf, rec, eq)
+    f_seat, f_alone = force[F_SEAT], force[F_ALONE]
+    if eq is not None:  # pruned when compiled for eq None
+        if maker >= 0 and maker == eq[3][0]:  # the equity bidder made trump: alone as its tables chose
+            f_seat, f_alone = maker, eq[3][1]
     rec[R_MAKER] = maker
     rec[R_TRUMP] = trump
     rec[R_MAKER_DISCARDS] = 0
@@ -582,8 +610,7 @@ def play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, db
             rec[R_TRICKS + s] = 0
             rec[R_POINTS + s] = 0
         return
-    maker_alone, lone_def = going_alone(hands, trump, maker, rules, params, wt, force[F_SEAT], force[F_ALONE], dstate,
-                                        dbuf)
+    maker_alone, lone_def = going_alone(hands, trump, maker, rules, params, wt, f_seat, f_alone, dstate, dbuf)
     if not maker_alone:
         keep = merge(hands, dummy, trump, maker, params, wt, order, pw, pm, dstate, dbuf)
         rec[R_MAKER_DISCARDS] = (hands[maker] | dummy) & ~keep
@@ -664,24 +691,24 @@ def first_leader(maker, maker_alone, lone_def, dealer):
 
 @kernel
 def play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm,
-                    rec, search):
+                    rec, search, eq=None):
     """``play_dealt`` compiled once, not inlined, for the callers off the hot path (should-bid, one hand from a
-    deal order): the hand's code is typed and optimised here once instead of inside each caller. ``search`` as in
-    ``play_dealt``."""
+    deal order): the hand's code is typed and optimised here once instead of inside each caller. ``search`` and
+    ``eq`` as in ``play_dealt``."""
     play_dealt(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks, points, pw, pm, rec,
-               search)
+               search, eq)
 
 
 @kernel(inline="always")
 def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm, dealer, rules, params, wt,
-              order, rec, search):
+              order, rec, search, eq=None):
     """Deal (Fisher-Yates, one card at a time to positions 1, 2, 3 and the dummy; 4 to the kitty) and play one hand
-    (``search`` as in ``play_dealt``)."""
+    (``search`` and ``eq`` as in ``play_dealt``)."""
     deal_packets(state, buf, deck, 24, 4, HAND_SIZE, dealt)
     for i in range(4):
         kitty[i] = deck[20 + i]
     play_dealt(dealt, kitty, dealer, rules, params, wt, order, NO_FORCE, dstate, dbuf, hands, tricks, points, pw, pm,
-               rec, search)
+               rec, search, eq)
 
 
 @kernel(inline="always")

@@ -10,7 +10,7 @@ is a sum over the hand's five cards plus the void term.
 import numpy as np
 
 from bower.kernels.bits import lowest, popcount
-from bower.kernels.estimate import estimate
+from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.play import nth_card
 from bower.kernels.jit import kernel
 from bower.kernels.rng import bounded
@@ -32,6 +32,7 @@ Q_ALONE = _q("alone_min")
 Q_DEF_ALONE = _q("defend_alone_min")
 Q_LEAD_TRUMP = _q("lead_trump_min")
 Q_RANDOM = _q("random")
+Q_EQUITY = _q("bid_equity")
 
 KEEP = 5  # cards the maker keeps of the ten
 
@@ -297,3 +298,135 @@ def estimates(hands, trumps, params):
     for i in range(hands.shape[0]):
         out[i] = estimate(hands[i], trumps[i], wt, 0, params[Q_VOID])
     return out
+
+
+# ---------------------------------------------------------------- the game-equity bidder
+# A seat with ``bid_equity`` >= 0.5 makes each call of the auction (round one: pass, accept the up-card, accept
+# and go alone; round two: pass, name its best suit, name it and go alone; the stuck dealer may not pass; alone
+# only under ``maker_alone = allowed``) by game equity where the games kernel gives it the tables (``eq``, the
+# vector ``bower.sim.variants.cutthroat.equity_strategy.flat``); without them (independent hands, should-bid) it
+# calls by its thresholds. The vector: a header (``E_*``), the outcomes (K rows of the points to the caller, the
+# seat on its left and the seat on its right), each cell's count of measured hands, each cell's outcome
+# probabilities (cells x K) and the equity cube of ``bower.sim.equity`` (3 x S x S x S, relative to the dealer,
+# S = target - floor + 1). A cell is (round 0/1, position 1..3, estimate bucket, level pass/call/alone).
+E_TARGET, E_FLOOR, E_BUCKETS, E_K, E_MIN, E_WIDTH, E_SIDE = range(7)
+E_HEADER = 8
+N_LEVELS = 3  # pass, call (accept or name), call and go alone
+
+
+@kernel(inline="always")
+def equity_cell(rnd, position, est, width, n_buckets):
+    """The first cell (level pass) of (round 0/1, position 1..3, the bucket of the estimate ``est``)."""
+    bucket = min(max(np.int64(np.floor(est / width)), 0), n_buckets - 1)
+    return ((rnd * 3 + position - 1) * n_buckets + bucket) * N_LEVELS
+
+
+@kernel(_nrt=False)
+def equity_value(eq, cell, seat, dealer, s0, s1, s2, target):
+    """``seat``'s chance to win the game if the hand's outcome is drawn from ``cell``: the sum over the outcomes
+    of their probability times the equity at the scores they lead to, the deal passed to the left. A unique
+    highest score at or past ``target`` wins; a tie at the top there is moved down to the target (the table's tie
+    rows); a score below the floor counts as the floor (as Ghost Hand's ``equity_value``)."""
+    floor = np.int64(eq[E_FLOOR])
+    k_n = np.int64(eq[E_K])
+    side = np.int64(eq[E_SIDE])
+    n_cells = 2 * 3 * np.int64(eq[E_BUCKETS]) * N_LEVELS
+    o = E_HEADER
+    pr = o + 3 * k_n + n_cells + cell * k_n
+    cube = o + 3 * k_n + n_cells + n_cells * k_n
+    nd = (dealer + 1) % 3
+    j = (seat - nd) % 3
+    v = 0.0
+    for k in range(k_n):
+        p = eq[pr + k]
+        if p == 0.0:
+            continue
+        own = np.int64(eq[o + 3 * k])
+        left = np.int64(eq[o + 3 * k + 1])
+        right = np.int64(eq[o + 3 * k + 2])
+        y0 = s0 + (own if seat == 0 else (left if seat == 2 else right))
+        y1 = s1 + (own if seat == 1 else (left if seat == 0 else right))
+        y2 = s2 + (own if seat == 2 else (left if seat == 1 else right))
+        top = max(y0, max(y1, y2))
+        if top >= target:
+            if (y0 == top) + (y1 == top) + (y2 == top) == 1:
+                mine = y0 if seat == 0 else (y1 if seat == 1 else y2)
+                v += p if mine == top else 0.0
+                continue
+            y0, y1, y2 = y0 + target - top, y1 + target - top, y2 + target - top
+        y0, y1, y2 = max(y0, floor), max(y1, floor), max(y2, floor)
+        x0 = y0 if nd == 0 else (y1 if nd == 1 else y2)
+        x1 = y1 if nd == 0 else (y2 if nd == 1 else y0)
+        x2 = y2 if nd == 0 else (y0 if nd == 1 else y1)
+        v += p * eq[cube + ((j * side + x0 - floor) * side + x1 - floor) * side + x2 - floor]
+    return v
+
+
+@kernel(_nrt=False)
+def equity_level(eq, rnd, position, seat, dealer, scores, target, est, default, pass_legal, alone_legal):
+    """The level (0 pass, 1 call, 2 call alone) of an equity bidder at ``seat`` (``position`` 1..3, round ``rnd``
+    0/1, estimate ``est``) whose chance to win the game (``equity_value``) is highest at the scores ``scores`` (by
+    seat). ``default``, the thresholds' level, stands where its cell or the tables are missing (another target,
+    fewer measured hands than the minimum) and wins ties; the others are tried in the order pass, call, alone,
+    each needing strictly more. ``pass_legal`` False: the stuck dealer; ``alone_legal`` False: ``maker_alone =
+    disabled``."""
+    if np.int64(eq[E_TARGET]) != target:
+        return default
+    cell = equity_cell(rnd, position, est, eq[E_WIDTH], np.int64(eq[E_BUCKETS]))
+    counts = E_HEADER + 3 * np.int64(eq[E_K])
+    need = eq[E_MIN]
+    if eq[counts + cell + default] < need:
+        return default
+    s0, s1, s2 = scores[0], scores[1], scores[2]
+    best = default
+    best_v = equity_value(eq, cell + default, seat, dealer, s0, s1, s2, target)
+    for li in range(N_LEVELS):
+        if li == default or (li == 0 and not pass_legal) or (li == 2 and not alone_legal):
+            continue
+        if eq[counts + cell + li] < need:
+            continue
+        v = equity_value(eq, cell + li, seat, dealer, s0, s1, s2, target)
+        if v > best_v:
+            best, best_v = li, v
+    return best
+
+
+@kernel(inline="always")
+def accept_estimate(hand, up, position, wt, params, seat):
+    """Round one for a strategic seat at ``position`` 1..3: (the estimate its threshold is compared with, that
+    threshold, the dealer's best discard or -1): position 1 ``E(hand, u)`` against ``order_min``, position 2 the
+    same against ``assist_min``, the dealer its best exchange against ``take_min``."""
+    u = up // 6
+    vw = params[seat, Q_VOID]
+    if position == 3:
+        d, e = best_exchange(hand, up, u, wt, seat, vw)
+        return e, params[seat, Q_TAKE], d
+    return estimate(hand, u, wt, seat, vw), params[seat, Q_ORDER if position == 1 else Q_ASSIST], -1
+
+
+@kernel(inline="always")
+def equity_accept(hand, up, position, seat, dealer, wt, params, mandatory, alone_ok, eq):
+    """Round one for an equity bidder (``eq``: the tables, the scores, the target, the pick): its level; the
+    thresholds' level is the accept decision with the maker's going alone on the hand it would play (the dealer's
+    after its exchange, which it makes when the rule is ``mandatory`` or the exchange raises its estimate)."""
+    e, need, d = accept_estimate(hand, up, position, wt, params, seat)
+    u = up // 6
+    vw = params[seat, Q_VOID]
+    default = 0
+    if e >= need:
+        held = hand
+        if position == 3 and (mandatory or e > estimate(hand, u, wt, seat, vw)):
+            held = (hand & ~(np.int64(1) << d)) | (np.int64(1) << up)
+        default = 2 if alone_ok and estimate(held, u, wt, seat, vw) >= params[seat, Q_ALONE] else 1
+    return equity_level(eq[0], 0, position, seat, dealer, eq[1], eq[2], e, default, True, alone_ok)
+
+
+@kernel(inline="always")
+def equity_name(hand, allowed, position, stuck, seat, dealer, wt, params, alone_ok, eq):
+    """Round two for an equity bidder: (its level, the suit it names at a level above pass: its best suit)."""
+    vw = params[seat, Q_VOID]
+    s, e = best_suit(hand, allowed, wt, seat, vw)
+    default = 0
+    if stuck or e >= params[seat, Q_NAME]:
+        default = 2 if alone_ok and estimate(hand, s, wt, seat, vw) >= params[seat, Q_ALONE] else 1
+    return equity_level(eq[0], 1, position, seat, dealer, eq[1], eq[2], e, default, not stuck, alone_ok), s

@@ -54,5 +54,10 @@ PARAMS: tuple[tuple[str, float, str], ...] = (
                          "the other seats made on it (and of the dealer's discard); 0: every world weighs the same")),
     ("pimc_tau", 0.25, "the auction model's temperature for pimc_infer, in tricks of estimate (0: sharp)"),
     ("pimc_eps", 0.01, "the auction model's tremble for pimc_infer: the share of each decision spread evenly"),
+    # the game-equity bidder (bower.sim.variants.euchre.equity_strategy; sim/variants/euchre/strategy.py)
+    ("bid_equity", 0.0, ("1: in whole games, each call (order or pass, a suit or pass, alone or not) is the one "
+                         "with the highest chance to win the game: the hand's outcomes measured by round, position "
+                         "and estimate, each weighed by the game-equity table at the scores it leads to; 0: the "
+                         "thresholds")),
 )
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

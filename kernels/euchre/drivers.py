@@ -195,7 +195,7 @@ def tally_strategies(rec, seat_strat, acc):
 
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, force, rec, rules, params, seat_strat,
-              target, max_hands, scores, start, hand_acc, strat_acc, search):
+              target, max_hands, scores, start, hand_acc, strat_acc, search, eq=None):
     """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, False).
 
     After a hand, the side at or above the target wins (only one side scores
@@ -203,13 +203,22 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, f
 
     The scores start at ``start`` (int64, by side; 0s for a game from the beginning). ``force``: a writable
     copy of ``NO_FORCE`` (``hand.play_hand_once``: each hand a call of the one compiled ``hand.play_dealt``).
+    ``eq``: the game-equity bidder's tables (``games_chunks``) or None (left out): the equity bidding compiled
+    only when given, its seats then calling at the game's scores.
     """
     scores[0] = start[0]
     scores[1] = start[1]
     dealer = FIRST_DEALER
+    pick = force  # the equity bidder's pick (``hand.auction``), its own array where the tables are given
+    if eq is not None:
+        pick = np.full(2, -1, np.int64)
     for n in range(1, max_hands + 1):
-        play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, force,
-                       rec, search)
+        if eq is None:  # pruned: the heuristic games compile as before
+            play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt,
+                           force, rec, search)
+        else:
+            play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt,
+                           force, rec, search, (eq, scores, target, pick))
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, strat_acc)
         scores[0] += rec[R_POINTS]
@@ -224,11 +233,14 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, f
 
 @chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None, eq=None):
     """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as Hasenpfeffer's
     ``games_chunks``).
 
-    ``start``: every game's starting scores by side (int64); None (left out) for 0s.
+    ``start``: every game's starting scores by side (int64); None (left out) for 0s. ``eq``: the game-equity
+    bidder's tables (``bower.sim.variants.euchre.equity_strategy.flat``), None where no strategy bids by equity:
+    its code is then not compiled (``bower.sim.variants.euchre`` puts ``bower.sim.equity_bidder.GamesKernel``,
+    which adds them, in this kernel's place).
     """
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
@@ -257,6 +269,6 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 card_weights(params, wt)
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, force,
                                                rec, rules, params, seat_strat, target, max_hands, scores, start_scores,
-                                               h_acc, s_acc, search)
+                                               h_acc, s_acc, search, eq)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)

@@ -32,12 +32,15 @@ from bower.kernels.deal import deal_masks
 from bower.kernels.euchre.codes import E_CANADIAN, E_DISCARD_UP, E_LONE_DEFENDER, E_LONER_LEAD, E_STICK, PARAM_NAMES
 from bower.kernels.euchre.model import world_weight
 from bower.kernels.euchre.strategy import (
+    Q_EQUITY,
     Q_LEAD_NEXT,
     Q_LEAD_TRUMP,
     Q_VOID,
     alone_decision,
     best_discard,
     card_weights,
+    equity_name,
+    equity_order,
     is_random,
     name_decision,
     order_decision,
@@ -163,14 +166,21 @@ def _forced(force, seat, n_calls):
 
 
 @kernel(_nrt=False)
-def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
+def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec, eq=None):
     """Both rounds of the auction and, after an order, the dealer's discard; calls and discard into ``rec``.
 
     Returns (maker, trump); maker -1 means thrown in. ``hands`` (by seat)
     gets the dealer's exchange. ``force`` (``F_*`` as a tuple, ``force_of``)
     makes one seat's call at one turn instead of its strategy, and the first
     ``F_PASSES`` calls passes (no draw for them).
+
+    ``eq``: None (left out) compiles no game-equity bidding; otherwise (the games of an equity bidder) the tuple
+    (tables, side scores, target, pick): a strategic seat with ``bid_equity`` calls by ``strategy.equity_order``
+    and ``strategy.equity_name``, and ``pick`` gets the seat that called so and whether it goes alone (seat -1:
+    none).
     """
+    if eq is not None:  # pruned when compiled for eq None
+        eq[3][0] = -1
     u = up // 6
     up_bit = np.int64(1) << up
     n_calls = 0
@@ -188,6 +198,12 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
             order = bounded(dstate, dbuf, 2) == 1
         else:
             order, d = order_decision(hands[seat], up, p, wt, params, seat, rules[E_DISCARD_UP] == 1)
+            if eq is not None:  # pruned when compiled for eq None: no equity code in the other runs
+                if params[seat, Q_EQUITY] >= 0.5:
+                    level, d = equity_order(hands[seat], up, p, seat, dealer, wt, params, rules[E_DISCARD_UP] == 1,
+                                            eq)
+                    order = level > 0
+                    eq[3][0], eq[3][1] = seat, level - 1
             took_d = d if p == 4 else took_d
         n_calls = _call(rec, n_calls, seat, CALL_ORDER if order else CALL_PASS)
         if order:
@@ -228,6 +244,11 @@ def auction(hands, up, dealer, rules, params, wt, force, dstate, dbuf, rec):
                     call = nth_card(allowed, k)
             else:
                 call = name_decision(hands[seat], u, p, stuck, wt, params, seat)
+                if eq is not None:  # pruned when compiled for eq None
+                    if params[seat, Q_EQUITY] >= 0.5:
+                        level, s = equity_name(hands[seat], u, p, stuck, seat, dealer, wt, params, eq)
+                        call = s if level > 0 else -1
+                        eq[3][0], eq[3][1] = seat, level - 1
             n_calls = _call(rec, n_calls, seat, CALL_PASS if call < 0 else CALL_SUIT + call)
             if call >= 0:
                 maker = seat
@@ -1003,7 +1024,7 @@ def contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat, f_
 
 @kernel(inline="always")
 def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search,
-                      general):
+                      general, eq=None):
     """Auction, discard, alone, play and score a hand already dealt; everything into ``rec``.
 
     ``dealt``: masks by position 1..4; ``kitty``: its 4 cards in deal order,
@@ -1019,7 +1040,9 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     ``search is None``; no seat may then search: ``search_arg``); an array
     compiles it in. ``general`` None: every seat plays the heuristic cards
     (``plays_plainly``), and only ``play_plain`` is compiled in; an array:
-    ``play_tricks`` plays a hand with a random or searching seat.
+    ``play_tricks`` plays a hand with a random or searching seat. ``eq``: the game-equity bidder's tables with
+    the game's scores (``auction``), None (left out) compiling none of it; a seat that made trump by them goes
+    alone as they chose.
     """
     rec[R_DEALER] = dealer
     for p in range(N_SEATS):
@@ -1037,7 +1060,7 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         bid_search = uses_pimc_bid(params) and force[F_SEAT] < 0 and force[F_PASSES] == 0
     if search is not None and bid_search:
         searched = pimc_auction_force(hands, up, dealer, rules, params, wt, dstate, dbuf, ws)
-        maker, trump = auction(hands, up, dealer, rules, params, wt, searched, dstate, dbuf, rec)
+        maker, trump = auction(hands, up, dealer, rules, params, wt, searched, dstate, dbuf, rec, eq)
         f_seat, f_alone = searched[F_SEAT], searched[F_ALONE]
         if maker >= 0 and rec[R_DISCARD] >= 0 and searches(params, dealer):
             mine = rec[R_DISCARD]
@@ -1045,8 +1068,11 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
             hands[dealer] = (hands[dealer] | (np.int64(1) << mine) | (np.int64(1) << up)) & ~(np.int64(1) << d)
             rec[R_DISCARD] = d
     else:
-        maker, trump = auction(hands, up, dealer, rules, params, wt, force_of(force), dstate, dbuf, rec)
+        maker, trump = auction(hands, up, dealer, rules, params, wt, force_of(force), dstate, dbuf, rec, eq)
         f_seat, f_alone = force[F_SEAT], force[F_ALONE]
+    if eq is not None:  # pruned when compiled for eq None
+        if maker >= 0 and maker == eq[3][0]:  # the equity bidder made trump: alone as its tables chose
+            f_seat, f_alone = maker, eq[3][1]
     rec[R_MAKER] = maker
     rec[R_TRUMP] = trump
     rec[R_ALONE] = 0
@@ -1086,13 +1112,15 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
 
 
 @kernel
-def play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search):
+def play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search, eq=None):
     """``play_dealt_inline`` compiled once, not inlined, for the callers off the hand drivers' loops: the games
     (``play_hand_once``), one hand from an order, should-bid. Each passes
     the same argument types (a writable ``force``), so it compiles once per ``search`` kind. (With reference
     counting: a PIMC seat's workspace is made per hand.) ``search`` None compiles no search code
-    (``search_arg``); any seat may play at random."""
-    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search, rec)
+    (``search_arg``); any seat may play at random. ``eq``: the game-equity tables (``play_dealt_inline``), None
+    (left out) for none."""
+    play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search, rec,
+                      eq)
 
 
 @kernel(inline="always")
@@ -1118,13 +1146,13 @@ def play_hand(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, deale
 
 @kernel(inline="always")
 def play_hand_once(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, dealer, rules, params, wt, force, rec,
-                   search):
+                   search, eq=None):
     """Deal as ``play_hand`` and play the hand by a call of ``play_dealt`` (``force``, ``search`` as it takes
     them), not inlined: the games (``drivers.play_game``) share the one compile of the hand with one hand from an
     order and should-bid. The callers pass a writable copy of ``NO_FORCE`` (a global array is read-only to Numba,
-    another type: a second compile of ``play_dealt``)."""
+    another type: a second compile of ``play_dealt``). ``eq``: the game-equity tables (``play_dealt``)."""
     deal_hand(state, buf, deck, dealt, kitty)
-    play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search)
+    play_dealt(dealt, kitty, dealer, rules, params, wt, force, dstate, dbuf, hands, tricks, rec, search, eq)
 
 
 @kernel(inline="always")

@@ -31,6 +31,7 @@ Q_DEF_ALONE = _q("defend_alone_min")
 Q_LEAD_TRUMP = _q("lead_trump_min")
 Q_LEAD_NEXT = _q("lead_next")
 Q_RANDOM = _q("random")
+Q_EQUITY = _q("bid_equity")
 
 DECK24 = np.int64((1 << 24) - 1)
 
@@ -101,19 +102,29 @@ def best_discard(six, up, t, wt, seat, void_w):
 
 
 @kernel(inline="always")
-def order_decision(hand, up, position, wt, params, seat, any_discard):
-    """Round one for a strategic seat at ``position`` 1..4: (orders, the dealer's best discard or -1).
-    ``any_discard`` (rule ``discard_up``): the dealer's discard may be the up-card itself."""
+def order_estimate(hand, up, position, wt, params, seat, any_discard):
+    """Round one for a strategic seat at ``position`` 1..4: (the estimate its threshold is compared with, the
+    dealer's best discard or -1). The dealer: its best five of six; the dealer's partner: ``E(hand, u) + up_weight
+    * w_up``; positions 1 and 3: ``E(hand, u) - up_weight * w_up``. ``any_discard`` (rule ``discard_up``): the
+    dealer's discard may be the up-card itself."""
     u = up // 6
     vw = params[seat, Q_VOID]
     if position == 4:
         d, e = best_discard(hand | (np.int64(1) << up), -1 if any_discard else up, u, wt, seat, vw)
-        return e >= params[seat, Q_TAKE], d
+        return e, d
     e = estimate(hand, u, wt, seat, vw)
     w_up = params[seat, Q_UP] * wt[seat, u, up]
     if position == 2:
-        return e + w_up >= params[seat, Q_ORDER + 1], -1
-    return e - w_up >= params[seat, Q_ORDER + position - 1], -1
+        return e + w_up, -1
+    return e - w_up, -1
+
+
+@kernel(inline="always")
+def order_decision(hand, up, position, wt, params, seat, any_discard):
+    """Round one for a strategic seat at ``position`` 1..4: (orders, the dealer's best discard or -1): its
+    ``order_estimate`` against ``take_min`` (the dealer) or ``order_min_p``."""
+    e, d = order_estimate(hand, up, position, wt, params, seat, any_discard)
+    return e >= params[seat, Q_TAKE if position == 4 else Q_ORDER + position - 1], d
 
 
 @kernel(inline="always")
@@ -149,3 +160,104 @@ def discard_of(hand, up, params):
     wt = np.zeros((1, 4, 24), np.float64)
     card_weights(params.reshape((1, params.shape[0])), wt)
     return best_discard(hand | (np.int64(1) << up), up, up // 6, wt, 0, params[Q_VOID])
+
+
+# ---------------------------------------------------------------- the game-equity bidder
+# A seat with ``bid_equity`` >= 0.5 makes each call of the auction (round one: pass, order, order and go alone;
+# round two: pass, name its best suit, name it and go alone) by game equity where the games kernel gives it the
+# tables (``eq``, the vector ``bower.sim.variants.euchre.equity_strategy.flat``); without them (independent hands,
+# should-bid) it calls by its thresholds. The vector: a header (``E_*``), the outcomes (K rows of the points to
+# the caller's side and to the other side), each cell's count of measured hands, each cell's outcome
+# probabilities (cells x K) and the equity table of ``bower.sim.equity`` (4 dealers x S x S, side 0's chance,
+# side 0's score first, S = target). A cell is (round 0/1, position 1..4, estimate bucket, level
+# pass/call/alone).
+E_TARGET, E_BUCKETS, E_K, E_MIN, E_WIDTH, E_SIDE = range(6)
+E_HEADER = 8
+N_LEVELS = 3  # pass, call (order or name), call and go alone
+
+
+@kernel(inline="always")
+def equity_cell(rnd, position, est, width, n_buckets):
+    """The first cell (level pass) of (round 0/1, position 1..4, the bucket of the estimate ``est``)."""
+    bucket = min(max(np.int64(np.floor(est / width)), 0), n_buckets - 1)
+    return ((rnd * 4 + position - 1) * n_buckets + bucket) * N_LEVELS
+
+
+@kernel(_nrt=False)
+def equity_value(eq, cell, side, dealer, s0, s1, target):
+    """``side``'s chance to win the game if the hand's outcome is drawn from ``cell``, at side scores ``s0``,
+    ``s1``: the sum over the outcomes of their probability times the equity at the scores they lead to, the deal
+    passed to the left. A side at or past ``target`` wins (only one side scores on a hand)."""
+    k_n = np.int64(eq[E_K])
+    side_n = np.int64(eq[E_SIDE])
+    n_cells = 2 * 4 * np.int64(eq[E_BUCKETS]) * N_LEVELS
+    o = E_HEADER
+    pr = o + 2 * k_n + n_cells + cell * k_n
+    table = o + 2 * k_n + n_cells + n_cells * k_n + ((dealer + 1) & 3) * side_n * side_n
+    v = 0.0
+    for k in range(k_n):
+        p = eq[pr + k]
+        if p == 0.0:
+            continue
+        own = np.int64(eq[o + 2 * k])
+        opp = np.int64(eq[o + 2 * k + 1])
+        y0 = s0 + (own if side == 0 else opp)
+        y1 = s1 + (opp if side == 0 else own)
+        if y0 >= target or y1 >= target:
+            v += p if (y0 >= target) == (side == 0) else 0.0
+            continue
+        e = eq[table + y0 * side_n + y1]
+        v += p * (e if side == 0 else 1.0 - e)
+    return v
+
+
+@kernel(_nrt=False)
+def equity_level(eq, rnd, position, seat, dealer, scores, target, est, default, pass_legal):
+    """The level (0 pass, 1 call, 2 call alone) of an equity bidder at ``seat`` (``position`` 1..4, round
+    ``rnd`` 0/1, estimate ``est``) whose side's chance to win the game (``equity_value``) is highest at the side
+    scores ``scores``. ``default``, the thresholds' level, stands where its cell or the tables are missing
+    (another target, fewer measured hands than the minimum) and wins ties; the others are tried in the order
+    pass, call, alone, each needing strictly more. ``pass_legal`` False: the stuck dealer."""
+    if np.int64(eq[E_TARGET]) != target:
+        return default
+    cell = equity_cell(rnd, position, est, eq[E_WIDTH], np.int64(eq[E_BUCKETS]))
+    counts = E_HEADER + 2 * np.int64(eq[E_K])
+    need = eq[E_MIN]
+    if eq[counts + cell + default] < need:
+        return default
+    side = seat & 1
+    s0, s1 = scores[0], scores[1]
+    best = default
+    best_v = equity_value(eq, cell + default, side, dealer, s0, s1, target)
+    for li in range(N_LEVELS):
+        if li == default or (li == 0 and not pass_legal) or eq[counts + cell + li] < need:
+            continue
+        v = equity_value(eq, cell + li, side, dealer, s0, s1, target)
+        if v > best_v:
+            best, best_v = li, v
+    return best
+
+
+@kernel(inline="always")
+def equity_order(hand, up, position, seat, dealer, wt, params, any_discard, eq):
+    """Round one for an equity bidder (``eq``: the tables, the side scores, the target): (the level, the dealer's
+    best discard or -1); the thresholds' level is ``order_decision`` with ``alone_decision`` on the hand it would
+    play (the dealer's after its discard)."""
+    e, d = order_estimate(hand, up, position, wt, params, seat, any_discard)
+    u = up // 6
+    default = 0
+    if e >= params[seat, Q_TAKE if position == 4 else Q_ORDER + position - 1]:
+        held = (hand | (np.int64(1) << up)) & ~(np.int64(1) << d) if position == 4 else hand
+        default = 2 if alone_decision(held, u, wt, params, seat, False) else 1
+    return equity_level(eq[0], 0, position, seat, dealer, eq[1], eq[2], e, default, True), d
+
+
+@kernel(inline="always")
+def equity_name(hand, u, position, stuck, seat, dealer, wt, params, eq):
+    """Round two for an equity bidder: (the level, the suit it names at a level above pass: its best suit, as
+    ``name_decision``'s)."""
+    s, e = best_suit(hand, 15 & ~(1 << u), wt, seat, params[seat, Q_VOID])
+    default = 0
+    if stuck or e >= params[seat, Q_NAME + position - 1]:
+        default = 2 if alone_decision(hand, s, wt, params, seat, False) else 1
+    return equity_level(eq[0], 1, position, seat, dealer, eq[1], eq[2], e, default, not stuck), s

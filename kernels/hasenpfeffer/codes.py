@@ -42,5 +42,9 @@ PARAMS: tuple[tuple[str, float, str], ...] = tuple(p for p in _GHOST_PARAMS if p
     ("pimc_bid_rival", 0.5, ("the searched auction's weight of the other side's points: each candidate scored by "
                              "its side's points less this times the other side's (1: the net points; 0: its own "
                              "points only)")),
+    # the game-equity bidder (bower.sim.variants.hasenpfeffer.equity_strategy; sim/variants/hasenpfeffer/strategy.py)
+    ("bid_equity", 0.0, ("1: in whole games, each call is the legal one with the highest chance to win the game: "
+                         "the hand's outcomes measured by position, standing bid and estimate, each weighed by the "
+                         "game-equity table at the scores it leads to; 0: the thresholds")),
 )
 PARAM_NAMES = tuple(p[0] for p in PARAMS)

@@ -28,6 +28,7 @@ from bower.kernels.hasenpfeffer.hand import (
     N_CARDS,
     N_SEATS,
     NO_FORCE,
+    P_EQUITY,
     P_VOID,
     R_BID,
     R_BIDDER,
@@ -168,14 +169,16 @@ def tally_strategies(rec, seat_strat, pepper, acc):
 
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, force, rec, rules, params, seat_strat, target,
-              max_hands, scores, start, hand_acc, strat_acc, search):
+              max_hands, scores, start, hand_acc, strat_acc, search, eq=None):
     """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, both reached).
 
     After a hand, a side at or above the target wins; if both are, the side
     that bid that hand wins. No winner after ``max_hands``: -1. ``plain``:
     the hands take the plain path (``plain.plain_tables`` filled ``tab``).
 
-    The scores start at ``start`` (int64, by side; 0s for a game from the beginning).
+    The scores start at ``start`` (int64, by side; 0s for a game from the beginning). ``eq``: the game-equity
+    bidder's tables (``games_chunks``) or None (left out): the equity bidding compiled only when given, its seats
+    then calling at the game's scores.
     """
     scores[0] = start[0]
     scores[1] = start[1]
@@ -183,8 +186,11 @@ def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, force, rec, 
     for n in range(1, max_hands + 1):
         if search is None and plain:  # a searching seat never takes the plain path: pruned before inlining
             plain_hand(state, buf, deck, dealer, rules, params, tab, rec, False)
-        else:
+        elif eq is None:  # pruned: the heuristic games compile as before
             play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, force, rec, search)
+        else:
+            play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, force, rec, search,
+                      (eq, scores, target))
         tally(rec, hand_acc)
         tally_strategies(rec, seat_strat, rules[H_PEPPER] == 1, strat_acc)
         scores[0] += rec[R_POINTS]
@@ -203,10 +209,14 @@ def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, force, rec, 
 
 @chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None, eq=None):
     """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as ``ghost_sim.games_chunks``).
 
-    ``start``: every game's starting scores by side (int64); None (left out) for 0s.
+    ``start``: every game's starting scores by side (int64); None (left out) for 0s. ``eq``: the game-equity
+    bidder's tables (``bower.sim.variants.hasenpfeffer.equity_strategy.flat``), None where no strategy bids by
+    equity: its code is then not compiled (``bower.sim.variants.hasenpfeffer`` puts
+    ``bower.sim.equity_bidder.GamesKernel``, which adds them, in this kernel's place). A game with an equity
+    bidder never takes the plain path (``plain.plain_tables``).
     """
     n_assign = assignments.shape[0]
     n_params = strat_params.shape[1]
@@ -235,9 +245,12 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                     copy_into(params[s], strat_params[assignments[a, s]])
                 card_weights(params, wt)
                 plain = plain_tables(params, tab)
+                if eq is not None:  # pruned when compiled for eq None
+                    for s in range(N_SEATS):
+                        plain = plain and params[s, P_EQUITY] < 0.5
                 winner, n, both = play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, force, rec, rules,
                                             params, seat_strat, target, max_hands, scores, start_scores, h_acc, s_acc,
-                                            search)
+                                            search, eq)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, both,
                             scores)
 

@@ -40,6 +40,7 @@ from bower.kernels.hasenpfeffer.strategy import (  # noqa: F401  (re-exported: t
     N_SEATS,
     P_BIG_PEPPER,
     P_CUSHION,
+    P_EQUITY,
     P_JUMP,
     P_LEAD_TRUMP,
     P_OFF_ACE,
@@ -59,6 +60,7 @@ from bower.kernels.hasenpfeffer.strategy import (  # noqa: F401  (re-exported: t
     P_W,
     best_estimate,
     card_weights,
+    equity_call,
     is_random,
 )
 from bower.kernels.hasenpfeffer.model import MAX_CHOICES, auction_weight
@@ -131,12 +133,15 @@ def target_level(hand, seat, pepper, params, wt):
 
 
 @kernel(_nrt=False)
-def auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, rec):
+def auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, rec, eq=None):
     """The auction (RULES.md 3 with the reference's readings); calls into ``rec``. Returns (bidder, level, forced).
 
     Bidder -1: thrown in. ``joker_seat`` is -1 when the joker is the widow.
     ``force`` (``F_*``) gives the first ``force[F_GIVEN]`` calls and makes one
-    seat's call at one turn (no draw for either).
+    seat's call at one turn (no draw for either). ``eq``: None (left out)
+    compiles no game-equity bidding; otherwise (the games of an equity bidder)
+    the tuple (tables, side scores, target): a strategic seat with
+    ``bid_equity`` calls by ``strategy.equity_call``.
     """
     pepper = rules[H_PEPPER] == 1
     top = BIG_PEPPER if pepper else 6
@@ -165,6 +170,10 @@ def auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, r
             call = 0
             if tl >= high + 1 and tl >= (high + 1) + margin:  # a call must beat the standing bid
                 call = tl if params[seat, P_JUMP] >= 0.5 else high + 1
+            if eq is not None:  # pruned when compiled for eq None: no equity code in the other runs
+                if params[seat, P_EQUITY] >= 0.5:
+                    est = best_estimate(hands[seat], seat, wt, params[seat, P_VOID])
+                    call = equity_call(eq[0], seat, dealer, eq[1], eq[2], high, top, est, call)
         rec[R_CALLS + 2 * n] = seat
         rec[R_CALLS + 2 * n + 1] = call
         n += 1
@@ -830,13 +839,14 @@ def pimc_widow(me, level, hand, widow, rec, dealt, rules, params, wt, dstate, db
 
 
 @kernel(inline="always")
-def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search):
+def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search, eq=None):
     """Auction, widow, trump, play and score a dealt hand (``dealt``: masks by seat) into ``rec``.
 
     ``force`` as in ``auction`` (``NO_FORCE`` for none). ``search`` None leaves
     all the search code out of the compiled code (Numba prunes the branches
     on ``search is not None``; no seat may then search: ``search_arg``); an
-    array compiles it in.
+    array compiles it in. ``eq``: the game-equity bidder's tables with the
+    game's scores (``auction``), None (left out) compiling none of it.
     """
     hands = work[0:4]
     tricks = work[4:8]
@@ -855,9 +865,9 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
     if search is not None and searched:  # one PIMC workspace for the hand: the searched auction, the widow, the play
         ws = pimc.new_workspace()
         given = pimc_auction(hands, widow, joker_seat, dealer, rules, params, wt, dstate, dbuf, ws)
-        bidder, level, forced = auction(hands, joker_seat, dealer, rules, params, wt, given, dstate, dbuf, rec)
+        bidder, level, forced = auction(hands, joker_seat, dealer, rules, params, wt, given, dstate, dbuf, rec, eq)
     else:
-        bidder, level, forced = auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, rec)
+        bidder, level, forced = auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, rec, eq)
     rec[R_FORCED] = 1 if forced else 0
     rec[R_BIDDER] = bidder
     rec[R_BID] = level
@@ -892,10 +902,11 @@ def play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, wor
 
 
 @kernel
-def play_dealt_once(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search):
+def play_dealt_once(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search, eq=None):
     """``play_dealt`` compiled once, not inlined, for the callers off the hot path (should-bid, one hand from a
-    deal order): the hand's code is typed and optimised here once instead of inside each caller."""
-    play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search)
+    deal order): the hand's code is typed and optimised here once instead of inside each caller. ``eq``: the
+    game-equity tables (``play_dealt``), None (left out) for none."""
+    play_dealt(dealt, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search, eq)
 
 
 @kernel(inline="always")
@@ -915,16 +926,17 @@ def deal(state, buf, deck, dealt):
 
 
 @kernel(inline="always")
-def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, force, rec, search):
+def play_hand(state, buf, dstate, dbuf, deck, work, dealer, rules, params, wt, force, rec, search, eq=None):
     """Deal and play one hand dealt by ``dealer`` (``force``, ``search`` as in ``play_dealt``: the callers pass a
     writable copy of ``NO_FORCE``, so every caller of ``play_dealt_once`` shares one compiled hand). The hand is a
-    call, not inlined: its code is compiled once for the hands, the games and should-bid, not inside each."""
+    call, not inlined: its code is compiled once for the hands, the games and should-bid, not inside each.
+    ``eq``: the game-equity tables (``play_dealt``)."""
     by_pos = work[8:12]
     by_seat = work[12:16]
     widow = deal(state, buf, deck, by_pos)
     for p in range(N_SEATS):
         by_seat[(dealer + 1 + p) % 4] = by_pos[p]
-    play_dealt_once(by_seat, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search)
+    play_dealt_once(by_seat, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, search, eq)
 
 
 @kernel(_nrt=False)

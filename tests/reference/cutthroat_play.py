@@ -72,6 +72,7 @@ CUTTHROAT_PARAM_NAMES = (
     "pimc_worlds", "pimc_sees_all",  # the PIMC card player: not in the twin (play_hand refuses pimc_worlds >= 1)
     "pimc_infer", "pimc_tau", "pimc_eps", "pimc_bid", "pimc_bid_margin",
     "pimc_bid_edge",  # its inference and searched auction: not in the twin either
+    "bid_equity",  # the game-equity bidder: only in whole games given its tables, not in the twin
 )
 
 # Round-one acceptance words by position (1, 2, 3 = dealer), as the record writes them.

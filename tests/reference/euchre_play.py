@@ -21,7 +21,7 @@ Strategy parameters (``EUCHRE_PARAM_NAMES``, SPEC.md's order)::
     w_off_ace w_off_king w_void up_weight
     order_min_1 order_min_2 order_min_3 take_min name_min_1 name_min_2 name_min_3 name_min_4
     alone_min defend_alone_min lead_trump_min lead_next random pimc_worlds pimc_sees_all pimc_bid
-    pimc_infer pimc_tau pimc_eps
+    pimc_infer pimc_tau pimc_eps bid_equity
 
 (The PIMC card player's ``pimc_worlds`` and ``pimc_sees_all`` default to 0;
 ``play_hand`` refuses ``pimc_worlds`` >= 1: PIMC play is not in the twin.)
@@ -135,6 +135,7 @@ EUCHRE_PARAMS: tuple[tuple[str, float], ...] = (
     ("pimc_infer", 0.0),
     ("pimc_tau", 0.25),
     ("pimc_eps", 0.01),
+    ("bid_equity", 0.0),  # the game-equity bidder: only in whole games given its tables, not in the twin
 )
 EUCHRE_PARAM_NAMES = tuple(n for n, _ in EUCHRE_PARAMS)
 EUCHRE_DEFAULTS = dict(EUCHRE_PARAMS)

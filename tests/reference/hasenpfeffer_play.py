@@ -75,6 +75,7 @@ HASENPFEFFER_PARAM_NAMES = (
     "pimc_worlds", "pimc_sees_all",  # the PIMC card player: not in the twin (play_hand refuses pimc_worlds >= 1)
     # its inference and auction search: not in the twin either
     "pimc_infer", "pimc_tau", "pimc_eps", "pimc_bid", "pimc_bid_cushion", "pimc_bid_rival",
+    "bid_equity",  # the game-equity bidder: only in whole games given its tables, not in the twin
 )
 
 

@@ -12,11 +12,13 @@ from bower.kernels.cutthroat import advice as ca
 from bower.kernels.cutthroat import codes
 from bower.kernels.cutthroat import drivers as cs
 from bower.kernels.cutthroat import hand as ck
+from bower.sim import equity_bidder
 from bower.sim.experiment import rotations_one_vs_base, three_seat_assignments
 from bower.sim.variants import base
 from bower.sim.variants.common import all_tables
 from bower.sim.variants.cutthroat import (
     advice,
+    equity_strategy,
     plots,
     records,
     report,
@@ -25,6 +27,10 @@ from bower.sim.variants.cutthroat import (
     summary,
     tables,
 )
+
+# the games kernel given the game-equity bidder's tables where a strategy bids by equity
+cs.games_chunks = equity_bidder.GamesKernel(cs.games_chunks, codes.PARAM_NAMES.index("bid_equity"), 3,
+                                            equity_strategy.kernel_tables)
 
 ADVICE = ("QC TS 9S KD 9H", "JS")  # the profiled should-bid question: hand, up-card; position 1, round one
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from bower.kernels.cutthroat.codes import PARAMS
 
-SWITCHES = frozenset({"random", "pimc_sees_all", "pimc_infer", "pimc_bid", "pimc_bid_margin"})
+SWITCHES = frozenset({"random", "pimc_sees_all", "pimc_infer", "pimc_bid", "pimc_bid_margin", "bid_equity"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau", "pimc_bid_edge"})
 
 
@@ -61,6 +61,7 @@ PRESETS: dict[str, dict[str, float]] = {
     "cautious": _preset(order_min=2.75, assist_min=1.0, take_min=1.25, name_min=1.75),
     "aggressive": _preset(order_min=1.75, assist_min=0.0, take_min=0.0, name_min=0.5),
     "never-alone": _preset(alone_min=99.0, defend_alone_min=99.0),
+    "equity": _preset(bid_equity=1.0),
     "random": _preset(random=1.0),
     "pimc": _preset(pimc_worlds=32.0),
     "pimc-fast": _preset(pimc_worlds=8.0),
@@ -71,6 +72,8 @@ PRESET_NOTES = {
     "cautious": "makes trump only on stronger hands",
     "aggressive": "makes trump on weaker hands, counting on the dummy",
     "never-alone": "the default, never going alone as maker or defender",
+    "equity": ("in whole games, each call (accept, name, go alone) the one with the highest chance to win the game "
+               "(game-equity tables)"),
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
     "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
     "pimc-fast": "pimc with 8 sampled deals per decision",

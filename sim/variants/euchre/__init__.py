@@ -13,11 +13,13 @@ from bower.kernels.euchre import advice as ea
 from bower.kernels.euchre import codes
 from bower.kernels.euchre import drivers as ed
 from bower.kernels.euchre import hand as ek
+from bower.sim import equity_bidder
 from bower.sim.experiment import partnerships
 from bower.sim.variants import base
 from bower.sim.variants.common import all_tables
 from bower.sim.variants.euchre import (
     advice,
+    equity_strategy,
     plots,
     records,
     report,
@@ -27,6 +29,10 @@ from bower.sim.variants.euchre import (
     tables,
 )
 from bower.sim.variants.euchre.hands import play_order, score_hand
+
+# the games kernel given the game-equity bidder's tables where a strategy bids by equity
+ed.games_chunks = equity_bidder.GamesKernel(ed.games_chunks, codes.PARAM_NAMES.index("bid_equity"), 2,
+                                            equity_strategy.kernel_tables)
 
 ADVICE = ("JH AS KS 9H QD", "TS")  # the profiled should-bid question: hand, up-card; position 1, round one
 

@@ -47,13 +47,20 @@ the up-card's suit and ``w_up`` the up-card's weight for trump ``u``:
   model of should-bid (temperature ``pimc_tau``, tremble ``pimc_eps``): the
   probability of the calls the other seats made on it, and of the dealer's
   discard (``kernels/euchre/model.py``, ``world_weight``).
+- *Game-equity bidding* (``bid_equity``, the ``equity`` preset): in whole
+  games each call (pass, order up or name the best suit, with or without
+  going alone; the stuck dealer names) is the level whose measured outcomes
+  give the side the highest chance to win the game from the score, by the
+  game-equity table (``bower.sim.variants.euchre.equity_strategy``); the
+  thresholds' call stands where a cell is missing or nothing is strictly
+  better. In independent hands (no score) it calls by the thresholds.
 """
 
 from __future__ import annotations
 
 from bower.kernels.euchre.codes import PARAMS
 
-SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all", "pimc_bid", "pimc_infer"})
+SWITCHES = frozenset({"random", "lead_next", "pimc_sees_all", "pimc_bid", "pimc_infer", "bid_equity"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau"})
 DEFAULTS = {p[0]: p[1] for p in PARAMS}
 _THRESHOLDS = ("order_min_1", "order_min_2", "order_min_3", "take_min", "name_min_1", "name_min_2", "name_min_3",
@@ -71,6 +78,7 @@ PRESETS: dict[str, dict[str, float]] = {
     "cautious": _preset(**{k: DEFAULTS[k] + 0.5 for k in _THRESHOLDS}),
     "aggressive": _preset(**{k: DEFAULTS[k] - 0.5 for k in _THRESHOLDS}),
     "never-alone": _preset(alone_min=99.0, defend_alone_min=99.0),
+    "equity": _preset(bid_equity=1.0),
     "random": _preset(random=1.0),
     "pimc": _preset(pimc_worlds=32.0),
     "pimc-fast": _preset(pimc_worlds=8.0),
@@ -81,6 +89,8 @@ PRESET_NOTES = {
     "cautious": "orders, takes and names trump half a trick later (every order_min, take_min, name_min +0.5)",
     "aggressive": "orders, takes and names trump half a trick sooner (every order_min, take_min, name_min -0.5)",
     "never-alone": "the default, never going alone as maker or defender",
+    "equity": ("in whole games, each call (order, name, go alone) the one with the highest chance to win the game "
+               "(game-equity tables)"),
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
     "pimc": "the default's bidding; cards by PIMC, 32 sampled deals solved double dummy per decision",
     "pimc-fast": "pimc with 8 sampled deals per decision",

@@ -26,47 +26,33 @@ decision.
 
 from __future__ import annotations
 
-import time
+import sys
 
 import numpy as np
 
-from bower.sim.errors import UserError
+from bower.sim import equity_bidder as eb
 
 VARIANT_NAME = "ghost"
 CALIBRATION_HANDS = 1_000_000  # hands dealt to measure the calibration table (each played up to 13 times)
 EQUITY_HANDS = 1_000_000  # hands of the equity table (``bower.sim.equity.DEFAULT_HANDS``)
-EQUITY_RESAMPLES = 1  # the table's redraws: the bidder reads only the point table
 SEED = 0  # the seed of both tables: they describe the strategy, not a run
 BUCKET_WIDTH = 0.25  # tricks of estimate per bucket
 N_BUCKETS = 28  # buckets 0 .. 6.75 and above
 MIN_COUNT = 100  # measured hands a cell needs to be used
 CHUNK = 4096  # hands per calibration chunk (seeded by chunk: the same table for any thread count)
 LEVELS = (0, 3, 4, 5, 6)
-FORMAT = 1  # the layout of a cached calibration; a change makes older entries misses
 
-_MEMO: dict = {}
-
-
-class EquityStrategyError(UserError, ValueError):
-    """Tables the bidder cannot have: a rule set the equity table does not model, a bad precision."""
+rules_from_vector = eb.rules_from_vector
+EquityStrategyError = eb.EquityStrategyError
 
 
-def rules_from_vector(v, rules_vec) -> dict:
-    """The rule dict of the kernel codes ``rules_vec`` (``bower.sim.rules.encode`` read backwards)."""
-    vec = np.asarray(rules_vec)
-    return {o.name: o.values[list(o.codes).index(int(vec[i]))] for i, o in enumerate(v.options)}
+def _measure(states, chunk, hands, rules_vec, params, cells, codes):
+    """The calibration kernel on the default strategy's rows."""
+    from bower.kernels.ghost import calibrate as kc
+    from bower.kernels.ghost.strategy import strategy_rows
 
-
-def _key(what: dict) -> str:
-    import hashlib
-    import json
-
-    from bower.kernels.cache import source_stamp
-    from bower.sim import __version__
-
-    what = {**what, "format": FORMAT, "bower": __version__, "numpy": np.__version__,
-            "code": {m: source_stamp(m) for m in (__name__, "bower.kernels.ghost.calibrate")}}
-    return "calibration-" + hashlib.sha256(json.dumps(what, sort_keys=True, default=repr).encode()).hexdigest()
+    kc.calibrate_chunks(states, chunk, hands, rules_vec, strategy_rows(params), BUCKET_WIDTH, N_BUCKETS, cells,
+                        codes)
 
 
 def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed: int = SEED,
@@ -77,45 +63,15 @@ def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed:
 
     Cells: ``equity_cell(position, standing, bucket) + level index`` (``kernels/ghost/strategy.py``); read them
     with ``cell``. Chunks are seeded from (seed, chunk), so the table is the same for any thread count; it is
-    kept in the equity cache (``cache=False`` or ``BOWER_EQUITY_CACHE=0``: neither read nor written).
+    kept in the equity cache (``cache=False`` or ``BOWER_EQUITY_CACHE=0``: neither read nor written)
+    (``bower.sim.equity_bidder.calibration``).
     """
     from bower.kernels.ghost import calibrate as kc
-    from bower.kernels.ghost.strategy import strategy_rows
-    from bower.sim import equity, runner
 
-    v, rules_d, rules_vec = runner.resolve_run(VARIANT_NAME, seed, rules)
-    hands = runner.check_count("calibration hands", hands, runner.MAX_HANDS)
-    folder = equity.cache_folder() if cache else None
-    key = _key({"rules": rules_d, "hands": hands, "seed": seed, "width": BUCKET_WIDTH, "buckets": N_BUCKETS})
-    if folder is not None:
-        found = equity.cache_read(folder, key)
-        if found is not None:
-            return found
-    runner.set_threads(threads)
-    t0, c0 = time.perf_counter(), time.process_time()
-    _, params = runner.seat_params("default", v.name)
-    rows = strategy_rows(params)
-    n_chunks = -(-hands // CHUNK)
-    cells = np.empty(hands * kc.PER_HAND, np.int64)
-    codes = np.empty(hands * kc.PER_HAND, np.int64)
-    kc.calibrate_chunks(runner.chunk_states(seed, 0, n_chunks), CHUNK, hands, rules_vec, rows, BUCKET_WIDTH,
-                        N_BUCKETS, cells, codes)
-    kept = cells >= 0
-    cells, codes = cells[kept], codes[kept]
-    uniq, inv = np.unique(codes, return_inverse=True)
-    off = kc.OFFSET
-    outcomes = np.stack([(uniq >> 14) - off, ((uniq >> 7) & 127) - off, (uniq & 127) - off], axis=1)
-    n_cells = 3 * 4 * N_BUCKETS * len(LEVELS)
-    counts = np.bincount(cells * len(uniq) + inv.ravel(), minlength=n_cells * len(uniq)).reshape(n_cells, -1)
-    cell_counts = counts.sum(axis=1)
-    probs = counts / np.maximum(cell_counts, 1)[:, None]
-    table = {"rules": rules_d, "hands": hands, "seed": seed, "bucket_width": BUCKET_WIDTH, "buckets": N_BUCKETS,
-             "outcomes": outcomes.astype(np.int64), "counts": counts.astype(np.int64),
-             "cell_counts": cell_counts.astype(np.int64), "probs": probs,
-             "cpu_s": time.process_time() - c0, "wall_s": time.perf_counter() - t0}
-    if folder is not None:
-        equity.cache_write(folder, key, table)
-    return table
+    return eb.calibration(VARIANT_NAME, _measure, rules=rules, hands=hands, seed=seed, threads=threads, cache=cache,
+                          chunk=CHUNK, per_hand=kc.PER_HAND, n_cells=3 * 4 * N_BUCKETS * len(LEVELS), n_fields=3,
+                          layout={"bucket_width": BUCKET_WIDTH, "buckets": N_BUCKETS},
+                          modules=(__name__, "bower.kernels.ghost.calibrate"))
 
 
 def cell(position: int, standing: int, estimate: float, level: int, buckets: int = N_BUCKETS,
@@ -131,21 +87,14 @@ def equity_table(rules: dict | None = None, target: int = 32, hands: int = EQUIT
                  threads: int | None = None) -> dict:
     """The equity table (``bower.sim.equity.compute``: the default strategy, ``hands`` hands, the game's ``target``
     and ``rules``) the bidder weighs outcomes with; only its cube and its shape are read."""
-    from bower.sim import equity
-
-    table, _ = equity.compute_cached(VARIANT_NAME, rules=rules, hands=hands, seed=seed, threads=threads,
-                                     target=target, resamples=EQUITY_RESAMPLES)
-    return table
+    return eb.equity_table(VARIANT_NAME, rules, target, hands, seed, threads)
 
 
 def tables(rules: dict | None = None, target: int = 32, *, hands: int = EQUITY_HANDS,
            calibration_hands: int = CALIBRATION_HANDS, seed: int = SEED, threads: int | None = None) -> dict:
-    """Both tables of the bidder for a game to ``target`` under ``rules``: ``{"calibration", "equity"}``."""
-    from bower.sim import equity
-
-    target = equity.check_target(target)
-    return {"calibration": calibration(rules, calibration_hands, seed, threads),
-            "equity": equity_table(rules, target, hands, seed, threads)}
+    """Both tables of the bidder for a game to ``target`` under ``rules``: ``{"calibration", "equity"}``
+    (``bower.sim.equity_bidder.tables``)."""
+    return eb.tables(sys.modules[__name__], rules, target, hands, calibration_hands, seed, threads)
 
 
 def flat(t: dict) -> np.ndarray:
@@ -153,15 +102,7 @@ def flat(t: dict) -> np.ndarray:
     ``kernels/ghost/strategy.py``'s ``E_*``)."""
     from bower.kernels.ghost import strategy as ks
 
-    cal, eq = t["calibration"], t["equity"]
-    cube = np.asarray(eq["cube"], np.float64)
-    side = cube.shape[-1]
-    outcomes = np.asarray(cal["outcomes"], np.float64)
-    head = np.zeros(ks.E_HEADER)
-    head[ks.E_TARGET], head[ks.E_FLOOR], head[ks.E_BUCKETS] = eq["target"], eq["floor"], cal["buckets"]
-    head[ks.E_K], head[ks.E_MIN], head[ks.E_WIDTH], head[ks.E_SIDE] = len(outcomes), MIN_COUNT, cal["bucket_width"], side
-    return np.concatenate([head, outcomes.ravel(), np.asarray(cal["cell_counts"], np.float64),
-                           np.asarray(cal["probs"], np.float64).ravel(), cube.ravel()])
+    return eb.flat(t, ks, MIN_COUNT, "cube")
 
 
 def kernel_tables(rules_vec, target: int) -> np.ndarray:
@@ -169,42 +110,13 @@ def kernel_tables(rules_vec, target: int) -> np.ndarray:
     ``CALIBRATION_HANDS``), kept in memory for the process (``drivers.GamesKernel``)."""
     from bower.sim.variants import get_variant
 
-    v = get_variant(VARIANT_NAME)
-    rules = rules_from_vector(v, rules_vec)
-    key = (tuple(sorted(rules.items())), int(target), EQUITY_HANDS, CALIBRATION_HANDS, SEED)
-    if key not in _MEMO:
-        if rules.get("tiebreak") == "playoff":
-            raise EquityStrategyError("the equity bidder (bid_equity = 1) needs an equity table, which is not "
-                                      "available for tiebreak = playoff (only highest)")
-        _MEMO.clear()  # one set of tables at a time: they are megabytes
-        _MEMO[key] = flat(tables(rules, int(target), hands=EQUITY_HANDS, calibration_hands=CALIBRATION_HANDS,
-                                 seed=SEED))
-    return _MEMO[key]
+    if rules_from_vector(get_variant(VARIANT_NAME), rules_vec).get("tiebreak") == "playoff":
+        raise EquityStrategyError("the equity bidder (bid_equity = 1) needs an equity table, which is not "
+                                  "available for tiebreak = playoff (only highest)")
+    return eb.kernel_tables(sys.modules[__name__], rules_vec, target)
 
 
-def value(t: dict, cell_index: int, seat: int, dealer: int, scores, target: int) -> float:
-    """Plain-Python twin of ``equity_value``: ``seat``'s chance to win the game after a hand whose outcome is
-    drawn from ``cell_index`` at ``scores`` (by seat), the deal passing from ``dealer`` to its left."""
-    cal, eq = t["calibration"], t["equity"]
-    cube, floor = np.asarray(eq["cube"]), int(eq["floor"])
-    nd = (dealer + 1) % 3
-    total = 0.0
-    for p, (own, left, right) in zip(np.asarray(cal["probs"])[cell_index], np.asarray(cal["outcomes"])):
-        if p == 0.0:
-            continue
-        y = list(scores)
-        y[seat] += int(own)
-        y[(seat + 1) % 3] += int(left)
-        y[(seat + 2) % 3] += int(right)
-        top = max(y)
-        if top >= target:
-            if y.count(top) == 1:
-                total += p if y[seat] == top else 0.0
-                continue
-            y = [x + target - top for x in y]
-        y = [max(x, floor) for x in y]
-        total += p * cube[(seat - nd) % 3, y[nd] - floor, y[(nd + 1) % 3] - floor, y[(nd + 2) % 3] - floor]
-    return total
+value = eb.value3  # plain-Python twin of ``equity_value`` (the three players' sum, shared with Cutthroat)
 
 
 def call(t: dict, seat: int, dealer: int, scores, target: int, standing: int, forced: bool, estimate: float,

@@ -12,11 +12,13 @@ from bower.kernels.hasenpfeffer import advice as ha
 from bower.kernels.hasenpfeffer import codes
 from bower.kernels.hasenpfeffer import drivers as hs
 from bower.kernels.hasenpfeffer import hand as hk
+from bower.sim import equity_bidder
 from bower.sim.experiment import partnerships
 from bower.sim.variants import base
 from bower.sim.variants.common import all_tables
 from bower.sim.variants.hasenpfeffer import (
     advice,
+    equity_strategy,
     plots,
     records,
     report,
@@ -25,6 +27,10 @@ from bower.sim.variants.hasenpfeffer import (
     summary,
     tables,
 )
+
+# the games kernel given the game-equity bidder's tables where a strategy bids by equity
+hs.games_chunks = equity_bidder.GamesKernel(hs.games_chunks, codes.PARAM_NAMES.index("bid_equity"), 2,
+                                            equity_strategy.kernel_tables)
 
 ADVICE_HAND = "JK JH JD AH KH 9C"  # the profiled should-bid question: position 1, nothing called
 

@@ -37,13 +37,20 @@ weights with the joker):
   mean (ties: the strategy's choice). Both measured in self-play: with the
   plain net points and no cushion every seat searching overbids
   (docs/explanations/pimc.md, "PIMC auction and inference").
+- *Game-equity bidding* (``bid_equity``, the ``equity`` preset): in whole
+  games each call (pass or a level above the standing bid) is the one whose
+  measured outcomes give the side the highest chance to win the game from
+  the score, by the game-equity table
+  (``bower.sim.variants.hasenpfeffer.equity_strategy``); the thresholds'
+  call stands where a cell is missing or nothing is strictly better. In
+  independent hands (no score) it calls by the thresholds.
 """
 
 from __future__ import annotations
 
 from bower.kernels.hasenpfeffer.codes import PARAMS
 
-SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all", "pimc_infer", "pimc_bid"})
+SWITCHES = frozenset({"bid_jump", "random", "pimc_sees_all", "pimc_infer", "pimc_bid", "bid_equity"})
 NON_NEGATIVE = frozenset({"lead_trump_min", "pimc_worlds", "pimc_tau", "pimc_bid_cushion", "pimc_bid_rival"})
 
 
@@ -58,6 +65,7 @@ PRESETS: dict[str, dict[str, float]] = {
     "cautious": _preset(cushion=0.5),
     "aggressive": _preset(cushion=-0.5),
     "creeping": _preset(bid_jump=0.0),
+    "equity": _preset(bid_equity=1.0),
     "random": _preset(random=1.0),
     "pimc": _preset(pimc_worlds=32.0, pimc_bid=1.0),
     "pimc-fast": _preset(pimc_worlds=8.0),
@@ -68,6 +76,7 @@ PRESET_NOTES = {
     "cautious": "bids half a trick lower on the same hand (cushion 0.5)",
     "aggressive": "bids half a trick higher on the same hand (cushion -0.5)",
     "creeping": "raises the standing bid by one at a time instead of bidding its level at once",
+    "equity": "in whole games, each call the one with the highest chance to win the game (game-equity tables)",
     "random": "every choice uniformly at random among the legal ones: the floor to beat",
     "pimc": ("cards by PIMC, 32 sampled deals solved double dummy per decision; the calls, the trump and the "
              "discard searched the same way (pimc_bid; a bid must beat passing by pimc_bid_cushion 1 point, the "
