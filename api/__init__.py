@@ -575,7 +575,7 @@ def strategies(variant: str = "ghost") -> pd.DataFrame:
 
     Examples:
         >>> bower.strategies("euchre").columns.tolist()
-        ['default', 'cautious', 'aggressive', 'never-alone', 'random', 'pimc', 'pimc-fast', 'pimc-bid', 'meaning']
+        ['default', 'cautious', 'aggressive', 'never-alone', 'equity', 'random', 'pimc', 'pimc-fast', 'pimc-bid', 'meaning']
     """
     import pandas as pd
 
