@@ -1298,3 +1298,54 @@ def batch_upcard_auction_extra(b):
     if up is None or trump is None:
         return None
     return [np.where(up >= 0, up // 6, -1), np.where(b.played, b.maker, -1), trump]
+
+
+def upcard_calls_fault(g, variant, dealer: int, calls: tuple, extra: tuple, rules: dict, accept: int,
+                       accept_word) -> str | None:
+    """What is wrong with an up-card variant's auction (a variant's ``calls_fault``), replayed through its game
+    API module ``g`` (``Game``, ``DECK``, ``PLAYERS``, ``PASS``, ``NAME``, ``AUCTION``): a call out of turn,
+    after the auction, not allowed at its turn (a round-one acceptance in round two, the up-card's suit named, a
+    stuck dealer's pass), calls that stop before the auction ends, a maker or trump not the calls'. ``extra``:
+    ``upcard_auction_extra``'s; ``accept``: the game's action of a round-one acceptance, ``accept_word(state)``
+    its name at the state's turn. None when the up-card is not given (the auction cannot be followed)."""
+    from bower.sim.records_check import replay_auction
+
+    up_suit, maker, trump = extra
+    if up_suit < 0:
+        return None
+    state = g.Game(variant, rules).new_initial_state()
+    state.apply_action(dealer)
+    up = up_suit * 6
+    others = [c for c in range(g.DECK) if c != up]
+    for c in others[:20] + [up] + others[20:]:
+        state.apply_action(c)
+
+    def action(st, name):
+        if name == "pass":
+            return g.PASS
+        if name in SUITS:
+            return g.NAME + SUITS.index(name)
+        return accept if name == accept_word(st) else None
+
+    def word(st, a):
+        return "pass" if a == g.PASS else accept_word(st) if a == accept else SUITS[a - g.NAME]
+
+    def context(st):
+        where = "in round one" if len(st.calls) < g.PLAYERS else "in round two"
+        if len(st.calls) == 2 * g.PLAYERS - 1 and st.game.stick:
+            where += ", the dealer stuck (stick_the_dealer)"
+        return where
+
+    bad = replay_auction(state, calls, lambda st: st.phase == g.AUCTION, action, word, context)
+    if bad is not None:
+        return f"field 'calls' entry {bad[0]}: {bad[1]}"
+    if state.phase == g.AUCTION:
+        return (f"field 'calls' ends after {len(calls)} call(s), before the auction does (seat "
+                f"{state.current_player()}'s turn {context(state)})")
+    if state.maker != maker:
+        return (f"field 'maker' is {'null' if maker < 0 else maker}, but the calls "
+                + (f"make seat {state.maker} the maker" if state.maker >= 0 else "throw the hand in"))
+    if state.maker >= 0 and state.trump != trump:
+        return (f"field 'trump' is {SUITS[trump] if trump >= 0 else 'null'}, but the calls make "
+                f"{SUITS[state.trump]} trump")
+    return None

@@ -182,52 +182,13 @@ batch_auction_extra = rc.batch_upcard_auction_extra
 
 def calls_fault(dealer: int, calls: tuple, extra: tuple, rules: dict) -> str | None:
     """What is wrong with a Cutthroat auction, replayed through the game API
-    (``bower.sim.variants.cutthroat.game``): a call out of turn, after the auction, not allowed at its turn (an
-    acceptance in round two or by another position's word, the turned-down suit named, a stuck dealer's pass),
-    calls that stop before the auction ends, a maker or trump not the calls'."""
-    from bower.sim.records_check import replay_auction
+    (``bower.sim.variants.cutthroat.game``; ``rc.upcard_calls_fault``): a call out of turn, after the auction, not
+    allowed at its turn (an acceptance in round two or by another position's word, the turned-down suit named, a
+    stuck dealer's pass), calls that stop before the auction ends, a maker or trump not the calls'."""
     from bower.sim.variants import get_variant
     from bower.sim.variants.cutthroat import game as cg
-
-    up_suit, maker, trump = extra
-    if up_suit < 0:
-        return None  # (the up-card not given: the auction cannot be followed)
-    state = cg.Game(get_variant("cutthroat"), rules).new_initial_state()
-    state.apply_action(dealer)
-    up = up_suit * 6
-    others = [c for c in range(cg.DECK) if c != up]
-    for c in others[:20] + [up] + others[20:]:
-        state.apply_action(c)
 
     def accept_word(st):
         return ACCEPT[(st.current_player() - st.dealer) % cg.PLAYERS or cg.PLAYERS]
 
-    def action(st, name):
-        if name == "pass":
-            return cg.PASS
-        if name in SUITS:
-            return cg.NAME + SUITS.index(name)
-        return cg.ACCEPT if name == accept_word(st) else None
-
-    def word(st, a):
-        return "pass" if a == cg.PASS else accept_word(st) if a == cg.ACCEPT else SUITS[a - cg.NAME]
-
-    def context(st):
-        where = "in round one" if len(st.calls) < cg.PLAYERS else "in round two"
-        if len(st.calls) == 2 * cg.PLAYERS - 1 and st.game.stick:
-            where += ", the dealer stuck (stick_the_dealer)"
-        return where
-
-    bad = replay_auction(state, calls, lambda st: st.phase == cg.AUCTION, action, word, context)
-    if bad is not None:
-        return f"field 'calls' entry {bad[0]}: {bad[1]}"
-    if state.phase == cg.AUCTION:
-        return (f"field 'calls' ends after {len(calls)} call(s), before the auction does (seat "
-                f"{state.current_player()}'s turn {context(state)})")
-    if state.maker != maker:
-        return (f"field 'maker' is {'null' if maker < 0 else maker}, but the calls "
-                + (f"make seat {state.maker} the maker" if state.maker >= 0 else "throw the hand in"))
-    if state.maker >= 0 and state.trump != trump:
-        return (f"field 'trump' is {SUITS[trump] if trump >= 0 else 'null'}, but the calls make "
-                f"{SUITS[state.trump]} trump")
-    return None
+    return rc.upcard_calls_fault(cg, get_variant("cutthroat"), dealer, calls, extra, rules, cg.ACCEPT, accept_word)

@@ -210,48 +210,11 @@ batch_auction_extra = rc.batch_upcard_auction_extra
 
 
 def calls_fault(dealer: int, calls: tuple, extra: tuple, rules: dict) -> str | None:
-    """What is wrong with a Euchre auction, replayed through the game API (``bower.sim.variants.euchre.game``):
-    a call out of turn, after the auction, not allowed at its turn (``order`` in round two, the up-card's suit
-    named, a stuck dealer's pass), calls that stop before the auction ends, a maker or trump not the calls'."""
-    from bower.sim.records_check import replay_auction
+    """What is wrong with a Euchre auction, replayed through the game API (``bower.sim.variants.euchre.game``;
+    ``rc.upcard_calls_fault``): a call out of turn, after the auction, not allowed at its turn (``order`` in round
+    two, the up-card's suit named, a stuck dealer's pass), calls that stop before the auction ends, a maker or
+    trump not the calls'."""
     from bower.sim.variants import get_variant
     from bower.sim.variants.euchre import game as eg
 
-    up_suit, maker, trump = extra
-    if up_suit < 0:
-        return None  # (the up-card not given: the auction cannot be followed)
-    state = eg.Game(get_variant(VARIANT), rules).new_initial_state()
-    state.apply_action(dealer)
-    up = up_suit * 6
-    for c in [c for c in range(eg.DECK) if c != up][:20] + [up] + [c for c in range(eg.DECK) if c != up][20:]:
-        state.apply_action(c)
-
-    def action(st, name):
-        if name == "pass":
-            return eg.PASS
-        if name == "order":
-            return eg.ORDER
-        return eg.NAME + SUITS.index(name) if name in SUITS else None
-
-    def word(st, a):
-        return "pass" if a == eg.PASS else "order" if a == eg.ORDER else SUITS[a - eg.NAME]
-
-    def context(st):
-        where = "in round one" if len(st.calls) < eg.PLAYERS else "in round two"
-        if len(st.calls) == 2 * eg.PLAYERS - 1 and st.game.stick:
-            where += ", the dealer stuck (stick_the_dealer)"
-        return where
-
-    bad = replay_auction(state, calls, lambda st: st.phase == eg.AUCTION, action, word, context)
-    if bad is not None:
-        return f"field 'calls' entry {bad[0]}: {bad[1]}"
-    if state.phase == eg.AUCTION:
-        return (f"field 'calls' ends after {len(calls)} call(s), before the auction does (seat "
-                f"{state.current_player()}'s turn {context(state)})")
-    if state.maker != maker:
-        return (f"field 'maker' is {'null' if maker < 0 else maker}, but the calls "
-                + (f"make seat {state.maker} the maker" if state.maker >= 0 else "throw the hand in"))
-    if state.maker >= 0 and state.trump != trump:
-        return (f"field 'trump' is {SUITS[trump] if trump >= 0 else 'null'}, but the calls make "
-                f"{SUITS[state.trump]} trump")
-    return None
+    return rc.upcard_calls_fault(eg, get_variant(VARIANT), dealer, calls, extra, rules, eg.ORDER, lambda st: "order")
