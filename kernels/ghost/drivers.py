@@ -43,7 +43,7 @@ from bower.kernels.ghost.hand import (
     tally,
 )
 from bower.kernels.ghost.stats import tally_bids
-from bower.kernels.ghost.strategy import P_EQUITY, equity_rows, strategy_rows
+from bower.kernels.ghost.strategy import equity_rows, strategy_rows
 from bower.kernels.games import (  # noqa: F401  (the layouts are read through this module too)
     GA_WIDTH,
     GO_WIDTH,
@@ -59,7 +59,7 @@ from bower.kernels.games import (  # noqa: F401  (the layouts are read through t
     seed_game,
     top_seats,
 )
-from bower.kernels.jit import PARFOR_PASSES, ChunkKernel, _rows, chunk_kernel, kernel
+from bower.kernels.jit import chunk_kernel, kernel
 from bower.kernels.rng import next_u64
 from bower.kernels.ghost.codes import G_AUCTION, G_STICK, G_SWAP, G_TIEBREAK
 
@@ -299,6 +299,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
     return -1, max_hands, went_on
 
 
+@chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
                  set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None, eq=None):
     """Play ``n_sets`` deal sets; in each, one game per seat assignment of the strategies.
@@ -312,7 +313,8 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
     scores), and per-chunk counters ``hand_acc``, ``strat_acc``, ``game_acc``.
     ``start``: every game's starting scores by seat (int64); None (left out) for 0s. ``eq``: the game-equity
     bidder's tables (``strategy.equity_rows``; ``bower.sim.variants.ghost.equity_strategy``), None where no
-    strategy bids by equity: the code that widens the rows is then not compiled.
+    strategy bids by equity: the code that widens the rows is then not compiled (``bower.sim.variants.ghost``
+    puts ``bower.sim.equity_bidder.GamesKernel``, which adds them, in this kernel's place).
     """
     n_assign = assignments.shape[0]
     for ci in range(lo, hi):
@@ -346,27 +348,3 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)
 
-
-# The game-equity bidder's tables for (rule vector, target): a function the Python layer sets
-# (``bower.sim.variants.ghost`` sets ``bower.sim.variants.ghost.equity_strategy.kernel_tables``).
-equity_tables = None
-
-
-class GamesKernel(ChunkKernel):
-    """``games_chunks`` as the runner calls it, with the game-equity bidder's tables added where a strategy row
-    has ``bid_equity`` >= 0.5: built (or read from the cache) by ``equity_tables`` for the rules and target of
-    the call, and passed as ``eq``. Calls without such a row go to the kernel as they
-    come (the kernel compiled without the tables' code)."""
-
-    def __call__(self, *args):
-        """Run every chunk (``ChunkKernel``), the tables added for an equity bidder."""
-        strat_params = args[6]
-        if len(args) <= 17 and bool((np.asarray(strat_params)[:, P_EQUITY] >= 0.5).any()):
-            if equity_tables is None:
-                raise RuntimeError("no equity tables: bower.sim.variants.ghost registers equity_tables")
-            start = args[15] if len(args) > 15 and args[15] is not None else np.zeros(N_SEATS, np.int64)
-            args = (*args[:15], start, equity_tables(args[5], int(args[7])))
-        return super().__call__(*args)
-
-
-games_chunks = GamesKernel(kernel(games_chunks, parallel=PARFOR_PASSES), _rows)  # a chunk kernel (``jit.chunk_kernel``)

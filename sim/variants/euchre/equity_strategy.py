@@ -95,7 +95,7 @@ def flat(t: dict) -> np.ndarray:
 
 def kernel_tables(rules_vec, target: int) -> np.ndarray:
     """``flat(tables(...))`` for the kernels' rule vector and target at this module's precision (``EQUITY_HANDS``,
-    ``CALIBRATION_HANDS``), kept in memory for the process (``drivers.GamesKernel``)."""
+    ``CALIBRATION_HANDS``), kept in memory for the process (``bower.sim.equity_bidder.GamesKernel``)."""
     return eb.kernel_tables(sys.modules[__name__], rules_vec, target)
 
 

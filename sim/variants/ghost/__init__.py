@@ -15,11 +15,14 @@ from bower.kernels.ghost import advice as ga
 from bower.kernels.ghost import codes
 from bower.kernels.ghost import drivers as gs
 from bower.kernels.ghost import hand as gk
+from bower.sim import equity_bidder
 from bower.sim.experiment import rotations_one_vs_base, three_seat_assignments
 from bower.sim.variants import base
 from bower.sim.variants.ghost import advice, equity_strategy, plots, records, report, scoring, strategy, summary, tables
 
-gs.equity_tables = equity_strategy.kernel_tables  # the game-equity bidder's tables, for ``drivers.games_chunks``
+# the games kernel given the game-equity bidder's tables where a strategy bids by equity
+gs.games_chunks = equity_bidder.GamesKernel(gs.games_chunks, codes.PARAM_NAMES.index("bid_equity"), 3,
+                                            equity_strategy.kernel_tables)
 
 TARGET = 32
 ADVICE_HAND = "JH KH TH 9H AS 9C"  # the profiled should-bid question: position 1, nothing called

@@ -107,7 +107,7 @@ def flat(t: dict) -> np.ndarray:
 
 def kernel_tables(rules_vec, target: int) -> np.ndarray:
     """``flat(tables(...))`` for the kernels' rule vector and target at this module's precision (``EQUITY_HANDS``,
-    ``CALIBRATION_HANDS``), kept in memory for the process (``drivers.GamesKernel``)."""
+    ``CALIBRATION_HANDS``), kept in memory for the process (``bower.sim.equity_bidder.GamesKernel``)."""
     from bower.sim.variants import get_variant
 
     if rules_from_vector(get_variant(VARIANT_NAME), rules_vec).get("tiebreak") == "playoff":
