@@ -27,7 +27,9 @@ Bayesian bootstrap of the hands: its spread is that of tables from other
 seeds, ``tests/test_equity.py``). The first ``DRAWS_KEPT`` redrawn tables are
 kept whole (``draws``, float32), so that should-bid can carry the table's
 error through to each action (``bower.sim.advice.game_equity``). Hands are
-seeded by chunk, so the same seed gives the same table for any thread count.
+seeded by chunk, so the same seed gives the same table for any thread count,
+and for any Dask scheduler (``scheduler``: the hands' batches run as Dask
+tasks, in order, and the programme is solved here).
 
 Three players (Ghost Hand, Cutthroat): ``compute3``. Outcomes are the points
 vectors relative to the dealer, pooled over the dealers; the state is each
@@ -203,12 +205,15 @@ def _run_info(v, rules: dict, strategy, hands: int, seed: int, resamples: int, t
 
 def compute(variant: str = "euchre", *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
             seed: int = 0, threads: int | None = None, target: int | None = None, resamples: int | None = None,
-            floor: int | None = None, cache: bool = True) -> dict:
+            floor: int | None = None, cache: bool = True, scheduler=None) -> dict:
     """The equity table of ``variant`` as a dict (see the module's docstring for the method).
 
     A table computed once is kept in the user's cache folder and read back
     (bit for bit) by the next call with the same inputs (``compute_cached``);
     ``cache=False`` or ``BOWER_EQUITY_CACHE=0`` neither reads nor writes it.
+    ``scheduler``: where the hands' batches run (``bower.sim.distributed.session``:
+    None for this machine's threads, ``local:N``, a Dask scheduler address or
+    client); the table is the same, bit for bit (the programme is solved here).
 
     Keys: ``variant``, ``rules``, ``strategy``, ``hands``, ``seed``,
     ``target``, ``floor``, ``scores`` (the grid's scores, floor .. target-1),
@@ -231,7 +236,7 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     same way, float32) and ``se`` by seat (as ``equity``).
     """
     return compute_cached(variant, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads,
-                          target=target, resamples=resamples, floor=floor, cache=cache)[0]
+                          target=target, resamples=resamples, floor=floor, cache=cache, scheduler=scheduler)[0]
 
 
 def _compute(variant: str = "euchre", *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
@@ -438,9 +443,12 @@ def cached_path(variant: str, **args) -> str | None:
 def compute_cached(variant: str = "euchre", *, strategy="default", rules: dict | None = None,
                    hands: int = DEFAULT_HANDS, seed: int = 0, threads: int | None = None, target: int | None = None,
                    resamples: int | None = None, floor: int | None = None,
-                   cache: bool = True, arrays: tuple[str, ...] | None = None) -> tuple[dict, str | None]:
+                   cache: bool = True, arrays: tuple[str, ...] | None = None,
+                   scheduler=None) -> tuple[dict, str | None]:
     """(``compute``'s table, the cache file it was read from or None where it was computed now); ``arrays``: from
-    the cache read only those of the table's arrays (NumPy's; should-bid needs only ``cube`` and ``draws``)."""
+    the cache read only those of the table's arrays (NumPy's; should-bid needs only ``cube`` and ``draws``);
+    ``scheduler``: as for ``compute`` (opened only where the table is computed; like threads, not in the key)."""
+    from bower.sim import distributed as dist
     from bower.sim import runner
     from bower.sim.rules import get_variant
 
@@ -463,7 +471,8 @@ def compute_cached(variant: str = "euchre", *, strategy="default", rules: dict |
         table = cache_read(folder, key, arrays)
         if table is not None:
             return table, os.path.join(folder, key + ".npz")
-    table = _compute(variant, threads=threads, **args)
+    with dist.session(scheduler):
+        table = _compute(variant, threads=threads, **args)
     if key is not None:
         cache_write(folder, key, table)
     return table, None
