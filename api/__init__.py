@@ -685,7 +685,7 @@ def bot(name: str, *, variant: str = "ghost", seed: int = 0, **options: Any) -> 
 @_faults
 def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules: dict[str, Any] | None = None,
            hands: int = 1_000_000, seed: int = 0, threads: int | None = None, target: int | None = None,
-           resamples: int | None = None, cache: bool = True) -> pd.DataFrame:
+           resamples: int | None = None, cache: bool = True, scheduler: str | None = None) -> pd.DataFrame:
     """Game equity, as ``bower equity``: each side's or player's chance to win the game from every score and dealer.
 
     ``hands`` hands are simulated under ``strategy`` and counted by outcome
@@ -704,6 +704,9 @@ def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules
     (``$XDG_CACHE_HOME/bower/equity``, else ``~/.cache/bower/equity``) and
     read back by the next call with the same inputs; ``cache=False`` or
     ``BOWER_EQUITY_CACHE=0`` computes it afresh and keeps nothing.
+    ``scheduler``: run the hands as Dask tasks, as ``simulate``'s (an
+    address or ``local:N``); the table is the same for any ``threads`` or
+    ``scheduler``.
 
     Examples:
         >>> eq = bower.equity("euchre", hands=100_000, seed=1, resamples=20)
@@ -723,9 +726,9 @@ def equity(variant: str = "euchre", *, strategy: StrategyLike = "default", rules
 
     _check_args(variant=(variant, "str"), rules=(rules, "dict?"), hands=(hands, "int"), seed=(seed, "int"),
                 threads=(threads, "int?"), target=(target, "int?"), resamples=(resamples, "int?"),
-                cache=(cache, "bool"))
+                cache=(cache, "bool"), scheduler=(scheduler, "str?"))
     t = E.compute(_variant(variant).name, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads,
-                  target=target, resamples=resamples, cache=cache)
+                  target=target, resamples=resamples, cache=cache, scheduler=scheduler)
     eq, lo, hi, se = (np.asarray(t[k]) for k in ("equity", "low", "high", "se"))
     if eq.ndim == 5:  # three players: [dealer][seat][score 0][score 1][score 2]
         d, a, b, c = np.meshgrid(np.arange(3), t["scores"], t["scores"], t["scores"], indexing="ij")

@@ -27,7 +27,9 @@ Bayesian bootstrap of the hands: its spread is that of tables from other
 seeds, ``tests/test_equity.py``). The first ``DRAWS_KEPT`` redrawn tables are
 kept whole (``draws``, float32), so that should-bid can carry the table's
 error through to each action (``bower.sim.advice.game_equity``). Hands are
-seeded by chunk, so the same seed gives the same table for any thread count.
+seeded by chunk, so the same seed gives the same table for any thread count,
+and for any Dask scheduler (``scheduler``: the hands' batches run as Dask
+tasks, in order, and the programme is solved here).
 
 Three players (Ghost Hand, Cutthroat): ``compute3``. Outcomes are the points
 vectors relative to the dealer, pooled over the dealers; the state is each
@@ -57,7 +59,7 @@ MAX_TARGET = 50  # the largest target the tables are computed for
 FLOOR_SPAN = 3  # a falling score is bounded at -FLOOR_SPAN * target
 DRAWS_KEPT = 10  # the redraws kept with a table (``draws``): should-bid's --scores carries them for the table's error
 RESAMPLE_KEY = 7_351  # spawn key of the resampling stream (apart from the hands' chunk streams)
-GAME_CHECK_KEY = 7_352
+GAME_CHECK_KEY = 7_352  # spawn key of the games that check a table (``games_from_scores``)
 
 
 class EquityError(UserError, ValueError):
@@ -203,12 +205,15 @@ def _run_info(v, rules: dict, strategy, hands: int, seed: int, resamples: int, t
 
 def compute(variant: str = "euchre", *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
             seed: int = 0, threads: int | None = None, target: int | None = None, resamples: int | None = None,
-            floor: int | None = None, cache: bool = True) -> dict:
+            floor: int | None = None, cache: bool = True, scheduler=None) -> dict:
     """The equity table of ``variant`` as a dict (see the module's docstring for the method).
 
     A table computed once is kept in the user's cache folder and read back
     (bit for bit) by the next call with the same inputs (``compute_cached``);
     ``cache=False`` or ``BOWER_EQUITY_CACHE=0`` neither reads nor writes it.
+    ``scheduler``: where the hands' batches run (``bower.sim.distributed.session``:
+    None for this machine's threads, ``local:N``, a Dask scheduler address or
+    client); the table is the same, bit for bit (the programme is solved here).
 
     Keys: ``variant``, ``rules``, ``strategy``, ``hands``, ``seed``,
     ``target``, ``floor``, ``scores`` (the grid's scores, floor .. target-1),
@@ -231,7 +236,7 @@ def compute(variant: str = "euchre", *, strategy="default", rules: dict | None =
     same way, float32) and ``se`` by seat (as ``equity``).
     """
     return compute_cached(variant, strategy=strategy, rules=rules, hands=hands, seed=seed, threads=threads,
-                          target=target, resamples=resamples, floor=floor, cache=cache)[0]
+                          target=target, resamples=resamples, floor=floor, cache=cache, scheduler=scheduler)[0]
 
 
 def _compute(variant: str = "euchre", *, strategy="default", rules: dict | None = None, hands: int = DEFAULT_HANDS,
@@ -438,9 +443,12 @@ def cached_path(variant: str, **args) -> str | None:
 def compute_cached(variant: str = "euchre", *, strategy="default", rules: dict | None = None,
                    hands: int = DEFAULT_HANDS, seed: int = 0, threads: int | None = None, target: int | None = None,
                    resamples: int | None = None, floor: int | None = None,
-                   cache: bool = True, arrays: tuple[str, ...] | None = None) -> tuple[dict, str | None]:
+                   cache: bool = True, arrays: tuple[str, ...] | None = None,
+                   scheduler=None) -> tuple[dict, str | None]:
     """(``compute``'s table, the cache file it was read from or None where it was computed now); ``arrays``: from
-    the cache read only those of the table's arrays (NumPy's; should-bid needs only ``cube`` and ``draws``)."""
+    the cache read only those of the table's arrays (NumPy's; should-bid needs only ``cube`` and ``draws``);
+    ``scheduler``: as for ``compute`` (opened only where the table is computed; like threads, not in the key)."""
+    from bower.sim import distributed as dist
     from bower.sim import runner
     from bower.sim.rules import get_variant
 
@@ -463,7 +471,8 @@ def compute_cached(variant: str = "euchre", *, strategy="default", rules: dict |
         table = cache_read(folder, key, arrays)
         if table is not None:
             return table, os.path.join(folder, key + ".npz")
-    table = _compute(variant, threads=threads, **args)
+    with dist.session(scheduler):
+        table = _compute(variant, threads=threads, **args)
     if key is not None:
         cache_write(folder, key, table)
     return table, None
@@ -559,45 +568,63 @@ def _save_png(fig, path: str) -> None:
             os.unlink(tmp)
 
 
-def games_from(variant: str, start: int, games: int, seed: int, rules: dict | None = None, strategy="default",
-               threads: int | None = None, target: int | None = None) -> tuple[int, int]:
-    """(side 0's wins, finished games) of ``games`` whole games from ``start``-``start``, dealer seat 3 first.
+def check_start_scores(scores, units: int, target: int) -> tuple[int, ...]:
+    """``scores`` (``"4,9"`` or a sequence) as ``units`` whole numbers from 0 to ``target - 1``; EquityError
+    otherwise (a game starts at no score below 0, and one at or past the target is over)."""
+    score = parse_score(scores, units)
+    for s in score:
+        if s < 0:
+            raise EquityError(f"score {s} is negative: a game starts at scores of 0 or more")
+    check_score(score, target, 0)
+    return score
 
-    The games kernel plays from 0-0 to a target; a game from a-a to T is that
-    game to T - a (only differences of score matter, and in Hasenpfeffer
-    there is no floor), so this checks the table's diagonal cells directly.
+
+def games_from_scores(variant: str, scores, dealer: int, games: int, seed: int, rules: dict | None = None,
+                      strategy="default", threads: int | None = None, target: int | None = None) -> np.ndarray:
+    """Wins by side (Euchre, Hasenpfeffer) or by seat (Ghost Hand, Cutthroat) of ``games`` whole games, each from
+    ``scores`` (by side, seats 0 & 2 first, or by seat; 0 to ``target - 1``) with seat ``dealer`` dealing the
+    first hand: the table's cell ``[dealer][scores]`` played out directly (unfinished games left out, so the wins
+    sum to the finished games).
+
+    The games kernel deals its first hand from a fixed seat (``FIRST_DEALER`` of the variant's drivers); with
+    one strategy in every seat, a game whose seats are all turned by ``r`` is the same game, so the games are
+    played from the turned scores (the kernel's ``start``) with its first dealer in ``dealer``'s place, and the
+    wins turned back. They start at exactly ``scores`` (nothing is taken off the target). The games are seeded
+    by chunk from (``seed``, ``GAME_CHECK_KEY``), apart from the streams of a table's hands of the same seed:
+    the same wins for any thread count.
     """
     from bower.kernels import games as kg
-
-    _, game_acc = _games(variant, start, games, seed, rules, strategy, threads, target)
-    g = game_acc.sum(axis=0)
-    return int(g[kg.GA_WINS]), int(g[kg.GA_GAMES] - g[kg.GA_UNFINISHED])
-
-
-def _games(variant, start, games, seed, rules, strategy, threads, target):
-    """(per-game rows, per-chunk game counters) of ``games`` whole games of one strategy in every seat, each from
-    ``start`` points apiece to ``target`` (played as games from 0 to ``target - start``)."""
-    from bower.kernels import games as kg
     from bower.sim import runner
+    from bower.sim.rules import get_variant
 
-    v, _, rules_vec = runner.resolve_run(variant, seed, rules)
-    target = v.target if target is None else target
+    v = get_variant(variant)
+    check_variant(v)
+    target = v.target if target is None else check_target(target)
+    units = 2 if v.partnerships else v.players
+    score = check_start_scores(scores, units, target)
+    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < v.players:
+        raise EquityError(f"dealer must be a seat from 0 to {v.players - 1}, got {dealer!r}")
+    games = runner.check_count("games", games, runner.MAX_GAMES)
+    _, _, rules_vec = runner.resolve_run(v.name, seed, rules)
     runner.set_threads(threads)
     _, params = runner.seat_params(strategy, v.name)
+    turn = (v.drivers.FIRST_DEALER - int(dealer)) % v.players  # cell seat x is the games' seat x + turn
+    unit = (np.arange(units) + turn) % units  # cell side or seat s is the games' unit[s]
+    start = np.zeros(units, np.int64)
+    start[unit] = score
     strat = params[:1]
-    assign = np.zeros((1, v.players), np.int64)
     k, sim = v.hand_kernels, v.drivers
     n_chunks = -(-games // runner.GAME_CHUNK_SETS)
-    states = runner.chunk_states(seed, 0, n_chunks)
-    set_wins = np.zeros((games, 1), np.int64)
+    states = np.empty((n_chunks, 4), np.uint64)
+    for c in range(n_chunks):
+        states[c] = np.random.SeedSequence(seed, spawn_key=(GAME_CHECK_KEY, c)).generate_state(4, np.uint64)
     out = np.zeros((games, kg.GO_WIDTH), np.int64)
-    hand_acc = np.zeros((n_chunks, k.S_WIDTH), np.int64)
-    strat_acc = np.zeros((n_chunks, 1, kg.ST_WIDTH), np.int64)
-    game_acc = np.zeros((n_chunks, kg.GA_WIDTH), np.int64)
-    sim.games_chunks(states, runner.GAME_CHUNK_SETS, games, assign, False, rules_vec, strat, target - start,
-                     runner.MAX_HANDS_PER_GAME, set_wins, out, hand_acc, strat_acc, game_acc, k.search_arg(strat))
-    return out, game_acc
-
+    sim.games_chunks(states, runner.GAME_CHUNK_SETS, games, np.zeros((1, v.players), np.int64), False, rules_vec,
+                     strat, target, runner.MAX_HANDS_PER_GAME, np.zeros((games, 1), np.int64), out,
+                     np.zeros((n_chunks, k.S_WIDTH), np.int64), np.zeros((n_chunks, 1, kg.ST_WIDTH), np.int64),
+                     np.zeros((n_chunks, kg.GA_WIDTH), np.int64), k.search_arg(strat), start)
+    w = out[:, kg.GO_WINNER]
+    return np.bincount(w[w >= 0], minlength=units)[unit]
 
 
 # Three players (Ghost Hand, Cutthroat): each for themselves.
@@ -913,17 +940,3 @@ def plot3(table: dict, path: str, thirds: tuple[int, ...] = (0,), dealer: int | 
         ax.set_title(f"{table['variant']} to {t}: seat 2 at {c}")
     fig.colorbar(im, ax=list(axes[0]), label="seat 0's chance to win")
     _save_png(fig, path)
-
-
-def games_from3(variant: str, start: int, games: int, seed: int, rules: dict | None = None, strategy="default",
-                threads: int | None = None, target: int | None = None) -> np.ndarray:
-    """Wins by seat (3,) of ``games`` whole games from ``start`` each, dealer seat 2 first (unfinished ones left out).
-
-    As ``games_from``: a game from a-a-a to T is the game from 0-0-0 to T - a
-    (in Ghost Hand only while no score falls below the table's floor).
-    """
-    from bower.kernels import games as kg
-
-    out, _ = _games(variant, start, games, seed, rules, strategy, threads, target)
-    w = out[:, kg.GO_WINNER]
-    return np.bincount(w[w >= 0], minlength=3)

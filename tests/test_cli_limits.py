@@ -477,7 +477,8 @@ def test_the_library_refuses_a_scheduler_of_another_type(scheduler):
     assert str(e.value) == f"scheduler= must be a string or None, got {scheduler!r}"  # the library's type check
 
 
-@pytest.mark.parametrize("command", ["simulate", "experiment", "sweep", "should-bid", "report", "solve", "replay"])
+@pytest.mark.parametrize("command", ["simulate", "experiment", "sweep", "should-bid", "report", "solve", "replay",
+                                     "equity"])
 def test_the_scheduler_timeout_is_in_the_help(capsys, command):
     code, out, _ = run(capsys, command, "--help")
     assert code == 0 and "--scheduler-timeout SECONDS" in out and "BOWER_SCHEDULER_TIMEOUT" in out

@@ -241,6 +241,42 @@ def test_library_runs_on_the_cluster(address):
     same(ex_here.summary, ex_there.summary)
 
 
+@pytest.mark.parametrize("variant", ["euchre", "cutthroat"])
+def test_equity_table_same_for_threads_and_workers(capsys, address, monkeypatch, variant):
+    """``bower equity`` / ``bower.equity``: the hands as Dask tasks (2 workers, and ``--scheduler local:1``), in
+    batches of one chunk that finish in any order; the table is that of 1 and 2 threads, bit for bit."""
+    import numpy as np
+
+    import bower
+    from bower.sim import equity as E
+
+    monkeypatch.setattr(runner, "RECORD_BATCH_CHUNKS", 1)  # 5 tasks
+    sent = []
+    submit = dist.Dask._submit
+    monkeypatch.setattr(dist.Dask, "_submit", lambda self, fn, job, **kw: (sent.append(fn.__name__),
+                                                                         submit(self, fn, job, **kw))[1])
+    args = dict(hands=20_000, seed=3, resamples=5, cache=False)
+    one = E.compute(variant, threads=1, **args)
+    two = E.compute(variant, threads=min(2, runner.max_threads()), **args)
+    assert sent == []
+    there = E.compute(variant, scheduler=address, **args)
+    assert sent.count("hands_job") == 5
+    for t in (two, there):
+        assert [k for k in t] == [k for k in one]
+        for k in one:
+            if k not in ("cpu_s", "wall_s"):
+                assert np.array_equal(np.asarray(t[k]), np.asarray(one[k])), k
+    df = bower.equity(variant, scheduler=address, **args)
+    assert df.attrs["outcomes"] == one["outcomes"]
+    code, out, err = run(capsys, "equity", "--variant", variant, "--hands", "20000", "--seed", "3", "--json",
+                         "--scheduler", "local:1")
+    assert code == 0, err
+    assert sent.count("hands_job") == 15  # the library's call and the command's ran theirs as tasks too
+    local = json.loads(run(capsys, "equity", "--variant", variant, "--hands", "20000", "--seed", "3", "--json")[1])
+    assert {k: x for k, x in json.loads(out).items() if k not in ("cpu_s", "wall_s")} == {
+        k: x for k, x in local.items() if k not in ("cpu_s", "wall_s")}
+
+
 def _nanny_closes(monkeypatch) -> list:
     """The (timeout, reason) of every close of a local worker's nanny from now on (Dask's close, still run)."""
     seen = []

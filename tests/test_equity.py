@@ -47,23 +47,100 @@ def test_dealer_sides_mirror(table):
     assert np.abs(own - (1 - opp.T)).max() < 0.02
 
 
-def test_the_table_agrees_with_whole_games(table):
-    """The games kernel plays from 0-0 to a target; from a-a to T is the game to T - a (dealer seat 3 first).
+# ---------------------------------------------------------------- the table against whole games from its cells
+#
+# Whole games (``E.games_from_scores``: the games kernel started at exactly a cell's scores, its dealer dealing)
+# are played from CHECK_CELLS cells a variant: the cells named in the issue and others drawn with a fixed seed over
+# the grid, half of them with a score in the last quarter before the target; the dealer drawn too. Each games'
+# share of a side (partnerships: side 0's) or of each seat (three players) must lie in the cell's 95% interval
+# widened by CHECK_K = 3 standard errors of the share (binomial at the cell's value, at least one game's worth:
+# sd >= sqrt(1/n) / sqrt(n)) and by the table's ``floor_effect`` (the games have no floor). A correct table misses
+# a comparison with probability below 0.0027, so over 24 comparisons (one a cell) two or more misses come with
+# probability below C(24, 2) 0.0027^2 = 0.002, and over 72 (three seats a cell) three or more below
+# C(72, 3) 0.0027^3 = 0.0012: one miss allowed for two sides, two for three players. The same games against the
+# wrong cells (scores turned a seat or side round) must miss in most cells: the check can fail.
 
-    Only the diagonal cells can be checked so (games cannot start from other
-    scores): each within the DP interval widened by 2.6 standard errors of
-    the games' share, one miss allowed over the ten.
-    """
+CHECK_CELLS = 24
+CHECK_GAMES = 8000
+CHECK_SEED = {"euchre": 36, "hasenpfeffer": 37, "cutthroat": 38, "ghost": 39}  # the cells drawn
+CHECK_K = 3.0
+NAMED_CELLS = {  # (scores, dealer seat)
+    "euchre": [((4, 9), 1), ((8, 2), 0), ((0, 0), 3), ((9, 9), 2)],
+    "hasenpfeffer": [((4, 9), 0), ((8, 2), 1), ((0, 0), 2), ((9, 9), 3)],
+    "cutthroat": [((8, 6, 9), 2), ((0, 0, 0), 0), ((9, 9, 9), 1), ((3, 9, 0), 0)],
+    "ghost": [((6, 3, 0), 1), ((0, 0, 0), 2), ((7, 7, 7), 0), ((2, 7, 5), 1)],
+}
+
+
+def check_cells(variant, units, players, target, seed):
+    """NAMED_CELLS and cells drawn from ``seed``, CHECK_CELLS in all, distinct: half anywhere on the grid, half
+    with one score (of a side or seat drawn too) in the last quarter before the target."""
+    rng = np.random.default_rng(seed)
+    cells = list(NAMED_CELLS[variant])
+    near = target - max(1, target // 4)
+    while len(cells) < CHECK_CELLS:
+        scores = rng.integers(0, target, units)
+        if len(cells) % 2:
+            scores[rng.integers(units)] = rng.integers(near, target)
+        cell = (tuple(int(x) for x in scores), int(rng.integers(players)))
+        if cell not in cells:
+            cells.append(cell)
+    return cells
+
+
+def cell_band(p, lo, hi, n, floor_effect):
+    """The interval a share of ``n`` games from a cell of value ``p`` (95% interval ``lo``-``hi``) must lie in."""
+    sd = math.sqrt(max(p * (1 - p), 1 / n) / n)
+    return lo - floor_effect - CHECK_K * sd, hi + floor_effect + CHECK_K * sd
+
+
+def games_against_cells(t, units, players, value, wrong):
+    """(misses, misses against the wrong cells, cells): each cell's games against ``value(cell)`` (one (p, lo,
+    hi) per side or seat checked) and against ``wrong(cell)``."""
+    f_eff, target = t["floor_effect"], t["target"]
+    misses, wrong_misses = [], []
+    cells = check_cells(t["variant"], units, players, target, seed=CHECK_SEED[t["variant"]])
+    for i, (scores, dealer) in enumerate(cells):
+        wins = E.games_from_scores(t["variant"], scores, dealer, CHECK_GAMES, seed=100 + i, target=target)
+        n = int(wins.sum())
+        for got, (p, lo, hi), (q, qlo, qhi) in zip(wins / n, value(scores, dealer), wrong(scores, dealer)):
+            low, high = cell_band(p, lo, hi, n, f_eff)
+            if not low <= got <= high:
+                misses.append((scores, dealer, got, p))
+            low, high = cell_band(q, qlo, qhi, n, f_eff)
+            if not low <= got <= high:
+                wrong_misses.append((scores, dealer, got, q))
+    return misses, wrong_misses, cells
+
+
+def test_the_table_agrees_with_whole_games(table):
+    """Side 0's share of whole games from 24 cells (4-9, 8-2, ...; see CHECK_CELLS) against the table: one miss
+    allowed; against the cell with the scores swapped (the opponents' view) most cells miss."""
+    f = table["floor"]
     eq, lo, hi = (np.asarray(table[k]) for k in ("equity", "low", "high"))
-    f, t, games = table["floor"], table["target"], 6000
-    misses = []
-    for a in range(t):
-        wins, n = E.games_from(table["variant"], a, games, seed=11 + a)
-        share, se = wins / n, math.sqrt(max(wins * (n - wins), 1) / n) / n
-        cell = (3, a - f, a - f)
-        if not lo[cell] - 2.6 * se <= share <= hi[cell] + 2.6 * se:
-            misses.append((a, share, eq[cell]))
+
+    def value(scores, dealer, swap=False):
+        a, b = scores[::-1] if swap else scores
+        i = (dealer, a - f, b - f)
+        return [(eq[i], lo[i], hi[i])]
+
+    misses, wrong, cells = games_against_cells(table, 2, 4, value, lambda s, d: value(s, d, swap=True))
+    assert len(cells) == CHECK_CELLS and len({d for _, d in cells}) == 4
     assert len(misses) <= 1, misses
+    assert len(wrong) >= CHECK_CELLS // 2, wrong
+
+
+def test_games_from_scores_same_wins_for_any_thread_count_and_bad_input():
+    """The games' wins depend on the seed alone; a start the games cannot have is one EquityError."""
+    one = E.games_from_scores("hasenpfeffer", (3, 7), 2, 500, seed=4, threads=1)
+    assert np.array_equal(one, E.games_from_scores("hasenpfeffer", "3,7", 2, 500, seed=4, threads=2))
+    assert one.shape == (2,) and one.sum() == 500
+    for args, words in [(("euchre", (10, 3), 0), "at or past the target 10"), (("euchre", (-1, 3), 0), "negative"),
+                        (("euchre", (1, 2, 3), 0), "needs 2 scores"), (("cutthroat", (1, 2), 0), "needs 3 scores"),
+                        (("euchre", (1, 2), 4), "dealer must be a seat from 0 to 3"),
+                        (("ghost", (1, 2, 3), 3), "dealer must be a seat from 0 to 2")]:
+        with pytest.raises(E.EquityError, match=words):
+            E.games_from_scores(*args, games=10, seed=0)
 
 
 def test_same_seed_same_table_for_any_thread_count():
@@ -160,20 +237,19 @@ def test_three_players_rotation_symmetry(table3):
 
 
 def test_three_players_table_agrees_with_whole_games(table3):
-    """Whole games from a-a-a (dealer seat 2 first) against the DP's cell, within its interval widened by 2.6
-    standard errors of the games' shares; one miss allowed."""
+    """Each seat's share of whole games from 24 cells (8-6-9, 6-3-0, ...; see CHECK_CELLS) against the table: two
+    misses allowed over the 72 comparisons; against the cell with the scores turned a seat round most cells miss."""
+    f = table3["floor"]
     eq, lo, hi = (np.asarray(table3[k]) for k in ("equity", "low", "high"))
-    f, t, games = table3["floor"], table3["target"], 2000
-    misses = []
-    for a in range(0, t, max(1, t // 5)):
-        wins = E.games_from3(table3["variant"], a, games, seed=11 + a, target=t)
-        n = wins.sum()
-        for s in range(3):
-            share, se = wins[s] / n, math.sqrt(max(wins[s] * (n - wins[s]), 1) / n) / n
-            cell = (2, s, a - f, a - f, a - f)
-            if not lo[cell] - 2.6 * se <= share <= hi[cell] + 2.6 * se:
-                misses.append((a, s, share, eq[cell]))
-    assert len(misses) <= 1, misses
+
+    def value(scores, dealer, turn=0):
+        x = tuple(s - f for s in scores[turn:] + scores[:turn])
+        return [(eq[(dealer, s, *x)], lo[(dealer, s, *x)], hi[(dealer, s, *x)]) for s in range(3)]
+
+    misses, wrong, cells = games_against_cells(table3, 3, 3, value, lambda s, d: value(s, d, turn=1))
+    assert len(cells) == CHECK_CELLS and len({d for _, d in cells}) == 3
+    assert len(misses) <= 2, misses
+    assert len(wrong) >= CHECK_CELLS // 2, wrong
 
 
 def test_three_players_same_seed_same_table_for_any_thread_count():

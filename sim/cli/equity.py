@@ -10,6 +10,7 @@ from bower.sim.cli.options import (
     Count,
     json_option,
     rule_option,
+    scheduler_option,
     seed_option,
     strategy_option,
     threads_option,
@@ -29,6 +30,7 @@ from bower.sim.text import limit_text
               help=f"Hands simulated for the outcome distribution by dealer (at most {limit_text(MAX_HANDS)}).")
 @seed_option
 @threads_option
+@scheduler_option
 @click.option("--target", default=None, type=int,
               help=f"Points that win the game (default: the variant's; 1 to {MAX_TARGET}).")
 @click.option("--score", default=None, metavar="OWN,OPP",
@@ -42,9 +44,13 @@ from bower.sim.text import limit_text
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Also draw the table as a heat map (PNG).")
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="Compute the table even if it is cached, and do not keep it (as BOWER_EQUITY_CACHE=0).")
-def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer, third, as_json, plot_path,
+def equity(variant, strategy, rules, hands, seed, threads, scheduler, target, score, dealer, third, as_json, plot_path,
            no_cache):
-    """Game equity: each score's chance of winning the game, by exact DP over simulated hands."""
+    """Game equity: each score's chance of winning the game, by exact DP over simulated hands.
+
+    The hands can run as Dask tasks (--scheduler local:2, or a scheduler's address); the table is the same for
+    any --threads or --scheduler.
+    """
     from bower.sim import equity as E
     from bower.sim.rules import get_variant, parse_rule_args
 
@@ -55,7 +61,7 @@ def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer
         E.check_target(target)
     if not v.partnerships:
         return _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, dealer, third, as_json,
-                        plot_path, not no_cache)
+                        plot_path, not no_cache, scheduler)
     if dealer not in (None, "own", "opponent"):
         raise E.EquityError(f"--dealer for two sides is own or opponent, got {dealer!r}")
     state = E.parse_score(score) if score is not None else None
@@ -63,7 +69,7 @@ def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer
         E.check_score(state, target or v.target, -E.FLOOR_SPAN * (target or v.target))
     if plot_path is not None and not plot_path.lower().endswith(".png"):
         raise E.EquityError(f"--plot needs a file name ending in .png, got {plot_path!r}")
-    table = _table(E, v, strategy, rules_d, hands, seed, threads, target, not no_cache)
+    table = _table(E, v, strategy, rules_d, hands, seed, threads, target, not no_cache, scheduler)
     if plot_path:
         E.plot(table, plot_path, dealer)
     if state is not None:
@@ -83,12 +89,13 @@ def equity(variant, strategy, rules, hands, seed, threads, target, score, dealer
         click.echo(E.format_table(table, dealer))
 
 
-def _table(E, v, strategy, rules_d, hands, seed, threads, target, cache):
-    """The table, from the cache where it is there (one ``bower: note:`` line on stderr saying so)."""
+def _table(E, v, strategy, rules_d, hands, seed, threads, target, cache, scheduler=None):
+    """The table, from the cache where it is there (one ``bower: note:`` line on stderr saying so); computed with
+    its hands on ``scheduler`` otherwise."""
     from bower.sim.progress import notice
 
     table, path = E.compute_cached(v.name, strategy=strategy, rules=rules_d, hands=hands, seed=seed,
-                                   threads=threads, target=target, cache=cache)
+                                   threads=threads, target=target, cache=cache, scheduler=scheduler)
     if path is not None:
         notice(f"equity table read from the cache ({path}; computed in {table['cpu_s']:.1f} CPU s); "
                f"--no-cache computes it again")
@@ -96,7 +103,7 @@ def _table(E, v, strategy, rules_d, hands, seed, threads, target, cache):
 
 
 def _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, dealer, third, as_json, plot_path,
-             cache=True):
+             cache=True, scheduler=None):
     """``bower equity`` for the three-player variants: slices of the cube with seat 2 fixed at ``third``."""
     t = target or v.target
     if dealer not in (None, "0", "1", "2"):
@@ -109,7 +116,7 @@ def _equity3(E, v, strategy, rules_d, hands, seed, threads, target, score, deale
     E.check_score(asked, t, -E.FLOOR_SPAN3 * t)
     if plot_path is not None and not plot_path.lower().endswith(".png"):
         raise E.EquityError(f"--plot needs a file name ending in .png, got {plot_path!r}")
-    table = _table(E, v, strategy, rules_d, hands, seed, threads, target, cache)
+    table = _table(E, v, strategy, rules_d, hands, seed, threads, target, cache, scheduler)
     E.check_score(asked, t, table["floor"])  # 0 where no hand takes points away
     if plot_path:
         E.plot3(table, plot_path, tuple(sorted({third, 0, t // 2})), dealer)
