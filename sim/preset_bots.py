@@ -126,11 +126,12 @@ def pimc_card(hand: int, seat: int, facts, trump: int, deck, rec, off: int, n: i
 def searched_parts(params, pimc: int, bid: int, infer: int, sees: int) -> str:
     """What the strategy rows ``params`` search that a bot cannot, as the names of their switches (a searched
     auction ``pimc_bid``, auction-weighted worlds ``pimc_infer``, the true hands ``pimc_sees_all``); "" when
-    nothing: heuristic calls with PIMC cards are a bot. ``pimc`` ... ``sees``: the variant's parameter columns."""
+    nothing: heuristic calls with PIMC cards are a bot. ``pimc`` ... ``sees``: the variant's parameter columns
+    (``bid`` -1: the variant's bot searches the auction too)."""
     if params[0, pimc] < 1.0:
         return ""
     return ", ".join(name for q, name in ((bid, "pimc_bid"), (infer, "pimc_infer"), (sees, "pimc_sees_all"))
-                     if params[0, q] >= 0.5)
+                     if q >= 0 and params[0, q] >= 0.5)
 
 
 def hand_workspace(st, ws):

@@ -157,7 +157,7 @@ def test_bad_bots_in_the_library_are_bower_errors():
                                                r"seat assignment 1, hand 1"):
         bower.experiment([Raises(), "random"], variant="euchre", games=2)
     with pytest.raises(bower.BowerError, match="'pimc-bid' searches .*not available as a bot"):
-        bower.bot("pimc-bid", variant="euchre")
+        bower.bot("pimc-bid", variant="cutthroat")
     with pytest.raises(bower.BowerError, match="unknown bot 'randm'.*random"):
         bower.bot("randm", variant="euchre")
     with pytest.raises(bower.BowerError, match="player 2 \\(int\\) cannot play with Python bots"):

@@ -50,6 +50,8 @@ FIELDS = {
 NOT_BOTS = {"pimc", "pimc-fast", "pimc-cards", "pimc-bid", "score-aware", "equity"}
 PIMC_BOTS = {"euchre": ("pimc-fast", "pimc"), "cutthroat": ("pimc-fast", "pimc"),  # heuristic calls, PIMC cards
              "hasenpfeffer": ("pimc-fast", "pimc-cards"), "ghost": ("pimc-cards",)}
+SEARCHED_BOTS = {"euchre": "pimc-bid"}  # a searched auction (``pimc_bid``) too
+SEARCHED_REFUSED = {"cutthroat": "pimc-bid", "ghost": "pimc", "hasenpfeffer": "pimc"}  # not bots yet
 
 
 def _presets(variant: str) -> list[str]:
@@ -101,6 +103,16 @@ def test_pimc_cards_play_as_the_kernels_with_the_kernels_draws(variant):
     play_records(variant, first, HANDS // 2, _api_test(variant).RULE_SETS[-1], seed=SEED + 2)
 
 
+@pytest.mark.parametrize("variant", sorted(SEARCHED_BOTS))
+def test_a_searched_auction_plays_as_the_kernels_with_the_kernels_draws(variant):
+    """A preset whose calls are searched too (``pimc_bid``), as a bot seeded with the run's seed: every call, going
+    alone, discard, defending alone and card is the record's, under the default rules and the last rule set of the
+    variant's API test (few hands: each searched call solves its worlds for every candidate)."""
+    preset = SEARCHED_BOTS[variant]
+    assert play_records(variant, preset, 24, {}) > 12
+    play_records(variant, preset, 12, _api_test(variant).RULE_SETS[-1], seed=SEED + 2)
+
+
 @pytest.mark.parametrize("variant", sorted(FIELDS))
 def test_the_default_bot_plays_as_the_kernels_under_every_rule_set(variant):
     for rules in _api_test(variant).RULE_SETS[1:]:
@@ -128,10 +140,15 @@ def test_bot_names_and_refusals():
         b = bower.bot("default", variant=v)
         assert isinstance(b, PresetBot) and b.name == "default" and not b.random
         assert isinstance(bower.bot("bot:cautious", variant=v), PresetBot)
-        refused = "pimc-bid" if "pimc-bid" in get_variant(v).presets else "pimc"  # a searched auction
-        with pytest.raises(bower.BowerError,
-                           match=f"the strategy '{refused}' searches \\(PIMC: pimc_bid\\).*not available as a bot"):
-            bower.bot(refused, variant=v)
+        if v in SEARCHED_BOTS:
+            assert isinstance(bower.bot(SEARCHED_BOTS[v], variant=v), PresetBot)
+            with pytest.raises(bower.BowerError, match="searches \\(PIMC: pimc_infer\\).*not available as a bot"):
+                bower.sim.bots.bot({"pimc_worlds": 8.0, "pimc_bid": 1.0, "pimc_infer": 1.0}, get_variant(v))
+        else:
+            refused = SEARCHED_REFUSED[v]  # a searched auction
+            with pytest.raises(bower.BowerError, match=f"the strategy '{refused}' searches \\(PIMC: pimc_bid\\)"
+                                                       f".*not available as a bot"):
+                bower.bot(refused, variant=v)
     for preset, words in (("score-aware", "game's scores"), ("equity", "bid_equity")):
         with pytest.raises(BotError, match=f"the strategy {preset!r} .*{words}.*not available as a bot"):
             bower.bot(preset, variant="ghost")
@@ -188,7 +205,7 @@ def test_the_command_line_takes_bot_names(capsys):
                        "--seed", "2")
     assert code == 0
     assert "bot:default" in out and "no significant difference" in out
-    line = one_error(capsys, "experiment", "bot:pimc-bid", "default", "--variant", "euchre", "--games", "8")
+    line = one_error(capsys, "experiment", "bot:pimc-bid", "default", "--variant", "cutthroat", "--games", "8")
     assert "the strategy 'pimc-bid' searches (PIMC: pimc_bid)" in line
 
 
