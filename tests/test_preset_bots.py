@@ -50,8 +50,8 @@ FIELDS = {
 NOT_BOTS = {"pimc", "pimc-fast", "pimc-cards", "pimc-bid", "score-aware", "equity"}
 PIMC_BOTS = {"euchre": ("pimc-fast", "pimc"), "cutthroat": ("pimc-fast", "pimc"),  # heuristic calls, PIMC cards
              "hasenpfeffer": ("pimc-fast", "pimc-cards"), "ghost": ("pimc-cards",)}
-SEARCHED_BOTS = {"euchre": "pimc-bid", "ghost": "pimc-fast"}  # a searched auction (``pimc_bid``) too
-SEARCHED_REFUSED = {"cutthroat": "pimc-bid", "hasenpfeffer": "pimc"}  # not bots yet
+SEARCHED_BOTS = {"euchre": "pimc-bid", "ghost": "pimc-fast", "hasenpfeffer": "pimc"}  # a searched auction too
+SEARCHED_REFUSED = {"cutthroat": "pimc-bid"}  # a searched auction that is not a bot yet
 
 
 def _presets(variant: str) -> list[str]:
