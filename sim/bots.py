@@ -35,10 +35,11 @@ it does.
 see ``GreedyBot``) and the heuristic strategy presets (``default``,
 ``aggressive`` ..., a ``.toml`` file or a parameter dict), which decide as
 the kernels' strategy does, through the kernels' own decision functions
-(``bower.sim.preset_bots``). In an experiment a bare preset name plays in
+(``bower.sim.preset_bots``), and the PIMC presets, searching as the kernels
+do (all but Cutthroat's ``pimc-bid``, and the auction-weighted or
+all-seeing searches). In an experiment a bare preset name plays in
 the kernels when no player is a bot, and as a bot beside one;
-``bot:default`` makes it a bot always. The PIMC presets are not available
-as bots (their search runs inside the hand kernels).
+``bot:default`` makes it a bot always.
 """
 
 from __future__ import annotations

@@ -22,13 +22,14 @@ legal action from the bot's own ``random.Random(seed)``: the same strategy as
 the kernels' random player, not the same draws (the kernels draw from their
 chunk's decision stream). A variant's module may play a PIMC strategy's
 cards by the kernels' search for one decision (``bower.kernels.pimc.choose``:
-``pimc_card``; the presets whose calls are heuristic, such as ``pimc-fast``),
-drawing its worlds from the
+``pimc_card``; ``pimc-fast`` ...) and, in Standard Euchre, Ghost Hand and
+Hasenpfeffer, its searched auction (``pimc_bid``) by the kernels' own value
+functions of one seat's choice, drawing its worlds from the
 bot's decision stream (``stream``: for a whole-number seed the kernels' own
 stream of a run's first chunk of hands, so a bot at every seat draws what the
 kernels draw); the searches a variant's module cannot make for one decision
-(a searched auction, the auction-weighted worlds) are refused in one line
-(``searches``).
+(Cutthroat's searched auction, the auction-weighted worlds, the true hands)
+are refused in one line (``searches``).
 """
 
 from __future__ import annotations
