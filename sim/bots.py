@@ -36,8 +36,7 @@ see ``GreedyBot``) and the heuristic strategy presets (``default``,
 ``aggressive`` ..., a ``.toml`` file or a parameter dict), which decide as
 the kernels' strategy does, through the kernels' own decision functions
 (``bower.sim.preset_bots``), and the PIMC presets, searching as the kernels
-do (all but Cutthroat's ``pimc-bid``, and the auction-weighted or
-all-seeing searches). In an experiment a bare preset name plays in
+do (not the auction-weighted or all-seeing searches). In an experiment a bare preset name plays in
 the kernels when no player is a bot, and as a bot beside one;
 ``bot:default`` makes it a bot always.
 """

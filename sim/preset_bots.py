@@ -22,14 +22,14 @@ legal action from the bot's own ``random.Random(seed)``: the same strategy as
 the kernels' random player, not the same draws (the kernels draw from their
 chunk's decision stream). A variant's module may play a PIMC strategy's
 cards by the kernels' search for one decision (``bower.kernels.pimc.choose``:
-``pimc_card``; ``pimc-fast`` ...) and, in Standard Euchre, Ghost Hand and
-Hasenpfeffer, its searched auction (``pimc_bid``) by the kernels' own value
-functions of one seat's choice, drawing its worlds from the
+``pimc_card``; ``pimc-fast`` ...) and its searched auction (``pimc_bid``:
+``pimc-bid``, ``pimc``) by the kernels' own value functions of one seat's
+choice, drawing its worlds from the
 bot's decision stream (``stream``: for a whole-number seed the kernels' own
 stream of a run's first chunk of hands, so a bot at every seat draws what the
 kernels draw); the searches a variant's module cannot make for one decision
-(Cutthroat's searched auction, the auction-weighted worlds, the true hands)
-are refused in one line (``searches``).
+(the auction-weighted worlds, the true hands) are refused in one line
+(``searches``).
 """
 
 from __future__ import annotations
@@ -203,8 +203,9 @@ def preset_bot(variant, strategy="default", seed=0) -> PresetBot:
     if module.plays_at_random(rows):
         return PresetBot(variant, name, vec, seed)
     if module.searches(rows):
-        raise BotError(f"the strategy {name!r} searches (PIMC: {module.searches(rows)}) inside the hand kernels, "
-                       f"which have no entry for one decision: it is not available as a bot")
+        raise BotError(f"the strategy {name!r} searches (PIMC: {module.searches(rows)}) on what one seat's state "
+                       f"does not hold (worlds weighed by the kernels' whole record of the hand, or the true "
+                       f"hands): it is not available as a bot")
     why = module.unsupported(rows) if hasattr(module, "unsupported") else None
     if why:
         raise BotError(f"the strategy {name!r} {why}, which a hand's state does not carry: it is not available "

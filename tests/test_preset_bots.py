@@ -50,8 +50,8 @@ FIELDS = {
 NOT_BOTS = {"pimc", "pimc-fast", "pimc-cards", "pimc-bid", "score-aware", "equity"}
 PIMC_BOTS = {"euchre": ("pimc-fast", "pimc"), "cutthroat": ("pimc-fast", "pimc"),  # heuristic calls, PIMC cards
              "hasenpfeffer": ("pimc-fast", "pimc-cards"), "ghost": ("pimc-cards",)}
-SEARCHED_BOTS = {"euchre": "pimc-bid", "ghost": "pimc-fast", "hasenpfeffer": "pimc"}  # a searched auction too
-SEARCHED_REFUSED = {"cutthroat": "pimc-bid"}  # a searched auction that is not a bot yet
+SEARCHED_BOTS = {"euchre": "pimc-bid", "ghost": "pimc-fast", "hasenpfeffer": "pimc",  # a searched auction too
+                 "cutthroat": "pimc-bid"}
 
 
 def _presets(variant: str) -> list[str]:
@@ -140,15 +140,10 @@ def test_bot_names_and_refusals():
         b = bower.bot("default", variant=v)
         assert isinstance(b, PresetBot) and b.name == "default" and not b.random
         assert isinstance(bower.bot("bot:cautious", variant=v), PresetBot)
-        if v in SEARCHED_BOTS:
-            assert isinstance(bower.bot(SEARCHED_BOTS[v], variant=v), PresetBot)
-            with pytest.raises(bower.BowerError, match="searches \\(PIMC: pimc_infer\\).*not available as a bot"):
-                bower.sim.bots.bot({"pimc_worlds": 8.0, "pimc_bid": 1.0, "pimc_infer": 1.0}, get_variant(v))
-        else:
-            refused = SEARCHED_REFUSED[v]  # a searched auction
-            with pytest.raises(bower.BowerError, match=f"the strategy '{refused}' searches \\(PIMC: pimc_bid\\)"
-                                                       f".*not available as a bot"):
-                bower.bot(refused, variant=v)
+        assert isinstance(bower.bot(SEARCHED_BOTS[v], variant=v), PresetBot)  # a searched auction is a bot
+        for switch in ("pimc_infer", "pimc_sees_all"):  # worlds weighed by the auction, or the true hands: refused
+            with pytest.raises(bower.BowerError, match=f"searches \\(PIMC: {switch}\\).*not available as a bot"):
+                bower.sim.bots.bot({"pimc_worlds": 8.0, "pimc_bid": 1.0, switch: 1.0}, get_variant(v))
     for preset, words in (("score-aware", "game's scores"), ("equity", "bid_equity")):
         with pytest.raises(BotError, match=f"the strategy {preset!r} .*{words}.*not available as a bot"):
             bower.bot(preset, variant="ghost")
@@ -200,13 +195,15 @@ def test_a_preset_bot_wins_as_its_preset_does_in_the_kernels():
     assert abs(d1 - d2) < 3.5 * se, (d1, d2, se)
 
 
-def test_the_command_line_takes_bot_names(capsys):
+def test_the_command_line_takes_bot_names(capsys, tmp_path):
     code, out, _ = run(capsys, "experiment", "bot:default", "default", "--variant", "hasenpfeffer", "--games", "8",
                        "--seed", "2")
     assert code == 0
     assert "bot:default" in out and "no significant difference" in out
-    line = one_error(capsys, "experiment", "bot:pimc-bid", "default", "--variant", "cutthroat", "--games", "8")
-    assert "the strategy 'pimc-bid' searches (PIMC: pimc_bid)" in line
+    infer = tmp_path / "infer.toml"
+    infer.write_text('base = "pimc-bid"\npimc_infer = true\n')
+    line = one_error(capsys, "experiment", f"bot:{infer}", "default", "--variant", "cutthroat", "--games", "8")
+    assert "searches (PIMC: pimc_infer)" in line and "not available as a bot" in line
 
 
 SHOULD_BID = [
