@@ -175,7 +175,11 @@ class PresetBot:
         return f"<bower preset bot: {self.name} ({self.variant.name})>"
 
     def restart(self) -> None:
-        """Nothing to forget between hands (every decision is read off the state; a random stream goes on)."""
+        """A new hand: a searched auction forgets the last hand's workspace and searched choices (``new_hand``),
+        even when the next hand is dealt the same cards (should-bid's play-outs of one deal); every other decision
+        is read off the state, and a random stream goes on."""
+        if self._player is not None and hasattr(self._player, "new_hand"):
+            self._player.new_hand()
 
     def step(self, state) -> int:
         """The action the kernels' strategy takes at ``state`` for the seat to act."""

@@ -127,6 +127,10 @@ class Player:
 
     # ---------------------------------------------------------------- the searched auction (``pimc_bid``)
 
+    def new_hand(self) -> None:
+        """Forget the hand: the next decision starts a new one (``_begin``), whatever its cards."""
+        self.hand = None
+
     def _begin(self, st) -> None:
         """At the first decision this player sees of a hand: a fresh PIMC workspace with the hand's context (the
         kernels make one a hand, before its auction: ``pimc_context``) and no kept calls."""

@@ -112,6 +112,10 @@ class Player:
 
     # ---------------------------------------------------------------- the searched auction (``pimc_bid``)
 
+    def new_hand(self) -> None:
+        """Forget the hand: the next decision starts a new one (``_begin``), whatever its cards."""
+        self.hand = None
+
     def _begin(self, st) -> None:
         """At the first decision this player sees of a hand: a fresh PIMC workspace (the kernels make one a hand,
         before its auction) and no widow's choice yet."""
