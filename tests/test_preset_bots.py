@@ -75,6 +75,7 @@ def play_records(variant: str, strategy, hands: int, rules: dict, seed: int = SE
     played = 0
     for h, rec in enumerate(records):
         state = dealt_state(game, *args(rec))
+        player.restart()  # as an experiment restarts its bots at each hand
         while not state.is_terminal():
             action = player.step(state)
             assert action in state.legal_actions(), (h, str(state), action)
