@@ -655,10 +655,10 @@ def bot(name: str, *, variant: str = "ghost", seed: int = 0, **options: Any) -> 
     heuristic strategy preset (``default``, ``aggressive`` ...; also
     ``"bot:NAME"``, a ``.toml`` path) decides as the kernels' strategy does,
     through the kernels' own decision functions
-    (``bower.sim.preset_bots``; a PIMC preset whose calls are heuristic
-    searches each card by the kernels' own search). The PIMC presets with a
-    searched auction and the strategies that read the game's scores are
-    refused in one line.
+    (``bower.sim.preset_bots``; a PIMC preset searches each card, and its
+    calls when they are searched, by the kernels' own search). Auction-weighted
+    worlds (``pimc_infer``), the true hands (``pimc_sees_all``) and the
+    strategies that read the game's scores are refused in one line.
     ``bower.experiment`` takes bots where it takes strategies.
 
     Examples:

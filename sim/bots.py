@@ -35,10 +35,10 @@ it does.
 see ``GreedyBot``) and the heuristic strategy presets (``default``,
 ``aggressive`` ..., a ``.toml`` file or a parameter dict), which decide as
 the kernels' strategy does, through the kernels' own decision functions
-(``bower.sim.preset_bots``). In an experiment a bare preset name plays in
+(``bower.sim.preset_bots``), and the PIMC presets, searching as the kernels
+do (not the auction-weighted or all-seeing searches). In an experiment a bare preset name plays in
 the kernels when no player is a bot, and as a bot beside one;
-``bot:default`` makes it a bot always. The PIMC presets are not available
-as bots (their search runs inside the hand kernels).
+``bot:default`` makes it a bot always.
 """
 
 from __future__ import annotations
@@ -84,8 +84,13 @@ class RandomBot:
 
     def step(self, state) -> int:
         """A legal action of ``state``, each equally likely."""
-        legal = state.legal_actions()
-        return legal[self.rng.randrange(len(legal))]
+        return self.pick(state.legal_actions())
+
+    def pick(self, legal: list[int]) -> int:
+        """The action ``step`` takes when the legal actions are ``legal``: ``legal[rng.randrange(len(legal))]``
+        (drawn by ``_randbelow``, the function ``randrange`` calls for a positive bound: the same numbers). An
+        experiment calls it with the state's remembered legal list (``_ask``)."""
+        return legal[self.rng._randbelow(len(legal))]
 
 
 class GreedyBot:
@@ -378,8 +383,12 @@ def _call(fn, args, timeout):
 
 
 def _ask(obj, name: str, state, where: _Where, timeout: float | None = None):
-    seat = state.current_player()
-    legal = state._legal_now()  # a game API state (``bower.sim.game.HandState``): its remembered list, read only
+    """The checked answer of bot ``obj`` at ``state`` (a game API state, ``bower.sim.game.HandState``): BotError in
+    one line when it raises, is out of time or answers an action that is not legal."""
+    legal = state._legal_now()  # its remembered list, read only
+    if type(obj) is RandomBot:  # bower's random bot: its step's draw from the same list, legal by construction
+        return obj.pick(legal)
+    seat = state.player
     try:
         # bower's own bots only read the state they are given: no copy for them (a user's bot gets a clone)
         action = _call(obj.step, (state if type(obj) in _READ_ONLY or getattr(type(obj), "_bower_read_only", False)
@@ -447,6 +456,7 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
     points = []  # per hand, returns by seat
     winner = None
     informed = [(o, n) for o, n in distinct if callable(getattr(o, "inform_action", None))]  # told of others' actions
+    restarted = [(o, n) for o, n in distinct if type(o) is not RandomBot]  # the random bot's restart does nothing
     for h in range(1, MAX_HANDS + 1):
         where.hand = h
         rng = random.Random(f"{deal_key}:{h}")
@@ -454,17 +464,18 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
         st.apply_action(dealer)
         st.deal_random(rng)  # each card as ``chance_outcomes()[rng.randrange(n)]`` would draw it
         where.decision = 0
-        for obj, name in distinct:
+        for obj, name in restarted:
             _restart(obj, name, st, where, timeout)
-        while not st.is_terminal():
+        over = st.OVER
+        while st.phase != over:  # ``is_terminal()``, read directly (a game API state, ``bower.sim.game.HandState``)
             where.decision += 1
-            seat = st.current_player()
+            seat = st.player
             obj, name = seat_bots[seat], seat_names[seat]
             action = _ask(obj, name, st, where, timeout)
             for other, oname in informed:
                 if other is not obj:
                     _notify(other, oname, "inform_action", where, st, seat, action, timeout=timeout)
-            st.apply_action(action)
+            st._apply_legal(action)  # ``_ask`` has checked it
         where.decision = 0
         r = [int(x) for x in st.returns()]
         points.append(r)

@@ -153,6 +153,7 @@ class HandState:
     PLAYERS = TRICKS = DECK = DEAL = OVER = 0
     EFFECTIVE: tuple = ()
     POWER: tuple = ()
+    SUIT_MASKS: tuple = ()  # set from EFFECTIVE (``__init_subclass__``)
     CARDS = staticmethod(cards_of)
 
     def current_player(self) -> int:
@@ -192,6 +193,14 @@ class HandState:
         self._apply(a)
         self._memo = None
 
+    def _apply_legal(self, action: int) -> None:
+        """Take ``action``, an int its caller has already found among ``legal_actions()`` (an experiment checks
+        each bot's answer): ``apply_action`` without checking it a second time."""
+        self._history.append(action)
+        self._memo = None
+        self._apply(action)
+        self._memo = None
+
     def is_terminal(self) -> bool:
         return self.phase == self.OVER
 
@@ -223,8 +232,21 @@ class HandState:
         left = self.CARDS(~self.gone & (1 << self.DECK) - 1)
         history, deal, phase = self._history, self._deal, self.DEAL
         self._memo = None
+        if type(rng)._randbelow is _RANDBELOW:  # randrange(n)'s own steps, inline (the same numbers)
+            bits = rng.getrandbits
+            while self.phase == phase:
+                n = len(left)
+                k = n.bit_length()
+                r = bits(k)
+                while r >= n:
+                    r = bits(k)
+                card = left.pop(r)
+                history.append(card)
+                deal(card)
+            return
+        below = _below_of(rng)
         while self.phase == phase:
-            card = left.pop(rng.randrange(len(left)))
+            card = left.pop(below(len(left)))
             history.append(card)
             deal(card)
 
@@ -290,15 +312,21 @@ class HandState:
         self._history.append(a)
         return a
 
+    def __init_subclass__(cls, **kwargs):
+        """A variant's class gets ``SUIT_MASKS`` from its ``EFFECTIVE``: by trump, by suit as play sees it, the mask
+        of the cards of that suit (so following suit is one ``&``)."""
+        super().__init_subclass__(**kwargs)
+        if "EFFECTIVE" in cls.__dict__:
+            cls.SUIT_MASKS = tuple(tuple(sum(1 << c for c, s in enumerate(eff) if s == suit) for suit in range(4))
+                                   for eff in cls.EFFECTIVE)
+
     def _legal_cards(self, seat: int) -> list[int]:
         """The cards ``seat`` may play: those of the suit led if it holds one, else any."""
         hand = self.hands[seat]
         if self.trick:
-            eff = self.EFFECTIVE[self.trump]
-            led = eff[self.trick[0][1]]
-            follow = [c for c in self.CARDS(hand) if eff[c] == led]
+            follow = hand & self.SUIT_MASKS[self.trump][self.EFFECTIVE[self.trump][self.trick[0][1]]]
             if follow:
-                return follow
+                return self.CARDS(follow)
         return self.CARDS(hand)
 
     def _trick_size(self) -> int:
@@ -325,16 +353,29 @@ class HandState:
             self.player = self._next_in_trick(seat)
             return
         power = self.POWER[self.trump]
-        led = eff[self.trick[0][1]]
-        best = max(self.trick, key=lambda sc: power[sc[1]] if (power[sc[1]] >= 100 or eff[sc[1]] == led) else -1)
-        winner = best[0]
+        trick = self.trick
+        winner, card = trick[0]
+        led, top = eff[card], power[card]
+        for seat, card in trick:  # the highest trump, else the highest card of the suit led (powers differ)
+            p = power[card]
+            if p > top and (p >= 100 or eff[card] == led):
+                winner, top = seat, p
         self.won[winner] += 1
-        self.tricks.append((self.trick[0][0], self.trick, winner))
+        self.tricks.append((trick[0][0], trick, winner))
         self.trick = []
         if len(self.tricks) == self.TRICKS:
             self._score()
         else:
             self.player = winner
+
+
+def _below_of(rng) -> Callable[[int], int]:
+    """``rng.randrange`` for a positive bound ``n``: for a ``random.Random`` its ``_randbelow``, the very function
+    ``randrange(n)`` calls for ``n > 0`` (the same numbers, without ``randrange``'s argument checks)."""
+    return rng._randbelow if isinstance(rng, random.Random) else rng.randrange
+
+
+_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)  # what ``deal_random`` inlines
 
 
 _CLONERS: dict = {}  # state class -> its ``clone`` body (``_cloner``)

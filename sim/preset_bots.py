@@ -22,12 +22,13 @@ legal action from the bot's own ``random.Random(seed)``: the same strategy as
 the kernels' random player, not the same draws (the kernels draw from their
 chunk's decision stream). A variant's module may play a PIMC strategy's
 cards by the kernels' search for one decision (``bower.kernels.pimc.choose``:
-``pimc_card``; the presets whose calls are heuristic, such as ``pimc-fast``),
-drawing its worlds from the
+``pimc_card``; ``pimc-fast`` ...) and its searched auction (``pimc_bid``:
+``pimc-bid``, ``pimc``) by the kernels' own value functions of one seat's
+choice, drawing its worlds from the
 bot's decision stream (``stream``: for a whole-number seed the kernels' own
 stream of a run's first chunk of hands, so a bot at every seat draws what the
 kernels draw); the searches a variant's module cannot make for one decision
-(a searched auction, the auction-weighted worlds) are refused in one line
+(the auction-weighted worlds, the true hands) are refused in one line
 (``searches``).
 """
 
@@ -126,11 +127,12 @@ def pimc_card(hand: int, seat: int, facts, trump: int, deck, rec, off: int, n: i
 def searched_parts(params, pimc: int, bid: int, infer: int, sees: int) -> str:
     """What the strategy rows ``params`` search that a bot cannot, as the names of their switches (a searched
     auction ``pimc_bid``, auction-weighted worlds ``pimc_infer``, the true hands ``pimc_sees_all``); "" when
-    nothing: heuristic calls with PIMC cards are a bot. ``pimc`` ... ``sees``: the variant's parameter columns."""
+    nothing: heuristic calls with PIMC cards are a bot. ``pimc`` ... ``sees``: the variant's parameter columns
+    (``bid`` -1: the variant's bot searches the auction too)."""
     if params[0, pimc] < 1.0:
         return ""
     return ", ".join(name for q, name in ((bid, "pimc_bid"), (infer, "pimc_infer"), (sees, "pimc_sees_all"))
-                     if params[0, q] >= 0.5)
+                     if q >= 0 and params[0, q] >= 0.5)
 
 
 def hand_workspace(st, ws):
@@ -173,7 +175,11 @@ class PresetBot:
         return f"<bower preset bot: {self.name} ({self.variant.name})>"
 
     def restart(self) -> None:
-        """Nothing to forget between hands (every decision is read off the state; a random stream goes on)."""
+        """A new hand: a searched auction forgets the last hand's workspace and searched choices (``new_hand``),
+        even when the next hand is dealt the same cards (should-bid's play-outs of one deal); every other decision
+        is read off the state, and a random stream goes on."""
+        if self._player is not None and hasattr(self._player, "new_hand"):
+            self._player.new_hand()
 
     def step(self, state) -> int:
         """The action the kernels' strategy takes at ``state`` for the seat to act."""
@@ -201,8 +207,9 @@ def preset_bot(variant, strategy="default", seed=0) -> PresetBot:
     if module.plays_at_random(rows):
         return PresetBot(variant, name, vec, seed)
     if module.searches(rows):
-        raise BotError(f"the strategy {name!r} searches (PIMC: {module.searches(rows)}) inside the hand kernels, "
-                       f"which have no entry for one decision: it is not available as a bot")
+        raise BotError(f"the strategy {name!r} searches (PIMC: {module.searches(rows)}) on what one seat's state "
+                       f"does not hold (worlds weighed by the kernels' whole record of the hand, or the true "
+                       f"hands): it is not available as a bot")
     why = module.unsupported(rows) if hasattr(module, "unsupported") else None
     if why:
         raise BotError(f"the strategy {name!r} {why}, which a hand's state does not carry: it is not available "

@@ -148,7 +148,7 @@ def test_bad_bots_are_one_line_exit_2(capsys, tmp_path, body, cls, words):
         assert "hand 1" in line and "deal set 1" in line and "seat" in line
 
 
-def test_bad_bots_in_the_library_are_bower_errors():
+def test_bad_bots_in_the_library_are_bower_errors(tmp_path):
     class Raises:
         def step(self, state):
             raise ValueError("no idea")
@@ -156,8 +156,10 @@ def test_bad_bots_in_the_library_are_bower_errors():
     with pytest.raises(bower.BowerError, match=r"bot 'Raises' raised ValueError: no idea at seat \d \(deal set 1, "
                                                r"seat assignment 1, hand 1"):
         bower.experiment([Raises(), "random"], variant="euchre", games=2)
-    with pytest.raises(bower.BowerError, match="'pimc-bid' searches .*not available as a bot"):
-        bower.bot("pimc-bid", variant="euchre")
+    infer = tmp_path / "infer.toml"
+    infer.write_text('base = "pimc-bid"\npimc_infer = true\n')
+    with pytest.raises(bower.BowerError, match="searches \\(PIMC: pimc_infer\\).*not available as a bot"):
+        bower.bot(str(infer), variant="cutthroat")
     with pytest.raises(bower.BowerError, match="unknown bot 'randm'.*random"):
         bower.bot("randm", variant="euchre")
     with pytest.raises(bower.BowerError, match="player 2 \\(int\\) cannot play with Python bots"):

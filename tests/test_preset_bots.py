@@ -50,6 +50,8 @@ FIELDS = {
 NOT_BOTS = {"pimc", "pimc-fast", "pimc-cards", "pimc-bid", "score-aware", "equity"}
 PIMC_BOTS = {"euchre": ("pimc-fast", "pimc"), "cutthroat": ("pimc-fast", "pimc"),  # heuristic calls, PIMC cards
              "hasenpfeffer": ("pimc-fast", "pimc-cards"), "ghost": ("pimc-cards",)}
+SEARCHED_BOTS = {"euchre": "pimc-bid", "ghost": "pimc-fast", "hasenpfeffer": "pimc",  # a searched auction too
+                 "cutthroat": "pimc-bid"}
 
 
 def _presets(variant: str) -> list[str]:
@@ -73,6 +75,7 @@ def play_records(variant: str, strategy, hands: int, rules: dict, seed: int = SE
     played = 0
     for h, rec in enumerate(records):
         state = dealt_state(game, *args(rec))
+        player.restart()  # as an experiment restarts its bots at each hand
         while not state.is_terminal():
             action = player.step(state)
             assert action in state.legal_actions(), (h, str(state), action)
@@ -99,6 +102,16 @@ def test_pimc_cards_play_as_the_kernels_with_the_kernels_draws(variant):
     for preset in PIMC_BOTS[variant]:
         play_records(variant, preset, HANDS if preset == first else HANDS // 4, {})
     play_records(variant, first, HANDS // 2, _api_test(variant).RULE_SETS[-1], seed=SEED + 2)
+
+
+@pytest.mark.parametrize("variant", sorted(SEARCHED_BOTS))
+def test_a_searched_auction_plays_as_the_kernels_with_the_kernels_draws(variant):
+    """A preset whose calls are searched too (``pimc_bid``), as a bot seeded with the run's seed: every call, going
+    alone, discard, defending alone and card is the record's, under the default rules and the last rule set of the
+    variant's API test (few hands: each searched call solves its worlds for every candidate)."""
+    preset = SEARCHED_BOTS[variant]
+    assert play_records(variant, preset, 24, {}) > 12
+    play_records(variant, preset, 12, _api_test(variant).RULE_SETS[-1], seed=SEED + 2)
 
 
 @pytest.mark.parametrize("variant", sorted(FIELDS))
@@ -128,10 +141,10 @@ def test_bot_names_and_refusals():
         b = bower.bot("default", variant=v)
         assert isinstance(b, PresetBot) and b.name == "default" and not b.random
         assert isinstance(bower.bot("bot:cautious", variant=v), PresetBot)
-        refused = "pimc-bid" if "pimc-bid" in get_variant(v).presets else "pimc"  # a searched auction
-        with pytest.raises(bower.BowerError,
-                           match=f"the strategy '{refused}' searches \\(PIMC: pimc_bid\\).*not available as a bot"):
-            bower.bot(refused, variant=v)
+        assert isinstance(bower.bot(SEARCHED_BOTS[v], variant=v), PresetBot)  # a searched auction is a bot
+        for switch in ("pimc_infer", "pimc_sees_all"):  # worlds weighed by the auction, or the true hands: refused
+            with pytest.raises(bower.BowerError, match=f"searches \\(PIMC: {switch}\\).*not available as a bot"):
+                bower.sim.bots.bot({"pimc_worlds": 8.0, "pimc_bid": 1.0, switch: 1.0}, get_variant(v))
     for preset, words in (("score-aware", "game's scores"), ("equity", "bid_equity")):
         with pytest.raises(BotError, match=f"the strategy {preset!r} .*{words}.*not available as a bot"):
             bower.bot(preset, variant="ghost")
@@ -183,13 +196,15 @@ def test_a_preset_bot_wins_as_its_preset_does_in_the_kernels():
     assert abs(d1 - d2) < 3.5 * se, (d1, d2, se)
 
 
-def test_the_command_line_takes_bot_names(capsys):
+def test_the_command_line_takes_bot_names(capsys, tmp_path):
     code, out, _ = run(capsys, "experiment", "bot:default", "default", "--variant", "hasenpfeffer", "--games", "8",
                        "--seed", "2")
     assert code == 0
     assert "bot:default" in out and "no significant difference" in out
-    line = one_error(capsys, "experiment", "bot:pimc-bid", "default", "--variant", "euchre", "--games", "8")
-    assert "the strategy 'pimc-bid' searches (PIMC: pimc_bid)" in line
+    infer = tmp_path / "infer.toml"
+    infer.write_text('base = "pimc-bid"\npimc_infer = true\n')
+    line = one_error(capsys, "experiment", f"bot:{infer}", "default", "--variant", "cutthroat", "--games", "8")
+    assert "searches (PIMC: pimc_infer)" in line and "not available as a bot" in line
 
 
 SHOULD_BID = [

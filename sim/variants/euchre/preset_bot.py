@@ -13,7 +13,15 @@ played: nothing else.
 
 ``pimc`` and ``pimc-fast`` (heuristic calls, PIMC cards) search each card
 by the kernels' ``pimc.choose`` on ``pimc_facts`` of a record of the public
-hand (``_searched``); ``pimc-bid`` (a searched auction) is refused. One
+hand (``_searched``). ``pimc-bid`` (``pimc_bid``: a searched auction) also
+searches, as the kernels' ``play_dealt`` does: each call by ``_call_values``
+over the candidates of ``pimc_auction_force`` (ties: the strategy's call),
+the maker's going alone as its searched call chose, the dealer's discard by
+``pimc_discard`` and a defender's defending alone by ``_defend_values`` (as
+``contract_searched``), each on the seat's own hand and the public record,
+the worlds drawn from the bot's stream, one PIMC workspace a hand from its
+first decision. The worlds' other seats play the bot's own strategy (in the
+kernels, each seat's row: the same when the bot holds every seat). One
 fact is not the seat's own: under ``discard_up`` the kernels' facts tell every
 seat whether the dealer buried the up-card, and so do the bot's, to search
 as the kernels do.
@@ -24,8 +32,9 @@ from __future__ import annotations
 import numpy as np
 
 from bower.kernels.euchre.codes import E_DISCARD_UP, E_STICK
-from bower.kernels.euchre.hand import (DECK, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER, Q_PIMC_SEES, R_ALONE, R_DEALER,
-                                       R_DISCARD, R_KITTY, R_PLAYS, R_WIDTH, pimc_facts)
+from bower.kernels.euchre.hand import (CALL_ORDER, CALL_PASS, CALL_SUIT, DECK, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER,
+                                       Q_PIMC_SEES, R_ALONE, R_DEAL, R_DEALER, R_DISCARD, R_KITTY, R_PLAYS, R_WIDTH,
+                                       pimc_facts)
 from bower.kernels.euchre.strategy import (Q_LEAD_NEXT, Q_LEAD_TRUMP, Q_VOID, alone_decision, best_discard,
                                            card_weights, is_random, name_decision, order_decision)
 from bower.kernels.tables import SLOT_DECK
@@ -40,9 +49,9 @@ def plays_at_random(params) -> bool:
 
 
 def searches(params) -> str:
-    """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
-    "" when nothing: heuristic calls with PIMC cards (``pimc``, ``pimc-fast``) are a bot."""
-    return searched_parts(params, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER, Q_PIMC_SEES)
+    """What the strategy searches that a bot cannot (auction-weighted worlds, the true hands); "" when nothing:
+    heuristic or searched calls (``pimc_bid``) with PIMC cards (``pimc``, ``pimc-fast``, ``pimc-bid``) are a bot."""
+    return searched_parts(params, Q_PIMC, -1, Q_PIMC_INFER, Q_PIMC_SEES)
 
 
 class Player:
@@ -60,12 +69,18 @@ class Player:
         self.discard_up = bool(rules[E_DISCARD_UP] == 1)
         self.wt = np.zeros((params.shape[0], 4, 24), np.float64)
         card_weights(params, self.wt)
+        self.rules = rules
+        self.bid_search = self.worlds >= 1 and params[0, Q_PIMC_BID] >= 0.5  # ``hand.searches``
+        self.hand = None  # the hand the workspace and the searched calls belong to (``_begin``)
+        self.alone = {}  # seat -> its searched call's going alone (0, 1) this hand
 
     def step(self, st) -> int:
         """The action of the seat to act at ``st`` (a ``bower.sim.variants.euchre.game.State``)."""
         seat = st.current_player()
         ph = st.phase
         p, wt = self.params, self.wt
+        if self.bid_search:
+            self._begin(st)
         if ph == eg.PLAY:
             return self._card(st, seat)
         hand = np.int64(st.hands[seat])
@@ -74,18 +89,113 @@ class Player:
             if len(st.calls) < 4:
                 order, _ = order_decision(hand, np.int64(st.up), np.int64(position), wt, p, np.int64(seat),
                                           self.discard_up)
-                return eg.ORDER if order else eg.PASS
-            stuck = position == 4 and self.stick
-            call = int(name_decision(hand, np.int64(st.up // 6), np.int64(position), stuck, wt, p, np.int64(seat)))
-            return eg.PASS if call < 0 else eg.NAME + call
+                action = eg.ORDER if order else eg.PASS
+            else:
+                stuck = position == 4 and self.stick
+                call = int(name_decision(hand, np.int64(st.up // 6), np.int64(position), stuck, wt, p,
+                                         np.int64(seat)))
+                action = eg.PASS if call < 0 else eg.NAME + call
+            return self._searched_call(st, seat, action) if self.bid_search else action
         if ph == eg.DISCARD:  # the dealer's six cards, the up-card among them
             d, _ = best_discard(hand, np.int64(-1 if self.discard_up else st.up), np.int64(st.trump), wt,
                                 np.int64(seat), p[seat, Q_VOID])
-            return int(d)
+            return self._searched_discard(st, seat, int(d)) if self.bid_search else int(d)
+        if ph == eg.MAKER_ALONE and seat in self.alone:  # a searched call chose its going alone
+            return eg.ALONE if self.alone[seat] == 1 else eg.WITH_PARTNER
         if ph in (eg.MAKER_ALONE, eg.DEFEND):
-            go = alone_decision(hand, np.int64(st.trump), wt, p, np.int64(seat), ph == eg.DEFEND)
+            go = bool(alone_decision(hand, np.int64(st.trump), wt, p, np.int64(seat), ph == eg.DEFEND))
+            if ph == eg.DEFEND and self.bid_search:
+                go = self._searched_defence(st, seat, go)
             return eg.ALONE if go else eg.WITH_PARTNER
         raise ValueError(f"no decision of a seat at phase {ph}")
+
+    # ---------------------------------------------------------------- the searched auction (``pimc_bid``)
+
+    def new_hand(self) -> None:
+        """Forget the hand: the next decision starts a new one (``_begin``), whatever its cards."""
+        self.hand = None
+
+    def _begin(self, st) -> None:
+        """At the first decision this player sees of a hand: a fresh PIMC workspace (the kernels make one a hand,
+        before its auction) and no searched calls yet."""
+        key = (st.dealer, st.up, tuple(st.dealt))
+        if key != self.hand:
+            from bower.kernels import pimc
+
+            self.hand, self.alone, self.ws = key, {}, pimc.new_workspace()
+
+    def _searched_call(self, st, seat: int, action: int) -> int:
+        """``pimc_auction_force``'s call at this turn: the candidates (pass unless a stuck dealer; round one order
+        with and without going alone; round two each suit but the up-card's, with and without) valued by
+        ``_call_values`` on the seat's dealt hand, the best taken (ties: the strategy's call ``action``)."""
+        from bower.kernels.euchre.hand import _call_values
+
+        k = len(st.calls)
+        up = st.up
+        code = CALL_PASS if action == eg.PASS else (CALL_ORDER if action == eg.ORDER else CALL_SUIT + action - eg.NAME)
+        cand = []
+        if not (k == 7 and self.stick):
+            cand.append((CALL_PASS, -1))
+        if k < 4:
+            cand += [(CALL_ORDER, 0), (CALL_ORDER, 1)]
+        else:
+            for t in range(4):
+                if t != up // 6:
+                    cand += [(CALL_SUIT + t, 0), (CALL_SUIT + t, 1)]
+        arr = np.zeros((9, 2), np.int64)
+        arr[:len(cand)] = cand
+        vals = np.zeros(9)
+        dstate, dbuf = self.stream
+        _call_values(np.int64(seat), np.int64(k), np.int64(up), np.int64(st.dealt[seat]), arr, np.int64(len(cand)),
+                     np.int64(st.dealer), self.rules, self.params, self.wt, dstate, dbuf, self.ws, vals)
+        best = next(i for i, (c, _) in enumerate(cand) if c == code)
+        for i in range(len(cand)):
+            if vals[i] > vals[best]:
+                best = i
+        c, alone = cand[best]
+        if c == CALL_PASS:
+            return eg.PASS
+        self.alone[seat] = alone
+        return eg.ORDER if c == CALL_ORDER else eg.NAME + c - CALL_SUIT
+
+    def _public_record(self, st) -> np.ndarray:
+        """A record of what is public in the hand of ``st`` (dealer, up-card, the dealer's discard after an order,
+        as ``_searched`` writes it) for the kernels' facts."""
+        rec = self.rec
+        rec[R_DEALER] = st.dealer
+        rec[R_KITTY] = st.up
+        rec[R_DISCARD] = st.discard if st.round == 1 and st.discard >= 0 else -1
+        return rec
+
+    def _searched_discard(self, st, seat: int, mine: int) -> int:
+        """``pimc_discard``: the dealer's five dealt cards (six under ``discard_up``) valued after the order (the
+        maker's going alone as its searched call chose, else its strategy's), the best kept (ties: ``mine``)."""
+        from bower.kernels.euchre.hand import pimc_discard
+
+        rec = self._public_record(st)
+        rec[R_DISCARD] = mine
+        for s in range(4):
+            rec[R_DEAL + s] = st.dealt[s] if s == seat else 0
+        dstate, dbuf = self.stream
+        alone = self.alone.get(st.maker, -1)
+        return int(pimc_discard(np.int64(st.maker), np.int64(st.maker), np.int64(alone), np.int64(st.dealer),
+                                self.rules, self.params, self.wt, rec, dstate, dbuf, self.ws))
+
+    def _searched_defence(self, st, seat: int, go: bool) -> bool:
+        """``contract_searched``'s defender: defend alone when ``_defend_values`` values it higher, not when lower
+        (a tie: the strategy's ``go``); the other defender, when asked after this one, modelled by its strategy."""
+        from bower.kernels.euchre.hand import _defend_values
+
+        rec = self._public_record(st)
+        first = len(st.answers) == 0
+        second = st.defenders_in_turn()[1] if first else -1
+        hands = np.zeros(4, np.int64)
+        hands[seat] = st.hands[seat]
+        dstate, dbuf = self.stream
+        v0, v1, _ = _defend_values(np.int64(seat), np.int64(second), hands, np.int64(st.trump), np.int64(st.maker),
+                                   bool(st.maker_alone), np.int64(st.dealer), self.rules, self.params, self.wt, rec,
+                                   dstate, dbuf, self.ws)
+        return True if v1 > v0 else (False if v0 > v1 else go)
 
     def _card(self, st, seat: int) -> int:
         trump, maker = st.trump, st.maker
@@ -105,7 +215,8 @@ class Player:
         """The PIMC card (as the kernels' ``pick_card``): the facts from a record of what is public (dealer,
         up-card, who went alone, whether the dealer took the up-card, the plays), the worlds from the bot's
         stream, a fresh workspace each hand (as the kernels' hand)."""
-        self.ws = hand_workspace(st, self.ws)
+        if not self.bid_search:  # a searched auction made the hand's workspace at its first decision
+            self.ws = hand_workspace(st, self.ws)
         rec = self.rec
         rec[R_DEALER] = st.dealer
         rec[R_KITTY] = st.up

@@ -19,16 +19,26 @@ not carry the game's scores.
 
 ``pimc-cards`` (heuristic calls, PIMC cards) searches each card by the
 kernels' ``pimc.choose`` on ``pimc_facts`` of a record of what the seat
-knows (``_searched``); ``pimc`` and ``pimc-fast`` (a searched auction) are
-refused.
+knows (``_searched``). ``pimc`` and ``pimc-fast`` (``pimc_bid``: a searched
+auction) also search the swap, the calls and trump as the kernels'
+``pimc_auction`` does, by its ``_bid_values`` on the seat's own hand (and
+dead hand), the calls so far and the swap: at a seat's swap decision the
+best call keeping against swapping (ties: the strategy's choice), the call
+kept then made at its turn, or after a swap the best call on the ghost;
+at a later turn the best call (ties: the strategy's); the maker's trump the
+best suit (ties: the strategy's). The worlds come from the bot's stream, one
+PIMC workspace a hand from its first decision (the auction's, then the
+cards'); the worlds' other seats play the bot's own strategy, and the
+game's scores are taken as 0 (a hand's state does not carry them; the
+presets' decisions do not read them).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from bower.kernels.ghost.hand import (DECK, P_PIMC, P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES, R_DEAL, R_PLAYS, R_SWAP,
-                                      R_WIDTH, pimc_facts)
+from bower.kernels.ghost.hand import (DECK, P_PIMC, P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES, R_CALLS, R_DEAL, R_NCALLS,
+                                      R_PLAYS, R_SWAP, R_WIDTH, pimc_facts)
 from bower.kernels.ghost.strategy import (MOON, P_BID3, P_BID4, P_BID5, P_EQUITY, P_JUMP, P_LEAD_TRUMP, P_MOON,
                                           P_RANDOM, P_SHIFT_OPP, P_SHIFT_SELF, P_SWAP_BELOW, best_of_row, call_of,
                                           strategy_rows)
@@ -44,8 +54,9 @@ def plays_at_random(params) -> bool:
 
 def searches(params) -> str:
     """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
-    "" when nothing: heuristic calls with PIMC cards (``pimc-cards``) are a bot."""
-    return searched_parts(params, P_PIMC, P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES)
+    "" when nothing: heuristic or searched calls (``pimc_bid``) with PIMC cards (``pimc-cards``, ``pimc``,
+    ``pimc-fast``) are a bot."""
+    return searched_parts(params, P_PIMC, -1, P_PIMC_INFER, P_PIMC_SEES)
 
 
 def unsupported(params) -> str | None:
@@ -68,28 +79,148 @@ class Player:
         self.stream = stream
         self.rec = np.zeros(R_WIDTH, np.int64)
         self.ws = None
+        self.bid_search = self.worlds >= 1 and params[0, P_PIMC_BID] >= 0.5  # ``hand.uses_pimc_bid``
+        if self.bid_search:
+            from bower.sim.rules import encode
+
+            self.rules = encode(game.variant, game.rules)
+            self.seat_rows = np.arange(3, dtype=np.int64)
+            self.scores = np.zeros(3, np.int64)
+            self.target = np.int64(game.variant.target)
+        self.hand = None  # the hand the workspace and the kept calls belong to (``_begin``)
+        self.kept = {}  # seat -> the call its swap decision's search chose, keeping (kernel code)
 
     def step(self, st) -> int:
         """The action of the seat to act at ``st`` (a ``bower.sim.variants.ghost.game.State``)."""
         seat = st.current_player()
         ph = st.phase
         rows, r = self.rows, np.int64(seat)
+        if self.bid_search:
+            self._begin(st)
         if ph == gg.PLAY:
             return self._card(st, seat)
         hand = np.int64(st.hands[seat])
         suit, est = best_of_row(hand, rows, r)
         if ph == gg.SWAP_TURN:
-            return gg.SWAP if est < rows[seat, P_SWAP_BELOW] else gg.KEEP
+            swaps = est < rows[seat, P_SWAP_BELOW]
+            if self.bid_search:
+                swaps = self._searched_swap(st, seat, swaps, self._strategy_call(st, seat, est))
+            return gg.SWAP if swaps else gg.KEEP
         if ph == gg.AUCTION:
-            forced = st.dealer_stuck()
-            call = int(call_of(est, np.int64(st.standing), forced, rows[seat, P_MOON], rows[seat, P_BID5],
-                               rows[seat, P_BID4], rows[seat, P_BID3], rows[seat, P_JUMP]))
+            call = self._strategy_call(st, seat, est)
+            if self.bid_search:
+                call = self._searched_call(st, seat, call)
             if call == 0:
                 return gg.PASS
             return gg.MOON if call == MOON else gg.BID + call - 3
         if ph == gg.NAMING:
+            if self.bid_search:
+                return gg.TRUMP + self._searched_trump(st, seat, int(suit))
             return gg.TRUMP + int(suit)
         raise ValueError(f"no decision of a seat at phase {ph}")
+
+    def _strategy_call(self, st, seat: int, est) -> int:
+        """The strategy's call (0 pass, 3..5, ``MOON``) on the hand held now, against the standing bid."""
+        rows = self.rows
+        return int(call_of(est, np.int64(st.standing), st.dealer_stuck(), rows[seat, P_MOON], rows[seat, P_BID5],
+                           rows[seat, P_BID4], rows[seat, P_BID3], rows[seat, P_JUMP]))
+
+    # ---------------------------------------------------------------- the searched auction (``pimc_bid``)
+
+    def new_hand(self) -> None:
+        """Forget the hand: the next decision starts a new one (``_begin``), whatever its cards."""
+        self.hand = None
+
+    def _begin(self, st) -> None:
+        """At the first decision this player sees of a hand: a fresh PIMC workspace with the hand's context (the
+        kernels make one a hand, before its auction: ``pimc_context``) and no kept calls."""
+        key = (st.dealer, tuple(st.dealt), st.ghost)
+        if key != self.hand:
+            from bower.kernels import pimc
+            from bower.kernels.ghost.hand import pimc_context
+
+            self.hand, self.kept, self.ws = key, {}, pimc.new_workspace()
+            pimc_context(self.ws, self.scores, self.target, self.rules)
+
+    def _given(self, st) -> tuple[int, int]:
+        """The calls so far: (how many, packed as ``auction_core`` packs them), written into the record too."""
+        rec, packed = self.rec, 0
+        for i, (s, a) in enumerate(st.calls):
+            level = gg._LEVEL[a]
+            rec[R_CALLS + 2 * i], rec[R_CALLS + 2 * i + 1] = s, level
+            packed |= ((s << 3) | level) << (5 * i)
+        rec[R_NCALLS] = len(st.calls)
+        return len(st.calls), packed
+
+    def _values(self, st, seat, k, packed, own, known, f_swap, cand, n, trump_mode=False, bid=0) -> np.ndarray:
+        """``_bid_values`` of the candidates ``cand[:n]`` for ``seat`` (the true deal, read only by
+        ``pimc_sees_all``, not given)."""
+        from bower.kernels.ghost.hand import _bid_values
+
+        vals = np.zeros(8)
+        z = np.int64(0)
+        dstate, dbuf = self.stream
+        _bid_values(np.int64(seat), np.int64(k), np.int64(packed), np.int64(st.swapper), np.int64(own),
+                    np.int64(known), np.int64(f_swap), cand, np.int64(n), trump_mode, np.int64(bid), z, z, z, z,
+                    np.int64(st.dealer), self.rules, self.rows, self.seat_rows, self.scores, self.target, dstate, dbuf,
+                    self.rec, z, self.ws, vals)
+        return vals
+
+    def _candidates(self, st, seat, k, packed) -> tuple[np.ndarray, int]:
+        from bower.kernels.ghost.codes import G_STICK
+        from bower.kernels.ghost.hand import _turn_calls
+
+        cand = np.zeros(8, np.int64)
+        n = int(_turn_calls(np.int64(k), np.int64(packed), np.int64(seat), np.int64(st.dealer),
+                            self.rules[G_STICK], cand))
+        return cand, n
+
+    def _searched_swap(self, st, seat: int, swaps: bool, call: int) -> bool:
+        """``pimc_auction`` at a seat's swap decision: its best call keeping (ties: the strategy's call ``call``,
+        or the first when the strategy ``swaps``) against swapping; swapping when it is worth more (on a tie when
+        the strategy swaps). The call kept is remembered for the seat's call."""
+        k, packed = self._given(st)
+        cand, n = self._candidates(st, seat, k, packed)
+        mine = -1
+        for i in range(n):
+            if cand[i] == call:
+                mine = i
+        own = st.hands[seat]
+        vals = self._values(st, seat, k, packed, own, 0, 0, cand, n)
+        keep = _best(vals, n, -1 if swaps else mine)
+        one = np.full(1, -1, np.int64)
+        v1 = self._values(st, seat, k, packed, own, 0, 1, one, 1)
+        if v1[0] > vals[keep] or (v1[0] == vals[keep] and swaps):
+            return True
+        self.kept[seat] = int(cand[keep])
+        return False
+
+    def _searched_call(self, st, seat: int, call: int) -> int:
+        """``pimc_auction``'s call: the one kept at the swap decision; right after a swap the best call on the
+        ghost (ties: the first); otherwise the best call (ties: the strategy's ``call``)."""
+        if seat in self.kept:
+            return self.kept.pop(seat)
+        k, packed = self._given(st)
+        cand, n = self._candidates(st, seat, k, packed)
+        swapped = st.swapper == seat
+        if swapped and not st.called >> seat & 1:  # its first call, just after swapping
+            vals = self._values(st, seat, k, packed, st.hands[seat], st.dead, 1, cand, n)
+            return int(cand[_best(vals, n, -1)])
+        mine = -1
+        for i in range(n):
+            if cand[i] == call:
+                mine = i
+        vals = self._values(st, seat, k, packed, st.hands[seat], st.dead if swapped else 0, -1, cand, n)
+        return int(cand[_best(vals, n, mine)])
+
+    def _searched_trump(self, st, seat: int, suit: int) -> int:
+        """``pimc_auction``'s trump for the maker: the best of the four suits on worlds of the whole auction (ties:
+        the strategy's ``suit``)."""
+        k, packed = self._given(st)
+        cand = np.arange(4, dtype=np.int64)
+        vals = self._values(st, seat, k, packed, st.hands[seat], st.dead if st.swapper == seat else 0, -1, cand, 4,
+                            True, st.standing)
+        return int(cand[_best(vals, 4, suit)])
 
     def _card(self, st, seat: int) -> int:
         trump, maker = st.trump, st.maker
@@ -104,7 +235,8 @@ class Player:
         """The PIMC card (as the kernels' ``pimc_card``): the facts from a record of what the seat knows (the
         swapper, its own dead hand as the swapper, the plays), the worlds from the bot's stream, a fresh workspace
         each hand (as the kernels' hand)."""
-        self.ws = hand_workspace(st, self.ws)
+        if not self.bid_search:  # a searched auction made the hand's workspace at its first decision
+            self.ws = hand_workspace(st, self.ws)
         rec = self.rec
         rec[R_SWAP] = st.swapper
         if st.swapper >= 0:
@@ -112,3 +244,13 @@ class Player:
         n = write_plays(st, rec, R_PLAYS)
         return pimc_card(st.hands[seat], seat, pimc_facts(rec, np.int64(0), np.int64(seat)), st.trump, DECK, rec,
                          R_PLAYS, n, self.worlds, self.stream, self.ws)
+
+
+def _best(vals, n: int, incumbent: int) -> int:
+    """The kernels' ``_best``: the index of the highest of ``vals[:n]``; ties keep ``incumbent`` (if >= 0), else
+    the first."""
+    best = incumbent if incumbent >= 0 else 0
+    for i in range(n):
+        if vals[i] > vals[best]:
+            best = i
+    return best

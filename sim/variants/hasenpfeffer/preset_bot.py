@@ -15,17 +15,26 @@ calls, trump and the cards played: nothing else.
 
 ``pimc-fast`` and ``pimc-cards`` (heuristic calls, PIMC cards) search each
 card by the kernels' ``pimc.choose`` on ``pimc_facts`` of a record of what
-the seat knows (``_searched``); ``pimc`` (a searched auction) is refused.
+the seat knows (``_searched``). ``pimc`` (``pimc_bid``: a searched auction)
+also searches as the kernels' ``play_dealt`` does: each call, while a level
+is left above the standing bid, by ``pimc_auction``'s ``_call_values`` on
+the seat's dealt hand and the calls so far (each bid less
+``pimc_bid_cushion`` points a world; ties: the strategy's call), and the
+bidder's trump and discard together by ``pimc_widow`` (ties: the
+strategy's), its worlds from the bot's stream, one PIMC workspace a hand
+from its first decision; the worlds' other seats play the bot's own
+strategy.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from bower.kernels.hasenpfeffer.hand import (P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES, R_BIDDER, R_DISCARD, R_FORCED,
+from bower.kernels.hasenpfeffer.hand import (F_GIVEN, F_GIVEN_CALLS, MAX_CALLS, NO_FORCE, P_PIMC_BID, P_PIMC_INFER,
+                                             P_PIMC_SEES, R_BIDDER, R_CALLS, R_DEALER, R_DISCARD, R_FORCED, R_NCALLS,
                                              R_PLAYS, R_WIDTH, choose_widow, pimc_facts, target_level)
-from bower.kernels.hasenpfeffer.strategy import (DECK25, P_JUMP, P_LEAD_TRUMP, P_PIMC, P_SUPPORT, card_weights,
-                                                 is_random)
+from bower.kernels.hasenpfeffer.strategy import (BIG_PEPPER, DECK25, P_JUMP, P_LEAD_TRUMP, P_PIMC, P_PIMC_CUSHION,
+                                                 P_SUPPORT, card_weights, is_random)
 from bower.kernels.tables import SLOT_DECK
 from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
 from bower.sim.variants.hasenpfeffer import game as hg
@@ -38,8 +47,9 @@ def plays_at_random(params) -> bool:
 
 def searches(params) -> str:
     """What the strategy searches that a bot cannot (a searched auction, auction-weighted worlds, the true hands);
-    "" when nothing: heuristic calls with PIMC cards (``pimc-fast``, ``pimc-cards``) are a bot."""
-    return searched_parts(params, P_PIMC, P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES)
+    "" when nothing: heuristic or searched calls (``pimc_bid``) with PIMC cards (``pimc-fast``, ``pimc-cards``,
+    ``pimc``) are a bot."""
+    return searched_parts(params, P_PIMC, -1, P_PIMC_INFER, P_PIMC_SEES)
 
 
 class Player:
@@ -58,21 +68,37 @@ class Player:
         self.stream = stream
         self.rec = np.zeros(R_WIDTH, np.int64)
         self.ws = None
+        self.bid_search = self.worlds >= 1 and params[0, P_PIMC_BID] >= 0.5  # ``hand.searches``
+        if self.bid_search:
+            from bower.sim.rules import encode
+
+            self.rules = encode(game.variant, game.rules)
+            self.top = BIG_PEPPER if self.pepper else 6
+        self.hand = None  # the hand the workspace and the widow's choice belong to (``_begin``)
+        self.widow = None  # the searched (trump, discard) of the bidder this hand
 
     def step(self, st) -> int:
         """The action of the seat to act at ``st`` (a ``bower.sim.variants.hasenpfeffer.game.State``)."""
         seat = st.current_player()
         ph = st.phase
         p, wt = self.params, self.wt
+        if self.bid_search:
+            self._begin(st)
         if ph == hg.PLAY:
             return self._card(st, seat)
         if ph == hg.AUCTION:
             tl = int(target_level(np.int64(st.dealt[seat]), np.int64(seat), self.pepper, p, wt))
             high, bidder = st.high, st.bidder
             margin = p[seat, P_SUPPORT] if bidder >= 0 and bidder == (seat + 2) % 4 else 0.0
+            level = 0
             if tl >= high + 1 and tl >= (high + 1) + margin:  # a call must beat the standing bid
-                return hg.BID + (tl if p[seat, P_JUMP] >= 0.5 else high + 1) - 1
-            return hg.PASS
+                level = tl if p[seat, P_JUMP] >= 0.5 else high + 1
+            if self.bid_search and high < self.top:
+                level = self._searched_call(st, seat, level)
+            return hg.PASS if level == 0 else hg.BID + level - 1
+        if self.bid_search and ph in (hg.DISCARD, hg.NAME_TRUMP):
+            trump, discard = self._searched_widow(st, seat)
+            return discard if ph == hg.DISCARD else hg.TRUMP + trump
         if ph in (hg.DISCARD, hg.NAME_TRUMP):
             hand = st.hands[seat]
             if ph == hg.NAME_TRUMP and st.discard >= 0:
@@ -83,6 +109,84 @@ class Player:
                                              self.dead, self.dstate, self.dbuf)
             return int(discard) if ph == hg.DISCARD else hg.TRUMP + int(trump)
         raise ValueError(f"no decision of a seat at phase {ph}")
+
+    # ---------------------------------------------------------------- the searched auction (``pimc_bid``)
+
+    def new_hand(self) -> None:
+        """Forget the hand: the next decision starts a new one (``_begin``), whatever its cards."""
+        self.hand = None
+
+    def _begin(self, st) -> None:
+        """At the first decision this player sees of a hand: a fresh PIMC workspace (the kernels make one a hand,
+        before its auction) and no widow's choice yet."""
+        key = (st.dealer, tuple(st.dealt), st.widow)
+        if key != self.hand:
+            from bower.kernels import pimc
+
+            self.hand, self.widow, self.ws = key, None, pimc.new_workspace()
+
+    def _record_calls(self, st) -> np.ndarray:
+        """The calls so far as (seat, level) rows, also written into the record (``R_CALLS``) with the dealer."""
+        rec = self.rec
+        calls = np.zeros((MAX_CALLS, 2), np.int64)
+        for i, (s, level) in enumerate(st.calls):
+            calls[i] = s, level
+            rec[R_CALLS + 2 * i], rec[R_CALLS + 2 * i + 1] = s, level
+        rec[R_NCALLS] = len(st.calls)
+        rec[R_DEALER] = st.dealer
+        return calls
+
+    def _searched_call(self, st, seat: int, level: int) -> int:
+        """``pimc_auction``'s call: pass and each level above the standing bid valued by ``_call_values`` on the
+        seat's dealt hand (the true deal, read only by ``pimc_sees_all``, not given), each bid less the cushion,
+        the best made (ties: the strategy's ``level``)."""
+        from bower.kernels.hasenpfeffer.hand import _call_values
+
+        k = len(st.calls)
+        calls = self._record_calls(st)
+        force = NO_FORCE.copy()
+        for i, (_, lv) in enumerate(st.calls):
+            force[F_GIVEN_CALLS + i] = lv
+        force[F_GIVEN] = k
+        cand = np.zeros(8, np.int64)
+        levels = [0, *range(st.high + 1, self.top + 1)]
+        cand[:len(levels)] = levels
+        n = len(levels)
+        dealt = np.zeros(4, np.int64)
+        dealt[seat] = st.dealt[seat]
+        vals = np.zeros(8)
+        dstate, dbuf = self.stream
+        total = _call_values(np.int64(seat), np.int64(k), calls, force, cand, np.int64(n), dealt, np.int64(0),
+                             np.int64(st.dealer), self.rules, self.params, self.wt, dstate, dbuf, self.ws, vals)
+        cushion = self.params[seat, P_PIMC_CUSHION]
+        if cushion != 0.0:
+            for i in range(1, n):
+                vals[i] -= cushion * total
+        best = 0
+        for i in range(n):
+            if cand[i] == level:
+                best = i
+        for i in range(n):
+            if vals[i] > vals[best]:
+                best = i
+        return int(cand[best])
+
+    def _searched_widow(self, st, seat: int) -> tuple[int, int]:
+        """``pimc_widow``'s (trump, discard) for the bidder, searched once a hand at its first widow decision: its
+        six cards dealt and the widow it took up (a dead widow: unseen; any of its cards stands for it, as for
+        ``choose_widow``)."""
+        if self.widow is None:
+            from bower.kernels.hasenpfeffer.hand import pimc_widow
+
+            self._record_calls(st)
+            six = st.dealt[seat]
+            widow = (six & -six).bit_length() - 1 if self.dead else st.widow
+            dstate, dbuf = self.stream
+            trump, discard, _ = pimc_widow(np.int64(seat), np.int64(st.level), np.int64(six), np.int64(widow),
+                                           self.rec, np.zeros(4, np.int64), self.rules, self.params, self.wt, dstate,
+                                           dbuf, self.ws)
+            self.widow = (int(trump), int(discard))
+        return self.widow
 
     def _card(self, st, seat: int) -> int:
         trump, bidder = st.trump, st.bidder
@@ -97,7 +201,8 @@ class Player:
         """The PIMC card (as the kernels' ``pick_card``): the facts from a record of what the seat knows (the
         bidder, a forced bid, its own discard as the bidder, the plays), the worlds from the bot's stream, a fresh
         workspace each hand (as the kernels' hand)."""
-        self.ws = hand_workspace(st, self.ws)
+        if not self.bid_search:  # a searched auction made the hand's workspace at its first decision
+            self.ws = hand_workspace(st, self.ws)
         rec = self.rec
         rec[R_BIDDER] = st.bidder
         rec[R_FORCED] = 1 if st.forced else 0
