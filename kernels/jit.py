@@ -1,6 +1,7 @@
 """The one place that sets the Numba options every kernel uses."""
 
 import functools
+import inspect
 import sys
 import threading
 import warnings
@@ -117,10 +118,24 @@ class KernelDispatcher(CPUDispatcher):
     """
 
     def get_call_template(self, args, kws):
-        """Type a call from another kernel with the arguments' literal types made plain."""
+        """Type a call from another kernel with the arguments' literal types made plain, and a left-out argument
+        whose default is None typed ``none``, as a call from Python passes it (Numba types it ``omitted``, and a
+        kernel called both ways, ``f(x)`` and ``f(x, None)``, compiled twice: Euchre's and Hasenpfeffer's
+        ``play_dealt``, about 5 CPU s each)."""
         args = tuple(types.unliteral(a) for a in args)
         kws = {k: types.unliteral(v) for k, v in kws.items()}
+        for name, at in self._none_defaults().items():
+            if at >= len(args) and name not in kws:
+                kws[name] = types.none
         return super().get_call_template(args, kws)
+
+    def _none_defaults(self) -> dict:
+        """{name: position} of the parameters whose default is None, found once a kernel."""
+        found = self.__dict__.get("_none_params")
+        if found is None:
+            found = {p.name: i for i, p in enumerate(inspect.signature(self.py_func).parameters.values()) if p.default is None}
+            self._none_params = found
+        return found
 
     def compile(self, sig):
         """Numba's compile; a kernel given ``PARFOR_PASSES`` compiles without Numba's warning that no loop became

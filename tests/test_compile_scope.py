@@ -193,6 +193,55 @@ def test_a_kernel_inlined_at_many_sites_computes_as_python(tmp_path):
     assert json.loads(out.strip().splitlines()[-1]) == [one, other, twice(7), 0]  # 0: no IR copied
 
 
+_TOY_DEFAULTS = textwrap.dedent('''
+    from bower.kernels.jit import kernel
+
+    @kernel
+    def add(a, eq=None, k=2):
+        if eq is None:
+            return a[0] * k
+        return a[0] * k + eq[0]
+
+    @kernel
+    def left_out(a):
+        return add(a)
+
+    @kernel
+    def given_none(a):
+        return add(a, None)
+
+    @kernel
+    def by_name(a):
+        return add(a, eq=None, k=3)
+
+    @kernel
+    def given(a, e):
+        return add(a, e)
+''')
+
+
+def test_a_left_out_none_argument_compiles_as_a_given_none(tmp_path):
+    """``kernels.jit.KernelDispatcher``: a kernel called from kernels with its None-default argument left out
+    (``add(a)``) and given as None (``add(a, None)``) compiles once for both; an array compiles its own version, and a
+    left-out default that is not None stays as Numba types it. Each call computes what plain Python does."""
+    (tmp_path / "toydefaults.py").write_text(_TOY_DEFAULTS)
+    code = textwrap.dedent('''
+        import json
+        import numpy as np
+        import toydefaults as t
+        a, e = np.array([5], np.int64), np.array([7], np.int64)
+        got = [int(t.left_out(a)), int(t.given_none(a)), int(t.by_name(a)), int(t.given(a, e))]
+        print(json.dumps([got, sorted(str(s[1]) for s in t.add.signatures)]))
+    ''')
+    path = os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=path)
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True).stdout
+    got, eq_types = json.loads(out.strip().splitlines()[-1])
+    assert got == [10, 10, 15, 17]
+    # none (left out or given), and the array: two versions, where Numba alone compiled omitted(default=None) too
+    assert eq_types == ["array(int64, 1d, C)", "none", "none"], eq_types
+
+
 SPLIT = VARIANTS  # every variant's plain path is a chunk kernel of its own
 
 
