@@ -57,20 +57,6 @@ def dd_arg(playout):
     return np.zeros(1, np.int64) if int(playout) & PLAY_DD else None
 
 
-def search_dd_args(search, playout):
-    """The should-bid kernels' ``search`` and ``dd`` arguments together: both None when no seat searches
-    (``search`` None, from the variant's ``hand.search_arg``) and the play-out bits ``playout`` ask for no
-    double-dummy play-out, so no search code is compiled; else both arrays. Every question that searches, by a
-    seat's strategy or by the play-out, so runs one compiled kernel: the kernels check the strategy rows and the
-    play-out bits at run time, and the solver and PIMC specializations cost a variant's advice kernel a compile
-    each."""
-    dd = dd_arg(playout)
-    if search is None and dd is None:
-        return None, None
-    token = np.zeros(1, np.int64)
-    return (token if search is None else search), (token if dd is None else dd)
-
-
 NO_EQUITY = np.zeros((0, 0, 0, 0))  # ``eqt`` without ``--scores``: an empty table, the same type as a real one
 
 

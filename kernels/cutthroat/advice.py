@@ -167,7 +167,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
     dummy) and ``infer[ci, s, f]`` (Σw·feature f of seat s, ``N_FEATURES``).
     ``search`` None compiles no search code (no seat searches:
     ``hand.search_arg``), ``dd`` None no double-dummy play-out (``playout``
-    without ``PLAY_DD``: ``advice.search_dd_args``, which passes both or neither). ``eqt``: the asker's game equity
+    without ``PLAY_DD``: ``advice.dd_arg``). ``eqt``: the asker's game equity
     after each outcome (``advice.seat_equity``; empty without one: ``advice.eqt_arg``);
     its weighted sums ``eacc[ci, row, a, E_*]`` and products ``eq_xy[ci, row]``
     as the points'.

@@ -121,7 +121,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
     ``infer[ci, s, j]``, the weighted sums of seat ``s``'s inference features
     (``bower.kernels.euchre.model.deal_features``). ``search`` None compiles
     no search code (no seat searches: ``hand.search_arg``), ``dd`` None no
-    double-dummy play-out (``playout`` without ``PLAY_DD``: ``advice.search_dd_args``, which passes both or neither).
+    double-dummy play-out (``playout`` without ``PLAY_DD``: ``advice.dd_arg``).
     ``eqt``: the asker's game equity after each outcome (``advice.side_equity``;
     empty without one: ``advice.eqt_arg``); its weighted sums ``eacc[ci, row, a, E_*]``
     and products ``eq_xy[ci, row]`` as the points'.

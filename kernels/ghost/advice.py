@@ -184,7 +184,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
     ``model`` is ``bower.kernels.advice``'s model vector; ``params`` has a
     ``strategy_rows`` row per seat. ``search`` None compiles no search code
     (no seat searches: ``hand.search_arg``), ``dd`` None no double-dummy
-    play-out (``playout`` without ``PLAY_DD``: ``advice.search_dd_args``, which passes both or neither): only what
+    play-out (``playout`` without ``PLAY_DD``: ``advice.dd_arg``): only what
     the question uses is compiled. ``eqt``: the asker's game equity after each
     outcome (``advice.seat_equity``; empty without one: ``advice.eqt_arg``); its weighted
     sums ``eacc[ci, row, a, E_*]`` and products ``eq_xy[ci, row]`` as the points'.

@@ -163,7 +163,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     def kernel_chunks(states, dstates, targets, d, k, w, a, p, m, inf, e, ex):
         call_chunks("bower.kernels.cutthroat.advice:advice_chunks", states, dstates, targets, (
             DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(sit["mask"]), np.int64(sit["up"]), position - 1, rules_vec,
-            params, sit["passes"], act, mvec, np.int64(bits), *ka.search_dd_args(ck.search_arg(params), bits), eqt),
+            params, sit["passes"], act, mvec, np.int64(bits), ck.search_arg(params), ka.dd_arg(bits), eqt),
             (d, k, w, a, p, m, inf, e, ex))
 
     head = {

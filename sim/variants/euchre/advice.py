@@ -318,7 +318,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
             fe = np.zeros((nc, N_PLAYOUTS, n_act, ka.E_WIDTH))
             fx = np.zeros((nc, N_PLAYOUTS, n_act, n_act))
             call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets,
-                        (budget, *args, np.int64(bits | ka.PLAY_STRATEGY), *ka.search_dd_args(search, bits), eqt),
+                        (budget, *args, np.int64(bits | ka.PLAY_STRATEGY), search, ka.dd_arg(bits), eqt),
                         (d, k, w, fa, fp, fm, inf, fe, fx))
             for ai, wi in _A_OF_W:
                 a[:, :, ai] = fa[:, 0, :, wi].astype(np.int64)
@@ -364,7 +364,7 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
 
     def run_weighted(states, dstates, targets, d, k, w, a, p, m, inf, e, ex):
         call_chunks("bower.kernels.euchre.advice:advice_chunks", states, dstates, targets,
-                    (budget, *args, np.int64(bits), *ka.search_dd_args(search, bits), eqt), (d, k, w, a, p, m, inf, e, ex))
+                    (budget, *args, np.int64(bits), search, ka.dd_arg(bits), eqt), (d, k, w, a, p, m, inf, e, ex))
         _net_weighted(a, p, m, gross)
 
     sums = sample_weighted(run_weighted, n_act, SEATS, samples, cap, seed,

@@ -217,7 +217,7 @@ def advise(
         call_chunks("bower.kernels.ghost.advice:advice_chunks", states, dstates, targets, (
             DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), seat, rules_vec, rows,
             np.array(seat_scores, np.int64), TARGET, prefix, -1 if swap_given is None else swap_given - 1, act,
-            mvec, bits, *ka.search_dd_args(search, bits), eqt), (d, k, w, a, p, m, inf, e, ex))
+            mvec, bits, search, ka.dd_arg(bits), eqt), (d, k, w, a, p, m, inf, e, ex))
 
     exact = mdesc["kind"] == "exact"
     main_row = 0 if bits & ka.PLAY_STRATEGY else 1

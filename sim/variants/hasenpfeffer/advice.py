@@ -190,7 +190,7 @@ def advise(hand: str, position: int = 1, calls: str | None = None, bid: str | No
     def kernel_chunks(states, dstates, targets, d, k, w, a, p, m, inf, e, ex):
         call_chunks("bower.kernels.hasenpfeffer.advice:advice_chunks", states, dstates, targets, (
             DRAWS_PER_SAMPLE * CHUNK_SAMPLES, np.int64(mask), player, rules_vec, params, prefix, act, mvec,
-            np.int64(bits), *ka.search_dd_args(hk.search_arg(params), bits), eqt), (d, k, w, a, p, m, inf, e, ex))
+            np.int64(bits), hk.search_arg(params), ka.dd_arg(bits), eqt), (d, k, w, a, p, m, inf, e, ex))
 
     head = {
         "variant": "hasenpfeffer",
