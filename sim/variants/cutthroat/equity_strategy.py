@@ -81,7 +81,7 @@ def tables(rules: dict | None = None, target: int = 10, *, hands: int = EQUITY_H
 
 def flat(t: dict) -> np.ndarray:
     """The tables ``t`` (``tables``) as the float64 vector the games kernel carries (the layout of
-    ``kernels/cutthroat/strategy.py``'s ``E_*``)."""
+    ``kernels/equity.py``'s ``E_*``)."""
     return eb.flat(t, MIN_COUNT, "cube")
 
 

@@ -95,7 +95,7 @@ def tables(rules: dict | None = None, target: int = 32, *, hands: int = EQUITY_H
 
 def flat(t: dict) -> np.ndarray:
     """The tables ``t`` (``tables``) as the float64 vector the kernels carry after the bidder's row (the layout of
-    ``kernels/ghost/strategy.py``'s ``E_*``)."""
+    ``kernels/equity.py``'s ``E_*``)."""
     return eb.flat(t, MIN_COUNT, "cube")
 
 
