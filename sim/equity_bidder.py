@@ -32,11 +32,10 @@ from typing import Callable
 
 import numpy as np
 
+from bower.kernels.equity import FIELD_BITS, OFFSET  # a calibration code's fields (points from -64 to 63)
 from bower.kernels.jit import ChunkKernel
 from bower.sim.errors import UserError
 
-OFFSET = 64  # added to each outcome field of a calibration code (points from -64 to 63)
-FIELD_BITS = 7  # bits per outcome field
 FORMAT = 1  # the layout of a cached calibration; a change makes older entries misses
 EQUITY_RESAMPLES = 1  # the equity table's redraws: the bidder reads only the point table
 
@@ -114,6 +113,29 @@ def calibration(variant: str, measure: Callable, *, rules: dict | None, hands: i
     return table
 
 
+def calibrate(module, rules: dict | None, hands: int, seed: int, threads: int | None, cache: bool) -> dict:
+    """``calibration`` for a variant's ``equity_strategy`` ``module``, read from its names: ``VARIANT_NAME``,
+    ``CALIBRATE`` (its calibration kernel module, whose ``calibrate_chunks`` takes the strategy by seat, the bucket
+    width and the bucket count before ``cells, codes``, and whose ``PER_HAND`` counts a hand's entries), ``CHUNK``,
+    ``N_CELLS``, ``N_FIELDS``, ``BUCKET_WIDTH``, ``N_BUCKETS`` and, where the kernel reads the strategy otherwise
+    than as parameter rows, ``kernel_strategy(params)``."""
+    import importlib
+
+    kc = importlib.import_module(module.CALIBRATE)
+    to_kernel = getattr(module, "kernel_strategy", None)
+    width, buckets = module.BUCKET_WIDTH, module.N_BUCKETS
+
+    def measure(states, chunk, n_hands, rules_vec, params, cells, codes):
+        """The calibration kernel on the default strategy by seat."""
+        strat = params if to_kernel is None else to_kernel(params)
+        kc.calibrate_chunks(states, chunk, n_hands, rules_vec, strat, width, buckets, cells, codes)
+
+    return calibration(module.VARIANT_NAME, measure, rules=rules, hands=hands, seed=seed, threads=threads,
+                       cache=cache, chunk=module.CHUNK, per_hand=kc.PER_HAND, n_cells=module.N_CELLS,
+                       n_fields=module.N_FIELDS, layout={"bucket_width": width, "buckets": buckets},
+                       modules=(module.__name__, module.CALIBRATE))
+
+
 def equity_table(variant: str, rules: dict | None, target: int, hands: int, seed: int,
                  threads: int | None = None) -> dict:
     """The equity table (``bower.sim.equity.compute``: the default strategy, ``hands`` hands, the game's ``target``
@@ -126,7 +148,7 @@ def equity_table(variant: str, rules: dict | None, target: int, hands: int, seed
 
 
 def value3(t: dict, cell_index: int, seat: int, dealer: int, scores, target: int) -> float:
-    """Three players (Ghost Hand, Cutthroat): the plain-Python twin of the kernels' ``equity_value``: ``seat``'s
+    """Three players (Ghost Hand, Cutthroat): the plain-Python twin of ``kernels.equity.value3``: ``seat``'s
     chance to win the game after a hand whose outcome (points to ``seat``, to its left, to its right) is drawn from
     calibration cell ``cell_index`` of the tables ``t`` at ``scores`` (by seat), the deal passing from ``dealer`` to
     its left. A unique highest score at or past ``target`` wins; a tie at the top there is moved down to the
@@ -153,6 +175,61 @@ def value3(t: dict, cell_index: int, seat: int, dealer: int, scores, target: int
     return total
 
 
+def value2(t: dict, cell_index: int, side: int, dealer: int, scores, target: int) -> float:
+    """Two sides (Standard Euchre, Hasenpfeffer): the plain-Python twin of ``kernels.equity.value2``: ``side``'s
+    chance to win the game after a hand whose outcome (points to the caller's side, to the other side, and where
+    the outcomes have a third field 1 if the caller's side bid the hand) is drawn from calibration cell
+    ``cell_index`` of the tables ``t`` at side ``scores`` (side 0's first), the deal passing from ``dealer`` to its
+    left. A side alone at or past ``target`` wins; both there: the side that bid (side 0 without that field); a
+    score below the table's floor counts as the floor."""
+    cal, eq = t["calibration"], t["equity"]
+    table, floor = np.asarray(eq["equity"])[(dealer + 1) % 4], int(eq.get("floor") or 0)
+    outcomes = np.asarray(cal["outcomes"])
+    total = 0.0
+    for p, row in zip(np.asarray(cal["probs"])[cell_index], outcomes):
+        if p == 0.0:
+            continue
+        own, opp = int(row[0]), int(row[1])
+        y_own, y_opp = scores[side] + own, scores[1 - side] + opp
+        if y_own >= target or y_opp >= target:
+            if y_own >= target and y_opp >= target:
+                win = row[2] == 1 if len(row) > 2 else side == 0
+            else:
+                win = y_own >= target
+            total += p if win else 0.0
+            continue
+        y_own, y_opp = max(y_own, floor) - floor, max(y_opp, floor) - floor
+        total += p * table[y_own, y_opp] if side == 0 else p * (1.0 - table[y_opp, y_own])
+    return total
+
+
+def bucket(estimate: float, buckets: int, width: float) -> int:
+    """Plain-Python twin of ``kernels.equity.bucket_of``: the estimate's bucket (below 0: 0; the last takes every
+    estimate above)."""
+    return min(max(int(np.floor(estimate / width)), 0), buckets - 1)
+
+
+def best_level(t: dict, first: int, default: int, legal, target: int, min_count: int, value: Callable) -> int:
+    """Plain-Python twin of ``kernels.equity.best_level``: the index of the bidder's level, given the cell
+    ``first`` of its situation (level index 0), the thresholds' level index ``default``, the ``legal`` level
+    indices in order and ``value(cell)``, its chance to win the game after a hand drawn from a cell. ``default``
+    stands where the tables are for another ``target`` or its cell has fewer than ``min_count`` measured hands,
+    and wins ties; each other level needs strictly more."""
+    if int(t["equity"]["target"]) != target:
+        return default
+    counts = np.asarray(t["calibration"]["cell_counts"])
+    if counts[first + default] < min_count:
+        return default
+    best, best_v = default, value(first + default)
+    for li in legal:
+        if li == default or counts[first + li] < min_count:
+            continue
+        v = value(first + li)
+        if v > best_v:
+            best, best_v = li, v
+    return best
+
+
 def tables(module, rules: dict | None, target: int, hands: int, calibration_hands: int, seed: int,
            threads: int | None) -> dict:
     """Both tables of a variant's bidder (``module``: its ``equity_strategy``, with ``VARIANT_NAME`` and
@@ -164,20 +241,21 @@ def tables(module, rules: dict | None, target: int, hands: int, calibration_hand
             "equity": equity_table(module.VARIANT_NAME, rules, target, hands, seed, threads)}
 
 
-def flat(t: dict, ks, min_count: int, table: str) -> np.ndarray:
-    """The tables ``t`` (``tables``) as the float64 vector a variant's kernels carry (``ks``: its strategy kernel
-    module, whose ``E_*`` name the header's cells): the header (target, the floor where the layout has one, the
-    buckets, K outcomes, ``min_count``, the bucket width, the side of the equity ``table``: ``"equity"`` by side
-    and dealer, ``"cube"`` for three players), the outcomes, each cell's count, each cell's probabilities and the
-    equity table."""
+def flat(t: dict, min_count: int, table: str, low: float = 0.0) -> np.ndarray:
+    """The tables ``t`` (``tables``) as the float64 vector the kernels carry (the layout of ``kernels/equity.py``'s
+    ``E_*``): the header (target, the equity table's floor, the buckets, K outcomes, ``min_count``, the bucket
+    width, the side of the equity ``table``: ``"equity"`` by side and dealer, ``"cube"`` for three players, and
+    ``low``, the lowest score the bidder trusts the table at where the variant reads it), the outcomes, each cell's
+    count, each cell's probabilities and the equity table."""
+    from bower.kernels import equity as ke
+
     cal, eq = t["calibration"], t["equity"]
     values = np.asarray(eq[table], np.float64)
     outcomes = np.asarray(cal["outcomes"], np.float64)
-    head = np.zeros(ks.E_HEADER)
-    head[ks.E_TARGET], head[ks.E_BUCKETS], head[ks.E_K] = eq["target"], cal["buckets"], len(outcomes)
-    head[ks.E_MIN], head[ks.E_WIDTH], head[ks.E_SIDE] = min_count, cal["bucket_width"], values.shape[-1]
-    if hasattr(ks, "E_FLOOR"):
-        head[ks.E_FLOOR] = eq["floor"]
+    head = np.zeros(ke.E_HEADER)
+    head[ke.E_TARGET], head[ke.E_BUCKETS], head[ke.E_K] = eq["target"], cal["buckets"], len(outcomes)
+    head[ke.E_MIN], head[ke.E_WIDTH], head[ke.E_SIDE] = min_count, cal["bucket_width"], values.shape[-1]
+    head[ke.E_FLOOR], head[ke.E_LOW] = eq.get("floor") or 0, low
     return np.concatenate([head, outcomes.ravel(), np.asarray(cal["cell_counts"], np.float64),
                            np.asarray(cal["probs"], np.float64).ravel(), values.ravel()])
 

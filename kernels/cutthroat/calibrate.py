@@ -39,22 +39,20 @@ from bower.kernels.cutthroat.hand import (
     R_WIDTH,
     play_dealt_once,
 )
-from bower.kernels.cutthroat.strategy import N_LEVELS, Q_VOID, accept_estimate, card_weights, equity_cell
+from bower.kernels.cutthroat.strategy import (
+    N_LEVELS,
+    Q_VOID,
+    accept_estimate,
+    card_weights,
+    equity_cell,
+    equity_levels,
+)
 from bower.kernels.deal import deal_packets
+from bower.kernels.equity import cell_block, outcome3
 from bower.kernels.estimate import best_suit
-from bower.kernels.jit import chunk_kernel, kernel
+from bower.kernels.jit import chunk_kernel
 
 PER_HAND = 2 * N_SEATS * N_LEVELS  # output entries of one hand: by round, position, then level
-OFFSET = 64
-
-
-@kernel(inline="always")
-def outcome_code(rec, seat):
-    """The points of a played hand relative to ``seat`` (its own, its left's, its right's) packed in one number."""
-    own = rec[R_POINTS + seat] + OFFSET
-    left = rec[R_POINTS + (seat + 1) % 3] + OFFSET
-    right = rec[R_POINTS + (seat + 2) % 3] + OFFSET
-    return (own << 14) | (left << 7) | right
 
 
 @chunk_kernel
@@ -83,10 +81,8 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
             allowed = 15 if rules[C_TURNED_DOWN_OK] == 1 else 15 & ~(1 << u)
             for at in range(2 * N_SEATS):
                 out = h * PER_HAND + at * N_LEVELS
-                for li in range(N_LEVELS):
-                    cells[out + li] = -1
-                    codes[out + li] = 0
                 if at >= rec[R_NCALLS]:
+                    cell_block(cells, codes, out, N_LEVELS, 0, 0)
                     continue  # trump was made before this turn
                 rnd = at // N_SEATS
                 p = at % N_SEATS + 1
@@ -98,19 +94,20 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
                 else:
                     s, est = best_suit(held, allowed, wt, seat, params[seat, Q_VOID])
                     call = CALL_SUIT + s
-                cell = equity_cell(rnd, p, est, width, n_buckets)
+                # the stuck dealer names a suit; no going alone under maker_alone = disabled
+                legal = equity_levels(not (rnd == 1 and p == 3 and rules[C_STICK] == 1), alone_ok)
+                cell_block(cells, codes, out, N_LEVELS, equity_cell(rnd, p, est, width, n_buckets), legal)
                 mine = rec[R_CALLS + 2 * at + 1]
                 own = 0 if mine == CALL_PASS else (2 if (rec[R_ALONE] >> seat) & 1 else 1)
                 for li in range(N_LEVELS):
-                    if (li == 0 and rnd == 1 and p == 3 and rules[C_STICK] == 1) or (li == 2 and not alone_ok):
-                        continue  # the stuck dealer names a suit; no going alone under maker_alone = disabled
-                    cells[out + li] = cell + li
+                    if not (legal >> li) & 1:
+                        continue
                     if li == own:
-                        codes[out + li] = outcome_code(rec, seat)
+                        codes[out + li] = outcome3(rec, R_POINTS, seat)
                         continue
                     force[F_SEAT], force[F_AT] = seat, at
                     force[F_CALL], force[F_ALONE] = (CALL_PASS, -1) if li == 0 else (call, li - 1)
                     play_dealt_once(dealt, kitty, dealer, rules, params, wt, order, force, dstate, dbuf, hands, tricks,
                                     points, pw, pm, alt, None)
-                    codes[out + li] = outcome_code(alt, seat)
+                    codes[out + li] = outcome3(alt, R_POINTS, seat)
                 copy_into(force, NO_FORCE)

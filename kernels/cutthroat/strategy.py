@@ -10,6 +10,7 @@ is a sum over the hand's five cards plus the void term.
 import numpy as np
 
 from bower.kernels.bits import lowest, popcount
+from bower.kernels.equity import E_BUCKETS, E_WIDTH, best_level, bucket_of, value3
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.play import nth_card
 from bower.kernels.jit import kernel
@@ -308,87 +309,42 @@ def estimates(hands, trumps, params):
 # calls by its thresholds. The vector: a header (``E_*``), the outcomes (K rows of the points to the caller, the
 # seat on its left and the seat on its right), each cell's count of measured hands, each cell's outcome
 # probabilities (cells x K) and the equity cube of ``bower.sim.equity`` (3 x S x S x S, relative to the dealer,
-# S = target - floor + 1). A cell is (round 0/1, position 1..3, estimate bucket, level pass/call/alone).
-E_TARGET, E_FLOOR, E_BUCKETS, E_K, E_MIN, E_WIDTH, E_SIDE = range(7)
-E_HEADER = 8
+# S = target - floor + 1): the layout of ``kernels.equity``, whose kernels read and weigh it. A cell is (round 0/1,
+# position 1..3, estimate bucket, level pass/call/alone).
 N_LEVELS = 3  # pass, call (accept or name), call and go alone
+PER_BUCKET = 2 * 3 * N_LEVELS  # cells of one estimate bucket
 
 
 @kernel(inline="always")
 def equity_cell(rnd, position, est, width, n_buckets):
     """The first cell (level pass) of (round 0/1, position 1..3, the bucket of the estimate ``est``)."""
-    bucket = min(max(np.int64(np.floor(est / width)), 0), n_buckets - 1)
-    return ((rnd * 3 + position - 1) * n_buckets + bucket) * N_LEVELS
+    return ((rnd * 3 + position - 1) * n_buckets + bucket_of(est, width, n_buckets)) * N_LEVELS
+
+
+@kernel
+def equity_levels(pass_legal, alone_legal):
+    """The legal levels as bits (pass 1, call 2, call alone 4): pass unless ``pass_legal`` is False (the stuck
+    dealer), going alone unless ``alone_legal`` is False (``maker_alone = disabled``)."""
+    return (1 if pass_legal else 0) | 2 | (4 if alone_legal else 0)
 
 
 @kernel(_nrt=False)
 def equity_value(eq, cell, seat, dealer, s0, s1, s2, target):
-    """``seat``'s chance to win the game if the hand's outcome is drawn from ``cell``: the sum over the outcomes
-    of their probability times the equity at the scores they lead to, the deal passed to the left. A unique
-    highest score at or past ``target`` wins; a tie at the top there is moved down to the target (the table's tie
-    rows); a score below the floor counts as the floor (as Ghost Hand's ``equity_value``)."""
-    floor = np.int64(eq[E_FLOOR])
-    k_n = np.int64(eq[E_K])
-    side = np.int64(eq[E_SIDE])
-    n_cells = 2 * 3 * np.int64(eq[E_BUCKETS]) * N_LEVELS
-    o = E_HEADER
-    pr = o + 3 * k_n + n_cells + cell * k_n
-    cube = o + 3 * k_n + n_cells + n_cells * k_n
-    nd = (dealer + 1) % 3
-    j = (seat - nd) % 3
-    v = 0.0
-    for k in range(k_n):
-        p = eq[pr + k]
-        if p == 0.0:
-            continue
-        own = np.int64(eq[o + 3 * k])
-        left = np.int64(eq[o + 3 * k + 1])
-        right = np.int64(eq[o + 3 * k + 2])
-        y0 = s0 + (own if seat == 0 else (left if seat == 2 else right))
-        y1 = s1 + (own if seat == 1 else (left if seat == 0 else right))
-        y2 = s2 + (own if seat == 2 else (left if seat == 1 else right))
-        top = max(y0, max(y1, y2))
-        if top >= target:
-            if (y0 == top) + (y1 == top) + (y2 == top) == 1:
-                mine = y0 if seat == 0 else (y1 if seat == 1 else y2)
-                v += p if mine == top else 0.0
-                continue
-            y0, y1, y2 = y0 + target - top, y1 + target - top, y2 + target - top
-        y0, y1, y2 = max(y0, floor), max(y1, floor), max(y2, floor)
-        x0 = y0 if nd == 0 else (y1 if nd == 1 else y2)
-        x1 = y1 if nd == 0 else (y2 if nd == 1 else y0)
-        x2 = y2 if nd == 0 else (y0 if nd == 1 else y1)
-        v += p * eq[cube + ((j * side + x0 - floor) * side + x1 - floor) * side + x2 - floor]
-    return v
+    """``seat``'s chance to win the game if the hand's outcome is drawn from ``cell`` (``kernels.equity.value3``)."""
+    return value3(eq, 0, PER_BUCKET, cell, seat, dealer, s0, s1, s2, target)
 
 
 @kernel(_nrt=False)
 def equity_level(eq, rnd, position, seat, dealer, scores, target, est, default, pass_legal, alone_legal):
     """The level (0 pass, 1 call, 2 call alone) of an equity bidder at ``seat`` (``position`` 1..3, round ``rnd``
-    0/1, estimate ``est``) whose chance to win the game (``equity_value``) is highest at the scores ``scores`` (by
-    seat). ``default``, the thresholds' level, stands where its cell or the tables are missing (another target,
-    fewer measured hands than the minimum) and wins ties; the others are tried in the order pass, call, alone,
-    each needing strictly more. ``pass_legal`` False: the stuck dealer; ``alone_legal`` False: ``maker_alone =
+    0/1, estimate ``est``) whose chance to win the game is highest at the scores ``scores`` (by seat)
+    (``kernels.equity.best_level``). ``default``, the thresholds' level, stands where its cell or the tables are
+    missing and wins ties. ``pass_legal`` False: the stuck dealer; ``alone_legal`` False: ``maker_alone =
     disabled``."""
-    if np.int64(eq[E_TARGET]) != target:
-        return default
     cell = equity_cell(rnd, position, est, eq[E_WIDTH], np.int64(eq[E_BUCKETS]))
-    counts = E_HEADER + 3 * np.int64(eq[E_K])
-    need = eq[E_MIN]
-    if eq[counts + cell + default] < need:
-        return default
-    s0, s1, s2 = scores[0], scores[1], scores[2]
-    best = default
-    best_v = equity_value(eq, cell + default, seat, dealer, s0, s1, s2, target)
-    for li in range(N_LEVELS):
-        if li == default or (li == 0 and not pass_legal) or (li == 2 and not alone_legal):
-            continue
-        if eq[counts + cell + li] < need:
-            continue
-        v = equity_value(eq, cell + li, seat, dealer, s0, s1, s2, target)
-        if v > best_v:
-            best, best_v = li, v
-    return best
+    legal = equity_levels(pass_legal, alone_legal)
+    return best_level(eq, 0, PER_BUCKET, 3, True, cell, default, legal, seat, dealer, scores[0], scores[1], scores[2],
+                      target)
 
 
 @kernel(inline="always")

@@ -18,6 +18,7 @@ and 0..).
 import numpy as np
 
 from bower.kernels.arrays import copy_into
+from bower.kernels.equity import FIELD_BITS, OFFSET, cell_block
 from bower.kernels.estimate import best_suit
 from bower.kernels.euchre.codes import E_DISCARD_UP, E_STICK
 from bower.kernels.euchre.drivers import _scratch
@@ -40,17 +41,16 @@ from bower.kernels.euchre.hand import (
     deal_hand,
     play_dealt,
 )
-from bower.kernels.euchre.strategy import N_LEVELS, Q_VOID, card_weights, equity_cell, order_estimate
+from bower.kernels.euchre.strategy import N_LEVELS, Q_VOID, card_weights, equity_cell, equity_levels, order_estimate
 from bower.kernels.jit import chunk_kernel, kernel
 
 PER_HAND = 2 * N_SEATS * N_LEVELS  # output entries of one hand: by round, position, then level
-OFFSET = 64
 
 
 @kernel(inline="always")
 def outcome_code(rec, side):
-    """The points of a played hand to ``side`` and to the other side, packed in one number."""
-    return ((rec[R_POINTS + side] + OFFSET) << 7) | (rec[R_POINTS + 1 - side] + OFFSET)
+    """The points of a played hand to ``side`` and to the other side, packed in one number (two fields)."""
+    return ((rec[R_POINTS + side] + OFFSET) << FIELD_BITS) | (rec[R_POINTS + 1 - side] + OFFSET)
 
 
 @chunk_kernel
@@ -76,10 +76,8 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
             u = up // 6
             for at in range(2 * N_SEATS):
                 out = h * PER_HAND + at * N_LEVELS
-                for li in range(N_LEVELS):
-                    cells[out + li] = -1
-                    codes[out + li] = 0
                 if at >= rec[R_NCALLS]:
+                    cell_block(cells, codes, out, N_LEVELS, 0, 0)
                     continue  # trump was made before this turn
                 rnd = at // N_SEATS
                 p = at % N_SEATS + 1
@@ -91,13 +89,13 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
                 else:
                     s, est = best_suit(held, 15 & ~(1 << u), wt, seat, params[seat, Q_VOID])
                     call = CALL_SUIT + s
-                cell = equity_cell(rnd, p, est, width, n_buckets)
+                legal = equity_levels(not (rnd == 1 and p == 4 and stick))  # the stuck dealer names a suit
+                cell_block(cells, codes, out, N_LEVELS, equity_cell(rnd, p, est, width, n_buckets), legal)
                 mine = rec[R_CALLS + 2 * at + 1]
                 own = 0 if mine == CALL_PASS else (2 if (rec[R_ALONE] >> seat) & 1 else 1)
                 for li in range(N_LEVELS):
-                    if li == 0 and rnd == 1 and p == 4 and stick:
-                        continue  # the stuck dealer names a suit
-                    cells[out + li] = cell + li
+                    if not (legal >> li) & 1:
+                        continue
                     if li == own:
                         codes[out + li] = outcome_code(rec, seat & 1)
                         continue

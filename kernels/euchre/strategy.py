@@ -12,6 +12,7 @@ import numpy as np
 
 from bower.kernels.bits import lowest, popcount
 from bower.kernels.estimate import best_suit, estimate
+from bower.kernels.equity import E_BUCKETS, E_WIDTH, best_level, bucket_of, value2
 from bower.kernels.euchre.codes import PARAM_NAMES
 from bower.kernels.jit import kernel
 from bower.kernels.tables import EFF_SUIT, SUIT_MASK, TRUMP_RANK
@@ -169,73 +170,42 @@ def discard_of(hand, up, params):
 # should-bid) it calls by its thresholds. The vector: a header (``E_*``), the outcomes (K rows of the points to
 # the caller's side and to the other side), each cell's count of measured hands, each cell's outcome
 # probabilities (cells x K) and the equity table of ``bower.sim.equity`` (4 dealers x S x S, side 0's chance,
-# side 0's score first, S = target). A cell is (round 0/1, position 1..4, estimate bucket, level
-# pass/call/alone).
-E_TARGET, E_BUCKETS, E_K, E_MIN, E_WIDTH, E_SIDE = range(6)
-E_HEADER = 8
+# side 0's score first, S = target): the layout of ``kernels.equity``, whose kernels read and weigh it. A cell is
+# (round 0/1, position 1..4, estimate bucket, level pass/call/alone).
 N_LEVELS = 3  # pass, call (order or name), call and go alone
+PER_BUCKET = 2 * 4 * N_LEVELS  # cells of one estimate bucket
 
 
 @kernel(inline="always")
 def equity_cell(rnd, position, est, width, n_buckets):
     """The first cell (level pass) of (round 0/1, position 1..4, the bucket of the estimate ``est``)."""
-    bucket = min(max(np.int64(np.floor(est / width)), 0), n_buckets - 1)
-    return ((rnd * 4 + position - 1) * n_buckets + bucket) * N_LEVELS
+    return ((rnd * 4 + position - 1) * n_buckets + bucket_of(est, width, n_buckets)) * N_LEVELS
+
+
+@kernel
+def equity_levels(pass_legal):
+    """The legal levels as bits (pass 1, call 2, call alone 4): pass unless ``pass_legal`` is False (the stuck
+    dealer)."""
+    return (1 if pass_legal else 0) | 6
 
 
 @kernel(_nrt=False)
 def equity_value(eq, cell, side, dealer, s0, s1, target):
     """``side``'s chance to win the game if the hand's outcome is drawn from ``cell``, at side scores ``s0``,
-    ``s1``: the sum over the outcomes of their probability times the equity at the scores they lead to, the deal
-    passed to the left. A side at or past ``target`` wins (only one side scores on a hand)."""
-    k_n = np.int64(eq[E_K])
-    side_n = np.int64(eq[E_SIDE])
-    n_cells = 2 * 4 * np.int64(eq[E_BUCKETS]) * N_LEVELS
-    o = E_HEADER
-    pr = o + 2 * k_n + n_cells + cell * k_n
-    table = o + 2 * k_n + n_cells + n_cells * k_n + ((dealer + 1) & 3) * side_n * side_n
-    v = 0.0
-    for k in range(k_n):
-        p = eq[pr + k]
-        if p == 0.0:
-            continue
-        own = np.int64(eq[o + 2 * k])
-        opp = np.int64(eq[o + 2 * k + 1])
-        y0 = s0 + (own if side == 0 else opp)
-        y1 = s1 + (opp if side == 0 else own)
-        if y0 >= target or y1 >= target:
-            v += p if (y0 >= target) == (side == 0) else 0.0
-            continue
-        e = eq[table + y0 * side_n + y1]
-        v += p * (e if side == 0 else 1.0 - e)
-    return v
+    ``s1`` (``kernels.equity.value2``; a side at or past ``target`` wins: only one side scores on a hand)."""
+    return value2(eq, 0, PER_BUCKET, 2, cell, side, dealer, s0, s1, target)
 
 
 @kernel(_nrt=False)
 def equity_level(eq, rnd, position, seat, dealer, scores, target, est, default, pass_legal):
     """The level (0 pass, 1 call, 2 call alone) of an equity bidder at ``seat`` (``position`` 1..4, round
-    ``rnd`` 0/1, estimate ``est``) whose side's chance to win the game (``equity_value``) is highest at the side
-    scores ``scores``. ``default``, the thresholds' level, stands where its cell or the tables are missing
-    (another target, fewer measured hands than the minimum) and wins ties; the others are tried in the order
-    pass, call, alone, each needing strictly more. ``pass_legal`` False: the stuck dealer."""
-    if np.int64(eq[E_TARGET]) != target:
-        return default
+    ``rnd`` 0/1, estimate ``est``) whose side's chance to win the game is highest at the side scores ``scores``
+    (``kernels.equity.best_level``). ``default``, the thresholds' level, stands where its cell or the tables are
+    missing and wins ties. ``pass_legal`` False: the stuck dealer."""
     cell = equity_cell(rnd, position, est, eq[E_WIDTH], np.int64(eq[E_BUCKETS]))
-    counts = E_HEADER + 2 * np.int64(eq[E_K])
-    need = eq[E_MIN]
-    if eq[counts + cell + default] < need:
-        return default
-    side = seat & 1
-    s0, s1 = scores[0], scores[1]
-    best = default
-    best_v = equity_value(eq, cell + default, side, dealer, s0, s1, target)
-    for li in range(N_LEVELS):
-        if li == default or (li == 0 and not pass_legal) or eq[counts + cell + li] < need:
-            continue
-        v = equity_value(eq, cell + li, side, dealer, s0, s1, target)
-        if v > best_v:
-            best, best_v = li, v
-    return best
+    legal = equity_levels(pass_legal)
+    return best_level(eq, 0, PER_BUCKET, 2, False, cell, default, legal, seat & 1, dealer, scores[0], scores[1], 0,
+                      target)
 
 
 @kernel(inline="always")

@@ -15,6 +15,7 @@ bits 14.., 7.. and 0..).
 
 import numpy as np
 
+from bower.kernels.equity import bucket_of, cell_block, first_call, outcome3
 from bower.kernels.ghost.codes import G_STICK
 from bower.kernels.ghost.hand import (
     MAX_CALLS,
@@ -28,20 +29,10 @@ from bower.kernels.ghost.hand import (
     deal_hand,
     play_dealt_once,
 )
-from bower.kernels.ghost.strategy import MOON, N_LEVELS, best_of_row, equity_cell
-from bower.kernels.jit import chunk_kernel, kernel
+from bower.kernels.ghost.strategy import N_LEVELS, best_of_row, equity_cell, legal_levels
+from bower.kernels.jit import chunk_kernel
 
 PER_HAND = N_SEATS * N_LEVELS  # output cells of one hand: by position, then level
-OFFSET = 64
-
-
-@kernel(inline="always")
-def outcome_code(rec, seat):
-    """The points of a played hand relative to ``seat`` (its own, its left's, its right's) packed in one number."""
-    own = rec[R_POINTS + seat] + OFFSET
-    left = rec[R_POINTS + (seat + 1) % 3] + OFFSET
-    right = rec[R_POINTS + (seat + 2) % 3] + OFFSET
-    return (own << 14) | (left << 7) | right
 
 
 @chunk_kernel
@@ -72,36 +63,26 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, rows, width, n_
             play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, rows, scores, np.int64(32), force, rec, None)
             for pos in range(N_SEATS):
                 out = h * PER_HAND + pos * N_LEVELS
-                for li in range(N_LEVELS):
-                    cells[out + li] = -1
-                    codes[out + li] = 0
                 seat = (dealer + 1 + pos) % 3
-                standing = np.int64(0)
-                mine = np.int64(-1)
-                for i in range(min(rec[R_NCALLS], MAX_CALLS)):
-                    if rec[R_CALLS + 2 * i] == seat:
-                        mine = rec[R_CALLS + 2 * i + 1]
-                        break
-                    c = rec[R_CALLS + 2 * i + 1]
-                    standing = c if c != 0 else standing
-                if mine < 0:
+                at, standing = first_call(rec, R_CALLS, min(rec[R_NCALLS], MAX_CALLS), seat)
+                if at < 0:
+                    cell_block(cells, codes, out, N_LEVELS, 0, 0)
                     continue  # a moon ended the auction before this seat's turn
+                mine = rec[R_CALLS + 2 * at + 1]
                 held = rec[R_DEAL + 3] if rec[R_SWAP] == seat else rec[R_DEAL + seat]
                 est = best_of_row(held, rows, seat)[1]
-                bucket = min(max(np.int64(np.floor(est / width)), 0), n_buckets - 1)
-                cell = equity_cell(pos, standing, bucket, n_buckets)
-                forced = stick and pos == 2 and standing == 0
+                legal = legal_levels(standing, stick and pos == 2 and standing == 0)
+                cell_block(cells, codes, out, N_LEVELS, equity_cell(pos, standing, bucket_of(est, width, n_buckets),
+                                                                    n_buckets), legal)
                 for li in range(N_LEVELS):
                     call = 0 if li == 0 else li + 2
-                    legal = (not forced) if call == 0 else (call == MOON or call > standing)
-                    if not legal:
+                    if not (legal >> li) & 1:
                         continue
-                    cells[out + li] = cell + li
                     if call == mine:
-                        codes[out + li] = outcome_code(rec, seat)
+                        codes[out + li] = outcome3(rec, R_POINTS, seat)
                         continue
                     force[0], force[1], force[2], force[3], force[4] = seat, -1, -1, call, -1
                     play_dealt_once(dealt, dstate, dbuf, work, dealer, rules, rows, scores, np.int64(32), force, alt,
                                     None)
-                    codes[out + li] = outcome_code(alt, seat)
+                    codes[out + li] = outcome3(alt, R_POINTS, seat)
                 force[0], force[3] = -1, -1

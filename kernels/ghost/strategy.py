@@ -20,6 +20,7 @@ import numpy as np
 
 from bower.kernels.bits import popcount
 from bower.kernels.deal import draw_bounded
+from bower.kernels.equity import E_BUCKETS, E_WIDTH, best_level, bucket_of, value3
 from bower.kernels.jit import kernel
 from bower.kernels.tables import (
     SUIT_MASK,
@@ -325,13 +326,13 @@ def random_call_rng(standing, forced, rng):
 # a row without them (independent hands, should-bid) calls by its thresholds. The vector, from ``ROW_WIDTH``:
 # a header (``E_*``), the outcomes (K rows of the points to the caller, the seat on its left, the seat on its
 # right), each cell's count of measured hands, each cell's outcome probabilities (cells x K) and the equity
-# cube of ``bower.sim.equity`` (3 x S x S x S, relative to the dealer, S = target - floor + 1). A cell is
-# (position 0..2, standing bid 0/3/4/5, estimate bucket, level pass/3/4/5/moon).
+# cube of ``bower.sim.equity`` (3 x S x S x S, relative to the dealer, S = target - floor + 1): the layout of
+# ``kernels.equity``, whose kernels read and weigh it. A cell is (position 0..2, standing bid 0/3/4/5, estimate
+# bucket, level pass/3/4/5/moon).
 P_EQUITY = param_index("bid_equity")
-E_TARGET, E_FLOOR, E_BUCKETS, E_K, E_MIN, E_WIDTH, E_SIDE = range(7)
-E_HEADER = 8
 N_STANDING = 4
 N_LEVELS = 5
+PER_BUCKET = 3 * N_STANDING * N_LEVELS  # cells of one estimate bucket
 
 
 @kernel(inline="always")
@@ -346,82 +347,40 @@ def equity_cell(pos, standing, bucket, n_buckets):
     return ((pos * N_STANDING + (0 if standing == 0 else standing - 2)) * n_buckets + bucket) * N_LEVELS
 
 
+@kernel
+def legal_levels(standing, forced):
+    """The legal calls over the ``standing`` bid as bits of their level indices (``level_index``): pass unless
+    ``forced`` (the stuck dealer), each bid above the standing one, moon."""
+    legal = 0 if forced else 1
+    for li in range(1, N_LEVELS):
+        call = li + 2
+        if call == MOON or call > standing:
+            legal |= 1 << li
+    return legal
+
+
 @kernel(_nrt=False)
 def equity_value(rows, r, cell, seat, dealer, s0, s1, s2, target):
-    """``seat``'s chance to win the game if the hand's outcome is drawn from ``cell``: the sum over the outcomes
-    of their probability times the equity at the scores they lead to, the deal passed to the left.
-
-    A unique highest score at or past ``target`` wins (1 to its seat, 0 to the others); a tie at the top there
-    is moved down to the target (the table's tie rows); a score below the floor counts as the floor.
-    """
-    b = ROW_WIDTH
-    floor = np.int64(rows[r, b + E_FLOOR])
-    k_n = np.int64(rows[r, b + E_K])
-    side = np.int64(rows[r, b + E_SIDE])
-    n_cells = 3 * N_STANDING * np.int64(rows[r, b + E_BUCKETS]) * N_LEVELS
-    o = b + E_HEADER
-    pr = o + 3 * k_n + n_cells + cell * k_n
-    cube = o + 3 * k_n + n_cells + n_cells * k_n
-    nd = (dealer + 1) % 3
-    j = (seat - nd) % 3
-    v = 0.0
-    for k in range(k_n):
-        p = rows[r, pr + k]
-        if p == 0.0:
-            continue
-        own = np.int64(rows[r, o + 3 * k])
-        left = np.int64(rows[r, o + 3 * k + 1])
-        right = np.int64(rows[r, o + 3 * k + 2])
-        y0 = s0 + (own if seat == 0 else (left if seat == 2 else right))
-        y1 = s1 + (own if seat == 1 else (left if seat == 0 else right))
-        y2 = s2 + (own if seat == 2 else (left if seat == 1 else right))
-        top = max(y0, max(y1, y2))
-        if top >= target:
-            n_top = (y0 == top) + (y1 == top) + (y2 == top)
-            if n_top == 1:
-                mine = y0 if seat == 0 else (y1 if seat == 1 else y2)
-                v += p if mine == top else 0.0
-                continue
-            y0, y1, y2 = y0 + target - top, y1 + target - top, y2 + target - top
-        y0, y1, y2 = max(y0, floor), max(y1, floor), max(y2, floor)
-        x0 = y0 if nd == 0 else (y1 if nd == 1 else y2)
-        x1 = y1 if nd == 0 else (y2 if nd == 1 else y0)
-        x2 = y2 if nd == 0 else (y0 if nd == 1 else y1)
-        v += p * rows[r, cube + ((j * side + x0 - floor) * side + x1 - floor) * side + x2 - floor]
-    return v
+    """``seat``'s chance to win the game if the hand's outcome is drawn from ``cell`` of the tables in row ``r``
+    (``kernels.equity.value3`` on the tables after ``ROW_WIDTH``)."""
+    return value3(rows[r], ROW_WIDTH, PER_BUCKET, cell, seat, dealer, s0, s1, s2, target)
 
 
 @kernel(_nrt=False)
 def equity_call(rows, r, seat, dealer, scores, target, standing, forced, est, default):
-    """The call of an equity bidder (row ``r`` with its tables): the legal call whose cell gives ``seat`` the
-    highest chance to win the game (``equity_value``), for the estimate ``est`` at the scores ``scores`` (by
-    seat). ``default``, the thresholds' call, stands where its cell or the tables are missing (another target,
-    fewer measured hands than the minimum) and wins ties; the other calls are tried in the order pass, 3, 4, 5,
-    moon, each needing strictly more.
+    """The call of an equity bidder (row ``r`` with its tables): the legal call (pass unless ``forced``, a bid
+    above ``standing``, moon) whose cell gives ``seat`` the highest chance to win the game, for the estimate
+    ``est`` at the scores ``scores`` (by seat) (``kernels.equity.best_level``, in the order pass, 3, 4, 5, moon).
+    ``default``, the thresholds' call, stands where its cell or the tables are missing and wins ties.
     """
-    b = ROW_WIDTH
-    if np.int64(rows[r, b + E_TARGET]) != target:
-        return default
-    n_buckets = np.int64(rows[r, b + E_BUCKETS])
-    need = rows[r, b + E_MIN]
-    bucket = np.int64(np.floor(est / rows[r, b + E_WIDTH]))
-    bucket = min(max(bucket, 0), n_buckets - 1)
-    cell = equity_cell((seat - dealer + 2) % 3, standing, bucket, n_buckets)
-    counts = b + E_HEADER + 3 * np.int64(rows[r, b + E_K])
+    eq = rows[r]
+    n_buckets = np.int64(eq[ROW_WIDTH + E_BUCKETS])
+    cell = equity_cell((seat - dealer + 2) % 3, standing, bucket_of(est, eq[ROW_WIDTH + E_WIDTH], n_buckets),
+                       n_buckets)
     s0, s1, s2 = scores
-    if rows[r, counts + cell + level_index(default)] < need:
-        return default
-    best = default
-    best_v = equity_value(rows, r, cell + level_index(default), seat, dealer, s0, s1, s2, target)
-    for li in range(N_LEVELS):
-        call = 0 if li == 0 else li + 2
-        legal = (not forced) if call == 0 else (call == MOON or call > standing)
-        if call == default or not legal or rows[r, counts + cell + li] < need:
-            continue
-        v = equity_value(rows, r, cell + li, seat, dealer, s0, s1, s2, target)
-        if v > best_v:
-            best, best_v = call, v
-    return best
+    li = best_level(eq, ROW_WIDTH, PER_BUCKET, 3, True, cell, level_index(default), legal_levels(standing, forced),
+                    seat, dealer, s0, s1, s2, target)
+    return 0 if li == 0 else li + 2
 
 
 @kernel

@@ -17,6 +17,7 @@ caller's side bid the hand, each plus 64, in bits 14.., 7.. and 0..).
 import numpy as np
 
 from bower.kernels.arrays import copy_into
+from bower.kernels.equity import cell_block, first_call, pack3
 from bower.kernels.hasenpfeffer.codes import H_PEPPER
 from bower.kernels.hasenpfeffer.drivers import _scratch
 from bower.kernels.hasenpfeffer.hand import (
@@ -38,20 +39,17 @@ from bower.kernels.hasenpfeffer.hand import (
     deal,
     play_dealt_once,
 )
-from bower.kernels.hasenpfeffer.strategy import N_LEVELS, equity_cell
+from bower.kernels.hasenpfeffer.strategy import N_LEVELS, bid_levels, equity_cell
 from bower.kernels.jit import chunk_kernel, kernel
 
 PER_HAND = N_SEATS * N_LEVELS  # output entries of one hand: by position, then level
-OFFSET = 64
 
 
 @kernel(inline="always")
 def outcome_code(rec, side):
     """The points of a played hand to ``side``, to the other side, and whether ``side`` bid it, in one number."""
-    own = rec[R_POINTS + side] + OFFSET
-    opp = rec[R_POINTS + 1 - side] + OFFSET
-    bid = (1 if rec[R_BIDDER] >= 0 and rec[R_BIDDER] % 2 == side else 0) + OFFSET
-    return (own << 14) | (opp << 7) | bid
+    bid = 1 if rec[R_BIDDER] >= 0 and rec[R_BIDDER] % 2 == side else 0
+    return pack3(rec[R_POINTS + side], rec[R_POINTS + 1 - side], bid)
 
 
 @chunk_kernel
@@ -78,26 +76,18 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
             play_dealt_once(by_seat, widow, dealer, rules, params, wt, force, dstate, dbuf, work, rec, None)
             for p in range(1, N_SEATS + 1):
                 out = h * PER_HAND + (p - 1) * N_LEVELS
-                for li in range(N_LEVELS):
-                    cells[out + li] = -1
-                    codes[out + li] = 0
                 seat = (dealer + p) % 4
-                standing = np.int64(0)
-                at = np.int64(-1)
-                for i in range(rec[R_NCALLS]):
-                    if rec[R_CALLS + 2 * i] == seat:
-                        at = i
-                        break
-                    standing = max(standing, rec[R_CALLS + 2 * i + 1])
+                at, standing = first_call(rec, R_CALLS, rec[R_NCALLS], seat)
                 if at < 0:
+                    cell_block(cells, codes, out, N_LEVELS, 0, 0)
                     continue  # the auction ended before this seat's turn
                 mine = rec[R_CALLS + 2 * at + 1]
                 est = best_estimate(rec[R_DEAL + seat], seat, wt, params[seat, P_VOID])
-                cell = equity_cell(p, standing, est, width, n_buckets)
+                legal = bid_levels(standing, top)
+                cell_block(cells, codes, out, N_LEVELS, equity_cell(p, standing, est, width, n_buckets), legal)
                 for li in range(top + 1):
-                    if li != 0 and li <= standing:
+                    if not (legal >> li) & 1:
                         continue
-                    cells[out + li] = cell + li
                     if li == mine:
                         codes[out + li] = outcome_code(rec, seat % 2)
                         continue

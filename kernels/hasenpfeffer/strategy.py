@@ -8,6 +8,7 @@ re-exports them.
 import numpy as np
 
 from bower.kernels.bits import lowest, popcount
+from bower.kernels.equity import E_BUCKETS, E_LOW, E_WIDTH, best_level, bucket_of, value2
 from bower.kernels.hasenpfeffer.codes import PARAM_NAMES
 from bower.kernels.jit import kernel
 from bower.kernels.tables import SUIT_MASK, TRUMP_RANK
@@ -100,78 +101,45 @@ def best_estimate(hand, seat, wt, vw):
 # caller's side, to the other side, and 1 where the caller's side bid the hand), each cell's count of measured
 # hands, each cell's outcome probabilities (cells x K) and the equity table of ``bower.sim.equity`` (4 dealers x
 # S x S, side 0's chance, side 0's score first, from the floor; S = target - floor). A cell is (position 1..4,
-# standing bid 0..7, the bucket of the caller's best estimate, level 0 pass .. 7 big pepper). ``E_LOW``: the lowest
-# score the bidder trusts the table at (the table's floor makes a failed bid free below it).
-E_TARGET, E_FLOOR, E_BUCKETS, E_K, E_MIN, E_WIDTH, E_SIDE, E_LOW = range(8)
-E_HEADER = 8
+# standing bid 0..7, the bucket of the caller's best estimate, level 0 pass .. 7 big pepper): the layout of
+# ``kernels.equity``, whose kernels read and weigh it. ``E_LOW``: the lowest score the bidder trusts the table at
+# (the table's floor makes a failed bid free below it).
 N_STANDING = 8  # 0 (nothing bid) .. 7
 N_LEVELS = 8  # 0 pass, 1..6, 7 big pepper
+PER_BUCKET = 4 * N_STANDING * N_LEVELS  # cells of one estimate bucket
 
 
 @kernel(inline="always")
 def equity_cell(position, standing, est, width, n_buckets):
     """The first cell (level pass) of (``position`` 1..4, the ``standing`` bid, the bucket of the estimate)."""
-    bucket = min(max(np.int64(np.floor(est / width)), 0), n_buckets - 1)
-    return (((position - 1) * N_STANDING + standing) * n_buckets + bucket) * N_LEVELS
+    return (((position - 1) * N_STANDING + standing) * n_buckets + bucket_of(est, width, n_buckets)) * N_LEVELS
+
+
+@kernel
+def bid_levels(standing, top):
+    """The legal calls over the ``standing`` bid as bits of their levels: pass, and each level above the standing
+    bid up to ``top`` (6, or 7, big pepper, under ``bidding = pepper``)."""
+    return ((1 << (top + 1)) - 1) & ~((1 << (standing + 1)) - 2)
 
 
 @kernel(_nrt=False)
 def equity_value(eq, cell, side, dealer, s0, s1, target):
     """``side``'s chance to win the game if the hand's outcome is drawn from ``cell``, at side scores ``s0``,
-    ``s1``: the sum over the outcomes of their probability times the equity at the scores they lead to, the deal
-    passed to the left. A side alone at or past ``target`` wins; both there: the side that bid; a score below the
-    table's floor counts as the floor."""
-    floor = np.int64(eq[E_FLOOR])
-    k_n = np.int64(eq[E_K])
-    side_n = np.int64(eq[E_SIDE])
-    n_cells = 4 * N_STANDING * np.int64(eq[E_BUCKETS]) * N_LEVELS
-    o = E_HEADER
-    pr = o + 3 * k_n + n_cells + cell * k_n
-    table = o + 3 * k_n + n_cells + n_cells * k_n + ((dealer + 1) % 4) * side_n * side_n
-    v = 0.0
-    for k in range(k_n):
-        p = eq[pr + k]
-        if p == 0.0:
-            continue
-        own = np.int64(eq[o + 3 * k])
-        opp = np.int64(eq[o + 3 * k + 1])
-        y_own = (s0 if side == 0 else s1) + own
-        y_opp = (s1 if side == 0 else s0) + opp
-        if y_own >= target or y_opp >= target:
-            win = eq[o + 3 * k + 2] == 1.0 if (y_own >= target and y_opp >= target) else y_own >= target
-            v += p if win else 0.0
-            continue
-        y_own, y_opp = max(y_own, floor) - floor, max(y_opp, floor) - floor
-        if side == 0:
-            v += p * eq[table + y_own * side_n + y_opp]
-        else:
-            v += p * (1.0 - eq[table + y_opp * side_n + y_own])
-    return v
+    ``s1`` (``kernels.equity.value2``: a side alone at or past ``target`` wins; both there: the side that bid)."""
+    return value2(eq, 0, PER_BUCKET, 3, cell, side, dealer, s0, s1, target)
 
 
 @kernel(_nrt=False)
 def equity_call(eq, seat, dealer, scores, target, standing, top, est, default):
     """The call of an equity bidder at ``seat`` (its best estimate ``est``) over the ``standing`` bid (``top``:
     the highest level): the legal call (pass, or a level above the standing bid up to ``top``) whose cell gives its
-    side the highest chance to win the game (``equity_value``) at the side scores ``scores``. ``default``, the
-    thresholds' call, stands where its cell or the tables are missing (another target, fewer measured hands than
-    the minimum, a side's score below ``E_LOW``, where the table's floor would make a failed bid cost nothing) and
-    wins ties; the others are tried in the order pass, 1, 2, ..., each needing strictly more."""
-    if np.int64(eq[E_TARGET]) != target or min(scores[0], scores[1]) < eq[E_LOW]:
+    side the highest chance to win the game at the side scores ``scores`` (``kernels.equity.best_level``).
+    ``default``, the thresholds' call, stands where its cell or the tables are missing (``best_level``) or a
+    side's score is below ``E_LOW`` (where the table's floor would make a failed bid cost nothing), and wins
+    ties."""
+    if min(scores[0], scores[1]) < eq[E_LOW]:
         return default
     cell = equity_cell((seat - dealer + 3) % 4 + 1, standing, est, eq[E_WIDTH], np.int64(eq[E_BUCKETS]))
-    counts = E_HEADER + 3 * np.int64(eq[E_K])
-    need = eq[E_MIN]
-    if eq[counts + cell + default] < need:
-        return default
-    side = seat % 2
-    s0, s1 = scores[0], scores[1]
-    best = default
-    best_v = equity_value(eq, cell + default, side, dealer, s0, s1, target)
-    for call in range(top + 1):
-        if call == default or (call != 0 and call <= standing) or eq[counts + cell + call] < need:
-            continue
-        v = equity_value(eq, cell + call, side, dealer, s0, s1, target)
-        if v > best_v:
-            best, best_v = call, v
-    return best
+    legal = bid_levels(standing, top)
+    return best_level(eq, 0, PER_BUCKET, 3, False, cell, default, legal, seat % 2, dealer, scores[0], scores[1], 0,
+                      target)

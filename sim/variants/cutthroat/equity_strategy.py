@@ -37,6 +37,7 @@ import numpy as np
 from bower.sim import equity_bidder as eb
 
 VARIANT_NAME = "cutthroat"
+CALIBRATE = "bower.kernels.cutthroat.calibrate"  # the calibration kernel's module
 CALIBRATION_HANDS = 1_000_000  # hands dealt to measure the calibration table (each played up to 13 times)
 EQUITY_HANDS = 1_000_000  # hands of the equity table (``bower.sim.equity.DEFAULT_HANDS``)
 SEED = 0  # the seed of both tables: they describe the strategy, not a run
@@ -46,15 +47,9 @@ MIN_COUNT = 100  # measured hands a cell needs to be used
 CHUNK = 4096  # hands per calibration chunk (seeded by chunk: the same table for any thread count)
 N_LEVELS = 3  # pass, call, call alone
 N_CELLS = 2 * 3 * N_BUCKETS * N_LEVELS
+N_FIELDS = 3  # outcome fields of a calibration code
 
 value = eb.value3  # plain-Python twin of ``equity_value`` (the three players' sum, shared with Ghost Hand)
-
-
-def _measure(states, chunk, hands, rules_vec, params, cells, codes):
-    """The calibration kernel on the default strategy by seat."""
-    from bower.kernels.cutthroat import calibrate as kc
-
-    kc.calibrate_chunks(states, chunk, hands, rules_vec, params, BUCKET_WIDTH, N_BUCKETS, cells, codes)
 
 
 def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed: int = SEED,
@@ -67,20 +62,14 @@ def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed:
     thread count; kept in the equity cache (``cache=False`` or ``BOWER_EQUITY_CACHE=0``: neither read nor
     written).
     """
-    from bower.kernels.cutthroat import calibrate as kc
-
-    return eb.calibration(VARIANT_NAME, _measure, rules=rules, hands=hands, seed=seed, threads=threads, cache=cache,
-                          chunk=CHUNK, per_hand=kc.PER_HAND, n_cells=N_CELLS, n_fields=3,
-                          layout={"bucket_width": BUCKET_WIDTH, "buckets": N_BUCKETS},
-                          modules=(__name__, "bower.kernels.cutthroat.calibrate"))
+    return eb.calibrate(sys.modules[__name__], rules, hands, seed, threads, cache)
 
 
 def cell(rnd: int, position: int, estimate: float, level: int, buckets: int = N_BUCKETS,
          width: float = BUCKET_WIDTH) -> int:
     """The calibration cell of a call: round ``rnd`` (0: the up-card's, 1: naming a suit), ``position`` 1..3 (3 =
     the dealer), the caller's ``estimate`` and the ``level`` (0 pass, 1 call, 2 call alone)."""
-    bucket = min(max(int(np.floor(estimate / width)), 0), buckets - 1)
-    return ((rnd * 3 + position - 1) * buckets + bucket) * N_LEVELS + level
+    return ((rnd * 3 + position - 1) * buckets + eb.bucket(estimate, buckets, width)) * N_LEVELS + level
 
 
 def tables(rules: dict | None = None, target: int = 10, *, hands: int = EQUITY_HANDS,
@@ -92,10 +81,8 @@ def tables(rules: dict | None = None, target: int = 10, *, hands: int = EQUITY_H
 
 def flat(t: dict) -> np.ndarray:
     """The tables ``t`` (``tables``) as the float64 vector the games kernel carries (the layout of
-    ``kernels/cutthroat/strategy.py``'s ``E_*``)."""
-    from bower.kernels.cutthroat import strategy as ks
-
-    return eb.flat(t, ks, MIN_COUNT, "cube")
+    ``kernels/equity.py``'s ``E_*``)."""
+    return eb.flat(t, MIN_COUNT, "cube")
 
 
 def kernel_tables(rules_vec, target: int) -> np.ndarray:
@@ -106,23 +93,11 @@ def kernel_tables(rules_vec, target: int) -> np.ndarray:
 
 def level(t: dict, rnd: int, position: int, seat: int, dealer: int, scores, target: int, estimate: float,
           default: int, pass_legal: bool = True, alone_legal: bool = True) -> int:
-    """Plain-Python twin of the kernel's ``equity_level``: the bidder's level (0 pass, 1 call, 2 alone), given the
-    thresholds' ``default``; ``pass_legal`` False for the stuck dealer, ``alone_legal`` False under ``maker_alone =
-    disabled``."""
+    """Plain-Python twin of the kernel's ``equity_level`` (``bower.sim.equity_bidder.best_level``): the bidder's
+    level (0 pass, 1 call, 2 alone), given the thresholds' ``default``; ``pass_legal`` False for the stuck dealer,
+    ``alone_legal`` False under ``maker_alone = disabled``."""
     cal = t["calibration"]
-    if int(t["equity"]["target"]) != target:
-        return default
-    counts = np.asarray(cal["cell_counts"])
     first = cell(rnd, position, estimate, 0, int(cal["buckets"]), float(cal["bucket_width"]))
-    if counts[first + default] < MIN_COUNT:
-        return default
-    best, best_v = default, value(t, first + default, seat, dealer, scores, target)
-    for li in range(N_LEVELS):
-        if li == default or (li == 0 and not pass_legal) or (li == 2 and not alone_legal):
-            continue
-        if counts[first + li] < MIN_COUNT:
-            continue
-        v = value(t, first + li, seat, dealer, scores, target)
-        if v > best_v:
-            best, best_v = li, v
-    return best
+    legal = [li for li in range(N_LEVELS) if (li != 0 or pass_legal) and (li != 2 or alone_legal)]
+    return eb.best_level(t, first, default, legal, target, MIN_COUNT,
+                         lambda c: value(t, c, seat, dealer, scores, target))

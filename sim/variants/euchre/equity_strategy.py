@@ -34,6 +34,7 @@ import numpy as np
 from bower.sim import equity_bidder as eb
 
 VARIANT_NAME = "euchre"
+CALIBRATE = "bower.kernels.euchre.calibrate"  # the calibration kernel's module
 CALIBRATION_HANDS = 1_000_000  # hands dealt to measure the calibration table (each played up to 17 times)
 EQUITY_HANDS = 1_000_000  # hands of the equity table (``bower.sim.equity.DEFAULT_HANDS``)
 SEED = 0  # the seed of both tables: they describe the strategy, not a run
@@ -43,13 +44,7 @@ MIN_COUNT = 100  # measured hands a cell needs to be used
 CHUNK = 4096  # hands per calibration chunk (seeded by chunk: the same table for any thread count)
 N_LEVELS = 3  # pass, call, call alone
 N_CELLS = 2 * 4 * N_BUCKETS * N_LEVELS
-
-
-def _measure(states, chunk, hands, rules_vec, params, cells, codes):
-    """The calibration kernel on the default strategy by seat."""
-    from bower.kernels.euchre import calibrate as kc
-
-    kc.calibrate_chunks(states, chunk, hands, rules_vec, params, BUCKET_WIDTH, N_BUCKETS, cells, codes)
+N_FIELDS = 2  # outcome fields of a calibration code
 
 
 def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed: int = SEED,
@@ -62,20 +57,14 @@ def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed:
     thread count; kept in the equity cache (``cache=False`` or ``BOWER_EQUITY_CACHE=0``: neither read nor
     written).
     """
-    from bower.kernels.euchre import calibrate as kc
-
-    return eb.calibration(VARIANT_NAME, _measure, rules=rules, hands=hands, seed=seed, threads=threads, cache=cache,
-                          chunk=CHUNK, per_hand=kc.PER_HAND, n_cells=N_CELLS, n_fields=2,
-                          layout={"bucket_width": BUCKET_WIDTH, "buckets": N_BUCKETS},
-                          modules=(__name__, "bower.kernels.euchre.calibrate"))
+    return eb.calibrate(sys.modules[__name__], rules, hands, seed, threads, cache)
 
 
 def cell(rnd: int, position: int, estimate: float, level: int, buckets: int = N_BUCKETS,
          width: float = BUCKET_WIDTH) -> int:
     """The calibration cell of a call: round ``rnd`` (0: the up-card's, 1: naming a suit), ``position`` 1..4 (4 =
     the dealer), the caller's ``estimate`` and the ``level`` (0 pass, 1 call, 2 call alone)."""
-    bucket = min(max(int(np.floor(estimate / width)), 0), buckets - 1)
-    return ((rnd * 4 + position - 1) * buckets + bucket) * N_LEVELS + level
+    return ((rnd * 4 + position - 1) * buckets + eb.bucket(estimate, buckets, width)) * N_LEVELS + level
 
 
 def tables(rules: dict | None = None, target: int = 10, *, hands: int = EQUITY_HANDS,
@@ -87,10 +76,8 @@ def tables(rules: dict | None = None, target: int = 10, *, hands: int = EQUITY_H
 
 def flat(t: dict) -> np.ndarray:
     """The tables ``t`` (``tables``) as the float64 vector the games kernel carries (the layout of
-    ``kernels/euchre/strategy.py``'s ``E_*``)."""
-    from bower.kernels.euchre import strategy as ks
-
-    return eb.flat(t, ks, MIN_COUNT, "equity")
+    ``kernels/equity.py``'s ``E_*``)."""
+    return eb.flat(t, MIN_COUNT, "equity")
 
 
 def kernel_tables(rules_vec, target: int) -> np.ndarray:
@@ -99,41 +86,15 @@ def kernel_tables(rules_vec, target: int) -> np.ndarray:
     return eb.kernel_tables(sys.modules[__name__], rules_vec, target)
 
 
-def value(t: dict, cell_index: int, side: int, dealer: int, scores, target: int) -> float:
-    """Plain-Python twin of ``equity_value``: ``side``'s chance to win the game after a hand whose outcome is drawn
-    from ``cell_index`` at side ``scores`` (side 0's first), the deal passing from ``dealer`` to its left."""
-    cal = t["calibration"]
-    table = np.asarray(t["equity"]["equity"])[(dealer + 1) % 4]
-    total = 0.0
-    for p, (own, opp) in zip(np.asarray(cal["probs"])[cell_index], np.asarray(cal["outcomes"])):
-        if p == 0.0:
-            continue
-        y = [scores[0] + int(own), scores[1] + int(opp)] if side == 0 else [scores[0] + int(opp), scores[1] + int(own)]
-        if max(y) >= target:
-            total += p if (y[0] >= target) == (side == 0) else 0.0
-            continue
-        e = table[y[0], y[1]]
-        total += p * (e if side == 0 else 1.0 - e)
-    return total
+value = eb.value2  # plain-Python twin of ``equity_value`` (the two sides' sum, shared with Hasenpfeffer)
 
 
 def level(t: dict, rnd: int, position: int, seat: int, dealer: int, scores, target: int, estimate: float,
           default: int, pass_legal: bool = True) -> int:
-    """Plain-Python twin of the kernel's ``equity_level``: the bidder's level (0 pass, 1 call, 2 alone), given the
-    thresholds' ``default``; ``pass_legal`` False for the stuck dealer."""
+    """Plain-Python twin of the kernel's ``equity_level`` (``bower.sim.equity_bidder.best_level``): the bidder's
+    level (0 pass, 1 call, 2 alone), given the thresholds' ``default``; ``pass_legal`` False for the stuck dealer."""
     cal = t["calibration"]
-    if int(t["equity"]["target"]) != target:
-        return default
-    counts = np.asarray(cal["cell_counts"])
     first = cell(rnd, position, estimate, 0, int(cal["buckets"]), float(cal["bucket_width"]))
-    if counts[first + default] < MIN_COUNT:
-        return default
-    side = seat % 2
-    best, best_v = default, value(t, first + default, side, dealer, scores, target)
-    for li in range(N_LEVELS):
-        if li == default or (li == 0 and not pass_legal) or counts[first + li] < MIN_COUNT:
-            continue
-        v = value(t, first + li, side, dealer, scores, target)
-        if v > best_v:
-            best, best_v = li, v
-    return best
+    legal = [li for li in range(N_LEVELS) if li != 0 or pass_legal]
+    return eb.best_level(t, first, default, legal, target, MIN_COUNT,
+                         lambda c: value(t, c, seat % 2, dealer, scores, target))

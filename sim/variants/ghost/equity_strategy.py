@@ -33,6 +33,7 @@ import numpy as np
 from bower.sim import equity_bidder as eb
 
 VARIANT_NAME = "ghost"
+CALIBRATE = "bower.kernels.ghost.calibrate"  # the calibration kernel's module
 CALIBRATION_HANDS = 1_000_000  # hands dealt to measure the calibration table (each played up to 13 times)
 EQUITY_HANDS = 1_000_000  # hands of the equity table (``bower.sim.equity.DEFAULT_HANDS``)
 SEED = 0  # the seed of both tables: they describe the strategy, not a run
@@ -41,18 +42,18 @@ N_BUCKETS = 28  # buckets 0 .. 6.75 and above
 MIN_COUNT = 100  # measured hands a cell needs to be used
 CHUNK = 4096  # hands per calibration chunk (seeded by chunk: the same table for any thread count)
 LEVELS = (0, 3, 4, 5, 6)
+N_CELLS = 3 * 4 * N_BUCKETS * len(LEVELS)  # position, standing bid, bucket, level
+N_FIELDS = 3  # outcome fields of a calibration code
 
 rules_from_vector = eb.rules_from_vector
 EquityStrategyError = eb.EquityStrategyError
 
 
-def _measure(states, chunk, hands, rules_vec, params, cells, codes):
-    """The calibration kernel on the default strategy's rows."""
-    from bower.kernels.ghost import calibrate as kc
+def kernel_strategy(params):
+    """The default strategy by seat as the calibration kernel reads it: its strategy rows."""
     from bower.kernels.ghost.strategy import strategy_rows
 
-    kc.calibrate_chunks(states, chunk, hands, rules_vec, strategy_rows(params), BUCKET_WIDTH, N_BUCKETS, cells,
-                        codes)
+    return strategy_rows(params)
 
 
 def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed: int = SEED,
@@ -66,19 +67,14 @@ def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed:
     kept in the equity cache (``cache=False`` or ``BOWER_EQUITY_CACHE=0``: neither read nor written)
     (``bower.sim.equity_bidder.calibration``).
     """
-    from bower.kernels.ghost import calibrate as kc
-
-    return eb.calibration(VARIANT_NAME, _measure, rules=rules, hands=hands, seed=seed, threads=threads, cache=cache,
-                          chunk=CHUNK, per_hand=kc.PER_HAND, n_cells=3 * 4 * N_BUCKETS * len(LEVELS), n_fields=3,
-                          layout={"bucket_width": BUCKET_WIDTH, "buckets": N_BUCKETS},
-                          modules=(__name__, "bower.kernels.ghost.calibrate"))
+    return eb.calibrate(sys.modules[__name__], rules, hands, seed, threads, cache)
 
 
 def cell(position: int, standing: int, estimate: float, level: int, buckets: int = N_BUCKETS,
          width: float = BUCKET_WIDTH) -> int:
     """The calibration cell of a call: ``position`` 0..2 from the dealer's left (2 = the dealer), the
     ``standing`` bid (0, 3, 4, 5), the caller's trick ``estimate`` and the ``level`` (0, 3, 4, 5, 6)."""
-    bucket = min(max(int(np.floor(estimate / width)), 0), buckets - 1)
+    bucket = eb.bucket(estimate, buckets, width)
     first = ((position * 4 + (0 if standing == 0 else standing - 2)) * buckets + bucket) * len(LEVELS)
     return first + LEVELS.index(level)
 
@@ -99,10 +95,8 @@ def tables(rules: dict | None = None, target: int = 32, *, hands: int = EQUITY_H
 
 def flat(t: dict) -> np.ndarray:
     """The tables ``t`` (``tables``) as the float64 vector the kernels carry after the bidder's row (the layout of
-    ``kernels/ghost/strategy.py``'s ``E_*``)."""
-    from bower.kernels.ghost import strategy as ks
-
-    return eb.flat(t, ks, MIN_COUNT, "cube")
+    ``kernels/equity.py``'s ``E_*``)."""
+    return eb.flat(t, MIN_COUNT, "cube")
 
 
 def kernel_tables(rules_vec, target: int) -> np.ndarray:
@@ -121,21 +115,10 @@ value = eb.value3  # plain-Python twin of ``equity_value`` (the three players' s
 
 def call(t: dict, seat: int, dealer: int, scores, target: int, standing: int, forced: bool, estimate: float,
          default: int) -> int:
-    """Plain-Python twin of the kernel's ``equity_call``: the bidder's call, given the thresholds' ``default``."""
-    cal, eq = t["calibration"], t["equity"]
-    if int(eq["target"]) != target:
-        return default
-    position = (seat - dealer + 2) % 3
-    counts = np.asarray(cal["cell_counts"])
-    first = cell(position, standing, estimate, 0, int(cal["buckets"]), float(cal["bucket_width"]))
-    if counts[first + LEVELS.index(default)] < MIN_COUNT:
-        return default
-    best, best_v = default, value(t, first + LEVELS.index(default), seat, dealer, scores, target)
-    for i, level in enumerate(LEVELS):
-        legal = (not forced) if level == 0 else (level == 6 or level > standing)
-        if level == default or not legal or counts[first + i] < MIN_COUNT:
-            continue
-        v = value(t, first + i, seat, dealer, scores, target)
-        if v > best_v:
-            best, best_v = level, v
-    return best
+    """Plain-Python twin of the kernel\'s ``equity_call`` (``bower.sim.equity_bidder.best_level``): the bidder\'s call,
+    given the thresholds\' ``default``."""
+    cal = t["calibration"]
+    first = cell((seat - dealer + 2) % 3, standing, estimate, 0, int(cal["buckets"]), float(cal["bucket_width"]))
+    legal = [i for i, level in enumerate(LEVELS) if ((not forced) if level == 0 else (level == 6 or level > standing))]
+    return LEVELS[eb.best_level(t, first, LEVELS.index(default), legal, target, MIN_COUNT,
+                                lambda c: value(t, c, seat, dealer, scores, target))]

@@ -39,6 +39,7 @@ import numpy as np
 from bower.sim import equity_bidder as eb
 
 VARIANT_NAME = "hasenpfeffer"
+CALIBRATE = "bower.kernels.hasenpfeffer.calibrate"  # the calibration kernel's module
 CALIBRATION_HANDS = 1_000_000  # hands dealt to measure the calibration table (each played up to 29 times)
 EQUITY_HANDS = 1_000_000  # hands of the equity table (``bower.sim.equity.DEFAULT_HANDS``)
 SEED = 0  # the seed of both tables: they describe the strategy, not a run
@@ -49,13 +50,7 @@ CHUNK = 4096  # hands per calibration chunk (seeded by chunk: the same table for
 N_STANDING = 8  # standing bids 0 .. 7
 N_LEVELS = 8  # pass, 1 .. 6, big pepper
 N_CELLS = 4 * N_STANDING * N_BUCKETS * N_LEVELS
-
-
-def _measure(states, chunk, hands, rules_vec, params, cells, codes):
-    """The calibration kernel on the default strategy by seat."""
-    from bower.kernels.hasenpfeffer import calibrate as kc
-
-    kc.calibrate_chunks(states, chunk, hands, rules_vec, params, BUCKET_WIDTH, N_BUCKETS, cells, codes)
+N_FIELDS = 3  # outcome fields of a calibration code
 
 
 def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed: int = SEED,
@@ -69,20 +64,14 @@ def calibration(rules: dict | None = None, hands: int = CALIBRATION_HANDS, seed:
     any thread count; kept in the equity cache (``cache=False`` or ``BOWER_EQUITY_CACHE=0``: neither read nor
     written).
     """
-    from bower.kernels.hasenpfeffer import calibrate as kc
-
-    return eb.calibration(VARIANT_NAME, _measure, rules=rules, hands=hands, seed=seed, threads=threads, cache=cache,
-                          chunk=CHUNK, per_hand=kc.PER_HAND, n_cells=N_CELLS, n_fields=3,
-                          layout={"bucket_width": BUCKET_WIDTH, "buckets": N_BUCKETS},
-                          modules=(__name__, "bower.kernels.hasenpfeffer.calibrate"))
+    return eb.calibrate(sys.modules[__name__], rules, hands, seed, threads, cache)
 
 
 def cell(position: int, standing: int, estimate: float, level: int, buckets: int = N_BUCKETS,
          width: float = BUCKET_WIDTH) -> int:
     """The calibration cell of a call: ``position`` 1..4 (4 = the dealer), the ``standing`` bid (0 none .. 7), the
     caller's best ``estimate`` and the ``level`` (0 pass, 1..6, 7 big pepper)."""
-    bucket = min(max(int(np.floor(estimate / width)), 0), buckets - 1)
-    return (((position - 1) * N_STANDING + standing) * buckets + bucket) * N_LEVELS + level
+    return (((position - 1) * N_STANDING + standing) * buckets + eb.bucket(estimate, buckets, width)) * N_LEVELS + level
 
 
 def tables(rules: dict | None = None, target: int = 10, *, hands: int = EQUITY_HANDS,
@@ -94,12 +83,8 @@ def tables(rules: dict | None = None, target: int = 10, *, hands: int = EQUITY_H
 
 def flat(t: dict) -> np.ndarray:
     """The tables ``t`` (``tables``) as the float64 vector the games kernel carries (the layout of
-    ``kernels/hasenpfeffer/strategy.py``'s ``E_*``)."""
-    from bower.kernels.hasenpfeffer import strategy as ks
-
-    out = eb.flat(t, ks, MIN_COUNT, "equity")
-    out[ks.E_LOW] = low(t["equity"])
-    return out
+    ``kernels/equity.py``'s ``E_*``)."""
+    return eb.flat(t, MIN_COUNT, "equity", low=low(t["equity"]))
 
 
 def low(eq: dict) -> int:
@@ -115,42 +100,18 @@ def kernel_tables(rules_vec, target: int) -> np.ndarray:
     return eb.kernel_tables(sys.modules[__name__], rules_vec, target)
 
 
-def value(t: dict, cell_index: int, side: int, dealer: int, scores, target: int) -> float:
-    """Plain-Python twin of ``equity_value``: ``side``'s chance to win the game after a hand whose outcome is drawn
-    from ``cell_index`` at side ``scores`` (side 0's first), the deal passing from ``dealer`` to its left."""
-    cal, eq = t["calibration"], t["equity"]
-    table, floor = np.asarray(eq["equity"])[(dealer + 1) % 4], int(eq["floor"])
-    total = 0.0
-    for p, (own, opp, bid) in zip(np.asarray(cal["probs"])[cell_index], np.asarray(cal["outcomes"])):
-        if p == 0.0:
-            continue
-        y_own, y_opp = scores[side] + int(own), scores[1 - side] + int(opp)
-        if y_own >= target or y_opp >= target:
-            win = bid == 1 if (y_own >= target and y_opp >= target) else y_own >= target
-            total += p if win else 0.0
-            continue
-        y_own, y_opp = max(y_own, floor) - floor, max(y_opp, floor) - floor
-        total += p * table[y_own, y_opp] if side == 0 else p * (1.0 - table[y_opp, y_own])
-    return total
+value = eb.value2  # plain-Python twin of ``equity_value`` (the two sides' sum, shared with Standard Euchre)
 
 
 def call(t: dict, seat: int, dealer: int, scores, target: int, standing: int, top: int, estimate: float,
          default: int) -> int:
-    """Plain-Python twin of the kernel's ``equity_call``: the bidder's call, given the thresholds' ``default``."""
+    """Plain-Python twin of the kernel\'s ``equity_call`` (``bower.sim.equity_bidder.best_level``): the bidder\'s call,
+    given the thresholds\' ``default``."""
     cal = t["calibration"]
-    if int(t["equity"]["target"]) != target or min(scores) < low(t["equity"]):
+    if min(scores) < low(t["equity"]):
         return default
-    counts = np.asarray(cal["cell_counts"])
     first = cell((seat - dealer + 3) % 4 + 1, standing, estimate, 0, int(cal["buckets"]),
                  float(cal["bucket_width"]))
-    if counts[first + default] < MIN_COUNT:
-        return default
-    side = seat % 2
-    best, best_v = default, value(t, first + default, side, dealer, scores, target)
-    for level in range(top + 1):
-        if level == default or (level != 0 and level <= standing) or counts[first + level] < MIN_COUNT:
-            continue
-        v = value(t, first + level, side, dealer, scores, target)
-        if v > best_v:
-            best, best_v = level, v
-    return best
+    legal = [level for level in range(top + 1) if level == 0 or level > standing]
+    return eb.best_level(t, first, default, legal, target, MIN_COUNT,
+                         lambda c: value(t, c, seat % 2, dealer, scores, target))
