@@ -655,6 +655,24 @@ def _call_values(me, k, calls, force, cand, n_cand, dealt, widow, dealer, rules,
     return total
 
 
+@kernel(inline="always")
+def best_candidate(vals, cand, n_cand, own, cushion, total):
+    """The call a searching seat makes from the values ``vals`` of its ``n_cand`` candidates ``cand`` (pass first,
+    then each level): each bid less ``cushion * total`` (a bid must beat passing by the cushion, a mean over the
+    worlds: times their weight), the highest value, ties to ``own`` (its strategy's call), else the first."""
+    if cushion != 0.0:
+        for i in range(1, n_cand):
+            vals[i] -= cushion * total
+    best = 0
+    for i in range(n_cand):
+        if cand[i] == own:
+            best = i
+    for i in range(n_cand):
+        if vals[i] > vals[best]:
+            best = i
+    return cand[best]
+
+
 @kernel
 def pimc_auction(dealt, widow, joker_seat, dealer, rules, params, wt, dstate, dbuf, ws):
     """The auction with the searching seats' calls made by PIMC (``searches``), as a force giving every call.
@@ -693,18 +711,7 @@ def pimc_auction(dealt, widow, joker_seat, dealer, rules, params, wt, dstate, db
                 n_cand += 1
             total = _call_values(seat, np.int64(n), calls, force, cand, np.int64(n_cand), dealt, widow, dealer, rules,
                                  params, wt, dstate, dbuf, ws, vals)
-            cushion = params[seat, P_PIMC_CUSHION]
-            if cushion != 0.0:  # a bid must beat passing by the cushion (a mean over the worlds: times their weight)
-                for i in range(1, n_cand):
-                    vals[i] -= cushion * total
-            best = 0
-            for i in range(n_cand):
-                if cand[i] == call:
-                    best = i
-            for i in range(n_cand):
-                if vals[i] > vals[best]:
-                    best = i
-            call = cand[best]
+            call = best_candidate(vals, cand, n_cand, call, params[seat, P_PIMC_CUSHION], total)
         force[F_GIVEN_CALLS + n] = call
         calls[n, 0] = seat
         calls[n, 1] = call

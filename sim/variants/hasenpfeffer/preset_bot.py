@@ -32,7 +32,8 @@ import numpy as np
 
 from bower.kernels.hasenpfeffer.hand import (F_GIVEN, F_GIVEN_CALLS, MAX_CALLS, NO_FORCE, P_PIMC_BID, P_PIMC_INFER,
                                              P_PIMC_SEES, R_BIDDER, R_CALLS, R_DEALER, R_DISCARD, R_FORCED, R_NCALLS,
-                                             R_PLAYS, R_WIDTH, choose_widow, pimc_facts, target_level)
+                                             R_PLAYS, R_WIDTH, best_candidate, choose_widow, pimc_facts,
+                                             target_level)
 from bower.kernels.hasenpfeffer.strategy import (BIG_PEPPER, DECK25, P_JUMP, P_LEAD_TRUMP, P_PIMC, P_PIMC_CUSHION,
                                                  P_SUPPORT, card_weights, is_random)
 from bower.kernels.tables import SLOT_DECK
@@ -158,18 +159,7 @@ class Player:
         dstate, dbuf = self.stream
         total = _call_values(np.int64(seat), np.int64(k), calls, force, cand, np.int64(n), dealt, np.int64(0),
                              np.int64(st.dealer), self.rules, self.params, self.wt, dstate, dbuf, self.ws, vals)
-        cushion = self.params[seat, P_PIMC_CUSHION]
-        if cushion != 0.0:
-            for i in range(1, n):
-                vals[i] -= cushion * total
-        best = 0
-        for i in range(n):
-            if cand[i] == level:
-                best = i
-        for i in range(n):
-            if vals[i] > vals[best]:
-                best = i
-        return int(cand[best])
+        return int(best_candidate(vals, cand, np.int64(n), np.int64(level), self.params[seat, P_PIMC_CUSHION], total))
 
     def _searched_widow(self, st, seat: int) -> tuple[int, int]:
         """``pimc_widow``'s (trump, discard) for the bidder, searched once a hand at its first widow decision: its
