@@ -133,7 +133,8 @@ class KernelDispatcher(CPUDispatcher):
         """{name: position} of the parameters whose default is None, found once a kernel."""
         found = self.__dict__.get("_none_params")
         if found is None:
-            found = {p.name: i for i, p in enumerate(inspect.signature(self.py_func).parameters.values()) if p.default is None}
+            params = inspect.signature(self.py_func).parameters.values()
+            found = {p.name: i for i, p in enumerate(params) if p.default is None}
             self._none_params = found
         return found
 
