@@ -1338,10 +1338,7 @@ def upcard_calls_fault(g, variant, dealer: int, calls: tuple, extra: tuple, rule
 
     bad = replay_auction(state, calls, lambda st: st.phase == g.AUCTION, action, word, context)
     if bad is not None:
-        return f"field 'calls' entry {bad[0]}: {bad[1]}"
-    if state.phase == g.AUCTION:
-        return (f"field 'calls' ends after {len(calls)} call(s), before the auction does (seat "
-                f"{state.current_player()}'s turn {context(state)})")
+        return bad
     if state.maker != maker:
         return (f"field 'maker' is {'null' if maker < 0 else maker}, but the calls "
                 + (f"make seat {state.maker} the maker" if state.maker >= 0 else "throw the hand in"))

@@ -1282,7 +1282,8 @@ def check_jsonl(path, required: bool = True, block: int = JSONL_BLOCK) -> int:
 
 
 def replay_auction(state, calls, in_auction, action, word, context, before=None):
-    """The first call of ``calls`` the rules do not allow at its turn, as ``(entry, reason)``, else None.
+    """What is wrong with a record's field ``calls``, in words (``field 'calls' entry K: ...``), else None: its first
+    call the rules do not allow at its turn, or calls that end before the auction does.
 
     ``state``: a game API state (``bower.sim.game``) at the auction's first
     turn; each ``(seat, name)`` of ``calls`` is taken in turn through it, so
@@ -1297,19 +1298,23 @@ def replay_auction(state, calls, in_auction, action, word, context, before=None)
     for k, (s, name) in enumerate(calls):
         if before is not None:
             before(state)
+        entry = f"field 'calls' entry {k}: seat {s} calls {name!r}"
         if not in_auction(state):
-            return k, f"seat {s} calls {name!r} after the auction has ended"
+            return f"{entry} after the auction has ended"
         turn = state.current_player()
         if s != turn:
-            return k, f"seat {s} calls {name!r} out of turn (it is seat {turn}'s turn {context(state)})"
+            return f"{entry} out of turn (it is seat {turn}'s turn {context(state)})"
         legal = state.legal_actions()
         a = action(state, name)
         if a not in legal:
             allowed = ", ".join(word(state, x) for x in legal)
-            return k, f"seat {s} calls {name!r} {context(state)}, where the rules allow {allowed}"
+            return f"{entry} {context(state)}, where the rules allow {allowed}"
         state.apply_action(a)
     if before is not None:
         before(state)
+    if in_auction(state):
+        return (f"field 'calls' ends after {len(calls)} call(s), before the auction does (seat "
+                f"{state.current_player()}'s turn {context(state)})")
     return None
 
 

@@ -173,10 +173,7 @@ def calls_fault(dealer: int, calls: tuple, extra: tuple, rules: dict) -> str | N
     bad = replay_auction(state, calls, lambda st: st.phase == gg.AUCTION, action,
                          lambda st, a: gg._CALL_WORD[a], context, before)
     if bad is not None:
-        return f"field 'calls' entry {bad[0]}: {bad[1]}"
-    if state.phase == gg.AUCTION:
-        return (f"field 'calls' ends after {len(calls)} call(s), before the auction does (seat "
-                f"{state.current_player()}'s turn {context(state)})")
+        return bad
     if swap >= 0 and state.swapper != swap:
         why = "the rule swap is none" if not state.game.swap else \
             "it had no turn to swap at (a seat swaps at its first turn, before its call, once a deal)"

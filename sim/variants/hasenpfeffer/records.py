@@ -206,10 +206,7 @@ def calls_fault(dealer: int, calls: tuple, extra: tuple, rules: dict) -> str | N
 
     bad = replay_auction(state, calls, lambda st: st.phase == hg.AUCTION, action, word, context)
     if bad is not None:
-        return f"field 'calls' entry {bad[0]}: {bad[1]}"
-    if state.phase == hg.AUCTION:
-        return (f"field 'calls' ends after {len(calls)} call(s), before the auction does (seat "
-                f"{state.current_player()}'s turn {context(state)})")
+        return bad
     if holder < 0 and not state.high:
         return None  # all passed, the joker's holder not given: the forced bid cannot be followed
     made = state.bidder if state.level else -1
