@@ -20,11 +20,10 @@ import os
 import sys
 import time
 
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tests.test_equity import games_against_cells  # noqa: E402  (the suite's check itself)
+from tests.test_equity import cell_values, games_against_cells  # noqa: E402  (the suite's check itself)
 
 
 def check(variant: str, seed: int, target: int | None) -> dict:
@@ -36,18 +35,8 @@ def check(variant: str, seed: int, target: int | None) -> dict:
     c0 = time.process_time()
     t = E.compute(v.name, seed=seed, target=target, cache=False)
     table_s = time.process_time() - c0
-    f = t["floor"]
-    eq, lo, hi = (np.asarray(t[k]) for k in ("equity", "low", "high"))
-    if v.partnerships:
-        def value(scores, dealer, turn=0):
-            a, b = scores[::-1] if turn else scores
-            return [(eq[dealer, a - f, b - f], lo[dealer, a - f, b - f], hi[dealer, a - f, b - f])]
-        units, players = 2, 4
-    else:
-        def value(scores, dealer, turn=0):
-            x = tuple(s - f for s in scores[turn:] + scores[:turn])
-            return [(eq[(dealer, s, *x)], lo[(dealer, s, *x)], hi[(dealer, s, *x)]) for s in range(3)]
-        units, players = 3, 3
+    value = cell_values(t)
+    units, players = (2, 4) if v.partnerships else (3, 3)
     c1 = time.process_time()
     misses, wrong, cells = games_against_cells(t, units, players, value, lambda s, d: value(s, d, turn=1))
     return {"variant": v.name, "target": t["target"], "hands": t["hands"], "seed": seed, "cells": len(cells),

@@ -94,6 +94,24 @@ def cell_band(p, lo, hi, n, floor_effect):
     return lo - floor_effect - CHECK_K * sd, hi + floor_effect + CHECK_K * sd
 
 
+def cell_values(t):
+    """``value(scores, dealer, turn=0)`` of table ``t``: (p, lo, hi) of side 0 (two sides) or of each seat (three
+    players) at the cell of ``scores`` with seat ``dealer`` dealing; ``turn=1`` reads the scores turned a side or
+    seat round (the wrong cell)."""
+    f = t["floor"]
+    eq, lo, hi = (np.asarray(t[k]) for k in ("equity", "low", "high"))
+    if eq.ndim == 3:  # two sides: [dealer][side 0's score][side 1's]
+        def value(scores, dealer, turn=0):
+            a, b = scores[::-1] if turn else scores
+            i = (dealer, a - f, b - f)
+            return [(eq[i], lo[i], hi[i])]
+    else:  # three players: [dealer][seat][score 0][score 1][score 2]
+        def value(scores, dealer, turn=0):
+            x = tuple(s - f for s in scores[turn:] + scores[:turn])
+            return [(eq[(dealer, s, *x)], lo[(dealer, s, *x)], hi[(dealer, s, *x)]) for s in range(3)]
+    return value
+
+
 def games_against_cells(t, units, players, value, wrong):
     """(misses, misses against the wrong cells, cells): each cell's games against ``value(cell)`` (one (p, lo,
     hi) per side or seat checked) and against ``wrong(cell)``."""
@@ -116,15 +134,8 @@ def games_against_cells(t, units, players, value, wrong):
 def test_the_table_agrees_with_whole_games(table):
     """Side 0's share of whole games from 24 cells (4-9, 8-2, ...; see CHECK_CELLS) against the table: one miss
     allowed; against the cell with the scores swapped (the opponents' view) most cells miss."""
-    f = table["floor"]
-    eq, lo, hi = (np.asarray(table[k]) for k in ("equity", "low", "high"))
-
-    def value(scores, dealer, swap=False):
-        a, b = scores[::-1] if swap else scores
-        i = (dealer, a - f, b - f)
-        return [(eq[i], lo[i], hi[i])]
-
-    misses, wrong, cells = games_against_cells(table, 2, 4, value, lambda s, d: value(s, d, swap=True))
+    value = cell_values(table)
+    misses, wrong, cells = games_against_cells(table, 2, 4, value, lambda s, d: value(s, d, turn=1))
     assert len(cells) == CHECK_CELLS and len({d for _, d in cells}) == 4
     assert len(misses) <= 1, misses
     assert len(wrong) >= CHECK_CELLS // 2, wrong
@@ -239,13 +250,7 @@ def test_three_players_rotation_symmetry(table3):
 def test_three_players_table_agrees_with_whole_games(table3):
     """Each seat's share of whole games from 24 cells (8-6-9, 6-3-0, ...; see CHECK_CELLS) against the table: two
     misses allowed over the 72 comparisons; against the cell with the scores turned a seat round most cells miss."""
-    f = table3["floor"]
-    eq, lo, hi = (np.asarray(table3[k]) for k in ("equity", "low", "high"))
-
-    def value(scores, dealer, turn=0):
-        x = tuple(s - f for s in scores[turn:] + scores[:turn])
-        return [(eq[(dealer, s, *x)], lo[(dealer, s, *x)], hi[(dealer, s, *x)]) for s in range(3)]
-
+    value = cell_values(table3)
     misses, wrong, cells = games_against_cells(table3, 3, 3, value, lambda s, d: value(s, d, turn=1))
     assert len(cells) == CHECK_CELLS and len({d for _, d in cells}) == 3
     assert len(misses) <= 2, misses
