@@ -111,12 +111,19 @@ def _collect_left_sockets(request):
     here) inside whichever test the same worker runs next."""
     yield
     if request.module.__name__.rpartition(".")[2] in _SOCKET_MODULES:
-        import gc
-        import warnings
+        collect_left_sockets()
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ResourceWarning)
-            gc.collect()
+
+def collect_left_sockets() -> None:
+    """Collect the garbage with the ``ResourceWarning`` of a socket left unclosed ignored (what Dask's client and
+    in-process schedulers drop): after a socket module (``_collect_left_sockets``), or after a test of one whose
+    next test would meet them (``tests/test_scheduler_probe.py``'s in-process schedulers)."""
+    import gc
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
 
 
 @pytest.hookimpl(trylast=True)

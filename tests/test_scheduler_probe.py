@@ -23,6 +23,7 @@ import pytest
 
 from bower.sim import distributed as dist
 from tests.cli_run import one_error
+from tests.conftest import collect_left_sockets
 from tests.fake_servers import Server, sends, silent
 
 IS_DASK = "(is it a Dask scheduler's port?)"
@@ -300,6 +301,7 @@ def scheduler():
     for loop, box, thread in stops:
         loop.call_soon_threadsafe(box["stop"].set)
         thread.join(30)
+    collect_left_sockets()  # a client's socket the scheduler dropped, else collected inside the next test
     quiet.restore()
 
 
