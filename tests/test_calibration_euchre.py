@@ -103,11 +103,11 @@ def _simulate(hand: int, up: int, position: int, n_passes: int, n_deals: int, se
         for i in range(n_passes):
             if (DEALER + i % 4 + 1) % 4 == me:
                 continue  # the player's own pass: imposed
-            n = em.call_probabilities(dealt, np.int64(up), DEALER, i, params, model, prob)
+            n = em.call_probabilities(dealt, np.int64(up), DEALER, i, params, False, model, prob)
             if int(np.searchsorted(np.cumsum(prob[:n]), gen.random() * prob[:n].sum(), side="right")) != 0:
                 ok = False  # the model called: not the given auction
                 break
-            em.call_probabilities(dealt, np.int64(up), DEALER, i, params, sharp, own)
+            em.call_probabilities(dealt, np.int64(up), DEALER, i, params, False, sharp, own)
             strange |= own[0] < 0.5
         if ok:
             kept.append(dealt)

@@ -236,15 +236,17 @@ def test_choice_probabilities_sum_to_one_and_random_seats_are_uniform():
     for model in (np.array([1.0, 0.25, 0.01]), np.array([1.0, 1e-6, 0.0]), np.array([1.0, 2.0, 0.3])):
         for hands, kitty in _deals(40, 1):
             for i in range(7):
-                n = em.call_probabilities(hands, kitty[0], 3, i, params, model, out)
+                n = em.call_probabilities(hands, kitty[0], 3, i, params, False, model, out)
                 assert n == (2 if i < 4 else 4)
                 assert abs(out[:n].sum() - 1.0) < 1e-12 and (out[:n] >= 0).all()
-                n = em.call_probabilities(hands, kitty[0], 3, i, rnd, model, out)
+                n = em.call_probabilities(hands, kitty[0], 3, i, rnd, False, model, out)
                 assert np.allclose(out[:n], 1.0 / n)
 
 
-def test_a_sharp_model_weighs_a_deal_as_the_exact_rejection():
-    rules = eh.rules_vector(None)
+@pytest.mark.parametrize("discard_up", [False, True])
+def test_a_sharp_model_weighs_a_deal_as_the_exact_rejection(discard_up):
+    """Also under ``discard_up``: the dealer's take weighed on its best five of six, as its strategy decides."""
+    rules = eh.rules_vector({"discard_up": True} if discard_up else None)
     sharp = np.array([1.0, 0.0, 0.0])
     for strategy in ("default", "cautious", "aggressive"):
         params = eh.seat_params(strategy)
@@ -263,10 +265,10 @@ def test_a_sharp_model_weighs_a_deal_as_the_exact_rejection():
                            np.zeros(2, np.int64), rec)
                 passes = rec[ek.R_NCALLS] > n_passes and all(
                     rec[ek.R_CALLS + 2 * i + 1] == ek.CALL_PASS for i in range(n_passes))
-                w = em.weight_of(hands, up, 3, n_passes, player, params, sharp)
+                w = em.weight_of(hands, up, 3, n_passes, player, params, discard_up, sharp)
                 assert w == (1.0 if passes else 0.0), (strategy, n_passes)
                 seen[int(passes)] += 1
-                soft = em.weight_of(hands, up, 3, n_passes, player, params, np.array([1.0, 0.25, 0.01]))
+                soft = em.weight_of(hands, up, 3, n_passes, player, params, discard_up, np.array([1.0, 0.25, 0.01]))
                 assert 0.0 < soft <= 1.0
         assert min(seen) > 100
 
@@ -283,7 +285,7 @@ def test_the_forced_play_out_is_todays_on_deals_the_strategy_passes_on():
         up = kitty[0]
         for n_passes in range(8):
             player = n_passes % 4
-            if em.weight_of(hands, up, 3, n_passes, player, params, np.array([1.0, 0.0, 0.0])) == 0.0:
+            if em.weight_of(hands, up, 3, n_passes, player, params, False, np.array([1.0, 0.0, 0.0])) == 0.0:
                 continue
             for code, alone in ea.open_actions(n_passes, up, True).tolist():
                 force = np.array([player, n_passes, code, alone, 0], np.int64)

@@ -46,7 +46,8 @@ RUNS = {
                      ({}, [MUTE, {**MUTE, "pimc_worlds": 8.0}, MUTE, MUTE]), ({"widow": "dead"}, MUTE)],
     "euchre": [({}, "random"), ({"allow_lone_defender": True}, "random"),
                ({"allow_lone_defender": True}, ["default", "random", "default", "random"]),
-               ({}, ["pimc-fast", "random", "default", "random"])],
+               ({}, ["pimc-fast", "random", "default", "random"]),
+               ({"discard_up": True, "allow_lone_defender": True}, "random")],
 }
 
 
@@ -68,7 +69,7 @@ def _plays(k, row) -> list[tuple[int, int]]:
     return list(zip(flat[::2], flat[1::2]))
 
 
-def _knowledge(variant: str, k, row, seat: int):
+def _knowledge(variant: str, k, row, seat: int, rules=None):
     """What ``seat`` knows, from the rules: (seats in play, its side, cards out of play it has seen, pins).
 
     Pins: {card: set of recipients it may be with} for cards whose place the seat knows.
@@ -124,15 +125,19 @@ def _knowledge(variant: str, k, row, seat: int):
                 seen |= 1 << discard
             if out >> dealer & 1:
                 seen |= 1 << up
-            else:
+            elif seat != dealer:  # under discard_up the dealer may have buried it: only the dealer knows
+                pins[up] = {dealer, PILE} if (rules or {}).get("discard_up") else {dealer}
+            elif discard != up:
                 pins[up] = {dealer}
     return active, sides, seen, pins
 
 
-def _facts(variant: str, k, row, seat: int):
+def _facts(variant: str, k, row, seat: int, rules=None):
     """The kernel's own ``pimc_facts`` for the seat (what ``choose`` is given)."""
     if variant == "ghost":
         return k.pimc_facts(row, np.int64(0), np.int64(seat))
+    if variant == "euchre":
+        return k.pimc_facts(row, np.int64(seat), bool((rules or {}).get("discard_up")))
     return k.pimc_facts(row, np.int64(seat))
 
 
@@ -163,16 +168,16 @@ def test_worlds_respect_what_the_player_knows(variant):
     dbuf = np.zeros(2, np.int64)
     n_worlds = 6
     out = np.zeros((n_worlds, pimc.N_RECIPIENTS), np.int64)
-    checked = voids_seen = pins_seen = piles_seen = 0
+    checked = voids_seen = pins_seen = piles_seen = buried_seen = 0
     for j, (rules, strategy) in enumerate(RUNS[variant]):
         rows = _rows(variant, 150, 100 + j, rules, strategy)
         for row in rows:
             n_plays = int(row[k.R_NPLAYS])
             for at in range(n_plays):
                 plays, seat, remaining, voids, n_active, trump = _position(k, row, at)
-                active, sides, seen, pins = _knowledge(variant, k, row, seat)
+                active, sides, seen, pins = _knowledge(variant, k, row, seat, rules)
                 assert active == sum(1 << s for s in {s for s, _ in plays}) and n_active == int(active).bit_count()
-                f_active, f_sides, known, pin, pin_allow = (int(x) for x in _facts(variant, k, row, seat))
+                f_active, f_sides, known, pin, pin_allow = (int(x) for x in _facts(variant, k, row, seat, rules))
                 assert (f_active, f_sides) == (active, sides)
                 assert known == seen, (variant, seat, at)
                 if pins:
@@ -191,6 +196,7 @@ def test_worlds_respect_what_the_player_knows(variant):
                         holder = [s for s in range(4) if remaining[s] >> card & 1]
                         assert (holder[0] if holder else PILE) in where
                         pins_seen += 1
+                        buried_seen += not holder and variant == "euchre"  # discard_up: the up-card buried
                 dropped, ok = pimc.sample_worlds(np.int64(own), np.int64(seat), np.int64(active), np.int64(trump),
                                                  np.int64(deck), np.int64(known), np.int64(pin), np.int64(pin_allow),
                                                  row, np.int64(k.R_PLAYS), np.int64(at), np.int64(n_worlds), dstate,
@@ -221,6 +227,8 @@ def test_worlds_respect_what_the_player_knows(variant):
     assert checked > 1000 and voids_seen > 100 and piles_seen > 100
     if variant != "ghost":
         assert pins_seen > 20
+    if variant == "euchre":
+        assert buried_seen > 5
 
 
 def _consistent_deals(unseen: list[int], caps: list[int], voids: list[int], trump: int) -> list[tuple]:

@@ -44,6 +44,7 @@ from bower.kernels.advice import (
     tally_weighted,
 )
 from bower.kernels.deal import shuffle
+from bower.kernels.euchre.codes import E_DISCARD_UP
 from bower.kernels.euchre.drivers import _scratch
 from bower.kernels.euchre.hand import (
     CALL_ORDER,
@@ -196,7 +197,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                         keep = False
                 w = 1.0 if keep else 0.0
             else:
-                w = deal_weight(dealt, up, np.int64(ADVICE_DEALER), n_passes, seat, wt, params, model, dist, est)
+                w = deal_weight(dealt, up, np.int64(ADVICE_DEALER), n_passes, seat, wt, params,
+                                rules[E_DISCARD_UP] == 1, model, dist, est)
                 if w > 0.0:  # Russian roulette on light deals (``bower.kernels.advice.roulette``)
                     raw_w = w
                     w = roulette(w, raw_sum, raw_n, state)

@@ -272,7 +272,7 @@ def uses_pimc(params):
 
 
 @kernel(inline="always")
-def pimc_facts(rec, seat):
+def pimc_facts(rec, seat, any_discard):
     """What ``seat`` knows besides its hand and the plays, for ``pimc.choose``: (seats in play, its side, cards it
     knows to be out of play, pinned card, where it may be), from the record of the hand so far.
 
@@ -281,7 +281,9 @@ def pimc_facts(rec, seat):
     there, or out of play with the dealer sitting out) and knows its own
     discard; a turned-down up-card is out of play and seen by all; the
     kitty's other cards, the discard (to the others) and a hand sitting out
-    are unseen.
+    are unseen. Under rule ``discard_up`` (``any_discard``) the dealer may
+    have buried the up-card: to the other seats it is pinned to the dealer
+    or the pile, whichever the dealer did (only the dealer knows).
     """
     dealer = rec[R_DEALER]
     up = rec[R_KITTY]
@@ -298,27 +300,29 @@ def pimc_facts(rec, seat):
     discard = rec[R_DISCARD]
     if discard < 0:
         known |= np.int64(1) << up  # turned down
-    elif discard == up:  # buried by the dealer (rule discard_up): out of play, seen by the dealer alone
-        if seat == dealer or (out >> dealer) & 1:
-            known |= np.int64(1) << up
     else:
         if seat == dealer:
-            known |= np.int64(1) << discard
+            known |= np.int64(1) << discard  # the up-card itself when it buried it (rule discard_up)
         if (out >> dealer) & 1:
             known |= np.int64(1) << up
-        else:
+        elif seat != dealer or discard != up:
             pin = up
             pin_allow = np.int64(1) << dealer
+            if any_discard and seat != dealer:  # the dealer's, or buried (rule discard_up): not told which
+                pin_allow |= pimc.PILE_BIT
     return active, sides, known, pin, pin_allow
 
 
 @kernel(inline="always")
-def infer_facts(rec, seat):
+def infer_facts(rec, seat, any_discard):
     """The facts of the draws weighed by the auction (``pimc_infer``): (cards ``seat`` knows to be out of play,
     pinned card, where it may be), with every seat a recipient (a hand sitting out is dealt too, as it was dealt).
 
     A turned-down up-card is seen by all; after an exchange the up-card is
     the dealer's (sitting out or not), and the dealer knows its discard.
+    Under rule ``discard_up`` (``any_discard``) the up-card is, to the other
+    seats, the dealer's or the pile's (buried): ``model.world_weight``
+    weighs each by the dealer's discard.
     """
     up = rec[R_KITTY]
     discard = rec[R_DISCARD]
@@ -326,13 +330,13 @@ def infer_facts(rec, seat):
         return np.int64(1) << up, np.int64(-1), np.int64(0)
     if seat == rec[R_DEALER]:
         return np.int64(1) << discard, np.int64(-1), np.int64(0)
-    if discard == up:  # buried by the dealer (rule discard_up): unseen, anywhere
-        return np.int64(0), np.int64(-1), np.int64(0)
+    if any_discard:
+        return np.int64(0), up, (np.int64(1) << rec[R_DEALER]) | pimc.PILE_BIT
     return np.int64(0), up, np.int64(1) << rec[R_DEALER]
 
 
 @kernel
-def pimc_card_inferred(seat, own, trump, rec, n, params, wt, stick, dstate, dbuf, ws):
+def pimc_card_inferred(seat, own, trump, rec, n, params, wt, rules, dstate, dbuf, ws):
     """PIMC card play with the auction's inference (``pimc_infer``): each world weighted by ``model.world_weight``.
 
     The legal cards and whether to search are ``pimc.choose``'s; the worlds
@@ -343,16 +347,17 @@ def pimc_card_inferred(seat, own, trump, rec, n, params, wt, stick, dstate, dbuf
     weight 0 is not solved); the card with the highest weighted total is
     played (ties: least value). If every world weighs 0 (a sharp model, and
     no world reproduces the auction) fresh unweighted worlds decide. The
-    other seats are modelled by their own strategy rows. Allocates nothing
-    (``play_tricks`` is compiled without reference counting): its scratch is
-    the workspace's.
+    other seats are modelled by their own strategy rows (``rules``: the
+    rule codes, for the auction model). Allocates nothing (``play_tricks``
+    is compiled without reference counting): its scratch is the workspace's.
     """
-    active, sides, known, pin, pin_allow = pimc_facts(rec, seat)
+    any_discard = rules[E_DISCARD_UP] == 1
+    active, sides, known, pin, pin_allow = pimc_facts(rec, seat, any_discard)
     card, legal, leader, n_trick, n_unseen, restricted, full = pimc.begin(
         own, seat, active, trump, DECK, known, pin, pin_allow, rec, R_PLAYS, n, False, ws)
     if card >= 0:
         return card
-    known4, pin4, allow4 = infer_facts(rec, seat)
+    known4, pin4, allow4 = infer_facts(rec, seat, any_discard)
     played, _, _, _ = pimc.history(rec, R_PLAYS, n, trump, active, ws)
     n4, restricted4, full4, ok4, _ = pimc._plan(own, seat, np.int64(15), trump, DECK, known4, pin4, allow4, played, ws)
     n_worlds = np.int64(params[seat, Q_PIMC])
@@ -369,7 +374,7 @@ def pimc_card_inferred(seat, own, trump, rec, n, params, wt, stick, dstate, dbuf
         x0, x1, x2, x3, pile, p0, p1, p2, p3 = pimc.world_hands(ws)
         held[0], held[1], held[2], held[3] = x0 | p0, x1 | p1, x2 | p2, x3 | p3
         w = world_weight(held, pile, rec[R_KITTY], rec[R_DEALER], rec, np.int64(R_CALLS), rec[R_NCALLS], exchanged,
-                         seat, stick, wt, params, tau, eps, fs[:4], fs[4:])
+                         seat, rules[E_STICK], any_discard, wt, params, tau, eps, fs[:4], fs[4:])
         if w > 0.0:
             pimc.add_world(legal, active, trump, n_trick, leader, sides, w, ws)
     if pimc.weight_sum(ws) > 0.0:
@@ -395,14 +400,15 @@ def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out,
     wt = np.zeros((N_SEATS, 4, N_CARDS), np.float64)
     card_weights(params, wt)
     trump = rec[R_TRUMP]
-    active, _, _, _, _ = pimc_facts(rec, seat)
+    any_discard = rules[E_DISCARD_UP] == 1
+    active, _, _, _, _ = pimc_facts(rec, seat, any_discard)
     own = rec[R_DEAL + seat]
     if rec[R_DISCARD] >= 0 and seat == rec[R_DEALER]:
         own = (own | (np.int64(1) << rec[R_KITTY])) & ~(np.int64(1) << rec[R_DISCARD])
     for i in range(n):
         if rec[R_PLAYS + 2 * i] == seat:
             own &= ~(np.int64(1) << rec[R_PLAYS + 2 * i + 1])
-    known4, pin4, allow4 = infer_facts(rec, seat)
+    known4, pin4, allow4 = infer_facts(rec, seat, any_discard)
     played, _, _, _ = pimc.history(rec, R_PLAYS, n, trump, active, ws)
     n4, restricted4, full4, ok, _ = pimc._plan(own, seat, np.int64(15), trump, DECK, known4, pin4, allow4, played, ws)
     held = np.zeros(N_SEATS, np.int64)
@@ -412,8 +418,8 @@ def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out,
         x0, x1, x2, x3, pile, p0, p1, p2, p3 = pimc.world_hands(ws)
         held[0], held[1], held[2], held[3] = x0 | p0, x1 | p1, x2 | p2, x3 | p3
         weights[w] = world_weight(held, pile, rec[R_KITTY], rec[R_DEALER], rec, np.int64(R_CALLS), rec[R_NCALLS],
-                                  rec[R_DISCARD] >= 0, seat, rules[E_STICK], wt, params, params[seat, Q_PIMC_TAU],
-                                  params[seat, Q_PIMC_EPS], fs[:4], fs[4:])
+                                  rec[R_DISCARD] >= 0, seat, rules[E_STICK], any_discard, wt, params,
+                                  params[seat, Q_PIMC_TAU], params[seat, Q_PIMC_EPS], fs[:4], fs[4:])
         for s in range(N_SEATS):
             out[w, s] = held[s]
         out[w, N_SEATS] = pile
@@ -423,21 +429,21 @@ def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out,
 @kernel
 def pick_card(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
     """``trick.play_tricks``'s ``pick`` for a seat that plays at random or by PIMC (``ctx``: ``params``, the
-    decision stream, ``rec``, the PIMC workspace ``ws``, ``wt``, ``stick`` and ``pim``, a bit per seat playing by
-    PIMC); hands and the result in slot space.
+    decision stream, ``rec``, the PIMC workspace ``ws``, ``wt``, ``rules`` and ``pim``, a bit per seat playing
+    by PIMC); hands and the result in slot space.
 
     A PIMC seat plays by ``pimc.choose`` (``pimc_facts``), with ``pimc_infer`` (and not ``pimc_sees_all``) by
-    ``pimc_card_inferred`` (``wt``, ``stick``: the card weights and the ``E_STICK`` code, for the auction model);
+    ``pimc_card_inferred`` (``wt``, ``rules``: the card weights and the rule codes, for the auction model);
     any other a ``legal`` card at random.
     """
-    params, dstate, dbuf, rec, ws, wt, stick, pim = ctx
+    params, dstate, dbuf, rec, ws, wt, rules, pim = ctx
     if (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
-        card = pimc_card_inferred(seat, core.slot_cards(hand, trump), trump, rec, np.int64(n), params, wt, stick,
+        card = pimc_card_inferred(seat, core.slot_cards(hand, trump), trump, rec, np.int64(n), params, wt, rules,
                                   dstate, dbuf, ws)
     elif (pim >> seat) & 1 == 1:
-        card = pimc.choose_slots(hand, seat, pimc_facts(rec, seat), trump, DECK, rec, R_PLAYS, np.int64(n),
-                                 np.int64(params[seat, Q_PIMC]), params[seat, Q_PIMC_SEES] >= 0.5, v0, v1, v2, v3,
-                                 dstate, dbuf, ws)
+        card = pimc.choose_slots(hand, seat, pimc_facts(rec, seat, rules[E_DISCARD_UP] == 1), trump, DECK, rec,
+                                 R_PLAYS, np.int64(n), np.int64(params[seat, Q_PIMC]), params[seat, Q_PIMC_SEES] >= 0.5,
+                                 v0, v1, v2, v3, dstate, dbuf, ws)
     else:
         card = random_card(core.slot_cards(legal, trump), dstate, dbuf)
     return SLOT_RANK[trump, card]
@@ -456,7 +462,7 @@ def next_leaders(params, maker, next_suit):
 
 
 @kernel(_nrt=False)
-def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, stick, search):
+def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, rules, search):
     """Play five tricks among the active seats (``out``: bit per seat sitting out); plays into ``rec``, tricks by seat.
 
     The shared core (``kernels.trick.play_tricks``): the heuristic seats lead and follow as SPEC.md says
@@ -486,7 +492,7 @@ def play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbu
     else:
         t, n = core.play_tricks(v0, v1, v2, v3, N_SEATS, N_TRICKS, core.PARTNERS, out, SLOT_DECK[trump], trump,
                                 leader, maker, maker ^ 2, lead_min, nxt, next_suit, rnd, pick_card,
-                                (params, dstate, dbuf, rec, ws, wt, stick, pim), rec, R_PLAYS, True)
+                                (params, dstate, dbuf, rec, ws, wt, rules, pim), rec, R_PLAYS, True)
     tricks[0], tricks[1], tricks[2], tricks[3] = t & 255, (t >> 8) & 255, (t >> 16) & 255, t >> 24
     rec[R_NPLAYS] = n
 
@@ -640,8 +646,8 @@ def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate
             world[0], world[1], world[2], world[3], _, _, _, _, _ = pimc.world_hands(ws)
         w = 1.0
         if infer:
-            w = world_weight(world, np.int64(0), up, dealer, passes, np.int64(0), k, False, me, rules[E_STICK], wt,
-                             params, tau, eps, fs[:4], fs[4:])
+            w = world_weight(world, np.int64(0), up, dealer, passes, np.int64(0), k, False, me, rules[E_STICK],
+                             rules[E_DISCARD_UP] == 1, wt, params, tau, eps, fs[:4], fs[4:])
             if not w > 0.0:
                 continue
         total += w
@@ -820,7 +826,7 @@ def _discard_values(me, dealt, up, maker, f_seat, f_alone, dealer, rules, params
         w = 1.0
         if infer:
             w = world_weight(world, np.int64(0), up, dealer, rec, np.int64(R_CALLS), rec[R_NCALLS], False, me,
-                             rules[E_STICK], wt, params, tau, eps, fs[:4], fs[4:])
+                             rules[E_STICK], rules[E_DISCARD_UP] == 1, wt, params, tau, eps, fs[:4], fs[4:])
             if not w > 0.0:
                 continue
         total += w
@@ -921,7 +927,7 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
     if sees_all:
         n_worlds = 1
     else:
-        known, pin, allow = infer_facts(rec, me)
+        known, pin, allow = infer_facts(rec, me, rules[E_DISCARD_UP] == 1)
         pimc.history(ws, 0, 0, trump, np.int64(15), ws)
         n_unseen, restricted, full, ok, _ = pimc._plan(own, me, np.int64(15), trump, DECK, known, pin, allow,
                                                        np.int64(0), ws)
@@ -946,7 +952,7 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
         w = 1.0
         if infer:
             w = world_weight(world, pile, rec[R_KITTY], dealer, rec, np.int64(R_CALLS), rec[R_NCALLS], exchanged, me,
-                             rules[E_STICK], wt, params, tau, eps, fs[:4], fs[4:])
+                             rules[E_STICK], rules[E_DISCARD_UP] == 1, wt, params, tau, eps, fs[:4], fs[4:])
             if not w > 0.0:
                 continue
         total += w
@@ -1101,8 +1107,8 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     elif plays_plainly(params):
         play_plain(hands[0], hands[1], hands[2], hands[3], trump, leader, maker, out, next_suit, params, rec, tricks)
     else:
-        play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt,
-                    rules[E_STICK], search)
+        play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, rules,
+                    search)
     side = maker & 1
     makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)
     for s in range(N_SEATS):

@@ -23,6 +23,7 @@ import numpy as np
 from bower.kernels import advice as ka
 from bower.kernels.euchre import hand as ek
 from bower.kernels.euchre.advice import ADVICE_DEALER
+from bower.kernels.euchre.codes import E_DISCARD_UP
 from bower.kernels.euchre.model import deal_features, deal_weight
 from bower.kernels.euchre.strategy import card_weights
 from bower.sim.advice_bots import Twin, passes_then_call, run_chunks, upcard_call_action, side_cell
@@ -67,7 +68,8 @@ class EuchreTwin(Twin):
             return 1.0 if rec[ek.R_NCALLS] > n and all(
                 rec[ek.R_CALLS + 2 * i + 1] == ek.CALL_PASS for i in range(n)) else 0.0
         return deal_weight(dealt, np.int64(self.up), np.int64(ADVICE_DEALER), np.int64(self.n_passes),
-                           np.int64(self.seat), self.wt, self.params, self.model, self.dist, self.est)
+                           np.int64(self.seat), self.wt, self.params, bool(self.rules[E_DISCARD_UP] == 1),
+                           self.model, self.dist, self.est)
 
     def features(self, deal):
         dealt, _ = deal

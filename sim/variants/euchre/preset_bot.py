@@ -21,10 +21,9 @@ the maker's going alone as its searched call chose, the dealer's discard by
 ``contract_searched``), each on the seat's own hand and the public record,
 the worlds drawn from the bot's stream, one PIMC workspace a hand from its
 first decision. The worlds' other seats play the bot's own strategy (in the
-kernels, each seat's row: the same when the bot holds every seat). One
-fact is not the seat's own: under ``discard_up`` the kernels' facts tell every
-seat whether the dealer buried the up-card, and so do the bot's, to search
-as the kernels do.
+kernels, each seat's row: the same when the bot holds every seat). Under
+``discard_up`` the facts of a seat other than the dealer leave open whether
+the dealer buried the up-card (the kernels' ``pimc_facts``).
 """
 
 from __future__ import annotations
@@ -223,5 +222,5 @@ class Player:
         rec[R_ALONE] = ((1 << st.maker) if st.maker_alone else 0) | ((1 << st.lone) if st.lone >= 0 else 0)
         rec[R_DISCARD] = st.discard if st.round == 1 else -1  # the kernels' facts compare it with the up-card only
         n = write_plays(st, rec, R_PLAYS)
-        return pimc_card(st.hands[seat], seat, pimc_facts(rec, np.int64(seat)), st.trump, DECK, rec, R_PLAYS, n,
+        return pimc_card(st.hands[seat], seat, pimc_facts(rec, np.int64(seat), self.discard_up), st.trump, DECK, rec, R_PLAYS, n,
                          self.worlds, self.stream, self.ws)
