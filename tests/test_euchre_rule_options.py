@@ -10,6 +10,7 @@ burying the up-card, read and written back.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, seed, settings
@@ -269,3 +270,37 @@ def test_the_inference_without_discard_up_gives_the_same_records(name):
     runner.rows_run("euchre", 60, 4, 1, rules, strategies, out.append)
     rows = np.ascontiguousarray(np.concatenate(out), np.int64)
     assert hashlib.sha256(rows.tobytes()).hexdigest() == MODEL_DIGESTS[name]
+
+
+# ---------------------------------------------------------------- discard_up carried by the files written under it
+
+
+def test_a_file_written_under_discard_up_says_so_though_no_dealer_buried(capsys, tmp_path):
+    # EGN's ruleset has no discard_up key (the schema allows no other): bower's note in the description carries it
+    import jsonschema
+
+    from bower.sim.records import read_meta, read_records
+    from bower.sim.variants.euchre.egn import DISCARD_UP_NOTE, egn_document
+
+    schema = json.loads((Path(__file__).parent / "data" / "egn" / "egn-schema-v1.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft7Validator(schema)
+    for on in (True, False):
+        paths = {ext: tmp_path / f"{on}.{ext}" for ext in ("egn", "jsonl", "parquet")}
+        for path in paths.values():
+            code, _, err = run(capsys, "simulate", "--variant", "euchre", "--hands", "30", "--seed", "3", "--rule",
+                               f"discard_up={str(on).lower()}", "--records", str(path))
+            assert code == 0, err
+        egn = read_egn(paths["egn"])
+        assert not any(r["discard"] == r["upcard"] for r in egn.records)  # no dealer buried it: the default's way
+        assert egn.meta["rules"]["discard_up"] is on and all(r["rules"]["discard_up"] is on for r in egn.records)
+        doc = json.loads(paths["egn"].read_text(encoding="utf-8"))
+        assert (DISCARD_UP_NOTE in doc["metadata"]["description"]) is on
+        assert [e.message for e in validator.iter_errors(doc)] == []
+        for ext in ("jsonl", "parquet"):  # the records' header and every record
+            assert read_meta(paths[ext])["rules"]["discard_up"] is on
+            assert all(r["rules"]["discard_up"] is on for r in read_records(paths[ext]))
+    # a description given (EGN -> records -> EGN) keeps the note, cut to the schema's 1024 characters
+    egn = read_egn(tmp_path / "True.egn")
+    doc = egn_document(egn.records, {**egn.meta, "description": "x" * 1024})
+    assert len(doc["metadata"]["description"]) == 1024 and doc["metadata"]["description"].endswith(DISCARD_UP_NOTE)
+    assert egn_document(egn.records, egn.meta)["metadata"]["description"] == egn.meta["description"]

@@ -90,6 +90,10 @@ MAX_DEALS = 100  # the notation's schema holds at most 100 deals a file
 # deal as the file wrote it}``; ``egn_document`` writes each back after that record, so their points stay counted
 DEALS_LEFT_OUT = "deals_left_out"
 LONER_LEAD = {"LEFT_OF_DEALER": "dealer", "LEFT_OF_LONER": "loner"}  # EGN ruleset loner_lead -> bower's option
+# EGN's ruleset has no key for bower's ``discard_up`` (and the schema allows no other key there): a file written
+# under it says so in its ``metadata.description``, the one free text of the metadata, and reads back with it.
+DISCARD_UP_NOTE = "bower rule discard_up=true"
+DESCRIPTION_MAX = 1024  # the schema's longest ``description``
 PLAY_FREE = ("winning_score", "num_deals")  # keys that do not change how a deal is played: any integer
 
 
@@ -330,6 +334,8 @@ def read_egn(path) -> EgnFile:
     rules = rules_of(meta.get("ruleset"), str(path))
     if isinstance(doc["deals"], list) and any(isinstance(d, dict) and _buries_up(d, rules) for d in doc["deals"]):
         rules["discard_up"] = True  # a dealer of the file discards the up-card: bower's option discard_up
+    if isinstance(meta.get("description"), str) and DISCARD_UP_NOTE in meta["description"]:
+        rules["discard_up"] = True  # written by bower under discard_up (``egn_document``)
     meta["rules"] = rules
     records, left_out = [], []
     kept: list[dict] = []  # the deals left out, as written, each after the record it followed (``DEALS_LEFT_OUT``)
@@ -700,7 +706,9 @@ def egn_document(records: list[dict], meta: dict | None = None) -> dict:
     ``meta``: ``title``, ``description``, ``players``, ``initialScore``,
     ``date``, ``gameId`` are written as given; otherwise ``description``
     says bower made the file (version, rules, seed, command when ``meta``
-    has them, as ``bower.sim.records.file_meta`` does).
+    has them, as ``bower.sim.records.file_meta`` does). Under ``discard_up``
+    the description carries ``DISCARD_UP_NOTE`` (added to a given one), which
+    ``read_egn`` reads back as the rule.
     """
     meta = dict(meta or {})
     rules = records[0].get("rules") or {} if records else meta.get("rules") or {}
@@ -734,7 +742,10 @@ def egn_document(records: list[dict], meta: dict | None = None) -> dict:
             bits.append(f"seed {meta['seed']}")
         if meta.get("command"):
             bits.append(f"command: {meta['command']}")
-        md["description"] = "; ".join(bits)[:1024]
+        md["description"] = "; ".join(bits)[:DESCRIPTION_MAX]
+    if rules.get("discard_up") and DISCARD_UP_NOTE not in str(md["description"]):
+        keep = DESCRIPTION_MAX - len(DISCARD_UP_NOTE) - 2
+        md["description"] = f"{str(md['description'])[:keep]}; {DISCARD_UP_NOTE}"
     md.setdefault("players", [f"Seat {s}" for s in range(4)])
     md.setdefault("initialScore", [0, 0])
     md["ruleset"] = ruleset_of(rules, True if game is not None else len(records))
