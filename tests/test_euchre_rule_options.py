@@ -304,3 +304,33 @@ def test_a_file_written_under_discard_up_says_so_though_no_dealer_buried(capsys,
     doc = egn_document(egn.records, {**egn.meta, "description": "x" * 1024})
     assert len(doc["metadata"]["description"]) == 1024 and doc["metadata"]["description"].endswith(DISCARD_UP_NOTE)
     assert egn_document(egn.records, egn.meta)["metadata"]["description"] == egn.meta["description"]
+
+
+# ---------------------------------------------------------------- deals cut short before the fifth trick
+
+
+def test_a_deal_cut_short_is_left_out_naming_the_field(capsys, tmp_path):
+    # EGN records no result of a deal (its points come from five tricks): a deal whose play stops early (a claim)
+    # has no points to score; it is left out, one note naming the file, the deal and the field, the others read
+    path = tmp_path / "hands.egn"
+    code, _, err = run(capsys, "simulate", "--variant", "euchre", "--hands", "6", "--seed", "3", "--records",
+                       str(path))
+    assert code == 0, err
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    played = [i for i, d in enumerate(doc["deals"]) if len(d["phases"]) > 1 and d["phases"][1].get("tricks")]
+    a, b = played[0], played[1]
+    doc["deals"][a]["phases"][1]["tricks"] = doc["deals"][a]["phases"][1]["tricks"][:3]  # stops after 3 tricks
+    doc["deals"][b]["phases"][1]["tricks"][4] = doc["deals"][b]["phases"][1]["tricks"][4][:2]  # in trick 5
+    cut = tmp_path / "cut.egn"
+    cut.write_text(json.dumps(doc), encoding="utf-8")
+    egn = read_egn(cut)
+    assert [r["hand"] for r in egn.records] == [d["dealNumber"] for i, d in enumerate(doc["deals"]) if i not in (a, b)]
+    assert egn.left_out == [
+        (doc["deals"][a]["dealNumber"], "field 'tricks' stops after 3 trick(s); EGN records no result, so its points "
+                                        "are not known"),
+        (doc["deals"][b]["dealNumber"], "field 'tricks' stops in trick 5; EGN records no result, so its points are "
+                                        "not known")]
+    code, out, err = run(capsys, "replay", str(cut))
+    assert code == 0
+    assert f"bower: note: {cut} deal {doc['deals'][a]['dealNumber']} left out: field 'tricks' stops after 3" in err
+    assert f"{len(doc['deals']) - 2} hand(s) replayed" in out

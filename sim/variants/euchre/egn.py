@@ -93,6 +93,9 @@ LONER_LEAD = {"LEFT_OF_DEALER": "dealer", "LEFT_OF_LONER": "loner"}  # EGN rules
 # EGN's ruleset has no key for bower's ``discard_up`` (and the schema allows no other key there): a file written
 # under it says so in its ``metadata.description``, the one free text of the metadata, and reads back with it.
 DISCARD_UP_NOTE = "bower rule discard_up=true"
+# A deal whose play stops before its fifth trick (a claim, a partial game): EGN records no result of a deal (its
+# score is counted from the five tricks), so the points are not known and the deal is left out, named.
+CUT_SHORT = "EGN records no result, so its points are not known"
 DESCRIPTION_MAX = 1024  # the schema's longest ``description``
 PLAY_FREE = ("winning_score", "num_deals")  # keys that do not change how a deal is played: any integer
 
@@ -561,11 +564,11 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
                 cards.append(card)
                 plays.append([order[k], card])
             if len(trick) < len(active):
-                raise _LeftOut(f"the play stops in trick {t + 1}")
+                raise _LeftOut(f"field 'tricks' stops in trick {t + 1}; {CUT_SHORT}")
             lead = order[trick_winner(cards, trump)]
             tricks[str(lead)] += 1
         if len(raw) < 5:
-            raise _LeftOut(f"the play stops after {len(raw)} trick(s)")
+            raise _LeftOut(f"field 'tricks' stops after {len(raw)} trick(s); {CUT_SHORT}")
         if discard is not None and discard in seen:
             raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is played in the tricks")
     elif play is not None and play.get("tricks"):
