@@ -146,6 +146,13 @@ def roulette(w, raw_sum, raw_n, state):
     return w
 
 
+@kernel
+def roulette_step(w, raw_sum, raw_n, state):
+    """``roulette`` on a deal's model weight ``w``, then ``w`` added to the chunk's scale: (the weight to play the
+    deal at, ``raw_sum + w``, ``raw_n + 1``), as every variant's should-bid chunk kernel weighs a drawn deal."""
+    return roulette(w, raw_sum, raw_n, state), raw_sum + w, raw_n + 1
+
+
 # ---- game equity (``should-bid --scores``): the asker's chance to win the game after each hand's outcome
 #
 # An outcome table ``eqt`` has one cell per outcome, a cell being a row of 1 + EQ_DRAWS chances: the table's own
@@ -199,3 +206,21 @@ def add_equity_products(w, eq, eq_xy):
     for a in range(n):
         for b in range(n):
             eq_xy[a, b] += w * eq[a] * eq[b]
+
+
+@kernel
+def add_draw_products(w, do_a, do_b, has_eq, pts, mar, pts_b, mar_b, eq, eq_b, pts_xy, mar_xy, eq_xy):
+    """Close one kept deal of weight ``w`` in a chunk's paired-interval sums: the products of the actions' points
+    and doubled margins (``add_products_weighted``) of play-out row 0 (``pts``, ``mar``: the strategy's play, when
+    ``do_a``) and row 1 (``pts_b``, ``mar_b``: double dummy, when ``do_b``) into rows 0 and 1 of ``pts_xy`` and
+    ``mar_xy``, and with an equity table (``has_eq``) the products of the game equities ``eq``, ``eq_b`` into
+    ``eq_xy`` (``add_equity_products``)."""
+    if do_a:
+        add_products_weighted(w, pts, mar, pts_xy[0], mar_xy[0])
+    if do_b:
+        add_products_weighted(w, pts_b, mar_b, pts_xy[1], mar_xy[1])
+    if has_eq:
+        if do_a:
+            add_equity_products(w, eq, eq_xy[0])
+        if do_b:
+            add_equity_products(w, eq_b, eq_xy[1])

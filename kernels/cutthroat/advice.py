@@ -46,12 +46,11 @@ from bower.kernels.advice import (
     MODEL_EXACT,
     PLAY_DD,
     PLAY_STRATEGY,
-    add_equity_products,
-    add_products_weighted,
+    add_draw_products,
     reseed,
     seat_equity,
     tally_equity,
-    roulette,
+    roulette_step,
     tally_weighted,
 )
 from bower.kernels.cutthroat.drivers import _scratch
@@ -253,10 +252,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                     hands[s] = dealt[s]  # undo the dealer's exchange
             if not exact and w > 0.0:
                 w = pass_weight(hands, up, np.int64(ADVICE_DEALER), seat, n_passes, rules, params, wt, tau, eps, dist)
-                raw_w = w
-                w = roulette(w, raw_sum, raw_n, state)
-                raw_sum += raw_w
-                raw_n += 1
+                w, raw_sum, raw_n = roulette_step(w, raw_sum, raw_n, state)
             if w <= 0.0:
                 reseed(dstate0, dbuf0)
                 continue
@@ -306,15 +302,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                         e = seat_equity(eqt, dpts[0], dpts[1], dpts[2])
                         eq_d[a] = e[0]
                         tally_equity(eacc[ci, 1, a], w, e)
-            if do_play:
-                add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
-            if do_dd:
-                add_products_weighted(w, dd_pts, dd_mar, pts_xy[ci, 1], mar_xy[ci, 1])
-            if eqt.shape[0] > 0:
-                if do_play:
-                    add_equity_products(w, eq, eq_xy[ci, 0])
-                if do_dd:
-                    add_equity_products(w, eq_d, eq_xy[ci, 1])
+            add_draw_products(w, do_play, do_dd, eqt.shape[0] > 0, pts, mar, dd_pts, dd_mar, eq, eq_d,
+                              pts_xy[ci], mar_xy[ci], eq_xy[ci])
             reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

@@ -35,12 +35,11 @@ from bower.kernels.advice import (
     MODEL_EXACT,
     PLAY_DD,
     PLAY_STRATEGY,
-    add_equity_products,
-    add_products_weighted,
+    add_draw_products,
     reseed,
     side_equity,
     tally_equity,
-    roulette,
+    roulette_step,
     tally_weighted,
 )
 from bower.kernels.deal import shuffle
@@ -200,10 +199,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                 w = deal_weight(dealt, up, np.int64(ADVICE_DEALER), n_passes, seat, wt, params,
                                 rules[E_DISCARD_UP] == 1, model, dist, est)
                 if w > 0.0:  # Russian roulette on light deals (``bower.kernels.advice.roulette``)
-                    raw_w = w
-                    w = roulette(w, raw_sum, raw_n, state)
-                    raw_sum += raw_w
-                    raw_n += 1
+                    w, raw_sum, raw_n = roulette_step(w, raw_sum, raw_n, state)
             if w == 0.0:
                 reseed(dstate0, dbuf0)
                 continue
@@ -273,15 +269,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                             e = side_equity(eqt, q, p, maker & 1 if maker >= 0 else 0)
                         eq_d[a] = e[0]
                         tally_equity(eacc[ci, 1, a], w, e)
-            if do_strat:
-                add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
-            if do_dd:
-                add_products_weighted(w, pts_d, mar_d, pts_xy[ci, 1], mar_xy[ci, 1])
-            if eqt.shape[0] > 0:
-                if do_strat:
-                    add_equity_products(w, eq, eq_xy[ci, 0])
-                if do_dd:
-                    add_equity_products(w, eq_d, eq_xy[ci, 1])
+            add_draw_products(w, do_strat, do_dd, eqt.shape[0] > 0, pts, mar, pts_d, mar_d, eq, eq_d,
+                              pts_xy[ci], mar_xy[ci], eq_xy[ci])
             reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept

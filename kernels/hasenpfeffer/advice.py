@@ -36,12 +36,11 @@ from bower.kernels.advice import (
     MODEL_EXACT,
     PLAY_DD,
     PLAY_STRATEGY,
-    add_equity_products,
-    add_products_weighted,
+    add_draw_products,
     reseed,
     side_equity,
     tally_equity,
-    roulette,
+    roulette_step,
     tally_weighted,
 )
 from bower.kernels.deal import shuffle
@@ -230,10 +229,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
             else:
                 w = auction_weight(dealt, seat, prefix, rules, params, wt, model, est, dist)
                 if w > 0.0:  # Russian roulette on light deals (``bower.kernels.advice.roulette``)
-                    raw_w = w
-                    w = roulette(w, raw_sum, raw_n, state)
-                    raw_sum += raw_w
-                    raw_n += 1
+                    w, raw_sum, raw_n = roulette_step(w, raw_sum, raw_n, state)
             if not w > 0.0:
                 reseed(dstate0, dbuf0)
                 continue
@@ -285,15 +281,8 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, seat, rules
                         e = side_equity(eqt, p, q, ms) if side == 0 else side_equity(eqt, q, p, ms)
                         eq_d[a] = e[0]
                         tally_equity(eacc[ci, 1, a], w, e)
-            if do_strategy:
-                add_products_weighted(w, pts, mar, pts_xy[ci, 0], mar_xy[ci, 0])
-            if do_dd:
-                add_products_weighted(w, pts_dd, mar_dd, pts_xy[ci, 1], mar_xy[ci, 1])
-            if eqt.shape[0] > 0:
-                if do_strategy:
-                    add_equity_products(w, eq, eq_xy[ci, 0])
-                if do_dd:
-                    add_equity_products(w, eq_d, eq_xy[ci, 1])
+            add_draw_products(w, do_strategy, do_dd, eqt.shape[0] > 0, pts, mar, pts_dd, mar_dd, eq, eq_d,
+                              pts_xy[ci], mar_xy[ci], eq_xy[ci])
             reseed(dstate0, dbuf0)
         draws[ci] = n_draws
         kept[ci] = n_kept
