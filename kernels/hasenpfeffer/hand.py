@@ -117,10 +117,9 @@ def bid_need(level):
     return level if level <= 6 else 6
 
 
-@kernel(inline="always")
-def target_level(hand, seat, pepper, params, wt):
-    """The level the strategy would go to with ``hand``: 0 none, 1..6, or 6/7 (little/big pepper)."""
-    e = best_estimate(hand, seat, wt, params[seat, P_VOID])
+@kernel(_nrt=False)
+def level_of(e, seat, pepper, params):
+    """The level the strategy would go to with the best estimate ``e``: 0 none, 1..6, or 6/7 (little/big pepper)."""
     big_e = e + params[seat, P_PARTNER]
     level = 0
     for lv in range(6, 0, -1):
@@ -130,6 +129,66 @@ def target_level(hand, seat, pepper, params, wt):
     if pepper and level == 6 and big_e >= params[seat, P_BIG_PEPPER]:
         return BIG_PEPPER
     return level
+
+
+@kernel(inline="always")
+def target_level(hand, seat, pepper, params, wt):
+    """The level the strategy would go to with ``hand``: 0 none, 1..6, or 6/7 (little/big pepper)."""
+    return level_of(best_estimate(hand, seat, wt, params[seat, P_VOID]), seat, pepper, params)
+
+
+@kernel(_nrt=False)
+def strategic_bid(tl, high, bidder, seat, params):
+    """A strategic seat's call to its target level ``tl``: pass (0) unless ``tl`` beats the standing ``high``, by
+    the support cushion where the standing bid is its partner's; then ``tl`` (a jump bidder) or one above."""
+    margin = params[seat, P_SUPPORT] if bidder >= 0 and bidder == (seat + 2) % 4 else 0.0
+    if tl >= high + 1 and tl >= (high + 1) + margin:  # a call must beat the standing bid
+        return tl if params[seat, P_JUMP] >= 0.5 else high + 1
+    return 0
+
+
+@kernel(_nrt=False)
+def record_bid(rec, n, seat, call, high, bidder, since, passed, top, final):
+    """Write call ``n`` (``seat``'s ``call``, 0 a pass) into ``rec`` and move the auction on (RULES.md 3): returns
+    (calls made, the next seat, the standing bid, its bidder, passes since it, the seats passed as bits, over).
+    The auction is over after four passes, at the top bid, once every other seat has passed (``final``: a pass
+    is final) or three passes after the standing bid; the next seat skips the seats passed under ``final``."""
+    rec[R_CALLS + 2 * n] = seat
+    rec[R_CALLS + 2 * n + 1] = call
+    n += 1
+    if call == 0:
+        passed |= 1 << seat
+        since += 1
+    else:
+        high = call
+        bidder = seat
+        since = 0
+    if high == 0:
+        over = n == N_SEATS
+    elif high == top:
+        over = True
+    elif final:
+        over = (passed | (1 << bidder)) == 15
+    else:
+        over = since == N_SEATS - 1
+    if not over:
+        seat = (seat + 1) % 4
+        if final:
+            while (passed >> seat) & 1:
+                seat = (seat + 1) % 4
+    return n, seat, high, bidder, since, passed, over
+
+
+@kernel(_nrt=False)
+def auction_end(rec, n, high, bidder, joker_seat, rules):
+    """Close the auction after ``n`` calls: (bidder, level, forced), bidder -1 when all passed and the hand is
+    thrown in (``redeal``, or the joker in the widow), else the joker's holder forced to ``FORCED_BID``."""
+    rec[R_NCALLS] = n
+    if high == 0:
+        if rules[H_REDEAL] == 1 or joker_seat < 0:
+            return -1, 0, False
+        return joker_seat, FORCED_BID, True
+    return bidder, high, False
 
 
 @kernel(_nrt=False)
@@ -166,44 +225,16 @@ def auction(hands, joker_seat, dealer, rules, params, wt, force, dstate, dbuf, r
             call = 0 if k == 0 else high + k
         else:
             tl = t0 if seat == 0 else (t1 if seat == 1 else (t2 if seat == 2 else t3))
-            margin = params[seat, P_SUPPORT] if bidder >= 0 and bidder == (seat + 2) % 4 else 0.0
-            call = 0
-            if tl >= high + 1 and tl >= (high + 1) + margin:  # a call must beat the standing bid
-                call = tl if params[seat, P_JUMP] >= 0.5 else high + 1
+            call = strategic_bid(tl, high, bidder, seat, params)
             if eq is not None:  # pruned when compiled for eq None: no equity code in the other runs
                 if params[seat, P_EQUITY] >= 0.5:
                     est = best_estimate(hands[seat], seat, wt, params[seat, P_VOID])
                     call = equity_call(eq[0], seat, dealer, eq[1], eq[2], high, top, est, call)
-        rec[R_CALLS + 2 * n] = seat
-        rec[R_CALLS + 2 * n + 1] = call
-        n += 1
-        if call == 0:
-            passed |= 1 << seat
-            since += 1
-        else:
-            high = call
-            bidder = seat
-            since = 0
-        if high == 0:
-            over = n == N_SEATS
-        elif high == top:
-            over = True
-        elif final:
-            over = (passed | (1 << bidder)) == 15
-        else:
-            over = since == N_SEATS - 1
+        n, seat, high, bidder, since, passed, over = record_bid(rec, n, seat, call, high, bidder, since, passed, top,
+                                                                final)
         if over:
             break
-        seat = (seat + 1) % 4
-        if final:
-            while (passed >> seat) & 1:
-                seat = (seat + 1) % 4
-    rec[R_NCALLS] = n
-    if high == 0:
-        if rules[H_REDEAL] == 1 or joker_seat < 0:
-            return -1, 0, False
-        return joker_seat, FORCED_BID, True
-    return bidder, high, False
+    return auction_end(rec, n, high, bidder, joker_seat, rules)
 
 
 @kernel(inline="always")

@@ -19,38 +19,34 @@ from bower.kernels.estimate import WEIGHT_LIMIT, WEIGHT_STEP
 from bower.kernels.jit import PARFOR_PASSES, kernel
 from bower.kernels import trick as core
 from bower.kernels.tables import SLOT_DECK
-from bower.kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_PASS_FINAL, H_PEPPER, H_REDEAL, H_WIDOW_DEAD
+from bower.kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_PASS_FINAL, H_PEPPER, H_WIDOW_DEAD
 from bower.kernels.hasenpfeffer.hand import (
-    FORCED_BID,
     R_BID,
     R_BIDDER,
-    R_CALLS,
     R_DEAL,
     R_DEALER,
     R_DISCARD,
     R_FORCED,
-    R_NCALLS,
     R_NPLAYS,
     R_PLAYS,
     R_POINTS,
     R_TRICKS,
     R_TRUMP,
     R_WIDOW,
+    auction_end,
+    level_of,
+    record_bid,
     score_hand,
+    strategic_bid,
     tally,
 )
 from bower.kernels.hasenpfeffer.strategy import (
     BIG_PEPPER,
     N_SEATS,
-    P_BIG_PEPPER,
-    P_CUSHION,
-    P_JUMP,
     P_LEAD_TRUMP,
     P_OFF_ACE,
     P_OFF_KING,
-    P_PARTNER,
     P_PIMC,
-    P_SUPPORT,
     P_W,
     is_random,
 )
@@ -172,20 +168,6 @@ def best_units(hand, tab, seat):
 
 
 @kernel(_nrt=False)
-def level_of(e, seat, pepper, params):
-    """``hand.target_level`` of the best estimate ``e`` (the same float arithmetic)."""
-    big_e = e + params[seat, P_PARTNER]
-    level = 0
-    for lv in range(6, 0, -1):
-        if big_e >= lv + params[seat, P_CUSHION]:
-            level = lv
-            break
-    if pepper and level == 6 and big_e >= params[seat, P_BIG_PEPPER]:
-        return BIG_PEPPER
-    return level
-
-
-@kernel(_nrt=False)
 def auction_plain(t0, t1, t2, t3, joker_seat, dealer, rules, params, rec):
     """``hand.auction`` with the seats' target levels given and nothing forced or random; calls into ``rec``.
 
@@ -202,40 +184,12 @@ def auction_plain(t0, t1, t2, t3, joker_seat, dealer, rules, params, rec):
     n = 0
     while True:
         tl = t0 if seat == 0 else (t1 if seat == 1 else (t2 if seat == 2 else t3))
-        margin = params[seat, P_SUPPORT] if bidder >= 0 and bidder == (seat + 2) % 4 else 0.0
-        call = 0
-        if tl >= high + 1 and tl >= (high + 1) + margin:
-            call = tl if params[seat, P_JUMP] >= 0.5 else high + 1
-        rec[R_CALLS + 2 * n] = seat
-        rec[R_CALLS + 2 * n + 1] = call
-        n += 1
-        if call == 0:
-            passed |= 1 << seat
-            since += 1
-        else:
-            high = call
-            bidder = seat
-            since = 0
-        if high == 0:
-            over = n == N_SEATS
-        elif high == top:
-            over = True
-        elif final:
-            over = (passed | (1 << bidder)) == 15
-        else:
-            over = since == N_SEATS - 1
+        call = strategic_bid(tl, high, bidder, seat, params)
+        n, seat, high, bidder, since, passed, over = record_bid(rec, n, seat, call, high, bidder, since, passed, top,
+                                                                final)
         if over:
             break
-        seat = (seat + 1) % 4
-        if final:
-            while (passed >> seat) & 1:
-                seat = (seat + 1) % 4
-    rec[R_NCALLS] = n
-    if high == 0:
-        if rules[H_REDEAL] == 1 or joker_seat < 0:
-            return -1, 0, False
-        return joker_seat, FORCED_BID, True
-    return bidder, high, False
+    return auction_end(rec, n, high, bidder, joker_seat, rules)
 
 
 @kernel(inline="always")
