@@ -186,13 +186,13 @@ def items(kernel: str, hands: int) -> int:
 
 
 def _dispatchers(kernel: str, variant="ghost") -> list:
-    from bower.kernels.deal import deal_many
+    from bower.kernels.deal import DEAL_KERNELS
     from bower.sim.rules import get_variant
 
     v = get_variant(variant)
     from bower.kernels.solve import solve_many
 
-    return {"deal": [deal_many], "deal+auction": list(v.phase_dispatchers), "hand": list(v.drivers.SIMULATE_KERNELS),
+    return {"deal": list(DEAL_KERNELS), "deal+auction": list(v.phase_dispatchers), "hand": list(v.drivers.SIMULATE_KERNELS),
             "game": [v.drivers.games_chunks], "should-bid": list(v.advice_kernels), "solve": [solve_many]}[kernel]
 
 

@@ -132,6 +132,9 @@ class Variant:
     game: str | None = None
     phase_run: Callable[[int], float] | None = None  # hands -> seconds of deal and auction alone (with ``phases``)
     phase_dispatchers: tuple = ()  # numba dispatchers of phase_run
+    # the module of the plain path's hands cut after a phase, for ``benchmarks/phases.py`` (``kernels/NAME/phases.py``:
+    # ``phase_chunks``, stop 1 deal, 2 auction, 3 exchange, 4 tricks and scoring; ``EXCHANGE``, what phase 3 is), or ""
+    phase_cut: str = ""
     # its Parquet records' batches are checked whole by ``bower.sim.records_vector`` (read with dictionary strings);
     # the others record by record in batches
     records_batch_check: bool = False

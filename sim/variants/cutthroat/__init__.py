@@ -133,6 +133,7 @@ VARIANT = base.Variant(
         renege_note="the other side scores 2, 4 when it plays a lone hand (each defender; lone_only: the lone one)",
     ),
     deal_layout=(24, 4, 5),
+    phase_cut="bower.kernels.cutthroat.phases",
     phases=(),
     profile_advice=profile_advice,
     advice_kernels=(ca.advice_chunks,),

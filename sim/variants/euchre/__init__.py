@@ -127,6 +127,7 @@ VARIANT = base.Variant(
         renege_note="the other side scores 2, 4 when it plays a lone hand",
     ),
     deal_layout=(24, 4, 5),
+    phase_cut="bower.kernels.euchre.phases",
     phases=(),
     profile_advice=profile_advice,
     advice_kernels=(ea.advice_chunks,),

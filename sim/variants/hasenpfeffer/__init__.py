@@ -112,6 +112,7 @@ VARIANT = base.Variant(
         renege_note="the offending side loses 2",
     ),
     deal_layout=(25, 4, 6),
+    phase_cut="bower.kernels.hasenpfeffer.phases",
     phases=(),
     profile_advice=profile_advice,
     advice_kernels=(ha.advice_chunks,),
