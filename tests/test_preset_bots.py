@@ -46,7 +46,8 @@ FIELDS = {
               lambda r: (r["dealer"], r["deal"], r["deal"]["ghost"])),
 }
 # the presets that are not heuristic: PIMC (bots when only their cards are searched: ``PIMC_BOTS``; a searched
-# auction is refused) and Ghost Hand's strategies that read the game's scores (refused)
+# auction is refused) and the strategies that read the game's scores (refused: every variant's ``equity``, Ghost Hand's
+# ``score-aware``)
 NOT_BOTS = {"pimc", "pimc-fast", "pimc-cards", "pimc-bid", "score-aware", "equity"}
 PIMC_BOTS = {"euchre": ("pimc-fast", "pimc"), "cutthroat": ("pimc-fast", "pimc"),  # heuristic calls, PIMC cards
              "hasenpfeffer": ("pimc-fast", "pimc-cards"), "ghost": ("pimc-cards",)}
@@ -148,6 +149,9 @@ def test_bot_names_and_refusals():
     for preset, words in (("score-aware", "game's scores"), ("equity", "bid_equity")):
         with pytest.raises(BotError, match=f"the strategy {preset!r} .*{words}.*not available as a bot"):
             bower.bot(preset, variant="ghost")
+    for v in ("euchre", "cutthroat", "hasenpfeffer"):  # every variant's equity bidder reads the game's scores
+        with pytest.raises(BotError, match="the strategy 'equity' bids by game equity \\(bid_equity\\).*not available"):
+            bower.bot("equity", variant=v)
     with pytest.raises(BotError, match="unknown bot 'defualt'.*did you mean 'default'"):
         bower.bot("defualt", variant="euchre")
     with pytest.raises(bower.BowerError, match="unknown strategy 'nope'"):

@@ -40,8 +40,8 @@ from bower.kernels.cutthroat.hand import (CALL_ACCEPT, CALL_PASS, CALL_SUIT, DEC
                                           Q_PIMC_EDGE, Q_PIMC_INFER, Q_PIMC_SEES, R_ALONE, R_CALLS, R_DEAL, R_DEALER,
                                           R_DEALER_DISCARD, R_KITTY, R_MAKER, R_MAKER_DISCARDS, R_NCALLS, R_PLAYS,
                                           R_WIDTH, defender_goes_alone, is_random, maker_goes_alone, pimc_facts)
-from bower.kernels.cutthroat.strategy import (Q_ALONE, Q_ASSIST, Q_LEAD_TRUMP, Q_NAME, Q_ORDER, Q_TAKE, Q_VOID,
-                                              best_exchange, best_keep, card_weights)
+from bower.kernels.cutthroat.strategy import (Q_ALONE, Q_ASSIST, Q_EQUITY, Q_LEAD_TRUMP, Q_NAME, Q_ORDER, Q_TAKE,
+                                              Q_VOID, best_exchange, best_keep, card_weights)
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.tables import SLOT_DECK
 from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
@@ -59,6 +59,13 @@ def searches(params) -> str:
     "" when nothing: heuristic or searched calls (``pimc_bid``) with PIMC cards (``pimc``, ``pimc-fast``,
     ``pimc-bid``) are a bot."""
     return searched_parts(params, Q_PIMC, -1, Q_PIMC_INFER, Q_PIMC_SEES)
+
+
+def unsupported(params) -> str | None:
+    """Why the strategy cannot be a bot (it reads the game's scores), or None."""
+    if params[0, Q_EQUITY] >= 0.5:
+        return "bids by game equity (bid_equity), from the game's scores"
+    return None
 
 
 class Player:

@@ -34,7 +34,7 @@ from bower.kernels.euchre.codes import E_DISCARD_UP, E_STICK
 from bower.kernels.euchre.hand import (CALL_ORDER, CALL_PASS, CALL_SUIT, DECK, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER,
                                        Q_PIMC_SEES, R_ALONE, R_DEAL, R_DEALER, R_DISCARD, R_KITTY, R_PLAYS, R_WIDTH,
                                        pimc_facts)
-from bower.kernels.euchre.strategy import (Q_LEAD_NEXT, Q_LEAD_TRUMP, Q_VOID, alone_decision, best_discard,
+from bower.kernels.euchre.strategy import (Q_EQUITY, Q_LEAD_NEXT, Q_LEAD_TRUMP, Q_VOID, alone_decision, best_discard,
                                            card_weights, is_random, name_decision, order_decision)
 from bower.kernels.tables import SLOT_DECK
 from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
@@ -51,6 +51,13 @@ def searches(params) -> str:
     """What the strategy searches that a bot cannot (auction-weighted worlds, the true hands); "" when nothing:
     heuristic or searched calls (``pimc_bid``) with PIMC cards (``pimc``, ``pimc-fast``, ``pimc-bid``) are a bot."""
     return searched_parts(params, Q_PIMC, -1, Q_PIMC_INFER, Q_PIMC_SEES)
+
+
+def unsupported(params) -> str | None:
+    """Why the strategy cannot be a bot (it reads the game's scores), or None."""
+    if params[0, Q_EQUITY] >= 0.5:
+        return "bids by game equity (bid_equity), from the game's scores"
+    return None
 
 
 class Player:

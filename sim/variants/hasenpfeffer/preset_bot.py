@@ -34,8 +34,8 @@ from bower.kernels.hasenpfeffer.hand import (F_GIVEN, F_GIVEN_CALLS, MAX_CALLS, 
                                              P_PIMC_SEES, R_BIDDER, R_CALLS, R_DEALER, R_DISCARD, R_FORCED, R_NCALLS,
                                              R_PLAYS, R_WIDTH, best_candidate, choose_widow, pimc_facts,
                                              target_level)
-from bower.kernels.hasenpfeffer.strategy import (BIG_PEPPER, DECK25, P_JUMP, P_LEAD_TRUMP, P_PIMC, P_PIMC_CUSHION,
-                                                 P_SUPPORT, card_weights, is_random)
+from bower.kernels.hasenpfeffer.strategy import (BIG_PEPPER, DECK25, P_EQUITY, P_JUMP, P_LEAD_TRUMP, P_PIMC,
+                                                 P_PIMC_CUSHION, P_SUPPORT, card_weights, is_random)
 from bower.kernels.tables import SLOT_DECK
 from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
 from bower.sim.variants.hasenpfeffer import game as hg
@@ -51,6 +51,13 @@ def searches(params) -> str:
     "" when nothing: heuristic or searched calls (``pimc_bid``) with PIMC cards (``pimc-fast``, ``pimc-cards``,
     ``pimc``) are a bot."""
     return searched_parts(params, P_PIMC, -1, P_PIMC_INFER, P_PIMC_SEES)
+
+
+def unsupported(params) -> str | None:
+    """Why the strategy cannot be a bot (it reads the game's scores), or None."""
+    if params[0, P_EQUITY] >= 0.5:
+        return "bids by game equity (bid_equity), from the game's scores"
+    return None
 
 
 class Player:
