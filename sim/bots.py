@@ -10,13 +10,15 @@ What an experiment calls, exactly:
 - ``restart_at(state)`` (or, failing that, ``restart()``), when the bot has
   one, once per bot object at the start of every hand, on the state after
   the deal (before the first decision);
-- ``step(state)`` at each decision of a seat the bot holds, on a clone of
-  the hand's state (a bot may change it; the game goes on from its own;
-  bower's own ``random`` and ``greedy``, which only read it, get the state
-  itself);
+- ``step(state)`` at each decision of a seat the bot holds, on a
+  copy-on-write view of the hand's state (``bower.sim.game.StateView``: it
+  reads the state itself and becomes a clone on the bot's first write, so
+  a bot may change it and the game goes on from its own; bower's own
+  ``random``, ``greedy`` and strategy bots, which only read it, get the
+  state itself);
 - ``inform_action(state, player, action)``, when the bot has one, after
-  every decision taken by a seat the bot does not hold, with the state
-  before the action.
+  every decision taken by a seat the bot does not hold, with a view of the
+  state before the action (``restart_at`` gets a view too).
 
 One bot object holds every seat its player holds in a game (two partners in
 Euchre, two of the three seats in AAB), so ``current_player()`` tells it
