@@ -5,7 +5,8 @@ core. Each variant's experiment (``--games`` games, seed 0, the default
 ``bot_timeout`` of 60 s, so the bots' clock runs) is timed by the process's
 CPU clock around ``bower.experiment`` alone, for ``bower.bot("random")``
 (bower's own: it gets the state itself) and for a user's class doing the
-same (it gets a clone at every decision, as any user's bot). Best of
+same (it gets a copy-on-write view of the state at every decision, as any
+user's bot, ``bower.sim.game.StateView``). Best of
 ``--repeats``.
 
 ``--bot NAME`` times two ``bower.bot(NAME)`` instead (``default``: the

@@ -31,6 +31,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--seconds", type=float, default=600.0, help="stop after a pair once this much time has passed")
     ap.add_argument("--sims", type=int, default=100, help="ISMCTS simulations a decision")
     ap.add_argument("--bot", default="greedy", help="bower's bot (bower.bot name)")
+    ap.add_argument("--inconsistent-sets", action="store_true",
+                    help="ISMCTS's allow_inconsistent_action_sets: a node's legal actions may differ between the "
+                         "worlds it samples (deeper searches meet it in OpenSpiel's euchre and stop otherwise)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=None, help="write the summary as JSON here")
     a = ap.parse_args(argv)
@@ -57,7 +60,8 @@ def main(argv=None) -> dict:
         for side in (0, 1):
             ours = adapter.openspiel_bot(bower.bot(a.bot, variant="euchre", seed=a.seed * 100003 + deal), game)
             rs = np.random.RandomState([a.seed, deal, 7])
-            theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, a.sims, random_state=rs)
+            theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, a.sims, random_state=rs,
+                                      allow_inconsistent_action_sets=a.inconsistent_sets)
             state = start.clone()
             while not state.is_terminal():
                 p = state.current_player()
@@ -83,7 +87,7 @@ def main(argv=None) -> dict:
         return m, m - h, m + h
 
     w, p = ci(pair_wins), ci(pair_points)
-    out = {"bot": a.bot, "sims": a.sims, "seed": a.seed, "games": games, "deals": deal, "seconds": round(elapsed, 1),
+    out = {"bot": a.bot, "sims": a.sims, "inconsistent_sets": a.inconsistent_sets, "seed": a.seed, "games": games, "deals": deal, "seconds": round(elapsed, 1),
            "seconds_a_game": round(elapsed / games, 3), "win_rate": w, "points_a_hand": p,
            "cpu": platform.processor() or platform.machine(), "openspiel": getattr(ps, "__version__", "")}
     print(f"{a.bot} vs ISMCTS({a.sims}) in OpenSpiel euchre: {games} games ({deal} deals, seats swapped) "

@@ -10,13 +10,15 @@ What an experiment calls, exactly:
 - ``restart_at(state)`` (or, failing that, ``restart()``), when the bot has
   one, once per bot object at the start of every hand, on the state after
   the deal (before the first decision);
-- ``step(state)`` at each decision of a seat the bot holds, on a clone of
-  the hand's state (a bot may change it; the game goes on from its own;
-  bower's own ``random`` and ``greedy``, which only read it, get the state
-  itself);
+- ``step(state)`` at each decision of a seat the bot holds, on a
+  copy-on-write view of the hand's state (``bower.sim.game.StateView``: it
+  reads the state itself and becomes a clone on the bot's first write, so
+  a bot may change it and the game goes on from its own; bower's own
+  ``random``, ``greedy`` and strategy bots, which only read it, get the
+  state itself);
 - ``inform_action(state, player, action)``, when the bot has one, after
-  every decision taken by a seat the bot does not hold, with the state
-  before the action.
+  every decision taken by a seat the bot does not hold, with a view of the
+  state before the action (``restart_at`` gets a view too).
 
 One bot object holds every seat its player holds in a game (two partners in
 Euchre, two of the three seats in AAB), so ``current_player()`` tells it
@@ -53,11 +55,15 @@ import signal
 import sys
 import threading
 import time
+from sys import getrefcount
+from threading import get_ident
+from time import monotonic
 from typing import Callable
 
 import numpy as np
 
 from bower.sim.errors import UserError, one_line
+from bower.sim.game import state_view
 from bower.sim.limits import BOT_TIMEOUT
 from bower.sim.text import did_you_mean
 
@@ -89,7 +95,7 @@ class RandomBot:
     def pick(self, legal: list[int]) -> int:
         """The action ``step`` takes when the legal actions are ``legal``: ``legal[rng.randrange(len(legal))]``
         (drawn by ``_randbelow``, the function ``randrange`` calls for a positive bound: the same numbers). An
-        experiment calls it with the state's remembered legal list (``_ask``)."""
+        experiment calls it with the state's remembered legal list (``asker``)."""
         return legal[self.rng._randbelow(len(legal))]
 
 
@@ -382,45 +388,109 @@ def _call(fn, args, timeout):
     return box.get("value")
 
 
-def _ask(obj, name: str, state, where: _Where, timeout: float | None = None):
-    """The checked answer of bot ``obj`` at ``state`` (a game API state, ``bower.sim.game.HandState``): BotError in
-    one line when it raises, is out of time or answers an action that is not legal."""
-    legal = state._legal_now()  # its remembered list, read only
-    if type(obj) is RandomBot:  # bower's random bot: its step's draw from the same list, legal by construction
-        return obj.pick(legal)
-    seat = state.player
-    try:
-        # bower's own bots only read the state they are given: no copy for them (a user's bot gets a clone)
-        action = _call(obj.step, (state if type(obj) in _READ_ONLY or getattr(type(obj), "_bower_read_only", False)
-                                  else state.clone(),), timeout)
-    except _TimedOut:
-        raise BotError(f"bot {name!r} took longer than {timeout:g} s (the bot timeout) to choose an action at seat "
-                       f"{seat} ({where})") from None
-    except Exception as e:  # noqa: BLE001 - a bot's own fault, said in one line
-        raise BotError(f"bot {name!r} raised {type(e).__name__}: {one_line(e)} at seat {seat} ({where})") from None
-    ok = (type(action) is int or isinstance(action, numbers.Integral) and not isinstance(action, bool)) \
-        and int(action) in legal
-    if not ok:
+def _trusted(obj) -> bool:
+    """Whether ``obj`` is one of bower's own bots, which only read the state they are given (it gets the state
+    itself; any other bot a copy-on-write view of it, ``bower.sim.game.state_view``)."""
+    return type(obj) in _READ_ONLY or bool(getattr(type(obj), "_bower_read_only", False))
+
+
+def asker(obj, name: str, where, timeout: float | None = None, clock: "_Clock | None" = None) -> Callable:
+    """``ask(state)``: the checked answer of bot ``obj`` at ``state`` (a game API state,
+    ``bower.sim.game.HandState``), BotError in one line when it raises, is out of time or answers an action that
+    is not legal.
+
+    What depends on the bot alone is worked out once: bower's random bot
+    draws from the state's remembered legal list (``RandomBot.pick``);
+    bower's other bots get the state itself; any other bot a copy-on-write
+    view of it (``bower.sim.game.StateView``: its reads read the state, its
+    first write clones it, so the bot cannot change the game), one view
+    used again from decision to decision of a hand until the bot writes to
+    it or keeps it (a view still held by the bot after its call is
+    detached, a clone from then on, so it stays the state it was given).
+    ``timeout``: the seconds a call may take (None: no limit), by the game's
+    clock (``_Clock``) when it runs in this thread, else by ``_call``;
+    ``clock``: the clock of the game the function serves, entered, in this
+    thread, for this ``timeout``, when the caller has one (else the clock
+    running is looked up at each call).
+    """
+    if type(obj) is RandomBot:  # its step's draw from the same list, legal by construction
+        pick = obj.pick
+        return lambda state: pick(state._legal_now())
+    step = obj.step
+    trusted = _trusted(obj)
+    view = None
+    own_clock = clock if clock is not None and clock._on and _Clock.active is clock and clock.timeout == timeout \
+        and clock.thread == get_ident() else None
+
+    def ask(state):
+        nonlocal view
+        legal = state._legal_now()  # its remembered list, read only
+        if trusted:
+            given = state
+        else:
+            given = view
+            if given is None or given._own or given._s is not state:
+                given = view = state_view(state)
+        held = getrefcount(given)
+        c = own_clock
+        if c is None:
+            c = _Clock.active
+            if c is not None and not (c.timeout == timeout and c.thread == get_ident()):
+                c = None
+        try:
+            if c is not None:
+                c.deadline = monotonic() + timeout  # ``_Clock.call``, inline
+                try:
+                    action = step(given)
+                finally:
+                    c.deadline = None
+            else:
+                action = _call(step, (given,), timeout)
+        except _TimedOut:
+            raise BotError(f"bot {name!r} took longer than {timeout:g} s (the bot timeout) to choose an action at "
+                           f"seat {state.player} ({where})") from None
+        except Exception as e:  # noqa: BLE001 - a bot's own fault, said in one line
+            raise BotError(f"bot {name!r} raised {type(e).__name__}: {one_line(e)} at seat {state.player} "
+                           f"({where})") from None
+        if not trusted and getrefcount(given) > held:  # the bot kept the view: it stays the state it was given
+            given.detach()
+        if type(action) is int:
+            if action in legal:
+                return action
+        elif isinstance(action, numbers.Integral) and not isinstance(action, bool) and int(action) in legal:
+            return int(action)
         words = ", ".join(f"{a}={state.action_to_string(a)}" for a in legal)
-        raise BotError(f"bot {name!r} returned {action!r}, not a legal action, at seat {seat} ({where}; legal: {words})")
-    return int(action)
+        raise BotError(f"bot {name!r} returned {action!r}, not a legal action, at seat {state.player} ({where}; "
+                       f"legal: {words})")
+
+    return ask
 
 
 def _notify(obj, name, method, where, *args, timeout: float | None = None):
+    """Call the bot's ``method`` (when it has one) with ``args``, a game API state first when there is one (the
+    state itself to bower's own bots, a copy-on-write view to others, as ``asker`` gives it); BotError in one line
+    when it raises or is out of time."""
     fn = getattr(obj, method, None)
     if not callable(fn):
         return
+    given = None
+    if args and not _trusted(obj):
+        given = state_view(args[0])
+        args = (given, *args[1:])
+    held = 0 if given is None else getrefcount(given)
     try:
         _call(fn, args, timeout)
     except _TimedOut:
         raise BotError(f"bot {name!r} took longer than {timeout:g} s (the bot timeout) in {method} ({where})") from None
     except Exception as e:  # noqa: BLE001
         raise BotError(f"bot {name!r} raised {type(e).__name__} in {method}: {one_line(e)} ({where})") from None
+    if given is not None and getrefcount(given) > held:  # kept by the bot: it stays the state it was given
+        given.detach()
 
 
 def _restart(obj, name, state, where, timeout=None):
     if callable(getattr(obj, "restart_at", None)):
-        _notify(obj, name, "restart_at", where, state.clone(), timeout=timeout)
+        _notify(obj, name, "restart_at", where, state, timeout=timeout)
     else:
         _notify(obj, name, "restart", where, timeout=timeout)
 
@@ -443,20 +513,22 @@ def play_game(game, variant, seat_bots: list, seat_names: list, deal_key: str, w
     for obj, name in zip(seat_bots, seat_names):
         if all(obj is not o for o, _ in distinct):
             distinct.append((obj, name))
-    with _Clock(timeout):
+    with _Clock(timeout) as clock:
         return _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, players, units, scores,
-                          dealer, distinct)
+                          dealer, distinct, clock)
 
 
 def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, players, units, scores, dealer,
-               distinct):
-    """``play_game``'s hands, inside its bots' clock."""
+               distinct, clock):
+    """``play_game``'s hands, inside its bots' clock (``clock``)."""
     first_dealer = dealer
     state_tb = None
     points = []  # per hand, returns by seat
     winner = None
     informed = [(o, n) for o, n in distinct if callable(getattr(o, "inform_action", None))]  # told of others' actions
     restarted = [(o, n) for o, n in distinct if type(o) is not RandomBot]  # the random bot's restart does nothing
+    by_bot = {id(o): asker(o, n, where, timeout, clock) for o, n in distinct}  # one ask (and one view) a bot object
+    asks = [by_bot[id(o)] for o in seat_bots]
     for h in range(1, MAX_HANDS + 1):
         where.hand = h
         rng = random.Random(f"{deal_key}:{h}")
@@ -470,12 +542,13 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
         while st.phase != over:  # ``is_terminal()``, read directly (a game API state, ``bower.sim.game.HandState``)
             where.decision += 1
             seat = st.player
-            obj, name = seat_bots[seat], seat_names[seat]
-            action = _ask(obj, name, st, where, timeout)
-            for other, oname in informed:
-                if other is not obj:
-                    _notify(other, oname, "inform_action", where, st, seat, action, timeout=timeout)
-            st._apply_legal(action)  # ``_ask`` has checked it
+            action = asks[seat](st)
+            if informed:
+                obj = seat_bots[seat]
+                for other, oname in informed:
+                    if other is not obj:
+                        _notify(other, oname, "inform_action", where, st, seat, action, timeout=timeout)
+            st._apply_legal(action)  # ``asks`` has checked it
         where.decision = 0
         r = [int(x) for x in st.returns()]
         points.append(r)
@@ -508,6 +581,7 @@ class SeatPlayer:
     def __init__(self, obj, name: str, timeout: float | None = BOT_TIMEOUT):
         self.obj, self.name, self.timeout = obj, name, check_timeout(timeout)
         self.where = _AdviceWhere()
+        self._ask = asker(obj, name, self.where, self.timeout)
         self.kept = 0  # the kept deals played so far (``bot_chunks`` counts them)
         self._informed = callable(getattr(obj, "inform_action", None))
 
@@ -535,7 +609,7 @@ class SeatPlayer:
     def choose(self, state) -> None:
         """Ask the bot for the decision at ``state`` and apply it."""
         self.where.decision += 1
-        state.apply_action(_ask(self.obj, self.name, state, self.where, self.timeout))
+        state.apply_action(self._ask(state))
 
 
 def advice_player(strategy, variant, seed, timeout: float | None = BOT_TIMEOUT) -> tuple["SeatPlayer", str]:

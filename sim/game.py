@@ -388,11 +388,150 @@ def _cloner(cls):
     slots = [name for c in reversed(cls.__mro__) for name in c.__dict__.get("__slots__", ())]
     lines = ["def clone(self):", "    o = new(cls)"]
     for name in slots:
+        if name == "_memo":  # (history length, legal list): the list copied too, as no two states share one
+            lines += ["    v = self._memo", "    o._memo = v if v is None else (v[0], v[1][:])"]
+            continue
         lines += [f"    v = self.{name}", f"    o.{name} = v[:] if v.__class__ is list else v"]
     lines.append("    return o")
     scope = {"new": object.__new__, "cls": cls}
     exec("\n".join(lines), scope)  # noqa: S102  (the names are the class's own slots)
     return scope["clone"]
+
+
+# ---------------------------------------------------------------- a bot's view of the game's state
+
+# The methods a view reads from the state it shows (none of them changes a state; ``legal_actions`` remembers its list
+# in ``_memo``, as it does on any state): every other attribute's read, and any write, is made on the view's own clone.
+VIEW_READS = ("current_player", "is_chance_node", "is_terminal", "is_player_node", "legal_actions", "history",
+              "chance_outcomes", "returns", "rewards", "player_return", "num_players", "get_game", "clone", "child",
+              "action_to_string", "information_state_string", "information_state_tensor", "observation_string",
+              "observation_tensor", "resample_from_infostate", "to_record", "kernel_order", "defenders_in_turn",
+              "dealer_stuck", "__str__", "__repr__")
+_PLAIN = frozenset((int, float, bool, str, type(None)))  # values a reader cannot change in place
+_VIEWS: dict = {}  # state class -> its view class (``_view_class``)
+
+
+class StateView:
+    """A copy-on-write view of a game API state, what an experiment hands a user's bot at each decision.
+
+    It reads the state it shows, with no copy: ``current_player()``,
+    ``legal_actions()`` (a fresh list), ``information_state_string()``,
+    ``clone()``, ``resample_from_infostate()`` and the other reading
+    methods (``VIEW_READS``), and any attribute whose value is a plain
+    number, string or None. The first call of any other method
+    (``apply_action``, ``deal_random`` ...), read of any other attribute (a
+    list of hands ...) or write of an attribute clones the state, and from
+    then on the view is that clone: a bot may change the state it is given,
+    the game goes on from its own. ``detach()`` makes the view a clone now
+    (the experiment does it when a bot keeps the view past its call, so a
+    kept view stays the state it was given). ``isinstance`` sees the
+    state's class; ``copy.copy`` and ``copy.deepcopy`` give a clone.
+    """
+
+    __slots__ = ("_s", "_own")
+
+    def __init__(self, state):
+        object.__setattr__(self, "_s", state)
+        object.__setattr__(self, "_own", False)
+
+    def _mine(self):
+        """The view's own state: a clone of the state shown, made on the first call."""
+        if not self._own:
+            object.__setattr__(self, "_s", self._s.clone())
+            object.__setattr__(self, "_own", True)
+        return self._s
+
+    def detach(self) -> None:
+        """Make the view a clone of the state it shows (no later change of that state reaches the view)."""
+        self._mine()
+
+    def current_player(self) -> int:
+        return self._s.current_player()
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        return self._s.legal_actions(player)
+
+    def is_terminal(self) -> bool:
+        return self._s.is_terminal()
+
+    def is_chance_node(self) -> bool:
+        return self._s.is_chance_node()
+
+    def __getattr__(self, name):  # an attribute the view has no method for: plain values read, the rest copied
+        value = getattr(self._s, name)
+        if type(value) in _PLAIN:
+            return value
+        return getattr(self._mine(), name)
+
+    def __setattr__(self, name, value) -> None:
+        setattr(self._mine(), name, value)
+
+    def __delattr__(self, name) -> None:
+        delattr(self._mine(), name)
+
+    @property
+    def __class__(self):  # isinstance(view, State) as for the state itself
+        return type(self._s)
+
+    def __dir__(self):
+        return dir(self._s)
+
+    def __copy__(self):
+        return self._s.clone()
+
+    def __deepcopy__(self, memo):
+        return self._s.clone()
+
+    def __reduce_ex__(self, protocol):
+        return self._mine().__reduce_ex__(protocol)
+
+
+class _HandStateView(StateView):
+    """The view of a ``HandState`` that keeps its ``current_player`` and ``legal_actions``: those two read the
+    state's fields and its remembered legal list directly (the same answers, one call fewer at a bot's every
+    decision)."""
+
+    __slots__ = ()
+
+    def current_player(self) -> int:
+        return self._s.player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        s = self._s
+        if player is not None and player != s.player:
+            return []
+        return s._legal_now()[:]
+
+
+def _view_class(cls) -> type:
+    """The ``StateView`` subclass for states of ``cls``: a forwarding method for each of ``VIEW_READS`` it has."""
+    own = {"current_player", "legal_actions", "is_terminal", "is_chance_node"}
+    base = StateView
+    if (issubclass(cls, HandState) and cls.current_player is HandState.current_player
+            and cls.legal_actions is HandState.legal_actions):
+        base = _HandStateView
+    lines = []
+    for name in VIEW_READS:
+        if name not in own and callable(getattr(cls, name, None)):
+            lines += [f"def {name}(self, *args, **kwargs):", f"    return self._s.{name}(*args, **kwargs)"]
+    scope: dict = {}
+    exec("\n".join(lines), scope)  # noqa: S102  (the names are VIEW_READS's own)
+    methods = {k: v for k, v in scope.items() if k in VIEW_READS}
+    return type(f"{cls.__name__}View", (base,), {"__slots__": (), "__module__": __name__, **methods})
+
+
+def state_view(state) -> StateView:
+    """A copy-on-write view of the game API state ``state`` (``StateView``)."""
+    cls = _VIEWS.get(type(state))
+    if cls is None:
+        cls = _VIEWS[type(state)] = _view_class(type(state))
+    view = object.__new__(cls)
+    _set(view, "_s", state)
+    _set(view, "_own", False)
+    return view
+
+
+_set = object.__setattr__
 
 
 class State(Protocol):

@@ -334,6 +334,118 @@ def test_a_clone_copies_every_field_and_shares_no_list():
     assert state.history() == before and not state.is_terminal()
 
 
+def test_a_clone_shares_no_remembered_legal_list():
+    """The legal list a state remembers (``_memo``) is copied with it: changing a clone's cannot change the
+    original's legal actions."""
+    import random
+
+    state = bower.game("euchre").new_initial_state()
+    state.apply_action(0)
+    state.deal_random(random.Random(1))
+    legal = state.legal_actions()
+    twin = state.clone()
+    twin._legal_now().append(99)
+    assert state.legal_actions() == legal and state._legal_now() is not twin._legal_now()
+
+
+def test_a_view_reads_the_state_and_copies_it_on_the_first_write():
+    """``state_view``: reading methods and plain fields read the state itself (no copy); a write, a call of any
+    other method or the read of a list field makes the view a clone, and the state stays as it was."""
+    import copy
+    import random
+
+    from bower.sim.game import StateView, state_view
+
+    for variant in ("euchre", "ghost", "cutthroat", "hasenpfeffer"):
+        state = bower.game(variant).new_initial_state()
+        state.apply_action(0)
+        state.deal_random(random.Random(2))
+        before, legal, seat = state.history(), state.legal_actions(), state.current_player()
+        view = state_view(state)
+        assert (view.legal_actions(), view.current_player(), view.history()) == (legal, seat, before)
+        assert view.information_state_string(seat) == state.information_state_string(seat)
+        assert view.observation_tensor(seat) == state.observation_tensor(seat) and str(view) == str(state)
+        assert view.resample_from_infostate(seat, 1).history()[:1] == before[:1] and view.clone().history() == before
+        assert view.player == seat and view.phase == state.phase and not view._own  # nothing copied yet
+        assert isinstance(view, type(state)) and isinstance(view, StateView)
+        view.legal_actions().append(99)  # a fresh list
+        assert state.legal_actions() == legal
+        view.hands[seat] = 0  # a list field: read from the view's own clone
+        assert view._own and state.history() == before and state.legal_actions() == legal
+        view.apply_action(legal[0])
+        assert view.history() == before + [legal[0]] and state.history() == before
+        other = state_view(state)
+        other.player = -4  # a write: on the clone
+        assert state.current_player() == seat and other.current_player() == -4
+        assert copy.deepcopy(state_view(state)).history() == before and not isinstance(copy.copy(view), StateView)
+
+
+class _Vandal:
+    """A random bot that changes every state it is given (its hands, an action applied) and keeps it; its draws are
+    ``UserRandom``'s, so it should play exactly the same games."""
+
+    def __init__(self, seed):
+        import random
+
+        self.rng, self.kept, self.name = random.Random(seed), [], f"p{seed}"
+
+    def restart_at(self, state):
+        self.kept.append((state, state.history()))
+        state.hands[0] = 0
+
+    def inform_action(self, state, player, action):
+        self.kept.append((state, state.history()))
+        state.hands[player] = 0
+        state.apply_action(action)
+
+    def step(self, state):
+        legal = state.legal_actions()
+        action = legal[self.rng.randrange(len(legal))]
+        self.kept.append((state, state.history()))
+        state.hands[state.current_player()] = 0
+        state.apply_action(legal[-1])
+        return action
+
+
+class _Plain:
+    """``_Vandal``'s draws, changing nothing."""
+
+    def __init__(self, seed):
+        import random
+
+        self.rng, self.name = random.Random(seed), f"p{seed}"
+
+    def step(self, state):
+        legal = state.legal_actions()
+        return legal[self.rng.randrange(len(legal))]
+
+
+class _Keeper(_Plain):
+    """``_Plain``'s draws, keeping every state it is given (and a copy of its history then), writing to none."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.kept = []
+
+    def step(self, state):
+        self.kept.append((state, state.history()))
+        return super().step(state)
+
+
+@pytest.mark.parametrize("variant, rules", [("euchre", STICK), ("cutthroat", None)])
+def test_a_bot_that_changes_its_state_never_changes_the_game(variant, rules):
+    """A bot given a copy-on-write view (``step``, ``restart_at``, ``inform_action``) that writes to it, applies
+    actions to it and keeps it, beside one that keeps its views unchanged, plays the same games as two that only
+    read (seed 4, 6 games); a kept view is the state as it was given, plus only the keeper's own action."""
+    vandal, keeper = _Vandal(1), _Keeper(2)
+    a = bower.experiment([vandal, keeper], variant=variant, games=6, seed=4, rules=rules).summary
+    b = bower.experiment([_Plain(1), _Plain(2)], variant=variant, games=6, seed=4, rules=rules).summary
+    assert _numbers(a) == _numbers(b)
+    assert len(vandal.kept) > a["hands"] and len(keeper.kept) > a["hands"]
+    assert all(s.history() == h for s, h in keeper.kept)
+    assert all(s.history()[:len(h)] == h and len(s.history()) - len(h) in (0, 1) for s, h in vandal.kept)
+
+
 def test_the_bot_clock_puts_the_alarm_back():
     """An experiment with a bot timeout leaves ``SIGALRM``'s handler as it found it and no interval timer running,
     after a run and after a bot that took too long."""
