@@ -135,23 +135,11 @@ def _deal_chunks(lo, hi, states, chunk_size, n_deals, n_cards, n_hands, hand_siz
         buf = np.zeros(2, np.int64)
         deck = np.empty(n_cards, np.int64)
         x = np.int64(0)
-        if n_hands <= 4:  # as the variants' kernels deal
-            for _ in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
-                m0, m1, m2, m3, _r = deal_masks(state, buf, deck, n_cards, n_hands, hand_size, packet)
-                last = m3 if n_hands == 4 else (m2 if n_hands == 3 else (m1 if n_hands == 2 else m0))
-                x ^= m0 ^ (last << 1)
-        else:
-            out = np.zeros(n_hands, np.int64)
-            for _ in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
-                deal_packets(state, buf, deck, n_cards, n_hands, hand_size, out)
-                x ^= out[0] ^ (out[n_hands - 1] << 1)
+        for _ in range(ci * chunk_size, min((ci + 1) * chunk_size, n_deals)):
+            m0, m1, m2, m3, _r = deal_masks(state, buf, deck, n_cards, n_hands, hand_size, packet)
+            last = m3 if n_hands == 4 else (m2 if n_hands == 3 else (m1 if n_hands == 2 else m0))
+            x ^= m0 ^ (last << 1)
         checksum[ci] = x
-
-
-@chunk_kernel
-def deal_any(lo, hi, states, chunk_size, n_deals, n_cards, n_hands, hand_size, checksum):
-    """``deal_many`` for a layout no variant deals: one card at a time, the layout read at run time."""
-    _deal_chunks(lo, hi, states, chunk_size, n_deals, n_cards, n_hands, hand_size, 1, checksum)
 
 
 @chunk_kernel
@@ -174,21 +162,21 @@ def deal_hasenpfeffer(lo, hi, states, chunk_size, n_deals, checksum):
 
 # the variants' layouts (``Variant.deal_layout``), each dealt by a kernel compiled for it alone
 LAYOUT_KERNELS = {(24, 4, 6): deal_ghost, (24, 4, 5): deal_fives, (25, 4, 6): deal_hasenpfeffer}
-DEAL_KERNELS = (deal_any, *LAYOUT_KERNELS.values())  # every kernel ``deal_many`` may run
+DEAL_KERNELS = tuple(LAYOUT_KERNELS.values())  # every kernel ``deal_many`` may run
 
 
 def deal_many(states, chunk_size, n_deals, n_cards, n_hands, hand_size, checksum):
     """Deal ``n_deals`` hands in chunks (one RNG state per chunk, ``states`` rows); XOR of masks per chunk.
 
-    Exists to measure dealing alone: ``checksum[i]`` keeps chunk ``i``'s work observable. A variant's layout
+    Exists to measure dealing alone: ``checksum[i]`` keeps chunk ``i``'s work observable. Each variant's layout
     (``Variant.deal_layout``: Ghost Hand's 24 cards in four hands of 6, Euchre's and Cutthroat's hands of 5,
     Hasenpfeffer's 25 cards in packets of 3) runs a kernel of its own with the layout as constants, so it is the
     deal that variant's hand kernels compile (``deal_masks`` unrolled, each card's hand fixed; Ghost Hand's layout
     read at run time cost 50 ns a deal against 40 on the 2-core AMD EPYC, benchmarks/RESULTS.md), and a run
-    compiles only its layout's kernel. Any other layout: ``deal_any``, one card at a time.
+    compiles only its layout's kernel. ValueError for a layout no variant deals.
     """
     fixed = LAYOUT_KERNELS.get((int(n_cards), int(n_hands), int(hand_size)))
-    if fixed is not None:
-        fixed(states, chunk_size, n_deals, checksum)
-    else:
-        deal_any(states, chunk_size, n_deals, n_cards, n_hands, hand_size, checksum)
+    if fixed is None:
+        raise ValueError(f"no variant deals {n_cards} cards in {n_hands} hands of {hand_size} "
+                         f"(the layouts: {', '.join(str(k) for k in LAYOUT_KERNELS)})")
+    fixed(states, chunk_size, n_deals, checksum)
