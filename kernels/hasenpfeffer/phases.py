@@ -9,15 +9,13 @@ a test of a run-time value in the loop, taken the same way every hand. Compiled 
 
 import numpy as np
 
-from bower.kernels.estimate import WEIGHT_STEP
-from bower.kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_PEPPER, H_WIDOW_DEAD
+from bower.kernels.hasenpfeffer.codes import H_BIDDER_LEADS, H_WIDOW_DEAD
 from bower.kernels.hasenpfeffer.hand import R_WIDTH, score_hand
 from bower.kernels.hasenpfeffer.plain import (
     PT_WIDTH,
     auction_plain,
-    best_units,
     deal_plain,
-    level_of,
+    plain_seats,
     plain_tables,
     play_plain,
     widow_plain,
@@ -36,24 +34,8 @@ def _cut_chunk(state, buf, deck, lo, hi, first_hand, rules, params, tab, rec, st
         x ^= p0 ^ widow
         if stop < 2:
             continue
-        h0 = p3 if dealer == 0 else (p2 if dealer == 1 else (p1 if dealer == 2 else p0))
-        h1 = p0 if dealer == 0 else (p3 if dealer == 1 else (p2 if dealer == 2 else p1))
-        h2 = p1 if dealer == 0 else (p0 if dealer == 1 else (p3 if dealer == 2 else p2))
-        h3 = p2 if dealer == 0 else (p1 if dealer == 1 else (p0 if dealer == 2 else p3))
-        joker_seat = np.int64(-1)
-        joker_seat = 0 if (h0 >> 24) & 1 else joker_seat
-        joker_seat = 1 if (h1 >> 24) & 1 else joker_seat
-        joker_seat = 2 if (h2 >> 24) & 1 else joker_seat
-        joker_seat = 3 if (h3 >> 24) & 1 else joker_seat
-        pepper = rules[H_PEPPER] == 1
-        s0, u0 = best_units(h0, tab, 0)
-        s1, u1 = best_units(h1, tab, 1)
-        s2, u2 = best_units(h2, tab, 2)
-        s3, u3 = best_units(h3, tab, 3)
-        t0 = level_of(u0 * WEIGHT_STEP, 0, pepper, params)
-        t1 = level_of(u1 * WEIGHT_STEP, 1, pepper, params)
-        t2 = level_of(u2 * WEIGHT_STEP, 2, pepper, params)
-        t3 = level_of(u3 * WEIGHT_STEP, 3, pepper, params)
+        h0, h1, h2, h3, joker_seat, s0, s1, s2, s3, t0, t1, t2, t3 = plain_seats(p0, p1, p2, p3, dealer, rules,
+                                                                                  params, tab)
         bidder, level, forced = auction_plain(t0, t1, t2, t3, joker_seat, dealer, rules, params, rec)
         x ^= bidder + 8 * level
         if stop < 3 or bidder < 0:

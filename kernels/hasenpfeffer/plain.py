@@ -282,21 +282,15 @@ def play_plain(h0, h1, h2, h3, trump, leader, bidder, lead_min, rec, write):
 
 
 @kernel(inline="always")
-def plain_hand(state, buf, deck, dealer, rules, params, tab, rec, write):
-    """Deal and play one hand dealt by ``dealer`` on the plain path (``plain_tables`` true): ``hand.play_hand``'s
-    record (the plays only with ``write``)."""
-    p0, p1, p2, p3, widow = deal_plain(state, buf, deck)
-    # by seat: position p + 1 is seat (dealer + 1 + p) % 4
+def plain_seats(p0, p1, p2, p3, dealer, rules, params, tab):
+    """The dealt packets by position as the seats' hands (position p + 1 is seat (dealer + 1 + p) % 4), the joker's
+    seat (-1: in the widow), and each seat's best suit and target level (``level_of`` of its ``best_units``):
+    (h0, h1, h2, h3, joker_seat, s0, s1, s2, s3, t0, t1, t2, t3). Inlined into ``plain_hand`` as the lines it
+    was, and shared with the phase cut (``kernels/hasenpfeffer/phases.py``)."""
     h0 = p3 if dealer == 0 else (p2 if dealer == 1 else (p1 if dealer == 2 else p0))
     h1 = p0 if dealer == 0 else (p3 if dealer == 1 else (p2 if dealer == 2 else p1))
     h2 = p1 if dealer == 0 else (p0 if dealer == 1 else (p3 if dealer == 2 else p2))
     h3 = p2 if dealer == 0 else (p1 if dealer == 1 else (p0 if dealer == 2 else p3))
-    rec[R_DEALER] = dealer
-    rec[R_DEAL] = h0
-    rec[R_DEAL + 1] = h1
-    rec[R_DEAL + 2] = h2
-    rec[R_DEAL + 3] = h3
-    rec[R_WIDOW] = widow
     joker_seat = np.int64(-1)
     joker_seat = 0 if (h0 >> 24) & 1 else joker_seat
     joker_seat = 1 if (h1 >> 24) & 1 else joker_seat
@@ -311,6 +305,22 @@ def plain_hand(state, buf, deck, dealer, rules, params, tab, rec, write):
     t1 = level_of(u1 * WEIGHT_STEP, 1, pepper, params)
     t2 = level_of(u2 * WEIGHT_STEP, 2, pepper, params)
     t3 = level_of(u3 * WEIGHT_STEP, 3, pepper, params)
+    return h0, h1, h2, h3, joker_seat, s0, s1, s2, s3, t0, t1, t2, t3
+
+
+@kernel(inline="always")
+def plain_hand(state, buf, deck, dealer, rules, params, tab, rec, write):
+    """Deal and play one hand dealt by ``dealer`` on the plain path (``plain_tables`` true): ``hand.play_hand``'s
+    record (the plays only with ``write``)."""
+    p0, p1, p2, p3, widow = deal_plain(state, buf, deck)
+    h0, h1, h2, h3, joker_seat, s0, s1, s2, s3, t0, t1, t2, t3 = plain_seats(p0, p1, p2, p3, dealer, rules, params,
+                                                                              tab)
+    rec[R_DEALER] = dealer
+    rec[R_DEAL] = h0
+    rec[R_DEAL + 1] = h1
+    rec[R_DEAL + 2] = h2
+    rec[R_DEAL + 3] = h3
+    rec[R_WIDOW] = widow
     bidder, level, forced = auction_plain(t0, t1, t2, t3, joker_seat, dealer, rules, params, rec)
     rec[R_FORCED] = 1 if forced else 0
     rec[R_BIDDER] = bidder
