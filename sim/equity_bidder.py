@@ -289,7 +289,7 @@ def clear() -> None:
 
 
 class GamesKernel(ChunkKernel):
-    """A variant's ``games_chunks`` (a ``ChunkKernel`` whose arguments end ``search, start=None, eq=None``) as the
+    """A variant's ``games_chunks`` (a ``ChunkKernel`` whose arguments end ``search, start, eq=None``) as the
     runner calls it, with the game-equity bidder's tables added as ``eq`` where a strategy has its ``bid_equity``
     cell (column ``p_equity`` of the strategies' parameters) >= 0.5: ``tables(rules_vec, target)`` builds or reads
     them for the call's rules and target. Calls without such a strategy go to the kernel as they come (compiled

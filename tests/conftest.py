@@ -56,10 +56,11 @@ def small_disk(tmp_path):
         subprocess.run(["umount", str(disk)], check=True)
 
 
-# ``BOWER_COMPILE_LOG=FILE pytest ...``: each test's Numba compiling (the compiling thread's CPU s inside
-# outermost ``numba:compile`` events, by kernel) appended to FILE as one JSON line a test that compiled, to find
-# what the suite compiles beyond ``tests/warm.py``. Off unless the variable is set; the tests' subprocesses are
-# not counted.
+# ``BOWER_COMPILE_LOG=FILE pytest ...``: one JSON line a test appended to FILE: its CPU seconds in the worker
+# (``cpu_s``, every thread) and in the child processes it waited for (``children_s``: the commands and Dask workers
+# it started), and its Numba compiling in the worker (``compile_s``, the compiling thread's CPU s inside outermost
+# ``numba:compile`` events, ``by`` kernel), to find where the suite's CPU goes and what it compiles beyond
+# ``tests/warm.py``. Off unless the variable is set.
 _COMPILE_LOG = os.environ.get("BOWER_COMPILE_LOG")
 if _COMPILE_LOG:
     import json
@@ -90,15 +91,20 @@ if _COMPILE_LOG:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item, nextitem):
-        """Write the compiling this test's setup, call and teardown did."""
+        """Write the CPU and the compiling this test's setup, call and teardown did."""
+        import resource
+
         _compiling["by"] = {}
+        cpu0, kids0 = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
         yield
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         by = _compiling["by"]
-        if by:
-            line = {"test": item.nodeid, "worker": _WORKER, "compile_s": round(sum(by.values()), 2),
-                    "by": {k: round(v, 2) for k, v in sorted(by.items(), key=lambda kv: -kv[1])}}
-            with open(_COMPILE_LOG, "a", encoding="utf-8") as f:
-                f.write(json.dumps(line) + "\n")
+        line = {"test": item.nodeid, "worker": _WORKER, "cpu_s": round(time.process_time() - cpu0, 3),
+                "children_s": round(kids.ru_utime + kids.ru_stime - kids0.ru_utime - kids0.ru_stime, 3),
+                "compile_s": round(sum(by.values()), 2),
+                "by": {k: round(v, 2) for k, v in sorted(by.items(), key=lambda kv: -kv[1])}}
+        with open(_COMPILE_LOG, "a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
 
 
 _SOCKET_MODULES = {"test_cli_limits", "test_distributed", "test_scheduler_probe"}

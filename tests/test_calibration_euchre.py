@@ -174,7 +174,7 @@ def test_deals_simulated_from_the_model_match_should_bid(hand_text, up_text, pos
         res = np.zeros((n, 5))
         for j, d in enumerate(kept):
             kitty[1:] = rests[j]
-            play_dealt(d, kitty, DEALER, rules_vec, passing, wt, force, dstate, dbuf, hands, tricks, rec, None)
+            play_dealt(d, kitty, DEALER, rules_vec, passing, wt, force, dstate, dbuf, hands, tricks, rec, None, None)
             maker = rec[R_MAKER]
             ours = maker >= 0 and maker % 2 == side
             t = rec[R_TRICKS + side] + rec[R_TRICKS + side + 2]

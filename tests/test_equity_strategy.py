@@ -148,7 +148,8 @@ def _games(strategies, threads, v=GHOST, target=TARGET, assign=((0, 1, 1), (1, 0
            np.zeros((nc, v.hand_kernels.S_WIDTH), np.int64), np.zeros((nc, 2, kg.ST_WIDTH), np.int64),
            np.zeros((nc, kg.GA_WIDTH), np.int64))
     v.drivers.games_chunks(runner.chunk_states(7, 0, nc), 64, n_sets, assign, True, rules_vec, strat, target,
-                           runner.MAX_HANDS_PER_GAME, *out, v.hand_kernels.search_arg(strat))
+                           runner.MAX_HANDS_PER_GAME, *out, v.hand_kernels.search_arg(strat),
+                           np.zeros(v.score_units, np.int64))
     return out
 
 
@@ -253,7 +254,7 @@ def _play(dealt, kitty, params, rules_vec, wt, eq=None):
     rec = np.zeros(ekh.R_WIDTH, np.int64)
     args = (dealt.copy(), kitty.copy(), 3, rules_vec, params, wt, ekh.NO_FORCE.copy(), np.zeros(4, np.uint64),
             np.zeros(2, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), rec, None)
-    ekh.play_dealt(*args) if eq is None else ekh.play_dealt(*args, eq)
+    ekh.play_dealt(*args, eq)
     return rec
 
 
@@ -356,7 +357,7 @@ def _h_play(by_seat, widow, params, rules_vec, eq=None):
     rec = np.zeros(hkh.R_WIDTH, np.int64)
     args = (by_seat.copy(), widow, 3, rules_vec, params, wt, hkh.NO_FORCE.copy(), np.zeros(4, np.uint64),
             np.zeros(2, np.int64), np.zeros(16, np.int64), rec, None)
-    hkh.play_dealt_once(*args) if eq is None else hkh.play_dealt_once(*args, eq)
+    hkh.play_dealt_once(*args, eq)
     return rec
 
 
@@ -473,7 +474,7 @@ def _c_play(dealt, kitty, params, rules_vec, eq=None):
     cks.card_weights(params, wt, order)
     args = (dealt.copy(), kitty.copy(), 2, rules_vec, params, wt, order, ckh.NO_FORCE.copy(), np.zeros(4, np.uint64),
             dbuf, hands, tricks, points, pw, pm, rec, None)
-    ckh.play_dealt_once(*args) if eq is None else ckh.play_dealt_once(*args, eq)
+    ckh.play_dealt_once(*args, eq)
     return rec
 
 

@@ -487,9 +487,9 @@ def test_games_to_ten_by_side():
     strat_acc = np.zeros((nc, 2, ST_WIDTH), np.int64)
     game_acc = np.zeros((nc, GA_WIDTH), np.int64)
     args = (_states(11, 0, nc), 20, n_sets, assign, True, eh.rules_vector(ALL_RULES[1]), strat, 10, 1000)
-    ed.games_chunks(*args, set_wins, games, hand_acc, strat_acc, game_acc, ek.search_arg(strat))
+    ed.games_chunks(*args, set_wins, games, hand_acc, strat_acc, game_acc, ek.search_arg(strat), np.zeros(2, np.int64))
     again = [np.zeros_like(x) for x in (set_wins, games, hand_acc, strat_acc, game_acc)]
-    ed.games_chunks(*args, *again, ek.search_arg(strat))
+    ed.games_chunks(*args, *again, ek.search_arg(strat), np.zeros(2, np.int64))
     assert all(np.array_equal(x, y) for x, y in zip((set_wins, games, hand_acc, strat_acc, game_acc), again))
     g = game_acc.sum(axis=0)
     assert g[GA_GAMES] == 2 * n_sets and g[GA_UNFINISHED] == 0

@@ -262,7 +262,7 @@ def test_a_sharp_model_weighs_a_deal_as_the_exact_rejection(discard_up):
                 check[ek.F_SEAT], check[ek.F_AT], check[ek.F_CALL] = player, n_passes, ek.CALL_PASS
                 h = hands.copy()
                 ek.auction(h, up, 3, rules, params, wt, tuple(int(x) for x in check), np.zeros(4, np.uint64),
-                           np.zeros(2, np.int64), rec)
+                           np.zeros(2, np.int64), rec, None)
                 passes = rec[ek.R_NCALLS] > n_passes and all(
                     rec[ek.R_CALLS + 2 * i + 1] == ek.CALL_PASS for i in range(n_passes))
                 w = em.weight_of(hands, up, 3, n_passes, player, params, discard_up, sharp)
@@ -292,9 +292,9 @@ def test_the_forced_play_out_is_todays_on_deals_the_strategy_passes_on():
                 given = np.array([player, n_passes, code, alone, n_passes], np.int64)
                 d1, d2 = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
                 ek.play_dealt(hands, kitty, 3, rules, params, wt, force, d1, np.zeros(2, np.int64), scratch[0],
-                              scratch[1], rec, None)
+                              scratch[1], rec, None, None)
                 ek.play_dealt(hands, kitty, 3, rules, params, wt, given, d2, np.zeros(2, np.int64), scratch[2],
-                              scratch[3], rec2, None)
+                              scratch[3], rec2, None, None)
                 assert np.array_equal(rec, rec2)
                 compared += 1
     assert compared > 500

@@ -179,7 +179,7 @@ def test_auction_core_with_given_calls(auction_rule, stick):
         hands = [int(sum(1 << int(c) for c in cards[6 * i:6 * i + 6])) for i in range(4)]
         scores = (0, 0, 0)
         out = gk.auction_core(hands[0], hands[1], hands[2], hands[3], 2, auction_rule, 1, stick, rows,
-                              gk.SEAT_ROWS, scores, 32, no_force, rng0)
+                              gk.SEAT_ROWS, scores, 32, no_force, rng0, None)
         swapper, n_calls, calls = out[6], out[7], out[8]
         seq = [((calls >> (5 * i)) & 31) for i in range(n_calls)]
         for k in range(n_calls):
@@ -187,7 +187,7 @@ def test_auction_core_with_given_calls(auction_rule, stick):
             given = swapper if swapper in seats_before else -1
             packed = sum(c << (5 * i) for i, c in enumerate(seq[:k]))
             rep = gk.auction_core(hands[0], hands[1], hands[2], hands[3], 2, auction_rule, 1, stick, rows,
-                                  gk.SEAT_ROWS, scores, 32, (-1, -1, -1, -1, -1, k, packed, given), rng0)
+                                  gk.SEAT_ROWS, scores, 32, (-1, -1, -1, -1, -1, k, packed, given), rng0, None)
             assert rep[:9] == out[:9]
         first_bid = next((i for i, c in enumerate(seq) if c & 7), None)
         if first_bid is None or (stick and first_bid == 2):  # a stuck dealer may not pass
@@ -198,7 +198,7 @@ def test_auction_core_with_given_calls(auction_rule, stick):
         seats_before = {c >> 3 for c in alt}
         given = swapper if swapper in seats_before else -1
         rep = gk.auction_core(hands[0], hands[1], hands[2], hands[3], 2, auction_rule, 1, stick, rows, gk.SEAT_ROWS,
-                              scores, 32, (-1, -1, -1, -1, -1, len(alt), packed, given), rng0)
+                              scores, 32, (-1, -1, -1, -1, -1, len(alt), packed, given), rng0, None)
         got = [((rep[8] >> (5 * i)) & 31) for i in range(rep[7])]
         assert got[:len(alt)] == alt
         if given >= 0:

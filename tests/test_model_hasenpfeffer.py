@@ -135,7 +135,7 @@ def test_the_strategys_own_calls_have_probability_one_under_the_sharp_model(pres
         deck = rng.permutation(25)
         dealt = np.array([sum(1 << int(c) for c in deck[6 * s:6 * s + 6]) for s in range(4)], np.int64)
         js = next((s for s in range(4) if dealt[s] >> 24 & 1), -1)
-        hk.auction(dealt, js, 3, vec, params, wt, hk.NO_FORCE, dstate, dbuf, rec)
+        hk.auction(dealt, js, 3, vec, params, wt, hk.NO_FORCE, dstate, dbuf, rec, None)
         n = rec[hk.R_NCALLS]
         prefix = rec[hk.R_CALLS:hk.R_CALLS + 2 * n].reshape(n, 2).copy()
         bids += int((prefix[:, 1] > 0).sum())

@@ -235,7 +235,7 @@ def test_euchre_searched_calls_with_the_true_deal_are_double_dummy_best(rules):
         dstate, dbuf = _stream(0)
         force = (np.int64(0), np.int64(k), np.int64(call), np.int64(alone), np.int64(k))
         maker, trump = eh.auction(hands, np.int64(up), np.int64(dealer), rules_vec, params, wt, force, dstate, dbuf,
-                                  scratch)
+                                  scratch, None)
         if maker < 0:
             return 0
         m_alone, lone, sitting, leader = eh.contract(hands, np.int64(trump), np.int64(maker), np.int64(dealer),

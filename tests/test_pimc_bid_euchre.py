@@ -64,7 +64,7 @@ def _replay(dealt, up, dealer, rules_vec, params, wt):
     rec = np.zeros(eh.R_WIDTH, np.int64)
     dstate, dbuf = _stream(0)
     eh.auction(np.array(dealt, np.int64), np.int64(up), np.int64(dealer), rules_vec, params, wt,
-               eh.force_of(eh.NO_FORCE), dstate, dbuf, rec)
+               eh.force_of(eh.NO_FORCE), dstate, dbuf, rec, None)
     return _calls(rec), int(rec[eh.R_DISCARD])
 
 

@@ -297,7 +297,7 @@ def _replica_calls(dealt, widow, dealer, rules_vec, params, wt, dstate, dbuf):
     high, n, out = 0, 0, []
     while True:
         force[hk.F_GIVEN] = n
-        hk.auction(dealt.copy(), np.int64(joker), np.int64(dealer), rules_vec, params, wt, force, dstate, dbuf, scratch)
+        hk.auction(dealt.copy(), np.int64(joker), np.int64(dealer), rules_vec, params, wt, force, dstate, dbuf, scratch, None)
         if scratch[hk.R_NCALLS] <= n:
             return out
         seat, call = int(scratch[hk.R_CALLS + 2 * n]), int(scratch[hk.R_CALLS + 2 * n + 1])
@@ -338,7 +338,7 @@ def test_searched_calls_follow_the_rule_on_sampled_worlds(cushion, rival):
         widow, dealer = int(order[24]), i % 4
         dstate, dbuf = _stream(100 + i)
         hk.play_dealt_once(dealt, np.int64(widow), np.int64(dealer), rules_vec, params, wt, hk.NO_FORCE, dstate,
-                           dbuf, work, rec, rec)
+                           dbuf, work, rec, rec, None)
         dstate, dbuf = _stream(100 + i)
         assert _calls(rec) == _replica_calls(dealt, widow, dealer, rules_vec, params, wt, dstate, dbuf), i
         searched += sum(1 for s, _ in _calls(rec) if s % 2 == 0)

@@ -248,10 +248,10 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, point
 
 @chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None, eq=None):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start, eq=None):
     """Play ``n_sets`` deal sets, one game per seat assignment in each (as ``ghost_sim.games_chunks``).
 
-    ``start``: every game's starting scores by seat (int64); None (left out) for 0s. ``eq``: the game-equity
+    ``start``: every game's starting scores by seat (int64; 0s for games from the beginning). ``eq``: the game-equity
     bidder's tables (``bower.sim.variants.cutthroat.equity_strategy.flat``), None where no strategy bids by
     equity: its code is then not compiled (``bower.sim.variants.cutthroat`` puts
     ``bower.sim.equity_bidder.GamesKernel``, which adds them, in this kernel's place).
@@ -264,9 +264,6 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
         dstate = np.empty(4, np.uint64)
         buf, dbuf, deck, dealt, kitty, (hands, tricks, points), pw, pm, wt, order, rec = _scratch()
         scores = np.zeros(N_SEATS, np.int64)
-        start_scores = np.zeros(N_SEATS, np.int64)  # every game's starting scores: 0s unless ``start`` gives them
-        if start is not None:
-            start_scores = start
         params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
         h_acc = hand_acc[ci]
@@ -282,6 +279,6 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 card_weights(params, wt, order)
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, points, pw, pm,
                                                wt, order, rec, rules, params, seat_strat, target, max_hands, scores,
-                                               start_scores, h_acc, s_acc, search, eq)
+                                               start, h_acc, s_acc, search, eq)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)

@@ -301,7 +301,7 @@ def play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat
 
 @chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None, eq=None):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start, eq=None):
     """Play ``n_sets`` deal sets; in each, one game per seat assignment of the strategies.
 
     ``assignments[a, seat]`` is the strategy (row of ``strat_params``) in that
@@ -311,7 +311,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
     is seeded from the game seed and the assignment. Outputs: ``set_wins[g,
     strategy]`` (wins in the set), ``game_out[g * A + a]`` (winner, hands,
     scores), and per-chunk counters ``hand_acc``, ``strat_acc``, ``game_acc``.
-    ``start``: every game's starting scores by seat (int64); None (left out) for 0s. ``eq``: the game-equity
+    ``start``: every game's starting scores by seat (int64; 0s for games from the beginning). ``eq``: the game-equity
     bidder's tables (``strategy.equity_rows``; ``bower.sim.variants.ghost.equity_strategy``), None where no
     strategy bids by equity: the code that widens the rows is then not compiled (``bower.sim.variants.ghost``
     puts ``bower.sim.equity_bidder.GamesKernel``, which adds them, in this kernel's place).
@@ -327,9 +327,6 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
         work = np.zeros(16, np.int64)
         rec = np.zeros(R_WIDTH, np.int64)
         scores = np.zeros(N_SEATS, np.int64)
-        start_scores = np.zeros(N_SEATS, np.int64)  # every game's starting scores: 0s unless ``start`` gives them
-        if start is not None:
-            start_scores = start
         seat_strat = np.empty(N_SEATS, np.int64)
         h_acc = hand_acc[ci]
         s_acc = strat_acc[ci]
@@ -344,7 +341,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                 for s in range(N_SEATS):
                     seat_strat[s] = assignments[a, s]
                 winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, work, rec, rules, rows, seat_strat,
-                                               target, max_hands, scores, start_scores, h_acc, s_acc, search, eq)
+                                               target, max_hands, scores, start, h_acc, s_acc, search, eq)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
                             scores)
 

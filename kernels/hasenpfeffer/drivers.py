@@ -209,10 +209,10 @@ def play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, force, rec, 
 
 @chunk_kernel
 def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rules, strat_params, target, max_hands,
-                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start=None, eq=None):
+                 set_wins, game_out, hand_acc, strat_acc, game_acc, search, start, eq=None):
     """Play ``n_sets`` deal sets, one game per seat assignment (4 seats) in each (as ``ghost_sim.games_chunks``).
 
-    ``start``: every game's starting scores by side (int64); None (left out) for 0s. ``eq``: the game-equity
+    ``start``: every game's starting scores by side (int64; 0s for games from the beginning). ``eq``: the game-equity
     bidder's tables (``bower.sim.variants.hasenpfeffer.equity_strategy.flat``), None where no strategy bids by
     equity: its code is then not compiled (``bower.sim.variants.hasenpfeffer`` puts
     ``bower.sim.equity_bidder.GamesKernel``, which adds them, in this kernel's place). A game with an equity
@@ -226,9 +226,6 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
         dstate = np.empty(4, np.uint64)
         buf, dbuf, deck, work, wt, rec = _scratch()
         scores = np.zeros(2, np.int64)
-        start_scores = np.zeros(2, np.int64)  # every game's starting scores: 0s unless ``start`` gives them
-        if start is not None:
-            start_scores = start
         params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
         tab = np.zeros((N_SEATS, PT_WIDTH), np.int64)
@@ -249,7 +246,7 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                     for s in range(N_SEATS):
                         plain = plain and params[s, P_EQUITY] < 0.5
                 winner, n, both = play_game(state, buf, dstate, dbuf, deck, work, wt, tab, plain, force, rec, rules,
-                                            params, seat_strat, target, max_hands, scores, start_scores, h_acc, s_acc,
+                                            params, seat_strat, target, max_hands, scores, start, h_acc, s_acc,
                                             search, eq)
                 record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, both,
                             scores)

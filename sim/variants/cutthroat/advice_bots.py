@@ -61,7 +61,7 @@ class CutthroatTwin(Twin):
             rec = self.rec
             hands[:] = dealt[:SEATS]
             ck.auction(hands, np.int64(self.up), np.int64(ADVICE_DEALER), self.rules, self.pplay, self.wt,
-                       ck.force_of(ck.NO_FORCE), dstate0.copy(), dbuf0.copy(), rec)
+                       ck.force_of(ck.NO_FORCE), dstate0.copy(), dbuf0.copy(), rec, None)
             n = self.n_passes
             if not (rec[ck.R_NCALLS] > n and all(rec[ck.R_CALLS + 2 * i + 1] == ck.CALL_PASS for i in range(n))):
                 return 0.0 if self.exact else None

@@ -74,7 +74,7 @@ def hand_features(rows: np.ndarray, params: dict) -> pd.DataFrame:
     idx = np.arange(n)
     maker = rows[:, ck.R_MAKER]
     dealer = rows[:, ck.R_DEALER]
-    trump = rows[:, ck.R_TRUMP]
+    trump = np.ascontiguousarray(rows[:, ck.R_TRUMP])  # as every other caller passes it: one compiled kernel
     up = rows[:, ck.R_KITTY]
     one = np.int64(1)
     hand = _after_exchange(rows, maker)

@@ -63,7 +63,7 @@ class EuchreTwin(Twin):
             rec = self.rec
             self.hands[:] = dealt
             ek.auction(self.hands, np.int64(self.up), np.int64(ADVICE_DEALER), self.rules, self.params, self.wt,
-                       self.check, dstate0.copy(), dbuf0.copy(), rec)
+                       self.check, dstate0.copy(), dbuf0.copy(), rec, None)
             n = self.n_passes
             return 1.0 if rec[ek.R_NCALLS] > n and all(
                 rec[ek.R_CALLS + 2 * i + 1] == ek.CALL_PASS for i in range(n)) else 0.0

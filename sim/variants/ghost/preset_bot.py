@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from bower.kernels.ghost.hand import (DECK, P_PIMC, P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES, R_CALLS, R_DEAL, R_NCALLS,
-                                      R_PLAYS, R_SWAP, R_WIDTH, pimc_facts)
+                                      R_PLAYS, R_SWAP, R_WIDTH, SEAT_ROWS, pimc_facts)
 from bower.kernels.ghost.strategy import (MOON, P_BID3, P_BID4, P_BID5, P_EQUITY, P_JUMP, P_LEAD_TRUMP, P_MOON,
                                           P_RANDOM, P_SHIFT_OPP, P_SHIFT_SELF, P_SWAP_BELOW, best_of_row, call_of,
                                           strategy_rows)
@@ -84,7 +84,7 @@ class Player:
             from bower.sim.rules import encode
 
             self.rules = encode(game.variant, game.rules)
-            self.seat_rows = np.arange(3, dtype=np.int64)
+            self.seat_rows = SEAT_ROWS  # the kernels' tuple: the searched auction compiled once for both
             self.scores = np.zeros(3, np.int64)
             self.target = np.int64(game.variant.target)
         self.hand = None  # the hand the workspace and the kept calls belong to (``_begin``)

@@ -65,7 +65,7 @@ class HasenpfefferTwin(Twin):
         held = [s for s in range(SEATS) if (int(dealt[s]) >> hk.JOKER) & 1]
         rec = self.rec
         hk.auction(self.hands, np.int64(held[0] if held else -1), np.int64(ADVICE_DEALER), self.rules, self.params,
-                   self.wt, self.unforced, dstate0.copy(), dbuf0.copy(), rec)
+                   self.wt, self.unforced, dstate0.copy(), dbuf0.copy(), rec, None)
         k = self.prefix.shape[0]
         return 1.0 if rec[hk.R_NCALLS] > k and all(
             rec[hk.R_CALLS + 2 * i] == self.prefix[i, 0] and rec[hk.R_CALLS + 2 * i + 1] == self.prefix[i, 1]

@@ -61,7 +61,7 @@ def hand_features(rows: np.ndarray, params: dict, pepper: bool) -> pd.DataFrame:
     n = rows.shape[0]
     idx = np.arange(n)
     bidder = rows[:, hk.R_BIDDER]
-    trump = rows[:, hk.R_TRUMP]
+    trump = np.ascontiguousarray(rows[:, hk.R_TRUMP])  # as every other caller passes it: one compiled kernel
     level = rows[:, hk.R_BID]
     one = np.int64(1)
     dealt = rows[idx, hk.R_DEAL + bidder]
