@@ -501,7 +501,8 @@ def test_games_to_ten_by_side():
     for row in games:
         w = row[GO_WINNER]
         assert w in (0, 1) and row[GO_SCORES + w] >= 10 > row[GO_SCORES + 1 - w]
-        assert row[GO_SCORES + w] <= 13  # at most 9 before the last hand, which scores at most 4
+        most = max(4, ALL_RULES[1]["loner_march_score"], ALL_RULES[1]["loner_euchred_score"])
+        assert row[GO_SCORES + w] <= 9 + most  # at most 9 before the last hand, which scores at most ``most``
     assert g[GA_HANDS] == games[:, GO_HANDS].sum() == hand_acc[:, ek.S_HANDS].sum()
     assert g[GA_WINS] + g[GA_WINS + 1] == 2 * n_sets
     st = strat_acc.sum(axis=0)
