@@ -53,7 +53,8 @@ VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors" / "e
 
 # every combination of the first three options; canadian and discard_up paired with them (each value of each meets
 # both values of the others)
-ALL_RULES = [dict(zip([o[0] for o in OPTIONS[:3]], v), canadian=v[0] != v[2], discard_up=v[1] != v[2])
+ALL_RULES = [dict(zip([o[0] for o in OPTIONS[:3]], v), canadian=v[0] != v[2], discard_up=v[1] != v[2],
+                  loner_march_score=4 + v[0] - v[1], loner_euchred_score=2 + 3 * (v[2] == "loner"))
              for v in itertools.product(*[o[1] for o in OPTIONS[:3]])]
 LOOSE = {"order_min_1": 1.5, "order_min_2": 1.0, "order_min_3": 1.5, "take_min": 1.0, "name_min_1": 1.0,
          "name_min_2": 1.0, "name_min_3": 1.0, "name_min_4": 1.0, "alone_min": 2.5, "defend_alone_min": 2.0}
@@ -100,10 +101,12 @@ def _power(c: int, t: int, led: int) -> int:
     return 1 + c % 6 if c // 6 == led else 0
 
 
-def _score(maker_tricks: int, maker_alone: bool, lone_defender: bool) -> tuple[int, int]:
+def _score(maker_tricks: int, maker_alone: bool, lone_defender: bool, rules: dict) -> tuple[int, int]:
     if maker_tricks >= 3:
-        return (1 if maker_tricks < 5 else (4 if maker_alone else 2)), 0
-    return 0, 4 if lone_defender else 2
+        return (1 if maker_tricks < 5 else (rules["loner_march_score"] if maker_alone else 2)), 0
+    if lone_defender:
+        return 0, 4
+    return 0, rules["loner_euchred_score"] if maker_alone else 2
 
 
 _RESOLVED: dict[str, dict] = {}
@@ -212,7 +215,7 @@ def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[in
         tricks[leader] += 1
     assert rec["tricks"] == {str(s): tricks[s] for s in range(4)}
     side = maker % 2
-    made, defended = _score(tricks[side] + tricks[side + 2], maker in alone, bool(lone))
+    made, defended = _score(tricks[side] + tricks[side + 2], maker in alone, bool(lone), rules)
     assert rec["points"] == {str(side): made, str(1 - side): defended}
 
 
@@ -279,10 +282,12 @@ def test_simulated_records_are_legal_hands(k):
 
 
 def test_string_and_bool_rules_and_strategies_resolve_alike():
-    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0]
-    assert eh.rules_vector({"stick_the_dealer": "true", "allow_lone_defender": "False"}).tolist() == [1, 0, 0, 0, 0]
-    assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1, 0, 0]
-    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1]
+    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0, 4, 2]
+    assert eh.rules_vector({"stick_the_dealer": "true", "allow_lone_defender": "False"}).tolist() == [1, 0, 0, 0, 0,
+                                                                                                       4, 2]
+    assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1, 0, 0, 4, 2]
+    assert eh.rules_vector({"loner_march_score": "5", "loner_euchred_score": 3}).tolist() == [0, 0, 0, 0, 0, 5, 3]
+    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1, 4, 2]
     with pytest.raises(ValueError):
         eh.rules_vector({"stick_the_dealer": "maybe"})
     with pytest.raises(ValueError):
@@ -496,7 +501,8 @@ def test_games_to_ten_by_side():
     for row in games:
         w = row[GO_WINNER]
         assert w in (0, 1) and row[GO_SCORES + w] >= 10 > row[GO_SCORES + 1 - w]
-        assert row[GO_SCORES + w] <= 13  # at most 9 before the last hand, which scores at most 4
+        most = max(4, ALL_RULES[1]["loner_march_score"], ALL_RULES[1]["loner_euchred_score"])
+        assert row[GO_SCORES + w] <= 9 + most  # at most 9 before the last hand, which scores at most ``most``
     assert g[GA_HANDS] == games[:, GO_HANDS].sum() == hand_acc[:, ek.S_HANDS].sum()
     assert g[GA_WINS] + g[GA_WINS + 1] == 2 * n_sets
     st = strat_acc.sum(axis=0)

@@ -1,10 +1,11 @@
-"""Euchre's rule options ``canadian`` (EGN's Canadian loner) and ``discard_up`` (the dealer may discard the up-card).
+"""Euchre's rule options ``canadian`` (EGN's Canadian loner), ``discard_up`` (the dealer may discard the up-card),
+``loner_march_score`` and ``loner_euchred_score`` (a lone maker's march, its euchre).
 
 Exact crafted deals through the kernels, the plain-Python twin
 (``tests/reference/euchre_play.py``) and the game API; the kernels against
 the twin with each option on (hypothesis, fixed seeds); replay's refusals of
-records that break them; EGN files with ``canadian`` and with a dealer
-burying the up-card, read and written back.
+records that break them; EGN files with ``canadian``, with a dealer
+burying the up-card and with ``loner_march_score: 5``, read and written back.
 """
 
 from __future__ import annotations
@@ -115,7 +116,9 @@ def test_the_game_api_under_both_options():
 # ---------------------------------------------------------------- the kernels against the twin, each option on
 
 ON = [{"canadian": True}, {"discard_up": True}, {"canadian": True, "discard_up": True, "allow_lone_defender": True,
-                                                 "stick_the_dealer": True}]
+                                                 "stick_the_dealer": True},
+      {"loner_march_score": 5, "loner_euchred_score": 3, "allow_lone_defender": True},
+      {"loner_march_score": 1, "loner_euchred_score": 8, "loner_lead": "loner", "canadian": True}]
 STRATEGIES = st.one_of(st.sampled_from(["default", "random", "aggressive", "cautious"]),
                        st.lists(st.sampled_from(["default", "random", "aggressive"]), min_size=4, max_size=4))
 
@@ -334,3 +337,98 @@ def test_a_deal_cut_short_is_left_out_naming_the_field(capsys, tmp_path):
     assert code == 0
     assert f"bower: note: {cut} deal {doc['deals'][a]['dealNumber']} left out: field 'tricks' stops after 3" in err
     assert f"{len(doc['deals']) - 2} hand(s) replayed" in out
+
+
+# ---------------------------------------------------------------- loner_march_score and loner_euchred_score
+
+# dealer 0; position 1 (seat 1) holds the five highest hearts with the 9H up: it orders up alone and marches
+MARCH = order_of({1: "JH JD AH KH QH", 2: "9C TC 9D TD QS", 3: "KC AC KD AD KS", 4: "JC QD JS TS AS"},
+                 "9H QC TH 9S")
+SCORES = {"loner_march_score": 5, "loner_euchred_score": 3}
+
+
+def test_a_lone_march_and_a_lone_euchre_score_by_the_rule():
+    plain = play_order(MARCH, 0)
+    assert plain["alone"] == [1] and plain["points"] == {"0": 0, "1": 4}
+    got = play_order(MARCH, 0, SCORES)
+    assert got["rules"]["loner_march_score"] == 5 and got["points"] == {"0": 0, "1": 5}
+    assert {k: v for k, v in got.items() if k not in ("rules", "points")} == {
+        k: v for k, v in plain.items() if k not in ("rules", "points")}  # the same hand, other points
+    # position 1 forced to order alone on no heart: euchred, the defenders score loner_euchred_score
+    weak = order_of({1: "9C TC 9D TD QS", 2: "JH JD AH KH QH", 3: "KC AC KD AD KS", 4: "JC QD JS TS AS"},
+                    "9H QC TH 9S")
+    force = (1, 0, 1, 1)  # seat 1 at its first call orders up, alone
+    assert play_order(weak, 0, {}, force=force)["points"] == {"0": 2, "1": 0}
+    euchred = play_order(weak, 0, SCORES, force=force)
+    assert euchred["alone"] == [1] and euchred["points"] == {"0": 3, "1": 0}
+    for rules in ({}, SCORES, {"loner_march_score": 1, "loner_euchred_score": 8}):
+        assert ep.play_order(MARCH, 0, rules) == play_order(MARCH, 0, rules)
+    # a lone defender's euchre stays 4 whatever loner_euchred_score says; every score through kernel and twin
+    from bower.sim.variants.euchre.hands import score_hand
+    for rules in ({}, SCORES, {"loner_march_score": 8, "loner_euchred_score": 1}):
+        for t in range(6):
+            for alone in (False, True):
+                for lone in (False, True):
+                    assert score_hand(t, alone, lone, rules) == eu.score_hand(t, alone, lone, rules)
+    assert score_hand(0, True, True, SCORES) == (0, 4) and score_hand(5, True, False, SCORES) == (5, 0)
+    assert score_hand(2, True, False, SCORES) == (0, 3) and score_hand(2, False, False, SCORES) == (0, 2)
+
+
+def test_the_game_api_scores_by_the_rule():
+    for rules, want in (({}, 4.0), (SCORES, 5.0)):
+        state = bower.game("euchre", rules=rules).new_initial_state()
+        state.apply_action(0)
+        for c in MARCH:
+            state.apply_action(bower.sim.cards.parse_card(c))
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(eg.ALONE if eg.ALONE in legal and state.player == 1 else
+                               eg.ORDER if eg.ORDER in legal and state.player == 1 else legal[0])
+        assert state.returns() == [0.0, want, 0.0, want]
+
+
+def test_scores_out_of_bounds_are_refused_in_one_line(capsys):
+    for arg in ("loner_march_score=9", "loner_euchred_score=0", "loner_march_score=five"):
+        line = one_error(capsys, "simulate", "--variant", "euchre", "--hands", "10", "--rule", arg)
+        assert "bad value" in line and arg.split("=")[0] in line and "allowed: " in line
+
+
+def test_replay_scores_by_the_rule_and_refuses_other_points(capsys, tmp_path):
+    rec = play_order(MARCH, 0, SCORES)
+    good = tmp_path / "good.jsonl"
+    _write(good, [rec])
+    code, out, err = run(capsys, "replay", str(good))
+    assert code == 0 and "side 1 (seats 1 & 3) +5" in out and "differ" not in out, err
+    bad = tmp_path / "bad.jsonl"
+    _write(bad, [dict(rec, rules=dict(rec["rules"], loner_march_score=4))])  # the record's 5 points: not the rule's
+    code, out, err = run(capsys, "replay", str(bad))
+    assert code == 0 and "side 1 (seats 1 & 3) +4" in out, err
+    assert "the record says: points side 0 (seats 0 & 2) 0, side 1 (seats 1 & 3) +5" in out
+    assert "the record's own tricks or points differ from the replay on 1 hand(s)" in out
+
+
+def test_egn_loner_march_score_reads_replays_and_writes_back(tmp_path):
+    from bower.sim.replay import replay_file
+
+    recs = [play_order(MARCH, 0)] + runner.hand_records(3, 1, 10, {}, "default", variant="euchre")
+    path = tmp_path / "m.egn"
+    write_egn(path, recs)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    ruleset = doc["metadata"]["ruleset"]
+    assert ruleset["loner_march_score"] == 4 and ruleset["loner_euchred_score"] == 2
+    doc["metadata"]["ruleset"]["loner_march_score"] = 5  # as a table playing a lone march for 5 writes it
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    egn = read_egn(path)
+    assert egn.meta["rules"]["loner_march_score"] == 5 and egn.records[0]["points"] == {"0": 0, "1": 5}
+    assert [r["points"] for r in egn.records[1:]] == [r["points"] for r in recs[1:]]  # no other lone march there
+    got = list(replay_file(str(path)))
+    assert got[0]["points"] == {"0": 0, "1": 5} and all(g.get("matches") is not False for g in got)
+    back = tmp_path / "back.egn"
+    write_egn(back, egn.records, egn.meta)
+    again = json.loads(back.read_text(encoding="utf-8"))
+    assert again["metadata"]["ruleset"]["loner_march_score"] == 5 and read_egn(back).records == egn.records
+    for value in (9, 0, "5"):  # outside 1..8, or not a number: refused naming the key
+        doc["metadata"]["ruleset"]["loner_march_score"] = value
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        with pytest.raises(EgnError, match="ruleset loner_march_score = .* is not a rule bower plays"):
+            read_egn(path)

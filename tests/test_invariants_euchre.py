@@ -55,9 +55,10 @@ with open(VECTORS / "euchre_scores.jsonl", encoding="utf-8") as _fh:
                                                                              v["defenders_points"])
                    for v in map(json.loads, filter(str.strip, _fh))}
 
-# loner_lead, canadian and discard_up paired so that each of their values meets both allow_lone_defender values
+# loner_lead, canadian and discard_up paired so that each of their values meets both allow_lone_defender values;
+# loner_march_score 3, 4, 5 and loner_euchred_score 2, 3, 4 among them
 ALL_RULES = [{"stick_the_dealer": s, "allow_lone_defender": a, "loner_lead": "loner" if s != a else "dealer",
-              "canadian": s, "discard_up": s == a}
+              "canadian": s, "discard_up": s == a, "loner_march_score": 4 + s - a, "loner_euchred_score": 2 + a + s}
              for s in (False, True) for a in (False, True)]
 RECORD_KEYS = {"variant", "rules_version", "rules", "hand", "dealer", "deal", "kitty", "upcard", "calls", "discard",
                "alone", "maker", "trump", "plays", "tricks", "points"}
@@ -161,6 +162,10 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     assert all(tricks[s] == 0 for s in out)
     taken = tricks[maker] + tricks[eu.partner_of(maker)]
     makers, defenders = SCORE_TABLE[(taken, maker_alone, lone is not None)]
+    if maker_alone and taken == 5:  # the table's 4 for a lone march: rule loner_march_score
+        makers = rules.get("loner_march_score", 4)
+    if maker_alone and lone is None and taken < 3:  # the table's 2 for euchring a lone maker: loner_euchred_score
+        defenders = rules.get("loner_euchred_score", 2)
     side = eu.side_of(maker)
     assert rec["points"] == {str(side): makers, str(1 - side): defenders}
 
@@ -215,7 +220,8 @@ def test_records_cover_every_kind_of_hand():
                 thrown += rec["maker"] is None
                 stuck_named += rules["stick_the_dealer"] and len(rec["calls"]) == 8 and rec["maker"] == rec["dealer"]
     want = {"thrown in", "order", "named", "0 alone", "1 alone", "2 alone", "dealer made trump", "maker alone",
-            "lone defender", "euchred", "march", "made", "1 points", "2 points", "4 points", "position 1 sat out",
+            "lone defender", "euchred", "march", "made", "1 points", "2 points", "3 points", "4 points", "5 points",
+            "position 1 sat out",
             "up-card buried", "partner ordered up alone"}
     assert seen >= want, want - seen
     assert thrown > 0 and stuck_named > 0, (thrown, stuck_named)

@@ -30,7 +30,7 @@ CASES = {  # id -> (variant, rules, strategy)
     "euchre-default": ("euchre", None, "default"),
     "euchre-random": ("euchre", {"stick_the_dealer": True}, "random"),
     "euchre-alone": ("euchre", {"allow_lone_defender": True, "loner_lead": "loner", "canadian": True,
-                                "discard_up": True}, "alone"),
+                                "discard_up": True, "loner_march_score": 5, "loner_euchred_score": 3}, "alone"),
     "cutthroat-default": ("cutthroat", None, "default"),
     "cutthroat-random": ("cutthroat", {"dealer_pickup": "mandatory", "maker_alone": "disabled"}, "random"),
     "cutthroat-alone": ("cutthroat", {"lone_defender_points": "lone_only"}, "alone"),

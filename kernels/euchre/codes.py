@@ -14,8 +14,13 @@ OPTIONS = (
     ("loner_lead", ("dealer", "loner"), (0, 1)),
     ("canadian", (False, True), (0, 1)),
     ("discard_up", (False, True), (0, 1)),
+    # points to a lone maker who takes all five tricks, to the defenders who euchre a lone maker (1..8; the code is
+    # the number of points)
+    ("loner_march_score", (4, 1, 2, 3, 5, 6, 7, 8), (4, 1, 2, 3, 5, 6, 7, 8)),
+    ("loner_euchred_score", (2, 1, 3, 4, 5, 6, 7, 8), (2, 1, 3, 4, 5, 6, 7, 8)),
 )
-E_STICK, E_LONE_DEFENDER, E_LONER_LEAD, E_CANADIAN, E_DISCARD_UP = range(5)
+(E_STICK, E_LONE_DEFENDER, E_LONER_LEAD, E_CANADIAN, E_DISCARD_UP, E_LONER_MARCH,
+ E_LONER_EUCHRED) = range(7)
 
 PARAMS: tuple[tuple[str, float, str], ...] = (
     # trump weights in TRUMP_RANK order (kernels/tables.py): 9 T Q K A left right

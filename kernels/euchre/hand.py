@@ -29,7 +29,9 @@ from bower.kernels import pimc
 from bower.kernels import trick as core
 from bower.kernels.bits import lowest
 from bower.kernels.deal import deal_masks
-from bower.kernels.euchre.codes import E_CANADIAN, E_DISCARD_UP, E_LONE_DEFENDER, E_LONER_LEAD, E_STICK, PARAM_NAMES
+from bower.kernels.euchre.codes import (
+    E_CANADIAN, E_DISCARD_UP, E_LONE_DEFENDER, E_LONER_EUCHRED, E_LONER_LEAD, E_LONER_MARCH, E_STICK, PARAM_NAMES,
+)
 from bower.kernels.euchre.model import world_weight
 from bower.kernels.euchre.strategy import (
     Q_EQUITY,
@@ -128,13 +130,17 @@ S_WIDTH = 54
 
 
 @kernel(inline="always")
-def score_hand(maker_tricks, maker_alone, lone_defender):
-    """(makers' points, defenders' points) of a hand (RULES.md 4): 3-4 tricks 1, all 5 2 (alone 4); euchred 2 (lone 4)."""
+def score_hand(maker_tricks, maker_alone, lone_defender, rules):
+    """(makers' points, defenders' points) of a hand (RULES.md 4): 3-4 tricks 1, all 5 2 (alone: rule
+    ``loner_march_score``, 4 by default); euchred 2 (a lone defender 4; a lone maker euchred by two defenders: rule
+    ``loner_euchred_score``, 2 by default)."""
     if maker_tricks >= MAKER_NEEDS:
         if maker_tricks < N_TRICKS:
             return 1, 0
-        return (4 if maker_alone else 2), 0
-    return 0, (4 if lone_defender else 2)
+        return (rules[E_LONER_MARCH] if maker_alone else 2), 0
+    if lone_defender:
+        return 0, 4
+    return 0, (rules[E_LONER_EUCHRED] if maker_alone else 2)
 
 
 @kernel(inline="always")
@@ -666,7 +672,7 @@ def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate
             msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
             mt = pimc.solve_deal_points(hands[0], hands[1], hands[2], hands[3], active, trump, leader, msides,
                                         MAKER_NEEDS, ws)
-            mk, df = score_hand(mt, maker_alone, lone_def >= 0)
+            mk, df = score_hand(mt, maker_alone, lone_def >= 0, rules)
             vals[i] += w * ((mk - df) if (maker & 1) == side else (df - mk))
     return total
 
@@ -853,7 +859,7 @@ def _discard_values(me, dealt, up, maker, f_seat, f_alone, dealer, rules, params
                 msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
                 mt = pimc.solve_deal_points(hands[0], hands[1], hands[2], hands[3], active, u, leader, msides,
                                             MAKER_NEEDS, ws)
-                mk, df = score_hand(mt, maker_alone, lone_def >= 0)
+                mk, df = score_hand(mt, maker_alone, lone_def >= 0, rules)
                 v = float((mk - df) if (maker & 1) == side else (df - mk))
             got[i] = v
             vals[i] += w * v
@@ -977,7 +983,7 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
             msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
             mt = pimc.solve_deal_points(world[0], world[1], world[2], world[3], active, trump, leader, msides,
                                         MAKER_NEEDS, ws)
-            mk, df = score_hand(mt, maker_alone, lone >= 0)
+            mk, df = score_hand(mt, maker_alone, lone >= 0, rules)
             if c == 0:
                 v0 += w * (df - mk)
             else:
@@ -1110,7 +1116,7 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, rules,
                     search)
     side = maker & 1
-    makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)
+    makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0, rules)
     for s in range(N_SEATS):
         rec[R_TRICKS + s] = tricks[s]
     rec[R_POINTS + side] = makers

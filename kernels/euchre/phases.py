@@ -74,7 +74,7 @@ def phase_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules
             play_plain(hands[0], hands[1], hands[2], hands[3], trump, leader, maker, out, next_suit, params, rec,
                           tricks)
             side = maker & 1
-            makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0)
+            makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0, rules)
             x ^= makers + 8 * defenders
         checksum[ci] = x
 

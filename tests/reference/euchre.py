@@ -61,7 +61,10 @@ Readings chosen where RULES.md leaves room (each is repeated where it is used)
   seats out, both may be skipped).
 - Score (``euchre_scores.jsonl``): a lone defender changes the euchre only
   (+4 instead of +2, whatever the number of tricks under 3); a lone maker
-  the march only (+4 instead of +2). Points are never negative.
+  the march only (+4 instead of +2). Points are never negative. Options
+  ``loner_march_score`` (1..8, default 4): a lone maker's march instead of
+  +4; ``loner_euchred_score`` (1..8, default 2): the defenders' euchre of a
+  lone maker whom both defended (a lone defender's euchre stays +4).
 - Renege (not simulated): the non-offending side scores 2, or 4 when that
   side is playing a lone hand (the lone maker's or the lone defender's side).
 - Game: the first side to 10 or more after a hand wins; only one side can
@@ -147,6 +150,8 @@ EUCHRE = RuleOptions(
         Option("loner_lead", ("dealer", "loner"), (0, 1)),
         Option("canadian", (False, True), (0, 1)),
         Option("discard_up", (False, True), (0, 1)),
+        Option("loner_march_score", (4, 1, 2, 3, 5, 6, 7, 8), (4, 1, 2, 3, 5, 6, 7, 8)),
+        Option("loner_euchred_score", (2, 1, 3, 4, 5, 6, 7, 8), (2, 1, 3, 4, 5, 6, 7, 8)),
     ),
 )
 
@@ -765,24 +770,35 @@ def _check_tricks(n, what: str) -> int:
     return int(n)
 
 
-def score_hand(maker_tricks: int, maker_alone: bool = False, lone_defender: bool = False) -> tuple[int, int]:
+def score_hand(maker_tricks: int, maker_alone: bool = False, lone_defender: bool = False,
+               rules: dict | None = None) -> tuple[int, int]:
     """(makers' points, defenders' points) for one hand that was played.
 
     RULES.md section 4: "makers take 3-4 tricks +1, all 5 +2 (+4 when the
     maker went alone); makers take fewer than 3 (euchred): the defenders +2
     (+4 when a defender went alone, whatever the number of tricks)".
     ``maker_tricks`` are the makers' side's; ``lone_defender`` whether a
-    defender went alone. Only one side scores.
+    defender went alone. Only one side scores. ``rules`` (None: defaults):
+    ``loner_march_score`` replaces the lone march's 4 and
+    ``loner_euchred_score`` the 2 for euchring a lone maker both defended.
     """
     t = _check_tricks(maker_tricks, "the makers")
     for flag, name in ((maker_alone, "maker_alone"), (lone_defender, "lone_defender")):
         if not isinstance(flag, (bool, numbers.Integral)) or flag not in (True, False):
             raise ValueError(f"{name} is True or False, not {flag!r}")
+    march, euchred = 4, 2
+    if rules:
+        march, euchred = rules.get("loner_march_score", 4), rules.get("loner_euchred_score", 2)
+        for v, name in ((march, "loner_march_score"), (euchred, "loner_euchred_score")):
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 1 <= v <= 8:
+                raise ValueError(f"{name} is 1..8 points, not {v!r}")
     if t >= MAKERS_NEED:
         if t < TRICKS:
             return 1, 0
-        return (4 if maker_alone else 2), 0  # the march
-    return 0, (4 if lone_defender else 2)  # euchred
+        return (march if maker_alone else 2), 0  # the march
+    if lone_defender:
+        return 0, 4  # euchred by a lone defender
+    return 0, (euchred if maker_alone else 2)  # euchred
 
 
 def score_tricks(maker: int, tricks, maker_alone: bool = False, lone_defender: int | None = None,
@@ -803,7 +819,7 @@ def score_tricks(maker: int, tricks, maker_alone: bool = False, lone_defender: i
             raise ValueError(f"seat {s} sat out and cannot have taken tricks")
     side = side_of(maker)
     makers, defenders = score_hand(sum(tricks[s] for s in seats_of_side(side)), maker_alone,
-                                   lone_defender is not None)
+                                   lone_defender is not None, rules)
     points = [0, 0]
     points[side], points[1 - side] = makers, defenders
     return points

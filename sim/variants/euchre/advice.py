@@ -451,7 +451,11 @@ def format_advice(r: dict) -> str:
         lines += ["", recommendation_line(r[rkey], " (the only call open)"), ""]
         if r.get("game"):
             lines += equity_lines(r, key) + [""]
-    lines.append("net points: your side's points less the other side's, per hand (a euchre counts -2, -4 alone)")
+    rules = r.get("rules") or {}
+    lone = int(rules.get("loner_euchred_score", 2))
+    lone_text = "" if lone == 2 else f", -{lone} for a lone maker (loner_euchred_score)"
+    lines.append("net points: your side's points less the other side's, per hand (a euchre counts -2, -4 alone"
+                 f"{lone_text})")
     return "\n".join(lines)
 
 

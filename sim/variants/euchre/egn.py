@@ -41,7 +41,11 @@ name) and ``start``, the game's score by side before the deal
 included when their tricks are known), from which ``bower replay`` scores
 the game.
 
-A file bower cannot represent (a ruleset value such as ``canadian: true``)
+The ruleset's ``loner_march_score`` and ``loner_euchred_score`` (1 to 8)
+are bower's rule options of the same names: a deal's points follow them.
+
+A file bower cannot represent (a ruleset value such as ``farmers: true`` or
+``loner_march_score: 9``)
 or that breaks the format or the rules (not UTF-8 or JSON, a malformed card,
 a card played twice, a trick of the wrong size, a renege, an impossible call
 sequence) is an ``EgnError``: one line naming the file, the deal and the field.
@@ -56,6 +60,7 @@ from dataclasses import dataclass, field
 
 from bower.sim.records import RecordsError, _AtomicFile, bower_version
 from bower.sim.rules import RULES_VERSION
+from bower.sim.variants.euchre.scoring import hand_points
 from bower.sim.text import WrittenFloat, written_float
 
 FILE_TYPE = "Euchre Game Notation"
@@ -67,14 +72,15 @@ RANKS = "9TJQKA"
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 ROUND_ONE = {"Order", "PickUp", "Alone", "Call"}  # the spellings of ordering the up-card up
 
+SCORES = tuple(range(1, 9))  # the points bower's loner_march_score and loner_euchred_score take
 # ruleset key -> (the values bower can represent, what the default is)
 RULESET = {
     "std": ((True, False), True),
     "defend_alone": ((True, False), False),
     "canadian": ((True, False), False),
     "loner_lead": (("LEFT_OF_DEALER", "LEFT_OF_LONER"), "LEFT_OF_DEALER"),
-    "loner_march_score": ((4,), 4),
-    "loner_euchred_score": ((2,), 2),
+    "loner_march_score": (SCORES, 4),  # bower's rule options of the same names, 1 to 8 points
+    "loner_euchred_score": (SCORES, 2),
     "min_rank": ((9,), 9),
     "num_players": ((4,), 4),
     "farmers": ((False,), False),
@@ -244,7 +250,9 @@ def rules_of(ruleset, where: str) -> dict:
                            f"(Standard Euchre: {key} = {json.dumps(RULESET[key][1])})")
     return {"stick_the_dealer": ruleset.get("std", True), "allow_lone_defender": ruleset.get("defend_alone", False),
             "loner_lead": LONER_LEAD[ruleset.get("loner_lead", "LEFT_OF_DEALER")],
-            "canadian": ruleset.get("canadian", False), "discard_up": False}
+            "canadian": ruleset.get("canadian", False), "discard_up": False,
+            "loner_march_score": ruleset.get("loner_march_score", 4),
+            "loner_euchred_score": ruleset.get("loner_euchred_score", 2)}
 
 
 def _buries_up(deal, rules: dict) -> bool:
@@ -276,7 +284,9 @@ def ruleset_of(rules: dict, game: bool = True) -> dict:
     lead = next(k for k, v in LONER_LEAD.items() if v == rules.get("loner_lead", "dealer"))
     out = {"std": bool(rules.get("stick_the_dealer", False)), "canadian": bool(rules.get("canadian", False)),
            "loner_lead": lead,
-           "defend_alone": bool(rules.get("allow_lone_defender", False))}
+           "defend_alone": bool(rules.get("allow_lone_defender", False)),
+           "loner_march_score": int(rules.get("loner_march_score", 4)),
+           "loner_euchred_score": int(rules.get("loner_euchred_score", 2))}
     if game is True:
         out["winning_score"] = 10
     else:
@@ -573,7 +583,7 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is played in the tricks")
     elif play is not None and play.get("tricks"):
         raise EgnError(f"{where}: field 'tricks': cards played in a deal nobody made trump in")
-    points = points_of(maker, alone, tricks)  # every trick is known from here
+    points = points_of(maker, alone, tricks, rules)  # every trick is known from here
 
     # the hands dealt; when a card of them is not known (a hand not given to a deal thrown in, the dealer's
     # discard not given), the record marks 'deal', 'kitty' (and 'discard') unknown: each seat holds what it played
@@ -647,7 +657,7 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
         "variant": "euchre", "rules_version": RULES_VERSION, "rules": dict(rules), "hand": number,
         "dealer": dealer, "deal": {str(s): _sorted(hands[s]) for s in range(4)}, "kitty": kitty, "upcard": up,
         "calls": calls, "discard": discard, "alone": alone, "maker": maker, "trump": trump, "plays": plays,
-        "tricks": tricks, "points": points_of(maker, alone, tricks),
+        "tricks": tricks, "points": points_of(maker, alone, tricks, rules),
     }
 
 
@@ -684,19 +694,17 @@ def _unknown_record(number, rules, dealer, up, calls, alone, maker, trump, plays
 RANKS_SUITS = [r + s for s in SUITS for r in RANKS]  # the 24 cards
 
 
-def points_of(maker: int | None, alone: list[int], tricks: dict) -> dict:
-    """Points by side (RULES.md 4): makers 3-4 tricks +1, 5 +2 (+4 alone); euchred: defenders +2 (+4 alone)."""
+def points_of(maker: int | None, alone: list[int], tricks: dict, rules: dict) -> dict:
+    """Points by side under ``rules`` (RULES.md 4, ``scoring.hand_points``): makers 3-4 tricks +1, 5 +2 (alone
+    ``loner_march_score``); euchred: defenders +2 (a lone defender +4; against a lone maker
+    ``loner_euchred_score``)."""
     points = {"0": 0, "1": 0}
     if maker is None:
         return points
     side = maker % 2
     won = tricks[str(maker)] + tricks[str((maker + 2) % 4)]
-    if won == 5:
-        points[str(side)] = 4 if maker in alone else 2
-    elif won >= 3:
-        points[str(side)] = 1
-    else:
-        points[str(1 - side)] = 4 if any(s % 2 != side for s in alone) else 2
+    makers, defenders = hand_points(won, maker in alone, any(s % 2 != side for s in alone), rules)
+    points[str(side)], points[str(1 - side)] = makers, defenders
     return points
 
 

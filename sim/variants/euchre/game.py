@@ -3,7 +3,8 @@
 ``bower.game("euchre", rules={...})`` gives this module's ``Game``; its states
 follow the rules as the kernels play them (``kernels/euchre/SPEC.md``) under
 every rule option (``stick_the_dealer``, ``allow_lone_defender``,
-``loner_lead``, ``canadian``, ``discard_up``). Seats are 0..3 clockwise, partners opposite (side 0: seats
+``loner_lead``, ``canadian``, ``discard_up``, ``loner_march_score``,
+``loner_euchred_score``). Seats are 0..3 clockwise, partners opposite (side 0: seats
 0 & 2). Cards are bower's numbers, ``suit * 6 + rank``, suits C S D H and
 ranks 9 T J Q K A (``bower.sim.cards``).
 
@@ -56,8 +57,10 @@ draws from (pass first, order or the suits C S D H; the dealer's five cards
 the ``random`` preset (``tests/test_game_euchre.py``).
 
 ``returns()``: by seat, the points each side scores for the hand by RULES.md's
-table (makers 3-4 tricks 1, all five 2, alone 4; euchred, the defenders 2, or
-4 when a defender went alone), each seat getting its side's: one of the sides
+table (makers 3-4 tricks 1, all five 2, alone ``loner_march_score``, 4 by
+default; euchred, the defenders 2, 4 when a defender went alone, or
+``loner_euchred_score``, 2 by default, against a lone maker defended by both),
+each seat getting its side's: one of the sides
 has 0. OpenSpiel's own ``euchre`` is zero-sum (and scores a march with no
 trick for the defenders as 4); ``returns()[0] - returns()[1]`` is side 0's net.
 
@@ -95,6 +98,7 @@ see it).
 from __future__ import annotations
 
 from bower.sim.cards import card_str
+from bower.sim.variants.euchre.scoring import hand_points
 from bower.sim.game import (
     cards_of as _cards, CHANCE, draw_hidden, EFFECTIVE, GameError, HandGame, HandState, names as _names, POWER,
     uniform_source,
@@ -141,7 +145,7 @@ class Game(HandGame):
         return 0.0
 
     def max_utility(self) -> float:
-        return 4.0
+        return float(max(4, self.rules.get("loner_march_score", 4), self.rules.get("loner_euchred_score", 2)))
 
     def max_game_length(self) -> int:
         """Decisions at most: 8 calls, a discard, going alone, two defenders asked, 20 cards."""
@@ -327,10 +331,8 @@ class State(HandState):
     def _score(self) -> None:
         side = self.maker % 2
         taken = self.won[self.maker] + self.won[(self.maker + 2) % PLAYERS]
-        if taken >= 3:
-            self.points[side] = 1 if taken < TRICKS else (4 if self.maker_alone else 2)
-        else:
-            self.points[1 - side] = 4 if self.lone >= 0 else 2
+        makers, defenders = hand_points(taken, self.maker_alone, self.lone >= 0, self.game.rules)
+        self.points[side], self.points[1 - side] = makers, defenders
         self._end()
 
     def returns(self) -> list[float]:

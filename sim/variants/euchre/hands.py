@@ -90,7 +90,10 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
     return row_to_dict(rec, 0, rules_d)
 
 
-def score_hand(maker_tricks: int, maker_alone: bool, lone_defender: bool) -> tuple[int, int]:
-    """(makers' points, defenders' points) of a hand in which the makers' side took ``maker_tricks`` (the kernel's table)."""
-    makers, defenders = ek.score_hand(np.int64(maker_tricks), bool(maker_alone), bool(lone_defender))
+def score_hand(maker_tricks: int, maker_alone: bool, lone_defender: bool, rules: dict | None = None) -> tuple[int, int]:
+    """(makers' points, defenders' points) of a hand in which the makers' side took ``maker_tricks`` (the kernel's
+    table) under ``rules`` (defaults for those not given: ``loner_march_score`` and ``loner_euchred_score`` are
+    read)."""
+    makers, defenders = ek.score_hand(np.int64(maker_tricks), bool(maker_alone), bool(lone_defender),
+                                      rules_vector(resolve_rules(rules)))
     return int(makers), int(defenders)

@@ -107,10 +107,11 @@ def _rules_struct(rules: dict | None):
     import pyarrow as pa
 
     from bower.kernels.euchre.codes import OPTIONS
+    from bower.sim.records import rule_type
 
     values = {o[0]: o[1][0] for o in OPTIONS}
     names = list(values) if rules is None else list(rules)
-    return pa.struct([(k, pa.bool_() if isinstance(values.get(k, False), bool) else pa.string()) for k in names])
+    return pa.struct([(k, rule_type(values.get(k, False))) for k in names])  # (the points options: int64)
 
 
 def arrow_fields(rules: dict | None = None) -> list:

@@ -3,7 +3,7 @@
 What ``bower.sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
 ``alone`` seats), ``in_play`` (the partner of whoever went alone sits
 out), ``held`` (the deal, the dealer's after taking the up-card),
-``score`` (exactly as ``kernels/euchre/hand.py``), ``renege`` (the other
+``score`` (exactly as ``kernels/euchre/hand.py``, ``hand_points``), ``renege`` (the other
 side scores 2, 4 against a lone hand) and ``game_winner`` (first side to
 the target). Points are by side: ``"0"`` seats 0 & 2, ``"1"`` seats 1 &
 3. Errors: KeyError names a missing field, ValueError says which field is
@@ -18,6 +18,7 @@ SIDES = ("0", "1")
 TRICKS = 5
 MAKERS_NEED = 3
 RENEGE, LONE_RENEGE = 2, 4
+LONER_MARCH, LONER_EUCHRED = 4, 2  # the defaults of rules loner_march_score and loner_euchred_score
 
 
 def check(rec: dict, rules: dict) -> dict:
@@ -104,18 +105,29 @@ def held(rec: dict) -> dict[int, list[int]] | None:
     return {s: sorted(c) for s, c in hands.items()}
 
 
+def hand_points(taken: int, maker_alone: bool, lone_defender: bool, rules: dict) -> tuple[int, int]:
+    """(makers' points, defenders' points) when the makers took ``taken`` tricks (RULES.md 4): 3-4 tricks 1, all
+    5 2, or ``loner_march_score`` (default 4) to a lone maker; euchred: the defenders 2, 4 to a lone defender, or
+    ``loner_euchred_score`` (default 2) against a lone maker defended by both."""
+    if taken >= MAKERS_NEED:
+        if taken < TRICKS:
+            return 1, 0
+        return (int(rules.get("loner_march_score", LONER_MARCH)) if maker_alone else 2), 0
+    if lone_defender:
+        return 0, 4
+    return 0, (int(rules.get("loner_euchred_score", LONER_EUCHRED)) if maker_alone else 2)
+
+
 def score(rec: dict, tricks: dict[int, int], rules: dict) -> dict[str, int]:
-    """Points by side for a hand played (RULES.md 4): makers 1, march 2 (alone 4); euchred: defenders 2 (lone 4)."""
+    """Points by side for a hand played (``hand_points``: makers 1, march 2, a lone maker's march
+    ``loner_march_score``; euchred: defenders 2, a lone defender 4, a lone maker euchred ``loner_euchred_score``)."""
     maker = rec.get("maker")
     if maker is None:
         return {k: 0 for k in SIDES}
     side = maker % 2
     taken = tricks.get(side, 0) + tricks.get(side + 2, 0)
     alone = rec.get("alone") or []
-    if taken >= MAKERS_NEED:
-        makers, defenders = (1 if taken < TRICKS else (4 if maker in alone else 2)), 0
-    else:
-        makers, defenders = 0, (4 if any(s % 2 != side for s in alone) else 2)
+    makers, defenders = hand_points(taken, maker in alone, any(s % 2 != side for s in alone), rules)
     points = {k: 0 for k in SIDES}
     points[SIDES[side]], points[SIDES[1 - side]] = makers, defenders
     return points
