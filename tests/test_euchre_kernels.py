@@ -52,9 +52,10 @@ from bower.sim.variants.euchre.records import row_to_dict
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors" / "euchre_scores.jsonl"
 
 # every combination of the first three options; canadian and discard_up paired with them (each value of each meets
-# both values of the others)
+# both values of the others; fast_break likewise)
 ALL_RULES = [dict(zip([o[0] for o in OPTIONS[:3]], v), canadian=v[0] != v[2], discard_up=v[1] != v[2],
-                  loner_march_score=4 + v[0] - v[1], loner_euchred_score=2 + 3 * (v[2] == "loner"))
+                  loner_march_score=4 + v[0] - v[1], loner_euchred_score=2 + 3 * (v[2] == "loner"),
+                  fast_break=v[0] == v[1])
              for v in itertools.product(*[o[1] for o in OPTIONS[:3]])]
 LOOSE = {"order_min_1": 1.5, "order_min_2": 1.0, "order_min_3": 1.5, "take_min": 1.0, "name_min_1": 1.0,
          "name_min_2": 1.0, "name_min_3": 1.0, "name_min_4": 1.0, "alone_min": 2.5, "defend_alone_min": 2.0}
@@ -101,7 +102,10 @@ def _power(c: int, t: int, led: int) -> int:
     return 1 + c % 6 if c // 6 == led else 0
 
 
-def _score(maker_tricks: int, maker_alone: bool, lone_defender: bool, rules: dict) -> tuple[int, int]:
+def _score(maker_tricks: int, maker_alone: bool, lone_defender: bool, rules: dict,
+           first_two: bool = False) -> tuple[int, int]:
+    if maker_tricks == 3 and first_two and rules.get("fast_break"):
+        return 0, 0
     if maker_tricks >= 3:
         return (1 if maker_tricks < 5 else (rules["loner_march_score"] if maker_alone else 2)), 0
     if lone_defender:
@@ -201,6 +205,7 @@ def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[in
     while leader in out:
         leader = (leader + 1) % 4
     tricks = [0] * 4
+    winners = []
     held = {s: set(hands[s]) for s in active}
     for t in range(5):
         trick = plays[n * t: n * t + n]
@@ -213,9 +218,11 @@ def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[in
             held[s].remove(c)
         leader = max(trick, key=lambda sc: _power(sc[1], trump, led))[0]
         tricks[leader] += 1
+        winners.append(leader)
     assert rec["tricks"] == {str(s): tricks[s] for s in range(4)}
     side = maker % 2
-    made, defended = _score(tricks[side] + tricks[side + 2], maker in alone, bool(lone), rules)
+    made, defended = _score(tricks[side] + tricks[side + 2], maker in alone, bool(lone), rules,
+                            winners[0] % 2 != side and winners[1] % 2 != side)
     assert rec["points"] == {str(side): made, str(1 - side): defended}
 
 
@@ -282,12 +289,12 @@ def test_simulated_records_are_legal_hands(k):
 
 
 def test_string_and_bool_rules_and_strategies_resolve_alike():
-    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0, 4, 2]
+    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0, 4, 2, 0]
     assert eh.rules_vector({"stick_the_dealer": "true", "allow_lone_defender": "False"}).tolist() == [1, 0, 0, 0, 0,
-                                                                                                       4, 2]
-    assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1, 0, 0, 4, 2]
-    assert eh.rules_vector({"loner_march_score": "5", "loner_euchred_score": 3}).tolist() == [0, 0, 0, 0, 0, 5, 3]
-    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1, 4, 2]
+                                                                                                       4, 2, 0]
+    assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1, 0, 0, 4, 2, 0]
+    assert eh.rules_vector({"loner_march_score": "5", "loner_euchred_score": 3}).tolist() == [0, 0, 0, 0, 0, 5, 3, 0]
+    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1, 4, 2, 0]
     with pytest.raises(ValueError):
         eh.rules_vector({"stick_the_dealer": "maybe"})
     with pytest.raises(ValueError):

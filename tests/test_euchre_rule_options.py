@@ -1,11 +1,12 @@
 """Euchre's rule options ``canadian`` (EGN's Canadian loner), ``discard_up`` (the dealer may discard the up-card),
-``loner_march_score`` and ``loner_euchred_score`` (a lone maker's march, its euchre).
+``loner_march_score`` and ``loner_euchred_score`` (a lone maker's march, its euchre) and ``fast_break`` (the
+defenders take tricks 1 and 2, the makers 3 to 5: 0 to both sides).
 
 Exact crafted deals through the kernels, the plain-Python twin
 (``tests/reference/euchre_play.py``) and the game API; the kernels against
 the twin with each option on (hypothesis, fixed seeds); replay's refusals of
 records that break them; EGN files with ``canadian``, with a dealer
-burying the up-card and with ``loner_march_score: 5``, read and written back.
+burying the up-card, with ``loner_march_score: 5`` and with ``fast_break: true``, read and written back.
 """
 
 from __future__ import annotations
@@ -117,8 +118,9 @@ def test_the_game_api_under_both_options():
 
 ON = [{"canadian": True}, {"discard_up": True}, {"canadian": True, "discard_up": True, "allow_lone_defender": True,
                                                  "stick_the_dealer": True},
-      {"loner_march_score": 5, "loner_euchred_score": 3, "allow_lone_defender": True},
-      {"loner_march_score": 1, "loner_euchred_score": 8, "loner_lead": "loner", "canadian": True}]
+      {"loner_march_score": 5, "loner_euchred_score": 3, "allow_lone_defender": True, "fast_break": True},
+      {"loner_march_score": 1, "loner_euchred_score": 8, "loner_lead": "loner", "canadian": True},
+      {"fast_break": True}]
 STRATEGIES = st.one_of(st.sampled_from(["default", "random", "aggressive", "cautious"]),
                        st.lists(st.sampled_from(["default", "random", "aggressive"]), min_size=4, max_size=4))
 
@@ -432,3 +434,124 @@ def test_egn_loner_march_score_reads_replays_and_writes_back(tmp_path):
         path.write_text(json.dumps(doc), encoding="utf-8")
         with pytest.raises(EgnError, match="ruleset loner_march_score = .* is not a rule bower plays"):
             read_egn(path)
+
+
+# ---------------------------------------------------------------- fast_break
+
+# dealer 0; seat 1 orders the QS up (the default strategy), the dealer's side takes tricks 1 and 2, seat 1's side
+# tricks 3, 4 and 5: a fast break
+FAST = order_of({1: "JC 9S KD KH AH", 2: "KC JS KS 9H QH", 3: "TC TS AS TH JH", 4: "QC AC 9D TD QD"}, "QS 9C JD AD")
+# dealer 3; seat 3 (the dealer) takes the AD up and plays alone: seats 0 and 2 take tricks 1 and 2, the dealer 3 to 5
+FAST_ALONE = order_of({1: "TC JD 9H TH QH", 2: "QC AC 9S KS 9D", 3: "9C JC KC QD AH", 4: "QS TD KD JH KH"},
+                      "AD AS TS JS")
+BREAK = {"fast_break": True}
+
+
+def _api_returns(order, dealer, rules, rec):
+    """The game API's ``returns()`` after the deal ``order`` and the record's calls, alone, discard and plays."""
+    state = bower.game("euchre", rules=rules).new_initial_state()
+    state.apply_action(dealer)
+    for c in order:
+        state.apply_action(bower.sim.cards.parse_card(c))
+    calls, plays = iter(rec["calls"]), iter(rec["plays"])
+    while not state.is_terminal():
+        if state.phase == eg.AUCTION:
+            call = next(calls)[1]
+            a = eg.PASS if call == "pass" else eg.ORDER if call == "order" else eg.NAME + eg.SUITS.index(call)
+        elif state.phase == eg.MAKER_ALONE:
+            a = eg.ALONE if rec["maker"] in rec["alone"] else eg.WITH_PARTNER
+        elif state.phase == eg.DISCARD:
+            a = bower.sim.cards.parse_card(rec["discard"])
+        else:
+            a = bower.sim.cards.parse_card(next(plays)[1])
+        state.apply_action(a)
+    return state.returns()
+
+
+def test_a_fast_break_scores_nothing_alone_or_not():
+    for order, dealer, maker, alone in ((FAST, 0, 1, []), (FAST_ALONE, 3, 3, [3])):
+        plain = play_order(order, dealer)
+        side = str(maker % 2)
+        assert plain["maker"] == maker and plain["alone"] == alone and plain["points"][side] == 1
+        n = 4 - len(alone)
+        assert [plain["plays"][k * n][0] % 2 for k in (1, 2)] == [1 - maker % 2] * 2  # defenders led 2 and 3
+        assert plain["tricks"][str(maker)] + plain["tricks"][str((maker + 2) % 4)] == 3
+        got = play_order(order, dealer, BREAK)
+        assert got["rules"]["fast_break"] is True and got["points"] == {"0": 0, "1": 0}
+        assert {k: v for k, v in got.items() if k not in ("rules", "points")} == {
+            k: v for k, v in plain.items() if k not in ("rules", "points")}  # the same hand, no points
+        for rules in ({}, BREAK):
+            assert ep.play_order(order, dealer, rules) == play_order(order, dealer, rules)
+            want = (got if rules else plain)["points"]
+            assert _api_returns(order, dealer, rules, plain) == [float(want[str(s % 2)]) for s in range(4)]
+    from bower.sim.variants.euchre.hands import score_hand
+    for rules in ({}, BREAK, dict(BREAK, loner_march_score=6)):
+        for t in range(6):
+            for alone in (False, True):
+                for lone in (False, True):
+                    for broken in (False, True):
+                        assert score_hand(t, alone, lone, rules, broken) == eu.score_hand(t, alone, lone, rules,
+                                                                                          broken)
+    assert score_hand(3, True, True, BREAK, True) == (0, 0) and score_hand(4, False, False, BREAK, True) == (1, 0)
+    assert score_hand(3, False, False, {}, True) == (1, 0) and score_hand(2, False, False, BREAK, True) == (0, 2)
+
+
+def test_fast_break_changes_points_only():
+    base = runner.hand_records(4, 0, 300, {}, "default", variant="euchre")
+    fast = runner.hand_records(4, 0, 300, BREAK, "default", variant="euchre")
+    broke = 0
+    for a, b in zip(base, fast):
+        assert {k: v for k, v in a.items() if k not in ("rules", "points")} == {
+            k: v for k, v in b.items() if k not in ("rules", "points")}
+        if a["points"] != b["points"]:
+            broke += 1
+            side = a["maker"] % 2
+            assert a["points"][str(side)] == 1 and b["points"] == {"0": 0, "1": 0}
+            assert a["tricks"][str(side)] + a["tricks"][str(side + 2)] == 3
+    assert broke > 0
+
+
+def test_fast_break_bad_value_is_refused_in_one_line(capsys):
+    line = one_error(capsys, "simulate", "--variant", "euchre", "--hands", "10", "--rule", "fast_break=maybe")
+    assert "bad value" in line and "fast_break" in line
+
+
+def test_replay_scores_a_fast_break_by_the_rule(capsys, tmp_path):
+    rec = play_order(FAST, 0, BREAK)
+    good = tmp_path / "good.jsonl"
+    _write(good, [rec])
+    code, out, err = run(capsys, "replay", str(good))
+    assert code == 0 and "differ" not in out, (out, err)
+    bad = tmp_path / "bad.jsonl"
+    _write(bad, [dict(rec, rules=dict(rec["rules"], fast_break=False))])  # the record's 0-0: not the rule's
+    code, out, err = run(capsys, "replay", str(bad))
+    assert code == 0 and "side 1 (seats 1 & 3) +1" in out, err
+    assert "the record's own tricks or points differ from the replay on 1 hand(s)" in out
+
+
+def test_egn_fast_break_reads_replays_and_writes_back(tmp_path):
+    from bower.sim.replay import replay_file
+
+    recs = [play_order(FAST, 0)] + runner.hand_records(3, 1, 10, {}, "default", variant="euchre")
+    path = tmp_path / "f.egn"
+    write_egn(path, recs)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["metadata"]["ruleset"]["fast_break"] is False
+    doc["metadata"]["ruleset"]["fast_break"] = True  # as a table playing the fast break writes it
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    egn = read_egn(path)
+    assert egn.meta["rules"]["fast_break"] is True and egn.records[0]["points"] == {"0": 0, "1": 0}
+    for r, was in zip(egn.records[1:], recs[1:]):
+        side = None if was["maker"] is None else was["maker"] % 2
+        if r["points"] != was["points"]:  # another fast break among them: 1 point before, none now
+            assert r["points"] == {"0": 0, "1": 0} and was["points"][str(side)] == 1
+    got = list(replay_file(str(path)))
+    assert got[0]["points"] == {"0": 0, "1": 0} and all(g.get("matches") is not False for g in got)
+    back = tmp_path / "back.egn"
+    write_egn(back, egn.records, egn.meta)
+    again = json.loads(back.read_text(encoding="utf-8"))
+    assert again["metadata"]["ruleset"]["fast_break"] is True and read_egn(back).records == egn.records
+    doc["metadata"]["ruleset"]["fast_break"] = 1  # not a boolean: refused naming the key
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(EgnError, match="ruleset fast_break = 1 is not a rule bower plays"):
+        read_egn(path)

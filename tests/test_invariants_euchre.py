@@ -56,9 +56,10 @@ with open(VECTORS / "euchre_scores.jsonl", encoding="utf-8") as _fh:
                    for v in map(json.loads, filter(str.strip, _fh))}
 
 # loner_lead, canadian and discard_up paired so that each of their values meets both allow_lone_defender values;
-# loner_march_score 3, 4, 5 and loner_euchred_score 2, 3, 4 among them
+# loner_march_score 3, 4, 5 and loner_euchred_score 2, 3, 4 among them; fast_break on in two of the four
 ALL_RULES = [{"stick_the_dealer": s, "allow_lone_defender": a, "loner_lead": "loner" if s != a else "dealer",
-              "canadian": s, "discard_up": s == a, "loner_march_score": 4 + s - a, "loner_euchred_score": 2 + a + s}
+              "canadian": s, "discard_up": s == a, "loner_march_score": 4 + s - a, "loner_euchred_score": 2 + a + s,
+              "fast_break": a}
              for s in (False, True) for a in (False, True)]
 RECORD_KEYS = {"variant", "rules_version", "rules", "hand", "dealer", "deal", "kitty", "upcard", "calls", "discard",
                "alone", "maker", "trump", "plays", "tricks", "points"}
@@ -147,6 +148,7 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     leader = eu.first_leader(dealer, active, maker, maker_alone, rules)  # loner_lead: the lone maker's left
     held = {s: list(hands[s]) for s in active}
     tricks = [0, 0, 0, 0]
+    winners = []
     for t in range(5):
         trick = plays[n * t: n * (t + 1)]
         assert [s for s, _ in trick] == eu.play_order(leader, active), f"trick {t}: seats out of turn"
@@ -157,6 +159,7 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
             held[s].remove(c)
         leader = trick[eu.trick_winner(cards, trump)][0]
         tricks[leader] += 1
+        winners.append(leader)
     assert all(h == [] for h in held.values())
     assert rec["tricks"] == {str(s): tricks[s] for s in range(4)}
     assert all(tricks[s] == 0 for s in out)
@@ -167,6 +170,8 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     if maker_alone and lone is None and taken < 3:  # the table's 2 for euchring a lone maker: loner_euchred_score
         defenders = rules.get("loner_euchred_score", 2)
     side = eu.side_of(maker)
+    if rules.get("fast_break") and taken == 3 and all(eu.side_of(w) != side for w in winners[:2]):
+        makers = defenders = 0  # a fast break: the defenders took tricks 1 and 2, the makers 3, 4 and 5
     assert rec["points"] == {str(side): makers, str(1 - side): defenders}
 
 
@@ -184,6 +189,8 @@ def _kind(rec: dict) -> set[str]:
     side = rec["maker"] % 2
     taken = rec["tricks"][str(side)] + rec["tricks"][str(side + 2)]
     kinds.add("euchred" if taken < 3 else "march" if taken == 5 else "made")
+    if taken == 3 and rec["points"] == {"0": 0, "1": 0}:
+        kinds.add("fast break")
     points = max(rec["points"].values())
     kinds.add(f"{points} points")
     if (rec["dealer"] + 1) % 4 not in {s for s, _ in rec["plays"]}:
@@ -220,8 +227,8 @@ def test_records_cover_every_kind_of_hand():
                 thrown += rec["maker"] is None
                 stuck_named += rules["stick_the_dealer"] and len(rec["calls"]) == 8 and rec["maker"] == rec["dealer"]
     want = {"thrown in", "order", "named", "0 alone", "1 alone", "2 alone", "dealer made trump", "maker alone",
-            "lone defender", "euchred", "march", "made", "1 points", "2 points", "3 points", "4 points", "5 points",
-            "position 1 sat out",
+            "lone defender", "euchred", "march", "made", "fast break", "1 points", "2 points", "3 points", "4 points",
+            "5 points", "position 1 sat out",
             "up-card buried", "partner ordered up alone"}
     assert seen >= want, want - seen
     assert thrown > 0 and stuck_named > 0, (thrown, stuck_named)

@@ -246,7 +246,7 @@ def test_euchre_searched_calls_with_the_true_deal_are_double_dummy_best(rules):
         mt = solve_position(hands, np.int64(active), np.int64(trump), np.zeros(4, np.int64), np.int64(0),
                             np.int64(leader), np.int64(((1 << maker) | (1 << (maker ^ 2))) & active), keys, tags,
                             bounds, nodes)
-        mk, df = eh.score_hand(np.int64(mt), m_alone, lone >= 0, rules_vec)
+        mk, df = eh.score_hand(np.int64(mt), m_alone, lone >= 0, rules_vec, False)
         return (mk - df) if maker % 2 == 0 else (df - mk)
 
     turns = calls_made = 0

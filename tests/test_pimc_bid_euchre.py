@@ -217,7 +217,7 @@ class _DD:
         if out and self.checked < 12:  # a lone hand (15 cards): the exhaustive minimax agrees
             assert dd.dd_value([int(x) for x in h], active, trump, [], leader, sides) == mt
             self.checked += 1
-        mk, df = eh.score_hand(np.int64(mt), maker_alone, lone >= 0, encode(V, resolve(V, {})))  # default rules
+        mk, df = eh.score_hand(np.int64(mt), maker_alone, lone >= 0, encode(V, resolve(V, {})), False)  # defaults
         return (mk - df) if maker % 2 == 0 else (df - mk)
 
 

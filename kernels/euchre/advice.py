@@ -249,7 +249,7 @@ def advice_chunks(lo, hi, states, dstates, targets, max_draws, hand, up, seat, r
                         mt = solve_position(dd_hands, np.int64(active), rec[R_TRUMP], trick, np.int64(0),
                                             rec[R_PLAYS], np.int64(sides), keys, tags, bounds, nodes)
                         alone = rec[R_ALONE]
-                        mk, df = score_hand(mt, (alone >> maker) & 1 == 1, (alone & ~(1 << maker)) != 0, rules)
+                        mk, df = score_hand(mt, (alone >> maker) & 1 == 1, (alone & ~(1 << maker)) != 0, rules, False)
                         if ours:
                             t = mt
                             p = mk

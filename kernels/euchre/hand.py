@@ -30,7 +30,7 @@ from bower.kernels import trick as core
 from bower.kernels.bits import lowest
 from bower.kernels.deal import deal_masks
 from bower.kernels.euchre.codes import (
-    E_CANADIAN, E_DISCARD_UP, E_LONE_DEFENDER, E_LONER_EUCHRED, E_LONER_LEAD, E_LONER_MARCH, E_STICK, PARAM_NAMES,
+    E_CANADIAN, E_DISCARD_UP, E_FAST_BREAK, E_LONE_DEFENDER, E_LONER_EUCHRED, E_LONER_LEAD, E_LONER_MARCH, E_STICK, PARAM_NAMES,
 )
 from bower.kernels.euchre.model import world_weight
 from bower.kernels.euchre.strategy import (
@@ -130,17 +130,33 @@ S_WIDTH = 54
 
 
 @kernel(inline="always")
-def score_hand(maker_tricks, maker_alone, lone_defender, rules):
+def score_hand(maker_tricks, maker_alone, lone_defender, rules, broken):
     """(makers' points, defenders' points) of a hand (RULES.md 4): 3-4 tricks 1, all 5 2 (alone: rule
     ``loner_march_score``, 4 by default); euchred 2 (a lone defender 4; a lone maker euchred by two defenders: rule
-    ``loner_euchred_score``, 2 by default)."""
+    ``loner_euchred_score``, 2 by default). ``broken``: the defenders took tricks 1 and 2 (``fast_broken``); with
+    rule ``fast_break`` a hand whose makers then took exactly 3 tricks (3, 4 and 5) scores 0 for both sides, alone
+    or not."""
     if maker_tricks >= MAKER_NEEDS:
         if maker_tricks < N_TRICKS:
+            if broken and maker_tricks == MAKER_NEEDS and rules[E_FAST_BREAK] == 1:
+                return 0, 0
             return 1, 0
         return (rules[E_LONER_MARCH] if maker_alone else 2), 0
     if lone_defender:
         return 0, 4
     return 0, (rules[E_LONER_EUCHRED] if maker_alone else 2)
+
+
+@kernel(inline="always")
+def fast_broken(rec, maker, out):
+    """Whether the defenders of ``maker`` took tricks 1 and 2 of the hand played into ``rec`` (``out``: the seats
+    sitting out): the seats leading tricks 2 and 3, each the winner of the trick before, are defenders."""
+    n = N_SEATS
+    for s in range(N_SEATS):
+        n -= (out >> s) & 1
+    if rec[R_NPLAYS] < 3 * n:
+        return False
+    return (rec[R_PLAYS + 2 * n] & 1) != (maker & 1) and (rec[R_PLAYS + 4 * n] & 1) != (maker & 1)
 
 
 @kernel(inline="always")
@@ -672,7 +688,7 @@ def _call_values(me, k, up, own, cand, n_cand, dealer, rules, params, wt, dstate
             msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
             mt = pimc.solve_deal_points(hands[0], hands[1], hands[2], hands[3], active, trump, leader, msides,
                                         MAKER_NEEDS, ws)
-            mk, df = score_hand(mt, maker_alone, lone_def >= 0, rules)
+            mk, df = score_hand(mt, maker_alone, lone_def >= 0, rules, False)
             vals[i] += w * ((mk - df) if (maker & 1) == side else (df - mk))
     return total
 
@@ -859,7 +875,7 @@ def _discard_values(me, dealt, up, maker, f_seat, f_alone, dealer, rules, params
                 msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
                 mt = pimc.solve_deal_points(hands[0], hands[1], hands[2], hands[3], active, u, leader, msides,
                                             MAKER_NEEDS, ws)
-                mk, df = score_hand(mt, maker_alone, lone_def >= 0, rules)
+                mk, df = score_hand(mt, maker_alone, lone_def >= 0, rules, False)
                 v = float((mk - df) if (maker & 1) == side else (df - mk))
             got[i] = v
             vals[i] += w * v
@@ -983,7 +999,7 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
             msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
             mt = pimc.solve_deal_points(world[0], world[1], world[2], world[3], active, trump, leader, msides,
                                         MAKER_NEEDS, ws)
-            mk, df = score_hand(mt, maker_alone, lone >= 0, rules)
+            mk, df = score_hand(mt, maker_alone, lone >= 0, rules, False)
             if c == 0:
                 v0 += w * (df - mk)
             else:
@@ -1116,7 +1132,8 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         play_tricks(hands, trump, leader, maker, out, next_suit, params, dstate, dbuf, rec, tricks, ws, wt, rules,
                     search)
     side = maker & 1
-    makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0, rules)
+    makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0, rules,
+                                   fast_broken(rec, maker, out))
     for s in range(N_SEATS):
         rec[R_TRICKS + s] = tricks[s]
     rec[R_POINTS + side] = makers

@@ -19,6 +19,7 @@ from bower.kernels.euchre.hand import (
     auction,
     contract,
     deal_hand,
+    fast_broken,
     force_of,
     play_plain,
     score_hand,
@@ -74,7 +75,8 @@ def phase_chunks(lo, hi, states, dstates, first_hand, chunk_size, n_hands, rules
             play_plain(hands[0], hands[1], hands[2], hands[3], trump, leader, maker, out, next_suit, params, rec,
                           tricks)
             side = maker & 1
-            makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0, rules)
+            makers, defenders = score_hand(tricks[side] + tricks[side + 2], maker_alone, lone_def >= 0, rules,
+                                           fast_broken(rec, maker, out))
             x ^= makers + 8 * defenders
         checksum[ci] = x
 

@@ -65,6 +65,9 @@ Readings chosen where RULES.md leaves room (each is repeated where it is used)
   ``loner_march_score`` (1..8, default 4): a lone maker's march instead of
   +4; ``loner_euchred_score`` (1..8, default 2): the defenders' euchre of a
   lone maker whom both defended (a lone defender's euchre stays +4).
+  ``fast_break`` (default false): the defenders take tricks 1 and 2 and the
+  makers tricks 3, 4 and 5: 0 to both sides, alone or not (EGN's text does
+  not tell a lone hand apart: every such hand).
 - Renege (not simulated): the non-offending side scores 2, or 4 when that
   side is playing a lone hand (the lone maker's or the lone defender's side).
 - Game: the first side to 10 or more after a hand wins; only one side can
@@ -152,6 +155,7 @@ EUCHRE = RuleOptions(
         Option("discard_up", (False, True), (0, 1)),
         Option("loner_march_score", (4, 1, 2, 3, 5, 6, 7, 8), (4, 1, 2, 3, 5, 6, 7, 8)),
         Option("loner_euchred_score", (2, 1, 3, 4, 5, 6, 7, 8), (2, 1, 3, 4, 5, 6, 7, 8)),
+        Option("fast_break", (False, True), (0, 1)),
     ),
 )
 
@@ -736,6 +740,15 @@ def play_tricks(hands, trump, leader: int, active, chooser) -> tuple[list, list[
     return plays, tricks
 
 
+def trick_winners(plays, trump, n_active: int) -> list[int]:
+    """The seat winning each whole trick of ``plays`` ((seat, card) in order, ``n_active`` cards a trick)."""
+    out = []
+    for k in range(len(plays) // n_active):
+        trick = plays[k * n_active:(k + 1) * n_active]
+        out.append(trick[trick_winner([as_card(c) for _, c in trick], trump)][0])
+    return out
+
+
 def play_with_choices(hands, trump, leader: int, active, choices) -> dict:
     """Play 5 tricks from hand masks (by seat); play ``i`` is ``legal[choices[i] % len(legal)]``.
 
@@ -771,7 +784,7 @@ def _check_tricks(n, what: str) -> int:
 
 
 def score_hand(maker_tricks: int, maker_alone: bool = False, lone_defender: bool = False,
-               rules: dict | None = None) -> tuple[int, int]:
+               rules: dict | None = None, first_two: bool = False) -> tuple[int, int]:
     """(makers' points, defenders' points) for one hand that was played.
 
     RULES.md section 4: "makers take 3-4 tricks +1, all 5 +2 (+4 when the
@@ -781,6 +794,8 @@ def score_hand(maker_tricks: int, maker_alone: bool = False, lone_defender: bool
     defender went alone. Only one side scores. ``rules`` (None: defaults):
     ``loner_march_score`` replaces the lone march's 4 and
     ``loner_euchred_score`` the 2 for euchring a lone maker both defended.
+    ``first_two``: the defenders won tricks 1 and 2; with ``fast_break``
+    the makers' 3 tricks are then tricks 3 to 5, a fast break: 0 and 0.
     """
     t = _check_tricks(maker_tricks, "the makers")
     for flag, name in ((maker_alone, "maker_alone"), (lone_defender, "lone_defender")):
@@ -793,6 +808,8 @@ def score_hand(maker_tricks: int, maker_alone: bool = False, lone_defender: bool
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 1 <= v <= 8:
                 raise ValueError(f"{name} is 1..8 points, not {v!r}")
     if t >= MAKERS_NEED:
+        if t == MAKERS_NEED and first_two and rules and rules.get("fast_break"):
+            return 0, 0  # a fast break
         if t < TRICKS:
             return 1, 0
         return (march if maker_alone else 2), 0  # the march
@@ -802,11 +819,12 @@ def score_hand(maker_tricks: int, maker_alone: bool = False, lone_defender: bool
 
 
 def score_tricks(maker: int, tricks, maker_alone: bool = False, lone_defender: int | None = None,
-                 rules: dict | None = None) -> list[int]:
+                 rules: dict | None = None, winners=()) -> list[int]:
     """Points per side ``[side 0, side 1]`` from the tricks per seat (four counts adding up to 5).
 
     A seat that sits out must have taken none; ``lone_defender`` is a seat
-    (checked against the rules) or None.
+    (checked against the rules) or None. ``winners``: the seats that won
+    the tricks in order (``trick_winners``), read for ``fast_break``.
     """
     maker = _check_seat(maker, "maker")
     check_maker_alone(maker, maker_alone)
@@ -818,8 +836,9 @@ def score_tricks(maker: int, tricks, maker_alone: bool = False, lone_defender: i
         if tricks[s]:
             raise ValueError(f"seat {s} sat out and cannot have taken tricks")
     side = side_of(maker)
+    first_two = len(winners) >= 2 and side_of(winners[0]) != side and side_of(winners[1]) != side
     makers, defenders = score_hand(sum(tricks[s] for s in seats_of_side(side)), maker_alone,
-                                   lone_defender is not None, rules)
+                                   lone_defender is not None, rules, first_two)
     points = [0, 0]
     points[side], points[1 - side] = makers, defenders
     return points
@@ -928,6 +947,7 @@ def play_hand(order, dealer: int, calls, *, discard=None, maker_alone: bool = Fa
         alone=sorted(([maker] if maker_alone else []) + ([lone] if lone is not None else [])),
         sitting_out=out, active=active, hands=[by_index(h) for h in hands], out_of_play=by_index(out_of_play),
         leader=leader, plays=[(s, card_from_index(c)) for s, c in result["plays"]], tricks=result["tricks"],
-        points=score_tricks(maker, result["tricks"], maker_alone, lone, rules),
+        points=score_tricks(maker, result["tricks"], maker_alone, lone, rules,
+                            trick_winners([(s, card_from_index(c)) for s, c in result["plays"]], trump, len(active))),
     )
     return record

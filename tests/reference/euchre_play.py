@@ -521,7 +521,7 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
         return card
 
     plays, tricks = eu.play_tricks(hands, trump, leader, active, chooser)
-    points = eu.score_tricks(maker, tricks, maker_alone, lone, rules)
+    points = eu.score_tricks(maker, tricks, maker_alone, lone, rules, eu.trick_winners(plays, trump, len(active)))
     record.update(
         maker=maker,
         trump=SUIT_LETTERS[trump],

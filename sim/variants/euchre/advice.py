@@ -454,8 +454,9 @@ def format_advice(r: dict) -> str:
     rules = r.get("rules") or {}
     lone = int(rules.get("loner_euchred_score", 2))
     lone_text = "" if lone == 2 else f", -{lone} for a lone maker (loner_euchred_score)"
+    fast_text = "; a fast break counts 0 (fast_break)" if rules.get("fast_break") else ""
     lines.append("net points: your side's points less the other side's, per hand (a euchre counts -2, -4 alone"
-                 f"{lone_text})")
+                 f"{lone_text}{fast_text})")
     return "\n".join(lines)
 
 

@@ -42,7 +42,8 @@ included when their tricks are known), from which ``bower replay`` scores
 the game.
 
 The ruleset's ``loner_march_score`` and ``loner_euchred_score`` (1 to 8)
-are bower's rule options of the same names: a deal's points follow them.
+and ``fast_break`` are bower's rule options of the same names: a deal's
+points follow them.
 
 A file bower cannot represent (a ruleset value such as ``farmers: true`` or
 ``loner_march_score: 9``)
@@ -60,7 +61,7 @@ from dataclasses import dataclass, field
 
 from bower.sim.records import RecordsError, _AtomicFile, bower_version
 from bower.sim.rules import RULES_VERSION
-from bower.sim.variants.euchre.scoring import hand_points
+from bower.sim.variants.euchre.scoring import defenders_first_two, hand_points
 from bower.sim.text import WrittenFloat, written_float
 
 FILE_TYPE = "Euchre Game Notation"
@@ -88,7 +89,7 @@ RULESET = {
     "go_under": ((False,), False),
     "joker": ((False,), False),
     "allow_no_trump": ((False,), False),
-    "fast_break": ((False,), False),
+    "fast_break": ((True, False), False),  # bower's rule option of the same name
     "four_trick_tokens": ((False,), False),
 }
 MAX_DEALS = 100  # the notation's schema holds at most 100 deals a file
@@ -252,7 +253,8 @@ def rules_of(ruleset, where: str) -> dict:
             "loner_lead": LONER_LEAD[ruleset.get("loner_lead", "LEFT_OF_DEALER")],
             "canadian": ruleset.get("canadian", False), "discard_up": False,
             "loner_march_score": ruleset.get("loner_march_score", 4),
-            "loner_euchred_score": ruleset.get("loner_euchred_score", 2)}
+            "loner_euchred_score": ruleset.get("loner_euchred_score", 2),
+            "fast_break": ruleset.get("fast_break", False)}
 
 
 def _buries_up(deal, rules: dict) -> bool:
@@ -286,7 +288,8 @@ def ruleset_of(rules: dict, game: bool = True) -> dict:
            "loner_lead": lead,
            "defend_alone": bool(rules.get("allow_lone_defender", False)),
            "loner_march_score": int(rules.get("loner_march_score", 4)),
-           "loner_euchred_score": int(rules.get("loner_euchred_score", 2))}
+           "loner_euchred_score": int(rules.get("loner_euchred_score", 2)),
+           "fast_break": bool(rules.get("fast_break", False))}
     if game is True:
         out["winning_score"] = 10
     else:
@@ -583,7 +586,7 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is played in the tricks")
     elif play is not None and play.get("tricks"):
         raise EgnError(f"{where}: field 'tricks': cards played in a deal nobody made trump in")
-    points = points_of(maker, alone, tricks, rules)  # every trick is known from here
+    points = points_of(maker, alone, tricks, rules, plays)  # every trick is known from here
 
     # the hands dealt; when a card of them is not known (a hand not given to a deal thrown in, the dealer's
     # discard not given), the record marks 'deal', 'kitty' (and 'discard') unknown: each seat holds what it played
@@ -657,7 +660,7 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
         "variant": "euchre", "rules_version": RULES_VERSION, "rules": dict(rules), "hand": number,
         "dealer": dealer, "deal": {str(s): _sorted(hands[s]) for s in range(4)}, "kitty": kitty, "upcard": up,
         "calls": calls, "discard": discard, "alone": alone, "maker": maker, "trump": trump, "plays": plays,
-        "tricks": tricks, "points": points_of(maker, alone, tricks, rules),
+        "tricks": tricks, "points": points_of(maker, alone, tricks, rules, plays),
     }
 
 
@@ -694,16 +697,20 @@ def _unknown_record(number, rules, dealer, up, calls, alone, maker, trump, plays
 RANKS_SUITS = [r + s for s in SUITS for r in RANKS]  # the 24 cards
 
 
-def points_of(maker: int | None, alone: list[int], tricks: dict, rules: dict) -> dict:
+def points_of(maker: int | None, alone: list[int], tricks: dict, rules: dict, plays: list = ()) -> dict:
     """Points by side under ``rules`` (RULES.md 4, ``scoring.hand_points``): makers 3-4 tricks +1, 5 +2 (alone
     ``loner_march_score``); euchred: defenders +2 (a lone defender +4; against a lone maker
-    ``loner_euchred_score``)."""
+    ``loner_euchred_score``); under ``fast_break`` 0 to both when the seats leading tricks 2 and 3 in ``plays``
+    (``[seat, card]`` in turn) are defenders and the makers took 3."""
     points = {"0": 0, "1": 0}
     if maker is None:
         return points
     side = maker % 2
     won = tricks[str(maker)] + tricks[str((maker + 2) % 4)]
-    makers, defenders = hand_points(won, maker in alone, any(s % 2 != side for s in alone), rules)
+    n = 4 - len(alone)
+    leaders = [plays[k * n][0] for k in (1, 2) if k * n < len(plays)]
+    makers, defenders = hand_points(won, maker in alone, any(s % 2 != side for s in alone), rules,
+                                    defenders_first_two(maker, leaders))
     points[str(side)], points[str(1 - side)] = makers, defenders
     return points
 

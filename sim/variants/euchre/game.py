@@ -4,7 +4,7 @@
 follow the rules as the kernels play them (``kernels/euchre/SPEC.md``) under
 every rule option (``stick_the_dealer``, ``allow_lone_defender``,
 ``loner_lead``, ``canadian``, ``discard_up``, ``loner_march_score``,
-``loner_euchred_score``). Seats are 0..3 clockwise, partners opposite (side 0: seats
+``loner_euchred_score``, ``fast_break``). Seats are 0..3 clockwise, partners opposite (side 0: seats
 0 & 2). Cards are bower's numbers, ``suit * 6 + rank``, suits C S D H and
 ranks 9 T J Q K A (``bower.sim.cards``).
 
@@ -61,7 +61,8 @@ table (makers 3-4 tricks 1, all five 2, alone ``loner_march_score``, 4 by
 default; euchred, the defenders 2, 4 when a defender went alone, or
 ``loner_euchred_score``, 2 by default, against a lone maker defended by both),
 each seat getting its side's: one of the sides
-has 0. OpenSpiel's own ``euchre`` is zero-sum (and scores a march with no
+has 0 (both under ``fast_break`` when the defenders took tricks 1 and 2 and
+the makers 3, 4 and 5). OpenSpiel's own ``euchre`` is zero-sum (and scores a march with no
 trick for the defenders as 4); ``returns()[0] - returns()[1]`` is side 0's net.
 
 Observation tensor (``OBSERVATION_SIZE`` = 648 floats, 0 or 1, for one seat)
@@ -98,7 +99,7 @@ see it).
 from __future__ import annotations
 
 from bower.sim.cards import card_str
-from bower.sim.variants.euchre.scoring import hand_points
+from bower.sim.variants.euchre.scoring import defenders_first_two, hand_points
 from bower.sim.game import (
     cards_of as _cards, CHANCE, draw_hidden, EFFECTIVE, GameError, HandGame, HandState, names as _names, POWER,
     uniform_source,
@@ -331,7 +332,8 @@ class State(HandState):
     def _score(self) -> None:
         side = self.maker % 2
         taken = self.won[self.maker] + self.won[(self.maker + 2) % PLAYERS]
-        makers, defenders = hand_points(taken, self.maker_alone, self.lone >= 0, self.game.rules)
+        broken = defenders_first_two(self.maker, [w for _, _, w in self.tricks[:2]])
+        makers, defenders = hand_points(taken, self.maker_alone, self.lone >= 0, self.game.rules, broken)
         self.points[side], self.points[1 - side] = makers, defenders
         self._end()
 

@@ -90,10 +90,11 @@ def play_order(order, dealer: int, rules: dict | None = None, strategy="default"
     return row_to_dict(rec, 0, rules_d)
 
 
-def score_hand(maker_tricks: int, maker_alone: bool, lone_defender: bool, rules: dict | None = None) -> tuple[int, int]:
+def score_hand(maker_tricks: int, maker_alone: bool, lone_defender: bool, rules: dict | None = None,
+               broken: bool = False) -> tuple[int, int]:
     """(makers' points, defenders' points) of a hand in which the makers' side took ``maker_tricks`` (the kernel's
-    table) under ``rules`` (defaults for those not given: ``loner_march_score`` and ``loner_euchred_score`` are
-    read)."""
+    table) under ``rules`` (defaults for those not given: ``loner_march_score``, ``loner_euchred_score`` and
+    ``fast_break`` are read); ``broken``: the defenders took tricks 1 and 2."""
     makers, defenders = ek.score_hand(np.int64(maker_tricks), bool(maker_alone), bool(lone_defender),
-                                      rules_vector(resolve_rules(rules)))
+                                      rules_vector(resolve_rules(rules)), bool(broken))
     return int(makers), int(defenders)

@@ -105,12 +105,16 @@ def held(rec: dict) -> dict[int, list[int]] | None:
     return {s: sorted(c) for s, c in hands.items()}
 
 
-def hand_points(taken: int, maker_alone: bool, lone_defender: bool, rules: dict) -> tuple[int, int]:
+def hand_points(taken: int, maker_alone: bool, lone_defender: bool, rules: dict,
+                broken: bool = False) -> tuple[int, int]:
     """(makers' points, defenders' points) when the makers took ``taken`` tricks (RULES.md 4): 3-4 tricks 1, all
     5 2, or ``loner_march_score`` (default 4) to a lone maker; euchred: the defenders 2, 4 to a lone defender, or
-    ``loner_euchred_score`` (default 2) against a lone maker defended by both."""
+    ``loner_euchred_score`` (default 2) against a lone maker defended by both. ``broken``: the defenders took
+    tricks 1 and 2; under ``fast_break`` the makers' 3 tricks (3, 4 and 5) then score 0 to both sides."""
     if taken >= MAKERS_NEED:
         if taken < TRICKS:
+            if broken and taken == MAKERS_NEED and rules.get("fast_break", False):
+                return 0, 0
             return 1, 0
         return (int(rules.get("loner_march_score", LONER_MARCH)) if maker_alone else 2), 0
     if lone_defender:
@@ -118,16 +122,32 @@ def hand_points(taken: int, maker_alone: bool, lone_defender: bool, rules: dict)
     return 0, (int(rules.get("loner_euchred_score", LONER_EUCHRED)) if maker_alone else 2)
 
 
+def defenders_first_two(maker: int, leaders: list[int]) -> bool:
+    """Whether the defenders of ``maker`` took tricks 1 and 2, from the seats that led tricks 2 and 3 (each the
+    winner of the trick before; ``leaders`` holds at least those two, else False)."""
+    return len(leaders) >= 2 and all(s % 2 != maker % 2 for s in leaders[:2])
+
+
+def trick_leaders(rec: dict) -> list[int]:
+    """The seats leading tricks 2 and 3 in the record's ``plays`` (in turn: each the winner of the trick before),
+    as far as the plays go."""
+    n = len(in_play(rec))
+    plays = rec.get("plays") or []
+    return [int(plays[k * n][0]) for k in (1, 2) if k * n < len(plays)]
+
+
 def score(rec: dict, tricks: dict[int, int], rules: dict) -> dict[str, int]:
     """Points by side for a hand played (``hand_points``: makers 1, march 2, a lone maker's march
-    ``loner_march_score``; euchred: defenders 2, a lone defender 4, a lone maker euchred ``loner_euchred_score``)."""
+    ``loner_march_score``; euchred: defenders 2, a lone defender 4, a lone maker euchred ``loner_euchred_score``;
+    a fast break 0 under ``fast_break``, read from the seats leading tricks 2 and 3 in ``plays``)."""
     maker = rec.get("maker")
     if maker is None:
         return {k: 0 for k in SIDES}
     side = maker % 2
     taken = tricks.get(side, 0) + tricks.get(side + 2, 0)
     alone = rec.get("alone") or []
-    makers, defenders = hand_points(taken, maker in alone, any(s % 2 != side for s in alone), rules)
+    makers, defenders = hand_points(taken, maker in alone, any(s % 2 != side for s in alone), rules,
+                                    defenders_first_two(maker, trick_leaders(rec)))
     points = {k: 0 for k in SIDES}
     points[SIDES[side]], points[SIDES[1 - side]] = makers, defenders
     return points
