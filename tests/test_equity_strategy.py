@@ -31,6 +31,9 @@ from bower.sim.variants.ghost import equity_strategy as es
 from bower.sim.variants.hasenpfeffer import equity_strategy as hes
 from tests.cli_run import one_error
 
+# one worker builds the module's tables (tens of CPU seconds), not each worker that runs one of its tests
+pytestmark = pytest.mark.xdist_group("equity-strategy")
+
 TARGET = 8
 CAL_HANDS = 300_000
 EQ_HANDS = 50_000
