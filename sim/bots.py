@@ -522,6 +522,7 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
                distinct, clock):
     """``play_game``'s hands, inside its bots' clock (``clock``)."""
     first_dealer = dealer
+    target = int(variant.target)
     state_tb = None
     points = []  # per hand, returns by seat
     winner = None
@@ -533,6 +534,7 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
         where.hand = h
         rng = random.Random(f"{deal_key}:{h}")
         st = game.new_initial_state()
+        st._scores, st._target = tuple(scores[u] for u in units), target  # ``new_initial_state(scores, target)``
         st.apply_action(dealer)
         st.deal_random(rng)  # each card as ``chance_outcomes()[rng.randrange(n)]`` would draw it
         where.decision = 0

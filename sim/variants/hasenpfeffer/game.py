@@ -203,6 +203,7 @@ class State(HandState):
     def __init__(self, game: Game):
         self.game = game
         self._memo = None  # HandState.legal_actions's
+        self._scores, self._target = game.start  # the game's scores and target (``HandGame.new_initial_state``)
         self._history: list[int] = []
         self.dealer = -1
         self.hands = [0, 0, 0, 0]  # masks of the cards each seat holds now
@@ -547,6 +548,7 @@ class State(HandState):
         dealt[p] = self.dealt[p]
         # the deal order: the player's own cards where it saw them dealt, the others' ascending
         state = State(self.game)
+        state._scores, state._target = self._scores, self._target  # the same game
         state.apply_action(self.dealer)
         rest = [_cards(dealt[s]) for s in range(PLAYERS)]
         for k in range(PLAYERS * HAND):
