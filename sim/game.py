@@ -191,6 +191,7 @@ class HandState:
     # the game's scores before the hand and its target (``game_scores``, ``game_target``), set by the game
     __slots__ = ("_memo", "_scores", "_target")
     PLAYERS = TRICKS = DECK = DEAL = OVER = 0
+    _EVERY_SEAT = True  # set by ``__init_subclass__``: whether every seat plays to every trick in turn
     EFFECTIVE: tuple = ()
     POWER: tuple = ()
     SUIT_MASKS: tuple = ()  # set from EFFECTIVE (``__init_subclass__``)
@@ -367,6 +368,9 @@ class HandState:
         """A variant's class gets ``SUIT_MASKS`` from its ``EFFECTIVE``: by trump, by suit as play sees it, the mask
         of the cards of that suit (so following suit is one ``&``)."""
         super().__init_subclass__(**kwargs)
+        # every seat plays to every trick, in turn (``_trick_size`` and ``_next_in_trick`` as here): ``_play`` then
+        # works them out inline, with no call
+        cls._EVERY_SEAT = cls._trick_size is HandState._trick_size and cls._next_in_trick is HandState._next_in_trick
         if "EFFECTIVE" in cls.__dict__:
             cls.SUIT_MASKS = tuple(tuple(sum(1 << c for c, s in enumerate(eff) if s == suit) for suit in range(4))
                                    for eff in cls.EFFECTIVE)
@@ -399,12 +403,16 @@ class HandState:
                 self.voids[seat] |= 1 << led
         self.hands[seat] &= ~(1 << card)
         self.played |= 1 << card
-        self.trick.append((seat, card))
-        if len(self.trick) < self._trick_size():
+        trick = self.trick
+        trick.append((seat, card))
+        if self._EVERY_SEAT:
+            if len(trick) < self.PLAYERS:
+                self.player = (seat + 1) % self.PLAYERS
+                return
+        elif len(trick) < self._trick_size():
             self.player = self._next_in_trick(seat)
             return
         power = self.POWER[self.trump]
-        trick = self.trick
         winner, card = trick[0]
         led, top = eff[card], power[card]
         for seat, card in trick:  # the highest trump, else the highest card of the suit led (powers differ)
@@ -551,6 +559,9 @@ class _HandStateView(StateView):
         s = self._s
         if player is not None and player != s.player:
             return []
+        memo = s._memo  # ``_legal_now``, inline: an experiment has just remembered the list
+        if memo is not None and memo[0] == len(s._history):
+            return memo[1][:]
         return s._legal_now()[:]
 
 
