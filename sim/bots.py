@@ -424,7 +424,12 @@ def asker(obj, name: str, where, timeout: float | None = None, clock: "_Clock | 
 
     def ask(state):
         nonlocal view
-        legal = state._legal_now()  # its remembered list, read only
+        n, memo = len(state._history), state._memo  # ``state._legal_now()``, inline: its remembered list, read only
+        if memo is not None and memo[0] == n:
+            legal = memo[1]
+        else:
+            legal = state._legal()
+            state._memo = (n, legal)
         if trusted:
             given = state
         else:

@@ -102,7 +102,7 @@ world's.
 from __future__ import annotations
 
 from bower.sim.cards import card_str
-from bower.sim.game import (_below, _RANDBELOW, CHANCE, cards_of, draw_hidden, effective_suits, GameError, HandGame, HandState, powers,
+from bower.sim.game import (_below, _HIGH, _LOW, _RANDBELOW, CHANCE, cards_of, draw_hidden, effective_suits, GameError, HandGame, HandState, powers,
                             uniform_source)
 
 PLAYERS = 4
@@ -237,8 +237,17 @@ class State(HandState):
     def _legal(self) -> list[int]:
         """The actions allowed now, sorted (``HandState.legal_actions`` asks, and remembers them)."""
         ph = self.phase
-        if ph == PLAY:
-            return self._legal_cards(self.player)
+        if ph == PLAY:  # ``_legal_cards`` and ``_cards``, inline: the cards of the suit led if the seat holds one
+            hand = self.hands[self.player]
+            if self.trick:
+                trump = self.trump
+                follow = hand & _SUIT_MASKS[trump][EFFECTIVE[trump][self.trick[0][1]]]
+                if follow:
+                    hand = follow
+            out = [*_LOW[hand & 4095], *_HIGH[hand >> 12 & 4095]]
+            if hand >> JOKER & 1:
+                out.append(JOKER)
+            return out
         if ph == AUCTION:
             return [PASS] + [BID + lv - 1 for lv in range(self.high + 1, self.game.top + 1)]
         if ph == DISCARD:
@@ -598,3 +607,4 @@ class State(HandState):
 
 
 Game.STATE = State
+_SUIT_MASKS = State.SUIT_MASKS  # by trump, by suit as play sees it: its cards (``HandState.__init_subclass__``)
