@@ -26,7 +26,12 @@ The State's methods have OpenSpiel's names and meanings (``pyspiel.State``):
   deals consistent with what ``player`` knows;
 - ``deal_random(rng)`` (not OpenSpiel's): the rest of the deal drawn from a
   ``random.Random``, as ``chance_outcomes()[rng.randrange(n)]`` at each
-  chance node would draw it.
+  chance node would draw it;
+- ``game_scores()``, ``game_target()`` (not OpenSpiel's): the scores of the
+  game the hand is part of, before it, and its target (read only: set by
+  ``new_initial_state(scores=..., target=...)``, by an experiment at every
+  hand; 0s and the variant's target otherwise), for the strategies that
+  read them.
 
 ``resample_from_infostate`` takes for ``rng`` a ``random.Random``, a NumPy
 ``Generator``, a seed (int), None (fresh entropy) or, as OpenSpiel passes it,
