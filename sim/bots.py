@@ -424,7 +424,12 @@ def asker(obj, name: str, where, timeout: float | None = None, clock: "_Clock | 
 
     def ask(state):
         nonlocal view
-        legal = state._legal_now()  # its remembered list, read only
+        n, memo = len(state._history), state._memo  # ``state._legal_now()``, inline: its remembered list, read only
+        if memo is not None and memo[0] == n:
+            legal = memo[1]
+        else:
+            legal = state._legal()
+            state._memo = (n, legal)
         if trusted:
             given = state
         else:
@@ -522,6 +527,8 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
                distinct, clock):
     """``play_game``'s hands, inside its bots' clock (``clock``)."""
     first_dealer = dealer
+    target = int(variant.target)
+    now = tuple(scores[u] for u in units)  # the game's scores before the hand, as the hand's state holds them
     state_tb = None
     points = []  # per hand, returns by seat
     winner = None
@@ -533,8 +540,10 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
         where.hand = h
         rng = random.Random(f"{deal_key}:{h}")
         st = game.new_initial_state()
-        st.apply_action(dealer)
+        st._scores, st._target = now, target  # ``new_initial_state(scores=now, target=target)``, checked already
+        st._apply_legal(dealer)  # a seat: ``apply_action(dealer)`` without the check
         st.deal_random(rng)  # each card as ``chance_outcomes()[rng.randrange(n)]`` would draw it
+        history, apply = st._history, st._apply
         where.decision = 0
         for obj, name in restarted:
             _restart(obj, name, st, where, timeout)
@@ -548,12 +557,16 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
                 for other, oname in informed:
                     if other is not obj:
                         _notify(other, oname, "inform_action", where, st, seat, action, timeout=timeout)
-            st._apply_legal(action)  # ``asks`` has checked it
+            history.append(action)  # ``st._apply_legal(action)``, inline: ``asks`` has checked it
+            st._memo = None
+            apply(action)
+            st._memo = None
         where.decision = 0
         r = [int(x) for x in st.returns()]
         points.append(r)
         hand_pts = {"0": r[0], "1": r[1]} if variant.partnerships else {str(s): r[s] for s in range(players)}
         scores = {u: scores[u] + hand_pts[u] for u in units}
+        now = tuple(scores[u] for u in units)
         winner, state_tb = variant.card_play.game_winner(dict(scores), hand_pts, {}, game.rules, variant.target,
                                                          state_tb)
         if winner is not None:

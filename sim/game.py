@@ -26,7 +26,12 @@ The State's methods have OpenSpiel's names and meanings (``pyspiel.State``):
   deals consistent with what ``player`` knows;
 - ``deal_random(rng)`` (not OpenSpiel's): the rest of the deal drawn from a
   ``random.Random``, as ``chance_outcomes()[rng.randrange(n)]`` at each
-  chance node would draw it.
+  chance node would draw it;
+- ``game_scores()``, ``game_target()`` (not OpenSpiel's): the scores of the
+  game the hand is part of, before it, and its target (read only: set by
+  ``new_initial_state(scores=..., target=...)``, by an experiment at every
+  hand; 0s and the variant's target otherwise), for the strategies that
+  read them.
 
 ``resample_from_infostate`` takes for ``rng`` a ``random.Random``, a NumPy
 ``Generator``, a seed (int), None (fresh entropy) or, as OpenSpiel passes it,
@@ -40,7 +45,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from math import comb
 from typing import Callable, Protocol, Sequence
 
@@ -115,9 +120,47 @@ class HandGame:
     PLAYERS = ACTIONS = CHANCE_OUTCOMES = OBSERVATION_SIZE = 0
     STATE: type
 
-    def new_initial_state(self):
-        """A hand before the deal: the first node is the chance node choosing the dealer."""
-        return self.STATE(self)
+    def new_initial_state(self, scores=None, target=None):
+        """A hand before the deal: the first node is the chance node choosing the dealer.
+
+        ``scores``: the game's scores before this hand, one a score unit
+        (by side, side 0 holding seats 0 and 2, in a partnership variant; by
+        seat otherwise), 0s if left out; ``target``: the points that win the
+        game, the variant's if left out. The state holds them for its
+        players (``game_scores()``, ``game_target()``): a strategy that
+        reads the game's scores decides from them. GameError in one line
+        for anything else.
+        """
+        st = self.STATE(self)
+        if scores is not None or target is not None:
+            st._scores, st._target = self.game_position(scores, target)
+        return st
+
+    @cached_property
+    def start(self) -> tuple:
+        """(scores, target) of a hand at the start of a game: 0s and the variant's target."""
+        return (0,) * self.variant.score_units, int(self.variant.target)
+
+    def game_position(self, scores=None, target=None) -> tuple:
+        """``scores`` (a sequence of whole numbers, one a score unit) as a tuple and ``target`` (a positive whole
+        number) checked, each left out taken from ``start``; GameError in one line otherwise."""
+        zero, default = self.start
+        if target is None:
+            target = default
+        elif isinstance(target, bool) or not hasattr(target, "__index__") or int(target) < 1:
+            raise GameError(f"target must be a positive whole number of points, got {target!r}")
+        if scores is None:
+            return zero, int(target)
+        units = "sides" if self.variant.partnerships else "seats"
+        try:
+            got = tuple(scores)
+        except TypeError:
+            got = None
+        if got is None or len(got) != len(zero) or any(isinstance(x, bool) or not hasattr(x, "__index__")
+                                                        for x in got):
+            raise GameError(f"scores must be {len(zero)} whole numbers (the game's scores by {units[:-1]}: "
+                            f"{units}), got {scores!r}")
+        return tuple(int(x) for x in got), int(target)
 
     def num_players(self) -> int:
         return self.PLAYERS
@@ -149,8 +192,11 @@ class HandState:
     ``apply_action``), ``_score`` (the hand's points, then ``_end``), and ``_trick_size`` where a seat may sit out.
     """
 
-    __slots__ = ("_memo",)  # (history length, the legal actions then): ``legal_actions`` remembered
+    # ``_memo``: (history length, the legal actions then), ``legal_actions`` remembered; ``_scores``, ``_target``:
+    # the game's scores before the hand and its target (``game_scores``, ``game_target``), set by the game
+    __slots__ = ("_memo", "_scores", "_target")
     PLAYERS = TRICKS = DECK = DEAL = OVER = 0
+    _EVERY_SEAT = True  # set by ``__init_subclass__``: whether every seat plays to every trick in turn
     EFFECTIVE: tuple = ()
     POWER: tuple = ()
     SUIT_MASKS: tuple = ()  # set from EFFECTIVE (``__init_subclass__``)
@@ -162,6 +208,17 @@ class HandState:
 
     def is_chance_node(self) -> bool:
         return self.player == CHANCE
+
+    def game_scores(self) -> tuple:
+        """The game's scores before this hand (a tuple: by side in a partnership variant, side 0 holding seats 0
+        and 2; by seat otherwise): 0s for a lone hand unless ``new_initial_state(scores=...)`` set them, the
+        game's in an experiment."""
+        return self._scores
+
+    def game_target(self) -> int:
+        """The points that win the game this hand is part of (the variant's unless ``new_initial_state(target=...)``
+        set another)."""
+        return self._target
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The actions allowed now, sorted (``[]`` when ``player`` is given and is not the one to act).
@@ -316,6 +373,9 @@ class HandState:
         """A variant's class gets ``SUIT_MASKS`` from its ``EFFECTIVE``: by trump, by suit as play sees it, the mask
         of the cards of that suit (so following suit is one ``&``)."""
         super().__init_subclass__(**kwargs)
+        # every seat plays to every trick, in turn (``_trick_size`` and ``_next_in_trick`` as here): ``_play`` then
+        # works them out inline, with no call
+        cls._EVERY_SEAT = cls._trick_size is HandState._trick_size and cls._next_in_trick is HandState._next_in_trick
         if "EFFECTIVE" in cls.__dict__:
             cls.SUIT_MASKS = tuple(tuple(sum(1 << c for c, s in enumerate(eff) if s == suit) for suit in range(4))
                                    for eff in cls.EFFECTIVE)
@@ -348,12 +408,16 @@ class HandState:
                 self.voids[seat] |= 1 << led
         self.hands[seat] &= ~(1 << card)
         self.played |= 1 << card
-        self.trick.append((seat, card))
-        if len(self.trick) < self._trick_size():
+        trick = self.trick
+        trick.append((seat, card))
+        if self._EVERY_SEAT:
+            if len(trick) < self.PLAYERS:
+                self.player = (seat + 1) % self.PLAYERS
+                return
+        elif len(trick) < self._trick_size():
             self.player = self._next_in_trick(seat)
             return
         power = self.POWER[self.trump]
-        trick = self.trick
         winner, card = trick[0]
         led, top = eff[card], power[card]
         for seat, card in trick:  # the highest trump, else the highest card of the suit led (powers differ)
@@ -402,7 +466,7 @@ def _cloner(cls):
 
 # The methods a view reads from the state it shows (none of them changes a state; ``legal_actions`` remembers its list
 # in ``_memo``, as it does on any state): every other attribute's read, and any write, is made on the view's own clone.
-VIEW_READS = ("current_player", "is_chance_node", "is_terminal", "is_player_node", "legal_actions", "history",
+VIEW_READS = ("current_player", "is_chance_node", "game_scores", "game_target", "is_terminal", "is_player_node", "legal_actions", "history",
               "chance_outcomes", "returns", "rewards", "player_return", "num_players", "get_game", "clone", "child",
               "action_to_string", "information_state_string", "information_state_tensor", "observation_string",
               "observation_tensor", "resample_from_infostate", "to_record", "kernel_order", "defenders_in_turn",
@@ -500,6 +564,9 @@ class _HandStateView(StateView):
         s = self._s
         if player is not None and player != s.player:
             return []
+        memo = s._memo  # ``_legal_now``, inline: an experiment has just remembered the list
+        if memo is not None and memo[0] == len(s._history):
+            return memo[1][:]
         return s._legal_now()[:]
 
 

@@ -124,6 +124,26 @@ def pimc_card(hand: int, seat: int, facts, trump: int, deck, rec, off: int, n: i
                            rec, np.int64(off), np.int64(n), np.int64(worlds), False, z, z, z, z, dstate, dbuf, ws))
 
 
+class EquityTables:
+    """The game-equity bidder's tables for the game of one bot (``bid_equity``), as the runner's ``GamesKernel``
+    gets them: the variant's ``equity_strategy.kernel_tables`` for the game's rule vector and a target (the state's
+    ``game_target()``), at the module's precision, built or read once and kept for each target."""
+
+    def __init__(self, game):
+        from bower.sim.rules import encode
+
+        self.module = importlib.import_module(game.variant.game.rsplit(".", 1)[0] + ".equity_strategy")
+        self.rules = encode(game.variant, game.rules)
+        self.by_target: dict = {}
+
+    def __call__(self, target: int) -> np.ndarray:
+        """The flattened tables for a game to ``target``."""
+        flat = self.by_target.get(target)
+        if flat is None:
+            flat = self.by_target[target] = self.module.kernel_tables(self.rules, int(target))
+        return flat
+
+
 def searched_parts(params, pimc: int, bid: int, infer: int, sees: int) -> str:
     """What the strategy rows ``params`` search that a bot cannot, as the names of their switches (a searched
     auction ``pimc_bid``, auction-weighted worlds ``pimc_infer``, the true hands ``pimc_sees_all``); "" when
@@ -210,8 +230,4 @@ def preset_bot(variant, strategy="default", seed=0) -> PresetBot:
         raise BotError(f"the strategy {name!r} searches (PIMC: {module.searches(rows)}) on what one seat's state "
                        f"does not hold (worlds weighed by the kernels' whole record of the hand, or the true "
                        f"hands): it is not available as a bot")
-    why = module.unsupported(rows) if hasattr(module, "unsupported") else None
-    if why:
-        raise BotError(f"the strategy {name!r} {why}, which a hand's state does not carry: it is not available "
-                       f"as a bot")
     return PresetBot(variant, name, vec, seed)

@@ -45,9 +45,9 @@ FIELDS = {
     "ghost": (("swap", "calls", "maker", "bid", "trump", "plays", "tricks", "points"),
               lambda r: (r["dealer"], r["deal"], r["deal"]["ghost"])),
 }
-# the presets that are not heuristic: PIMC (bots when only their cards are searched: ``PIMC_BOTS``; a searched
-# auction is refused) and the strategies that read the game's scores (refused: every variant's ``equity``, Ghost Hand's
-# ``score-aware``)
+# the presets not checked here: PIMC (``PIMC_BOTS``, ``SEARCHED_BOTS``) and the strategies that read the game's scores
+# (every variant's ``equity``, Ghost Hand's ``score-aware``: checked at non-zero scores in
+# ``tests/test_preset_bots_scores.py``)
 NOT_BOTS = {"pimc", "pimc-fast", "pimc-cards", "pimc-bid", "score-aware", "equity"}
 PIMC_BOTS = {"euchre": ("pimc-fast", "pimc"), "cutthroat": ("pimc-fast", "pimc"),  # heuristic calls, PIMC cards
              "hasenpfeffer": ("pimc-fast", "pimc-cards"), "ghost": ("pimc-cards",)}
@@ -146,12 +146,9 @@ def test_bot_names_and_refusals():
         for switch in ("pimc_infer", "pimc_sees_all"):  # worlds weighed by the auction, or the true hands: refused
             with pytest.raises(bower.BowerError, match=f"searches \\(PIMC: {switch}\\).*not available as a bot"):
                 bower.sim.bots.bot({"pimc_worlds": 8.0, "pimc_bid": 1.0, switch: 1.0}, get_variant(v))
-    for preset, words in (("score-aware", "game's scores"), ("equity", "bid_equity")):
-        with pytest.raises(BotError, match=f"the strategy {preset!r} .*{words}.*not available as a bot"):
-            bower.bot(preset, variant="ghost")
-    for v in ("euchre", "cutthroat", "hasenpfeffer"):  # every variant's equity bidder reads the game's scores
-        with pytest.raises(BotError, match="the strategy 'equity' bids by game equity \\(bid_equity\\).*not available"):
-            bower.bot("equity", variant=v)
+    for v in FIELDS:  # the strategies that read the game's scores are bots (they read them from the state)
+        assert bower.bot("equity", variant=v).name == "equity"
+    assert isinstance(bower.bot("score-aware", variant="ghost"), PresetBot)
     with pytest.raises(BotError, match="unknown bot 'defualt'.*did you mean 'default'"):
         bower.bot("defualt", variant="euchre")
     with pytest.raises(bower.BowerError, match="unknown strategy 'nope'"):

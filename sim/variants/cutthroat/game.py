@@ -197,6 +197,7 @@ class State(HandState):
     def __init__(self, game: Game):
         self.game = game
         self._memo = None  # HandState.legal_actions's
+        self._scores, self._target = game.start  # the game's scores and target (``HandGame.new_initial_state``)
         self._history: list[int] = []
         self.dealer = -1
         self.hands = [0, 0, 0]  # masks of the cards each seat holds now
@@ -656,6 +657,7 @@ class State(HandState):
         if self.exchanged:
             dealt[dealer] = (dealt[dealer] & ~(1 << up)) | 1 << discard
         state = State(self.game)
+        state._scores, state._target = self._scores, self._target  # the same game
         state.apply_action(dealer)
         by_seat = [_cards(dealt[s]) for s in range(PLAYERS)]
         dummy_cards = _cards(dummy)

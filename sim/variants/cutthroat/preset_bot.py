@@ -29,6 +29,12 @@ strategy's choice only for a candidate better by more than
 ``pimc_bid_edge`` points a world (``_best``). The worlds come from the bot's
 stream, one PIMC workspace a hand from its first decision; the worlds'
 other seats play the bot's own strategy.
+
+An equity bidder (``equity``: ``bid_equity``) calls by the kernels'
+``equity_accept`` and ``equity_name`` at the game's scores of the state
+(``game_scores()`` by seat, ``game_target()``), on the game's equity tables
+(from ``bower.sim.equity_bidder``, as the runner's ``GamesKernel`` gets
+them), and as the maker goes alone as its call chose.
 """
 
 from __future__ import annotations
@@ -41,10 +47,12 @@ from bower.kernels.cutthroat.hand import (CALL_ACCEPT, CALL_PASS, CALL_SUIT, DEC
                                           R_DEALER_DISCARD, R_KITTY, R_MAKER, R_MAKER_DISCARDS, R_NCALLS, R_PLAYS,
                                           R_WIDTH, defender_goes_alone, is_random, maker_goes_alone, pimc_facts)
 from bower.kernels.cutthroat.strategy import (Q_ALONE, Q_ASSIST, Q_EQUITY, Q_LEAD_TRUMP, Q_NAME, Q_ORDER, Q_TAKE,
-                                              Q_VOID, best_exchange, best_keep, card_weights)
+                                              Q_VOID, best_exchange, best_keep, card_weights, equity_accept,
+                                              equity_name)
 from bower.kernels.estimate import best_suit, estimate
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
+from bower.sim.preset_bots import (EquityTables, follow_card, hand_workspace, lead_card, pimc_card, searched_parts,
+                                   write_plays)
 from bower.sim.rules import encode
 from bower.sim.variants.cutthroat import game as cg
 
@@ -59,13 +67,6 @@ def searches(params) -> str:
     "" when nothing: heuristic or searched calls (``pimc_bid``) with PIMC cards (``pimc``, ``pimc-fast``,
     ``pimc-bid``) are a bot."""
     return searched_parts(params, Q_PIMC, -1, Q_PIMC_INFER, Q_PIMC_SEES)
-
-
-def unsupported(params) -> str | None:
-    """Why the strategy cannot be a bot (it reads the game's scores), or None."""
-    if params[0, Q_EQUITY] >= 0.5:
-        return "bids by game equity (bid_equity), from the game's scores"
-    return None
 
 
 class Player:
@@ -88,7 +89,10 @@ class Player:
         self.ws = None
         self.bid_search = self.worlds >= 1 and params[0, Q_PIMC_BID] >= 0.5  # ``hand.searches``
         self.hand = None  # the hand the workspace, the searched calls and the keep belong to (``_begin``)
-        self.alone = {}  # seat -> its searched call's going alone (0, 1) this hand
+        self.alone = {}  # seat -> its searched or equity call's going alone (0, 1) this hand
+        self.equity = params[0, Q_EQUITY] >= 0.5  # an equity bidder: its tables by target (``EquityTables``)
+        self.tables = EquityTables(game) if self.equity else None
+        self.pick = np.full(2, -1, np.int64)  # the kernels' ``pick`` of an equity call (read back from ``alone``)
         self.keep = None  # the maker's searched keep this hand (a mask of five)
 
     def step(self, st) -> int:
@@ -113,12 +117,20 @@ class Player:
                 else:
                     need = p[seat, Q_ORDER] if position == 1 else p[seat, Q_ASSIST]
                     accept = estimate(hand, np.int64(u), wt, s64, vw) >= need
+                if self.equity and not self.bid_search:
+                    level = int(equity_accept(hand, np.int64(st.up), np.int64(position), s64, np.int64(st.dealer), wt,
+                                              p, r[C_PICKUP_MANDATORY] == 1, r[C_MAKER_ALONE] == 1, self._eq(st)))
+                    accept, self.alone[seat] = level > 0, level - 1
                 action = cg.ACCEPT if accept else cg.PASS
             else:
                 allowed = 15 if r[C_TURNED_DOWN_OK] == 1 else 15 & ~(1 << u)
                 stuck = position == 3 and r[C_STICK] == 1
                 s, e = best_suit(hand, np.int64(allowed), wt, s64, vw)
                 action = cg.NAME + int(s) if stuck or e >= p[seat, Q_NAME] else cg.PASS
+                if self.equity and not self.bid_search:
+                    level, s = equity_name(hand, np.int64(allowed), np.int64(position), stuck, s64,
+                                           np.int64(st.dealer), wt, p, r[C_MAKER_ALONE] == 1, self._eq(st))
+                    action, self.alone[seat] = (cg.NAME + int(s) if level > 0 else cg.PASS), int(level) - 1
             return self._searched_call(st, seat, action) if self.bid_search else action
         if ph == cg.EXCHANGE:
             u = np.int64(st.up // 6)
@@ -304,6 +316,12 @@ class Player:
                     at = i
             self.keep = int(keeps[int(_best(vals, np.int64(n), np.int64(at), self._edge(seat, total)))])
         return self.keep
+
+    def _eq(self, st) -> tuple:
+        """The kernels' ``eq`` of an equity call at ``st``: (the tables of the game's target, the seat scores, the
+        target, ``pick``)."""
+        target = st.game_target()
+        return self.tables(target), np.array(st.game_scores(), np.int64), np.int64(target), self.pick
 
     def _card(self, st, seat: int) -> int:
         trump, maker = st.trump, st.maker

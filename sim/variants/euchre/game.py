@@ -169,6 +169,7 @@ class State(HandState):
     def __init__(self, game: Game):
         self.game = game
         self._memo = None  # HandState.legal_actions's
+        self._scores, self._target = game.start  # the game's scores and target (``HandGame.new_initial_state``)
         self._history: list[int] = []
         self.dealer = -1
         self.dealt_order: list[int] = []  # the cards dealt, in order
@@ -520,6 +521,7 @@ class State(HandState):
             if discard >= 0 and discard != up:
                 dealt[dealer] |= 1 << discard
         state = State(self.game)
+        state._scores, state._target = self._scores, self._target  # the same game
         state.apply_action(dealer)
         by_seat = [sorted(_cards(dealt[s])) for s in range(PLAYERS)]
         for k in range(PLAYERS * HAND):

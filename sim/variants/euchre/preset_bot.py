@@ -9,7 +9,11 @@ shared trick core's ``lead_slot`` / ``follow_slot`` with the kernels'
 arguments (the maker's strongest trump at ``lead_trump_min`` trumps, a
 defender's "next" lead on the first trick after a round-two call). A seat
 reads its own hand, the up-card, the calls, trump, the maker and the cards
-played: nothing else.
+played: nothing else. An equity bidder (``equity``: ``bid_equity``) calls
+by the kernels' ``equity_order`` and ``equity_name`` at the game's scores
+of the state (``game_scores()`` by side, ``game_target()``), on the game's
+equity tables (from ``bower.sim.equity_bidder``, as the runner's
+``GamesKernel`` gets them), and as the maker goes alone as its call chose.
 
 ``pimc`` and ``pimc-fast`` (heuristic calls, PIMC cards) search each card
 by the kernels' ``pimc.choose`` on ``pimc_facts`` of a record of the public
@@ -35,9 +39,11 @@ from bower.kernels.euchre.hand import (CALL_ORDER, CALL_PASS, CALL_SUIT, DECK, Q
                                        Q_PIMC_SEES, R_ALONE, R_DEAL, R_DEALER, R_DISCARD, R_KITTY, R_PLAYS, R_WIDTH,
                                        pimc_facts)
 from bower.kernels.euchre.strategy import (Q_EQUITY, Q_LEAD_NEXT, Q_LEAD_TRUMP, Q_VOID, alone_decision, best_discard,
-                                           card_weights, is_random, name_decision, order_decision)
+                                           card_weights, equity_name, equity_order, is_random, name_decision,
+                                           order_decision)
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
+from bower.sim.preset_bots import (EquityTables, follow_card, hand_workspace, lead_card, pimc_card, searched_parts,
+                                   write_plays)
 from bower.sim.rules import encode
 from bower.sim.variants.euchre import game as eg
 
@@ -51,13 +57,6 @@ def searches(params) -> str:
     """What the strategy searches that a bot cannot (auction-weighted worlds, the true hands); "" when nothing:
     heuristic or searched calls (``pimc_bid``) with PIMC cards (``pimc``, ``pimc-fast``, ``pimc-bid``) are a bot."""
     return searched_parts(params, Q_PIMC, -1, Q_PIMC_INFER, Q_PIMC_SEES)
-
-
-def unsupported(params) -> str | None:
-    """Why the strategy cannot be a bot (it reads the game's scores), or None."""
-    if params[0, Q_EQUITY] >= 0.5:
-        return "bids by game equity (bid_equity), from the game's scores"
-    return None
 
 
 class Player:
@@ -78,7 +77,10 @@ class Player:
         self.rules = rules
         self.bid_search = self.worlds >= 1 and params[0, Q_PIMC_BID] >= 0.5  # ``hand.searches``
         self.hand = None  # the hand the workspace and the searched calls belong to (``_begin``)
-        self.alone = {}  # seat -> its searched call's going alone (0, 1) this hand
+        self.alone = {}  # seat -> its searched or equity call's going alone (0, 1) this hand
+        self.equity = params[0, Q_EQUITY] >= 0.5  # an equity bidder: its tables by target (``EquityTables``)
+        self.tables = EquityTables(game) if self.equity else None
+        self.pick = np.full(2, -1, np.int64)  # the kernels' ``pick`` of an equity call (read back from ``alone``)
 
     def step(self, st) -> int:
         """The action of the seat to act at ``st`` (a ``bower.sim.variants.euchre.game.State``)."""
@@ -95,11 +97,19 @@ class Player:
             if len(st.calls) < 4:
                 order, _ = order_decision(hand, np.int64(st.up), np.int64(position), wt, p, np.int64(seat),
                                           self.discard_up)
+                if self.equity and not self.bid_search:
+                    level, _ = equity_order(hand, np.int64(st.up), np.int64(position), np.int64(seat),
+                                            np.int64(st.dealer), wt, p, self.discard_up, self._eq(st))
+                    order, self.alone[seat] = level > 0, int(level) - 1
                 action = eg.ORDER if order else eg.PASS
             else:
                 stuck = position == 4 and self.stick
                 call = int(name_decision(hand, np.int64(st.up // 6), np.int64(position), stuck, wt, p,
                                          np.int64(seat)))
+                if self.equity and not self.bid_search:
+                    level, s = equity_name(hand, np.int64(st.up // 6), np.int64(position), stuck, np.int64(seat),
+                                           np.int64(st.dealer), wt, p, self._eq(st))
+                    call, self.alone[seat] = (int(s) if level > 0 else -1), int(level) - 1
                 action = eg.PASS if call < 0 else eg.NAME + call
             return self._searched_call(st, seat, action) if self.bid_search else action
         if ph == eg.DISCARD:  # the dealer's six cards, the up-card among them
@@ -114,6 +124,12 @@ class Player:
                 go = self._searched_defence(st, seat, go)
             return eg.ALONE if go else eg.WITH_PARTNER
         raise ValueError(f"no decision of a seat at phase {ph}")
+
+    def _eq(self, st) -> tuple:
+        """The kernels' ``eq`` of an equity call at ``st``: (the tables of the game's target, the side scores, the
+        target, ``pick``)."""
+        target = st.game_target()
+        return self.tables(target), np.array(st.game_scores(), np.int64), np.int64(target), self.pick
 
     # ---------------------------------------------------------------- the searched auction (``pimc_bid``)
 

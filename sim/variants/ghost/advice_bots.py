@@ -15,7 +15,7 @@ call), then the player's own: its swap or keep where the action fixes it,
 its call where the action fixes one, and the trump it names if it wins the
 auction; every other decision (the call after "swap, then the strategy's
 call", the later calls, trump, every card) is the bot's. The bot sees no
-game scores (the game API's hands have none): ``--scores`` weighs the deals
+game scores (the play-outs' states hold 0s): ``--scores`` weighs the deals
 as the default strategy would at those scores and values each hand's
 points in games won.
 """

@@ -170,6 +170,7 @@ class State(HandState):
     def __init__(self, game: Game):
         self.game = game
         self._memo = None  # HandState.legal_actions's
+        self._scores, self._target = game.start  # the game's scores and target (``HandGame.new_initial_state``)
         self._history: list[int] = []
         self.dealer = -1
         self.dealt_order: list[int] = []  # the cards dealt, in order
@@ -488,6 +489,7 @@ class State(HandState):
             ghost = held[q]
             dealt[q] = self.dead if q == p else rest
         state = State(self.game)
+        state._scores, state._target = self._scores, self._target  # the same game
         state.apply_action(self.dealer)
         by_pos = [sorted(_cards(dealt[(self.dealer + 1 + i) % PLAYERS])) for i in range(PLAYERS)] + [
             sorted(_cards(ghost))]

@@ -13,9 +13,14 @@ seat are written here beside the calls (``auction_core`` plays the whole
 auction at once). A seat reads its own hand, the swap, the calls, trump and
 the cards played: nothing else.
 
-Strategies that read the game's scores (``score-aware``: ``bid_shift_*``;
-``equity``: ``bid_equity``) are not available as bots: a hand's state does
-not carry the game's scores.
+The strategies that read the game's scores read them from the state
+(``game_scores()``, ``game_target()``: the game's in an experiment, set by
+``new_initial_state(scores=..., target=...)`` for a lone hand): a call is
+shifted by ``shift_of`` (``score-aware``: ``bid_shift_self_near``,
+``bid_shift_opp_near``), and an equity bidder (``equity``: ``bid_equity``)
+calls by the kernels' ``equity_call`` on its strategy rows widened by the
+game's equity tables (``equity_rows``; the tables from
+``bower.sim.equity_bidder``, as the runner's ``GamesKernel`` gets them).
 
 ``pimc-cards`` (heuristic calls, PIMC cards) searches each card by the
 kernels' ``pimc.choose`` on ``pimc_facts`` of a record of what the seat
@@ -28,9 +33,8 @@ kept then made at its turn, or after a swap the best call on the ghost;
 at a later turn the best call (ties: the strategy's); the maker's trump the
 best suit (ties: the strategy's). The worlds come from the bot's stream, one
 PIMC workspace a hand from its first decision (the auction's, then the
-cards'); the worlds' other seats play the bot's own strategy, and the
-game's scores are taken as 0 (a hand's state does not carry them; the
-presets' decisions do not read them).
+cards); the worlds' other seats play the bot's own strategy, at the game's
+scores of the state (the workspace's context, as the kernels' games set it).
 """
 
 from __future__ import annotations
@@ -40,10 +44,11 @@ import numpy as np
 from bower.kernels.ghost.hand import (DECK, P_PIMC, P_PIMC_BID, P_PIMC_INFER, P_PIMC_SEES, R_CALLS, R_DEAL, R_NCALLS,
                                       R_PLAYS, R_SWAP, R_WIDTH, SEAT_ROWS, pimc_facts)
 from bower.kernels.ghost.strategy import (MOON, P_BID3, P_BID4, P_BID5, P_EQUITY, P_JUMP, P_LEAD_TRUMP, P_MOON,
-                                          P_RANDOM, P_SHIFT_OPP, P_SHIFT_SELF, P_SWAP_BELOW, best_of_row, call_of,
-                                          strategy_rows)
+                                          P_NEAR, P_RANDOM, P_SHIFT_OPP, P_SHIFT_SELF, P_SWAP_BELOW, best_of_row,
+                                          call_of, equity_call, equity_rows, shift_of, strategy_rows)
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
+from bower.sim.preset_bots import (EquityTables, follow_card, hand_workspace, lead_card, pimc_card, searched_parts,
+                                   write_plays)
 from bower.sim.variants.ghost import game as gg
 
 
@@ -59,21 +64,17 @@ def searches(params) -> str:
     return searched_parts(params, P_PIMC, -1, P_PIMC_INFER, P_PIMC_SEES)
 
 
-def unsupported(params) -> str | None:
-    """Why the strategy cannot be a bot (it reads the game's scores), or None."""
-    if params[0, P_EQUITY] >= 0.5:
-        return "bids by game equity (bid_equity), from the game's scores"
-    if params[0, P_SHIFT_SELF] != 0.0 or params[0, P_SHIFT_OPP] != 0.0:
-        return "shifts its bids by the game's scores (bid_shift_self_near, bid_shift_opp_near)"
-    return None
-
-
 class Player:
     """The strategy rows ``params`` (one per seat) at the table of ``game``: ``step(state)`` is the kernels' decision
     (``stream``: the bot's decision stream, for a PIMC strategy's worlds)."""
 
     def __init__(self, params: np.ndarray, game, stream=None):
-        self.rows = strategy_rows(np.ascontiguousarray(params))
+        self.params = np.ascontiguousarray(params)
+        self.rows = strategy_rows(self.params)
+        # an equity bidder (``bid_equity``): its rows widened by the game's tables, by target (``_equity_rows``)
+        self.equity = params[0, P_EQUITY] >= 0.5
+        self.tables = EquityTables(game) if self.equity else None
+        self.wide: dict = {}
         self.stick = game.stick
         self.worlds = int(params[0, P_PIMC])  # PIMC cards (``pimc_worlds`` >= 1), from the decision ``stream``
         self.stream = stream
@@ -120,10 +121,27 @@ class Player:
         raise ValueError(f"no decision of a seat at phase {ph}")
 
     def _strategy_call(self, st, seat: int, est) -> int:
-        """The strategy's call (0 pass, 3..5, ``MOON``) on the hand held now, against the standing bid."""
+        """The strategy's call (0 pass, 3..5, ``MOON``) on the hand held now, against the standing bid, at the
+        game's scores of ``st``: ``auction_core``'s, its thresholds shifted by ``shift_of`` and, for an equity
+        bidder (not a searched auction: the kernels' searching hands call by the thresholds), ``equity_call``."""
         rows = self.rows
-        return int(call_of(est, np.int64(st.standing), st.dealer_stuck(), rows[seat, P_MOON], rows[seat, P_BID5],
+        scores, target = st.game_scores(), np.int64(st.game_target())
+        standing, forced = np.int64(st.standing), st.dealer_stuck()
+        shift = shift_of(np.int64(seat), scores, target, rows[seat, P_SHIFT_SELF], rows[seat, P_SHIFT_OPP],
+                         rows[seat, P_NEAR])
+        call = int(call_of(est - shift, standing, forced, rows[seat, P_MOON], rows[seat, P_BID5],
                            rows[seat, P_BID4], rows[seat, P_BID3], rows[seat, P_JUMP]))
+        if self.equity and not self.bid_search:
+            call = int(equity_call(self._equity_rows(int(target)), np.int64(seat), np.int64(seat),
+                                   np.int64(st.dealer), scores, target, standing, forced, est, np.int64(call)))
+        return call
+
+    def _equity_rows(self, target: int) -> np.ndarray:
+        """The strategy rows widened by the equity tables of a game to ``target`` (the kernels' ``equity_rows``)."""
+        wide = self.wide.get(target)
+        if wide is None:
+            wide = self.wide[target] = equity_rows(self.rows, self.params, self.tables(target))
+        return wide
 
     # ---------------------------------------------------------------- the searched auction (``pimc_bid``)
 
@@ -140,6 +158,8 @@ class Player:
             from bower.kernels.ghost.hand import pimc_context
 
             self.hand, self.kept, self.ws = key, {}, pimc.new_workspace()
+            self.scores = np.array(st.game_scores(), np.int64)  # the game's, as the kernels' games give them
+            self.target = np.int64(st.game_target())
             pimc_context(self.ws, self.scores, self.target, self.rules)
 
     def _given(self, st) -> tuple[int, int]:

@@ -102,7 +102,7 @@ world's.
 from __future__ import annotations
 
 from bower.sim.cards import card_str
-from bower.sim.game import (_below, CHANCE, cards_of, draw_hidden, effective_suits, GameError, HandGame, HandState, powers,
+from bower.sim.game import (_below, _HIGH, _LOW, _RANDBELOW, CHANCE, cards_of, draw_hidden, effective_suits, GameError, HandGame, HandState, powers,
                             uniform_source)
 
 PLAYERS = 4
@@ -137,6 +137,8 @@ PEPPER_NAMES = ("pass", "1", "2", "3", "4", "5", "little-pepper", "big-pepper")
 EFFECTIVE = tuple(effective_suits(t, DECK) for t in range(4))
 POWER = tuple(powers(t, DECK) for t in range(4))
 _FULL = (1 << DECK) - 1
+# by dealer, the seat of the k-th card dealt (packets of three to each seat from the dealer's left, twice)
+_DEAL_SEATS = tuple(tuple((d + 1 + (k // 3) % 4) % PLAYERS for k in range(PLAYERS * HAND)) for d in range(PLAYERS))
 
 
 def _cards(mask: int) -> list[int]:
@@ -203,6 +205,7 @@ class State(HandState):
     def __init__(self, game: Game):
         self.game = game
         self._memo = None  # HandState.legal_actions's
+        self._scores, self._target = game.start  # the game's scores and target (``HandGame.new_initial_state``)
         self._history: list[int] = []
         self.dealer = -1
         self.hands = [0, 0, 0, 0]  # masks of the cards each seat holds now
@@ -234,8 +237,17 @@ class State(HandState):
     def _legal(self) -> list[int]:
         """The actions allowed now, sorted (``HandState.legal_actions`` asks, and remembers them)."""
         ph = self.phase
-        if ph == PLAY:
-            return self._legal_cards(self.player)
+        if ph == PLAY:  # ``_legal_cards`` and ``_cards``, inline: the cards of the suit led if the seat holds one
+            hand = self.hands[self.player]
+            if self.trick:
+                trump = self.trump
+                follow = hand & _SUIT_MASKS[trump][EFFECTIVE[trump][self.trick[0][1]]]
+                if follow:
+                    hand = follow
+            out = [*_LOW[hand & 4095], *_HIGH[hand >> 12 & 4095]]
+            if hand >> JOKER & 1:
+                out.append(JOKER)
+            return out
         if ph == AUCTION:
             return [PASS] + [BID + lv - 1 for lv in range(self.high + 1, self.game.top + 1)]
         if ph == DISCARD:
@@ -272,6 +284,39 @@ class State(HandState):
         else:  # DEALER
             self.dealer = a
             self.phase = DEAL
+
+    def deal_random(self, rng) -> None:
+        """``HandState.deal_random``: the same cards from the same draws, laid out in one pass (the seat of each
+        card from ``_DEAL_SEATS``) instead of one ``_deal`` a card, for a ``random.Random`` of the standard
+        kind; any other ``rng`` goes the shared way."""
+        if self.phase != DEAL or type(rng)._randbelow is not _RANDBELOW:
+            HandState.deal_random(self, rng)
+            return
+        left = _cards(~self.gone & _FULL)
+        bits = rng.getrandbits
+        history, order, hands, dealt = self._history, self.order, self.hands, self.dealt
+        seats = _DEAL_SEATS[self.dealer]
+        self._memo = None
+        k = len(order)
+        while left:  # every card not dealt yet: the 24 of the hands, then the widow
+            n = len(left)
+            b = n.bit_length()
+            r = bits(b)
+            while r >= n:
+                r = bits(b)
+            card = left.pop(r)
+            history.append(card)
+            order.append(card)
+            if k < PLAYERS * HAND:
+                bit = 1 << card
+                seat = seats[k]
+                hands[seat] |= bit
+                dealt[seat] |= bit
+            else:
+                self.widow = card
+            k += 1
+        self.gone = _FULL
+        self.phase, self.player = AUCTION, (self.dealer + 1) % PLAYERS
 
     def _deal(self, card: int) -> None:
         k = len(self.order)
@@ -547,6 +592,7 @@ class State(HandState):
         dealt[p] = self.dealt[p]
         # the deal order: the player's own cards where it saw them dealt, the others' ascending
         state = State(self.game)
+        state._scores, state._target = self._scores, self._target  # the same game
         state.apply_action(self.dealer)
         rest = [_cards(dealt[s]) for s in range(PLAYERS)]
         for k in range(PLAYERS * HAND):
@@ -561,3 +607,4 @@ class State(HandState):
 
 
 Game.STATE = State
+_SUIT_MASKS = State.SUIT_MASKS  # by trump, by suit as play sees it: its cards (``HandState.__init_subclass__``)

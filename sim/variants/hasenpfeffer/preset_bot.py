@@ -24,6 +24,12 @@ bidder's trump and discard together by ``pimc_widow`` (ties: the
 strategy's), its worlds from the bot's stream, one PIMC workspace a hand
 from its first decision; the worlds' other seats play the bot's own
 strategy.
+
+An equity bidder (``equity``: ``bid_equity``) calls by the kernels'
+``equity_call`` on its best estimate at the game's scores of the state
+(``game_scores()`` by side, ``game_target()``), on the game's equity tables
+(from ``bower.sim.equity_bidder``, as the runner's ``GamesKernel`` gets
+them).
 """
 
 from __future__ import annotations
@@ -32,12 +38,14 @@ import numpy as np
 
 from bower.kernels.hasenpfeffer.hand import (F_GIVEN, F_GIVEN_CALLS, MAX_CALLS, NO_FORCE, P_PIMC_BID, P_PIMC_INFER,
                                              P_PIMC_SEES, R_BIDDER, R_CALLS, R_DEALER, R_DISCARD, R_FORCED, R_NCALLS,
-                                             R_PLAYS, R_WIDTH, best_candidate, choose_widow, pimc_facts,
-                                             target_level)
+                                             R_PLAYS, R_WIDTH, best_candidate, best_estimate, choose_widow,
+                                             pimc_facts, target_level)
 from bower.kernels.hasenpfeffer.strategy import (BIG_PEPPER, DECK25, P_EQUITY, P_JUMP, P_LEAD_TRUMP, P_PIMC,
-                                                 P_PIMC_CUSHION, P_SUPPORT, card_weights, is_random)
+                                                 P_PIMC_CUSHION, P_SUPPORT, P_VOID, card_weights, equity_call,
+                                                 is_random)
 from bower.kernels.tables import SLOT_DECK
-from bower.sim.preset_bots import follow_card, hand_workspace, lead_card, pimc_card, searched_parts, write_plays
+from bower.sim.preset_bots import (EquityTables, follow_card, hand_workspace, lead_card, pimc_card, searched_parts,
+                                   write_plays)
 from bower.sim.variants.hasenpfeffer import game as hg
 
 
@@ -51,13 +59,6 @@ def searches(params) -> str:
     "" when nothing: heuristic or searched calls (``pimc_bid``) with PIMC cards (``pimc-fast``, ``pimc-cards``,
     ``pimc``) are a bot."""
     return searched_parts(params, P_PIMC, -1, P_PIMC_INFER, P_PIMC_SEES)
-
-
-def unsupported(params) -> str | None:
-    """Why the strategy cannot be a bot (it reads the game's scores), or None."""
-    if params[0, P_EQUITY] >= 0.5:
-        return "bids by game equity (bid_equity), from the game's scores"
-    return None
 
 
 class Player:
@@ -82,6 +83,9 @@ class Player:
 
             self.rules = encode(game.variant, game.rules)
             self.top = BIG_PEPPER if self.pepper else 6
+        self.equity = params[0, P_EQUITY] >= 0.5  # an equity bidder: its tables by target (``EquityTables``)
+        self.tables = EquityTables(game) if self.equity else None
+        self.top_level = BIG_PEPPER if self.pepper else 6
         self.hand = None  # the hand the workspace and the widow's choice belong to (``_begin``)
         self.widow = None  # the searched (trump, discard) of the bidder this hand
 
@@ -101,6 +105,12 @@ class Player:
             level = 0
             if tl >= high + 1 and tl >= (high + 1) + margin:  # a call must beat the standing bid
                 level = tl if p[seat, P_JUMP] >= 0.5 else high + 1
+            if self.equity and not self.bid_search:  # the kernels' ``auction`` with the game's tables
+                target = st.game_target()
+                est = best_estimate(np.int64(st.dealt[seat]), np.int64(seat), wt, p[seat, P_VOID])
+                level = int(equity_call(self.tables(target), np.int64(seat), np.int64(st.dealer),
+                                        np.array(st.game_scores(), np.int64), np.int64(target), np.int64(high),
+                                        np.int64(self.top_level), est, np.int64(level)))
             if self.bid_search and high < self.top:
                 level = self._searched_call(st, seat, level)
             return hg.PASS if level == 0 else hg.BID + level - 1
