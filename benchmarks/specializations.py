@@ -104,7 +104,8 @@ def scan(folder: Path, since: float = 0.0) -> list[dict]:
             others.append({"t": round(t, 1), "bytes": size, "diff": diff, "habit": habit(diff)})
         if others:
             found.append({"kernel": index.name.split("-")[0], "folder": index.parent.name.rsplit("_", 1)[0],
-                          "first": {"t": round(first[0], 1), "bytes": first[1], "signature": [str(a) for a in first[2]]},
+                          "first": {"t": round(first[0], 1), "bytes": first[1],
+                                    "signature": [str(a) for a in first[2]]},
                           "others": others})
     return found
 
