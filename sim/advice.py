@@ -70,7 +70,9 @@ def advise_with_bot(v, twin, hand: str, question: dict, scheduler=None, **kw) ->
     answered by the twin's ``bot_chunks``, the bot playing every seat after the question's forced decisions
     (``bower.sim.advice_bots``). The answer names the bot as its ``strategy`` and ``bot``, and ``default`` as its
     ``model_strategy``. Only ``--playout strategy``; ``question["bot_timeout"]``: the seconds the bot may take
-    to answer one call."""
+    to answer one call. The play-outs' states hold the question's ``scores`` (seen from the seat the question is
+    about, as the kernels' play-outs see them) and the variant's target: a bot that reads ``game_scores()``
+    decides at them."""
     from bower.sim.advice_bots import bot_run
     from bower.sim.bots import BOT_TIMEOUT, advice_player
     from bower.sim.game import game as make_game
@@ -82,10 +84,22 @@ def advise_with_bot(v, twin, hand: str, question: dict, scheduler=None, **kw) ->
     seed = kw.get("seed", 0)
     _, rules_d, _ = runner.resolve_run(v.name, seed, kw.get("rules"))
     player, name = advice_player(kw["strategy"], v.name, seed, question.get("bot_timeout", BOT_TIMEOUT))
-    with dist.session(scheduler) as ex, bot_run(twin, make_game(v.name, rules_d), player):
+    with dist.session(scheduler) as ex, bot_run(twin, make_game(v.name, rules_d), player,
+                                                 _question_scores(v, question.get("scores"))):
         r = runner.add_executor(v.advise(hand, question, **{**kw, "strategy": "default"}), ex)
     r.update({"strategy": name, "bot": name, "model_strategy": "default"})
     return r
+
+
+def _question_scores(v, scores) -> tuple[int, ...] | None:
+    """The game scores of a should-bid question (``--scores``, in its order) as whole numbers, or None: none given,
+    or not valid (the variant's ``advise`` then refuses them in its own words before any deal)."""
+    if scores is None:
+        return None
+    try:
+        return parse_game_scores(scores, 2 if v.partnerships else 3, "", v.target)
+    except AdviceError:
+        return None
 
 
 def call_chunks(kernel: str, states, dstates, targets, fixed: tuple, outs: tuple) -> None:

@@ -17,6 +17,9 @@ and sums the same draws, kept deals, weights and inference features. Only the
 play-out differs: each kept deal is dealt through the game API, the decisions
 the question fixes (the observed turns before the player's, the player's
 action) are given, and every other decision of every seat is the bot's.
+Every play-out's state holds the question's game scores (``--scores``, seen
+from the player's seat: ``Twin.state_scores``) and the variant's target, so a
+bot that reads ``game_scores()`` decides at them; without ``--scores``, 0s.
 
 ``KERNEL`` in the variant's module names the kernel its twin stands for:
 ``call_chunks`` (``bower.sim.advice``) runs the twin instead while
@@ -72,10 +75,19 @@ class Twin:
             dealt[self.slots[i % 3]] |= np.int64(1) << unseen[i]
         return dealt, ([] if self.up is None else [self.up]) + [int(c) for c in unseen[self.n_dealt:]]
 
-    def deal_state(self, game, deal):
-        """A game API state after the deal of ``deal``, the dealer in the kernel's advice seat."""
+    def state_scores(self, scores) -> tuple:
+        """The question's game ``scores`` (``--scores`` as given: by position, or the player's side first in a
+        partnership variant) in the game API's order (by seat, or by side, side 0 holding seats 0 and 2)."""
+        if len(scores) == 2:  # the player's side, then the other side
+            return tuple(scores) if self.seat % 2 == 0 else (scores[1], scores[0])
+        return tuple(scores)  # by position: position p sits in seat p - 1
+
+    def deal_state(self, game, deal, position=None):
+        """A game API state after the deal of ``deal``, the dealer in the kernel's advice seat; ``position``: the
+        game's (scores, target) the state holds (``game_scores()``, ``game_target()``; None: 0s and the
+        variant's target)."""
         dealt, kitty = deal
-        st = game.new_initial_state()
+        st = game.new_initial_state() if position is None else game.new_initial_state(*position)
         st.apply_action(self.dealer)
         cards = [[c for c in range(25) if int(dealt[s]) >> c & 1] for s in range(4)]
         n = self.packet
@@ -111,11 +123,17 @@ class Twin:
 
 
 def run_chunks(twin: Twin, states, dstates, targets, max_draws, model, actions, eqt, draws, kept, wsum, acc, pts_xy,
-               mar_xy, infer, eacc, eq_xy, *, game, player, labels=None) -> None:
+               mar_xy, infer, eacc, eq_xy, *, game, player, labels=None, scores=None, target=None) -> None:
     """The advice kernels' chunk loop with ``twin``'s deals and the play-outs by ``player`` (a
     ``bower.sim.bots.SeatPlayer``) through ``game``: fills the kernel's outputs, play-out row 0 only (the
-    strategy's). ``labels[a]`` names action ``a`` in the error lines (default ``twin.label``)."""
+    strategy's). ``labels[a]`` names action ``a`` in the error lines (default ``twin.label``). ``scores``: the
+    question's game scores (``--scores``, in its order: ``Twin.state_scores``), ``target`` the game's (None: the
+    variant's), which every play-out's state holds for the bot (``game_scores()``, ``game_target()``); None: 0s,
+    as at the start of a game."""
     n_actions = actions.shape[0]
+    position = None
+    if scores is not None or target is not None:
+        position = game.game_position(None if scores is None else twin.state_scores(scores), target)
     exact = model[ka.M_KIND] == ka.MODEL_EXACT
     has_eq = eqt.shape[0] > 0
     if labels is None:
@@ -150,7 +168,7 @@ def run_chunks(twin: Twin, states, dstates, targets, max_draws, model, actions, 
             player.kept += 1
             for a in range(n_actions):
                 player.begin(player.kept, labels[a])
-                st = twin.deal_state(game, deal)
+                st = twin.deal_state(game, deal, position)
                 player.start(st)
                 twin.play_out(st, actions[a], player)
                 maker, made, tricks, p, m, cell = twin.outcome(st, eqt)
@@ -237,14 +255,16 @@ _RUN: contextvars.ContextVar = contextvars.ContextVar("bower_advice_bot_run", de
 
 
 class BotRun:
-    """A bot's should-bid run: the variant's twin module (``KERNEL``, ``bot_chunks``), the API game, the player."""
+    """A bot's should-bid run: the variant's twin module (``KERNEL``, ``bot_chunks``), the API game, the player,
+    the question's game scores (``--scores`` in its order, or None)."""
 
-    def __init__(self, module, game, player):
-        self.module, self.game, self.player = module, game, player
+    def __init__(self, module, game, player, scores=None):
+        self.module, self.game, self.player, self.scores = module, game, player, scores
 
     def chunks(self, states, dstates, targets, fixed: tuple, outs: tuple) -> None:
         """The twin's ``bot_chunks`` on a batch, in place of the kernel's call."""
-        self.module.bot_chunks(states, dstates, targets, *fixed, *outs, game=self.game, player=self.player)
+        self.module.bot_chunks(states, dstates, targets, *fixed, *outs, game=self.game, player=self.player,
+                               game_scores=self.scores)
 
 
 def current_run(kernel: str):
@@ -254,10 +274,11 @@ def current_run(kernel: str):
 
 
 @contextlib.contextmanager
-def bot_run(module, game, player):
+def bot_run(module, game, player, scores=None):
     """While inside, ``call_chunks`` of ``module.KERNEL`` plays ``player``'s play-outs (``module.bot_chunks``)
-    within the bot's time limit clock (``player.clock``)."""
-    token = _RUN.set(BotRun(module, game, player))
+    within the bot's time limit clock (``player.clock``), their states holding the game ``scores`` (the
+    question's, in its order; None: 0s)."""
+    token = _RUN.set(BotRun(module, game, player, scores))
     try:
         with player.clock():
             yield

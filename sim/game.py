@@ -31,7 +31,8 @@ The State's methods have OpenSpiel's names and meanings (``pyspiel.State``):
   game the hand is part of, before it, and its target (read only: set by
   ``new_initial_state(scores=..., target=...)``, by an experiment at every
   hand; 0s and the variant's target otherwise), for the strategies that
-  read them.
+  read them; every seat knows them, so ``information_state_string`` and
+  ``observation_tensor`` hold them too.
 
 ``resample_from_infostate`` takes for ``rng`` a ``random.Random``, a NumPy
 ``Generator``, a seed (int), None (fresh entropy) or, as OpenSpiel passes it,
@@ -219,6 +220,18 @@ class HandState:
         """The points that win the game this hand is part of (the variant's unless ``new_initial_state(target=...)``
         set another)."""
         return self._target
+
+    def _game_line(self) -> str:
+        """The game's scores and target as ``information_state_string`` gives them (every seat knows them):
+        ``game scores S0 S1 target T`` (by side, or by seat)."""
+        return "game scores " + " ".join(str(s) for s in self._scores) + f" target {self._target}"
+
+    def _game_cells(self, t: list, offset: int) -> None:
+        """The game's scores (by side, or by seat) and then its target into ``t[offset:]``, as whole numbers (the
+        observation tensor's last cells)."""
+        for i, s in enumerate(self._scores):
+            t[offset + i] = float(s)
+        t[offset + len(self._scores)] = float(self._target)
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The actions allowed now, sorted (``[]`` when ``player`` is given and is not the one to act).

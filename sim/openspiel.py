@@ -16,7 +16,8 @@ GameType: sequential, explicit stochastic chance (the deal), imperfect
 information, general-sum (each seat scores its side's points; nothing sums
 to zero), terminal rewards; information state string and tensor,
 observation string and tensor (bower's ``observation_tensor``, which holds
-the whole public history of a hand, so it serves as both).
+the whole public history of a hand and the game's scores and target, so it
+serves as both; its size the bower game's ``observation_tensor_size()``).
 """
 
 from __future__ import annotations
@@ -149,9 +150,11 @@ def _make(ps, v):
             return self.bower.returns()
 
         def resample_from_infostate(self, player, sampler):
-            """A state ``player`` cannot tell from this one (bower's draw; ``sampler``: OpenSpiel's or any rng)."""
+            """A state ``player`` cannot tell from this one (bower's draw; ``sampler``: OpenSpiel's or any rng), the
+            game's scores and target kept."""
             world = self.bower.resample_from_infostate(player, sampler)
-            out = self.get_game().new_initial_state()
+            held = self.bower
+            out = BowerState(self.get_game(), held.game.new_initial_state(held.game_scores(), held.game_target()))
             for a in world.history():  # pyspiel keeps its own history: replay the world's
                 out.apply_action(a)
             return out

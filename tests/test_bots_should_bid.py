@@ -47,15 +47,17 @@ CLI = {"euchre": ("should-bid", HAND, "--variant", "euchre", "--upcard", UP, "--
 
 class FirstLegal:
     """Deterministic: the first legal action; remembers each play-out's deal (``restart_at``: the state's history,
-    the dealer and every card dealt)."""
+    the dealer and every card dealt) and the game's scores and target the state holds."""
 
     name = "first-legal"
 
     def __init__(self):
         self.deals = []
+        self.positions = set()
 
     def restart_at(self, state):
         self.deals.append(list(state.history()))
+        self.positions.add((state.game_scores(), state.game_target()))
 
     def step(self, state):
         return state.legal_actions()[0]
@@ -330,16 +332,18 @@ def test_exact_agreement_with_a_plain_loop_over_the_game_api(variant, hand, ques
     assert len(set(map(tuple, net.values()))) > 2  # the actions play differently
 
 
-@pytest.mark.parametrize("variant,scores,seat,dealer,table", [
-    ("euchre", "8,9", 2, 3, {"hands": 20_000}),
-    ("ghost", "20,25,28", 1, 2, {"hands": 20_000, "resamples": 1, "floor": 0}),
-    ("cutthroat", "6,8,3", 1, 2, {"hands": 20_000, "resamples": 1}),
-    ("hasenpfeffer", "6,8", 1, 3, {"hands": 20_000, "resamples": 1})])
-def test_game_scores_are_the_plain_loops_table_cells(variant, scores, seat, dealer, table):
+@pytest.mark.parametrize("variant,scores,seat,dealer,table,held", [
+    ("euchre", "8,9", 2, 3, {"hands": 20_000}, (8, 9)),
+    ("ghost", "20,25,28", 1, 2, {"hands": 20_000, "resamples": 1, "floor": 0}, (20, 25, 28)),
+    ("cutthroat", "6,8,3", 1, 2, {"hands": 20_000, "resamples": 1}, (6, 8, 3)),
+    ("hasenpfeffer", "6,8", 1, 3, {"hands": 20_000, "resamples": 1}, (8, 6))])
+def test_game_scores_are_the_plain_loops_table_cells(variant, scores, seat, dealer, table, held):
     """``--scores`` with a bot: each action's game equity is the mean, over the bot's deals, of the equity table's
     cell for the hand's outcome (Euchre: side 0's points, side 1's, the maker's side; Ghost Hand: each seat's
-    points), as a plain loop reads it."""
+    points), as a plain loop reads it; every play-out's state holds the question's scores seen from the player's
+    seat (``held``: by side, side 0 holding seats 0 and 2, or by seat) and the variant's target."""
     from bower.sim.advice import advise, game_equity
+    from bower.sim.variants import get_variant
 
     bot = FirstLegal()
     hand, question = QUESTIONS[variant]
@@ -353,6 +357,28 @@ def test_game_scores_are_the_plain_loops_table_cells(variant, scores, seat, deal
         assert len(cells) == 30
         assert e["game_equity"] == pytest.approx(sum(cells) / len(cells), abs=1e-12)
     assert r["recommendation"]["by"] == "game equity"
+    assert bot.positions == {(held, get_variant(variant).target)}
+
+
+def test_a_score_reading_preset_plays_out_at_the_questions_scores():
+    """Ghost Hand's ``score-aware`` (its bids shifted near the target) as a bot plays each play-out at the
+    question's ``--scores``, as the kernels' play-outs do: at 20-25-28 every action's points and game equity are the
+    kernel strategy's, exactly. Position 1 before any call weighs every deal 1 under either strategy's model, so
+    both paths play the same deals. At 0-0-0 the same deals score otherwise (measured, seed 3, 60 deals: pass
+    +0.567 points at 20-25-28, +0.500 at 0-0-0)."""
+    from bower.sim.advice import advise
+
+    q = dict(position=1, calls="", equity={"hands": 20_000, "resamples": 1, "floor": 0})
+
+    def answer(strategy, scores):
+        r = advise("ghost", GHOST_HAND, dict(q, scores=scores), strategy=strategy, samples=60, seed=3)
+        return {e["action"]: (e["expected_points"], e["game_equity"]) for e in r["actions"]}
+
+    kernel, bot = answer("score-aware", "20,25,28"), answer("bot:score-aware", "20,25,28")
+    assert kernel == bot and len(bot) > 10
+    at_zero = answer("bot:score-aware", "0,0,0")
+    assert at_zero == answer("score-aware", "0,0,0")
+    assert [p for p, _ in at_zero.values()] != [p for p, _ in bot.values()]
 
 
 def test_greedy_orders_a_good_hand_where_random_play_would_not():

@@ -112,6 +112,25 @@ def test_clone_and_resample_keep_the_history(variant):
     assert len(world.history()) == len(state.history())
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_games_scores_go_with_the_tensor_and_the_worlds(variant):
+    """A pyspiel state around a bower state holding the game's scores: its observation tensor (of the game's
+    declared size) ends with the scores and the target, and a resampled world holds them too."""
+    game = bos.load_game(variant)
+    scores = (7, 3) if bower.game(variant).variant.partnerships else (7, 3, 5)
+    state = type(game.new_initial_state())(game, game.bower.new_initial_state(scores=scores, target=12))
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    p = state.current_player()
+    t = state.observation_tensor(p)
+    assert len(t) == game.observation_tensor_size() and list(t[-len(scores) - 1:]) == [*scores, 12]
+    world = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert (world.bower.game_scores(), world.bower.game_target()) == (scores, 12)
+    assert world.information_state_string(p) == state.information_state_string(p)
+    assert f"game scores {' '.join(map(str, scores))} target 12" in state.information_state_string(p)
+
+
 @pytest.mark.parametrize("variant", [
     "ghost", "cutthroat", "hasenpfeffer", "euchre"])
 def test_openspiel_random_sim_test(variant):

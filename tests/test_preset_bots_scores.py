@@ -209,6 +209,31 @@ def test_a_lone_hand_holds_its_scores_and_target_read_only():
     assert st.game_scores() == (3, 7) and view._own
 
 
+@pytest.mark.parametrize("variant", list(SMALL))
+def test_every_seat_knows_the_game_scores(variant):
+    """The information state string (its second line) and the observation tensor (its last cells: the scores in
+    ``game_scores()``'s order, then the target) hold the game's scores and target for every seat, and a world drawn
+    for a seat holds the same; the tensor's other cells do not depend on them."""
+    game = bower.game(variant)
+    scores = (7, 3) if get_variant(variant).partnerships else (7, -3, 5)
+    st = game.new_initial_state(scores=scores, target=12)
+    st.apply_action(1)
+    st.deal_random(random.Random(2))
+    plain = game.new_initial_state()
+    for a in st.history():
+        plain.apply_action(a)
+    n = len(scores) + 1
+    for p in range(game.num_players()):
+        text = st.information_state_string(p)
+        assert text.splitlines()[1] == "game scores " + " ".join(map(str, scores)) + " target 12"
+        assert plain.information_state_string(p).splitlines()[1] == f"game scores {' '.join('0' * (n - 1))} target " \
+            f"{get_variant(variant).target}"
+        t = st.observation_tensor(p)
+        assert len(t) == game.observation_tensor_size() and t[-n:] == [*scores, 12]
+        assert t[:-n] == plain.observation_tensor(p)[:-n] and set(t[:-n]) <= {0.0, 1.0}
+        assert st.resample_from_infostate(p, 5).information_state_string(p) == text
+
+
 def test_a_bot_experiment_gives_its_bots_the_game_scores():
     """In a bot experiment each hand's state holds the game's scores before it (the sum of the hands so far)."""
     seen = []

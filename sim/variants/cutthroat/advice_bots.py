@@ -13,8 +13,10 @@ kept deal is dealt through the game API (dealer in seat 2, position p in
 seat p - 1) and, for each open action, the passes before the turn are given,
 then the player's call and, when it makes trump, its going alone or with the
 dummy; every other decision (the dealer's exchange, the defenders' answers,
-the merge, every card) is the bot's. The bot sees no game scores: ``--scores``
-values each hand's points in games won.
+the merge, every card) is the bot's. With ``--scores`` each play-out's state
+holds the question's scores by seat and the variant's target (``game_scores()``,
+``game_target()``), so a bot that reads them decides at them, and each hand's
+points are valued in games won.
 """
 
 from __future__ import annotations
@@ -102,13 +104,16 @@ class CutthroatTwin(Twin):
 
 def bot_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model, playout,
                search, dd, eqt, draws, kept, wsum, acc, pts_xy, mar_xy, infer, eacc, eq_xy, *, game, player,
-               labels=None):
+               labels=None, game_scores=None):
     """``advice_chunks`` (the same arguments, without the chunk range, and the same outputs) with the play-outs by
     ``player`` (a ``bower.sim.bots.SeatPlayer``) through ``game``; only play-out row 0 (the strategy's).
 
     The draw loop is the kernel's (``bower.sim.advice_bots.run_chunks``), so ``draws``, ``kept``, ``wsum`` and
     ``infer`` are the kernel's own for the same arguments.
+    ``game_scores``: the question's game scores (``--scores``: the player's side's first, or by position), which
+    every play-out's state holds with the variant's target (None: 0s); the kernel's play-outs do not read them.
     """
     twin = CutthroatTwin(hand, up, seat, rules, params, n_passes, model)
     run_chunks(twin, states, dstates, targets, max_draws, model, actions, eqt, draws, kept, wsum, acc, pts_xy, mar_xy,
-               infer, eacc, eq_xy, game=game, player=player, labels=labels)
+               infer, eacc, eq_xy, game=game, player=player, labels=labels,
+               scores=game_scores)

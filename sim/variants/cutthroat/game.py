@@ -69,8 +69,8 @@ RULES.md's table (the maker 1 for 3-4 tricks, 3 for all five with the dummy,
 2 for 3-4 tricks, 4 for all five, only the lone defender under
 ``lone_defender_points = lone_only``); all zeros for a hand thrown in.
 
-Observation tensor (``OBSERVATION_SIZE`` = 560 floats, 0 or 1, for one seat)
-----------------------------------------------------------------------------
+Observation tensor (``OBSERVATION_SIZE`` = 564 floats for one seat)
+-------------------------------------------------------------------
 =========  ===================================================================
 offset     what
 =========  ===================================================================
@@ -92,7 +92,12 @@ offset     what
 551        3: the seat to act (zeros at a chance node and at the end)
 554        6: the decision now: call, exchange, maker alone, defend alone,
            merge, play
+560        3: the game's scores before the hand, by seat, whole numbers
+           (``game_scores()``)
+563        1: the game's target, a whole number (``game_target()``)
 =========  ===================================================================
+
+Every cell is 0 or 1 but the last ones: the game's scores and target.
 
 ``resample_from_infostate(player, rng)``: what ``player`` knows is its own
 hand (as dealer, its discard; as maker after taking the dummy, the dummy and
@@ -134,7 +139,8 @@ NUM_DISTINCT_ACTIONS = 32
 # phases
 DEALER, DEAL, AUCTION, EXCHANGE, MAKER_ALONE, DEFEND, MERGE, PLAY, OVER = range(9)
 
-OBSERVATION_SIZE = 560
+OBSERVATION_SIZE = 564
+_O_GAME = 560  # the game's scores, then its target (``HandState._game_cells``)
 _O_SEAT, _O_DEALER, _O_HAND, _O_UP, _O_TOOK, _O_DISCARD, _O_DUMMY, _O_PILE = 0, 3, 6, 30, 54, 55, 79, 103
 _O_CALLS, _O_TRUMP, _O_MAKER, _O_ALONE, _O_OUT, _O_PLAYS, _O_LEADERS, _O_TURN, _O_PHASE = (
     127, 163, 167, 170, 173, 176, 536, 551, 554)
@@ -430,6 +436,7 @@ class State(HandState):
         """What ``player`` (default: the seat to act) knows, as text: one line per fact, a perfect-recall record."""
         p = self._seat(self.player if player is None else player)
         lines = [f"seat {p}" + (f", dealer {self.dealer}" if self.dealer >= 0 else "")]
+        lines.append(self._game_line())
         lines.append(f"hand {_names(_cards(self.hands[p]))}")
         if self.up >= 0:
             lines.append(f"up-card {card_str(self.up)}")
@@ -497,6 +504,7 @@ class State(HandState):
         if self.player >= 0:
             t[_O_TURN + self.player] = 1.0
             t[_O_PHASE + _PHASE_SLOT[self.phase]] = 1.0
+        self._game_cells(t, _O_GAME)
         return t
 
     def __str__(self) -> str:

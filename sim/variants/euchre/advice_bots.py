@@ -14,6 +14,10 @@ for each open action, the passes before the turn are given, the player's call
 decision of every seat (the dealer's discard, the defenders' answers, every
 card) is the bot's. The deals' weights come from the auction model of the
 kernel strategy (``default``): a bot has no model of the other players' calls.
+With ``--scores`` each play-out's state holds the question's scores by side
+(the player's side's in its own place) and the variant's target
+(``game_scores()``, ``game_target()``), so a bot that reads them decides at
+them.
 """
 
 from __future__ import annotations
@@ -101,14 +105,17 @@ class EuchreTwin(Twin):
 
 def bot_chunks(states, dstates, targets, max_draws, hand, up, seat, rules, params, n_passes, actions, model, playout,
                search, dd, eqt, draws, kept, wsum, acc, pts_xy, mar_xy, infer, eacc, eq_xy, *, game, player,
-               labels=None):
+               labels=None, game_scores=None):
     """``advice_chunks`` (the same arguments, without the chunk range, and the same outputs) with the play-outs by
     ``player`` (a ``bower.sim.bots.SeatPlayer``) through ``game``, ``labels[a]`` naming action ``a`` in its error
     lines; only play-out row 0 (the strategy's).
 
     The draw loop is the kernel's, step for step (``bower.sim.advice_bots.run_chunks``), so ``draws``, ``kept``,
     ``wsum`` and ``infer`` are the kernel's own for the same arguments.
+    ``game_scores``: the question's game scores (``--scores``: the player's side's first, or by position), which
+    every play-out's state holds with the variant's target (None: 0s); the kernel's play-outs do not read them.
     """
     twin = EuchreTwin(hand, up, seat, rules, params, n_passes, model)
     run_chunks(twin, states, dstates, targets, max_draws, model, actions, eqt, draws, kept, wsum, acc, pts_xy, mar_xy,
-               infer, eacc, eq_xy, game=game, player=player, labels=labels)
+               infer, eacc, eq_xy, game=game, player=player, labels=labels,
+               scores=game_scores)

@@ -65,8 +65,8 @@ has 0 (both under ``fast_break`` when the defenders took tricks 1 and 2 and
 the makers 3, 4 and 5). OpenSpiel's own ``euchre`` is zero-sum (and scores a march with no
 trick for the defenders as 4); ``returns()[0] - returns()[1]`` is side 0's net.
 
-Observation tensor (``OBSERVATION_SIZE`` = 648 floats, 0 or 1, for one seat)
-----------------------------------------------------------------------------
+Observation tensor (``OBSERVATION_SIZE`` = 651 floats for one seat)
+-------------------------------------------------------------------
 =========  ===================================================================
 offset     what
 =========  ===================================================================
@@ -83,7 +83,12 @@ offset     what
 144        480: the cards played, 5 tricks x 4 seats x 24 cards
 624        20: the leader of each trick, 5 tricks x 4 seats
 644        4: the seat to act (zeros at a chance node and at the end)
+648        2: the game's scores before the hand, by side (side 0 holds
+           seats 0 and 2), whole numbers (``game_scores()``)
+650        1: the game's target, a whole number (``game_target()``)
 =========  ===================================================================
+
+Every cell is 0 or 1 but the last ones: the game's scores and target.
 
 ``resample_from_infostate(player, rng)``: what ``player`` knows is its own
 hand (and, as dealer, its discard), the up-card (in the dealer's hand once
@@ -123,7 +128,8 @@ NUM_DISTINCT_ACTIONS = 32
 # phases
 DEALER, DEAL, AUCTION, DISCARD, MAKER_ALONE, DEFEND, PLAY, OVER = range(8)
 
-OBSERVATION_SIZE = 648
+OBSERVATION_SIZE = 651
+_O_GAME = 648  # the game's scores, then its target (``HandState._game_cells``)
 _O_SEAT, _O_DEALER, _O_HAND, _O_UP, _O_DISCARD, _O_CALLS = 0, 4, 8, 32, 56, 80
 _O_TRUMP, _O_MAKER, _O_ALONE, _O_OUT, _O_PLAYS, _O_LEADERS, _O_TURN = 128, 132, 136, 140, 144, 624, 644
 
@@ -362,6 +368,7 @@ class State(HandState):
         """What ``player`` (default: the seat to act) knows, as text: one line per fact, a perfect-recall record."""
         p = self._seat(self.player if player is None else player)
         lines = [f"seat {p}" + (f", dealer {self.dealer}" if self.dealer >= 0 else "")]
+        lines.append(self._game_line())
         lines.append(f"hand {_names(_cards(self.hands[p]))}")
         if self.up >= 0:
             lines.append(f"up-card {card_str(self.up)}")
@@ -415,6 +422,7 @@ class State(HandState):
                 t[_O_PLAYS + 96 * i + 24 * s + c] = 1.0
         if self.player >= 0:
             t[_O_TURN + self.player] = 1.0
+        self._game_cells(t, _O_GAME)
         return t
 
     def __str__(self) -> str:

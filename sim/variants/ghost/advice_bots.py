@@ -14,10 +14,12 @@ caller's swap decision: a swap exactly by ``--swapped``'s position; its
 call), then the player's own: its swap or keep where the action fixes it,
 its call where the action fixes one, and the trump it names if it wins the
 auction; every other decision (the call after "swap, then the strategy's
-call", the later calls, trump, every card) is the bot's. The bot sees no
-game scores (the play-outs' states hold 0s): ``--scores`` weighs the deals
-as the default strategy would at those scores and values each hand's
-points in games won.
+call", the later calls, trump, every card) is the bot's. Each play-out's
+state holds the game's scores by seat and the target as the kernel's
+play-outs read them (``game_scores()``, ``game_target()``: ``--scores``, 0s
+without), so a score-reading bot (``score-aware``) plays them as the kernel
+strategy does; ``--scores`` also weighs the deals as the default strategy
+would at those scores and values each hand's points in games won.
 """
 
 from __future__ import annotations
@@ -108,13 +110,16 @@ class GhostTwin(Twin):
 
 def bot_chunks(states, dstates, targets, max_draws, hand, seat, rules, params, scores, target_score, prefix,
                swap_given, actions, model, playout, search, dd, eqt, draws, kept, wsum, acc, pts_xy, mar_xy, infer,
-               eacc, eq_xy, *, game, player, labels=None):
+               eacc, eq_xy, *, game, player, labels=None, game_scores=None):
     """``advice_chunks`` (the same arguments, without the chunk range, and the same outputs) with the play-outs by
     ``player`` (a ``bower.sim.bots.SeatPlayer``) through ``game``; only play-out row 0 (the strategy's).
 
     The draw loop is the kernel's (``bower.sim.advice_bots.run_chunks``), so ``draws``, ``kept``, ``wsum`` and
     ``infer`` are the kernel's own for the same arguments.
+    Every play-out's state holds the game's scores and target as the kernel's play-outs read them (``scores``
+    by seat, position p in seat p - 1, and ``target_score``; ``game_scores``: the question's, the same).
     """
     twin = GhostTwin(hand, seat, rules, params, scores, target_score, prefix, swap_given, model)
     run_chunks(twin, states, dstates, targets, max_draws, model, actions, eqt, draws, kept, wsum, acc, pts_xy, mar_xy,
-               infer, eacc, eq_xy, game=game, player=player, labels=labels)
+               infer, eacc, eq_xy, game=game, player=player, labels=labels,
+               scores=scores if game_scores is None else game_scores, target=int(target_score))

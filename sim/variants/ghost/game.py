@@ -58,8 +58,8 @@ tricks (a moon made: 24); short of it, minus the bid (a failed moon minus
 ``moon_set_penalty``) plus its tricks only under ``set_keeps_tricks``. A hand
 thrown in: all zeros.
 
-Observation tensor (``OBSERVATION_SIZE`` = 566 floats, 0 or 1, for one seat)
-----------------------------------------------------------------------------
+Observation tensor (``OBSERVATION_SIZE`` = 570 floats for one seat)
+-------------------------------------------------------------------
 =========  ===================================================================
 offset     what
 =========  ===================================================================
@@ -76,7 +76,12 @@ offset     what
 554        3: the seat to act (zeros at a chance node and at the end)
 557        4: the decision to make: swap, call, trump, card
 561        5: the standing bid (none, 3, 4, 5, moon)
+566        3: the game's scores before the hand, by seat, whole numbers
+           (``game_scores()``)
+569        1: the game's target, a whole number (``game_target()``)
 =========  ===================================================================
+
+Every cell is 0 or 1 but the last ones: the game's scores and target.
 
 ``resample_from_infostate(player, rng)``: what ``player`` knows is its own
 hand (the ghost's cards, once it swapped: the swap is unseen before, its new
@@ -115,7 +120,8 @@ NUM_DISTINCT_ACTIONS = 35
 # phases
 DEALER, DEAL, SWAP_TURN, AUCTION, NAMING, PLAY, OVER = range(7)
 
-OBSERVATION_SIZE = 566
+OBSERVATION_SIZE = 570
+_O_GAME = 566  # the game's scores, then its target (``HandState._game_cells``)
 _O_SEAT, _O_DEALER, _O_HAND, _O_DEAD, _O_SWAPPER, _O_CALLS = 0, 3, 6, 30, 54, 57
 _O_TRUMP, _O_MAKER, _O_PLAYS, _O_LEADERS, _O_TURN, _O_PHASE, _O_STANDING = 97, 101, 104, 536, 554, 557, 561
 
@@ -354,6 +360,7 @@ class State(HandState):
         """What ``player`` (default: the seat to act) knows, as text: one line per fact, a perfect-recall record."""
         p = self._seat(self.player if player is None else player)
         lines = [f"seat {p}" + (f", dealer {self.dealer}" if self.dealer >= 0 else "")]
+        lines.append(self._game_line())
         lines.append(f"hand {_names(_cards(self.hands[p]))}")
         if self.swapper == p:
             lines.append(f"dead {_names(_cards(self.dead))}")
@@ -404,6 +411,7 @@ class State(HandState):
             t[_O_TURN + self.player] = 1.0
             t[_O_PHASE + self.phase - SWAP_TURN] = 1.0
         t[_O_STANDING + (0 if self.standing == 0 else self.standing - 2)] = 1.0
+        self._game_cells(t, _O_GAME)
         return t
 
     def __str__(self) -> str:

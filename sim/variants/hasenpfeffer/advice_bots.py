@@ -14,8 +14,10 @@ in packets of three) and, for each open action, the calls before the turn
 are given (the player's own earlier ones too), then the player's call (pass,
 a bid, or a pepper under ``bidding = pepper``); every other decision (the
 later calls, the high bidder's discard after taking the widow, trump, every
-card) is the bot's. The bot sees no game scores: ``--scores`` values each
-hand's points in games won.
+card) is the bot's. With ``--scores`` each play-out's state holds the
+question's scores by side (the player's side's in its own place) and the
+variant's target (``game_scores()``, ``game_target()``), so a bot that reads
+them decides at them, and each hand's points are valued in games won.
 """
 
 from __future__ import annotations
@@ -102,16 +104,19 @@ class HasenpfefferTwin(Twin):
 
 def bot_chunks(states, dstates, targets, max_draws, hand, seat, rules, params, prefix, actions, model, playout,
                search, dd, eqt, draws, kept, wsum, acc, pts_xy, mar_xy, infer, eacc, eq_xy, *, game, player,
-               labels=None):
+               labels=None, game_scores=None):
     """``advice_chunks`` (the same arguments, without the chunk range, and the same outputs) with the play-outs by
     ``player`` (a ``bower.sim.bots.SeatPlayer``) through ``game``; only play-out row 0 (the strategy's).
 
     The draw loop is the kernel's (``bower.sim.advice_bots.run_chunks``), so ``draws``, ``kept``, ``wsum`` and
     ``infer`` are the kernel's own for the same arguments.
+    ``game_scores``: the question's game scores (``--scores``: the player's side's first, or by position), which
+    every play-out's state holds with the variant's target (None: 0s); the kernel's play-outs do not read them.
     """
     twin = HasenpfefferTwin(hand, seat, rules, params, prefix, model)
     if labels is None:  # the answer's names (``bower.sim.variants.hasenpfeffer.advice``)
         names = hg.PEPPER_NAMES if game.rules["bidding"] == "pepper" else hg.NUMERIC_NAMES
         labels = ["pass" if a == 0 else f"bid {names[a]}" for a in actions]
     run_chunks(twin, states, dstates, targets, max_draws, model, actions, eqt, draws, kept, wsum, acc, pts_xy, mar_xy,
-               infer, eacc, eq_xy, game=game, player=player, labels=labels)
+               infer, eacc, eq_xy, game=game, player=player, labels=labels,
+               scores=game_scores)

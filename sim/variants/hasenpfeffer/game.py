@@ -63,8 +63,8 @@ bidding side +1 a trick when it takes at least the bid, else minus the bid
 big pepper +-12; the defenders 0, or +1 a trick under
 ``defenders_score_tricks``; all zeros for a hand thrown in.
 
-Observation tensor (``OBSERVATION_SIZE`` = 987 floats, 0 or 1, for one seat)
-----------------------------------------------------------------------------
+Observation tensor (``OBSERVATION_SIZE`` = 990 floats for one seat)
+-------------------------------------------------------------------
 =========  ===================================================================
 offset     what
 =========  ===================================================================
@@ -83,7 +83,12 @@ offset     what
 955        24: the leader of each trick, 6 tricks x 4 seats
 979        4: the seat to act (zeros at a chance node and at the end)
 983        4: the decision now: call, discard, trump, play
+987        2: the game's scores before the hand, by side (side 0 holds
+           seats 0 and 2), whole numbers (``game_scores()``)
+989        1: the game's target, a whole number (``game_target()``)
 =========  ===================================================================
+
+Every cell is 0 or 1 but the last ones: the game's scores and target.
 
 ``resample_from_infostate(player, rng)``: what ``player`` knows is its own
 hand (as the bidder under ``widow = exchange``, the widow and its discard),
@@ -124,7 +129,8 @@ NUM_DISTINCT_ACTIONS = 37
 # phases
 DEALER, DEAL, AUCTION, DISCARD, NAME_TRUMP, PLAY, OVER = range(7)
 
-OBSERVATION_SIZE = 987
+OBSERVATION_SIZE = 990
+_O_GAME = 987  # the game's scores, then its target (``HandState._game_cells``)
 _O_SEAT, _O_DEALER, _O_HAND, _O_WIDOW, _O_DISCARD, _O_CALLS = 0, 4, 8, 33, 58, 83
 _O_FORCED, _O_BIDDER, _O_LEVEL, _O_TRUMP, _O_PLAYS, _O_LEADERS, _O_TURN, _O_PHASE = (
     339, 340, 344, 351, 355, 955, 979, 983)
@@ -432,6 +438,7 @@ class State(HandState):
         """What ``player`` (default: the seat to act) knows, as text: one line per fact, a perfect-recall record."""
         p = self._seat(self.player if player is None else player)
         lines = [f"seat {p}" + (f", dealer {self.dealer}" if self.dealer >= 0 else "")]
+        lines.append(self._game_line())
         lines.append(f"hand {_names(_cards(self.hands[p]))}")
         lines += self._auction_lines()
         if p == self.bidder and self.taken:
@@ -479,6 +486,7 @@ class State(HandState):
         if self.player >= 0:
             t[_O_TURN + self.player] = 1.0
             t[_O_PHASE + _PHASE_SLOT[self.phase]] = 1.0
+        self._game_cells(t, _O_GAME)
         return t
 
     def __str__(self) -> str:
