@@ -530,6 +530,9 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
     target = int(variant.target)
     now = tuple(scores[u] for u in units)  # the game's scores before the hand, as the hand's state holds them
     state_tb = None
+    cp = variant.card_play
+    bonus = cp.game_bonus if cp.game_bonus is not None and game.rules.get(cp.bonus_rule) else None
+    bonus_state = None  # Euchre's four_trick_tokens: each side's tokens (``CardPlay.game_bonus``)
     points = []  # per hand, returns by seat
     winner = None
     informed = [(o, n) for o, n in distinct if callable(getattr(o, "inform_action", None))]  # told of others' actions
@@ -566,6 +569,9 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
         points.append(r)
         hand_pts = {"0": r[0], "1": r[1]} if variant.partnerships else {str(s): r[s] for s in range(players)}
         scores = {u: scores[u] + hand_pts[u] for u in units}
+        if bonus is not None:  # points outside the hand's, in the scores only (per-hand points stay the hand's)
+            extra, bonus_state = bonus(st.to_record(), game.rules, bonus_state)
+            scores = {u: scores[u] + extra.get(u, 0) for u in units}
         now = tuple(scores[u] for u in units)
         winner, state_tb = variant.card_play.game_winner(dict(scores), hand_pts, {}, game.rules, variant.target,
                                                          state_tb)
