@@ -508,7 +508,9 @@ def play_game(game, variant, seat_bots: list, seat_names: list, deal_key: str, w
     Hand ``h`` is dealt from ``random.Random(f"{deal_key}:{h}")`` and the
     first dealer from ``random.Random(deal_key)``, so games with the same
     ``deal_key`` see the same deals whoever sits where; the dealer moves one
-    seat to the left each hand.
+    seat to the left each hand. A variant's game points outside the hands'
+    (``CardPlay.game_bonus``: Euchre's ``four_trick_tokens``) go into the
+    scores, not into the points by seat-hand.
     """
     players = game.num_players()
     units = [str(u) for u in range(variant.score_units)]

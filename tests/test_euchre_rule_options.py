@@ -1,12 +1,14 @@
 """Euchre's rule options ``canadian`` (EGN's Canadian loner), ``discard_up`` (the dealer may discard the up-card),
-``loner_march_score`` and ``loner_euchred_score`` (a lone maker's march, its euchre) and ``fast_break`` (the
-defenders take tricks 1 and 2, the makers 3 to 5: 0 to both sides).
+``loner_march_score`` and ``loner_euchred_score`` (a lone maker's march, its euchre), ``fast_break`` (the
+defenders take tricks 1 and 2, the makers 3 to 5: 0 to both sides) and ``four_trick_tokens`` (a rule of whole
+games: a side's fourth token of 4-trick hands with partner is a point).
 
 Exact crafted deals through the kernels, the plain-Python twin
 (``tests/reference/euchre_play.py``) and the game API; the kernels against
 the twin with each option on (hypothesis, fixed seeds); replay's refusals of
 records that break them; EGN files with ``canadian``, with a dealer
-burying the up-card, with ``loner_march_score: 5`` and with ``fast_break: true``, read and written back.
+burying the up-card, with ``loner_march_score: 5``, with ``fast_break: true`` and with ``four_trick_tokens: true``
+(one game, replayed to the token's winning point), read and written back.
 """
 
 from __future__ import annotations
@@ -708,3 +710,16 @@ def test_egn_tokens_game_replays_to_the_tokens_point(capsys, tmp_path):
     plain.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(EgnError, match="ruleset four_trick_tokens = \"yes\" is not a rule bower plays"):
         read_egn(plain)
+
+
+def test_python_bots_games_count_the_tokens(capsys):
+    # the same deals and the same deterministic players: games under tokens end on the same hand or sooner
+    bot = Path(__file__).resolve().parents[1] / "examples" / "bots" / "high_card.py"
+    args = ("experiment", f"{bot}:HighCard", "default", "--variant", "euchre", "--games", "100",
+            "--seed", "0", "--json")
+    code, out, err = run(capsys, *args)
+    plain = json.loads(out)
+    code2, out2, err2 = run(capsys, *args, "--rule", "four_trick_tokens=true")
+    tokens = json.loads(out2)
+    assert code == code2 == 0 and tokens["rules"]["four_trick_tokens"] is True, (err, err2)
+    assert tokens["hands"] < plain["hands"]
