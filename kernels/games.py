@@ -30,13 +30,17 @@ GA_MARGIN = 3  # sum of winner's score minus the best other score
 GA_WINS = 4  # 3 counters: wins by starting position (seat + 1), or by side
 GA_TIEBREAKS = 7  # games that went past a tie at the top
 GA_HANDS_SQ = 8
-GA_WIDTH = 9
+GA_TOKENS = 9  # Euchre's four_trick_tokens: tokens earned (0 in the other variants and without the rule)
+GA_TOKEN_POINTS = 10  # ... and the points of the tokens turned in (in the games' scores too)
+GA_WIDTH = 11
 
-# Per-game output row: winner seat (-1 unfinished), hands, final scores by seat (or side).
+# Per-game output row: winner seat (-1 unfinished), hands, final scores by seat (or side); the points of
+# Euchre's turned-in tokens by side (four_trick_tokens; in the scores too, 0s otherwise).
 GO_WINNER = 0
 GO_HANDS = 1
 GO_SCORES = 2
-GO_WIDTH = 5
+GO_TOKEN_POINTS = 5
+GO_WIDTH = 7
 
 DECISION_MIX = np.uint64(0xD1B54A32D192ED03)
 

@@ -508,7 +508,9 @@ def play_game(game, variant, seat_bots: list, seat_names: list, deal_key: str, w
     Hand ``h`` is dealt from ``random.Random(f"{deal_key}:{h}")`` and the
     first dealer from ``random.Random(deal_key)``, so games with the same
     ``deal_key`` see the same deals whoever sits where; the dealer moves one
-    seat to the left each hand.
+    seat to the left each hand. A variant's game points outside the hands'
+    (``CardPlay.game_bonus``: Euchre's ``four_trick_tokens``) go into the
+    scores, not into the points by seat-hand.
     """
     players = game.num_players()
     units = [str(u) for u in range(variant.score_units)]
@@ -530,6 +532,9 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
     target = int(variant.target)
     now = tuple(scores[u] for u in units)  # the game's scores before the hand, as the hand's state holds them
     state_tb = None
+    cp = variant.card_play
+    bonus = cp.game_bonus if cp.game_bonus is not None and game.rules.get(cp.bonus_rule) else None
+    bonus_state = None  # Euchre's four_trick_tokens: each side's tokens (``CardPlay.game_bonus``)
     points = []  # per hand, returns by seat
     winner = None
     informed = [(o, n) for o, n in distinct if callable(getattr(o, "inform_action", None))]  # told of others' actions
@@ -566,6 +571,9 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
         points.append(r)
         hand_pts = {"0": r[0], "1": r[1]} if variant.partnerships else {str(s): r[s] for s in range(players)}
         scores = {u: scores[u] + hand_pts[u] for u in units}
+        if bonus is not None:  # points outside the hand's, in the scores only (per-hand points stay the hand's)
+            extra, bonus_state = bonus(st.to_record(), game.rules, bonus_state)
+            scores = {u: scores[u] + extra.get(u, 0) for u in units}
         now = tuple(scores[u] for u in units)
         winner, state_tb = variant.card_play.game_winner(dict(scores), hand_pts, {}, game.rules, variant.target,
                                                          state_tb)

@@ -309,6 +309,7 @@ def _report(totals, names, loaded, assign, duplicate, rules_d, seed, threads, el
         "elapsed_s": elapsed,
         "games_per_second": g["games"] / elapsed if elapsed > 0 else None,
     }
+    result.update(runner.token_summary(totals.game, rules_d))
     if until_significant:
         result["stopped"] = stopped
     return result

@@ -298,7 +298,12 @@ def replay(items, dd: bool = False, scheduler=None, hand=None, flag: str = "--ha
     consecutive and stop at the winner. Such a result also has ``game``,
     ``game_hand`` (1, 2, ...), ``scores`` (running, keyed as ``points``) and
     ``winner`` (the winning seat, or side with partnerships, on the hand
-    that decides; else None). Every result has ``record`` (its index).
+    that decides; else None). Under a rule of game points outside the
+    hands' (``CardPlay.game_bonus``: Euchre's ``four_trick_tokens``) a game's
+    result also has ``tokens`` (each side's tokens after the hand, 0 at a
+    game's first hand, ``--start`` or not) and ``token_points`` (the points
+    the hand's tokens turned in, in ``scores``: ``points`` stays the hand's).
+    Every result has ``record`` (its index).
     ``scheduler``: replay the records in batches as Dask tasks
     (``bower.sim.distributed``); the results are the same. ``hand``: only
     these records (``parse_hands``: ``N``, ``"N:M"`` or ``(N, M)``, numbered
@@ -466,6 +471,11 @@ def _games(replayed, first: int = 0, lead: int = 0, start=None):
         if "start" in out:  # the game's score before this hand, as the record says (a game joined part way)
             game["scores"] = dict(game["scores"], **out["start"])
         game["scores"] = _sum(game["scores"], out["points"])
+        cp = variant.card_play
+        if cp.game_bonus is not None and rules.get(cp.bonus_rule):  # Euchre's four_trick_tokens
+            extra, game["bonus"] = cp.game_bonus(out, rules, game.get("bonus"))
+            game["scores"] = _sum(game["scores"], extra)
+            out.update(tokens=dict(game["bonus"]), token_points=extra)
         winner, game["state"] = variant.card_play.game_winner(dict(game["scores"]), out["points"], checked, rules,
                                                               variant.target, game["state"])
         if winner is not None:

@@ -499,7 +499,8 @@ def simulate_games(
     interval), ``win_share_by_start`` (starting position 1 = seat 0, which is
     the dealer's left in the first hand) with Wilson intervals,
     ``mean_final_margin`` (winner's score minus the best other), and
-    ``tiebreak_games`` (games that went on past a tie at the top).
+    ``tiebreak_games`` (games that went on past a tie at the top); under
+    Euchre's ``four_trick_tokens`` ``token_summary``'s keys.
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
     games = check_count("--games", games, MAX_GAMES)
@@ -540,6 +541,7 @@ def _simulate_games(v, rules_d, rules_vec, name, strat_params, assignments, game
     elapsed = time.perf_counter() - t0
     summary = v.summarize(hand_tot, rules_d, name, seed, n_threads, elapsed)
     summary.update(game_summary(game_tot, v))
+    summary.update(token_summary(game_tot, rules_d))
     if start_scores is not None:
         summary["start"] = start_dict(start_scores)
     summary["games_per_second"] = games / elapsed if elapsed > 0 else None
@@ -575,6 +577,17 @@ def game_summary(g: np.ndarray, variant="ghost") -> dict:
     }
 
 
+def token_summary(g: np.ndarray, rules: dict) -> dict:
+    """Euchre's ``four_trick_tokens`` in a games summary, from summed game counters: ``tokens_earned``,
+    ``token_points`` (the points of tokens turned in, 1 for each 4 a side held: in the games' scores) and
+    ``token_points_per_game``; {} without the rule (the summary as before it)."""
+    if not rules.get("four_trick_tokens"):
+        return {}
+    n = int(g[kg.GA_GAMES])
+    pts = int(g[kg.GA_TOKEN_POINTS])
+    return {"tokens_earned": int(g[kg.GA_TOKENS]), "token_points": pts, "token_points_per_game": pts / n if n else None}
+
+
 def game_results(
     seed: int,
     start: int,
@@ -589,12 +602,15 @@ def game_results(
     """Per-game results of deal sets ``start .. start+count-1``: one dict per (set, assignment).
 
     Each dict: ``set``, ``assignment`` (strategy index by seat), ``winner``
-    (seat or None when unfinished), ``hands``, ``scores`` (by seat, final).
+    (seat or None when unfinished), ``hands``, ``scores`` (by seat, final);
+    under Euchre's ``four_trick_tokens`` also ``token_points`` (by side: the
+    points of the tokens turned in, counted in ``scores``).
     ``start_scores``: every game's starting scores (``check_start``; None: 0s).
     """
     v, rules_d, rules_vec = resolve_run(variant, seed, rules)
     start_scores = check_start(start_scores, v)
     n_scores = v.score_units
+    tokens = bool(rules_d.get("four_trick_tokens"))
     strat_params = np.stack([to_vector(load_strategy(s, v.name)[1], v.name) for s in strategies])
     assign = np.array(assignments, np.int64)
     chunk_start = start - start % GAME_CHUNK_SETS
@@ -612,6 +628,8 @@ def game_results(
                 "hands": row[kg.GO_HANDS],
                 "scores": row[kg.GO_SCORES: kg.GO_SCORES + n_scores],
             })
+            if tokens:
+                out[-1]["token_points"] = row[kg.GO_TOKEN_POINTS: kg.GO_TOKEN_POINTS + n_scores]
 
     run_games(seed, start + count - chunk_start, assign, strat_params, duplicate, rules_vec, on_batch, chunk_start,
               variant=v, start_scores=start_scores)

@@ -289,12 +289,14 @@ def test_simulated_records_are_legal_hands(k):
 
 
 def test_string_and_bool_rules_and_strategies_resolve_alike():
-    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0, 4, 2, 0]
+    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 0]
     assert eh.rules_vector({"stick_the_dealer": "true", "allow_lone_defender": "False"}).tolist() == [1, 0, 0, 0, 0,
-                                                                                                       4, 2, 0]
-    assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1, 0, 0, 4, 2, 0]
-    assert eh.rules_vector({"loner_march_score": "5", "loner_euchred_score": 3}).tolist() == [0, 0, 0, 0, 0, 5, 3, 0]
-    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1, 4, 2, 0]
+                                                                                                       4, 2, 0, 0]
+    assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1, 0, 0, 4, 2, 0,
+                                                                                              0]
+    assert eh.rules_vector({"loner_march_score": "5", "loner_euchred_score": 3}).tolist() == [0, 0, 0, 0, 0, 5, 3, 0, 0]
+    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1, 4, 2, 0, 0]
+    assert eh.rules_vector({"four_trick_tokens": "true"}).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 1]
     with pytest.raises(ValueError):
         eh.rules_vector({"stick_the_dealer": "maybe"})
     with pytest.raises(ValueError):

@@ -1,12 +1,14 @@
 """Euchre's rule options ``canadian`` (EGN's Canadian loner), ``discard_up`` (the dealer may discard the up-card),
-``loner_march_score`` and ``loner_euchred_score`` (a lone maker's march, its euchre) and ``fast_break`` (the
-defenders take tricks 1 and 2, the makers 3 to 5: 0 to both sides).
+``loner_march_score`` and ``loner_euchred_score`` (a lone maker's march, its euchre), ``fast_break`` (the
+defenders take tricks 1 and 2, the makers 3 to 5: 0 to both sides) and ``four_trick_tokens`` (a rule of whole
+games: a side's fourth token of 4-trick hands with partner is a point).
 
 Exact crafted deals through the kernels, the plain-Python twin
 (``tests/reference/euchre_play.py``) and the game API; the kernels against
 the twin with each option on (hypothesis, fixed seeds); replay's refusals of
 records that break them; EGN files with ``canadian``, with a dealer
-burying the up-card, with ``loner_march_score: 5`` and with ``fast_break: true``, read and written back.
+burying the up-card, with ``loner_march_score: 5``, with ``fast_break: true`` and with ``four_trick_tokens: true``
+(one game, replayed to the token's winning point), read and written back.
 """
 
 from __future__ import annotations
@@ -555,3 +557,169 @@ def test_egn_fast_break_reads_replays_and_writes_back(tmp_path):
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(EgnError, match="ruleset fast_break = 1 is not a rule bower plays"):
         read_egn(path)
+
+
+# ---------------------------------------------------------------- four_trick_tokens (a rule of whole games)
+
+TOKENS = {"four_trick_tokens": True}
+FOUR_SEATS = ((0, 0, 0, 0),)
+
+
+def _four_with_partner(rec: dict) -> bool:
+    """Whether a hand earns its makers a token: made with partner, exactly 4 tricks."""
+    m = rec["maker"]
+    return m is not None and m not in rec["alone"] and rec["tricks"][str(m)] + rec["tricks"][str((m + 2) % 4)] == 4
+
+
+def test_a_token_step_in_the_kernel_twin_and_replay_scorer_alike():
+    import numpy as np
+
+    from bower.kernels.euchre import drivers as ed
+    from bower.kernels.euchre import hand as ek
+    from bower.sim.variants.euchre.hands import rules_vector
+    from bower.sim.variants.euchre.scoring import game_bonus
+
+    # (maker, alone seats, maker side's tricks): 4 with partner earns; alone, 3, 5, thrown in, a lone defender's
+    # side do not (a lone defender beside makers with partner: the makers still earn)
+    hands = [(0, [], 4), (1, [], 4), (2, [], 4), (2, [2], 4), (0, [], 3), (0, [], 5), (None, [], 0), (2, [1], 4),
+             (0, [], 4), (3, [], 4), (0, [], 4), (1, [], 4)]
+    for rules in (TOKENS, {}):
+        vec = rules_vector(rules)
+        k_tokens, k_points = np.zeros(2, np.int64), np.zeros(2, np.int64)
+        t_tokens, r_tokens = [0, 0], None
+        turned = []
+        for maker, alone, taken in hands:
+            rec = np.zeros(ek.R_WIDTH, np.int64)
+            rec[ek.R_MAKER] = -1 if maker is None else maker
+            rec[ek.R_ALONE] = sum(1 << s for s in alone)
+            if maker is not None:
+                rec[ek.R_TRICKS + maker % 2] = taken
+            side, extra = ed.token_step(rec, vec, k_tokens, k_points)
+            t_tokens, t_extra = eu.token_step(t_tokens, maker, maker in alone, taken, rules)
+            tricks = {str(s): 0 for s in range(4)}
+            if maker is not None:
+                tricks[str(maker % 2)] = taken
+            r_extra, r_tokens = game_bonus({"maker": maker, "alone": alone, "tricks": tricks}, rules, r_tokens)
+            assert k_tokens.tolist() == t_tokens == [r_tokens["0"], r_tokens["1"]]
+            assert t_extra == [r_extra["0"], r_extra["1"]] and extra == sum(t_extra)
+            turned.append(t_extra)
+        # side 0's tokens: hands 1, 3, 8 (seat 2 beside a lone defender), 9: the ninth hand turns them in
+        want = [[0, 0]] * 8 + [[1, 0]] + [[0, 0]] * 3 if rules else [[0, 0]] * 12
+        assert turned == want and k_points.tolist() == [sum(t[0] for t in want), 0]
+        assert k_tokens.tolist() == ([1, 3] if rules else [0, 0])
+
+
+def test_games_under_tokens_kernel_against_twin_and_an_independent_count():
+    kernel = runner.game_results(5, 0, 128, TOKENS, assignments=FOUR_SEATS, variant="euchre")
+    turned = [g for g in kernel if any(g["token_points"])]
+    decided = [g for g in turned if g["scores"][g["winner"]] - g["token_points"][g["winner"]] < 10]
+    assert len(turned) >= 5 and decided  # some games' tokens are turned in, and some win a game by their point
+    for g in decided[:2] + turned[:2]:
+        details = ep.game_details(5, g["set"], 1, TOKENS, keep_records=True)[0]
+        assert {k: details[k] for k in g} == g
+        # the count again, from the hands' records alone: a side's fourth token is its point on that hand
+        scores, tokens, won_at = [0, 0], [0, 0], None
+        for n, rec in enumerate(details["records"], 1):
+            for side in (0, 1):
+                scores[side] += rec["points"][str(side)]
+            if _four_with_partner(rec):
+                side = rec["maker"] % 2
+                tokens[side] += 1
+                scores[side] += tokens[side] % 4 == 0
+            if max(scores) >= 10:
+                won_at = n
+                break
+        assert won_at == g["hands"] and scores == g["scores"] and [t // 4 for t in tokens] == g["token_points"]
+
+
+def test_default_games_are_unchanged_and_say_nothing_of_tokens():
+    base = runner.game_results(5, 0, 64, None, assignments=FOUR_SEATS, variant="euchre")
+    assert base == runner.game_results(5, 0, 64, {"four_trick_tokens": False}, assignments=FOUR_SEATS,
+                                       variant="euchre")
+    assert all("token_points" not in g for g in base)
+    on = runner.game_results(5, 0, 64, TOKENS, assignments=FOUR_SEATS, variant="euchre")
+    # the same hands: a game under tokens ends as the default one or sooner, by a point of tokens
+    for b, t in zip(base, on):
+        if not any(t["token_points"]):
+            assert {k: t[k] for k in b} == b
+        else:
+            assert t["hands"] <= b["hands"]
+    off = runner.simulate_games("euchre", 640, 3, 1, None)
+    assert not {"tokens_earned", "token_points", "token_points_per_game"} & set(off)
+    tok = runner.simulate_games("euchre", 640, 3, 1, TOKENS)
+    assert tok["tokens_earned"] > 4 * tok["token_points"] > 0
+    assert tok["token_points_per_game"] == tok["token_points"] / 640 and tok["rules"]["four_trick_tokens"] is True
+
+
+def test_simulate_and_experiment_say_the_tokens(capsys):
+    code, out, err = run(capsys, "simulate", "--variant", "euchre", "--games", "200", "--seed", "4", "--rule",
+                         "four_trick_tokens=true")
+    assert code == 0 and "four_trick_tokens: " in out and "tokens earned" in out, err
+    code, out, err = run(capsys, "experiment", "default", "aggressive", "--variant", "euchre", "--games", "64",
+                         "--seed", "4", "--rule", "four_trick_tokens=true", "--json")
+    got = json.loads(out)
+    assert code == 0 and got["rules"]["four_trick_tokens"] is True and got["tokens_earned"] > 0, err
+    line = one_error(capsys, "simulate", "--variant", "euchre", "--games", "10", "--rule", "four_trick_tokens=2")
+    assert "bad value" in line and "four_trick_tokens" in line
+
+
+def _token_game(tmp_path, initial):
+    """An EGN game of four deals side 0 makes with partner taking exactly 4 tricks, from ``initial``."""
+    recs = runner.hand_records(3, 0, 200, {}, "default", variant="euchre")
+    four = [dict(r, rules=dict(r["rules"], four_trick_tokens=True), game="tokens")
+            for r in recs if _four_with_partner(r) and r["maker"] % 2 == 0][:4]
+    assert len(four) == 4 and all(r["points"] == {"0": 1, "1": 0} for r in four)
+    path = tmp_path / "tokens.egn"
+    write_egn(path, four, {"initialScore": list(initial), "title": "tokens"})
+    return path, four
+
+
+def test_egn_tokens_game_replays_to_the_tokens_point(capsys, tmp_path):
+    from bower.sim.replay import replay_file
+
+    path, four = _token_game(tmp_path, [5, 3])
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["metadata"]["ruleset"]["four_trick_tokens"] is True and doc["metadata"]["initialScore"] == [5, 3]
+    egn = read_egn(path)
+    assert egn.meta["rules"]["four_trick_tokens"] is True
+    assert [r["start"] for r in egn.records] == [{"0": 5 + k, "1": 3} for k in range(4)]
+    assert [r["points"] for r in egn.records] == [r["points"] for r in four]  # a deal's points are the hand's
+    got = list(replay_file(str(path)))
+    # 5 + 4 hands' points = 9; the fourth token's point makes 10 on the fourth deal: side 0 wins there
+    assert [g["scores"] for g in got] == [{"0": 6, "1": 3}, {"0": 7, "1": 3}, {"0": 8, "1": 3}, {"0": 10, "1": 3}]
+    assert [g["tokens"] for g in got] == [{"0": 1, "1": 0}, {"0": 2, "1": 0}, {"0": 3, "1": 0}, {"0": 0, "1": 0}]
+    assert [g["token_points"]["0"] for g in got] == [0, 0, 0, 1] and got[-1]["winner"] == 0
+    assert all(g.get("matches") is not False for g in got)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0 and "won by side 0" in out and "4 tokens turned in: side 0 +1" in out, err
+    # --start in place of initialScore: the tokens' point counts from there as well
+    code, out, err = run(capsys, "replay", str(path), "--start", "2,0", "--json")
+    last = json.loads(out.splitlines()[-1])
+    assert code == 0 and last["scores"] == {"0": 7, "1": 0} and last["winner"] is None, err
+    # the same file without the rule: no token, no winner at 9
+    doc["metadata"]["ruleset"]["four_trick_tokens"] = False
+    plain = tmp_path / "plain.egn"
+    plain.write_text(json.dumps(doc), encoding="utf-8")
+    assert [g["scores"]["0"] for g in replay_file(str(plain))] == [6, 7, 8, 9]
+    # read and written back: the key and the starts as read
+    back = tmp_path / "back.egn"
+    write_egn(back, egn.records, egn.meta)
+    again = json.loads(back.read_text(encoding="utf-8"))
+    assert again["metadata"]["ruleset"]["four_trick_tokens"] is True and read_egn(back).records == egn.records
+    doc["metadata"]["ruleset"]["four_trick_tokens"] = "yes"  # not a boolean: refused naming the key
+    plain.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(EgnError, match="ruleset four_trick_tokens = \"yes\" is not a rule bower plays"):
+        read_egn(plain)
+
+
+def test_python_bots_games_count_the_tokens(capsys):
+    # the same deals and the same deterministic players: games under tokens end on the same hand or sooner
+    bot = Path(__file__).resolve().parents[1] / "examples" / "bots" / "high_card.py"
+    args = ("experiment", f"{bot}:HighCard", "default", "--variant", "euchre", "--games", "100",
+            "--seed", "0", "--json")
+    code, out, err = run(capsys, *args)
+    plain = json.loads(out)
+    code2, out2, err2 = run(capsys, *args, "--rule", "four_trick_tokens=true")
+    tokens = json.loads(out2)
+    assert code == code2 == 0 and tokens["rules"]["four_trick_tokens"] is True, (err, err2)
+    assert tokens["hands"] < plain["hands"]

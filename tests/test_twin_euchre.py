@@ -53,10 +53,10 @@ VARIANT = "euchre"
 # ---------------------------------------------------------------- generators
 
 RULE_OPTIONS = {o.name: list(o.values) for o in eu.EUCHRE.options}
-# every combination of the options that change the play; the points options, which change only the points, take
-# their values in turn, each value in several combinations (their whole product with the others is 4,096 rule
+# every combination of the options that change the play; the points options, which change only the points, and
+# four_trick_tokens, a rule of whole games that single hands do not see, take their values in turn, each value in several combinations (their whole product with the others is 4,096 rule
 # sets, a minute of the twin's play for nothing the turns do not test)
-POINTS_OPTIONS = ("loner_march_score", "loner_euchred_score", "fast_break")
+POINTS_OPTIONS = ("loner_march_score", "loner_euchred_score", "fast_break", "four_trick_tokens")
 _PLAY_OPTIONS = {n: v for n, v in RULE_OPTIONS.items() if n not in POINTS_OPTIONS}
 ALL_RULES = [dict(zip(_PLAY_OPTIONS, values), **{n: RULE_OPTIONS[n][(i + 3 * k) % len(RULE_OPTIONS[n])]
                                                 for k, n in enumerate(POINTS_OPTIONS)})

@@ -20,9 +20,12 @@ OPTIONS = (
     ("loner_euchred_score", (2, 1, 3, 4, 5, 6, 7, 8), (2, 1, 3, 4, 5, 6, 7, 8)),
     # EGN's fast break: the defenders take tricks 1 and 2, the makers 3, 4 and 5: the hand scores 0 for both sides
     ("fast_break", (False, True), (0, 1)),
+    # EGN's four-trick tokens, a rule of whole games: a side making a hand with partner and taking exactly 4 tricks
+    # earns a token besides its point; its fourth token is turned in at once for 1 extra point (``drivers.play_game``)
+    ("four_trick_tokens", (False, True), (0, 1)),
 )
 (E_STICK, E_LONE_DEFENDER, E_LONER_LEAD, E_CANADIAN, E_DISCARD_UP, E_LONER_MARCH,
- E_LONER_EUCHRED, E_FAST_BREAK) = range(8)
+ E_LONER_EUCHRED, E_FAST_BREAK, E_FOUR_TOKENS) = range(9)
 
 PARAMS: tuple[tuple[str, float, str], ...] = (
     # trump weights in TRUMP_RANK order (kernels/tables.py): 9 T Q K A left right

@@ -10,6 +10,12 @@ cells count (made trump in round one, in round two, went alone as maker,
 defended alone) and their makes (for a lone defender: the makers euchred);
 ``ST_BIDDER`` the hands in which the seat made a call other than pass,
 ``ST_SWAPS`` the dealer's taking up the up-card, ``ST_POINTS`` its side's points.
+
+Rule ``four_trick_tokens`` (cell ``E_FOUR_TOKENS``) is the games' own: a
+side that makes a hand with partner taking exactly 4 tricks earns a token;
+at its fourth it turns them in at once for 1 point, added to its score
+after the hand's (``GO_TOKEN_POINTS``, ``GA_TOKENS``, ``GA_TOKEN_POINTS``
+count them; the hand records and ``ST_POINTS`` hold the hands' points only).
 """
 
 import numpy as np
@@ -38,8 +44,12 @@ from bower.kernels.euchre.hand import (
     round_one,
     tally,
 )
+from bower.kernels.euchre.codes import E_FOUR_TOKENS
 from bower.kernels.euchre.strategy import card_weights
 from bower.kernels.games import (
+    GA_TOKEN_POINTS,
+    GA_TOKENS,
+    GO_TOKEN_POINTS,
     ST_BIDDER,
     ST_HANDS,
     ST_MADE,
@@ -193,13 +203,37 @@ def tally_strategies(rec, seat_strat, acc):
             acc[k, ST_MADE + 3] += not made
 
 
+@kernel(inline="always")
+def token_step(rec, rules, tokens, token_points):
+    """Rule ``four_trick_tokens`` after hand ``rec``: the side whose maker made it with partner taking exactly 4
+    tricks earns a token (``tokens`` by side); at 4 they are turned in for 1 point (added to ``token_points``).
+    Returns (the side that earned a token or -1, the points turned in: 0 or 1)."""
+    maker = rec[R_MAKER]
+    if rules[E_FOUR_TOKENS] == 0 or maker < 0 or ((rec[R_ALONE] >> maker) & 1) == 1:
+        return -1, 0
+    side = maker & 1
+    if rec[R_TRICKS + side] + rec[R_TRICKS + side + 2] != 4:
+        return -1, 0
+    tokens[side] += 1
+    if tokens[side] < 4:
+        return side, 0
+    tokens[side] = 0
+    token_points[side] += 1
+    return side, 1
+
+
 @kernel
 def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, force, rec, rules, params, seat_strat,
-              target, max_hands, scores, start, hand_acc, strat_acc, search, eq=None):
-    """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, False).
+              target, max_hands, scores, start, hand_acc, strat_acc, search, tokens, token_points, eq=None):
+    """Play one game to ``target`` by side from dealer ``FIRST_DEALER``; returns (winning side, hands, tokens
+    earned).
 
     After a hand, the side at or above the target wins (only one side scores
-    on a hand). No winner after ``max_hands``: -1.
+    on a hand). No winner after ``max_hands``: -1. Under ``four_trick_tokens``
+    the hand's makers may earn a token and turn in four for a point
+    (``token_step``), counted in ``scores`` before the target is checked;
+    ``tokens`` (int64 by side) and ``token_points`` (by side: the points of
+    tokens turned in) start at 0 here.
 
     The scores start at ``start`` (int64, by side; 0s for a game from the beginning). ``force``: a writable
     copy of ``NO_FORCE`` (``hand.play_hand_once``: each hand a call of the one compiled ``hand.play_dealt``).
@@ -208,6 +242,9 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, f
     """
     scores[0] = start[0]
     scores[1] = start[1]
+    tokens[:] = 0
+    token_points[:] = 0
+    earned = 0
     dealer = FIRST_DEALER
     pick = force  # the equity bidder's pick (``hand.auction``), its own array where the tables are given
     if eq is not None:
@@ -223,12 +260,16 @@ def play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, f
         tally_strategies(rec, seat_strat, strat_acc)
         scores[0] += rec[R_POINTS]
         scores[1] += rec[R_POINTS + 1]
+        side, extra = token_step(rec, rules, tokens, token_points)
+        if side >= 0:
+            earned += 1
+            scores[side] += extra
         dealer = (dealer + 1) % 4
         if scores[0] >= target:
-            return 0, n, False
+            return 0, n, earned
         if scores[1] >= target:
-            return 1, n, False
-    return -1, max_hands, False
+            return 1, n, earned
+    return -1, max_hands, earned
 
 
 @chunk_kernel
@@ -253,6 +294,8 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
         params = np.empty((N_SEATS, n_params), np.float64)
         seat_strat = np.empty(N_SEATS, np.int64)
         force = NO_FORCE.copy()
+        tokens = np.zeros(2, np.int64)
+        token_points = np.zeros(2, np.int64)
         h_acc = hand_acc[ci]
         s_acc = strat_acc[ci]
         g_acc = game_acc[ci]
@@ -264,8 +307,12 @@ def games_chunks(lo, hi, states, chunk_sets, n_sets, assignments, duplicate, rul
                     seat_strat[s] = assignments[a, s]
                     copy_into(params[s], strat_params[assignments[a, s]])
                 card_weights(params, wt)
-                winner, n, went_on = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, force,
-                                               rec, rules, params, seat_strat, target, max_hands, scores, start,
-                                               h_acc, s_acc, search, eq)
-                record_game(game_out[g * n_assign + a], g_acc, s_acc, set_wins[g], seat_strat, winner, n, went_on,
-                            scores)
+                winner, n, earned = play_game(state, buf, dstate, dbuf, deck, dealt, kitty, hands, tricks, wt, force,
+                                              rec, rules, params, seat_strat, target, max_hands, scores, start,
+                                              h_acc, s_acc, search, tokens, token_points, eq)
+                row = game_out[g * n_assign + a]
+                record_game(row, g_acc, s_acc, set_wins[g], seat_strat, winner, n, False, scores)
+                row[GO_TOKEN_POINTS] = token_points[0]
+                row[GO_TOKEN_POINTS + 1] = token_points[1]
+                g_acc[GA_TOKENS] += earned
+                g_acc[GA_TOKEN_POINTS] += token_points[0] + token_points[1]

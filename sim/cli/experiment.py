@@ -110,6 +110,9 @@ def format_experiment(r: dict) -> str:
             lines.append(f"\nstopped: reached --max-games ({r['games']:,} games) without a significant difference in the leading pair ({lead})")
     if r["unfinished"]:
         lines.append(f"{r['unfinished']:,} games had no winner after 1,000 hands and count as lost for every seat")
+    if "tokens_earned" in r:
+        lines.append(f"four_trick_tokens: {r['tokens_earned']:,} tokens earned, {r['token_points']:,} points for tokens "
+                     f"turned in ({r['token_points_per_game']:.3f} a game)")
     lines.append(f"\n{r['hands_per_game']:.2f} hands per game; {r['games_per_second']:,.0f} games/s ({r['elapsed_s']:.1f} s)")
     return "\n".join(lines)
 

@@ -241,6 +241,10 @@ def format_hand(v, r: dict, dd: bool = False) -> str:
         line = f"  game {r['game']}, hand {r['game_hand']}: {_units(v, r['scores'], False, True)}"
         if r["game_hand"] == 1 and any((r.get("game_start") or {}).values()):
             line += f" (from {_units(v, r['game_start'], False, True)} before it)"
+        if "tokens" in r:  # four_trick_tokens
+            line += f"; tokens {_units(v, r['tokens'], False, True)}"
+            if any(r["token_points"].values()):
+                line += f", 4 tokens turned in: {_units(v, r['token_points'], True, True)}"
         if r["winner"] is not None:
             line += f"; won by {_unit(v, r['winner'])}"
         lines.append(line)

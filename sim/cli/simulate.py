@@ -138,6 +138,9 @@ def _finish(s: dict, lines: list) -> str:
             f"  mean final margin {s['mean_final_margin']:.2f} points; {s['tiebreak_games']:,} games "
             + v.tiebreak_note,
         ]
+        if "tokens_earned" in s:
+            lines.append(f"  four_trick_tokens: {s['tokens_earned']:,} tokens earned, {s['token_points']:,} points for "
+                         f"tokens turned in ({s['token_points_per_game']:.3f} a game, in the scores)")
         if s["unfinished"]:
             lines.append(f"  {s['unfinished']:,} games had no winner after {s['max_hands_per_game']:,} hands and were stopped")
     lines += [

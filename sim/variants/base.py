@@ -51,6 +51,10 @@ class CardPlay:
     score: Callable[[dict, dict, dict], dict] | None = None  # (record, tricks by seat, rules) -> points as in 'points'
     renege: Callable[[dict, int, dict], dict] | None = None  # (record, offender, rules) -> the penalty, as 'points'
     game_winner: Callable | None = None  # (scores, points, record, rules, target, state) -> (winner|None, state)
+    # points a game gives outside the hands' (Euchre's four_trick_tokens), called only when rule ``bonus_rule`` is
+    # on: (record with maker, alone and tricks by seat, rules, state or None) -> (extra points as 'points', state)
+    game_bonus: Callable | None = None
+    bonus_rule: str = ""
     replay_fields: tuple[str, ...] = ()  # fields replay needs beyond variant, dealer, maker, trump, plays
     deal_fields: tuple[str, ...] = ()  # fields replay needs along with 'deal' (to find the hands at the first lead)
     renege_note: str = ""  # the renege penalty, for help texts

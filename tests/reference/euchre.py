@@ -68,6 +68,11 @@ Readings chosen where RULES.md leaves room (each is repeated where it is used)
   ``fast_break`` (default false): the defenders take tricks 1 and 2 and the
   makers tricks 3, 4 and 5: 0 to both sides, alone or not (EGN's text does
   not tell a lone hand apart: every such hand).
+- ``four_trick_tokens`` (default false), a rule of whole games (EGN's): the
+  makers of a hand played with partner who take exactly 4 tricks earn a
+  token besides their point; a side's fourth token is turned in at once for
+  1 extra point, which counts toward the target like any point
+  (``token_step``). Single hands do not see it.
 - Renege (not simulated): the non-offending side scores 2, or 4 when that
   side is playing a lone hand (the lone maker's or the lone defender's side).
 - Game: the first side to 10 or more after a hand wins; only one side can
@@ -156,6 +161,7 @@ EUCHRE = RuleOptions(
         Option("loner_march_score", (4, 1, 2, 3, 5, 6, 7, 8), (4, 1, 2, 3, 5, 6, 7, 8)),
         Option("loner_euchred_score", (2, 1, 3, 4, 5, 6, 7, 8), (2, 1, 3, 4, 5, 6, 7, 8)),
         Option("fast_break", (False, True), (0, 1)),
+        Option("four_trick_tokens", (False, True), (0, 1)),
     ),
 )
 
@@ -869,6 +875,26 @@ def renege_points(offender: int, maker: int, maker_alone: bool = False, lone_def
 
 # --------------------------------------------------------------------------
 # The game
+
+
+def token_step(tokens, maker, maker_alone: bool, maker_tricks: int, rules: dict | None = None):
+    """(tokens by side after a hand, extra points by side) under ``four_trick_tokens``.
+
+    RULES.md has no tokens; EGN's ruleset: the making side of a hand played
+    with partner taking exactly 4 tricks earns a token; at 4 tokens the side
+    turns them in for 1 point at once. ``maker`` None (thrown in), the rule
+    off, a lone maker or another count: tokens unchanged, no points.
+    """
+    tokens = [int(t) for t in tokens]
+    extra = [0] * SIDES
+    if not (rules and rules.get("four_trick_tokens")) or maker is None or maker_alone or maker_tricks != 4:
+        return tokens, extra
+    side = side_of(maker)
+    tokens[side] += 1
+    if tokens[side] == 4:
+        tokens[side] = 0
+        extra[side] = 1
+    return tokens, extra
 
 
 def game_winner(scores, target: int = TARGET) -> int | None:

@@ -589,12 +589,16 @@ def play_game(game_seed: int, assignment_index: int, rules: dict, seats: list, m
     and the deal passes left after every hand (thrown in or not); the first
     side to 10 or more after a hand wins (``eu.game_winner``). Returns
     ``winner`` (a side; None: unfinished after ``max_hands``), ``hands``,
-    ``scores`` [side 0, side 1] and, with ``keep_records``, the ``records``.
+    ``scores`` [side 0, side 1], ``token_points`` [side 0, side 1] (the
+    points of turned-in tokens under ``four_trick_tokens``, in ``scores``
+    too: ``eu.token_step``) and, with ``keep_records``, the ``records``.
     """
     rules = eu.resolve_rules(rules)
     deal_rng = game_deal_rng(game_seed)
     decisions = game_decision_rng(game_seed, assignment_index)
     scores = [0, 0]
+    tokens = [0, 0]
+    token_points = [0, 0]
     dealer = FIRST_DEALER
     records = []
     winner = None
@@ -604,12 +608,16 @@ def play_game(game_seed: int, assignment_index: int, rules: dict, seats: list, m
         if keep_records:
             rec["scores_before"] = list(scores)
             records.append(rec)
-        scores = [scores[side] + rec["points"][str(side)] for side in range(2)]
+        maker = rec["maker"]
+        taken = 0 if maker is None else rec["tricks"][str(maker)] + rec["tricks"][str((maker + 2) % PLAYERS)]
+        tokens, extra = eu.token_step(tokens, maker, maker in rec["alone"], taken, rules)
+        token_points = [token_points[side] + extra[side] for side in range(2)]
+        scores = [scores[side] + rec["points"][str(side)] + extra[side] for side in range(2)]
         dealer = eu.next_dealer(dealer)
         winner = eu.game_winner(scores)
         if winner is not None:
             break
-    return {"winner": winner, "hands": n, "scores": scores, "records": records}
+    return {"winner": winner, "hands": n, "scores": scores, "token_points": token_points, "records": records}
 
 
 def game_details(seed: int, start: int, count: int, rules: dict | None = None, strategies=("default",),
@@ -639,7 +647,10 @@ def game_details(seed: int, start: int, count: int, rules: dict | None = None, s
 
 def game_results(seed: int, start: int, count: int, rules: dict | None = None, strategies=("default",),
                  assignments=((0, 0, 0, 0),), duplicate: bool = True) -> list[dict]:
-    """Per-game results of deal sets ``start .. start+count-1`` (``bower.sim.runner.game_results``)."""
+    """Per-game results of deal sets ``start .. start+count-1`` (``bower.sim.runner.game_results``; with
+    ``token_points`` under ``four_trick_tokens``)."""
     keys = ("set", "assignment", "winner", "hands", "scores")
+    if eu.resolve_rules(rules)["four_trick_tokens"]:
+        keys += ("token_points",)
     return [{k: d[k] for k in keys}
             for d in game_details(seed, start, count, rules, strategies, assignments, duplicate)]

@@ -455,8 +455,10 @@ def format_advice(r: dict) -> str:
     lone = int(rules.get("loner_euchred_score", 2))
     lone_text = "" if lone == 2 else f", -{lone} for a lone maker (loner_euchred_score)"
     fast_text = "; a fast break counts 0 (fast_break)" if rules.get("fast_break") else ""
+    token_text = ("; a hand's points only: four_trick_tokens, a rule of whole games, is not seen"
+                  if rules.get("four_trick_tokens") else "")
     lines.append("net points: your side's points less the other side's, per hand (a euchre counts -2, -4 alone"
-                 f"{lone_text}{fast_text})")
+                 f"{lone_text}{fast_text}{token_text})")
     return "\n".join(lines)
 
 

@@ -43,7 +43,10 @@ the game.
 
 The ruleset's ``loner_march_score`` and ``loner_euchred_score`` (1 to 8)
 and ``fast_break`` are bower's rule options of the same names: a deal's
-points follow them.
+points follow them. ``four_trick_tokens`` is bower's option of the same
+name, a rule of whole games: a deal's points are the hand's; replaying the
+file's deals in order as one game (``bower replay``) adds a point for each
+fourth token of a side.
 
 A file bower cannot represent (a ruleset value such as ``farmers: true`` or
 ``loner_march_score: 9``)
@@ -61,7 +64,7 @@ from dataclasses import dataclass, field
 
 from bower.sim.records import RecordsError, _AtomicFile, bower_version
 from bower.sim.rules import RULES_VERSION
-from bower.sim.variants.euchre.scoring import defenders_first_two, hand_points
+from bower.sim.variants.euchre.scoring import defenders_first_two, game_bonus, hand_points
 from bower.sim.text import WrittenFloat, written_float
 
 FILE_TYPE = "Euchre Game Notation"
@@ -90,7 +93,7 @@ RULESET = {
     "joker": ((False,), False),
     "allow_no_trump": ((False,), False),
     "fast_break": ((True, False), False),  # bower's rule option of the same name
-    "four_trick_tokens": ((False,), False),
+    "four_trick_tokens": ((True, False), False),  # bower's rule option of the same name (a rule of whole games)
 }
 MAX_DEALS = 100  # the notation's schema holds at most 100 deals a file
 # ``read_egn``'s ``meta`` key of the deals left out: ``{"after": hand of the record before it or None, "deal": the
@@ -254,7 +257,8 @@ def rules_of(ruleset, where: str) -> dict:
             "canadian": ruleset.get("canadian", False), "discard_up": False,
             "loner_march_score": ruleset.get("loner_march_score", 4),
             "loner_euchred_score": ruleset.get("loner_euchred_score", 2),
-            "fast_break": ruleset.get("fast_break", False)}
+            "fast_break": ruleset.get("fast_break", False),
+            "four_trick_tokens": ruleset.get("four_trick_tokens", False)}
 
 
 def _buries_up(deal, rules: dict) -> bool:
@@ -289,7 +293,8 @@ def ruleset_of(rules: dict, game: bool = True) -> dict:
            "defend_alone": bool(rules.get("allow_lone_defender", False)),
            "loner_march_score": int(rules.get("loner_march_score", 4)),
            "loner_euchred_score": int(rules.get("loner_euchred_score", 2)),
-           "fast_break": bool(rules.get("fast_break", False))}
+           "fast_break": bool(rules.get("fast_break", False)),
+           "four_trick_tokens": bool(rules.get("four_trick_tokens", False))}
     if game is True:
         out["winning_score"] = 10
     else:
@@ -357,6 +362,7 @@ def read_egn(path) -> EgnFile:
     kept: list[dict] = []  # the deals left out, as written, each after the record it followed (``DEALS_LEFT_OUT``)
     game = _game_label(meta, path)
     score = _initial_score(meta.get("initialScore"), str(path)) if game is not None else None
+    tokens = None  # four_trick_tokens: each side's tokens (``scoring.game_bonus``), none before the file's first deal
     for i, deal in enumerate(doc["deals"]):
         if isinstance(deal, str):
             raise EgnError(f"{path}: deal {i} is bitpacked (a .egnb form); bower reads the JSON form only")
@@ -374,7 +380,10 @@ def read_egn(path) -> EgnFile:
                 if score is not None:
                     rec["start"] = dict(score)
             records.append(rec)
-        except _LeftOut as e:
+            if rules["four_trick_tokens"] and points is not None:  # a fourth token's point, in the next 'start'
+                extra, tokens = game_bonus(rec, rules, tokens)
+                points = {k: points[k] + extra[k] for k in points}
+        except _LeftOut as e:  # (its points, when known, are a lone hand's: no token)
             left_out.append((number, str(e)))
             kept.append({"after": records[-1]["hand"] if records else None, "deal": deal})
             points = e.points
@@ -819,6 +828,7 @@ def _check_starts(deals: list, initial: list, rules: dict) -> None:
     (``initialScore`` plus the points of every deal before it, ``read_egn``): EGN has no field for a score between
     deals, so a deal left out that is not written back would lose its points."""
     score: dict | None = {"0": int(initial[0]), "1": int(initial[1])}
+    tokens = None  # four_trick_tokens, counted as ``read_egn`` counts them
     for kind, d in deals:
         points = d.get("points") if kind == "record" else _left_out_points(d, rules)
         if kind == "record" and d.get("start") is not None and d["start"] != score:
@@ -829,6 +839,9 @@ def _check_starts(deals: list, initial: list, rules: dict) -> None:
                            "score between deals; write .jsonl or .parquet, or give write_egn the meta read_egn "
                            "returned")
         total = _points_sum([points])
+        if kind == "record" and total is not None and rules.get("four_trick_tokens"):
+            extra, tokens = game_bonus(d, rules, tokens)
+            total = _points_sum([total, extra])
         score = None if score is None or total is None else {k: score[k] + total[k] for k in score}
 
 

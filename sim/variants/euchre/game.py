@@ -4,7 +4,9 @@
 follow the rules as the kernels play them (``kernels/euchre/SPEC.md``) under
 every rule option (``stick_the_dealer``, ``allow_lone_defender``,
 ``loner_lead``, ``canadian``, ``discard_up``, ``loner_march_score``,
-``loner_euchred_score``, ``fast_break``). Seats are 0..3 clockwise, partners opposite (side 0: seats
+``loner_euchred_score``, ``fast_break``; ``four_trick_tokens`` is accepted but is
+a rule of whole games, not of the one hand a state holds: ``returns()`` are
+the hand's points under either value). Seats are 0..3 clockwise, partners opposite (side 0: seats
 0 & 2). Cards are bower's numbers, ``suit * 6 + rank``, suits C S D H and
 ranks 9 T J Q K A (``bower.sim.cards``).
 

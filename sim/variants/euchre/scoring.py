@@ -4,8 +4,9 @@ What ``bower.sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
 ``alone`` seats), ``in_play`` (the partner of whoever went alone sits
 out), ``held`` (the deal, the dealer's after taking the up-card),
 ``score`` (exactly as ``kernels/euchre/hand.py``, ``hand_points``), ``renege`` (the other
-side scores 2, 4 against a lone hand) and ``game_winner`` (first side to
-the target). Points are by side: ``"0"`` seats 0 & 2, ``"1"`` seats 1 &
+side scores 2, 4 against a lone hand), ``game_bonus`` (rule
+``four_trick_tokens``: a side's fourth token gives it a point) and
+``game_winner`` (first side to the target). Points are by side: ``"0"`` seats 0 & 2, ``"1"`` seats 1 &
 3. Errors: KeyError names a missing field, ValueError says which field is
 wrong.
 """
@@ -160,6 +161,30 @@ def renege(rec: dict, offender: int, rules: dict) -> dict[str, int]:
     out = {k: 0 for k in SIDES}
     out[SIDES[other]] = LONE_RENEGE if lone else RENEGE
     return out
+
+
+TOKENS_TURNED_IN = 4  # four_trick_tokens: a side's tokens are turned in for 1 point when it holds this many
+
+
+def game_bonus(rec: dict, rules: dict, tokens: dict[str, int] | None) -> tuple[dict[str, int], dict[str, int]]:
+    """(extra points by side, tokens by side after the hand) under rule ``four_trick_tokens`` (EGN's), a rule of
+    whole games: the makers of a hand played with partner (``maker`` not in ``alone``) who took exactly 4
+    ``tricks`` (by seat, keyed ``"0"``..``"3"``) earn a token; at 4 the side turns them in at once for 1 point,
+    which counts toward the target like any point. ``tokens``: by side before the hand (None: 0s)."""
+    tokens = dict(tokens) if tokens is not None else {k: 0 for k in SIDES}
+    extra = {k: 0 for k in SIDES}
+    maker = rec.get("maker")
+    if not rules.get("four_trick_tokens") or maker is None or maker in (rec.get("alone") or ()):
+        return extra, tokens
+    tricks = rec.get("tricks") or {}
+    if int(tricks.get(str(maker), 0)) + int(tricks.get(str((maker + 2) % 4), 0)) != TRICKS - 1:
+        return extra, tokens
+    side = SIDES[maker % 2]
+    tokens[side] += 1
+    if tokens[side] == TOKENS_TURNED_IN:
+        tokens[side] = 0
+        extra[side] = 1
+    return extra, tokens
 
 
 def game_winner(scores: dict[str, int], points: dict[str, int], rec: dict, rules: dict, target: int, state):
