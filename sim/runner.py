@@ -594,13 +594,15 @@ def game_results(
     count: int,
     rules: dict | None = None,
     strategies=("default",),
-    assignments=((0, 0, 0),),
+    assignments=None,
     duplicate: bool = True,
     variant="ghost",
     start_scores=None,
 ) -> list[dict]:
     """Per-game results of deal sets ``start .. start+count-1``: one dict per (set, assignment).
 
+    ``assignments``: rows of a strategy index by seat (None: one row, strategy 0 in every seat); a row that does
+    not name a strategy of ``strategies`` for each of the variant's seats is a ``RunError``.
     Each dict: ``set``, ``assignment`` (strategy index by seat), ``winner``
     (seat or None when unfinished), ``hands``, ``scores`` (by seat, final);
     under Euchre's ``four_trick_tokens`` also ``token_points`` (by side: the
@@ -612,7 +614,11 @@ def game_results(
     n_scores = v.score_units
     tokens = bool(rules_d.get("four_trick_tokens"))
     strat_params = np.stack([to_vector(load_strategy(s, v.name)[1], v.name) for s in strategies])
-    assign = np.array(assignments, np.int64)
+    assign = np.array(((0,) * v.players,) if assignments is None else assignments, np.int64)
+    if assign.ndim != 2 or assign.shape[1] != v.players or assign.size == 0 or not (
+            (assign >= 0) & (assign < len(strat_params))).all():
+        raise RunError(f"assignments must be rows of {v.players} strategy indexes (0 to {len(strat_params) - 1}), "
+                       f"one a seat, got {assignments!r}")
     chunk_start = start - start % GAME_CHUNK_SETS
     out: list[dict] = []
 

@@ -54,8 +54,9 @@ VARIANT = "euchre"
 
 RULE_OPTIONS = {o.name: list(o.values) for o in eu.EUCHRE.options}
 # every combination of the options that change the play; the points options, which change only the points, and
-# four_trick_tokens, a rule of whole games that single hands do not see, take their values in turn, each value in several combinations (their whole product with the others is 4,096 rule
-# sets, a minute of the twin's play for nothing the turns do not test)
+# four_trick_tokens, a rule of whole games that single hands do not see, take their values in turn, each value in
+# several combinations (their whole product with the others is thousands of rule sets, minutes of the twin's play
+# for nothing the turns do not test)
 POINTS_OPTIONS = ("loner_march_score", "loner_euchred_score", "fast_break", "four_trick_tokens")
 _PLAY_OPTIONS = {n: v for n, v in RULE_OPTIONS.items() if n not in POINTS_OPTIONS}
 ALL_RULES = [dict(zip(_PLAY_OPTIONS, values), **{n: RULE_OPTIONS[n][(i + 3 * k) % len(RULE_OPTIONS[n])]
@@ -713,3 +714,14 @@ def test_unfinished_games_twin():
     kernel = runner.game_results(*args, variant=VARIANT)
     assert kernel == _twin_games(*args)
     assert all(g["winner"] is None and g["hands"] == ep.MAX_HANDS and g["scores"] == [0, 0] for g in kernel)
+
+
+@needs_kernel
+def test_game_results_without_assignments_seat_strategy_0_everywhere_and_refuse_a_short_row():
+    # the default row has a seat for each of Euchre's four (it once had three, and the kernel read past it)
+    res = runner.game_results(5, 0, 3, variant=VARIANT)
+    assert [r["assignment"] for r in res] == [[0, 0, 0, 0]] * 3
+    assert res == runner.game_results(5, 0, 3, assignments=((0, 0, 0, 0),), variant=VARIANT)
+    for bad in (((0, 0, 0),), ((0, 1, 0, 1),), ((0, -1, 0, 0),), ()):
+        with pytest.raises(runner.RunError, match="rows of 4 strategy indexes"):
+            runner.game_results(5, 0, 3, assignments=bad, variant=VARIANT)
