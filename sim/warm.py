@@ -33,6 +33,10 @@ import time
 from bower.sim.errors import UserError
 from bower.sim.text import number_text
 
+# the variants' search groups, costliest first: CPU s of each on an empty cache after its variant's other group, in
+# two clean clones of ``make test`` on the 2-core AMD EPYC (benchmarks/RESULTS.md, 2026-12-08): Cutthroat 68 and 68,
+# Standard Euchre 51 and 59, Ghost Hand 48 and 49, Hasenpfeffer 45 and 46
+SEARCH_ORDER = ("cutthroat", "euchre", "ghost", "hasenpfeffer")
 PARTS = ("hands", "records", "games", "advice")  # what a variant's first answers need (the default)
 SEARCH_PARTS = ("search",)  # PIMC card play and auction, the double-dummy solver: opt-in
 ALL_PARTS = PARTS + SEARCH_PARTS
@@ -110,7 +114,9 @@ def groups(variants=None, parts=None) -> list[Group]:
     names_ = variant_names(variants)
     out = [Group(n, (("variant", n, plain),)) for n in names_] if plain else []
     if search:
-        out += [Group(f"{n} search", (("variant", n, search),)) for n in names_]
+        # costliest first, so that the last group to end is a short one and no process waits long alone
+        by_cost = sorted(names_, key=lambda n: SEARCH_ORDER.index(n) if n in SEARCH_ORDER else len(SEARCH_ORDER))
+        out += [Group(f"{n} search", (("variant", n, search),)) for n in by_cost]
     return out
 
 

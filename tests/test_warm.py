@@ -79,6 +79,12 @@ def test_groups_one_process_per_variant_search_apart():
     assert [(g.name, g.items) for g in gs] == [(VARIANT, (("variant", VARIANT, ("hands",)),)),
                                                (f"{VARIANT} search", (("variant", VARIANT, ("search",)),))]
     assert W.Group.from_json(gs[1].to_json()) == gs[1]
+    # the search groups after every variant's other group, the costliest first (SEARCH_ORDER)
+    assert [g.name for g in W.groups(parts=["hands", "search"])] == [
+        "ghost", "cutthroat", "hasenpfeffer", "euchre",
+        "cutthroat search", "euchre search", "ghost search", "hasenpfeffer search"]
+    assert [g.name for g in W.groups(["hasenpfeffer", "euchre"], parts=["search"])] == [
+        "euchre search", "hasenpfeffer search"]
     assert W.default_jobs(1) == 1 and 1 <= W.default_jobs(4) <= 4
 
 
