@@ -292,16 +292,15 @@ class GamesKernel(ChunkKernel):
     """A variant's ``games_chunks`` (a ``ChunkKernel`` whose arguments end ``search, start, eq=None``) as the
     runner calls it, with the game-equity bidder's tables added as ``eq`` where a strategy has its ``bid_equity``
     cell (column ``p_equity`` of the strategies' parameters) >= 0.5: ``tables(rules_vec, target)`` builds or reads
-    them for the call's rules and target. Calls without such a strategy go to the kernel as they come (compiled
-    without the tables' code); ``units``: the length of a game's starting scores (sides or seats)."""
+    them for the call's rules and target. Calls without such a strategy, or that give ``eq`` themselves, go to the
+    kernel as they come (compiled without the tables' code where no ``eq`` is given)."""
 
-    def __init__(self, chunk: ChunkKernel, p_equity: int, units: int, tables: Callable):
+    def __init__(self, chunk: ChunkKernel, p_equity: int, tables: Callable):
         super().__init__(chunk.kernel, chunk.count)
-        self.p_equity, self.units, self.tables = p_equity, units, tables
+        self.p_equity, self.tables = p_equity, tables
 
     def __call__(self, *args):
         """Run every chunk (``ChunkKernel``), the tables added for an equity bidder."""
-        if len(args) <= 17 and bool((np.asarray(args[6])[:, self.p_equity] >= 0.5).any()):
-            start = args[15] if len(args) > 15 and args[15] is not None else np.zeros(self.units, np.int64)
-            args = (*args[:15], start, self.tables(args[5], int(args[7])))
+        if len(args) == 16 and bool((np.asarray(args[6])[:, self.p_equity] >= 0.5).any()):
+            args = (*args, self.tables(args[5], int(args[7])))
         return super().__call__(*args)

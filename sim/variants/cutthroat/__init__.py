@@ -29,7 +29,7 @@ from bower.sim.variants.cutthroat import (
 )
 
 # the games kernel given the game-equity bidder's tables where a strategy bids by equity
-cs.games_chunks = equity_bidder.GamesKernel(cs.games_chunks, codes.PARAM_NAMES.index("bid_equity"), 3,
+cs.games_chunks = equity_bidder.GamesKernel(cs.games_chunks, codes.PARAM_NAMES.index("bid_equity"),
                                             equity_strategy.kernel_tables)
 
 ADVICE = ("QC TS 9S KD 9H", "JS")  # the profiled should-bid question: hand, up-card; position 1, round one

@@ -31,7 +31,7 @@ from bower.sim.variants.euchre import (
 from bower.sim.variants.euchre.hands import play_order, score_hand
 
 # the games kernel given the game-equity bidder's tables where a strategy bids by equity
-ed.games_chunks = equity_bidder.GamesKernel(ed.games_chunks, codes.PARAM_NAMES.index("bid_equity"), 2,
+ed.games_chunks = equity_bidder.GamesKernel(ed.games_chunks, codes.PARAM_NAMES.index("bid_equity"),
                                             equity_strategy.kernel_tables)
 
 ADVICE = ("JH AS KS 9H QD", "TS")  # the profiled should-bid question: hand, up-card; position 1, round one

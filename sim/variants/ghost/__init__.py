@@ -21,7 +21,7 @@ from bower.sim.variants import base
 from bower.sim.variants.ghost import advice, equity_strategy, plots, records, report, scoring, strategy, summary, tables
 
 # the games kernel given the game-equity bidder's tables where a strategy bids by equity
-gs.games_chunks = equity_bidder.GamesKernel(gs.games_chunks, codes.PARAM_NAMES.index("bid_equity"), 3,
+gs.games_chunks = equity_bidder.GamesKernel(gs.games_chunks, codes.PARAM_NAMES.index("bid_equity"),
                                             equity_strategy.kernel_tables)
 
 TARGET = 32

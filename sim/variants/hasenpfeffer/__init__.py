@@ -29,7 +29,7 @@ from bower.sim.variants.hasenpfeffer import (
 )
 
 # the games kernel given the game-equity bidder's tables where a strategy bids by equity
-hs.games_chunks = equity_bidder.GamesKernel(hs.games_chunks, codes.PARAM_NAMES.index("bid_equity"), 2,
+hs.games_chunks = equity_bidder.GamesKernel(hs.games_chunks, codes.PARAM_NAMES.index("bid_equity"),
                                             equity_strategy.kernel_tables)
 
 ADVICE_HAND = "JK JH JD AH KH 9C"  # the profiled should-bid question: position 1, nothing called
