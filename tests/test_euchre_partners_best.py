@@ -22,6 +22,7 @@ from bower.sim import runner
 from bower.sim.strategy import resolve_strategy
 from bower.sim.records import read_records
 from bower.sim.variants.euchre.egn import EgnError, read_egn, write_egn
+from bower.sim.variants.euchre import game as eg
 from bower.sim.variants.euchre.hands import play_order
 from tests.cli_run import one_error, run
 from tests.reference import euchre as eu
@@ -248,3 +249,153 @@ def test_egn_partners_best_reads_replays_and_writes_back(tmp_path):
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(EgnError, match="only a lone maker under ruleset partners_best"):
         read_egn(path)
+
+
+# ---------------------------------------------------------------- games, searched play
+
+SIDE_SWAPS = [[0, 1, 0, 1], [1, 0, 1, 0]]
+
+
+@pytest.mark.parametrize("rules", [BEST, dict(BEST, canadian=True, loner_lead="loner")])
+def test_games_under_partners_best_kernel_against_twin(rules):
+    strategies = ("default", {"alone_min": 2.0})
+    kernel = runner.game_results(35, 0, 3, rules, strategies, SIDE_SWAPS, True, variant="euchre")
+    twin = ep.game_results(35, 0, 3, rules, [resolve_strategy(s, variant="euchre") for s in strategies],
+                           SIDE_SWAPS, True)
+    assert kernel == twin
+    off = runner.game_results(35, 0, 3, {}, strategies, SIDE_SWAPS, True, variant="euchre")
+    assert off != kernel  # the loners' exchanges change the games
+
+
+SEARCHING = [{"pimc_worlds": 4, "alone_min": 1.75},  # PIMC cards
+             {"pimc_worlds": 4, "pimc_bid": 1, "alone_min": 1.75},  # calls, going alone, discards searched too
+             {"pimc_worlds": 4, "pimc_infer": 1, "alone_min": 1.75}]  # worlds weighed by the auction
+
+
+@pytest.mark.parametrize("k", range(len(SEARCHING)))
+def test_searching_seats_play_legal_hands_after_the_exchange(k):
+    from tests.test_euchre_kernels import check_record
+
+    rules = dict(BEST, discard_up=k == 1)
+    loners = 0
+    for h, order in enumerate(ep.orders(50 + k, 0, 60)):
+        idx = [c.index for c in order]
+        rec = play_order(idx, h % 4, rules, [SEARCHING[k], "default", SEARCHING[k], "aggressive"], h)
+        check_record(rec, rules, 0, idx)  # the loner plays the five it holds after the exchange
+        loners += rec["passed"] is not None
+    assert loners > 0
+
+
+def _row(order, dealer, rules):
+    """The kernel's record row of a hand (``hands.play_order``'s, before it becomes a dict)."""
+    import numpy as np
+
+    from bower.kernels.euchre import drivers as ed
+    from bower.kernels.euchre import hand as ek
+    from bower.sim.runner import decision_states
+    from bower.sim.variants.euchre import hands as eh
+
+    rules_d = eh.resolve_rules(rules)
+    params = eh.seat_params("default")
+    rec = np.zeros(ek.R_WIDTH, np.int64)
+    ed.play_order(eh._order(order), np.int64(dealer), eh.rules_vector(rules_d), params, ek.NO_FORCE.copy(),
+                  decision_states(0, 0, 1)[0], rec, ek.search_arg(params))
+    return rec
+
+
+def test_what_each_seat_knows_of_the_up_card_after_the_exchange():
+    # CANADA under canadian: the dealer, seat 0, sits out and passed the up-card 9H to the loner, seat 2
+    from bower.kernels import pimc
+    from bower.kernels.euchre import hand as ek
+    from bower.sim.cards import parse_card
+
+    up = parse_card("9H")
+    plain = _row(CANADA, 0, {"canadian": True})
+    assert plain[ek.R_PASSED] == -1 and plain[ek.R_LONER_DISCARD] == -1
+    _, _, known, pin, _ = ek.pimc_facts(plain, 1, False)
+    assert known >> up & 1 and pin == -1  # without the rule: out of play with the dealer who sits out
+    rec = _row(CANADA, 0, {"canadian": True, "partners_best": True})
+    assert rec[ek.R_PASSED] == up
+    d = rec[ek.R_LONER_DISCARD]
+    for seat in (1, 3):  # a defender: the up-card is the loner's or discarded, not told which
+        _, _, known, pin, allow = ek.pimc_facts(rec, seat, False)
+        assert not known >> up & 1 and pin == up and allow == (1 << 2) | pimc.PILE_BIT
+        assert not known >> d & 1  # the loner's discard is not seen
+    _, _, known, pin, _ = ek.pimc_facts(rec, 2, False)  # the loner knows its discard, holds or buried the 9H
+    assert known >> d & 1 and pin == -1 and (known >> up & 1) == (d == up)
+
+
+# ---------------------------------------------------------------- the game API
+
+def _exchanged_states(rules, n):
+    """States of random play under ``rules`` at each node from the partner's pass on, in hands with an exchange."""
+    import random
+
+    import bower
+
+    game = bower.game("euchre", rules=rules)
+    out = []
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        path = []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            if state.phase in (eg.PARTNER_PASS, eg.LONER_DISCARD) or state.passed >= 0:
+                path.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+        out += path[::3]
+        if len(out) >= n:
+            return out
+    return out
+
+
+def test_the_game_api_passes_and_discards_as_decisions():
+    import bower
+    from bower.sim.cards import parse_card
+
+    game = bower.game("euchre", rules=BEST)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for c in LONER:
+        state.apply_action(parse_card(c))
+    state.apply_action(eg.ORDER)
+    state.apply_action(state.legal_actions()[0])  # the dealer's discard
+    state.apply_action(eg.ALONE)
+    assert state.phase == eg.PARTNER_PASS and state.current_player() == 3
+    assert state.legal_actions() == sorted(parse_card(c) for c in "QH AC 9S TS 9D".split())
+    assert state.action_to_string(parse_card("QH")) == "pass QH"
+    state.apply_action(parse_card("QH"))
+    assert state.phase == eg.LONER_DISCARD and state.current_player() == 1
+    assert state.legal_actions() == sorted(parse_card(c) for c in "JH JD AH KH QH 9C".split())
+    state.apply_action(parse_card("9C"))
+    assert state.phase == eg.PLAY and state.current_player() == 1
+    assert "passed QH" in state.information_state_string(3) and "loner discard 9C" in state.information_state_string(1)
+    assert "passed" not in state.information_state_string(0) and "9C" not in state.information_state_string(2)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    rec = state.to_record()
+    assert (rec["passed"], rec["loner_discard"]) == ("QH", "9C") and state.returns() == [0.0, 4.0, 0.0, 4.0]
+    assert game.max_game_length() == bower.game("euchre").max_game_length() + 2
+    plain = bower.game("euchre").new_initial_state()
+    assert "passed" not in plain.to_record()
+
+
+@pytest.mark.parametrize("rules", [BEST, dict(BEST, canadian=True, discard_up=True, allow_lone_defender=True)])
+def test_resampled_worlds_keep_what_each_seat_knows_of_the_exchange(rules):
+    import random
+
+    states = _exchanged_states(rules, 40)
+    assert len(states) >= 40
+    rng = random.Random(35)
+    for state in states:
+        for p in range(4):
+            for _ in range(6):
+                world = state.resample_from_infostate(p, rng)
+                assert world.information_state_string(p) == state.information_state_string(p)
+                assert world.legal_actions() == state.legal_actions() or state.current_player() != p
+                assert [bin(h).count("1") for h in world.hands] == [bin(h).count("1") for h in state.hands]
+                while not world.is_terminal():  # and the world plays on
+                    world.apply_action(world.legal_actions()[0])
