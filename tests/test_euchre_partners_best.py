@@ -50,7 +50,8 @@ CANADA = order_of({1: "9C TC 9D TD QS", 2: "JH AH KH 9S QC", 3: "KC AC KD AD KS"
 
 def test_the_partners_best_card_makes_a_lone_march():
     plain = play_order(LONER, 0)
-    assert plain["calls"] == [[1, "order"]] and plain["alone"] == [1] and "passed" not in plain and "loner_discard" not in plain
+    assert plain["calls"] == [[1, "order"]] and plain["alone"] == [1]
+    assert "passed" not in plain and "loner_discard" not in plain
     assert plain["tricks"]["1"] == 4 and plain["points"] == {"0": 0, "1": 1}
     got = play_order(LONER, 0, BEST)
     assert got["rules"]["partners_best"] is True

@@ -435,8 +435,8 @@ def _replay_draws(rec: dict, rules: dict, seats: list[dict], log: list[tuple[int
         v = draw(d, 2)
         assert v is None or (v == 1) == answer
     assert (rec.get("passed") is not None) == (rules["partners_best"] and maker in rec["alone"])
-    if rec.get("passed"):
-        ex = {"passed": rec["passed"], "discard": rec["loner_discard"]}  # the partner's card: the k-th lowest of its five, k = bounded(5); the loner's discard of six, bounded(6)
+    if rec.get("passed"):  # the partner's card: the k-th lowest of its five, bounded(5); the discard of six, bounded(6)
+        ex = {"passed": rec["passed"], "discard": rec["loner_discard"]}
         held = _hands_in_play(dict(rec, passed=None))
         partner = (maker + 2) % 4
         v = draw(partner, 5)

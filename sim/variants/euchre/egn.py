@@ -46,7 +46,14 @@ and ``fast_break`` are bower's rule options of the same names: a deal's
 points follow them. ``four_trick_tokens`` is bower's option of the same
 name, a rule of whole games: a deal's points are the hand's; replaying the
 file's deals in order as one game (``bower replay``) adds a point for each
-fourth token of a side.
+fourth token of a side. ``partners_best`` is bower's option of the same name:
+the card a lone maker's partner passes it is the bidding phase's
+``cardExchanges`` (``{"sender": partner, "receiver": loner, "cards":
+[card]}``; without it, the one card the loner played that it was not dealt),
+and the loner's discard, which EGN has no field for, is the one card of its
+five and the card passed that it did not play: such a deal needs the loner's
+and its partner's hands given, and one whose card passed cannot be told (the
+loner discarded it, no ``cardExchanges``) is left out, named.
 
 A file bower cannot represent (a ruleset value such as ``farmers: true`` or
 ``loner_march_score: 9``)

@@ -1,8 +1,9 @@
 """Standard Euchre replay in plain Python (RULES.md 4): fields checked, the hands at the first lead, the score.
 
 What ``bower.sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
-``alone`` seats), ``in_play`` (the partner of whoever went alone sits
-out), ``held`` (the deal, the dealer's after taking the up-card),
+``alone`` seats; rule ``partners_best``'s ``passed`` and ``loner_discard``),
+``in_play`` (the partner of whoever went alone sits out), ``held`` (the deal,
+the dealer's after taking the up-card, a lone maker's after its exchange),
 ``score`` (exactly as ``kernels/euchre/hand.py``, ``hand_points``), ``renege`` (the other
 side scores 2, 4 against a lone hand), ``game_bonus`` (rule
 ``four_trick_tokens``: a side's fourth token gives it a point) and
@@ -60,8 +61,8 @@ EXCHANGE_FIELDS = ("passed", "loner_discard")  # rule partners_best: the lone ma
 
 
 def _check_exchange(rec: dict, rules: dict, maker_alone: bool) -> None:
-    """ValueError unless the exchange fields fit rule ``partners_best``: both given (a card each, or listed as not
-    known) exactly when the maker went alone under the rule, else null or absent."""
+    """ValueError unless the exchange fields fit rule ``partners_best``: both given (a card each) exactly when the
+    maker went alone under the rule, else null or absent."""
     given = [f for f in EXCHANGE_FIELDS if rec.get(f) is not None]
     if not rules.get("partners_best"):
         if given:
@@ -73,13 +74,11 @@ def _check_exchange(rec: dict, rules: dict, maker_alone: bool) -> None:
             raise ValueError(f"field {given[0]!r} is {rec[given[0]]!r} but the maker did not go alone (rule "
                              "partners_best: only a lone maker exchanges)")
         return
-    unknown = rec.get("unknown") if isinstance(rec.get("unknown"), list) else []
     for f in EXCHANGE_FIELDS:
-        if rec.get(f) is None and f not in unknown:
+        if rec.get(f) is None:
             raise ValueError(f"field {f!r} is missing: the maker went alone under rule partners_best, so its "
                              "partner passed it a card and it discarded one")
-        if rec.get(f) is not None:
-            _card(rec[f], f)
+        _card(rec[f], f)
 
 
 def _check_unknown(rec: dict) -> None:
