@@ -48,7 +48,7 @@ RULE_SETS = [
     {"allow_lone_defender": True},
     {"stick_the_dealer": True, "allow_lone_defender": True, "loner_lead": "loner", "fast_break": True},
     {"canadian": True, "discard_up": True, "allow_lone_defender": True, "loner_march_score": 5,
-     "loner_euchred_score": 3},
+     "loner_euchred_score": 3, "partners_best": True},
 ]
 
 
@@ -116,6 +116,12 @@ def reference_legal(state, rules: dict) -> list[int]:
         if state.phase == eg.MAKER_ALONE:  # canadian's forced loner is no node
             assert not eu.canadian_loner(state.dealer, state.maker, state.round, rules)
         return [eg.WITH_PARTNER, eg.ALONE]
+    if state.phase == eg.PARTNER_PASS:  # partners_best: any card of the partner's; then any of the loner's six
+        assert rules["partners_best"] and state.maker_alone and state.current_player() == (state.maker + 2) % 4
+        return sorted(c for c in range(24) if state.hands[state.current_player()] >> c & 1)
+    if state.phase == eg.LONER_DISCARD:
+        assert state.current_player() == state.maker and bin(state.hands[state.maker]).count("1") == 6
+        return sorted(c for c in range(24) if state.hands[state.maker] >> c & 1)
     if state.phase == eg.PLAY:
         hand = [c for c in range(24) if state.hands[state.current_player()] >> c & 1]
         lead = state.trick[0][1] if state.trick else None
@@ -151,7 +157,7 @@ def kernel_check(seed: int, hands: int, rules: dict, reference: bool = True, tim
             state.apply_action(legal[stream.bounded(len(legal))])
         mine = state.to_record()
         for key in ("dealer", "deal", "kitty", "calls", "discard", "alone", "maker", "trump", "plays", "tricks",
-                    "points"):
+                    "points") + (("passed", "loner_discard") if rules_d["partners_best"] else ()):
             assert mine[key] == rec[key], f"hand {h}, {key}: api {mine[key]} kernels {rec[key]}"
         ret = state.returns()
         assert ret[0] == ret[2] and ret[1] == ret[3] and min(ret[0], ret[1]) == 0

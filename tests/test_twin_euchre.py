@@ -271,12 +271,19 @@ def test_round_two_and_the_stuck_dealer():
 
 
 def _hands_in_play(rec: dict) -> dict[int, list]:
-    """Each seat's 5 cards after the dealer's pick-up (from the record)."""
+    """Each seat's cards after the dealer's pick-up and a lone maker's exchange (``partners_best``; from the
+    record)."""
     hands = {s: _c(rec["deal"][str(s)]) for s in range(4)}
     if rec["discard"] is not None:
         d = rec["dealer"]
         six = hands[d] + [eu.card_from_str(rec["upcard"])]  # the up-card itself may be the discard (discard_up)
         hands[d] = [c for c in six if str(c) != rec["discard"]]
+    if rec.get("passed"):
+        ex = {"passed": rec["passed"], "discard": rec["loner_discard"]}
+        m, p = rec["maker"], (rec["maker"] + 2) % 4
+        six = hands[m] + [eu.card_from_str(ex["passed"])]
+        hands[p] = [c for c in hands[p] if str(c) != ex["passed"]]
+        hands[m] = [c for c in six if str(c) != ex["discard"]]
     return hands
 
 
@@ -427,6 +434,15 @@ def _replay_draws(rec: dict, rules: dict, seats: list[dict], log: list[tuple[int
     for d, answer in zip(eu.defenders_in_turn(dealer, maker), _defender_answers(rec, rules)):
         v = draw(d, 2)
         assert v is None or (v == 1) == answer
+    assert (rec.get("passed") is not None) == (rules["partners_best"] and maker in rec["alone"])
+    if rec.get("passed"):  # the partner's card: the k-th lowest of its five, bounded(5); the discard of six, bounded(6)
+        ex = {"passed": rec["passed"], "discard": rec["loner_discard"]}
+        held = _hands_in_play(dict(rec, passed=None))
+        partner = (maker + 2) % 4
+        v = draw(partner, 5)
+        assert v is None or str(eu.by_index(held[partner])[v]) == ex["passed"]
+        v = draw(maker, 6)
+        assert v is None or str(eu.by_index(held[maker] + [eu.card_from_str(ex["passed"])])[v]) == ex["discard"]
     hands = _hands_in_play(rec)
     trump = "CSDH".index(rec["trump"])
     active = eu.active_seats(maker, maker in rec["alone"], next((s for s in rec["alone"] if s != maker), None))
@@ -462,7 +478,8 @@ def _replay_through_rules(order, rec: dict, rules: dict) -> None:
         choices.append(legal.index(card))
         hands[seat].remove(card)
     out = eu.play_hand(order, rec["dealer"], calls, discard=rec["discard"], maker_alone=maker in rec["alone"],
-                       defenders=_defender_answers(rec, rules), choices=choices, rules=rules)
+                       defenders=_defender_answers(rec, rules), choices=choices, rules=rules,
+                       passed=rec.get("passed"), loner_discard=rec.get("loner_discard"))
     assert out["maker"] == maker and "CSDH"[out["trump"]] == rec["trump"] and out["alone"] == rec["alone"]
     assert [[s, str(c)] for s, c in out["plays"]] == rec["plays"]
     assert {str(s): t for s, t in enumerate(out["tricks"])} == rec["tricks"]

@@ -288,6 +288,12 @@ def least_value(cards, trump: int):
     return min(cards, key=lambda c: (eu.card_value(c, trump), c.index))
 
 
+def best_card(cards, trump: int):
+    """The card a lone maker's partner passes under ``partners_best``: the card of most value (its highest trump
+    by trump rank, else its highest card by rank); ties to the lowest card index."""
+    return max(cards, key=lambda c: (eu.card_value(c, trump), -c.index))
+
+
 def strongest_trump(trumps, trump: int):
     """Right, left, then A K Q T 9."""
     return max(trumps, key=lambda c: eu.trump_rank(c, trump))
@@ -451,6 +457,9 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
         "tricks": {str(s): 0 for s in range(PLAYERS)},
         "points": {"0": 0, "1": 0},
     }
+    if rules["partners_best"]:
+        record["passed"] = None  # the lone maker's exchange under partners_best (SPEC.md's "Records")
+        record["loner_discard"] = None
 
     # ---- the auction: whose turn and what is legal come from the rules reference
     made: list[str] = []
@@ -503,6 +512,20 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
             answers.append(estimate(hands[defender], trump, params) >= params["defend_alone_min"])
     lone = eu.defence_outcome(dealer, maker, answers, rules)
     record["alone"] = sorted(([maker] if maker_alone else []) + ([lone] if lone is not None else []))
+
+    # ---- partners_best: a lone maker's partner passes its best card, the loner discards one of six
+    if rules["partners_best"]:
+        if maker_alone:
+            partner = eu.partner_of(maker)
+            mine = eu.by_index(hands[partner])
+            passed = mine[decisions.bounded(len(mine))] if is_random(seats[partner]) else best_card(mine, trump)
+            six = eu.by_index(hands[maker] + [passed])
+            if is_random(seats[maker]):
+                discard = six[decisions.bounded(len(six))]
+            else:
+                discard = best_discard(six, None, trump, seats[maker])[0]
+            hands, passed, discard = eu.partners_exchange(hands, maker, True, passed, discard, rules)
+            record["passed"], record["loner_discard"] = str(passed), str(discard)
 
     # ---- five tricks among the active seats
     active = eu.active_seats(maker, maker_alone, lone)

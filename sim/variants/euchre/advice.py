@@ -457,8 +457,10 @@ def format_advice(r: dict) -> str:
     fast_text = "; a fast break counts 0 (fast_break)" if rules.get("fast_break") else ""
     token_text = ("; a hand's points only: four_trick_tokens, a rule of whole games, is not seen"
                   if rules.get("four_trick_tokens") else "")
+    best_text = ("; a lone maker plays with its partner's best card (partners_best)" if rules.get("partners_best")
+                 else "")
     lines.append("net points: your side's points less the other side's, per hand (a euchre counts -2, -4 alone"
-                 f"{lone_text}{fast_text}{token_text})")
+                 f"{lone_text}{fast_text}{token_text}{best_text})")
     return "\n".join(lines)
 
 

@@ -46,7 +46,14 @@ and ``fast_break`` are bower's rule options of the same names: a deal's
 points follow them. ``four_trick_tokens`` is bower's option of the same
 name, a rule of whole games: a deal's points are the hand's; replaying the
 file's deals in order as one game (``bower replay``) adds a point for each
-fourth token of a side.
+fourth token of a side. ``partners_best`` is bower's option of the same name:
+the card a lone maker's partner passes it is the bidding phase's
+``cardExchanges`` (``{"sender": partner, "receiver": loner, "cards":
+[card]}``; without it, the one card the loner played that it was not dealt),
+and the loner's discard, which EGN has no field for, is the one card of its
+five and the card passed that it did not play: such a deal needs the loner's
+and its partner's hands given, and one whose card passed cannot be told (the
+loner discarded it, no ``cardExchanges``) is left out, named.
 
 A file bower cannot represent (a ruleset value such as ``farmers: true`` or
 ``loner_march_score: 9``)
@@ -88,7 +95,7 @@ RULESET = {
     "min_rank": ((9,), 9),
     "num_players": ((4,), 4),
     "farmers": ((False,), False),
-    "partners_best": ((False,), False),
+    "partners_best": ((True, False), False),  # bower's rule option of the same name
     "go_under": ((False,), False),
     "joker": ((False,), False),
     "allow_no_trump": ((False,), False),
@@ -258,7 +265,8 @@ def rules_of(ruleset, where: str) -> dict:
             "loner_march_score": ruleset.get("loner_march_score", 4),
             "loner_euchred_score": ruleset.get("loner_euchred_score", 2),
             "fast_break": ruleset.get("fast_break", False),
-            "four_trick_tokens": ruleset.get("four_trick_tokens", False)}
+            "four_trick_tokens": ruleset.get("four_trick_tokens", False),
+            "partners_best": ruleset.get("partners_best", False)}
 
 
 def _buries_up(deal, rules: dict) -> bool:
@@ -294,7 +302,8 @@ def ruleset_of(rules: dict, game: bool = True) -> dict:
            "loner_march_score": int(rules.get("loner_march_score", 4)),
            "loner_euchred_score": int(rules.get("loner_euchred_score", 2)),
            "fast_break": bool(rules.get("fast_break", False)),
-           "four_trick_tokens": bool(rules.get("four_trick_tokens", False))}
+           "four_trick_tokens": bool(rules.get("four_trick_tokens", False)),
+           "partners_best": bool(rules.get("partners_best", False))}
     if game is True:
         out["winning_score"] = 10
     else:
@@ -548,6 +557,7 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
     alone.sort()
     sitting = {(s + 2) % 4 for s in alone}
     active = [s for s in range(4) if s not in sitting]
+    passed = _passed(bid, rules, maker, is_alone, trump, where)
 
     discard = bid.get("discard")
     if discard is not None:
@@ -597,6 +607,11 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
         raise EgnError(f"{where}: field 'tricks': cards played in a deal nobody made trump in")
     points = points_of(maker, alone, tricks, rules, plays)  # every trick is known from here
 
+    exchange = rules.get("partners_best") and is_alone
+    if exchange and (given[maker] is None or given[(maker + 2) % 4] is None):
+        raise _LeftOut(f"the lone maker's and its partner's hands are not both given (ruleset partners_best: the "
+                       f"exchange is not known)", points)
+
     # the hands dealt; when a card of them is not known (a hand not given to a deal thrown in, the dealer's
     # discard not given), the record marks 'deal', 'kitty' (and 'discard') unknown: each seat holds what it played
     hands, unknown = {}, []
@@ -624,6 +639,9 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
                 continue
             held = [c for c in held if c != up] + [discard]
         hands[s] = held
+    if unknown and exchange:
+        raise _LeftOut(f"the dealer's discard is not given (ruleset partners_best: the lone maker's hand at the "
+                       "first lead is not known)", points)
     if unknown:
         return _unknown_record(number, rules, dealer, up, calls, alone, maker, trump, plays, tricks, points, hands,
                                unknown, where)
@@ -650,6 +668,26 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
     in_hand = {s: set(hands[s]) for s in range(4)}
     if ordered:
         in_hand[dealer] = (in_hand[dealer] | {up}) - {discard}
+    loner_discard = None
+    if exchange:  # ruleset partners_best: the partner's card to the lone maker, which then discards one
+        partner = (maker + 2) % 4
+        mine = {c for c, seat in seen.items() if seat == maker}
+        if passed is None:  # not given: the one card the loner played that it did not hold
+            extra = mine - in_hand[maker]
+            if len(extra) != 1:
+                raise _LeftOut("the card the lone maker's partner passed (ruleset partners_best) is not given",
+                               points)
+            passed = extra.pop()
+        if passed not in in_hand[partner]:
+            raise EgnError(f"{where}: field 'cardExchanges': seat {partner} passes {to_egn_card(passed)}, a card "
+                           "it does not hold")
+        rest = (in_hand[maker] | {passed}) - mine
+        if len(rest) != 1:
+            raise EgnError(f"{where}: field 'tricks': the lone maker, seat {maker}, plays "
+                           f"{len(mine)} card(s) of its own five and the card passed")
+        loner_discard = rest.pop()
+        in_hand[partner].discard(passed)
+        in_hand[maker] = (in_hand[maker] | {passed}) - {loner_discard}
     for t in range(len(plays) // max(1, len(active))):
         trick = plays[t * len(active):(t + 1) * len(active)]
         led = _suit(trick[0][1], trump)
@@ -665,12 +703,41 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
         kitty = kitty_given
     else:
         kitty = [up] + rest
-    return {
+    rec = {
         "variant": "euchre", "rules_version": RULES_VERSION, "rules": dict(rules), "hand": number,
         "dealer": dealer, "deal": {str(s): _sorted(hands[s]) for s in range(4)}, "kitty": kitty, "upcard": up,
         "calls": calls, "discard": discard, "alone": alone, "maker": maker, "trump": trump, "plays": plays,
         "tricks": tricks, "points": points_of(maker, alone, tricks, rules, plays),
     }
+    if rules.get("partners_best"):
+        rec["passed"], rec["loner_discard"] = passed if exchange else None, loner_discard
+    return rec
+
+
+def _passed(bid: dict, rules: dict, maker, is_alone: bool, trump, where: str):
+    """The card a lone maker's partner passed it (ruleset ``partners_best``), from the bidding's
+    ``cardExchanges`` (one entry, the partner to the maker, one card), or None when not given; EgnError for an
+    exchange the rules do not make."""
+    ex = bid.get("cardExchanges")
+    if ex is None or ex == []:
+        return None
+    w = f"{where}: field 'cardExchanges'"
+    if not (rules.get("partners_best") and is_alone and maker is not None):
+        raise EgnError(f"{w}: cards are exchanged but only a lone maker under ruleset partners_best gets its "
+                       "partner's card")
+    if not isinstance(ex, list) or len(ex) != 1 or not isinstance(ex[0], dict):
+        raise EgnError(f"{w} is {_shown(ex)}, not one exchange (the partner's card to the lone maker)")
+    e = ex[0]
+    partner = (maker + 2) % 4
+    if e.get("receiver") != maker or e.get("sender", partner) != partner:
+        raise EgnError(f"{w}: {_shown(e)} is not seat {partner}'s card to the lone maker, seat {maker}")
+    cards = e.get("cards")
+    if not isinstance(cards, list) or len(cards) != 1:
+        raise EgnError(f"{w}: field 'cards' is {_shown(cards)}, not one card")
+    try:
+        return _card(cards[0], f"{w} card 0", trump)
+    except _LeftOut:
+        return None
 
 
 def _unknown_record(number, rules, dealer, up, calls, alone, maker, trump, plays, tricks, points, hands, unknown,
@@ -862,6 +929,8 @@ def _egn_deal(r: dict) -> dict:
         bid["aloneDefender"] = defenders[0]
     if r.get("discard"):
         bid["discard"] = to_egn_card(r["discard"])
+    if r.get("passed"):  # partners_best; the loner's discard has no field: the deal's hands and plays give it
+        bid["cardExchanges"] = [{"sender": (maker + 2) % 4, "receiver": maker, "cards": [to_egn_card(r["passed"])]}]
     phases = [bid]
     if maker is not None:
         n = 4 - len(alone)

@@ -36,8 +36,8 @@ import numpy as np
 
 from bower.kernels.euchre.codes import E_DISCARD_UP, E_STICK
 from bower.kernels.euchre.hand import (CALL_ORDER, CALL_PASS, CALL_SUIT, DECK, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER,
-                                       Q_PIMC_SEES, R_ALONE, R_DEAL, R_DEALER, R_DISCARD, R_KITTY, R_PLAYS, R_WIDTH,
-                                       pimc_facts)
+                                       Q_PIMC_SEES, R_ALONE, R_DEAL, R_DEALER, R_DISCARD, R_KITTY, R_LONER_DISCARD,
+                                       R_MAKER, R_PASSED, R_PLAYS, R_WIDTH, best_card, pimc_facts)
 from bower.kernels.euchre.strategy import (Q_EQUITY, Q_LEAD_NEXT, Q_LEAD_TRUMP, Q_VOID, alone_decision, best_discard,
                                            card_weights, equity_name, equity_order, is_random, name_decision,
                                            order_decision)
@@ -116,6 +116,11 @@ class Player:
             d, _ = best_discard(hand, np.int64(-1 if self.discard_up else st.up), np.int64(st.trump), wt,
                                 np.int64(seat), p[seat, Q_VOID])
             return self._searched_discard(st, seat, int(d)) if self.bid_search else int(d)
+        if ph == eg.PARTNER_PASS:  # partners_best: the lone maker's partner passes its best card
+            return int(best_card(hand, np.int64(st.trump)))
+        if ph == eg.LONER_DISCARD:  # ... and the lone maker discards as the dealer does, any of its six
+            d, _ = best_discard(hand, np.int64(-1), np.int64(st.trump), wt, np.int64(seat), p[seat, Q_VOID])
+            return int(d)
         if ph == eg.MAKER_ALONE and seat in self.alone:  # a searched call chose its going alone
             return eg.ALONE if self.alone[seat] == 1 else eg.WITH_PARTNER
         if ph in (eg.MAKER_ALONE, eg.DEFEND):
@@ -244,6 +249,8 @@ class Player:
         rec[R_KITTY] = st.up
         rec[R_ALONE] = ((1 << st.maker) if st.maker_alone else 0) | ((1 << st.lone) if st.lone >= 0 else 0)
         rec[R_DISCARD] = st.discard if st.round == 1 else -1  # the kernels' facts compare it with the up-card only
+        rec[R_MAKER] = st.maker
+        rec[R_PASSED], rec[R_LONER_DISCARD] = st.passed, st.loner_discard  # partners_best's exchange (-1: none)
         n = write_plays(st, rec, R_PLAYS)
         return pimc_card(st.hands[seat], seat, pimc_facts(rec, np.int64(seat), self.discard_up), st.trump, DECK, rec, R_PLAYS, n,
                          self.worlds, self.stream, self.ws)

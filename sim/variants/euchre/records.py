@@ -43,7 +43,10 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
     ``discard`` (the dealer's, after an order; else None), ``alone`` (the
     seats that went alone, ascending), ``maker`` and ``trump`` (None when
     thrown in), ``plays`` (``[seat, card]``), ``tricks`` by seat and
-    ``points`` by side (``"0"``: seats 0 & 2, ``"1"``: seats 1 & 3).
+    ``points`` by side (``"0"``: seats 0 & 2, ``"1"``: seats 1 & 3); under
+    rule ``partners_best`` also ``passed`` and ``loner_discard`` (the card
+    the lone maker's partner passed it and the maker's discard; None when no
+    maker went alone).
     """
     r = row.tolist()
     maker = r[ek.R_MAKER]
@@ -53,7 +56,7 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
     flat = r[ek.R_PLAYS: ek.R_PLAYS + 2 * r[ek.R_NPLAYS]]
     plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
     discard = r[ek.R_DISCARD]
-    return {
+    d = {
         "variant": VARIANT,
         "rules_version": RULES_VERSION,
         "rules": dict(rules),
@@ -71,6 +74,11 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
         "tricks": {SEAT_KEYS[s]: r[ek.R_TRICKS + s] for s in range(ek.N_SEATS)},
         "points": {SIDE_KEYS[k]: r[ek.R_POINTS + k] for k in range(2)},
     }
+    if rules.get("partners_best"):
+        passed, loner_discard = r[ek.R_PASSED], r[ek.R_LONER_DISCARD]
+        d["passed"] = CARD_NAMES[passed] if passed >= 0 else None
+        d["loner_discard"] = CARD_NAMES[loner_discard] if loner_discard >= 0 else None
+    return d
 
 
 
@@ -88,7 +96,7 @@ def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
     offsets_p, seats_p, cards_p = rc.pair_block(rows, ek.R_PLAYS, ek.R_NPLAYS, ek.MAX_PLAYS)
     kitty = rows[:, ek.R_KITTY: ek.R_KITTY + 4]
     discard = rows[:, ek.R_DISCARD]
-    return rc.common_columns(VARIANT, rows, first_hand, rules, ek.R_DEALER) + [
+    return rc.common_columns(VARIANT, rows, first_hand, rules, ek.R_DEALER) + _exchange_last(rules, rows, [
         ("deal", rc.Struct([(SEAT_KEYS[s], rc.card_lists(rows[:, ek.R_DEAL + s])) for s in range(ek.N_SEATS)])),
         ("kitty", rc.fixed_lists(kitty, rc.cards)),
         ("upcard", rc.cards(kitty[:, 0])),
@@ -100,7 +108,21 @@ def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
         ("plays", rc.Pairs(offsets_p, seats_p, ek.N_SEATS, CARD_NAMES, cards_p)),
         ("tricks", rc.seat_struct(SEAT_KEYS, rows[:, ek.R_TRICKS: ek.R_TRICKS + ek.N_SEATS])),
         ("points", rc.seat_struct(SIDE_KEYS, rows[:, ek.R_POINTS: ek.R_POINTS + 2])),
-    ]
+    ])
+
+
+def _exchange_last(rules: dict | None, rows, cols: list) -> list:
+    """``cols`` and, under rule ``partners_best``, the lone maker's exchange: ``passed`` and ``loner_discard``
+    (``rows`` None: their Arrow types)."""
+    if not (rules or {}).get("partners_best"):
+        return cols
+    if rows is None:
+        import pyarrow as pa
+
+        return cols + [("passed", pa.string()), ("loner_discard", pa.string())]
+    passed, loner_discard = rows[:, ek.R_PASSED], rows[:, ek.R_LONER_DISCARD]
+    return cols + [("passed", rc.cards(passed, passed >= 0)), ("loner_discard", rc.cards(loner_discard,
+                                                                                         loner_discard >= 0))]
 
 
 def _rules_struct(rules: dict | None):
@@ -115,10 +137,11 @@ def _rules_struct(rules: dict | None):
 
 
 def arrow_fields(rules: dict | None = None) -> list:
-    """The (name, Arrow type) of the Euchre fields after the common ones (``deal`` .. ``points``)."""
+    """The (name, Arrow type) of the Euchre fields after the common ones (``deal`` .. ``points``, then under rule
+    ``partners_best`` ``passed`` and ``loner_discard``)."""
     import pyarrow as pa
 
-    return [
+    return _exchange_last(rules, None, [
         ("deal", pa.struct([(k, pa.list_(pa.string())) for k in SEAT_KEYS])),
         ("kitty", pa.list_(pa.string())),
         ("upcard", pa.string()),
@@ -130,7 +153,7 @@ def arrow_fields(rules: dict | None = None) -> list:
         ("plays", pa.list_(pa.list_(pa.string()))),
         ("tricks", pa.struct([(k, pa.int64()) for k in SEAT_KEYS])),
         ("points", pa.struct([(k, pa.int64()) for k in SIDE_KEYS])),
-    ]
+    ])
 
 
 def all_arrow_fields(rules: dict | None = None) -> list:
@@ -165,6 +188,8 @@ def batch_play(b):
     from bower.sim.records_vector import bits, exchange, first_in_play, popcount, seat_mask
 
     rules, rows = b.fast.rules, b.rows
+    if rules.get("partners_best"):  # a lone maker's exchange: the record-by-record check
+        return None
     upcard, discard = b.cards["upcard"], b.cards["discard"]
     if not rules.get("discard_up") and np.any((discard >= 0) & (discard == upcard)):
         return None

@@ -1,8 +1,9 @@
 """Standard Euchre replay in plain Python (RULES.md 4): fields checked, the hands at the first lead, the score.
 
 What ``bower.sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
-``alone`` seats), ``in_play`` (the partner of whoever went alone sits
-out), ``held`` (the deal, the dealer's after taking the up-card),
+``alone`` seats; rule ``partners_best``'s ``passed`` and ``loner_discard``),
+``in_play`` (the partner of whoever went alone sits out), ``held`` (the deal,
+the dealer's after taking the up-card, a lone maker's after its exchange),
 ``score`` (exactly as ``kernels/euchre/hand.py``, ``hand_points``), ``renege`` (the other
 side scores 2, 4 against a lone hand), ``game_bonus`` (rule
 ``four_trick_tokens``: a side's fourth token gives it a point) and
@@ -52,7 +53,32 @@ def check(rec: dict, rules: dict) -> dict:
         raise ValueError(f"field 'alone': seat {defenders[0]} defends alone but allow_lone_defender is false")
     if len(defenders) > 1:
         raise ValueError(f"field 'alone' is {alone}: only one defender may defend alone")
+    _check_exchange(rec, rules, maker in alone)
     return dict(rec, alone=alone)
+
+
+EXCHANGE_FIELDS = ("passed", "loner_discard")  # rule partners_best: the lone maker's exchange
+
+
+def _check_exchange(rec: dict, rules: dict, maker_alone: bool) -> None:
+    """ValueError unless the exchange fields fit rule ``partners_best``: both given (a card each) exactly when the
+    maker went alone under the rule, else null or absent."""
+    given = [f for f in EXCHANGE_FIELDS if rec.get(f) is not None]
+    if not rules.get("partners_best"):
+        if given:
+            raise ValueError(f"field {given[0]!r} is {rec[given[0]]!r}: only a lone maker under rule partners_best "
+                             "gets its partner's card (rule partners_best is false)")
+        return
+    if not maker_alone:
+        if given:
+            raise ValueError(f"field {given[0]!r} is {rec[given[0]]!r} but the maker did not go alone (rule "
+                             "partners_best: only a lone maker exchanges)")
+        return
+    for f in EXCHANGE_FIELDS:
+        if rec.get(f) is None:
+            raise ValueError(f"field {f!r} is missing: the maker went alone under rule partners_best, so its "
+                             "partner passed it a card and it discarded one")
+        _card(rec[f], f)
 
 
 def _check_unknown(rec: dict) -> None:
@@ -85,7 +111,9 @@ def _card(value, field: str) -> int:
 
 
 def held(rec: dict) -> dict[int, list[int]] | None:
-    """Seat -> cards at the first lead from ``deal`` (or None): the dealer takes ``upcard``, puts down ``discard``."""
+    """Seat -> cards at the first lead from ``deal`` (or None): the dealer takes ``upcard``, puts down ``discard``;
+    then (rule ``partners_best``, ``check``) a lone maker adds ``passed``, one of its partner's cards, and puts
+    down ``loner_discard``, one of its six."""
     deal = rec.get("deal")
     if deal is None:
         return None
@@ -103,6 +131,23 @@ def held(rec: dict) -> dict[int, list[int]] | None:
         if down not in hands[dealer] and down != up:  # the up-card itself: rule discard_up (``check``)
             raise ValueError(f"field 'discard': the dealer, seat {dealer}, does not hold {discard}")
         hands[dealer] = (hands[dealer] | {up}) - {down}
+    passed = rec.get("passed")
+    if passed is not None:
+        maker = rec["maker"]
+        partner = (maker + 2) % 4
+        cards = deal.get(str(partner))
+        if not isinstance(cards, (list, tuple)):
+            raise ValueError(f"field 'deal' has no hand '{partner}'")
+        theirs = {_card(c, f"deal.{partner}") for c in cards}
+        if discard is not None and dealer == partner:
+            theirs = (theirs | {_card(rec["upcard"], "upcard")}) - {_card(discard, "discard")}
+        c, d = _card(passed, "passed"), _card(rec["loner_discard"], "loner_discard")
+        if c not in theirs:
+            raise ValueError(f"field 'passed': the lone maker's partner, seat {partner}, does not hold {passed}")
+        if d not in hands[maker] | {c}:
+            raise ValueError(f"field 'loner_discard': the lone maker, seat {maker}, holds no {rec['loner_discard']} "
+                             "(its five and the card passed)")
+        hands[maker] = (hands[maker] | {c}) - {d}
     return {s: sorted(c) for s, c in hands.items()}
 
 
