@@ -57,10 +57,12 @@ RULE_OPTIONS = {o.name: list(o.values) for o in eu.EUCHRE.options}
 # four_trick_tokens, a rule of whole games that single hands do not see, take their values in turn, each value in
 # several combinations (their whole product with the others is thousands of rule sets, minutes of the twin's play
 # for nothing the turns do not test)
+# (the kitty exchanges farmers and go_under likewise: each value in a quarter of the combinations or more)
 POINTS_OPTIONS = ("loner_march_score", "loner_euchred_score", "fast_break", "four_trick_tokens")
-_PLAY_OPTIONS = {n: v for n, v in RULE_OPTIONS.items() if n not in POINTS_OPTIONS}
-ALL_RULES = [dict(zip(_PLAY_OPTIONS, values), **{n: RULE_OPTIONS[n][(i + 3 * k) % len(RULE_OPTIONS[n])]
-                                                for k, n in enumerate(POINTS_OPTIONS)})
+TURN_OPTIONS = POINTS_OPTIONS + ("farmers", "go_under")
+_PLAY_OPTIONS = {n: v for n, v in RULE_OPTIONS.items() if n not in TURN_OPTIONS}
+ALL_RULES = [dict(zip(_PLAY_OPTIONS, values), **{n: RULE_OPTIONS[n][(i + 3 * k + i // 2) % len(RULE_OPTIONS[n])]
+                                                for k, n in enumerate(TURN_OPTIONS)})
              for i, values in enumerate(itertools.product(*_PLAY_OPTIONS.values()))]
 rule_sets = st.fixed_dictionaries({name: st.sampled_from(values) for name, values in RULE_OPTIONS.items()})
 seeds = st.one_of(st.integers(0, 2**16), st.integers(0, 2**63 - 1))

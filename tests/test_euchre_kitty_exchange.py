@@ -1,0 +1,159 @@
+"""Euchre's rule options ``farmers`` (EGN's farmer's hand) and ``go_under``: one exchange with the kitty before the
+first call.
+
+Exact crafted deals through the kernels and the plain-Python twin
+(``tests/reference/euchre_play.py``): a hand of exactly three 9s and 10s
+exchanges, a hand of two may not, a hand without jack, queen or king goes
+under, and of two eligible seats only the first exchanges. The kernels
+against the twin with the options on (hypothesis, fixed seeds); the chance
+that a hand is eligible, counted over all C(24, 5) hands against its
+combinatorial value; with both options off the records are unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
+
+from bower.kernels.euchre import hand as ek
+from bower.sim import runner
+from bower.sim.strategy import resolve_strategy
+from bower.sim.variants.euchre.hands import play_order, rules_vector
+from tests.reference import euchre as eu
+from tests.reference import euchre_play as ep
+
+SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+FARMERS = {"farmers": True}
+UNDER = {"go_under": True}
+BOTH = {"farmers": True, "go_under": True}
+
+
+def order_of(by_position: dict, kitty: str) -> list[str]:
+    """The 24-card deal order giving each position (1..4) its five cards; ``kitty`` up-card first."""
+    hands = {p: cards.split() for p, cards in by_position.items()}
+    return [hands[i % 4 + 1][i // 4] for i in range(20)] + kitty.split()
+
+
+# dealer 0: position 1 (seat 1) holds exactly three 9s and 10s; no other seat may exchange
+FARM = order_of({1: "9C TC 9D QS KH", 2: "JH AH KC 9S QC", 3: "JC AC KD AD KS", 4: "JS QD TS AS JD"},
+                "9H QH TH TD")
+# the same seats, position 1 with only two 9s and 10s: nobody may exchange
+TWO = order_of({1: "9C TC QD QS KH", 2: "JH AH KC 9S QC", 3: "JC AC KD AD KS", 4: "JS 9D TS AS JD"},
+               "9H QH TH TD")
+# position 1 holds no jack, queen or king (two 9s and 10s, three aces): it may go under, not farm
+UNDER_DEAL = order_of({1: "9C AC AS AD TH", 2: "JH AH KC 9S QC", 3: "JC TC KD QD KS", 4: "JS 9D TS QS JD"},
+                      "9H QH KH TD")
+# positions 1 and 3 both hold three 9s and 10s: only position 1 (first in turn) exchanges
+TWICE = order_of({1: "9C TC 9D QS KH", 2: "JH AH KC AS QC", 3: "9S TS TD KD JC", 4: "AC AD JS QD JD"},
+                 "9H QH TH KS")
+
+
+def _params(spec):
+    if isinstance(spec, list):
+        return [resolve_strategy(s, variant="euchre") for s in spec]
+    return resolve_strategy(spec, variant="euchre")
+
+
+# ---------------------------------------------------------------- exact cases
+
+
+def test_a_farmers_hand_of_exactly_three_gives_them_for_the_kitty():
+    got = play_order(FARM, 0, FARMERS)
+    assert got["exchange"] == {"seat": 1, "gave": ["9C", "TC", "9D"], "took": ["TD", "TH", "QH"]}
+    assert got["deal"]["1"] == ["9C", "TC", "QS", "9D", "KH"]  # as dealt
+    played = {c for s, c in got["plays"] if s == 1}
+    assert played <= {"QS", "KH", "QH", "TH", "TD"} and not played & {"9C", "TC", "9D"}
+    assert got == ep.play_order(FARM, 0, FARMERS, _params("default"), 0)
+    plain = play_order(FARM, 0)
+    assert "exchange" not in plain and plain["deal"] == got["deal"]
+    assert play_order(FARM, 0, UNDER)["exchange"] == {"seat": -1, "gave": [], "took": []}  # QS, KH: no going under
+
+
+def test_a_hand_of_two_nines_and_tens_may_not_exchange():
+    for rules in (FARMERS, UNDER, BOTH):
+        got = play_order(TWO, 0, rules)
+        assert got["exchange"] == {"seat": -1, "gave": [], "took": []}
+        assert {k: v for k, v in got.items() if k not in ("exchange", "rules")} == \
+            {k: v for k, v in play_order(TWO, 0).items() if k != "rules"}
+        assert play_order(TWO, 0, rules, "random", 5) == ep.play_order(TWO, 0, rules, _params("random"), 5)
+    with pytest.raises(ValueError, match="may not exchange"):
+        eu.kitty_exchange(["9C", "TC", "QD", "QS", "KH"], ["9H", "QH", "TH", "TD"], ["9C", "TC", "QD"], FARMERS)
+
+
+def test_go_under_eligibility_and_the_heuristic_gift():
+    assert play_order(UNDER_DEAL, 0, FARMERS)["exchange"]["seat"] == -1  # two 9s and 10s: no farmer's hand
+    got = play_order(UNDER_DEAL, 0, UNDER)
+    # 9s, then 10s, then aces; the aces of spades and diamonds (one card of the suit) before the ace of clubs
+    assert got["exchange"] == {"seat": 1, "gave": ["9C", "AS", "TH"], "took": ["TD", "QH", "KH"]}
+    assert got == ep.play_order(UNDER_DEAL, 0, UNDER, _params("default"), 0)
+    assert eu.exchange_options(["9C", "AC", "AS", "AD", "TH"], UNDER) == eu.as_cards(["9C", "AC", "AS", "AD", "TH"])
+    assert eu.exchange_options(["9C", "AC", "AS", "AD", "TH"], FARMERS) == []
+    assert eu.exchange_options(["9C", "TC", "9D", "QS", "KH"], BOTH) == eu.as_cards(["9C", "TC", "9D"])
+    with pytest.raises(ValueError, match="may not be given"):
+        eu.kitty_exchange(["9C", "TC", "9D", "QS", "KH"], ["9H", "QH", "TH", "TD"], ["9C", "TC", "QS"], FARMERS)
+
+
+def test_at_most_one_exchange_a_deal():
+    got = play_order(TWICE, 0, FARMERS)
+    assert got["exchange"] == {"seat": 1, "gave": ["9C", "TC", "9D"], "took": ["KS", "TH", "QH"]}
+    assert got == ep.play_order(TWICE, 0, FARMERS, _params("default"), 0)
+    # a random seat 1 that declines leaves the exchange to seat 3, in some decision streams
+    seats = {play_order(TWICE, 0, FARMERS, ["default", "random", "default", "default"], s)["exchange"]["seat"]
+             for s in range(12)}
+    assert seats == {1, 3}
+
+
+def test_eligibility_counted_over_every_hand_is_the_combinatorial_chance():
+    """P(3+ of the 8 nines and tens) = sum_{k>=3} C(8,k) C(16,5-k) / C(24,5) = 7,896 / 42,504; P(no jack, queen or
+    king) = C(12,5) / C(24,5) = 792 / 42,504; either: their union (both: 3+ nines and tens and two aces or fewer
+    among the 12 cards 9, 10, A)."""
+    farm = sum(comb(8, k) * comb(16, 5 - k) for k in range(3, 6))
+    under = comb(12, 5)
+    both = sum(comb(8, k) * comb(4, 5 - k) for k in range(3, 6))
+    assert (farm, under, both, comb(24, 5)) == (7896, 792, 672, 42504)
+    counts = {}
+    for name, rules in (("farmers", FARMERS), ("go_under", UNDER), ("both", BOTH)):
+        vec = rules_vector(eu.resolve_rules(rules))
+        counts[name] = sum(1 for cards in itertools.combinations(range(24), 5)
+                           if ek.exchange_choices(np.int64(sum(1 << c for c in cards)), vec) != 0)
+    assert counts == {"farmers": farm, "go_under": under, "both": farm + under - both}
+
+
+# ---------------------------------------------------------------- kernels against the twin
+
+STRATEGIES = st.one_of(st.sampled_from(["default", "random", "aggressive"]),
+                       st.lists(st.sampled_from(["default", "random"]), min_size=4, max_size=4))
+ON = [FARMERS, UNDER, BOTH, {"farmers": True, "discard_up": True, "canadian": True},
+      {"go_under": True, "stick_the_dealer": True, "allow_lone_defender": True}]
+
+
+@seed(351)
+@settings(max_examples=40, **SETTINGS)
+@given(order=st.permutations(range(24)), dealer=st.integers(0, 3), rules=st.sampled_from(ON), strategy=STRATEGIES,
+       run_seed=st.integers(0, 2**32))
+def test_play_order_twin_with_the_exchange(order, dealer, rules, strategy, run_seed):
+    assert play_order(list(order), dealer, rules, strategy, run_seed) == \
+        ep.play_order(list(order), dealer, rules, _params(strategy), run_seed)
+
+
+@seed(352)
+@settings(max_examples=6, **SETTINGS)
+@given(run_seed=st.integers(0, 2**40), start=st.integers(0, 5000), rules=st.sampled_from(ON), strategy=STRATEGIES)
+def test_hand_records_twin_with_the_exchange(run_seed, start, rules, strategy):
+    kernel = runner.hand_records(run_seed, start, 40, rules, strategy, variant="euchre")
+    assert kernel == ep.hand_records(run_seed, start, 40, rules, _params(strategy))
+
+
+def test_the_options_exchange_and_the_defaults_do_not():
+    base = runner.hand_records(7, 0, 300, {}, "random", variant="euchre")
+    off = runner.hand_records(7, 0, 300, {"farmers": False, "go_under": False}, "random", variant="euchre")
+    assert base == off and all("exchange" not in r for r in base)
+    on = runner.hand_records(7, 0, 300, BOTH, "default", variant="euchre")
+    done = [r for r in on if r["exchange"]["seat"] >= 0]
+    assert done and all(len(r["exchange"]["gave"]) == 3 and sorted(r["exchange"]["took"], key=lambda c: eu.as_card(c).index)
+                        == sorted(r["kitty"][1:], key=lambda c: eu.as_card(c).index) for r in done)
