@@ -13,6 +13,7 @@ combinatorial value; with both options off the records are unchanged.
 from __future__ import annotations
 
 import itertools
+import json
 from math import comb
 
 import numpy as np
@@ -24,6 +25,7 @@ from bower.kernels.euchre import hand as ek
 from bower.sim import runner
 from bower.sim.strategy import resolve_strategy
 from bower.sim.variants.euchre.hands import play_order, rules_vector
+from tests.cli_run import one_error, run
 from tests.reference import euchre as eu
 from tests.reference import euchre_play as ep
 
@@ -157,3 +159,48 @@ def test_the_options_exchange_and_the_defaults_do_not():
     done = [r for r in on if r["exchange"]["seat"] >= 0]
     assert done and all(len(r["exchange"]["gave"]) == 3 and sorted(r["exchange"]["took"], key=lambda c: eu.as_card(c).index)
                         == sorted(r["kitty"][1:], key=lambda c: eu.as_card(c).index) for r in done)
+
+
+# ---------------------------------------------------------------- records and replay
+
+
+def _write(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+
+
+def test_records_jsonl_and_parquet_carry_the_exchange_and_replay(capsys, tmp_path):
+    from bower.sim.records_check import iter_file
+
+    for name in ("h.jsonl", "h.parquet"):
+        code, _, err = run(capsys, "simulate", "--variant", "euchre", "--hands", "300", "--seed", "4", "--rule",
+                           "farmers=true", "--rule", "go_under=true", "--records", str(tmp_path / name))
+        assert code == 0, err
+    want = runner.hand_records(4, 0, 300, BOTH, "default", variant="euchre")
+    assert [r for r, _ in iter_file(str(tmp_path / "h.jsonl"))] == want
+    got = [r for r, _ in iter_file(str(tmp_path / "h.parquet"))]
+    assert [r["exchange"] for r in got] == [r["exchange"] for r in want]
+    assert any(r["exchange"]["seat"] >= 0 for r in want)
+    for name in ("h.jsonl", "h.parquet"):
+        code, out, err = run(capsys, "replay", str(tmp_path / name))
+        assert code == 0, err
+        assert "300 hand(s) replayed" in out
+
+
+def test_replay_refuses_an_exchange_the_rules_do_not_allow(capsys, tmp_path):
+    rec = play_order(FARM, 0, FARMERS)
+    good = tmp_path / "good.jsonl"
+    _write(good, [rec])
+    code, _, err = run(capsys, "replay", str(good))
+    assert code == 0, err
+    cases = [
+        (dict(rec, rules=dict(rec["rules"], farmers=False)), "rules farmers and go_under are false"),
+        (dict(rec, exchange=dict(rec["exchange"], gave=["9C", "TC", "QS"])), "may not give QS"),
+        (dict(rec, exchange=dict(rec["exchange"], seat=2)), "seat 2 may not exchange"),
+        (dict(rec, exchange=dict(rec["exchange"], took=["TD", "TH", "9H"])), "kitty's three face-down cards"),
+        (dict(rec, exchange={"seat": -1, "gave": [], "took": []}), "did not hold"),  # plays the kitty's cards
+    ]
+    for k, (bad, words) in enumerate(cases):
+        path = tmp_path / f"bad{k}.jsonl"
+        _write(path, [bad])
+        line = one_error(capsys, "replay", str(path))
+        assert words in line, (k, line)

@@ -201,6 +201,8 @@ def batch_play(b):
     from bower.sim.records_vector import bits, exchange, first_in_play, popcount, seat_mask
 
     rules, rows = b.fast.rules, b.rows
+    if exchanges(rules):  # an exchange with the kitty: the record-by-record check (``scoring.held``)
+        return None
     upcard, discard = b.cards["upcard"], b.cards["discard"]
     if not rules.get("discard_up") and np.any((discard >= 0) & (discard == upcard)):
         return None
