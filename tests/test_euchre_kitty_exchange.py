@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -204,3 +205,43 @@ def test_replay_refuses_an_exchange_the_rules_do_not_allow(capsys, tmp_path):
         _write(path, [bad])
         line = one_error(capsys, "replay", str(path))
         assert words in line, (k, line)
+
+
+# ---------------------------------------------------------------- EGN: the ruleset's farmers and go_under
+
+
+def test_egn_reads_and_writes_the_exchange_back(tmp_path):
+    from bower.sim.variants.euchre.egn import EgnError, read_egn, write_egn
+
+    recs = [play_order(FARM, 0, BOTH)] + runner.hand_records(5, 1, 40, BOTH, "default", variant="euchre")
+    path = tmp_path / "x.egn"
+    write_egn(path, recs)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["metadata"]["ruleset"]["farmers"] is True and doc["metadata"]["ruleset"]["go_under"] is True
+    bid = next(ph for ph in doc["deals"][0]["phases"] if ph["type"] == "EUCHRE_BIDDING")
+    assert bid["cardExchanges"] == [{"sender": 1, "receiver": 4, "cards": ["9c", "Tc", "9d"]},
+                                    {"sender": 4, "receiver": 1, "cards": ["Td", "Th", "Qh"]}]
+    back = read_egn(path)
+    assert back.records == recs and back.meta["rules"]["farmers"] is True
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).parent / "data" / "egn" / "egn-schema-v1.json").read_text(encoding="utf-8"))
+    jsonschema.validate(doc, schema)
+    # a file of the other rules says nothing of the exchange
+    plain = tmp_path / "p.egn"
+    write_egn(plain, runner.hand_records(5, 1, 5, {}, "default", variant="euchre"))
+    ruleset = json.loads(plain.read_text(encoding="utf-8"))["metadata"]["ruleset"]
+    assert "farmers" not in ruleset and "go_under" not in ruleset
+    # an exchange without the rules, or by a seat the rules do not allow: one line naming the deal and the field
+    doc["metadata"]["ruleset"]["farmers"] = doc["metadata"]["ruleset"]["go_under"] = False
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(EgnError, match="deal 0: field 'cardExchanges'.*neither farmers nor go_under"):
+        read_egn(path)
+    doc["metadata"]["ruleset"]["farmers"] = True
+    bid["cardExchanges"][0]["cards"] = ["9c", "Tc", "Qs"]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(EgnError, match="deal 0: field 'tricks' entry 2: seat 1 plays Qs, a card it does not hold"):
+        read_egn(path)  # (it gave the queen away)
+    bid["cardExchanges"] = bid["cardExchanges"][:1]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(EgnError, match="deal 0: field 'cardExchanges' is not two entries"):
+        read_egn(path)

@@ -237,14 +237,14 @@ def test_egn_buried_up_card_reads_as_discard_up_and_writes_back(tmp_path):
     assert ruleset_of({"canadian": True, "discard_up": True})["canadian"] is True
 
 
-def test_egn_farmers_is_still_refused(tmp_path):
+def test_egn_partners_best_is_still_refused(tmp_path):
     recs = runner.hand_records(3, 0, 5, {}, "default", variant="euchre")
     path = tmp_path / "f.egn"
     write_egn(path, recs)
     doc = json.loads(path.read_text(encoding="utf-8"))
-    doc["metadata"]["ruleset"]["farmers"] = True
+    doc["metadata"]["ruleset"]["partners_best"] = True  # (farmers and go_under: tests/test_euchre_kitty_exchange.py)
     path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(EgnError, match="ruleset farmers = true is not a rule bower plays"):
+    with pytest.raises(EgnError, match="ruleset partners_best = true is not a rule bower plays"):
         read_egn(path)
 
 

@@ -48,7 +48,15 @@ name, a rule of whole games: a deal's points are the hand's; replaying the
 file's deals in order as one game (``bower replay``) adds a point for each
 fourth token of a side.
 
-A file bower cannot represent (a ruleset value such as ``farmers: true`` or
+The ruleset's ``farmers`` and ``go_under`` are bower's rule options of the
+same names. The one exchange with the kitty they allow is the bidding
+phase's ``cardExchanges``, with the kitty as player 4 (as the fifth list of
+``initialState.playerCards`` is the kitty): ``{"sender": seat, "receiver":
+4, "cards": [the three given]}`` then ``{"sender": 4, "receiver": seat,
+"cards": [the kitty's three face-down cards]}``; a deal without it had no
+exchange. ``playerCards`` are the hands as dealt, before the exchange.
+
+A file bower cannot represent (a ruleset value such as ``partners_best: true`` or
 ``loner_march_score: 9``)
 or that breaks the format or the rules (not UTF-8 or JSON, a malformed card,
 a card played twice, a trick of the wrong size, a renege, an impossible call
@@ -87,9 +95,9 @@ RULESET = {
     "loner_euchred_score": (SCORES, 2),
     "min_rank": ((9,), 9),
     "num_players": ((4,), 4),
-    "farmers": ((False,), False),
+    "farmers": ((True, False), False),  # bower's rule option of the same name (the exchange: ``cardExchanges``)
     "partners_best": ((False,), False),
-    "go_under": ((False,), False),
+    "go_under": ((True, False), False),  # bower's rule option of the same name
     "joker": ((False,), False),
     "allow_no_trump": ((False,), False),
     "fast_break": ((True, False), False),  # bower's rule option of the same name
@@ -258,7 +266,8 @@ def rules_of(ruleset, where: str) -> dict:
             "loner_march_score": ruleset.get("loner_march_score", 4),
             "loner_euchred_score": ruleset.get("loner_euchred_score", 2),
             "fast_break": ruleset.get("fast_break", False),
-            "four_trick_tokens": ruleset.get("four_trick_tokens", False)}
+            "four_trick_tokens": ruleset.get("four_trick_tokens", False),
+            "farmers": ruleset.get("farmers", False), "go_under": ruleset.get("go_under", False)}
 
 
 def _buries_up(deal, rules: dict) -> bool:
@@ -295,6 +304,9 @@ def ruleset_of(rules: dict, game: bool = True) -> dict:
            "loner_euchred_score": int(rules.get("loner_euchred_score", 2)),
            "fast_break": bool(rules.get("fast_break", False)),
            "four_trick_tokens": bool(rules.get("four_trick_tokens", False))}
+    for key in ("farmers", "go_under"):  # written when on only: files of the other rules stay as they were
+        if rules.get(key):
+            out[key] = True
     if game is True:
         out["winning_score"] = 10
     else:
@@ -522,6 +534,7 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
     given, kitty_given = _hand_lists(state, where)
     bid, play = _phases(deal, where)
     calls, maker, trump, ordered = _calls(bid, dealer, up, rules, where)
+    exchange = _exchange(bid, rules, where)
 
     alone = []
     is_alone = bid.get("isAlone", False)
@@ -624,6 +637,8 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
                 continue
             held = [c for c in held if c != up] + [discard]
         hands[s] = held
+    if unknown and exchange is not None:
+        raise _LeftOut("a seat exchanged with the kitty and the hands dealt are not given", points)
     if unknown:
         return _unknown_record(number, rules, dealer, up, calls, alone, maker, trump, plays, tricks, points, hands,
                                unknown, where)
@@ -644,10 +659,20 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             if c in owner or c == up:
                 raise EgnError(f"{where}: field 'playerCards': {to_egn_card(c)} is dealt twice")
             owner[c] = s
-    if discard is not None and discard != up and owner.get(discard) != dealer:
+    if discard is not None and discard != up and owner.get(discard) != dealer and not (
+            exchange is not None and exchange["seat"] == dealer and discard in exchange["took"]):
         raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is not a card the dealer held")
     # each card played by the seat that held it, following suit
     in_hand = {s: set(hands[s]) for s in range(4)}
+    if exchange is not None:  # rules farmers / go_under: the exchange with the kitty, before the first call
+        x = exchange["seat"]
+        if not set(exchange["gave"]) <= in_hand[x]:
+            raise EgnError(f"{where}: field 'cardExchanges': seat {x} gives a card it was not dealt")
+        if set(exchange["took"]) & set(owner) or up in exchange["took"]:
+            raise EgnError(f"{where}: field 'cardExchanges': seat {x} takes a card that is not in the kitty")
+        in_hand[x] = (in_hand[x] - set(exchange["gave"])) | set(exchange["took"])
+        if ordered and x == dealer and discard not in in_hand[x] and discard != up:
+            raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is not a card the dealer held")
     if ordered:
         in_hand[dealer] = (in_hand[dealer] | {up}) - {discard}
     for t in range(len(plays) // max(1, len(active))):
@@ -665,12 +690,47 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
         kitty = kitty_given
     else:
         kitty = [up] + rest
-    return {
+    rec = {
         "variant": "euchre", "rules_version": RULES_VERSION, "rules": dict(rules), "hand": number,
         "dealer": dealer, "deal": {str(s): _sorted(hands[s]) for s in range(4)}, "kitty": kitty, "upcard": up,
         "calls": calls, "discard": discard, "alone": alone, "maker": maker, "trump": trump, "plays": plays,
         "tricks": tricks, "points": points_of(maker, alone, tricks, rules, plays),
     }
+    if rules.get("farmers") or rules.get("go_under"):
+        rec["exchange"] = exchange or {"seat": -1, "gave": [], "took": []}
+    return rec
+
+
+KITTY = 4  # ``cardExchanges``' player for the kitty (the fifth list of ``initialState.playerCards``)
+
+
+def _exchange(bid: dict, rules: dict, where: str) -> dict | None:
+    """The record's ``exchange`` from the bidding phase's ``cardExchanges`` (the kitty as player ``KITTY``), or
+    None; EgnError for exchanges the ruleset does not allow or bower does not read."""
+    ex = bid.get("cardExchanges")
+    if not ex:
+        return None
+    w = f"{where}: field 'cardExchanges'"
+    if not (rules.get("farmers") or rules.get("go_under")):
+        raise EgnError(f"{w}: an exchange, but the ruleset has neither farmers nor go_under")
+    if not isinstance(ex, list) or len(ex) != 2 or not all(isinstance(e, dict) for e in ex):
+        raise EgnError(f"{w} is not two entries (a seat's three cards to the kitty, player {KITTY}, and the "
+                       "kitty's three to it)")
+    give, take = ex
+    seat = give.get("sender")
+    if type(seat) is not int or not 0 <= seat < 4 or give.get("receiver") != KITTY \
+            or take.get("sender") != KITTY or take.get("receiver") != seat:
+        raise EgnError(f"{w}: entry 0 is a seat's cards to the kitty (receiver {KITTY}), entry 1 the kitty's "
+                       "to that seat")
+    cards = []
+    for k, e in enumerate(ex):
+        c = e.get("cards")
+        if not isinstance(c, list) or len(c) != 3:
+            raise EgnError(f"{w} entry {k}: field 'cards' is not three cards")
+        cards.append([_card(x, f"{w} entry {k}") for x in c])
+    if len(set(cards[0])) != 3 or len(set(cards[1])) != 3:
+        raise EgnError(f"{w}: a card twice")
+    return {"seat": seat, "gave": _sorted(cards[0]), "took": _sorted(cards[1])}
 
 
 def _unknown_record(number, rules, dealer, up, calls, alone, maker, trump, plays, tricks, points, hands, unknown,
@@ -862,6 +922,11 @@ def _egn_deal(r: dict) -> dict:
         bid["aloneDefender"] = defenders[0]
     if r.get("discard"):
         bid["discard"] = to_egn_card(r["discard"])
+    ex = r.get("exchange")
+    if ex and ex.get("seat", -1) >= 0:  # rules farmers / go_under (``_exchange``: the kitty is player KITTY)
+        bid["cardExchanges"] = [
+            {"sender": ex["seat"], "receiver": KITTY, "cards": [to_egn_card(c) for c in ex["gave"]]},
+            {"sender": KITTY, "receiver": ex["seat"], "cards": [to_egn_card(c) for c in ex["took"]]}]
     phases = [bid]
     if maker is not None:
         n = 4 - len(alone)
