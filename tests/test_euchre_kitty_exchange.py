@@ -245,3 +245,35 @@ def test_egn_reads_and_writes_the_exchange_back(tmp_path):
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(EgnError, match="deal 0: field 'cardExchanges' is not two entries"):
         read_egn(path)
+
+
+def test_searching_seats_play_after_the_exchange_and_replay(capsys, tmp_path):
+    """PIMC seats (cards, calls, inference) play the hands after the exchange; the exchanger's worlds leave out the
+    cards it gave. Their records are legal hands: replayed cleanly."""
+    from bower.sim.variants import get_variant
+
+    presets = get_variant("euchre").presets
+    infer = {**presets["pimc-fast"], "pimc_infer": 1.0, "pimc_bid": 1.0}
+    recs = runner.hand_records(8, 0, 24, BOTH, [infer, "default", presets["pimc-fast"], "random"],
+                               variant="euchre")
+    assert any(r["exchange"]["seat"] in (0, 2) for r in recs)
+    path = tmp_path / "p.jsonl"
+    _write(path, recs)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0, err
+    assert "24 hand(s) replayed" in out
+
+
+def test_only_the_exchanging_seat_knows_the_cards_it_gave():
+    rec = np.zeros(ek.R_WIDTH, np.int64)
+    rec[ek.R_DEALER], rec[ek.R_KITTY], rec[ek.R_DISCARD] = 0, 5, -1  # AC turned down
+    rec[ek.R_EXCHANGE], rec[ek.R_GIVEN] = 1, 0b111 << 6
+    for seat in range(4):
+        _, _, known, _, _ = ek.pimc_facts(rec, np.int64(seat), False)
+        known4, _, _ = ek.infer_facts(rec, np.int64(seat), False)
+        want = (1 << 5) | ((0b111 << 6) if seat == 1 else 0)
+        assert known == want and known4 == want
+    rec[ek.R_DEAL + 1] = (0b111 << 6) | (1 << 20) | (1 << 21)
+    rec[ek.R_KITTY + 1], rec[ek.R_KITTY + 2], rec[ek.R_KITTY + 3] = 0, 1, 2
+    assert ek.held_dealt(rec, np.int64(1)) == 0b111 | (1 << 20) | (1 << 21)  # the given three out, the kitty's in
+    assert ek.held_dealt(rec, np.int64(2)) == rec[ek.R_DEAL + 2]
