@@ -158,8 +158,12 @@ def test_the_options_exchange_and_the_defaults_do_not():
     assert base == off and all("exchange" not in r for r in base)
     on = runner.hand_records(7, 0, 300, BOTH, "default", variant="euchre")
     done = [r for r in on if r["exchange"]["seat"] >= 0]
-    assert done and all(len(r["exchange"]["gave"]) == 3 and sorted(r["exchange"]["took"], key=lambda c: eu.as_card(c).index)
-                        == sorted(r["kitty"][1:], key=lambda c: eu.as_card(c).index) for r in done)
+    def index(c):
+        return eu.as_card(c).index
+
+    assert done and all(len(r["exchange"]["gave"]) == 3
+                        and sorted(r["exchange"]["took"], key=index) == sorted(r["kitty"][1:], key=index)
+                        for r in done)
 
 
 # ---------------------------------------------------------------- records and replay

@@ -30,7 +30,8 @@ from bower.kernels import trick as core
 from bower.kernels.bits import lowest, popcount
 from bower.kernels.deal import deal_masks
 from bower.kernels.euchre.codes import (
-    E_CANADIAN, E_DISCARD_UP, E_FAST_BREAK, E_FARMERS, E_GO_UNDER, E_LONE_DEFENDER, E_LONER_EUCHRED, E_LONER_LEAD, E_LONER_MARCH, E_STICK, PARAM_NAMES,
+    E_CANADIAN, E_DISCARD_UP, E_FAST_BREAK, E_FARMERS, E_GO_UNDER, E_LONE_DEFENDER, E_LONER_EUCHRED, E_LONER_LEAD,
+    E_LONER_MARCH, E_STICK, PARAM_NAMES,
 )
 from bower.kernels.euchre.model import world_weight
 from bower.kernels.euchre.strategy import (
