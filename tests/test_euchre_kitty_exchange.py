@@ -281,3 +281,13 @@ def test_only_the_exchanging_seat_knows_the_cards_it_gave():
     rec[ek.R_KITTY + 1], rec[ek.R_KITTY + 2], rec[ek.R_KITTY + 3] = 0, 1, 2
     assert ek.held_dealt(rec, np.int64(1)) == 0b111 | (1 << 20) | (1 << 21)  # the given three out, the kitty's in
     assert ek.held_dealt(rec, np.int64(2)) == rec[ek.R_DEAL + 2]
+
+
+@pytest.mark.parametrize("preset", ["default", "pimc-fast", "pimc-bid"])
+def test_preset_bots_exchange_as_the_kernels(preset):
+    """The presets as bots (``bower.bot``) through the game API under both options: every decision, the exchange
+    included, is the kernels' record (a PIMC bot seeded with the run's seed draws the kernels' worlds)."""
+    from tests.test_preset_bots import play_records
+
+    played = play_records("euchre", preset, {"default": 120, "pimc-fast": 40, "pimc-bid": 10}[preset], BOTH, seed=9)
+    assert played > 0

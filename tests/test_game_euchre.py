@@ -47,9 +47,9 @@ RULE_SETS = [
     {"stick_the_dealer": True},
     {"allow_lone_defender": True},
     {"stick_the_dealer": True, "allow_lone_defender": True, "loner_lead": "loner", "fast_break": True},
+    {"farmers": True, "go_under": True, "discard_up": True},
     {"canadian": True, "discard_up": True, "allow_lone_defender": True, "loner_march_score": 5,
      "loner_euchred_score": 3},
-    {"farmers": True, "go_under": True, "discard_up": True},
 ]
 
 
