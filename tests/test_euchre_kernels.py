@@ -303,16 +303,23 @@ def test_simulated_records_are_legal_hands(k):
 
 
 def test_string_and_bool_rules_and_strategies_resolve_alike():
-    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 0, 0]
+    # (cells by codes.OPTIONS' order: farmers and go_under at E_FARMERS and E_GO_UNDER, then partners_best)
+    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 0, 0, 0, 0]
     assert eh.rules_vector({"stick_the_dealer": "true", "allow_lone_defender": "False"}).tolist() == [1, 0, 0, 0, 0,
-                                                                                                       4, 2, 0, 0, 0]
+                                                                                                       4, 2, 0, 0, 0, 0,
+                                                                                                       0]
     assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1, 0, 0, 4, 2, 0,
-                                                                                              0, 0]
+                                                                                              0, 0, 0, 0]
     assert eh.rules_vector({"loner_march_score": "5", "loner_euchred_score": 3}).tolist() == [0, 0, 0, 0, 0, 5, 3, 0,
-                                                                                              0, 0]
-    assert eh.rules_vector({"partners_best": "true"}).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 0, 1]
-    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1, 4, 2, 0, 0, 0]
-    assert eh.rules_vector({"four_trick_tokens": "true"}).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 1, 0]
+                                                                                              0, 0, 0, 0]
+    assert eh.rules_vector({"partners_best": "true"}).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 0, 0, 0, 1]
+    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1, 4, 2, 0, 0, 0, 0, 0]
+    from bower.kernels.euchre.codes import E_FARMERS, E_GO_UNDER, E_PARTNERS_BEST
+
+    v = eh.rules_vector({"farmers": "true", "go_under": True})
+    assert v[E_FARMERS] == 1 and v[E_GO_UNDER] == 1 and v.sum() == 4 + 2 + 2
+    assert (E_FARMERS, E_GO_UNDER, E_PARTNERS_BEST) == (9, 10, 11)
+    assert eh.rules_vector({"four_trick_tokens": "true"}).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 1, 0, 0, 0]
     with pytest.raises(ValueError):
         eh.rules_vector({"stick_the_dealer": "maybe"})
     with pytest.raises(ValueError):

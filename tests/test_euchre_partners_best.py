@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from bower.sim import runner
 from bower.sim.strategy import resolve_strategy
 from bower.sim.records import read_records
-from bower.sim.variants.euchre.egn import EgnError, read_egn, write_egn
+from bower.sim.variants.euchre.egn import EgnError, read_egn, to_egn_card, write_egn
 from bower.sim.variants.euchre import game as eg
 from bower.sim.variants.euchre.hands import play_order
 from tests.cli_run import one_error, run
@@ -400,3 +400,133 @@ def test_resampled_worlds_keep_what_each_seat_knows_of_the_exchange(rules):
                 assert [bin(h).count("1") for h in world.hands] == [bin(h).count("1") for h in state.hands]
                 while not world.is_terminal():  # and the world plays on
                     world.apply_action(world.legal_actions()[0])
+
+
+# ---------------------------------------------------------------- with farmers and go_under: both exchanges in a hand
+
+ALL3 = {"farmers": True, "go_under": True, "partners_best": True}
+WITH_KITTY = [ALL3, dict(ALL3, canadian=True, discard_up=True),
+              dict(ALL3, allow_lone_defender=True, loner_lead="loner"), {"farmers": True, "partners_best": True, "stick_the_dealer": True}]
+LONE = {"alone_min": 2.0}  # goes alone readily: lone makers, and so partners' cards, are common
+BOTH_STRATEGIES = st.one_of(st.sampled_from(["default", "random", "aggressive", LONE]),
+                            st.lists(st.sampled_from(["default", "random", LONE]), min_size=4, max_size=4))
+
+
+def _both(rec: dict) -> bool:
+    """Whether the record holds both exchanges: a seat's with the kitty and a lone maker's partner's card."""
+    return rec["exchange"]["seat"] >= 0 and rec["passed"] is not None
+
+
+@seed(3503)
+@settings(max_examples=40, **SETTINGS)
+@given(order=st.permutations(range(24)), dealer=st.integers(0, 3), rules=st.sampled_from(WITH_KITTY),
+       strategy=BOTH_STRATEGIES, run_seed=st.integers(0, 2**32))
+def test_play_order_twin_with_the_kitty_exchange_too(order, dealer, rules, strategy, run_seed):
+    kernel = play_order(list(order), dealer, rules, strategy, run_seed)
+    assert kernel == ep.play_order(list(order), dealer, rules, _params(strategy), run_seed)
+
+
+@seed(3504)
+@settings(max_examples=8, **SETTINGS)
+@given(run_seed=st.integers(0, 2**40), start=st.integers(0, 5000), rules=st.sampled_from(WITH_KITTY),
+       strategy=BOTH_STRATEGIES)
+def test_hand_records_twin_with_the_kitty_exchange_too(run_seed, start, rules, strategy):
+    kernel = runner.hand_records(run_seed, start, 60, rules, strategy, variant="euchre")
+    assert kernel == ep.hand_records(run_seed, start, 60, rules, _params(strategy))
+
+
+def test_both_exchanges_meet_and_the_twin_agrees():
+    """Under all three options the two exchanges meet in one hand, the partner's card coming from its hand after
+    its own exchange with the kitty when the partner was the seat that exchanged; every record is the twin's."""
+    recs = runner.hand_records(13, 0, 600, ALL3, LONE, variant="euchre")
+    assert recs == ep.hand_records(13, 0, 600, ALL3, _params(LONE))
+    both = [r for r in recs if _both(r)]
+    assert len(both) >= 20
+    partner_exchanged = 0
+    for r in both:
+        maker, partner = r["maker"], (r["maker"] + 2) % 4
+        held = set(r["deal"][str(partner)])
+        if r["exchange"]["seat"] == partner:
+            held = (held - set(r["exchange"]["gave"])) | set(r["exchange"]["took"])
+            partner_exchanged += 1
+        if partner == r["dealer"] and r["discard"] is not None:
+            held = (held | {r["upcard"]}) - {r["discard"]}
+        assert r["passed"] in held
+        mine = set(r["deal"][str(maker)])
+        if r["exchange"]["seat"] == maker:
+            mine = (mine - set(r["exchange"]["gave"])) | set(r["exchange"]["took"])
+        if maker == r["dealer"] and r["discard"] is not None:
+            mine = (mine | {r["upcard"]}) - {r["discard"]}
+        assert {c for s, c in r["plays"] if s == maker} == (mine | {r["passed"]}) - {r["loner_discard"]}
+    assert partner_exchanged > 0
+
+
+@pytest.mark.parametrize("ext", ["jsonl", "parquet"])
+def test_records_with_both_exchanges_replay(capsys, tmp_path, ext):
+    path = tmp_path / f"hands.{ext}"
+    code, _, err = run(capsys, "simulate", "--variant", "euchre", "--hands", "400", "--seed", "5", "--strategy",
+                       "aggressive", "--rule", "farmers=true", "--rule", "go_under=true", "--rule",
+                       "partners_best=true", "--records", str(path))
+    assert code == 0, err
+    recs = read_records(path)
+    assert recs == runner.hand_records(5, 0, 400, ALL3, "aggressive", variant="euchre")
+    assert sum(_both(r) for r in recs) >= 5
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0, err
+    assert "400 hand(s) replayed" in out
+
+
+def test_replay_refuses_a_card_passed_that_the_partner_gave_the_kitty(capsys, tmp_path):
+    recs = runner.hand_records(13, 0, 600, ALL3, LONE, variant="euchre")
+    rec = next(r for r in recs if _both(r) and r["exchange"]["seat"] == (r["maker"] + 2) % 4)
+    good = tmp_path / "good.jsonl"
+    _write(good, [rec])
+    code, _, err = run(capsys, "replay", str(good))
+    assert code == 0, err
+    bad = tmp_path / "bad.jsonl"
+    _write(bad, [dict(rec, passed=rec["exchange"]["gave"][0])])  # held as dealt, given to the kitty before the calls
+    line = one_error(capsys, "replay", str(bad))
+    assert f"field 'passed': the lone maker's partner, seat {(rec['maker'] + 2) % 4}, does not hold" in line, line
+
+def test_egn_with_both_exchanges_reads_replays_and_writes_back(tmp_path):
+    from bower.sim.replay import replay_file
+    import jsonschema
+
+    recs = runner.hand_records(13, 0, 100, ALL3, LONE, variant="euchre")
+    path = tmp_path / "both.egn"
+    write_egn(path, recs)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    schema = json.loads((DATA / "egn-schema-v1.json").read_text(encoding="utf-8"))
+    assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(doc)] == []
+    ruleset = doc["metadata"]["ruleset"]
+    assert ruleset["farmers"] is ruleset["go_under"] is ruleset["partners_best"] is True
+    k = next(i for i, r in enumerate(recs) if _both(r))
+    r = recs[k]
+    bid = doc["deals"][k]["phases"][0]
+    maker, seat = r["maker"], r["exchange"]["seat"]
+    assert bid["cardExchanges"] == [
+        {"sender": seat, "receiver": 4, "cards": [to_egn_card(c) for c in r["exchange"]["gave"]]},
+        {"sender": 4, "receiver": seat, "cards": [to_egn_card(c) for c in r["exchange"]["took"]]},
+        {"sender": (maker + 2) % 4, "receiver": maker, "cards": [to_egn_card(r["passed"])]}]
+    egn = read_egn(path)
+    assert egn.meta["rules"]["partners_best"] is True and egn.meta["rules"]["farmers"] is True
+    strip = ("rules_version", "hand")
+    assert [{k: v for k, v in x.items() if k not in strip} for x in egn.records] == [
+        {k: v for k, v in x.items() if k not in strip} for x in recs]
+    got = list(replay_file(str(path)))
+    assert len(got) == len(recs) and all(g.get("matches") is not False for g in got)
+    back = tmp_path / "back.egn"
+    write_egn(back, egn.records, egn.meta)
+    assert read_egn(back).records == egn.records
+    assert json.loads(back.read_text(encoding="utf-8"))["deals"][k]["phases"][0]["cardExchanges"] == \
+        bid["cardExchanges"]
+    # the entries told apart by sender and receiver, not by their place: the partner's card first reads the same
+    bid["cardExchanges"] = bid["cardExchanges"][2:] + bid["cardExchanges"][:2]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert read_egn(path).records == egn.records
+    # without partners_best the partner's entry is refused, naming the field
+    ruleset["partners_best"] = False
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(EgnError, match=f"deal {k}: field 'cardExchanges'.*only a lone maker under ruleset "
+                                       "partners_best"):
+        read_egn(path)

@@ -237,14 +237,14 @@ def test_egn_buried_up_card_reads_as_discard_up_and_writes_back(tmp_path):
     assert ruleset_of({"canadian": True, "discard_up": True})["canadian"] is True
 
 
-def test_egn_farmers_is_still_refused(tmp_path):
+def test_egn_partners_best_is_still_refused(tmp_path):
     recs = runner.hand_records(3, 0, 5, {}, "default", variant="euchre")
     path = tmp_path / "f.egn"
     write_egn(path, recs)
     doc = json.loads(path.read_text(encoding="utf-8"))
-    doc["metadata"]["ruleset"]["farmers"] = True
+    doc["metadata"]["ruleset"]["partners_best"] = True  # (farmers and go_under: tests/test_euchre_kitty_exchange.py)
     path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(EgnError, match="ruleset farmers = true is not a rule bower plays"):
+    with pytest.raises(EgnError, match="ruleset partners_best = true is not a rule bower plays"):
         read_egn(path)
 
 
@@ -275,11 +275,13 @@ def test_the_inference_without_discard_up_gives_the_same_records(name):
                                  [bid, "random", infer, "default"])}[name]
     out = []
     runner.rows_run("euchre", 60, 4, 1, rules, strategies, out.append)
-    from bower.kernels.euchre.hand import R_PASSED
+    from bower.kernels.euchre.hand import R_EXCHANGE, R_GIVEN, R_LONER_DISCARD, R_PASSED
 
     rows = np.concatenate(out)
-    assert (rows[:, R_PASSED:] == -1).all()  # the cells of partners_best's exchange, added after the digests: none
-    rows = np.ascontiguousarray(rows[:, :R_PASSED], np.int64)  # the row as it was
+    # the cells added after the digests (farmers' and go_under's exchange, partners_best's): none under these rules
+    assert (rows[:, R_EXCHANGE] == -1).all() and (rows[:, R_GIVEN] == 0).all()
+    assert (rows[:, R_PASSED] == -1).all() and (rows[:, R_LONER_DISCARD] == -1).all()
+    rows = np.ascontiguousarray(rows[:, :R_EXCHANGE], np.int64)  # the cells of the rows of cad9d1b: the row as it was
     assert hashlib.sha256(rows.tobytes()).hexdigest() == MODEL_DIGESTS[name]
 
 

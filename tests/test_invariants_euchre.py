@@ -56,11 +56,11 @@ with open(VECTORS / "euchre_scores.jsonl", encoding="utf-8") as _fh:
                    for v in map(json.loads, filter(str.strip, _fh))}
 
 # loner_lead, canadian and discard_up paired so that each of their values meets both allow_lone_defender values;
-# loner_march_score 3, 4, 5 and loner_euchred_score 2, 3, 4 among them; fast_break on in two of the four,
-# partners_best in two others
+# loner_march_score 3, 4, 5 and loner_euchred_score 2, 3, 4 among them; fast_break on in two of the four; farmers
+# and go_under (the exchange with the kitty) each on in two, both in one; partners_best in two, each with one of them
 ALL_RULES = [{"stick_the_dealer": s, "allow_lone_defender": a, "loner_lead": "loner" if s != a else "dealer",
               "canadian": s, "discard_up": s == a, "loner_march_score": 4 + s - a, "loner_euchred_score": 2 + a + s,
-              "fast_break": a, "partners_best": s}
+              "fast_break": a, "farmers": s, "go_under": a, "partners_best": s != a}
              for s in (False, True) for a in (False, True)]
 RECORD_KEYS = {"variant", "rules_version", "rules", "hand", "dealer", "deal", "kitty", "upcard", "calls", "discard",
                "alone", "maker", "trump", "plays", "tricks", "points"}
@@ -90,7 +90,8 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     ``hand_index``, seat ``hand_index % 4``).
     """
     rules = eu.resolve_rules(rules)
-    keys = RECORD_KEYS | ({"passed", "loner_discard"} if rules.get("partners_best") else set())
+    keys = (RECORD_KEYS | ({"exchange"} if rules["farmers"] or rules["go_under"] else set())
+            | ({"passed", "loner_discard"} if rules.get("partners_best") else set()))
     assert set(rec) == keys, sorted(set(rec) ^ keys)
     assert rec["variant"] == "euchre" and rec["rules_version"] == RULES_VERSION
     assert rec["hand"] == hand_index and rec["rules"] == rules
@@ -105,6 +106,16 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     up = kitty[0]
     everything = [c for h in dealt.values() for c in h] + kitty
     assert len(set(everything)) == 24 == len(everything), "24 distinct cards"
+
+    # farmers / go_under: at most one exchange with the kitty, before the first call, by a seat the rules allow
+    ex = rec.get("exchange")
+    if ex is not None and ex["seat"] >= 0:
+        seat = ex["seat"]
+        assert _ascending(ex["gave"]) and ex["took"] == [str(c) for c in eu.by_index(kitty[1:])]
+        dealt = dict(dealt)
+        dealt[seat] = eu.kitty_exchange(dealt[seat], kitty, ex["gave"], rules)  # ValueError: not allowed
+    elif ex is not None:
+        assert ex == {"seat": -1, "gave": [], "took": []}
 
     # the auction is legal and its outcome is the record's
     auction = eu.auction_outcome([c for _, c in rec["calls"]], dealer, up, rules)

@@ -27,11 +27,11 @@ import numpy as np
 from bower.kernels.arrays import copy_into
 from bower.kernels import pimc
 from bower.kernels import trick as core
-from bower.kernels.bits import lowest
+from bower.kernels.bits import lowest, popcount
 from bower.kernels.deal import deal_masks
 from bower.kernels.euchre.codes import (
-    E_CANADIAN, E_DISCARD_UP, E_FAST_BREAK, E_LONE_DEFENDER, E_LONER_EUCHRED, E_LONER_LEAD, E_LONER_MARCH,
-    E_PARTNERS_BEST, E_STICK, PARAM_NAMES,
+    E_CANADIAN, E_DISCARD_UP, E_FAST_BREAK, E_FARMERS, E_GO_UNDER, E_LONE_DEFENDER, E_LONER_EUCHRED, E_LONER_LEAD,
+    E_LONER_MARCH, E_PARTNERS_BEST, E_STICK, PARAM_NAMES,
 )
 from bower.kernels.euchre.model import world_weight
 from bower.kernels.euchre.strategy import (
@@ -102,9 +102,16 @@ R_NPLAYS = R_ALONE + 1
 R_PLAYS = R_NPLAYS + 1  # MAX_PLAYS pairs (seat, card)
 R_TRICKS = R_PLAYS + 2 * MAX_PLAYS  # 4: by seat (a seat sitting out: 0)
 R_POINTS = R_TRICKS + N_SEATS  # 2: by side (0: seats 0 & 2, 1: seats 1 & 3)
-R_PASSED = R_POINTS + 2  # rule partners_best: the card the lone maker's partner passed it, else -1
+R_EXCHANGE = R_POINTS + 2  # rules farmers / go_under: the seat that exchanged with the kitty, else -1
+R_GIVEN = R_EXCHANGE + 1  # the 3 cards it gave (mask; 0: no exchange); it took the kitty's cards 2..4
+R_PASSED = R_GIVEN + 1  # rule partners_best: the card the lone maker's partner passed it, else -1
 R_LONER_DISCARD = R_PASSED + 1  # rule partners_best: the lone maker's discard after the pass, else -1
 R_WIDTH = R_LONER_DISCARD + 1
+
+# Rules farmers / go_under: the nines and tens (farmer's hand), the jacks, queens and kings (a hand going under
+# holds none).
+NINES_TENS = np.int64(sum(3 << (6 * s) for s in range(4)))
+FACES = np.int64(sum(7 << (6 * s + 2) for s in range(4)))
 
 # Summary counters (int64 row per chunk; merged by summing). "By position": 1, 2, 3, 4 (dealer).
 S_HANDS = 0
@@ -161,6 +168,81 @@ def fast_broken(rec, maker, out):
     if rec[R_NPLAYS] < 3 * n:
         return False
     return (rec[R_PLAYS + 2 * n] & 1) != (maker & 1) and (rec[R_PLAYS + 4 * n] & 1) != (maker & 1)
+
+
+@kernel(inline="always")
+def exchange_choices(hand, rules):
+    """The cards a seat holding ``hand`` may give the kitty before the first call (rules ``farmers``, ``go_under``;
+    0: it may not exchange): its nines and tens when it holds three or more (``farmers``), all five when it holds
+    no jack, queen or king (``go_under``)."""
+    cands = np.int64(0)
+    if rules[E_FARMERS] == 1 and popcount(hand & NINES_TENS) >= 3:
+        cands = hand & NINES_TENS
+    if rules[E_GO_UNDER] == 1 and (hand & FACES) == 0:
+        cands = hand
+    return cands
+
+
+@kernel(inline="always")
+def heuristic_gift(hand, cands):
+    """The heuristic player's three cards to give (SPEC.md, "Farmer's hand and going under"): the lowest ranks
+    first (9, 10, then the ace), among equal ranks from the suit where it holds fewer cards (ties: the lower suit)."""
+    given = np.int64(0)
+    for _ in range(3):
+        best = -1
+        best_key = 1 << 20
+        m = cands & ~given
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            key = (c % 6) * 64 + popcount(hand & (np.int64(63) << (6 * (c // 6)))) * 8 + c // 6
+            if key < best_key:
+                best_key = key
+                best = c
+        given |= np.int64(1) << best
+    return given
+
+
+@kernel(_nrt=False)
+def kitty_exchange(hands, kitty, dealer, rules, params, dstate, dbuf, rec):
+    """Rules ``farmers`` / ``go_under``: before the first call, in turn from position 1 (the dealer last), the
+    first eligible seat (``exchange_choices``) that chooses to gives three of its cards for the kitty's three
+    face-down cards (``kitty[1:4]``; the up-card stays); at most one exchange a deal. The heuristic player always
+    exchanges (``heuristic_gift``); a random one draws whether to (2), then each card given in turn among those
+    left it may give. ``hands`` (by seat) get the exchange; ``rec`` its seat (``R_EXCHANGE``) and the cards given
+    (``R_GIVEN``)."""
+    rec[R_EXCHANGE] = -1
+    rec[R_GIVEN] = 0
+    down = (np.int64(1) << kitty[1]) | (np.int64(1) << kitty[2]) | (np.int64(1) << kitty[3])
+    for p in range(1, 5):
+        seat = (dealer + p) & 3
+        cands = exchange_choices(hands[seat], rules)
+        if cands == 0:
+            continue
+        given = np.int64(0)
+        if is_random(params, seat):
+            if bounded(dstate, dbuf, 2) == 0:
+                continue
+            for k in range(3):
+                left = cands & ~given
+                given |= np.int64(1) << nth_card(left, bounded(dstate, dbuf, popcount(left)))
+        else:
+            given = heuristic_gift(hands[seat], cands)
+        hands[seat] = (hands[seat] & ~given) | down
+        rec[R_EXCHANGE] = seat
+        rec[R_GIVEN] = given
+        return
+
+
+@kernel(inline="always")
+def held_dealt(rec, seat):
+    """The five cards ``seat`` held before the first call: as dealt, after its exchange with the kitty (rules
+    ``farmers`` / ``go_under``: ``R_EXCHANGE``, ``R_GIVEN``)."""
+    own = rec[R_DEAL + seat]
+    if rec[R_GIVEN] != 0 and rec[R_EXCHANGE] == seat:
+        own = (own & ~rec[R_GIVEN]) | (np.int64(1) << rec[R_KITTY + 1]) | (np.int64(1) << rec[R_KITTY + 2]) \
+            | (np.int64(1) << rec[R_KITTY + 3])
+    return own
 
 
 @kernel(inline="always")
@@ -309,7 +391,10 @@ def pimc_facts(rec, seat, any_discard):
     kitty's other cards, the discard (to the others) and a hand sitting out
     are unseen. Under rule ``discard_up`` (``any_discard``) the dealer may
     have buried the up-card: to the other seats it is pinned to the dealer
-    or the pile, whichever the dealer did (only the dealer knows). After a
+    or the pile, whichever the dealer did (only the dealer knows). A seat
+    that exchanged with the kitty (rules ``farmers`` / ``go_under``) knows
+    the cards it gave out of play; the other seats do not use that a
+    farmer's three were nines and tens (SPEC.md: a known gap). After a
     lone maker's exchange (rule ``partners_best``, ``R_PASSED`` >= 0) the
     maker knows its discard out of play; to the others the up-card held by
     the dealer may have gone (the loner's discard, or the sitting-out
@@ -325,6 +410,8 @@ def pimc_facts(rec, seat, any_discard):
     active = np.int64(15) & ~out
     sides = (np.int64(5) << (seat & 1)) & active
     known = np.int64(0)
+    if rec[R_GIVEN] != 0 and rec[R_EXCHANGE] == seat:
+        known |= rec[R_GIVEN]  # the cards it gave the kitty (rules farmers / go_under)
     pin = np.int64(-1)
     pin_allow = np.int64(0)
     discard = rec[R_DISCARD]
@@ -370,13 +457,14 @@ def infer_facts(rec, seat, any_discard):
     """
     up = rec[R_KITTY]
     discard = rec[R_DISCARD]
+    mine = rec[R_GIVEN] if rec[R_EXCHANGE] == seat else np.int64(0)  # the cards it gave the kitty (farmers)
     if discard < 0:
-        return np.int64(1) << up, np.int64(-1), np.int64(0)
+        return (np.int64(1) << up) | mine, np.int64(-1), np.int64(0)
     if seat == rec[R_DEALER]:
-        return np.int64(1) << discard, np.int64(-1), np.int64(0)
+        return (np.int64(1) << discard) | mine, np.int64(-1), np.int64(0)
     if any_discard:
-        return np.int64(0), up, (np.int64(1) << rec[R_DEALER]) | pimc.PILE_BIT
-    return np.int64(0), up, np.int64(1) << rec[R_DEALER]
+        return mine, up, (np.int64(1) << rec[R_DEALER]) | pimc.PILE_BIT
+    return mine, up, np.int64(1) << rec[R_DEALER]
 
 
 @kernel
@@ -446,7 +534,7 @@ def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out,
     trump = rec[R_TRUMP]
     any_discard = rules[E_DISCARD_UP] == 1
     active, _, _, _, _ = pimc_facts(rec, seat, any_discard)
-    own = rec[R_DEAL + seat]
+    own = held_dealt(rec, seat)
     if rec[R_DISCARD] >= 0 and seat == rec[R_DEALER]:
         own = (own | (np.int64(1) << rec[R_KITTY])) & ~(np.int64(1) << rec[R_DISCARD])
     for i in range(n):
@@ -957,12 +1045,14 @@ def pimc_discard(maker, f_seat, f_alone, dealer, rules, params, wt, rec, dstate,
     searched.
     """
     up = rec[R_KITTY]
-    dealt = rec[R_DEAL + dealer]
+    dealt = held_dealt(rec, dealer)
     mine = rec[R_DISCARD]
     pool = dealt
     if rules[E_DISCARD_UP] == 1:
         pool = dealt | (np.int64(1) << up)
     unseen = DECK & ~dealt & ~(np.int64(1) << up)
+    if rec[R_EXCHANGE] == dealer:
+        unseen &= ~rec[R_GIVEN]  # the cards it gave the kitty (rules farmers / go_under)
     if pimc._one_class(pool, pool | unseen, up // 6):
         return mine
     cand = np.zeros(HAND_SIZE + 1, np.int64)
@@ -978,7 +1068,7 @@ def pimc_discard(maker, f_seat, f_alone, dealer, rules, params, wt, rec, dstate,
         n += 1
     if params[dealer, Q_PIMC_SEES] >= 0.5:
         for s in range(N_SEATS):
-            ws[pimc.OFF_ISCRATCH + s] = rec[R_DEAL + s]
+            ws[pimc.OFF_ISCRATCH + s] = held_dealt(rec, s)
     _discard_values(dealer, dealt, up, maker, f_seat, f_alone, dealer, rules, params, wt, rec, cand, np.int64(n),
                     dstate, dbuf, ws, vals)
     for i in range(n):
@@ -1150,6 +1240,11 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         rec[R_DEAL + seat] = dealt[p]
     for i in range(4):
         rec[R_KITTY + i] = kitty[i]
+    if rules[E_FARMERS] == 1 or rules[E_GO_UNDER] == 1:
+        kitty_exchange(hands, kitty, dealer, rules, params, dstate, dbuf, rec)
+    else:
+        rec[R_EXCHANGE] = -1
+        rec[R_GIVEN] = 0
     up = kitty[0]
     ws = rec
     if search is not None and uses_pimc(params):

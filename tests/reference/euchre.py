@@ -73,6 +73,13 @@ Readings chosen where RULES.md leaves room (each is repeated where it is used)
   token besides their point; a side's fourth token is turned in at once for
   1 extra point, which counts toward the target like any point
   (``token_step``). Single hands do not see it.
+- ``farmers`` (default false, EGN's farmer's hand) and ``go_under``
+  (default false): before the first call a seat holding three or more 9s
+  and 10s (``farmers``: it gives three of them) or no jack, queen or king
+  (``go_under``: any three of its cards) may give three cards face down
+  for the kitty's three face-down cards (``order[21..23]``; the up-card
+  stays). In turn from position 1; at most one exchange a deal
+  (``exchange_options``, ``kitty_exchange``).
 - ``partners_best`` (default false), EGN's call for best: once a maker goes
   alone (by choice or forced by ``canadian``) and the defenders have
   answered, the loner's partner passes the loner one of its cards face down
@@ -168,6 +175,8 @@ EUCHRE = RuleOptions(
         Option("loner_euchred_score", (2, 1, 3, 4, 5, 6, 7, 8), (2, 1, 3, 4, 5, 6, 7, 8)),
         Option("fast_break", (False, True), (0, 1)),
         Option("four_trick_tokens", (False, True), (0, 1)),
+        Option("farmers", (False, True), (0, 1)),
+        Option("go_under", (False, True), (0, 1)),
         Option("partners_best", (False, True), (0, 1)),
     ),
 )
@@ -951,11 +960,47 @@ def game_winner(scores, target: int = TARGET) -> int | None:
 
 
 # --------------------------------------------------------------------------
+# Farmer's hand and going under: the exchange with the kitty before the first call
+
+
+def exchange_options(hand, rules: dict | None = None) -> list[Card]:
+    """The cards a seat holding ``hand`` (its five dealt cards) may give the kitty, ascending; [] when it may not
+    exchange. ``farmers``: "three or more 9s and 10s": those 9s and 10s; ``go_under``: "no face card (no jack,
+    queen or king)": any of its five."""
+    rules = resolve_rules(rules)
+    hand = as_cards(hand, "hand")
+    options: set = set()
+    nines_tens = [c for c in hand if c.rank in (0, 1)]
+    if rules["farmers"] and len(nines_tens) >= 3:
+        options |= set(nines_tens)
+    if rules["go_under"] and not any(c.rank in (2, 3, 4) for c in hand):
+        options |= set(hand)
+    return by_index(options)
+
+
+def kitty_exchange(hand, kitty, given, rules: dict | None = None) -> list[Card]:
+    """The hand after giving ``given`` (exactly three distinct cards of ``exchange_options``) for the kitty's three
+    face-down cards (``kitty[1:]``; the up-card ``kitty[0]`` stays), ascending; ValueError if not allowed."""
+    hand = as_cards(hand, "hand")
+    given = as_cards(given, "given cards")
+    options = exchange_options(hand, rules)
+    if not options:
+        raise ValueError(f"{_names(hand)} may not exchange with the kitty under these rules")
+    if len(set(given)) != 3 or len(given) != 3:
+        raise ValueError(f"exactly three distinct cards are given, got {_names(given)}")
+    bad = [c for c in given if c not in options]
+    if bad:
+        raise ValueError(f"{_names(bad)} may not be given (may give: {_names(options)})")
+    kitty = as_cards(kitty, "kitty")
+    return by_index([c for c in hand if c not in given] + list(kitty[1:4]))
+
+
+# --------------------------------------------------------------------------
 # One whole hand from explicit decisions
 
 
 def play_hand(order, dealer: int, calls, *, discard=None, maker_alone: bool = False, defenders=(),
-              choices=(), rules: dict | None = None, passed=None, loner_discard=None) -> dict:
+              choices=(), rules: dict | None = None, exchange=None, passed=None, loner_discard=None) -> dict:
     """One hand from its deal order and every decision, each checked against the rules.
 
     ``calls``: the auction (see ``auction_outcome``). ``discard``: the
@@ -965,7 +1010,9 @@ def play_hand(order, dealer: int, calls, *, discard=None, maker_alone: bool = Fa
     ``allow_lone_defender``). ``passed``, ``loner_discard``: option
     ``partners_best``'s exchange (``partners_exchange``; None otherwise).
     ``choices``: the play choices (see ``play_with_choices``). A hand thrown
-    in takes no other decision.
+    in takes no other decision. ``exchange``: None, or (seat, the three
+    cards it gives the kitty) before the first call (rules ``farmers`` /
+    ``go_under``: ``kitty_exchange``).
 
     Returns a dict: ``deal`` (``Deal``), ``auction`` (``AuctionResult``),
     ``maker``, ``trump``, ``discard``, ``maker_alone``, ``lone_defender``,
@@ -978,11 +1025,18 @@ def play_hand(order, dealer: int, calls, *, discard=None, maker_alone: bool = Fa
     """
     rules = resolve_rules(rules)
     d = deal_cards(order, dealer)
+    dealt = [list(h) for h in d.hands]
+    kitty = list(d.kitty)
+    if exchange is not None:
+        seat, given = exchange
+        seat = _check_seat(seat)
+        dealt[seat] = kitty_exchange(dealt[seat], d.kitty, given, rules)
+        kitty = [d.kitty[0]] + by_index(as_cards(given))
     auction = auction_outcome(calls, d.dealer, d.up_card, rules)
     record = {
         "deal": d, "auction": auction, "maker": auction.maker, "trump": auction.trump, "discard": None,
         "maker_alone": False, "lone_defender": None, "alone": [], "sitting_out": [], "active": [],
-        "hands": [list(h) for h in d.hands], "out_of_play": [], "leader": None, "plays": [],
+        "hands": [list(h) for h in dealt], "out_of_play": [], "leader": None, "plays": [],
         "tricks": [0] * PLAYERS, "points": [0, 0], "passed": None, "loner_discard": None,
     }
     if auction.thrown_in:
@@ -991,8 +1045,8 @@ def play_hand(order, dealer: int, calls, *, discard=None, maker_alone: bool = Fa
         record["out_of_play"] = by_index(d.all_cards())
         return record
     maker, trump = auction.maker, auction.trump
-    hands = [list(h) for h in d.hands]
-    out_of_play = list(d.kitty)
+    hands = [list(h) for h in dealt]
+    out_of_play = list(kitty)
     if auction.round == 1:  # the dealer takes the up-card and discards
         hands[d.dealer], discard = take_up(hands[d.dealer], d.up_card, discard, rules)
         out_of_play.remove(d.up_card)

@@ -424,12 +424,21 @@ def _names(cards) -> list[str]:
     return [str(c) for c in eu.by_index(cards)]
 
 
+def heuristic_gift(hand, options) -> list:
+    """The default player's three cards for the kitty (SPEC.md, "Farmer's hand and going under"): 9s, then 10s,
+    then aces; among equal ranks from the suit of which it holds fewer cards, then the lower suit."""
+    def key(c):
+        return (c.rank, sum(1 for h in hand if h.suit == c.suit), c.suit)
+    return sorted(options, key=key)[:3]
+
+
 def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand_index: int = 0) -> dict:
     """The record of one hand dealt from ``order`` (24 cards, top first) by ``dealer``.
 
     ``seats``: strategy parameters by seat; ``decisions``: the stream random
     seats draw from (``bounded``), in the order the decisions are met: each
-    call, the dealer's discard, the maker's going alone, each defender
+    eligible seat's exchange with the kitty (whether, then each card given;
+    rules ``farmers`` / ``go_under``), each call, the dealer's discard, the maker's going alone, each defender
     asked, each card. The record is SPEC.md's "Records".
     """
     if any(p.get("pimc_worlds", 0.0) >= 1.0 for p in seats):
@@ -460,6 +469,28 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
     if rules["partners_best"]:
         record["passed"] = None  # the lone maker's exchange under partners_best (SPEC.md's "Records")
         record["loner_discard"] = None
+
+    # ---- farmers / go_under: the first eligible seat from position 1 that chooses to exchanges with the kitty
+    if rules["farmers"] or rules["go_under"]:
+        record["exchange"] = {"seat": -1, "gave": [], "took": []}
+        for position in range(1, PLAYERS + 1):
+            seat = eu.seat_of_position(dealer, position)
+            options = eu.exchange_options(hands[seat], rules)  # ascending
+            if not options:
+                continue
+            params = seats[seat]
+            if is_random(params):
+                if decisions.bounded(2) == 0:
+                    continue
+                given = []
+                for _ in range(3):
+                    left = [c for c in options if c not in given]
+                    given.append(left[decisions.bounded(len(left))])
+            else:
+                given = heuristic_gift(hands[seat], options)
+            hands[seat] = eu.kitty_exchange(hands[seat], deal.kitty, given, rules)
+            record["exchange"] = {"seat": seat, "gave": _names(given), "took": _names(deal.kitty[1:])}
+            break
 
     # ---- the auction: whose turn and what is legal come from the rules reference
     made: list[str] = []

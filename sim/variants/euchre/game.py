@@ -4,9 +4,10 @@
 follow the rules as the kernels play them (``kernels/euchre/SPEC.md``) under
 every rule option (``stick_the_dealer``, ``allow_lone_defender``,
 ``loner_lead``, ``canadian``, ``discard_up``, ``loner_march_score``,
-``loner_euchred_score``, ``fast_break``, ``partners_best``; ``four_trick_tokens`` is accepted but is
-a rule of whole games, not of the one hand a state holds: ``returns()`` are
-the hand's points under either value). Seats are 0..3 clockwise, partners opposite (side 0: seats
+``loner_euchred_score``, ``fast_break``, ``farmers``, ``go_under``,
+``partners_best``; ``four_trick_tokens`` is accepted but is a rule of whole
+games, not of the one hand a state holds: ``returns()`` are the hand's points
+under either value). Seats are 0..3 clockwise, partners opposite (side 0: seats
 0 & 2). Cards are bower's numbers, ``suit * 6 + rank``, suits C S D H and
 ranks 9 T J Q K A (``bower.sim.cards``).
 
@@ -18,6 +19,12 @@ A hand, node by node
    (position 1 is the dealer's left: seat ``(dealer + 1 + k % 4) % 4``);
    cards 20..23 are the kitty in order, card 20 the up-card (the kernels'
    deal order). The whole deck is dealt, so a state is one complete world.
+2a. Under ``farmers`` / ``go_under``: each seat in turn from position 1
+   that may exchange with the kitty (three or more 9s and 10s under
+   ``farmers``, no jack, queen or king under ``go_under``) decides ``KEEP``
+   or ``EXCHANGE``; after ``EXCHANGE`` it gives three cards, one node each
+   (the cards it may still give, ascending), and takes the kitty's three
+   face-down cards; at most one exchange a deal, then the auction.
 3. The auction: round one from position 1 to the dealer, pass or order up;
    round two, pass or name a suit other than the up-card's (the dealer may
    not pass under ``stick_the_dealer``). All pass twice: the hand is thrown
@@ -47,16 +54,21 @@ Action ids
 id         meaning
 =========  ===================================================================
 0..3       chance, first node: the dealer's seat
-0..23      chance: the card dealt next; a decision: the dealer's discard, the
-           card passed or the lone maker's discard (``partners_best``), or the
-           card played
+0..23      chance: the card dealt next; a decision: a card given to the kitty
+           (``farmers`` / ``go_under``), the dealer's discard, the card passed
+           or the lone maker's discard (``partners_best``), or the card played
 24         ``PASS`` (either round)
 25         ``ORDER``: round one, order the up-card up (trump: its suit)
 26..29     ``NAME + suit``: round two, name clubs, spades, diamonds, hearts
 30         ``WITH_PARTNER``: the maker plays with its partner; a defender asked
            does not defend alone
 31         ``ALONE``: the maker goes alone; a defender asked defends alone
+32         ``KEEP`` (``farmers`` / ``go_under`` only): keep the hand dealt
+33         ``EXCHANGE`` (``farmers`` / ``go_under`` only): give three cards
+           (then 0..23, one a node) for the kitty's three
 =========  ===================================================================
+
+``num_distinct_actions()`` is 32, or 34 under ``farmers`` or ``go_under``.
 
 Legal actions come sorted, which is also the order the kernels' random player
 draws from (pass first, order or the suits C S D H; the dealer's five cards
@@ -115,7 +127,9 @@ maker's six (the up-card when the dealer was the partner and the maker holds
 it), and an up-card the exchange may have moved (the dealer the maker or its
 partner) is drawn into the hands or discards that could hold it. Under
 ``discard_up`` too the up-card is drawn only into the dealer's hand or its
-discard.
+discard. Under ``farmers`` / ``go_under`` (with or without
+``partners_best``) it raises ``GameError``: the worlds would have to honour
+the exchange with the kitty (a known gap).
 """
 
 from __future__ import annotations
@@ -141,9 +155,27 @@ NAME = 26  # + suit
 WITH_PARTNER = 30
 ALONE = 31
 NUM_DISTINCT_ACTIONS = 32
+KEEP = 32  # rules farmers / go_under: an eligible seat keeps its hand
+EXCHANGE = 33  # it exchanges three cards with the kitty (then gives them one node each)
+NUM_EXCHANGE_ACTIONS = 34  # the actions under those rules
 
 # phases (rule partners_best's two after the others: the lone maker's partner passes a card, the maker discards)
 DEALER, DEAL, AUCTION, DISCARD, MAKER_ALONE, DEFEND, PLAY, OVER, PARTNER_PASS, LONER_DISCARD = range(10)
+GIVE = 10  # rules farmers / go_under: before the first call, an eligible seat's exchange with the kitty
+NINES_TENS = sum(3 << (6 * s) for s in range(4))
+FACES = sum(7 << (6 * s + 2) for s in range(4))
+
+
+def exchange_options(hand: int, rules: dict) -> int:
+    """The cards (mask) a seat dealt ``hand`` may give the kitty: its 9s and 10s when it holds three or more (rule
+    ``farmers``), all five when it holds no jack, queen or king (``go_under``); 0: it may not exchange."""
+    out = 0
+    if rules.get("farmers") and bin(hand & NINES_TENS).count("1") >= 3:
+        out = hand & NINES_TENS
+    if rules.get("go_under") and not hand & FACES:
+        out = hand
+    return out
+
 
 OBSERVATION_SIZE = 651
 _O_GAME = 648  # the game's scores, then its target (``HandState._game_cells``)
@@ -165,6 +197,9 @@ class Game(HandGame):
         self.canadian = bool(rules.get("canadian", False))
         self.discard_up = bool(rules.get("discard_up", False))
         self.partners_best = bool(rules.get("partners_best", False))
+        self.exchanges = bool(rules.get("farmers", False) or rules.get("go_under", False))
+        if self.exchanges:
+            self.ACTIONS = NUM_EXCHANGE_ACTIONS
 
     def min_utility(self) -> float:
         return 0.0
@@ -173,9 +208,10 @@ class Game(HandGame):
         return float(max(4, self.rules.get("loner_march_score", 4), self.rules.get("loner_euchred_score", 2)))
 
     def max_game_length(self) -> int:
-        """Decisions at most: 8 calls, a discard, going alone, two defenders asked, (``partners_best``) the partner's
-        card and the lone maker's discard, 20 cards."""
-        return 8 + 1 + 1 + 2 * self.lone_defender + 2 * self.partners_best + PLAYERS * TRICKS
+        """Decisions at most: (under farmers / go_under: four seats asked to exchange, three cards given) 8 calls, a
+        discard, going alone, two defenders asked, (``partners_best``) the partner's card and the lone maker's
+        discard, 20 cards."""
+        return 7 * self.exchanges + 8 + 1 + 1 + 2 * self.lone_defender + 2 * self.partners_best + PLAYERS * TRICKS
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v}" for k, v in self.rules.items())
@@ -189,7 +225,8 @@ class State(HandState):
 
     __slots__ = ("game", "_history", "dealer", "dealt_order", "hands", "dealt", "kitty", "up", "calls", "phase",
                  "player", "maker", "trump", "round", "discard", "maker_alone", "answers", "lone", "active",
-                 "leader", "trick", "tricks", "won", "points", "voids", "played", "gone", "passed", "loner_discard")
+                 "leader", "trick", "tricks", "won", "points", "voids", "played", "gone", "passed", "loner_discard",
+                 "ex_seat", "ex_given", "ex_pos")
 
     def __init__(self, game: Game):
         self.game = game
@@ -223,6 +260,9 @@ class State(HandState):
         self.gone = 0  # mask of the cards dealt so far
         self.passed = -1  # partners_best: the card the lone maker's partner passed it
         self.loner_discard = -1  # partners_best: the lone maker's discard
+        self.ex_seat = -1  # farmers / go_under: the seat exchanging (or that exchanged) with the kitty
+        self.ex_given = 0  # mask of the cards it gave
+        self.ex_pos = 0  # the position (1..4) of the seat asked now
 
     # ---------------------------------------------------------------- the OpenSpiel interface
 
@@ -231,6 +271,10 @@ class State(HandState):
         ph = self.phase
         if ph == PLAY:
             return self._legal_cards(self.player)
+        if ph == GIVE:
+            if self.ex_seat < 0:
+                return [KEEP, EXCHANGE]
+            return _cards(exchange_options(self.dealt[self.player], self.game.rules) & ~self.ex_given)
         if ph == AUCTION:
             k = len(self.calls)
             if k < PLAYERS:
@@ -264,6 +308,8 @@ class State(HandState):
             self._deal(a)
         elif ph == AUCTION:
             self._call(a)
+        elif ph == GIVE:
+            self._give(a)
         elif ph == DISCARD:
             self.hands[self.dealer] &= ~(1 << a)
             self.discard = a
@@ -305,6 +351,30 @@ class State(HandState):
             if k == PLAYERS * HAND:
                 self.up = card
         if k == DECK - 1:
+            self._next_exchange(1)
+
+    def _next_exchange(self, position: int) -> None:
+        """Rules farmers / go_under: the next seat from ``position`` on that may exchange with the kitty decides;
+        none (or no such rule): the auction."""
+        if self.game.exchanges:
+            for p in range(position, PLAYERS + 1):
+                seat = (self.dealer + p) % PLAYERS
+                if exchange_options(self.dealt[seat], self.game.rules):
+                    self.phase, self.player, self.ex_pos = GIVE, seat, p
+                    return
+        self.phase, self.player = AUCTION, (self.dealer + 1) % PLAYERS
+
+    def _give(self, a: int) -> None:
+        seat = self.player
+        if self.ex_seat < 0:
+            if a == KEEP:
+                self._next_exchange(self.ex_pos + 1)
+            else:
+                self.ex_seat = seat
+            return
+        self.ex_given |= 1 << a
+        if bin(self.ex_given).count("1") == 3:  # it takes the kitty's three face-down cards; the auction
+            self.hands[seat] = (self.hands[seat] & ~self.ex_given) | sum(1 << c for c in self.kitty[1:])
             self.phase, self.player = AUCTION, (self.dealer + 1) % PLAYERS
 
     def _call(self, a: int) -> None:
@@ -401,6 +471,8 @@ class State(HandState):
             return f"dealer {a}"
         if ph == DEAL:
             return f"deal {card_str(a)}" if 0 <= a < DECK else str(a)
+        if ph == GIVE:
+            return {KEEP: "keep", EXCHANGE: "exchange with the kitty"}.get(a) or f"give {card_str(a)}"
         if a < DECK:
             if ph == PARTNER_PASS:
                 return f"pass {card_str(a)}"
@@ -415,6 +487,9 @@ class State(HandState):
         lines.append(f"hand {_names(_cards(self.hands[p]))}")
         if self.up >= 0:
             lines.append(f"up-card {card_str(self.up)}")
+        if self.ex_seat >= 0:  # farmers / go_under: who exchanged is public, the cards only to it
+            gave = f" gave {_names(_cards(self.ex_given))}" if p == self.ex_seat and self.ex_given else ""
+            lines.append(f"exchange {self.ex_seat}{gave}")
         if self.calls:
             lines.append("calls " + " ".join(f"{s}:{_call_word(a, self.up)}" for s, a in self.calls))
         if self.discard >= 0 and p == self.dealer:
@@ -503,7 +578,8 @@ class State(HandState):
 
     def to_record(self) -> dict:
         """The hand's decisions as the kernels' records write them (``calls``, ``discard``, ``alone``, ``maker``,
-        ``trump``, ``plays``, ``tricks``, ``points``), with ``dealer``, ``deal`` and ``kitty``."""
+        ``trump``, ``plays``, ``tricks``, ``points``; ``exchange`` under farmers / go_under), with ``dealer``,
+        ``deal`` and ``kitty``."""
         word = {PASS: "pass", ORDER: "order", **{NAME + s: SUITS[s] for s in range(4)}}
         plays = [[s, card_str(c)] for _, cards, _ in self.tricks for s, c in cards]
         plays += [[s, card_str(c)] for s, c in self.trick]
@@ -521,6 +597,11 @@ class State(HandState):
             "tricks": {str(s): self.won[s] for s in range(PLAYERS)},
             "points": {"0": self.points[0], "1": self.points[1]},
         }
+        if self.game.exchanges:  # as the records: the seat that exchanged with the kitty, or -1
+            done = self.ex_seat >= 0 and self.phase != GIVE
+            out["exchange"] = {"seat": self.ex_seat if done else -1,
+                               "gave": [card_str(c) for c in _cards(self.ex_given)] if done else [],
+                               "took": [card_str(c) for c in sorted(self.kitty[1:])] if done else []}
         if self.game.partners_best:
             out["passed"] = card_str(self.passed) if self.passed >= 0 else None
             out["loner_discard"] = card_str(self.loner_discard) if self.loner_discard >= 0 else None
@@ -533,6 +614,9 @@ class State(HandState):
         p = self._seat(player)
         if self.phase <= DEAL:
             raise GameError("resample_from_infostate needs the deal done (the state is still dealing)")
+        if self.game.exchanges:
+            raise GameError("resample_from_infostate does not draw worlds under rules farmers / go_under (the "
+                            "exchange with the kitty)")
         up = self.up
         ordered = self.round == 1
         dealer = self.dealer
