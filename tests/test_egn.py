@@ -378,8 +378,8 @@ BAD = {
     "not-utf8": (bytes(range(128, 256)), "is not UTF-8 text"),
     "not-egn": ({"fileType": "something else"}, "is not an EGN file (field 'fileType'"),
     "old-version": (_edit(lambda d: d.update(version="0.9")), "field 'version' is '0.9'"),
-    "partners-best": (_edit(lambda d: d["metadata"]["ruleset"].update(partners_best=True)),
-                      'ruleset partners_best = true is not a rule bower plays'),
+    "partners-best-value": (_edit(lambda d: d["metadata"]["ruleset"].update(partners_best="yes")),
+                            'ruleset partners_best = "yes" is not a rule bower plays'),
     "farmers-value": (_edit(lambda d: d["metadata"]["ruleset"].update(farmers="yes")),
                       'ruleset farmers = "yes" is not a rule bower plays'),
     # the example's deal 3: the dealer's partner orders up with its partner, which canadian forbids

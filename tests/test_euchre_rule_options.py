@@ -237,14 +237,17 @@ def test_egn_buried_up_card_reads_as_discard_up_and_writes_back(tmp_path):
     assert ruleset_of({"canadian": True, "discard_up": True})["canadian"] is True
 
 
-def test_egn_partners_best_is_still_refused(tmp_path):
-    recs = runner.hand_records(3, 0, 5, {}, "default", variant="euchre")
+def test_egn_ruleset_carries_the_exchange_options_and_refuses_what_bower_does_not_play(tmp_path):
+    rules = {"farmers": True, "go_under": True, "partners_best": True}
+    recs = runner.hand_records(3, 0, 5, rules, "default", variant="euchre")
     path = tmp_path / "f.egn"
     write_egn(path, recs)
     doc = json.loads(path.read_text(encoding="utf-8"))
-    doc["metadata"]["ruleset"]["partners_best"] = True  # (farmers and go_under: tests/test_euchre_kitty_exchange.py)
+    assert {k: doc["metadata"]["ruleset"][k] for k in rules} == rules
+    assert {k: read_egn(path).meta["rules"][k] for k in rules} == rules
+    doc["metadata"]["ruleset"]["joker"] = True  # (the exchanges: tests/test_euchre_kitty_exchange.py, _partners_best)
     path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(EgnError, match="ruleset partners_best = true is not a rule bower plays"):
+    with pytest.raises(EgnError, match="ruleset joker = true is not a rule bower plays"):
         read_egn(path)
 
 

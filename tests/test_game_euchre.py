@@ -50,6 +50,7 @@ RULE_SETS = [
     {"farmers": True, "go_under": True, "discard_up": True},
     {"canadian": True, "discard_up": True, "allow_lone_defender": True, "loner_march_score": 5,
      "loner_euchred_score": 3, "partners_best": True},
+    {"farmers": True, "go_under": True, "partners_best": True, "allow_lone_defender": True},  # both exchanges
 ]
 
 
@@ -170,6 +171,8 @@ def kernel_check(seed: int, hands: int, rules: dict, reference: bool = True, tim
             assert mine[key] == rec[key], f"hand {h}, {key}: api {mine[key]} kernels {rec[key]}"
         if mine.get("exchange", {}).get("seat", -1) >= 0:
             cases["exchange"] += 1
+            if mine.get("passed") is not None:  # the kitty's exchange and a lone maker's in one hand
+                cases["both"] += 1
         ret = state.returns()
         assert ret[0] == ret[2] and ret[1] == ret[3] and min(ret[0], ret[1]) == 0
         if state.maker >= 0:
@@ -194,13 +197,14 @@ def kernel_check(seed: int, hands: int, rules: dict, reference: bool = True, tim
 def test_api_plays_as_the_kernels(rules):
     n = CI_HANDS if not rules else CI_HANDS // 4
     cases = kernel_check(seed=11, hands=n, rules=rules)
-    assert sum(v for k, v in cases.items() if k not in ("fast break", "exchange")) == n  # (a fast break also
-    # counts as its case)
+    assert sum(v for k, v in cases.items() if k not in ("fast break", "exchange", "both")) == n  # (a fast break
+    # also counts as its case)
     if rules.get("allow_lone_defender"):  # a lone defender changes the euchre: both met
         assert cases[(0, False, True)] + cases[(1, False, True)] + cases[(2, False, True)] > 0
     assert cases[(5, True, False)] > 0 and cases[(3, False, False)] > 0  # a lone march, a plain make
     assert (cases["fast break"] > 0) == bool(rules.get("fast_break"))
     assert (cases["exchange"] > 0) == bool(rules.get("farmers") or rules.get("go_under"))
+    assert (cases["both"] > 0) == bool((rules.get("farmers") or rules.get("go_under")) and rules.get("partners_best"))
 
 
 def test_every_score_vector_is_met():

@@ -198,7 +198,8 @@ def test_options_and_defaults():
     assert tuple(o.name for o in eu.EUCHRE.options) == ("stick_the_dealer", "allow_lone_defender", "loner_lead",
                                                         "canadian", "discard_up", "loner_march_score",
                                                         "loner_euchred_score", "fast_break",
-                                                        "four_trick_tokens", "farmers", "go_under")
+                                                        "four_trick_tokens", "farmers", "go_under",
+                                                        "partners_best")
     assert eu.EUCHRE.players == 4 and eu.EUCHRE.hand_size == 5 and eu.TARGET == 10
     assert eu.resolve_rules({"stick_the_dealer": "true", "allow_lone_defender": "yes", "loner_lead": "LONER"}) == {
         "stick_the_dealer": True, "allow_lone_defender": True, "loner_lead": "loner", "canadian": False,
