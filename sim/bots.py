@@ -502,7 +502,9 @@ def _restart(obj, name, state, where, timeout=None):
 
 def play_game(game, variant, seat_bots: list, seat_names: list, deal_key: str, where: _Where,
               timeout: float | None = None):
-    """One whole game to the variant's target: (winning unit or None, hands, points by seat-hand, first dealer, scores).
+    """One whole game to the variant's target: (winning unit or None, hands, points by seat-hand, first dealer, scores,
+    bonus), ``bonus`` the game's points outside the hands' as (events, points): under Euchre's ``four_trick_tokens``
+    the tokens earned and the points of tokens turned in ((0, 0) without such a rule).
     ``timeout``: the seconds a bot may take to answer one call (None: no limit).
 
     Hand ``h`` is dealt from ``random.Random(f"{deal_key}:{h}")`` and the
@@ -535,6 +537,7 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
     cp = variant.card_play
     bonus = cp.game_bonus if cp.game_bonus is not None and game.rules.get(cp.bonus_rule) else None
     bonus_state = None  # Euchre's four_trick_tokens: each side's tokens (``CardPlay.game_bonus``)
+    earned = bonus_points = 0  # tokens earned (a hand earns at most one) and the points of those turned in
     points = []  # per hand, returns by seat
     winner = None
     informed = [(o, n) for o, n in distinct if callable(getattr(o, "inform_action", None))]  # told of others' actions
@@ -572,15 +575,18 @@ def _play_game(game, variant, seat_bots, seat_names, deal_key, where, timeout, p
         hand_pts = {"0": r[0], "1": r[1]} if variant.partnerships else {str(s): r[s] for s in range(players)}
         scores = {u: scores[u] + hand_pts[u] for u in units}
         if bonus is not None:  # points outside the hand's, in the scores only (per-hand points stay the hand's)
+            before = bonus_state or {}
             extra, bonus_state = bonus(st.to_record(), game.rules, bonus_state)
             scores = {u: scores[u] + extra.get(u, 0) for u in units}
+            bonus_points += sum(extra.values())
+            earned += any(extra.values()) or any(n != before.get(u, 0) for u, n in bonus_state.items())
         now = tuple(scores[u] for u in units)
         winner, state_tb = variant.card_play.game_winner(dict(scores), hand_pts, {}, game.rules, variant.target,
                                                          state_tb)
         if winner is not None:
             break
         dealer = (dealer + 1) % players
-    return winner, len(points), points, first_dealer, scores
+    return winner, len(points), points, first_dealer, scores, (earned, bonus_points)
 
 
 class _AdviceWhere:
@@ -731,7 +737,7 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
             for row, arr in enumerate(assign.tolist()):
                 key = f"{seed}:{set_no}" if duplicate else f"{seed}:{set_no}:{row}"
                 where = _Where(set_no + 1, row, 0)
-                winner, hands, pts, dealer0, scores = play_game(
+                winner, hands, pts, dealer0, scores, (earned, bonus_points) = play_game(
                     game, v, [objs[k] for k in arr], [names[k] for k in arr], key, where, bot_timeout)
                 won_seats = set()
                 if winner is not None:
@@ -750,6 +756,8 @@ def run_bot_experiment(players: list, games: int = 1000, seed: int = 0, rules: d
                 g[kg.GA_GAMES] += 1
                 g[kg.GA_HANDS] += hands
                 g[kg.GA_HANDS_SQ] += hands * hands
+                g[kg.GA_TOKENS] += earned
+                g[kg.GA_TOKEN_POINTS] += bonus_points
                 if winner is None:
                     g[kg.GA_UNFINISHED] += 1
                 else:
@@ -813,6 +821,7 @@ def _report(totals, names, given, assign, duplicate, rules_d, seed, elapsed, sto
         "leading_pair": [names[lead[0]], names[lead[1]]] if lead else None,
         "elapsed_s": elapsed, "games_per_second": g["games"] / elapsed if elapsed > 0 else None,
     }
+    result.update(runner.token_summary(totals.game, rules_d))
     if until_significant:
         result["stopped"] = stopped
     return result
@@ -950,7 +959,8 @@ def run_bot_sweep(params: list, base, games: int = 1000, seed: int = 0, rules: d
         c, b = res["strategies"]
         rows.append({"values": dict(zip(names, combo)), "games": res["games"], "win_rate": c["win_rate"],
                      "win_rate_ci95": c["win_rate_ci95"], "points_per_hand": c["points_per_hand"],
-                     "base_points_per_hand": b["points_per_hand"], "bid_rate": None, "swap_rate": None})
+                     "base_points_per_hand": b["points_per_hand"], "bid_rate": None, "swap_rate": None,
+                     **runner.token_keys(res)})
         if progress is not None:
             progress(done, len(grid))
     best = max(range(len(rows)), key=lambda i: rows[i]["win_rate"])

@@ -426,6 +426,7 @@ def _sweep(params, base, games, seed, threads, rules, progress, variant) -> dict
             "base_points_per_hand": res["strategies"][1]["points_per_hand"],
             "bid_rate": c[get_variant(variant).sweep_rate],
             "swap_rate": c.get("swap_rate"),
+            **runner.token_keys(res),
         })
         done += 1
         if progress is not None:

@@ -40,7 +40,8 @@ from bower.sim.text import WrittenFloat
 MAX_DEPTH = 32  # JSON nesting a record may have (a record needs 4: plays -> pair -> value)
 SEAT_TEXT = re.compile(r"[0-9]{1,2}")  # a seat written as a string: ASCII digits only ("²" is not one)
 INT_TEXT = re.compile(r"-?[0-9]{1,18}")  # a number written as a string, likewise
-CARD_FIELDS = frozenset({"deal", "kitty", "upcard", "discard", "discards", "dummy", "widow"})  # card names only
+CARD_FIELDS = frozenset({"deal", "kitty", "upcard", "discard", "discards", "dummy", "widow", "passed",
+                         "loner_discard"})  # card names only
 
 
 class RecordError(UserError, ValueError):

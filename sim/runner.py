@@ -588,6 +588,12 @@ def token_summary(g: np.ndarray, rules: dict) -> dict:
     return {"tokens_earned": int(g[kg.GA_TOKENS]), "token_points": pts, "token_points_per_game": pts / n if n else None}
 
 
+def token_keys(summary: dict) -> dict:
+    """The ``token_summary`` keys an experiment's ``summary`` holds (none without ``four_trick_tokens``): what a
+    sweep's row carries of its games' tokens."""
+    return {k: summary[k] for k in ("tokens_earned", "token_points", "token_points_per_game") if k in summary}
+
+
 def game_results(
     seed: int,
     start: int,

@@ -26,7 +26,7 @@ def test_the_closest_choice_or_nothing():
     (lambda: get_variant("euchre").option("stick_the_dealr"),
      "unknown rule option 'stick_the_dealr' for euchre: did you mean 'stick_the_dealer'? "
      "(known: stick_the_dealer, allow_lone_defender, loner_lead, canadian, discard_up, loner_march_score, "
-     "loner_euchred_score, fast_break, four_trick_tokens)"),
+     "loner_euchred_score, fast_break, four_trick_tokens, farmers, go_under, partners_best)"),
 ])
 def test_rules(call, message):
     with pytest.raises(RuleError) as e:

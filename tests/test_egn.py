@@ -94,7 +94,8 @@ def test_example_files_read_to_the_tricks_and_points_counted_by_hand():
                 assert r["deal"] is r["kitty"] is r["discard"] is None
         assert egn.meta["rules"] == {"stick_the_dealer": True, "allow_lone_defender": False, "loner_lead": "dealer",
                                      "canadian": False, "discard_up": False, "loner_march_score": 4,
-                                 "loner_euchred_score": 2, "fast_break": False, "four_trick_tokens": False}
+                                     "loner_euchred_score": 2, "fast_break": False, "four_trick_tokens": False,
+                                     "farmers": False, "go_under": False, "partners_best": False}
         assert len(egn.records) + len(egn.left_out) == len(deals)
     egn = read_egn(BEARS)
     assert egn.meta["players"][0] and egn.meta["initialScore"] == [0, 0]
@@ -107,7 +108,8 @@ def test_left_of_loner_example_reads_as_loner_lead_loner(capsys):
     deals = {d["dealNumber"]: d for d in json.loads(VWEC.read_text(encoding="utf-8"))["deals"]}
     assert egn.meta["rules"] == {"stick_the_dealer": True, "allow_lone_defender": False, "loner_lead": "loner",
                                  "canadian": False, "discard_up": False, "loner_march_score": 4,
-                                 "loner_euchred_score": 2, "fast_break": False, "four_trick_tokens": False}
+                                 "loner_euchred_score": 2, "fast_break": False, "four_trick_tokens": False,
+                                 "farmers": False, "go_under": False, "partners_best": False}
     assert [r["hand"] for r in egn.records] == [0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12] and len(egn.left_out) == 1
     for r in egn.records:
         assert r["rules"]["loner_lead"] == "loner"
@@ -376,8 +378,10 @@ BAD = {
     "not-utf8": (bytes(range(128, 256)), "is not UTF-8 text"),
     "not-egn": ({"fileType": "something else"}, "is not an EGN file (field 'fileType'"),
     "old-version": (_edit(lambda d: d.update(version="0.9")), "field 'version' is '0.9'"),
-    "farmers": (_edit(lambda d: d["metadata"]["ruleset"].update(farmers=True)),
-                'ruleset farmers = true is not a rule bower plays'),
+    "partners-best-value": (_edit(lambda d: d["metadata"]["ruleset"].update(partners_best="yes")),
+                            'ruleset partners_best = "yes" is not a rule bower plays'),
+    "farmers-value": (_edit(lambda d: d["metadata"]["ruleset"].update(farmers="yes")),
+                      'ruleset farmers = "yes" is not a rule bower plays'),
     # the example's deal 3: the dealer's partner orders up with its partner, which canadian forbids
     "canadian": (_edit(lambda d: d["metadata"]["ruleset"].update(canadian=True)),
                  "deal 3: field 'isAlone' is false but the ruleset has canadian"),

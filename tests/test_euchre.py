@@ -47,7 +47,8 @@ def test_the_variant_is_registered_with_its_names_and_hand_paths():
     assert (EUCHRE.players, EUCHRE.hand_size, EUCHRE.target, EUCHRE.partnerships) == (4, 5, 10, True)
     assert [o.name for o in EUCHRE.options] == ["stick_the_dealer", "allow_lone_defender", "loner_lead", "canadian",
                                                 "discard_up", "loner_march_score", "loner_euchred_score",
-                                                "fast_break", "four_trick_tokens"]
+                                                "fast_break", "four_trick_tokens", "farmers", "go_under",
+                                                "partners_best"]
     assert EUCHRE.presets is eh.PRESETS and set(EUCHRE.presets) >= {"default", "cautious", "aggressive", "random"}
     assert pkg.play_order is eh.play_order and pkg.score_hand(5, True, False) == (4, 0)
 

@@ -52,10 +52,10 @@ from bower.sim.variants.euchre.records import row_to_dict
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "vectors" / "euchre_scores.jsonl"
 
 # every combination of the first three options; canadian and discard_up paired with them (each value of each meets
-# both values of the others; fast_break likewise)
+# both values of the others; fast_break and partners_best likewise)
 ALL_RULES = [dict(zip([o[0] for o in OPTIONS[:3]], v), canadian=v[0] != v[2], discard_up=v[1] != v[2],
                   loner_march_score=4 + v[0] - v[1], loner_euchred_score=2 + 3 * (v[2] == "loner"),
-                  fast_break=v[0] == v[1])
+                  fast_break=v[0] == v[1], partners_best=v[0] == (v[2] == "loner"))
              for v in itertools.product(*[o[1] for o in OPTIONS[:3]])]
 LOOSE = {"order_min_1": 1.5, "order_min_2": 1.0, "order_min_3": 1.5, "take_min": 1.0, "name_min_1": 1.0,
          "name_min_2": 1.0, "name_min_3": 1.0, "name_min_4": 1.0, "alone_min": 2.5, "defend_alone_min": 2.0}
@@ -189,6 +189,19 @@ def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[in
     out = {(s + 2) % 4 for s in alone}
     active = [s for s in range(4) if s not in out]
 
+    # partners_best: a lone maker's partner passes it one of its cards, the maker discards one of its six
+    if rules.get("partners_best"):
+        assert (rec["passed"] is not None) == (maker in alone), "an exchange exactly when the maker went alone"
+        assert (rec["loner_discard"] is not None) == (maker in alone)
+        if rec["passed"] is not None:
+            c, d = CARD[rec["passed"]], CARD[rec["loner_discard"]]
+            partner = (maker + 2) % 4
+            assert c in hands[partner] and d in hands[maker] | {c}
+            hands[partner] = hands[partner] - {c}
+            hands[maker] = (hands[maker] | {c}) - {d}
+    else:
+        assert "passed" not in rec and "loner_discard" not in rec
+
     # five tricks among the active seats, clockwise from position 1 (or the next active seat), suit followed
     plays = [(s, CARD[c]) for s, c in rec["plays"]]
     n = len(active)
@@ -198,7 +211,8 @@ def check_record(rec: dict, rules: dict, hand: int | None = None, order: list[in
         played[seat].append(c)
     for s in range(4):
         assert sorted(played[s]) == (sorted(hands[s]) if s in active else []), f"seat {s}"
-    if calls[-1][1] == "order" and dealer in active and rec["discard"] != rec["upcard"]:
+    if (calls[-1][1] == "order" and dealer in active and rec["discard"] != rec["upcard"]
+            and rec.get("loner_discard") != rec["upcard"]):
         assert up in [c for s, c in plays if s == dealer]
     # the first lead: position 1, or under loner_lead=loner the lone maker's left; a seat out is skipped
     leader = ((maker if rules.get("loner_lead") == "loner" and maker in alone else dealer) + 1) % 4
@@ -289,14 +303,23 @@ def test_simulated_records_are_legal_hands(k):
 
 
 def test_string_and_bool_rules_and_strategies_resolve_alike():
-    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 0]
+    # (cells by codes.OPTIONS' order: farmers and go_under at E_FARMERS and E_GO_UNDER, then partners_best)
+    assert eh.rules_vector(None).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 0, 0, 0, 0]
     assert eh.rules_vector({"stick_the_dealer": "true", "allow_lone_defender": "False"}).tolist() == [1, 0, 0, 0, 0,
-                                                                                                       4, 2, 0, 0]
+                                                                                                       4, 2, 0, 0, 0, 0,
+                                                                                                       0]
     assert eh.rules_vector({"allow_lone_defender": True, "loner_lead": "Loner"}).tolist() == [0, 1, 1, 0, 0, 4, 2, 0,
-                                                                                              0]
-    assert eh.rules_vector({"loner_march_score": "5", "loner_euchred_score": 3}).tolist() == [0, 0, 0, 0, 0, 5, 3, 0, 0]
-    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1, 4, 2, 0, 0]
-    assert eh.rules_vector({"four_trick_tokens": "true"}).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 1]
+                                                                                              0, 0, 0, 0]
+    assert eh.rules_vector({"loner_march_score": "5", "loner_euchred_score": 3}).tolist() == [0, 0, 0, 0, 0, 5, 3, 0,
+                                                                                              0, 0, 0, 0]
+    assert eh.rules_vector({"partners_best": "true"}).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 0, 0, 0, 1]
+    assert eh.rules_vector({"canadian": "true", "discard_up": True}).tolist() == [0, 0, 0, 1, 1, 4, 2, 0, 0, 0, 0, 0]
+    from bower.kernels.euchre.codes import E_FARMERS, E_GO_UNDER, E_PARTNERS_BEST
+
+    v = eh.rules_vector({"farmers": "true", "go_under": True})
+    assert v[E_FARMERS] == 1 and v[E_GO_UNDER] == 1 and v.sum() == 4 + 2 + 2
+    assert (E_FARMERS, E_GO_UNDER, E_PARTNERS_BEST) == (9, 10, 11)
+    assert eh.rules_vector({"four_trick_tokens": "true"}).tolist() == [0, 0, 0, 0, 0, 4, 2, 0, 1, 0, 0, 0]
     with pytest.raises(ValueError):
         eh.rules_vector({"stick_the_dealer": "maybe"})
     with pytest.raises(ValueError):

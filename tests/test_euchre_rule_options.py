@@ -237,14 +237,17 @@ def test_egn_buried_up_card_reads_as_discard_up_and_writes_back(tmp_path):
     assert ruleset_of({"canadian": True, "discard_up": True})["canadian"] is True
 
 
-def test_egn_farmers_is_still_refused(tmp_path):
-    recs = runner.hand_records(3, 0, 5, {}, "default", variant="euchre")
+def test_egn_ruleset_carries_the_exchange_options_and_refuses_what_bower_does_not_play(tmp_path):
+    rules = {"farmers": True, "go_under": True, "partners_best": True}
+    recs = runner.hand_records(3, 0, 5, rules, "default", variant="euchre")
     path = tmp_path / "f.egn"
     write_egn(path, recs)
     doc = json.loads(path.read_text(encoding="utf-8"))
-    doc["metadata"]["ruleset"]["farmers"] = True
+    assert {k: doc["metadata"]["ruleset"][k] for k in rules} == rules
+    assert {k: read_egn(path).meta["rules"][k] for k in rules} == rules
+    doc["metadata"]["ruleset"]["joker"] = True  # (the exchanges: tests/test_euchre_kitty_exchange.py, _partners_best)
     path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(EgnError, match="ruleset farmers = true is not a rule bower plays"):
+    with pytest.raises(EgnError, match="ruleset joker = true is not a rule bower plays"):
         read_egn(path)
 
 
@@ -275,7 +278,13 @@ def test_the_inference_without_discard_up_gives_the_same_records(name):
                                  [bid, "random", infer, "default"])}[name]
     out = []
     runner.rows_run("euchre", 60, 4, 1, rules, strategies, out.append)
-    rows = np.ascontiguousarray(np.concatenate(out), np.int64)
+    from bower.kernels.euchre.hand import R_EXCHANGE, R_GIVEN, R_LONER_DISCARD, R_PASSED
+
+    rows = np.concatenate(out)
+    # the cells added after the digests (farmers' and go_under's exchange, partners_best's): none under these rules
+    assert (rows[:, R_EXCHANGE] == -1).all() and (rows[:, R_GIVEN] == 0).all()
+    assert (rows[:, R_PASSED] == -1).all() and (rows[:, R_LONER_DISCARD] == -1).all()
+    rows = np.ascontiguousarray(rows[:, :R_EXCHANGE], np.int64)  # the cells of the rows of cad9d1b: the row as it was
     assert hashlib.sha256(rows.tobytes()).hexdigest() == MODEL_DIGESTS[name]
 
 

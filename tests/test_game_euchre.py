@@ -47,8 +47,10 @@ RULE_SETS = [
     {"stick_the_dealer": True},
     {"allow_lone_defender": True},
     {"stick_the_dealer": True, "allow_lone_defender": True, "loner_lead": "loner", "fast_break": True},
+    {"farmers": True, "go_under": True, "discard_up": True},
     {"canadian": True, "discard_up": True, "allow_lone_defender": True, "loner_march_score": 5,
-     "loner_euchred_score": 3},
+     "loner_euchred_score": 3, "partners_best": True},
+    {"farmers": True, "go_under": True, "partners_best": True, "allow_lone_defender": True},  # both exchanges
 ]
 
 
@@ -106,8 +108,15 @@ def reference_legal(state, rules: dict) -> list[int]:
     if state.phase == eg.AUCTION:
         allowed = eu.legal_calls(calls, state.dealer, up, rules)
         return sorted({"pass": eg.PASS, "order": eg.ORDER}.get(c) or eg.NAME + "CSDH".index(c) for c in allowed)
+    if state.phase == eg.GIVE:  # farmers / go_under: whether, then each card it may still give
+        dealt = [c for c in range(24) if state.dealt[state.current_player()] >> c & 1]
+        options = [c.index for c in eu.exchange_options(dealt, rules)]
+        assert options and not state.calls
+        if state.ex_seat < 0:
+            return [eg.KEEP, eg.EXCHANGE]
+        return [c for c in options if not state.ex_given >> c & 1]
     if state.phase == eg.DISCARD:
-        dealt = [c for c in range(24) if state.dealt[state.dealer] >> c & 1]
+        dealt = [c for c in range(24) if state.hands[state.dealer] >> c & 1 and c != up]
         return [c.index for c in eu.discard_options(dealt, up, rules)]
     if state.phase in (eg.MAKER_ALONE, eg.DEFEND):
         if state.phase == eg.DEFEND:
@@ -116,6 +125,12 @@ def reference_legal(state, rules: dict) -> list[int]:
         if state.phase == eg.MAKER_ALONE:  # canadian's forced loner is no node
             assert not eu.canadian_loner(state.dealer, state.maker, state.round, rules)
         return [eg.WITH_PARTNER, eg.ALONE]
+    if state.phase == eg.PARTNER_PASS:  # partners_best: any card of the partner's; then any of the loner's six
+        assert rules["partners_best"] and state.maker_alone and state.current_player() == (state.maker + 2) % 4
+        return sorted(c for c in range(24) if state.hands[state.current_player()] >> c & 1)
+    if state.phase == eg.LONER_DISCARD:
+        assert state.current_player() == state.maker and bin(state.hands[state.maker]).count("1") == 6
+        return sorted(c for c in range(24) if state.hands[state.maker] >> c & 1)
     if state.phase == eg.PLAY:
         hand = [c for c in range(24) if state.hands[state.current_player()] >> c & 1]
         lead = state.trick[0][1] if state.trick else None
@@ -151,8 +166,13 @@ def kernel_check(seed: int, hands: int, rules: dict, reference: bool = True, tim
             state.apply_action(legal[stream.bounded(len(legal))])
         mine = state.to_record()
         for key in ("dealer", "deal", "kitty", "calls", "discard", "alone", "maker", "trump", "plays", "tricks",
-                    "points"):
+                    "points") + (("exchange",) if "exchange" in rec else ()) + (
+                        ("passed", "loner_discard") if rules_d["partners_best"] else ()):
             assert mine[key] == rec[key], f"hand {h}, {key}: api {mine[key]} kernels {rec[key]}"
+        if mine.get("exchange", {}).get("seat", -1) >= 0:
+            cases["exchange"] += 1
+            if mine.get("passed") is not None:  # the kitty's exchange and a lone maker's in one hand
+                cases["both"] += 1
         ret = state.returns()
         assert ret[0] == ret[2] and ret[1] == ret[3] and min(ret[0], ret[1]) == 0
         if state.maker >= 0:
@@ -177,11 +197,14 @@ def kernel_check(seed: int, hands: int, rules: dict, reference: bool = True, tim
 def test_api_plays_as_the_kernels(rules):
     n = CI_HANDS if not rules else CI_HANDS // 4
     cases = kernel_check(seed=11, hands=n, rules=rules)
-    assert sum(v for k, v in cases.items() if k != "fast break") == n  # (a fast break also counts as its case)
+    assert sum(v for k, v in cases.items() if k not in ("fast break", "exchange", "both")) == n  # (a fast break
+    # also counts as its case)
     if rules.get("allow_lone_defender"):  # a lone defender changes the euchre: both met
         assert cases[(0, False, True)] + cases[(1, False, True)] + cases[(2, False, True)] > 0
     assert cases[(5, True, False)] > 0 and cases[(3, False, False)] > 0  # a lone march, a plain make
     assert (cases["fast break"] > 0) == bool(rules.get("fast_break"))
+    assert (cases["exchange"] > 0) == bool(rules.get("farmers") or rules.get("go_under"))
+    assert (cases["both"] > 0) == bool((rules.get("farmers") or rules.get("go_under")) and rules.get("partners_best"))
 
 
 def test_every_score_vector_is_met():

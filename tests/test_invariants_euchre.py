@@ -56,10 +56,11 @@ with open(VECTORS / "euchre_scores.jsonl", encoding="utf-8") as _fh:
                    for v in map(json.loads, filter(str.strip, _fh))}
 
 # loner_lead, canadian and discard_up paired so that each of their values meets both allow_lone_defender values;
-# loner_march_score 3, 4, 5 and loner_euchred_score 2, 3, 4 among them; fast_break on in two of the four
+# loner_march_score 3, 4, 5 and loner_euchred_score 2, 3, 4 among them; fast_break on in two of the four; farmers
+# and go_under (the exchange with the kitty) each on in two, both in one; partners_best in two, each with one of them
 ALL_RULES = [{"stick_the_dealer": s, "allow_lone_defender": a, "loner_lead": "loner" if s != a else "dealer",
               "canadian": s, "discard_up": s == a, "loner_march_score": 4 + s - a, "loner_euchred_score": 2 + a + s,
-              "fast_break": a}
+              "fast_break": a, "farmers": s, "go_under": a, "partners_best": s != a}
              for s in (False, True) for a in (False, True)]
 RECORD_KEYS = {"variant", "rules_version", "rules", "hand", "dealer", "deal", "kitty", "upcard", "calls", "discard",
                "alone", "maker", "trump", "plays", "tricks", "points"}
@@ -89,7 +90,9 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     ``hand_index``, seat ``hand_index % 4``).
     """
     rules = eu.resolve_rules(rules)
-    assert set(rec) == RECORD_KEYS, sorted(set(rec) ^ RECORD_KEYS)
+    keys = (RECORD_KEYS | ({"exchange"} if rules["farmers"] or rules["go_under"] else set())
+            | ({"passed", "loner_discard"} if rules.get("partners_best") else set()))
+    assert set(rec) == keys, sorted(set(rec) ^ keys)
     assert rec["variant"] == "euchre" and rec["rules_version"] == RULES_VERSION
     assert rec["hand"] == hand_index and rec["rules"] == rules
     dealer = hand_index % 4 if dealer is None else dealer
@@ -103,6 +106,16 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     up = kitty[0]
     everything = [c for h in dealt.values() for c in h] + kitty
     assert len(set(everything)) == 24 == len(everything), "24 distinct cards"
+
+    # farmers / go_under: at most one exchange with the kitty, before the first call, by a seat the rules allow
+    ex = rec.get("exchange")
+    if ex is not None and ex["seat"] >= 0:
+        seat = ex["seat"]
+        assert _ascending(ex["gave"]) and ex["took"] == [str(c) for c in eu.by_index(kitty[1:])]
+        dealt = dict(dealt)
+        dealt[seat] = eu.kitty_exchange(dealt[seat], kitty, ex["gave"], rules)  # ValueError: not allowed
+    elif ex is not None:
+        assert ex == {"seat": -1, "gave": [], "took": []}
 
     # the auction is legal and its outcome is the record's
     auction = eu.auction_outcome([c for _, c in rec["calls"]], dealer, up, rules)
@@ -138,6 +151,10 @@ def check_record(rec: dict, hand_index: int, rules: dict, dealer: int | None = N
     eu.check_maker_alone(maker, maker_alone, dealer, auction.round, rules)  # canadian: the partner who ordered
     out = eu.sitting_out(maker, maker_alone, lone)
     active = eu.active_seats(maker, maker_alone, lone)
+    # partners_best: the lone maker's exchange, checked by the rules reference
+    hands, _, _ = eu.partners_exchange([hands[s] for s in range(4)], maker, maker_alone, rec.get("passed"),
+                                       rec.get("loner_discard"), rules)
+    hands = dict(enumerate(hands))
 
     # 5 tricks, one card per active seat each, in turn from the right leader; each card legal, held, played once
     plays = [(s, eu.card_from_str(c)) for s, c in rec["plays"]]
@@ -199,6 +216,10 @@ def _kind(rec: dict) -> set[str]:
         kinds.add("up-card buried")
     if rec["discard"] is not None and rec["maker"] == (rec["dealer"] + 2) % 4 and rec["maker"] in rec["alone"]:
         kinds.add("partner ordered up alone")
+    if rec.get("passed"):
+        kinds.add("partner's best")
+        if rec["passed"] == rec["loner_discard"]:
+            kinds.add("partner's card discarded")
     return kinds
 
 
@@ -229,7 +250,7 @@ def test_records_cover_every_kind_of_hand():
     want = {"thrown in", "order", "named", "0 alone", "1 alone", "2 alone", "dealer made trump", "maker alone",
             "lone defender", "euchred", "march", "made", "fast break", "1 points", "2 points", "3 points", "4 points",
             "5 points", "position 1 sat out",
-            "up-card buried", "partner ordered up alone"}
+            "up-card buried", "partner ordered up alone", "partner's best", "partner's card discarded"}
     assert seen >= want, want - seen
     assert thrown > 0 and stuck_named > 0, (thrown, stuck_named)
 

@@ -84,6 +84,8 @@ def play_records(variant: str, strategy, hands: int, rules: dict, seed: int = SE
         mine = state.to_record()
         for key in fields:
             assert mine[key] == rec[key], f"{variant} {strategy} hand {h}, {key}: bot {mine[key]} kernels {rec[key]}"
+        for key in ("passed", "loner_discard"):  # Euchre's partners_best exchange, where the rules make one
+            assert mine.get(key) == rec.get(key), f"{variant} {strategy} hand {h}, {key}"
         played += bool(mine["plays"])
     return played
 

@@ -193,16 +193,18 @@ def test_bowers_and_the_trump_order():
 def test_options_and_defaults():
     assert eu.resolve_rules() == {"stick_the_dealer": False, "allow_lone_defender": False, "loner_lead": "dealer",
                                   "canadian": False, "discard_up": False, "loner_march_score": 4,
-                                  "loner_euchred_score": 2, "fast_break": False, "four_trick_tokens": False}
+                                  "loner_euchred_score": 2, "fast_break": False, "four_trick_tokens": False,
+                                  "farmers": False, "go_under": False, "partners_best": False}
     assert tuple(o.name for o in eu.EUCHRE.options) == ("stick_the_dealer", "allow_lone_defender", "loner_lead",
                                                         "canadian", "discard_up", "loner_march_score",
                                                         "loner_euchred_score", "fast_break",
-                                                        "four_trick_tokens")
+                                                        "four_trick_tokens", "farmers", "go_under",
+                                                        "partners_best")
     assert eu.EUCHRE.players == 4 and eu.EUCHRE.hand_size == 5 and eu.TARGET == 10
     assert eu.resolve_rules({"stick_the_dealer": "true", "allow_lone_defender": "yes", "loner_lead": "LONER"}) == {
         "stick_the_dealer": True, "allow_lone_defender": True, "loner_lead": "loner", "canadian": False,
         "discard_up": False, "loner_march_score": 4, "loner_euchred_score": 2,
-        "fast_break": False, "four_trick_tokens": False}
+        "fast_break": False, "four_trick_tokens": False, "farmers": False, "go_under": False, "partners_best": False}
     with pytest.raises(ValueError, match="unknown rule option"):
         eu.resolve_rules({"swap": "none"})
     with pytest.raises(ValueError, match="bad value"):

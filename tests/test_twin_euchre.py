@@ -57,10 +57,12 @@ RULE_OPTIONS = {o.name: list(o.values) for o in eu.EUCHRE.options}
 # four_trick_tokens, a rule of whole games that single hands do not see, take their values in turn, each value in
 # several combinations (their whole product with the others is thousands of rule sets, minutes of the twin's play
 # for nothing the turns do not test)
+# (the kitty exchanges farmers and go_under likewise: each value in a quarter of the combinations or more)
 POINTS_OPTIONS = ("loner_march_score", "loner_euchred_score", "fast_break", "four_trick_tokens")
-_PLAY_OPTIONS = {n: v for n, v in RULE_OPTIONS.items() if n not in POINTS_OPTIONS}
-ALL_RULES = [dict(zip(_PLAY_OPTIONS, values), **{n: RULE_OPTIONS[n][(i + 3 * k) % len(RULE_OPTIONS[n])]
-                                                for k, n in enumerate(POINTS_OPTIONS)})
+TURN_OPTIONS = POINTS_OPTIONS + ("farmers", "go_under")
+_PLAY_OPTIONS = {n: v for n, v in RULE_OPTIONS.items() if n not in TURN_OPTIONS}
+ALL_RULES = [dict(zip(_PLAY_OPTIONS, values), **{n: RULE_OPTIONS[n][(i + 3 * k + i // 2) % len(RULE_OPTIONS[n])]
+                                                for k, n in enumerate(TURN_OPTIONS)})
              for i, values in enumerate(itertools.product(*_PLAY_OPTIONS.values()))]
 rule_sets = st.fixed_dictionaries({name: st.sampled_from(values) for name, values in RULE_OPTIONS.items()})
 seeds = st.one_of(st.integers(0, 2**16), st.integers(0, 2**63 - 1))
@@ -270,13 +272,30 @@ def test_round_two_and_the_stuck_dealer():
     assert ep.best_other_suit(hand, 0, zero) == (1, 0.0) and ep.best_other_suit(hand, 1, zero) == (0, 0.0)
 
 
-def _hands_in_play(rec: dict) -> dict[int, list]:
-    """Each seat's 5 cards after the dealer's pick-up (from the record)."""
+def _before_calls(rec: dict) -> dict[int, list]:
+    """Each seat's 5 cards at the first call: as dealt, after an exchange with the kitty (farmers, go_under)."""
     hands = {s: _c(rec["deal"][str(s)]) for s in range(4)}
+    ex = rec.get("exchange")
+    if ex and ex["seat"] >= 0:
+        gave = set(ex["gave"])
+        hands[ex["seat"]] = eu.by_index([c for c in hands[ex["seat"]] if str(c) not in gave] + _c(ex["took"]))
+    return hands
+
+
+def _hands_in_play(rec: dict) -> dict[int, list]:
+    """Each seat's cards after an exchange with the kitty (farmers, go_under), the dealer's pick-up and a lone
+    maker's exchange (``partners_best``; from the record)."""
+    hands = _before_calls(rec)
     if rec["discard"] is not None:
         d = rec["dealer"]
         six = hands[d] + [eu.card_from_str(rec["upcard"])]  # the up-card itself may be the discard (discard_up)
         hands[d] = [c for c in six if str(c) != rec["discard"]]
+    if rec.get("passed"):
+        ex = {"passed": rec["passed"], "discard": rec["loner_discard"]}
+        m, p = rec["maker"], (rec["maker"] + 2) % 4
+        six = hands[m] + [eu.card_from_str(ex["passed"])]
+        hands[p] = [c for c in hands[p] if str(c) != ex["passed"]]
+        hands[m] = [c for c in six if str(c) != ex["discard"]]
     return hands
 
 
@@ -399,6 +418,23 @@ def _replay_draws(rec: dict, rules: dict, seats: list[dict], log: list[tuple[int
         return v
 
     upc = eu.card_from_str(rec["upcard"])
+    ex = rec.get("exchange")
+    if rules["farmers"] or rules["go_under"]:  # each eligible seat in turn: whether (2), then each card given
+        for p in range(1, 5):
+            seat = eu.seat_of_position(rec["dealer"], p)
+            options = eu.exchange_options(rec["deal"][str(seat)], rules)
+            if not options:
+                continue
+            v = draw(seat, 2)
+            assert v is None or (v == 1) == (ex["seat"] == seat)
+            if ex["seat"] == seat:
+                left = list(options)
+                for _ in range(3):  # the k-th lowest of the cards it may still give
+                    v = draw(seat, len(left))
+                    assert v is None or str(left[v]) in ex["gave"]
+                    if v is not None:
+                        left.pop(v)
+                break
     made = []
     for seat, call in rec["calls"]:
         allowed = eu.legal_calls(made, rec["dealer"], upc, rules)
@@ -412,13 +448,14 @@ def _replay_draws(rec: dict, rules: dict, seats: list[dict], log: list[tuple[int
         return
     dealer, maker = rec["dealer"], rec["maker"]
     if rec["discard"] is not None:  # the random dealer: the k-th lowest of its five dealt cards, k = bounded(5)
+        five = _before_calls(rec)[dealer]
         if rules["discard_up"]:  # or of its six (the up-card too), k = bounded(6)
-            six = eu.by_index(eu.as_cards(rec["deal"][str(dealer)]) + [upc])
+            six = eu.by_index(five + [upc])
             v = draw(dealer, 6)
             assert v is None or str(six[v]) == rec["discard"]
         else:
             v = draw(dealer, 5)
-            assert v is None or rec["deal"][str(dealer)][v] == rec["discard"]
+            assert v is None or str(five[v]) == rec["discard"]
     if eu.canadian_loner(dealer, maker, 1 if rec["discard"] is not None else 2, rules):
         assert maker in rec["alone"]  # forced: no draw
     else:
@@ -427,6 +464,15 @@ def _replay_draws(rec: dict, rules: dict, seats: list[dict], log: list[tuple[int
     for d, answer in zip(eu.defenders_in_turn(dealer, maker), _defender_answers(rec, rules)):
         v = draw(d, 2)
         assert v is None or (v == 1) == answer
+    assert (rec.get("passed") is not None) == (rules["partners_best"] and maker in rec["alone"])
+    if rec.get("passed"):  # the partner's card: the k-th lowest of its five, bounded(5); the discard of six, bounded(6)
+        ex = {"passed": rec["passed"], "discard": rec["loner_discard"]}
+        held = _hands_in_play(dict(rec, passed=None))
+        partner = (maker + 2) % 4
+        v = draw(partner, 5)
+        assert v is None or str(eu.by_index(held[partner])[v]) == ex["passed"]
+        v = draw(maker, 6)
+        assert v is None or str(eu.by_index(held[maker] + [eu.card_from_str(ex["passed"])])[v]) == ex["discard"]
     hands = _hands_in_play(rec)
     trump = "CSDH".index(rec["trump"])
     active = eu.active_seats(maker, maker in rec["alone"], next((s for s in rec["alone"] if s != maker), None))
@@ -444,7 +490,9 @@ def _replay_through_rules(order, rec: dict, rules: dict) -> None:
     """The record's decisions, fed to the rules reference ``eu.play_hand``, give the record's play and score."""
     calls = [c for _, c in rec["calls"]]
     if rec["maker"] is None:
-        out = eu.play_hand(order, rec["dealer"], calls, rules=rules)
+        ex = rec.get("exchange")
+        out = eu.play_hand(order, rec["dealer"], calls, rules=rules,
+                           exchange=(ex["seat"], ex["gave"]) if ex and ex["seat"] >= 0 else None)
         assert out["auction"].thrown_in and not rules["stick_the_dealer"]
         assert rec["plays"] == [] and rec["trump"] is None and rec["discard"] is None and rec["alone"] == []
         assert set(rec["points"].values()) == {0} and set(rec["tricks"].values()) == {0}
@@ -461,8 +509,11 @@ def _replay_through_rules(order, rec: dict, rules: dict) -> None:
         legal = eu.legal_cards(hands[seat], None if i % n == 0 else lead, trump)
         choices.append(legal.index(card))
         hands[seat].remove(card)
+    ex = rec.get("exchange")
     out = eu.play_hand(order, rec["dealer"], calls, discard=rec["discard"], maker_alone=maker in rec["alone"],
-                       defenders=_defender_answers(rec, rules), choices=choices, rules=rules)
+                       defenders=_defender_answers(rec, rules), choices=choices, rules=rules,
+                       exchange=(ex["seat"], ex["gave"]) if ex and ex["seat"] >= 0 else None,
+                       passed=rec.get("passed"), loner_discard=rec.get("loner_discard"))
     assert out["maker"] == maker and "CSDH"[out["trump"]] == rec["trump"] and out["alone"] == rec["alone"]
     assert [[s, str(c)] for s, c in out["plays"]] == rec["plays"]
     assert {str(s): t for s, t in enumerate(out["tricks"])} == rec["tricks"]

@@ -34,11 +34,11 @@ from bower.kernels.euchre.hand import (
     N_SEATS,
     R_ALONE,
     R_CALLS,
-    R_DEAL,
     R_NCALLS,
     R_POINTS,
     R_WIDTH,
     deal_hand,
+    held_dealt,
     play_dealt,
 )
 from bower.kernels.euchre.strategy import N_LEVELS, Q_VOID, card_weights, equity_cell, equity_levels, order_estimate
@@ -82,7 +82,7 @@ def calibrate_chunks(lo, hi, states, chunk_size, n_hands, rules, params, width, 
                 rnd = at // N_SEATS
                 p = at % N_SEATS + 1
                 seat = (dealer + p) & 3
-                held = rec[R_DEAL + seat]
+                held = held_dealt(rec, seat)
                 if rnd == 0:
                     est, _ = order_estimate(held, up, p, wt, params, seat, any_discard)
                     call = CALL_ORDER

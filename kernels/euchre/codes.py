@@ -23,9 +23,16 @@ OPTIONS = (
     # EGN's four-trick tokens, a rule of whole games: a side making a hand with partner and taking exactly 4 tricks
     # earns a token besides its point; its fourth token is turned in at once for 1 extra point (``drivers.play_game``)
     ("four_trick_tokens", (False, True), (0, 1)),
+    # EGN's farmer's hand: before the first call, the first seat from the dealer's left holding 3+ nines and tens
+    # that chooses to gives three of them, face down, for the kitty's three face-down cards (one exchange a deal)
+    ("farmers", (False, True), (0, 1)),
+    # EGN's go under: the same exchange for a seat holding no jack, queen or king (any three of its cards)
+    ("go_under", (False, True), (0, 1)),
+    # EGN's call for best: a lone maker's partner passes it one card face down, the loner then discards one
+    ("partners_best", (False, True), (0, 1)),
 )
 (E_STICK, E_LONE_DEFENDER, E_LONER_LEAD, E_CANADIAN, E_DISCARD_UP, E_LONER_MARCH,
- E_LONER_EUCHRED, E_FAST_BREAK, E_FOUR_TOKENS) = range(9)
+ E_LONER_EUCHRED, E_FAST_BREAK, E_FOUR_TOKENS, E_FARMERS, E_GO_UNDER, E_PARTNERS_BEST) = range(12)
 
 PARAMS: tuple[tuple[str, float, str], ...] = (
     # trump weights in TRUMP_RANK order (kernels/tables.py): 9 T Q K A left right

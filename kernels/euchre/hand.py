@@ -27,10 +27,11 @@ import numpy as np
 from bower.kernels.arrays import copy_into
 from bower.kernels import pimc
 from bower.kernels import trick as core
-from bower.kernels.bits import lowest
+from bower.kernels.bits import lowest, popcount
 from bower.kernels.deal import deal_masks
 from bower.kernels.euchre.codes import (
-    E_CANADIAN, E_DISCARD_UP, E_FAST_BREAK, E_LONE_DEFENDER, E_LONER_EUCHRED, E_LONER_LEAD, E_LONER_MARCH, E_STICK, PARAM_NAMES,
+    E_CANADIAN, E_DISCARD_UP, E_FAST_BREAK, E_FARMERS, E_GO_UNDER, E_LONE_DEFENDER, E_LONER_EUCHRED, E_LONER_LEAD,
+    E_LONER_MARCH, E_PARTNERS_BEST, E_STICK, PARAM_NAMES,
 )
 from bower.kernels.euchre.model import world_weight
 from bower.kernels.euchre.strategy import (
@@ -54,6 +55,7 @@ from bower.kernels.solve import TO_SOLVER
 from bower.kernels.tables import (
     SLOT_DECK,
     SLOT_RANK,
+    VALUE,
     slot_ranks,
 )
 
@@ -100,7 +102,16 @@ R_NPLAYS = R_ALONE + 1
 R_PLAYS = R_NPLAYS + 1  # MAX_PLAYS pairs (seat, card)
 R_TRICKS = R_PLAYS + 2 * MAX_PLAYS  # 4: by seat (a seat sitting out: 0)
 R_POINTS = R_TRICKS + N_SEATS  # 2: by side (0: seats 0 & 2, 1: seats 1 & 3)
-R_WIDTH = R_POINTS + 2
+R_EXCHANGE = R_POINTS + 2  # rules farmers / go_under: the seat that exchanged with the kitty, else -1
+R_GIVEN = R_EXCHANGE + 1  # the 3 cards it gave (mask; 0: no exchange); it took the kitty's cards 2..4
+R_PASSED = R_GIVEN + 1  # rule partners_best: the card the lone maker's partner passed it, else -1
+R_LONER_DISCARD = R_PASSED + 1  # rule partners_best: the lone maker's discard after the pass, else -1
+R_WIDTH = R_LONER_DISCARD + 1
+
+# Rules farmers / go_under: the nines and tens (farmer's hand), the jacks, queens and kings (a hand going under
+# holds none).
+NINES_TENS = np.int64(sum(3 << (6 * s) for s in range(4)))
+FACES = np.int64(sum(7 << (6 * s + 2) for s in range(4)))
 
 # Summary counters (int64 row per chunk; merged by summing). "By position": 1, 2, 3, 4 (dealer).
 S_HANDS = 0
@@ -157,6 +168,81 @@ def fast_broken(rec, maker, out):
     if rec[R_NPLAYS] < 3 * n:
         return False
     return (rec[R_PLAYS + 2 * n] & 1) != (maker & 1) and (rec[R_PLAYS + 4 * n] & 1) != (maker & 1)
+
+
+@kernel(inline="always")
+def exchange_choices(hand, rules):
+    """The cards a seat holding ``hand`` may give the kitty before the first call (rules ``farmers``, ``go_under``;
+    0: it may not exchange): its nines and tens when it holds three or more (``farmers``), all five when it holds
+    no jack, queen or king (``go_under``)."""
+    cands = np.int64(0)
+    if rules[E_FARMERS] == 1 and popcount(hand & NINES_TENS) >= 3:
+        cands = hand & NINES_TENS
+    if rules[E_GO_UNDER] == 1 and (hand & FACES) == 0:
+        cands = hand
+    return cands
+
+
+@kernel(inline="always")
+def heuristic_gift(hand, cands):
+    """The heuristic player's three cards to give (SPEC.md, "Farmer's hand and going under"): the lowest ranks
+    first (9, 10, then the ace), among equal ranks from the suit where it holds fewer cards (ties: the lower suit)."""
+    given = np.int64(0)
+    for _ in range(3):
+        best = -1
+        best_key = 1 << 20
+        m = cands & ~given
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            key = (c % 6) * 64 + popcount(hand & (np.int64(63) << (6 * (c // 6)))) * 8 + c // 6
+            if key < best_key:
+                best_key = key
+                best = c
+        given |= np.int64(1) << best
+    return given
+
+
+@kernel(_nrt=False)
+def kitty_exchange(hands, kitty, dealer, rules, params, dstate, dbuf, rec):
+    """Rules ``farmers`` / ``go_under``: before the first call, in turn from position 1 (the dealer last), the
+    first eligible seat (``exchange_choices``) that chooses to gives three of its cards for the kitty's three
+    face-down cards (``kitty[1:4]``; the up-card stays); at most one exchange a deal. The heuristic player always
+    exchanges (``heuristic_gift``); a random one draws whether to (2), then each card given in turn among those
+    left it may give. ``hands`` (by seat) get the exchange; ``rec`` its seat (``R_EXCHANGE``) and the cards given
+    (``R_GIVEN``)."""
+    rec[R_EXCHANGE] = -1
+    rec[R_GIVEN] = 0
+    down = (np.int64(1) << kitty[1]) | (np.int64(1) << kitty[2]) | (np.int64(1) << kitty[3])
+    for p in range(1, 5):
+        seat = (dealer + p) & 3
+        cands = exchange_choices(hands[seat], rules)
+        if cands == 0:
+            continue
+        given = np.int64(0)
+        if is_random(params, seat):
+            if bounded(dstate, dbuf, 2) == 0:
+                continue
+            for k in range(3):
+                left = cands & ~given
+                given |= np.int64(1) << nth_card(left, bounded(dstate, dbuf, popcount(left)))
+        else:
+            given = heuristic_gift(hands[seat], cands)
+        hands[seat] = (hands[seat] & ~given) | down
+        rec[R_EXCHANGE] = seat
+        rec[R_GIVEN] = given
+        return
+
+
+@kernel(inline="always")
+def held_dealt(rec, seat):
+    """The five cards ``seat`` held before the first call: as dealt, after its exchange with the kitty (rules
+    ``farmers`` / ``go_under``: ``R_EXCHANGE``, ``R_GIVEN``)."""
+    own = rec[R_DEAL + seat]
+    if rec[R_GIVEN] != 0 and rec[R_EXCHANGE] == seat:
+        own = (own & ~rec[R_GIVEN]) | (np.int64(1) << rec[R_KITTY + 1]) | (np.int64(1) << rec[R_KITTY + 2]) \
+            | (np.int64(1) << rec[R_KITTY + 3])
+    return own
 
 
 @kernel(inline="always")
@@ -305,7 +391,14 @@ def pimc_facts(rec, seat, any_discard):
     kitty's other cards, the discard (to the others) and a hand sitting out
     are unseen. Under rule ``discard_up`` (``any_discard``) the dealer may
     have buried the up-card: to the other seats it is pinned to the dealer
-    or the pile, whichever the dealer did (only the dealer knows).
+    or the pile, whichever the dealer did (only the dealer knows). A seat
+    that exchanged with the kitty (rules ``farmers`` / ``go_under``) knows
+    the cards it gave out of play; the other seats do not use that a
+    farmer's three were nines and tens (SPEC.md: a known gap). After a
+    lone maker's exchange (rule ``partners_best``, ``R_PASSED`` >= 0) the
+    maker knows its discard out of play; to the others the up-card held by
+    the dealer may have gone (the loner's discard, or the sitting-out
+    dealer's pass): pinned to the loner or the pile.
     """
     dealer = rec[R_DEALER]
     up = rec[R_KITTY]
@@ -317,11 +410,27 @@ def pimc_facts(rec, seat, any_discard):
     active = np.int64(15) & ~out
     sides = (np.int64(5) << (seat & 1)) & active
     known = np.int64(0)
+    if rec[R_GIVEN] != 0 and rec[R_EXCHANGE] == seat:
+        known |= rec[R_GIVEN]  # the cards it gave the kitty (rules farmers / go_under)
     pin = np.int64(-1)
     pin_allow = np.int64(0)
     discard = rec[R_DISCARD]
+    passed = rec[R_PASSED]
+    maker = rec[R_MAKER]
+    if passed >= 0 and seat == maker:
+        known |= np.int64(1) << rec[R_LONER_DISCARD]
     if discard < 0:
         known |= np.int64(1) << up  # turned down
+    elif passed >= 0 and discard != up and (maker == dealer or (out >> dealer) & 1):
+        # the up-card went through the lone maker's exchange (it is the dealer, or its partner the dealer was)
+        if seat == dealer:
+            known |= np.int64(1) << discard
+        if seat == maker:
+            if rec[R_LONER_DISCARD] != up and (out >> dealer) & 1 and passed != up:
+                known |= np.int64(1) << up  # still in the sitting-out dealer's hand
+        else:
+            pin = up
+            pin_allow = (np.int64(1) << maker) | pimc.PILE_BIT
     else:
         if seat == dealer:
             known |= np.int64(1) << discard  # the up-card itself when it buried it (rule discard_up)
@@ -348,13 +457,14 @@ def infer_facts(rec, seat, any_discard):
     """
     up = rec[R_KITTY]
     discard = rec[R_DISCARD]
+    mine = rec[R_GIVEN] if rec[R_EXCHANGE] == seat else np.int64(0)  # the cards it gave the kitty (farmers)
     if discard < 0:
-        return np.int64(1) << up, np.int64(-1), np.int64(0)
+        return (np.int64(1) << up) | mine, np.int64(-1), np.int64(0)
     if seat == rec[R_DEALER]:
-        return np.int64(1) << discard, np.int64(-1), np.int64(0)
+        return (np.int64(1) << discard) | mine, np.int64(-1), np.int64(0)
     if any_discard:
-        return np.int64(0), up, (np.int64(1) << rec[R_DEALER]) | pimc.PILE_BIT
-    return np.int64(0), up, np.int64(1) << rec[R_DEALER]
+        return mine, up, (np.int64(1) << rec[R_DEALER]) | pimc.PILE_BIT
+    return mine, up, np.int64(1) << rec[R_DEALER]
 
 
 @kernel
@@ -424,7 +534,7 @@ def pimc_world_weights(rec, seat, n, params, rules, n_worlds, dstate, dbuf, out,
     trump = rec[R_TRUMP]
     any_discard = rules[E_DISCARD_UP] == 1
     active, _, _, _, _ = pimc_facts(rec, seat, any_discard)
-    own = rec[R_DEAL + seat]
+    own = held_dealt(rec, seat)
     if rec[R_DISCARD] >= 0 and seat == rec[R_DEALER]:
         own = (own | (np.int64(1) << rec[R_KITTY])) & ~(np.int64(1) << rec[R_DISCARD])
     for i in range(n):
@@ -454,12 +564,14 @@ def pick_card(seat, n, hand, legal, v0, v1, v2, v3, trump, ctx):
     decision stream, ``rec``, the PIMC workspace ``ws``, ``wt``, ``rules`` and ``pim``, a bit per seat playing
     by PIMC); hands and the result in slot space.
 
-    A PIMC seat plays by ``pimc.choose`` (``pimc_facts``), with ``pimc_infer`` (and not ``pimc_sees_all``) by
+    A PIMC seat plays by ``pimc.choose`` (``pimc_facts``), with ``pimc_infer`` (and not ``pimc_sees_all``, and no
+    lone maker's exchange under rule ``partners_best``: its worlds then weigh the same) by
     ``pimc_card_inferred`` (``wt``, ``rules``: the card weights and the rule codes, for the auction model);
     any other a ``legal`` card at random.
     """
     params, dstate, dbuf, rec, ws, wt, rules, pim = ctx
-    if (pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5:
+    if ((pim >> seat) & 1 == 1 and params[seat, Q_PIMC_INFER] >= 0.5 and params[seat, Q_PIMC_SEES] < 0.5
+            and rec[R_PASSED] < 0):
         card = pimc_card_inferred(seat, core.slot_cards(hand, trump), trump, rec, np.int64(n), params, wt, rules,
                                   dstate, dbuf, ws)
     elif (pim >> seat) & 1 == 1:
@@ -585,10 +697,48 @@ def canadian_loner(rules, maker, dealer, r1):
 
 
 @kernel(inline="always")
+def best_card(hand, trump):
+    """The card a lone maker's partner passes it under rule ``partners_best``: of ``hand``, the card of most value
+    (``kernels.tables.VALUE``: its highest trump by trump rank, else its highest card by rank, an ace first);
+    ties (equal ranks in different suits) to the lowest card index."""
+    best = -1
+    m = hand
+    while m != 0:
+        c = lowest(m)
+        m &= m - 1
+        if best < 0 or VALUE[trump, c] > VALUE[trump, best]:
+            best = c
+    return best
+
+
+@kernel(inline="always")
+def exchange_best(hands, trump, maker, params, wt, dstate, dbuf):
+    """Rule ``partners_best`` (EGN's call for best), once the maker goes alone: its partner passes it one card
+    (``best_card``; a random partner the k-th lowest of its five, k = ``bounded(5)``), then the maker discards one
+    of its six (``best_discard`` over all six, the passed card too; a random maker k = ``bounded(6)``). ``hands``
+    (by seat) get the exchange; returns (card passed, the maker's discard)."""
+    partner = maker ^ 2
+    ph = hands[partner]
+    if is_random(params, partner):
+        c = nth_card(ph, bounded(dstate, dbuf, HAND_SIZE))
+    else:
+        c = best_card(ph, trump)
+    hands[partner] = ph & ~(np.int64(1) << c)
+    six = hands[maker] | (np.int64(1) << c)
+    if is_random(params, maker):
+        d = nth_card(six, bounded(dstate, dbuf, HAND_SIZE + 1))
+    else:
+        d, _ = best_discard(six, -1, trump, wt, maker, params[maker, Q_VOID])
+    hands[maker] = six & ~(np.int64(1) << d)
+    return c, d
+
+
+@kernel(inline="always")
 def contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, dstate, dbuf, r1):
     """After the auction: whether the maker goes alone (forced when it is ``f_seat`` and ``f_alone`` >= 0, or by
     ``canadian_loner``; ``r1``: trump made in round one), which defender defends alone (-1: none), the seats
-    sitting out (bits) and the first leader."""
+    sitting out (bits) and the first leader. Under rule ``partners_best`` a lone maker's exchange
+    (``exchange_best``) follows the defenders' decisions, into ``hands``."""
     if canadian_loner(rules, maker, dealer, r1):
         maker_alone = True
     elif maker == f_seat and f_alone >= 0:
@@ -600,6 +750,8 @@ def contract(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, ds
     lone_def = -1
     if rules[E_LONE_DEFENDER] == 1:
         lone_def = defends_alone(hands, trump, maker, dealer, params, wt, dstate, dbuf)
+    if maker_alone and rules[E_PARTNERS_BEST] == 1:
+        exchange_best(hands, trump, maker, params, wt, dstate, dbuf)
     out = 0
     if maker_alone:
         out |= 1 << (maker ^ 2)
@@ -893,12 +1045,14 @@ def pimc_discard(maker, f_seat, f_alone, dealer, rules, params, wt, rec, dstate,
     searched.
     """
     up = rec[R_KITTY]
-    dealt = rec[R_DEAL + dealer]
+    dealt = held_dealt(rec, dealer)
     mine = rec[R_DISCARD]
     pool = dealt
     if rules[E_DISCARD_UP] == 1:
         pool = dealt | (np.int64(1) << up)
     unseen = DECK & ~dealt & ~(np.int64(1) << up)
+    if rec[R_EXCHANGE] == dealer:
+        unseen &= ~rec[R_GIVEN]  # the cards it gave the kitty (rules farmers / go_under)
     if pimc._one_class(pool, pool | unseen, up // 6):
         return mine
     cand = np.zeros(HAND_SIZE + 1, np.int64)
@@ -914,7 +1068,7 @@ def pimc_discard(maker, f_seat, f_alone, dealer, rules, params, wt, rec, dstate,
         n += 1
     if params[dealer, Q_PIMC_SEES] >= 0.5:
         for s in range(N_SEATS):
-            ws[pimc.OFF_ISCRATCH + s] = rec[R_DEAL + s]
+            ws[pimc.OFF_ISCRATCH + s] = held_dealt(rec, s)
     _discard_values(dealer, dealt, up, maker, f_seat, f_alone, dealer, rules, params, wt, rec, cand, np.int64(n),
                     dstate, dbuf, ws, vals)
     for i in range(n):
@@ -956,6 +1110,7 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
         if not ok:  # cannot happen in positions the rules reach
             return 0.0, 0.0, 0.0
     world = np.zeros(N_SEATS, np.int64)
+    held = np.zeros(N_SEATS, np.int64)
     ds = np.empty(4, np.uint64)
     db = np.zeros(2, np.int64)
     fs = np.zeros(8)
@@ -989,6 +1144,10 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
                     go = alone_decision(world[second], trump, wt, params, second, True)
                 if go:
                     lone = second
+            for s in range(N_SEATS):
+                held[s] = world[s]
+            if maker_alone and rules[E_PARTNERS_BEST] == 1:  # the lone maker's exchange in this world
+                exchange_best(held, trump, maker, params, wt, ds, db)
             out = np.int64(0)
             if maker_alone:
                 out |= np.int64(1) << (maker ^ 2)
@@ -997,7 +1156,7 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
             leader = first_leader(dealer, maker, maker_alone, out, rules[E_LONER_LEAD])
             active = np.int64(15) & ~out
             msides = ((np.int64(1) << maker) | (np.int64(1) << (maker ^ 2))) & active
-            mt = pimc.solve_deal_points(world[0], world[1], world[2], world[3], active, trump, leader, msides,
+            mt = pimc.solve_deal_points(held[0], held[1], held[2], held[3], active, trump, leader, msides,
                                         MAKER_NEEDS, ws)
             mk, df = score_hand(mt, maker_alone, lone >= 0, rules, False)
             if c == 0:
@@ -1011,7 +1170,7 @@ def _defend_values(me, second, hands, trump, maker, maker_alone, dealer, rules, 
 def contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat, f_alone, rec, dstate, dbuf, ws, r1):
     """``contract`` with a searching defender's choice to defend alone made by PIMC (``_defend_values``: the
     higher value; ties: its strategy's choice). The maker's going alone is ``contract``'s (a searching
-    maker's was searched with its call)."""
+    maker's was searched with its call), and so is a lone maker's exchange (rule ``partners_best``)."""
     if canadian_loner(rules, maker, dealer, r1):
         maker_alone = True
     elif maker == f_seat and f_alone >= 0:
@@ -1042,6 +1201,8 @@ def contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat, f_
             if go:
                 lone_def = s
                 break
+    if maker_alone and rules[E_PARTNERS_BEST] == 1:
+        exchange_best(hands, trump, maker, params, wt, dstate, dbuf)
     out = 0
     if maker_alone:
         out |= 1 << (maker ^ 2)
@@ -1079,6 +1240,11 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         rec[R_DEAL + seat] = dealt[p]
     for i in range(4):
         rec[R_KITTY + i] = kitty[i]
+    if rules[E_FARMERS] == 1 or rules[E_GO_UNDER] == 1:
+        kitty_exchange(hands, kitty, dealer, rules, params, dstate, dbuf, rec)
+    else:
+        rec[R_EXCHANGE] = -1
+        rec[R_GIVEN] = 0
     up = kitty[0]
     ws = rec
     if search is not None and uses_pimc(params):
@@ -1104,6 +1270,8 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
     rec[R_MAKER] = maker
     rec[R_TRUMP] = trump
     rec[R_ALONE] = 0
+    rec[R_PASSED] = -1
+    rec[R_LONER_DISCARD] = -1
     if maker < 0:
         rec[R_NPLAYS] = 0
         for s in range(N_SEATS):
@@ -1111,6 +1279,8 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         rec[R_POINTS] = 0
         rec[R_POINTS + 1] = 0
         return
+    held_m = hands[maker]
+    held_p = hands[maker ^ 2]
     if search is not None and bid_search:
         maker_alone, lone_def, out, leader = contract_searched(hands, trump, maker, dealer, rules, params, wt, f_seat,
                                                                f_alone, rec, dstate, dbuf, ws, trump == up // 6)
@@ -1121,6 +1291,10 @@ def play_dealt_inline(dealt, kitty, dealer, rules, params, wt, force, dstate, db
         rec[R_ALONE] |= 1 << maker
     if lone_def >= 0:
         rec[R_ALONE] |= 1 << lone_def
+    if maker_alone and rules[E_PARTNERS_BEST] == 1:  # the exchange ``contract`` made
+        passed = held_p & ~hands[maker ^ 2]
+        rec[R_PASSED] = lowest(passed)
+        rec[R_LONER_DISCARD] = lowest((held_m | passed) & ~hands[maker])
     u = up // 6
     round_two = trump != u
     next_suit = u ^ 1 if round_two and (u ^ 1) != trump else -1

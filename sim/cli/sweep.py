@@ -86,11 +86,19 @@ def format_sweep(r: dict) -> str:
         "",
         " ".join(f"{n:>14}" for n in names) + f" {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'base pts':>9}",
     ]
+    tokens = any("tokens_earned" in row for row in r["rows"])  # Euchre's four_trick_tokens: its points a game
+    if tokens:
+        lines[-1] += f" {'tokens':>9} {'tok pts':>9}"
     for row in r["rows"]:
         lo, hi = row["win_rate_ci95"]
         lines.append(
             " ".join(f"{row['values'][n]:>14g}" for n in names)
             + f" {100 * row['win_rate']:>8.2f}% {f'({100 * lo:.2f}-{100 * hi:.2f}%)':>19}"
-            + f" {row['points_per_hand']:>9.3f} {row['base_points_per_hand']:>9.3f}" + ("  *" if row["best"] else "")
+            + f" {row['points_per_hand']:>9.3f} {row['base_points_per_hand']:>9.3f}"
+            + (f" {row['tokens_earned']:>9,} {row['token_points']:>9,}" if tokens else "")
+            + ("  *" if row["best"] else "")
         )
+    if tokens:
+        lines.append("(tokens: four_trick_tokens earned by both sides in the row's games; tok pts: points of tokens "
+                     "turned in, in the scores)")
     return "\n".join(lines)

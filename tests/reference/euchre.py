@@ -73,6 +73,19 @@ Readings chosen where RULES.md leaves room (each is repeated where it is used)
   token besides their point; a side's fourth token is turned in at once for
   1 extra point, which counts toward the target like any point
   (``token_step``). Single hands do not see it.
+- ``farmers`` (default false, EGN's farmer's hand) and ``go_under``
+  (default false): before the first call a seat holding three or more 9s
+  and 10s (``farmers``: it gives three of them) or no jack, queen or king
+  (``go_under``: any three of its cards) may give three cards face down
+  for the kitty's three face-down cards (``order[21..23]``; the up-card
+  stays). In turn from position 1; at most one exchange a deal
+  (``exchange_options``, ``kitty_exchange``).
+- ``partners_best`` (default false), EGN's call for best: once a maker goes
+  alone (by choice or forced by ``canadian``) and the defenders have
+  answered, the loner's partner passes the loner one of its cards face down
+  and the loner discards one of its six (the passed card too) face down,
+  before the first lead (``partners_exchange``). A lone defender exchanges
+  nothing.
 - Renege (not simulated): the non-offending side scores 2, or 4 when that
   side is playing a lone hand (the lone maker's or the lone defender's side).
 - Game: the first side to 10 or more after a hand wins; only one side can
@@ -162,6 +175,9 @@ EUCHRE = RuleOptions(
         Option("loner_euchred_score", (2, 1, 3, 4, 5, 6, 7, 8), (2, 1, 3, 4, 5, 6, 7, 8)),
         Option("fast_break", (False, True), (0, 1)),
         Option("four_trick_tokens", (False, True), (0, 1)),
+        Option("farmers", (False, True), (0, 1)),
+        Option("go_under", (False, True), (0, 1)),
+        Option("partners_best", (False, True), (0, 1)),
     ),
 )
 
@@ -553,6 +569,36 @@ def take_up(dealer_hand, up_card, discard, rules: dict | None = None) -> tuple[l
 # Going alone, who sits out, the first lead
 
 
+def partners_exchange(hands, maker: int, maker_alone: bool, passed, discard, rules: dict | None = None) -> tuple:
+    """Option ``partners_best``'s exchange: (hands by seat after it, the card passed, the loner's discard).
+
+    Under the option a lone maker's partner passes ``passed`` (one of its
+    cards) and the maker discards ``discard`` (one of its six, the passed
+    card too); otherwise (option off, or the maker not alone) both must be
+    None and the hands are unchanged.
+    """
+    rules = resolve_rules(rules)
+    hands = [by_index(as_cards(h, "a hand")) for h in hands]
+    if not (rules["partners_best"] and maker_alone):
+        if passed is not None or discard is not None:
+            raise ValueError("no exchange: only a lone maker under partners_best = true gets its partner's best card")
+        return hands, None, None
+    partner = partner_of(maker)
+    if passed is None or discard is None:
+        raise ValueError(f"partners_best = true: seat {partner} passes lone maker {maker} a card and the maker "
+                         "discards one")
+    c = as_card(passed)
+    if c not in hands[partner]:
+        raise ValueError(f"the passed card {c} is not a card of seat {partner}'s hand ({_names(hands[partner])})")
+    six = by_index(hands[maker] + [c])
+    d = as_card(discard)
+    if d not in six:
+        raise ValueError(f"the loner's discard {d} is not one of its six cards ({_names(six)})")
+    hands[partner] = [x for x in hands[partner] if x != c]
+    hands[maker] = [x for x in six if x != d]
+    return hands, c, d
+
+
 def defenders_of(maker: int) -> list[int]:
     """The two seats of the side that did not make trump, ascending."""
     return seats_of_side(1 - side_of(maker))
@@ -914,36 +960,84 @@ def game_winner(scores, target: int = TARGET) -> int | None:
 
 
 # --------------------------------------------------------------------------
+# Farmer's hand and going under: the exchange with the kitty before the first call
+
+
+def exchange_options(hand, rules: dict | None = None) -> list[Card]:
+    """The cards a seat holding ``hand`` (its five dealt cards) may give the kitty, ascending; [] when it may not
+    exchange. ``farmers``: "three or more 9s and 10s": those 9s and 10s; ``go_under``: "no face card (no jack,
+    queen or king)": any of its five."""
+    rules = resolve_rules(rules)
+    hand = as_cards(hand, "hand")
+    options: set = set()
+    nines_tens = [c for c in hand if c.rank in (0, 1)]
+    if rules["farmers"] and len(nines_tens) >= 3:
+        options |= set(nines_tens)
+    if rules["go_under"] and not any(c.rank in (2, 3, 4) for c in hand):
+        options |= set(hand)
+    return by_index(options)
+
+
+def kitty_exchange(hand, kitty, given, rules: dict | None = None) -> list[Card]:
+    """The hand after giving ``given`` (exactly three distinct cards of ``exchange_options``) for the kitty's three
+    face-down cards (``kitty[1:]``; the up-card ``kitty[0]`` stays), ascending; ValueError if not allowed."""
+    hand = as_cards(hand, "hand")
+    given = as_cards(given, "given cards")
+    options = exchange_options(hand, rules)
+    if not options:
+        raise ValueError(f"{_names(hand)} may not exchange with the kitty under these rules")
+    if len(set(given)) != 3 or len(given) != 3:
+        raise ValueError(f"exactly three distinct cards are given, got {_names(given)}")
+    bad = [c for c in given if c not in options]
+    if bad:
+        raise ValueError(f"{_names(bad)} may not be given (may give: {_names(options)})")
+    kitty = as_cards(kitty, "kitty")
+    return by_index([c for c in hand if c not in given] + list(kitty[1:4]))
+
+
+# --------------------------------------------------------------------------
 # One whole hand from explicit decisions
 
 
 def play_hand(order, dealer: int, calls, *, discard=None, maker_alone: bool = False, defenders=(),
-              choices=(), rules: dict | None = None) -> dict:
+              choices=(), rules: dict | None = None, exchange=None, passed=None, loner_discard=None) -> dict:
     """One hand from its deal order and every decision, each checked against the rules.
 
     ``calls``: the auction (see ``auction_outcome``). ``discard``: the
     dealer's discard after an order (required then; None after round two).
     ``maker_alone``: the maker's announcement. ``defenders``: the answers
     of the defenders asked in turn (see ``defence_outcome``; ``()`` unless
-    ``allow_lone_defender``). ``choices``: the play choices (see
-    ``play_with_choices``). A hand thrown in takes no other decision.
+    ``allow_lone_defender``). ``passed``, ``loner_discard``: option
+    ``partners_best``'s exchange (``partners_exchange``; None otherwise).
+    ``choices``: the play choices (see ``play_with_choices``). A hand thrown
+    in takes no other decision. ``exchange``: None, or (seat, the three
+    cards it gives the kitty) before the first call (rules ``farmers`` /
+    ``go_under``: ``kitty_exchange``).
 
     Returns a dict: ``deal`` (``Deal``), ``auction`` (``AuctionResult``),
     ``maker``, ``trump``, ``discard``, ``maker_alone``, ``lone_defender``,
     ``alone`` (the seats alone, ascending), ``sitting_out``, ``active``,
-    ``hands`` (by seat, the five cards each seat holds after the pick-up),
+    ``hands`` (by seat, the five cards each seat holds after the pick-up and
+    any exchange), ``passed`` and ``loner_discard`` (the exchange, or None),
     ``out_of_play`` (every card not played), ``leader`` (first lead),
     ``plays`` ((seat, Card) in order), ``tricks`` per seat and ``points`` per
     side. A hand thrown in has no play and 0 points.
     """
     rules = resolve_rules(rules)
     d = deal_cards(order, dealer)
+    dealt = [list(h) for h in d.hands]
+    kitty = list(d.kitty)
+    if exchange is not None:
+        seat, given = exchange
+        seat = _check_seat(seat)
+        dealt[seat] = kitty_exchange(dealt[seat], d.kitty, given, rules)
+        kitty = [d.kitty[0]] + by_index(as_cards(given))
     auction = auction_outcome(calls, d.dealer, d.up_card, rules)
     record = {
         "deal": d, "auction": auction, "maker": auction.maker, "trump": auction.trump, "discard": None,
         "maker_alone": False, "lone_defender": None, "alone": [], "sitting_out": [], "active": [],
-        "hands": [list(h) for h in d.hands], "out_of_play": [], "leader": None, "plays": [],
-        "tricks": [0] * PLAYERS, "points": [0, 0],
+        "hands": [list(h) for h in dealt], "out_of_play": [], "leader": None, "plays": [],
+        "tricks": [0] * PLAYERS, "points": [0, 0], "passed": None, "loner_discard": None,
     }
     if auction.thrown_in:
         if discard is not None or maker_alone or list(defenders) or list(choices):
@@ -951,8 +1045,8 @@ def play_hand(order, dealer: int, calls, *, discard=None, maker_alone: bool = Fa
         record["out_of_play"] = by_index(d.all_cards())
         return record
     maker, trump = auction.maker, auction.trump
-    hands = [list(h) for h in d.hands]
-    out_of_play = list(d.kitty)
+    hands = [list(h) for h in dealt]
+    out_of_play = list(kitty)
     if auction.round == 1:  # the dealer takes the up-card and discards
         hands[d.dealer], discard = take_up(hands[d.dealer], d.up_card, discard, rules)
         out_of_play.remove(d.up_card)
@@ -962,6 +1056,10 @@ def play_hand(order, dealer: int, calls, *, discard=None, maker_alone: bool = Fa
         raise ValueError("the up-card was turned down (round two): the dealer takes nothing and discards nothing")
     maker_alone = check_maker_alone(maker, maker_alone, d.dealer, auction.round, rules)
     lone = defence_outcome(d.dealer, maker, defenders, rules)
+    hands, passed, loner_discard = partners_exchange(hands, maker, maker_alone, passed, loner_discard, rules)
+    if loner_discard is not None:
+        out_of_play.append(loner_discard)
+    record.update(passed=passed, loner_discard=loner_discard)
     out = sitting_out(maker, maker_alone, lone)
     for s in out:
         out_of_play.extend(hands[s])

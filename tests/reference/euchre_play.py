@@ -288,6 +288,12 @@ def least_value(cards, trump: int):
     return min(cards, key=lambda c: (eu.card_value(c, trump), c.index))
 
 
+def best_card(cards, trump: int):
+    """The card a lone maker's partner passes under ``partners_best``: the card of most value (its highest trump
+    by trump rank, else its highest card by rank); ties to the lowest card index."""
+    return max(cards, key=lambda c: (eu.card_value(c, trump), -c.index))
+
+
 def strongest_trump(trumps, trump: int):
     """Right, left, then A K Q T 9."""
     return max(trumps, key=lambda c: eu.trump_rank(c, trump))
@@ -418,12 +424,21 @@ def _names(cards) -> list[str]:
     return [str(c) for c in eu.by_index(cards)]
 
 
+def heuristic_gift(hand, options) -> list:
+    """The default player's three cards for the kitty (SPEC.md, "Farmer's hand and going under"): 9s, then 10s,
+    then aces; among equal ranks from the suit of which it holds fewer cards, then the lower suit."""
+    def key(c):
+        return (c.rank, sum(1 for h in hand if h.suit == c.suit), c.suit)
+    return sorted(options, key=key)[:3]
+
+
 def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand_index: int = 0) -> dict:
     """The record of one hand dealt from ``order`` (24 cards, top first) by ``dealer``.
 
     ``seats``: strategy parameters by seat; ``decisions``: the stream random
     seats draw from (``bounded``), in the order the decisions are met: each
-    call, the dealer's discard, the maker's going alone, each defender
+    eligible seat's exchange with the kitty (whether, then each card given;
+    rules ``farmers`` / ``go_under``), each call, the dealer's discard, the maker's going alone, each defender
     asked, each card. The record is SPEC.md's "Records".
     """
     if any(p.get("pimc_worlds", 0.0) >= 1.0 for p in seats):
@@ -451,6 +466,31 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
         "tricks": {str(s): 0 for s in range(PLAYERS)},
         "points": {"0": 0, "1": 0},
     }
+    if rules["partners_best"]:
+        record["passed"] = None  # the lone maker's exchange under partners_best (SPEC.md's "Records")
+        record["loner_discard"] = None
+
+    # ---- farmers / go_under: the first eligible seat from position 1 that chooses to exchanges with the kitty
+    if rules["farmers"] or rules["go_under"]:
+        record["exchange"] = {"seat": -1, "gave": [], "took": []}
+        for position in range(1, PLAYERS + 1):
+            seat = eu.seat_of_position(dealer, position)
+            options = eu.exchange_options(hands[seat], rules)  # ascending
+            if not options:
+                continue
+            params = seats[seat]
+            if is_random(params):
+                if decisions.bounded(2) == 0:
+                    continue
+                given = []
+                for _ in range(3):
+                    left = [c for c in options if c not in given]
+                    given.append(left[decisions.bounded(len(left))])
+            else:
+                given = heuristic_gift(hands[seat], options)
+            hands[seat] = eu.kitty_exchange(hands[seat], deal.kitty, given, rules)
+            record["exchange"] = {"seat": seat, "gave": _names(given), "took": _names(deal.kitty[1:])}
+            break
 
     # ---- the auction: whose turn and what is legal come from the rules reference
     made: list[str] = []
@@ -503,6 +543,20 @@ def play_hand(order, dealer: int, rules: dict, seats: list, decisions=None, hand
             answers.append(estimate(hands[defender], trump, params) >= params["defend_alone_min"])
     lone = eu.defence_outcome(dealer, maker, answers, rules)
     record["alone"] = sorted(([maker] if maker_alone else []) + ([lone] if lone is not None else []))
+
+    # ---- partners_best: a lone maker's partner passes its best card, the loner discards one of six
+    if rules["partners_best"]:
+        if maker_alone:
+            partner = eu.partner_of(maker)
+            mine = eu.by_index(hands[partner])
+            passed = mine[decisions.bounded(len(mine))] if is_random(seats[partner]) else best_card(mine, trump)
+            six = eu.by_index(hands[maker] + [passed])
+            if is_random(seats[maker]):
+                discard = six[decisions.bounded(len(six))]
+            else:
+                discard = best_discard(six, None, trump, seats[maker])[0]
+            hands, passed, discard = eu.partners_exchange(hands, maker, True, passed, discard, rules)
+            record["passed"], record["loner_discard"] = str(passed), str(discard)
 
     # ---- five tricks among the active seats
     active = eu.active_seats(maker, maker_alone, lone)

@@ -32,6 +32,7 @@ from bower.analysis.intervals import mean_interval
 from bower.kernels import advice as ka
 from bower.kernels.euchre import advice as ea
 from bower.kernels.euchre import hand as ek
+from bower.kernels.euchre.codes import E_FARMERS, E_GO_UNDER
 from bower.sim import runner
 from bower.sim.advice import (
     CHUNK_SAMPLES,
@@ -260,6 +261,9 @@ def advise(hand: str, upcard: str | None, position: int = 1, calls: str | None =
     ``equity``: the equity table's ``hands``, ``seed``, ``resamples``).
     """
     _, rules_d, rules_vec = runner.resolve_run("euchre", seed, rules)
+    if rules_d.get("farmers") or rules_d.get("go_under"):  # the hand given is the one held at the call: the
+        rules_vec = rules_vec.copy()  # sampled deals play no exchange with the kitty (the note says so)
+        rules_vec[E_FARMERS] = rules_vec[E_GO_UNDER] = 0
     sit = parse_situation(hand, upcard, position, calls, rules_d)
     actions = open_actions(sit, rules_d, position)
     mvec, mdesc = model_vector(model)
@@ -457,8 +461,13 @@ def format_advice(r: dict) -> str:
     fast_text = "; a fast break counts 0 (fast_break)" if rules.get("fast_break") else ""
     token_text = ("; a hand's points only: four_trick_tokens, a rule of whole games, is not seen"
                   if rules.get("four_trick_tokens") else "")
+    best_text = ("; a lone maker plays with its partner's best card (partners_best)" if rules.get("partners_best")
+                 else "")
     lines.append("net points: your side's points less the other side's, per hand (a euchre counts -2, -4 alone"
-                 f"{lone_text}{fast_text}{token_text})")
+                 f"{lone_text}{fast_text}{token_text}{best_text})")
+    if rules.get("farmers") or rules.get("go_under"):
+        lines.append("the hand is the one held at the call, after any exchange with the kitty (farmers, go_under); "
+                     "the sampled deals play no exchange")
     return "\n".join(lines)
 
 

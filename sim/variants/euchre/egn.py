@@ -46,9 +46,28 @@ and ``fast_break`` are bower's rule options of the same names: a deal's
 points follow them. ``four_trick_tokens`` is bower's option of the same
 name, a rule of whole games: a deal's points are the hand's; replaying the
 file's deals in order as one game (``bower replay``) adds a point for each
-fourth token of a side.
+fourth token of a side. ``partners_best`` is bower's option of the same name:
+the card a lone maker's partner passes it is the bidding phase's
+``cardExchanges`` (``{"sender": partner, "receiver": loner, "cards":
+[card]}``; without it, the one card the loner played that it was not dealt),
+and the loner's discard, which EGN has no field for, is the one card of its
+five and the card passed that it did not play: such a deal needs the loner's
+and its partner's hands given, and one whose card passed cannot be told (the
+loner discarded it, no ``cardExchanges``) is left out, named.
 
-A file bower cannot represent (a ruleset value such as ``farmers: true`` or
+The ruleset's ``farmers`` and ``go_under`` are bower's rule options of the
+same names. The one exchange with the kitty they allow is the bidding
+phase's ``cardExchanges``, with the kitty as player 4 (as the fifth list of
+``initialState.playerCards`` is the kitty): ``{"sender": seat, "receiver":
+4, "cards": [the three given]}`` then ``{"sender": 4, "receiver": seat,
+"cards": [the kitty's three face-down cards]}``; a deal without it had no
+exchange. ``playerCards`` are the hands as dealt, before the exchange. A
+deal under both kinds of rule may hold both exchanges in its
+``cardExchanges``: the kitty's two entries (sender or receiver 4) first,
+then the partner's card to the loner; each is told from the other by its
+sender and receiver.
+
+A file bower cannot represent (a ruleset value such as ``joker: true`` or
 ``loner_march_score: 9``)
 or that breaks the format or the rules (not UTF-8 or JSON, a malformed card,
 a card played twice, a trick of the wrong size, a renege, an impossible call
@@ -87,9 +106,9 @@ RULESET = {
     "loner_euchred_score": (SCORES, 2),
     "min_rank": ((9,), 9),
     "num_players": ((4,), 4),
-    "farmers": ((False,), False),
-    "partners_best": ((False,), False),
-    "go_under": ((False,), False),
+    "farmers": ((True, False), False),  # bower's rule option of the same name (the exchange: ``cardExchanges``)
+    "partners_best": ((True, False), False),  # bower's rule option of the same name
+    "go_under": ((True, False), False),  # bower's rule option of the same name
     "joker": ((False,), False),
     "allow_no_trump": ((False,), False),
     "fast_break": ((True, False), False),  # bower's rule option of the same name
@@ -258,7 +277,9 @@ def rules_of(ruleset, where: str) -> dict:
             "loner_march_score": ruleset.get("loner_march_score", 4),
             "loner_euchred_score": ruleset.get("loner_euchred_score", 2),
             "fast_break": ruleset.get("fast_break", False),
-            "four_trick_tokens": ruleset.get("four_trick_tokens", False)}
+            "four_trick_tokens": ruleset.get("four_trick_tokens", False),
+            "partners_best": ruleset.get("partners_best", False),
+            "farmers": ruleset.get("farmers", False), "go_under": ruleset.get("go_under", False)}
 
 
 def _buries_up(deal, rules: dict) -> bool:
@@ -294,7 +315,11 @@ def ruleset_of(rules: dict, game: bool = True) -> dict:
            "loner_march_score": int(rules.get("loner_march_score", 4)),
            "loner_euchred_score": int(rules.get("loner_euchred_score", 2)),
            "fast_break": bool(rules.get("fast_break", False)),
-           "four_trick_tokens": bool(rules.get("four_trick_tokens", False))}
+           "four_trick_tokens": bool(rules.get("four_trick_tokens", False)),
+           "partners_best": bool(rules.get("partners_best", False))}
+    for key in ("farmers", "go_under"):  # written when on only: files of the other rules stay as they were
+        if rules.get(key):
+            out[key] = True
     if game is True:
         out["winning_score"] = 10
     else:
@@ -522,6 +547,8 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
     given, kitty_given = _hand_lists(state, where)
     bid, play = _phases(deal, where)
     calls, maker, trump, ordered = _calls(bid, dealer, up, rules, where)
+    kitty_ex, lone_ex = _split_exchanges(bid, where)
+    exchange = _exchange(kitty_ex, rules, where)
 
     alone = []
     is_alone = bid.get("isAlone", False)
@@ -548,6 +575,7 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
     alone.sort()
     sitting = {(s + 2) % 4 for s in alone}
     active = [s for s in range(4) if s not in sitting]
+    passed = _passed(lone_ex, rules, maker, is_alone, trump, where)
 
     discard = bid.get("discard")
     if discard is not None:
@@ -597,6 +625,11 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
         raise EgnError(f"{where}: field 'tricks': cards played in a deal nobody made trump in")
     points = points_of(maker, alone, tricks, rules, plays)  # every trick is known from here
 
+    lone_swap = rules.get("partners_best") and is_alone  # the lone maker's exchange (partners_best)
+    if lone_swap and (given[maker] is None or given[(maker + 2) % 4] is None):
+        raise _LeftOut(f"the lone maker's and its partner's hands are not both given (ruleset partners_best: the "
+                       f"exchange is not known)", points)
+
     # the hands dealt; when a card of them is not known (a hand not given to a deal thrown in, the dealer's
     # discard not given), the record marks 'deal', 'kitty' (and 'discard') unknown: each seat holds what it played
     hands, unknown = {}, []
@@ -624,6 +657,11 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
                 continue
             held = [c for c in held if c != up] + [discard]
         hands[s] = held
+    if unknown and lone_swap:
+        raise _LeftOut(f"the dealer's discard is not given (ruleset partners_best: the lone maker's hand at the "
+                       "first lead is not known)", points)
+    if unknown and exchange is not None:
+        raise _LeftOut("a seat exchanged with the kitty and the hands dealt are not given", points)
     if unknown:
         return _unknown_record(number, rules, dealer, up, calls, alone, maker, trump, plays, tricks, points, hands,
                                unknown, where)
@@ -644,12 +682,42 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
             if c in owner or c == up:
                 raise EgnError(f"{where}: field 'playerCards': {to_egn_card(c)} is dealt twice")
             owner[c] = s
-    if discard is not None and discard != up and owner.get(discard) != dealer:
+    if discard is not None and discard != up and owner.get(discard) != dealer and not (
+            exchange is not None and exchange["seat"] == dealer and discard in exchange["took"]):
         raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is not a card the dealer held")
     # each card played by the seat that held it, following suit
     in_hand = {s: set(hands[s]) for s in range(4)}
+    if exchange is not None:  # rules farmers / go_under: the exchange with the kitty, before the first call
+        x = exchange["seat"]
+        if not set(exchange["gave"]) <= in_hand[x]:
+            raise EgnError(f"{where}: field 'cardExchanges': seat {x} gives a card it was not dealt")
+        if set(exchange["took"]) & set(owner) or up in exchange["took"]:
+            raise EgnError(f"{where}: field 'cardExchanges': seat {x} takes a card that is not in the kitty")
+        in_hand[x] = (in_hand[x] - set(exchange["gave"])) | set(exchange["took"])
+        if ordered and x == dealer and discard not in in_hand[x] and discard != up:
+            raise EgnError(f"{where}: field 'discard' {to_egn_card(discard)} is not a card the dealer held")
     if ordered:
         in_hand[dealer] = (in_hand[dealer] | {up}) - {discard}
+    loner_discard = None
+    if lone_swap:  # ruleset partners_best: the partner's card to the lone maker, which then discards one
+        partner = (maker + 2) % 4
+        mine = {c for c, seat in seen.items() if seat == maker}
+        if passed is None:  # not given: the one card the loner played that it did not hold
+            extra = mine - in_hand[maker]
+            if len(extra) != 1:
+                raise _LeftOut("the card the lone maker's partner passed (ruleset partners_best) is not given",
+                               points)
+            passed = extra.pop()
+        if passed not in in_hand[partner]:
+            raise EgnError(f"{where}: field 'cardExchanges': seat {partner} passes {to_egn_card(passed)}, a card "
+                           "it does not hold")
+        rest = (in_hand[maker] | {passed}) - mine
+        if len(rest) != 1:
+            raise EgnError(f"{where}: field 'tricks': the lone maker, seat {maker}, plays "
+                           f"{len(mine)} card(s) of its own five and the card passed")
+        loner_discard = rest.pop()
+        in_hand[partner].discard(passed)
+        in_hand[maker] = (in_hand[maker] | {passed}) - {loner_discard}
     for t in range(len(plays) // max(1, len(active))):
         trick = plays[t * len(active):(t + 1) * len(active)]
         led = _suit(trick[0][1], trump)
@@ -665,12 +733,86 @@ def _deal(deal: dict, number: int, rules: dict, where: str) -> dict:
         kitty = kitty_given
     else:
         kitty = [up] + rest
-    return {
+    rec = {
         "variant": "euchre", "rules_version": RULES_VERSION, "rules": dict(rules), "hand": number,
         "dealer": dealer, "deal": {str(s): _sorted(hands[s]) for s in range(4)}, "kitty": kitty, "upcard": up,
         "calls": calls, "discard": discard, "alone": alone, "maker": maker, "trump": trump, "plays": plays,
         "tricks": tricks, "points": points_of(maker, alone, tricks, rules, plays),
     }
+    if rules.get("farmers") or rules.get("go_under"):
+        rec["exchange"] = exchange or {"seat": -1, "gave": [], "took": []}
+    if rules.get("partners_best"):
+        rec["passed"], rec["loner_discard"] = passed if lone_swap else None, loner_discard
+    return rec
+
+
+def _split_exchanges(bid: dict, where: str) -> tuple[list, list]:
+    """The bidding phase's ``cardExchanges`` told apart by sender and receiver: (the entries with the kitty,
+    player ``KITTY``, as sender or receiver: rules ``farmers`` / ``go_under``; the others: a lone maker's partner's
+    card, rule ``partners_best``), each in the file's order."""
+    ex = bid.get("cardExchanges")
+    if ex is None or ex == []:
+        return [], []
+    if not isinstance(ex, list) or not all(isinstance(e, dict) for e in ex):
+        raise EgnError(f"{where}: field 'cardExchanges' is {_shown(ex)}, not a list of exchanges")
+    kitty = [KITTY in (e.get("sender"), e.get("receiver")) for e in ex]
+    return [e for e, k in zip(ex, kitty) if k], [e for e, k in zip(ex, kitty) if not k]
+
+
+def _passed(ex: list, rules: dict, maker, is_alone: bool, trump, where: str):
+    """The card a lone maker's partner passed it (ruleset ``partners_best``), from the bidding's
+    ``cardExchanges`` not with the kitty (``ex``: one entry, the partner to the maker, one card), or None when not
+    given; EgnError for an exchange the rules do not make."""
+    if not ex:
+        return None
+    w = f"{where}: field 'cardExchanges'"
+    if not (rules.get("partners_best") and is_alone and maker is not None):
+        raise EgnError(f"{w}: cards are exchanged but only a lone maker under ruleset partners_best gets its "
+                       "partner's card")
+    if not isinstance(ex, list) or len(ex) != 1 or not isinstance(ex[0], dict):
+        raise EgnError(f"{w} is {_shown(ex)}, not one exchange (the partner's card to the lone maker)")
+    e = ex[0]
+    partner = (maker + 2) % 4
+    if e.get("receiver") != maker or e.get("sender", partner) != partner:
+        raise EgnError(f"{w}: {_shown(e)} is not seat {partner}'s card to the lone maker, seat {maker}")
+    cards = e.get("cards")
+    if not isinstance(cards, list) or len(cards) != 1:
+        raise EgnError(f"{w}: field 'cards' is {_shown(cards)}, not one card")
+    try:
+        return _card(cards[0], f"{w} card 0", trump)
+    except _LeftOut:
+        return None
+
+
+KITTY = 4  # ``cardExchanges``' player for the kitty (the fifth list of ``initialState.playerCards``)
+
+
+def _exchange(ex: list, rules: dict, where: str) -> dict | None:
+    """The record's ``exchange`` from the bidding phase's ``cardExchanges`` with the kitty (``ex``: the entries
+    with player ``KITTY``), or None; EgnError for exchanges the ruleset does not allow or bower does not read."""
+    if not ex:
+        return None
+    w = f"{where}: field 'cardExchanges'"
+    if not (rules.get("farmers") or rules.get("go_under")):
+        raise EgnError(f"{w}: an exchange, but the ruleset has neither farmers nor go_under")
+    if not isinstance(ex, list) or len(ex) != 2 or not all(isinstance(e, dict) for e in ex):
+        raise EgnError(f"{w} is not two entries (a seat's three cards to the kitty, player {KITTY}, and the "
+                       "kitty's three to it)")
+    give, take = ex
+    seat = give.get("sender")
+    if type(seat) is not int or not 0 <= seat < 4 or give.get("receiver") != KITTY \
+            or take.get("sender") != KITTY or take.get("receiver") != seat:
+        raise EgnError(f"{w}: entry 0 is a seat's cards to the kitty (receiver {KITTY}), entry 1 the kitty's "
+                       "to that seat")
+    cards = []
+    for k, e in enumerate(ex):
+        c = e.get("cards")
+        if not isinstance(c, list) or len(c) != 3:
+            raise EgnError(f"{w} entry {k}: field 'cards' is not three cards")
+        cards.append([_card(x, f"{w} entry {k}") for x in c])
+    if len(set(cards[0])) != 3 or len(set(cards[1])) != 3:
+        raise EgnError(f"{w}: a card twice")
+    return {"seat": seat, "gave": _sorted(cards[0]), "took": _sorted(cards[1])}
 
 
 def _unknown_record(number, rules, dealer, up, calls, alone, maker, trump, plays, tricks, points, hands, unknown,
@@ -862,6 +1004,14 @@ def _egn_deal(r: dict) -> dict:
         bid["aloneDefender"] = defenders[0]
     if r.get("discard"):
         bid["discard"] = to_egn_card(r["discard"])
+    ex = r.get("exchange")
+    if ex and ex.get("seat", -1) >= 0:  # rules farmers / go_under (``_exchange``: the kitty is player KITTY)
+        bid["cardExchanges"] = [
+            {"sender": ex["seat"], "receiver": KITTY, "cards": [to_egn_card(c) for c in ex["gave"]]},
+            {"sender": KITTY, "receiver": ex["seat"], "cards": [to_egn_card(c) for c in ex["took"]]}]
+    if r.get("passed"):  # partners_best; the loner's discard has no field: the deal's hands and plays give it
+        bid.setdefault("cardExchanges", []).append({"sender": (maker + 2) % 4, "receiver": maker,
+                                                   "cards": [to_egn_card(r["passed"])]})
     phases = [bid]
     if maker is not None:
         n = 4 - len(alone)

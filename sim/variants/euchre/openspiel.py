@@ -46,7 +46,8 @@ def bower_rules(os_game) -> dict:
     return {"stick_the_dealer": bool(p.get("stick_the_dealer", True)),
             "allow_lone_defender": bool(p.get("allow_lone_defender", False)), "loner_lead": "dealer",
             "canadian": False, "discard_up": False, "loner_march_score": 4, "loner_euchred_score": 2,
-            "fast_break": False, "four_trick_tokens": False}
+            "fast_break": False, "four_trick_tokens": False, "farmers": False, "go_under": False,
+            "partners_best": False}
 
 
 def to_openspiel(state, a: int) -> int:

@@ -36,8 +36,9 @@ import numpy as np
 
 from bower.kernels.euchre.codes import E_DISCARD_UP, E_STICK
 from bower.kernels.euchre.hand import (CALL_ORDER, CALL_PASS, CALL_SUIT, DECK, Q_PIMC, Q_PIMC_BID, Q_PIMC_INFER,
-                                       Q_PIMC_SEES, R_ALONE, R_DEAL, R_DEALER, R_DISCARD, R_KITTY, R_PLAYS, R_WIDTH,
-                                       pimc_facts)
+                                       Q_PIMC_SEES, R_ALONE, R_DEAL, R_DEALER, R_DISCARD, R_EXCHANGE, R_GIVEN,
+                                       R_KITTY, R_LONER_DISCARD, R_MAKER, R_PASSED, R_PLAYS, R_WIDTH, best_card,
+                                       heuristic_gift, pimc_facts)
 from bower.kernels.euchre.strategy import (Q_EQUITY, Q_LEAD_NEXT, Q_LEAD_TRUMP, Q_VOID, alone_decision, best_discard,
                                            card_weights, equity_name, equity_order, is_random, name_decision,
                                            order_decision)
@@ -91,6 +92,13 @@ class Player:
             self._begin(st)
         if ph == eg.PLAY:
             return self._card(st, seat)
+        if ph == eg.GIVE:  # farmers / go_under: as the kernels, always exchange, giving ``heuristic_gift``'s three
+            if st.ex_seat < 0:
+                return eg.EXCHANGE
+            dealt = st.dealt[seat]
+            gift = int(heuristic_gift(np.int64(dealt), np.int64(eg.exchange_options(dealt, st.game.rules))))
+            left = gift & ~st.ex_given
+            return (left & -left).bit_length() - 1
         hand = np.int64(st.hands[seat])
         if ph == eg.AUCTION:
             position = (seat - st.dealer - 1) % 4 + 1
@@ -116,6 +124,11 @@ class Player:
             d, _ = best_discard(hand, np.int64(-1 if self.discard_up else st.up), np.int64(st.trump), wt,
                                 np.int64(seat), p[seat, Q_VOID])
             return self._searched_discard(st, seat, int(d)) if self.bid_search else int(d)
+        if ph == eg.PARTNER_PASS:  # partners_best: the lone maker's partner passes its best card
+            return int(best_card(hand, np.int64(st.trump)))
+        if ph == eg.LONER_DISCARD:  # ... and the lone maker discards as the dealer does, any of its six
+            d, _ = best_discard(hand, np.int64(-1), np.int64(st.trump), wt, np.int64(seat), p[seat, Q_VOID])
+            return int(d)
         if ph == eg.MAKER_ALONE and seat in self.alone:  # a searched call chose its going alone
             return eg.ALONE if self.alone[seat] == 1 else eg.WITH_PARTNER
         if ph in (eg.MAKER_ALONE, eg.DEFEND):
@@ -149,7 +162,7 @@ class Player:
     def _searched_call(self, st, seat: int, action: int) -> int:
         """``pimc_auction_force``'s call at this turn: the candidates (pass unless a stuck dealer; round one order
         with and without going alone; round two each suit but the up-card's, with and without) valued by
-        ``_call_values`` on the seat's dealt hand, the best taken (ties: the strategy's call ``action``)."""
+        ``_call_values`` on the seat's hand at the call (its dealt hand, after an exchange with the kitty), the best taken (ties: the strategy's call ``action``)."""
         from bower.kernels.euchre.hand import _call_values
 
         k = len(st.calls)
@@ -168,7 +181,7 @@ class Player:
         arr[:len(cand)] = cand
         vals = np.zeros(9)
         dstate, dbuf = self.stream
-        _call_values(np.int64(seat), np.int64(k), np.int64(up), np.int64(st.dealt[seat]), arr, np.int64(len(cand)),
+        _call_values(np.int64(seat), np.int64(k), np.int64(up), np.int64(st.hands[seat]), arr, np.int64(len(cand)),
                      np.int64(st.dealer), self.rules, self.params, self.wt, dstate, dbuf, self.ws, vals)
         best = next(i for i, (c, _) in enumerate(cand) if c == code)
         for i in range(len(cand)):
@@ -187,7 +200,17 @@ class Player:
         rec[R_DEALER] = st.dealer
         rec[R_KITTY] = st.up
         rec[R_DISCARD] = st.discard if st.round == 1 and st.discard >= 0 else -1
+        self._exchange_facts(st, st.current_player())
         return rec
+
+    def _exchange_facts(self, st, seat: int) -> None:
+        """The exchange with the kitty (farmers / go_under) in the public record: its seat, and the cards it gave
+        to that seat only (the kernels' ``pimc_facts``)."""
+        mine = st.ex_seat == seat and st.phase != eg.GIVE
+        self.rec[R_EXCHANGE] = st.ex_seat if st.phase != eg.GIVE else -1
+        self.rec[R_GIVEN] = st.ex_given if mine else 0
+        if mine:  # the kitty's three it took (``hand.held_dealt``)
+            self.rec[R_KITTY + 1], self.rec[R_KITTY + 2], self.rec[R_KITTY + 3] = st.kitty[1:4]
 
     def _searched_discard(self, st, seat: int, mine: int) -> int:
         """``pimc_discard``: the dealer's five dealt cards (six under ``discard_up``) valued after the order (the
@@ -244,6 +267,9 @@ class Player:
         rec[R_KITTY] = st.up
         rec[R_ALONE] = ((1 << st.maker) if st.maker_alone else 0) | ((1 << st.lone) if st.lone >= 0 else 0)
         rec[R_DISCARD] = st.discard if st.round == 1 else -1  # the kernels' facts compare it with the up-card only
+        rec[R_MAKER] = st.maker
+        rec[R_PASSED], rec[R_LONER_DISCARD] = st.passed, st.loner_discard  # partners_best's exchange (-1: none)
+        self._exchange_facts(st, seat)
         n = write_plays(st, rec, R_PLAYS)
         return pimc_card(st.hands[seat], seat, pimc_facts(rec, np.int64(seat), self.discard_up), st.trump, DECK, rec, R_PLAYS, n,
                          self.worlds, self.stream, self.ws)

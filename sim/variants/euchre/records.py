@@ -43,7 +43,12 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
     ``discard`` (the dealer's, after an order; else None), ``alone`` (the
     seats that went alone, ascending), ``maker`` and ``trump`` (None when
     thrown in), ``plays`` (``[seat, card]``), ``tricks`` by seat and
-    ``points`` by side (``"0"``: seats 0 & 2, ``"1"``: seats 1 & 3).
+    ``points`` by side (``"0"``: seats 0 & 2, ``"1"``: seats 1 & 3). Under
+    rule ``farmers`` or ``go_under`` also ``exchange`` (``exchange_of``; the
+    field is absent under the other rules, whose records stay as they were);
+    under rule ``partners_best`` also ``passed`` and ``loner_discard`` (the
+    card the lone maker's partner passed it and the maker's discard; None
+    when no maker went alone).
     """
     r = row.tolist()
     maker = r[ek.R_MAKER]
@@ -53,7 +58,7 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
     flat = r[ek.R_PLAYS: ek.R_PLAYS + 2 * r[ek.R_NPLAYS]]
     plays = [[flat[i], CARD_NAMES[flat[i + 1]]] for i in range(0, len(flat), 2)]
     discard = r[ek.R_DISCARD]
-    return {
+    d = {
         "variant": VARIANT,
         "rules_version": RULES_VERSION,
         "rules": dict(rules),
@@ -71,6 +76,31 @@ def row_to_dict(row: np.ndarray, hand: int, rules: dict) -> dict:
         "tricks": {SEAT_KEYS[s]: r[ek.R_TRICKS + s] for s in range(ek.N_SEATS)},
         "points": {SIDE_KEYS[k]: r[ek.R_POINTS + k] for k in range(2)},
     }
+    if exchanges(rules):
+        d["exchange"] = exchange_of(r, kitty)
+    if rules.get("partners_best"):
+        passed, loner_discard = r[ek.R_PASSED], r[ek.R_LONER_DISCARD]
+        d["passed"] = CARD_NAMES[passed] if passed >= 0 else None
+        d["loner_discard"] = CARD_NAMES[loner_discard] if loner_discard >= 0 else None
+    return d
+
+
+def exchanges(rules: dict | None) -> bool:
+    """Whether records under ``rules`` carry the field ``exchange`` (rule ``farmers`` or ``go_under`` on)."""
+    return bool(rules) and bool(rules.get("farmers") or rules.get("go_under"))
+
+
+def exchange_of(r, kitty: list) -> dict:
+    """The record's ``exchange`` from a kernel row (a list): ``{"seat", "gave", "took"}``, the seat that exchanged
+    with the kitty before the first call, the three cards it gave and the kitty's three face-down cards it took
+    (each ascending); ``{"seat": -1, "gave": [], "took": []}`` when no seat did."""
+    if r[ek.R_GIVEN] == 0:
+        return {"seat": -1, "gave": [], "took": []}
+    return {"seat": r[ek.R_EXCHANGE], "gave": _cards(r[ek.R_GIVEN]), "took": _cards(_took_mask(r))}
+
+
+def _took_mask(r) -> int:
+    return (1 << r[ek.R_KITTY + 1]) | (1 << r[ek.R_KITTY + 2]) | (1 << r[ek.R_KITTY + 3])
 
 
 
@@ -88,7 +118,7 @@ def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
     offsets_p, seats_p, cards_p = rc.pair_block(rows, ek.R_PLAYS, ek.R_NPLAYS, ek.MAX_PLAYS)
     kitty = rows[:, ek.R_KITTY: ek.R_KITTY + 4]
     discard = rows[:, ek.R_DISCARD]
-    return rc.common_columns(VARIANT, rows, first_hand, rules, ek.R_DEALER) + [
+    return rc.common_columns(VARIANT, rows, first_hand, rules, ek.R_DEALER) + _exchange_last(rules, rows, [
         ("deal", rc.Struct([(SEAT_KEYS[s], rc.card_lists(rows[:, ek.R_DEAL + s])) for s in range(ek.N_SEATS)])),
         ("kitty", rc.fixed_lists(kitty, rc.cards)),
         ("upcard", rc.cards(kitty[:, 0])),
@@ -100,7 +130,32 @@ def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
         ("plays", rc.Pairs(offsets_p, seats_p, ek.N_SEATS, CARD_NAMES, cards_p)),
         ("tricks", rc.seat_struct(SEAT_KEYS, rows[:, ek.R_TRICKS: ek.R_TRICKS + ek.N_SEATS])),
         ("points", rc.seat_struct(SIDE_KEYS, rows[:, ek.R_POINTS: ek.R_POINTS + 2])),
-    ]
+    ] + (_exchange_columns(rows) if exchanges(rules) else []))
+
+
+def _exchange_columns(rows: np.ndarray) -> list:
+    """The ``exchange`` column (rules ``farmers`` / ``go_under``): as ``exchange_of``."""
+    given = rows[:, ek.R_GIVEN]
+    done = given != 0
+    one = np.int64(1)
+    took = np.where(done, (one << rows[:, ek.R_KITTY + 1]) | (one << rows[:, ek.R_KITTY + 2])
+                    | (one << rows[:, ek.R_KITTY + 3]), 0)
+    return [("exchange", rc.Struct([("seat", rc.Ints(np.where(done, rows[:, ek.R_EXCHANGE], -1))),
+                                    ("gave", rc.card_lists(given)), ("took", rc.card_lists(took))]))]
+
+
+def _exchange_last(rules: dict | None, rows, cols: list) -> list:
+    """``cols`` and, under rule ``partners_best``, the lone maker's exchange: ``passed`` and ``loner_discard``
+    (``rows`` None: their Arrow types)."""
+    if not (rules or {}).get("partners_best"):
+        return cols
+    if rows is None:
+        import pyarrow as pa
+
+        return cols + [("passed", pa.string()), ("loner_discard", pa.string())]
+    passed, loner_discard = rows[:, ek.R_PASSED], rows[:, ek.R_LONER_DISCARD]
+    return cols + [("passed", rc.cards(passed, passed >= 0)), ("loner_discard", rc.cards(loner_discard,
+                                                                                         loner_discard >= 0))]
 
 
 def _rules_struct(rules: dict | None):
@@ -115,10 +170,11 @@ def _rules_struct(rules: dict | None):
 
 
 def arrow_fields(rules: dict | None = None) -> list:
-    """The (name, Arrow type) of the Euchre fields after the common ones (``deal`` .. ``points``)."""
+    """The (name, Arrow type) of the Euchre fields after the common ones (``deal`` .. ``points``; ``exchange``
+    under rule ``farmers`` or ``go_under``; then under rule ``partners_best`` ``passed`` and ``loner_discard``)."""
     import pyarrow as pa
 
-    return [
+    return _exchange_last(rules, None, [
         ("deal", pa.struct([(k, pa.list_(pa.string())) for k in SEAT_KEYS])),
         ("kitty", pa.list_(pa.string())),
         ("upcard", pa.string()),
@@ -130,7 +186,8 @@ def arrow_fields(rules: dict | None = None) -> list:
         ("plays", pa.list_(pa.list_(pa.string()))),
         ("tricks", pa.struct([(k, pa.int64()) for k in SEAT_KEYS])),
         ("points", pa.struct([(k, pa.int64()) for k in SIDE_KEYS])),
-    ]
+    ] + ([("exchange", pa.struct([("seat", pa.int64()), ("gave", pa.list_(pa.string())),
+                                  ("took", pa.list_(pa.string()))]))] if exchanges(rules) else []))
 
 
 def all_arrow_fields(rules: dict | None = None) -> list:
@@ -165,6 +222,8 @@ def batch_play(b):
     from bower.sim.records_vector import bits, exchange, first_in_play, popcount, seat_mask
 
     rules, rows = b.fast.rules, b.rows
+    if rules.get("partners_best") or exchanges(rules):  # an exchange: the record-by-record check (``scoring.held``)
+        return None
     upcard, discard = b.cards["upcard"], b.cards["discard"]
     if not rules.get("discard_up") and np.any((discard >= 0) & (discard == upcard)):
         return None

@@ -1,8 +1,11 @@
 """Standard Euchre replay in plain Python (RULES.md 4): fields checked, the hands at the first lead, the score.
 
 What ``bower.sim.replay`` needs of the variant (``CardPlay``): ``check`` (the
-``alone`` seats), ``in_play`` (the partner of whoever went alone sits
-out), ``held`` (the deal, the dealer's after taking the up-card),
+``alone`` seats; rules ``farmers`` / ``go_under``'s ``exchange``; rule
+``partners_best``'s ``passed`` and ``loner_discard``), ``in_play`` (the
+partner of whoever went alone sits out), ``held`` (the deal, the exchanging
+seat's after its exchange with the kitty, the dealer's after taking the
+up-card, a lone maker's after its exchange),
 ``score`` (exactly as ``kernels/euchre/hand.py``, ``hand_points``), ``renege`` (the other
 side scores 2, 4 against a lone hand), ``game_bonus`` (rule
 ``four_trick_tokens``: a side's fourth token gives it a point) and
@@ -32,6 +35,7 @@ def check(rec: dict, rules: dict) -> dict:
     if discard is not None and not rules.get("discard_up") and discard == rec.get("upcard"):
         raise ValueError(f"field 'discard' is the up-card {discard}, which the dealer may not discard (rule "
                          "discard_up is false)")
+    _check_exchange(rec, rules)
     maker = rec.get("maker")
     if maker is None:
         return dict(rec, alone=[])
@@ -52,7 +56,102 @@ def check(rec: dict, rules: dict) -> dict:
         raise ValueError(f"field 'alone': seat {defenders[0]} defends alone but allow_lone_defender is false")
     if len(defenders) > 1:
         raise ValueError(f"field 'alone' is {alone}: only one defender may defend alone")
+    _check_passed(rec, rules, maker in alone)
     return dict(rec, alone=alone)
+
+
+EXCHANGE_FIELDS = ("passed", "loner_discard")  # rule partners_best: the lone maker's exchange
+
+
+def _check_passed(rec: dict, rules: dict, maker_alone: bool) -> None:
+    """ValueError unless the exchange fields fit rule ``partners_best``: both given (a card each) exactly when the
+    maker went alone under the rule, else null or absent."""
+    given = [f for f in EXCHANGE_FIELDS if rec.get(f) is not None]
+    if not rules.get("partners_best"):
+        if given:
+            raise ValueError(f"field {given[0]!r} is {rec[given[0]]!r}: only a lone maker under rule partners_best "
+                             "gets its partner's card (rule partners_best is false)")
+        return
+    if not maker_alone:
+        if given:
+            raise ValueError(f"field {given[0]!r} is {rec[given[0]]!r} but the maker did not go alone (rule "
+                             "partners_best: only a lone maker exchanges)")
+        return
+    for f in EXCHANGE_FIELDS:
+        if rec.get(f) is None:
+            raise ValueError(f"field {f!r} is missing: the maker went alone under rule partners_best, so its "
+                             "partner passed it a card and it discarded one")
+        _card(rec[f], f)
+
+
+NINES_TENS = (0, 1)  # ranks 9 and 10
+FACES = (2, 3, 4)  # ranks J Q K
+
+
+def exchange_options(cards: list[int], rules: dict) -> set[int]:
+    """The cards a seat dealt ``cards`` may give the kitty (rules ``farmers``: its 9s and 10s when it holds three or
+    more; ``go_under``: any of them when it holds no jack, queen or king); empty when it may not exchange."""
+    out: set[int] = set()
+    low = {c for c in cards if c % 6 in NINES_TENS}
+    if rules.get("farmers") and len(low) >= 3:
+        out |= low
+    if rules.get("go_under") and not any(c % 6 in FACES for c in cards):
+        out |= set(cards)
+    return out
+
+
+def exchange(rec: dict) -> tuple[int, list[int], list[int]] | None:
+    """The record's exchange with the kitty as (seat, cards given, cards taken), or None (no field, or seat -1)."""
+    ex = rec.get("exchange")
+    if ex is None:
+        return None
+    if not isinstance(ex, dict) or "seat" not in ex:
+        raise ValueError(f"field 'exchange' is {ex!r}, not an object of seat, gave and took")
+    seat = ex["seat"]
+    if isinstance(seat, bool) or seat not in (-1, 0, 1, 2, 3):
+        raise ValueError(f"field 'exchange.seat' is {seat!r}, not a seat (0..3) or -1")
+    gave, took = ex.get("gave") or [], ex.get("took") or []
+    if seat == -1:
+        if gave or took:
+            raise ValueError("field 'exchange': no seat (-1) but cards given or taken")
+        return None
+    if not isinstance(gave, list) or not isinstance(took, list):
+        raise ValueError("field 'exchange': 'gave' and 'took' are lists of cards")
+    return seat, [_card(c, "exchange.gave") for c in gave], [_card(c, "exchange.took") for c in took]
+
+
+def _check_exchange(rec: dict, rules: dict) -> None:
+    """ValueError when the record's exchange with the kitty breaks rules ``farmers`` / ``go_under``: an exchange
+    under neither, a seat not eligible by its dealt cards, three cards given that it did not hold or may not give,
+    cards taken that are not the kitty's three face-down cards."""
+    ex = exchange(rec)
+    if ex is None:
+        return
+    seat, gave, took = ex
+    if not (rules.get("farmers") or rules.get("go_under")):
+        raise ValueError(f"field 'exchange': seat {seat} exchanged with the kitty but rules farmers and go_under "
+                         "are false")
+    if len(set(gave)) != 3 or len(gave) != 3 or len(set(took)) != 3 or len(took) != 3:
+        raise ValueError(f"field 'exchange': seat {seat} gives and takes exactly three cards each")
+    deal = rec.get("deal")
+    if isinstance(deal, dict) and isinstance(deal.get(str(seat)), (list, tuple)):
+        cards = [_card(c, f"deal.{seat}") for c in deal[str(seat)]]
+        options = exchange_options(cards, rules)
+        if not options:
+            raise ValueError(f"field 'exchange': seat {seat} may not exchange with the kitty (" + " and ".join(
+                what for rule, what in (("farmers", "fewer than three 9s and 10s"), ("go_under", "a face card"))
+                if rules.get(rule)) + ")")
+        bad = [c for c in gave if c not in options]
+        if bad:
+            from bower.sim.cards import card_str
+
+            raise ValueError(f"field 'exchange.gave': seat {seat} may not give {card_str(bad[0])} (it may give "
+                             f"{' '.join(card_str(c) for c in sorted(options))})")
+    kitty = rec.get("kitty")
+    if isinstance(kitty, list) and len(kitty) == 4:
+        down = {_card(c, "kitty") for c in kitty[1:]}
+        if set(took) != down:
+            raise ValueError(f"field 'exchange.took' is not the kitty's three face-down cards {kitty[1:]}")
 
 
 def _check_unknown(rec: dict) -> None:
@@ -85,7 +184,10 @@ def _card(value, field: str) -> int:
 
 
 def held(rec: dict) -> dict[int, list[int]] | None:
-    """Seat -> cards at the first lead from ``deal`` (or None): the dealer takes ``upcard``, puts down ``discard``."""
+    """Seat -> cards at the first lead from ``deal`` (or None): the seat in ``exchange`` gives its three for the
+    kitty's (rules ``farmers`` / ``go_under``), then the dealer takes ``upcard``, puts down ``discard``; then (rule
+    ``partners_best``, ``check``) a lone maker adds ``passed``, one of its partner's cards, and puts down
+    ``loner_discard``, one of its six."""
     deal = rec.get("deal")
     if deal is None:
         return None
@@ -97,12 +199,37 @@ def held(rec: dict) -> dict[int, list[int]] | None:
         if not isinstance(cards, (list, tuple)):
             raise ValueError(f"field 'deal' has no hand '{s}'")
         hands[s] = {_card(c, f"deal.{s}") for c in cards}
+    ex = exchange(rec)
+    if ex is not None and ex[0] in hands:  # rules farmers / go_under: the exchange with the kitty comes first
+        seat, gave, took = ex
+        if not set(gave) <= hands[seat]:
+            raise ValueError(f"field 'exchange.gave': seat {seat} was not dealt every card it gives")
+        hands[seat] = (hands[seat] - set(gave)) | set(took)
     dealer, discard = rec["dealer"], rec["discard"]
     if discard is not None and dealer in hands:
         up, down = _card(rec["upcard"], "upcard"), _card(discard, "discard")
         if down not in hands[dealer] and down != up:  # the up-card itself: rule discard_up (``check``)
             raise ValueError(f"field 'discard': the dealer, seat {dealer}, does not hold {discard}")
         hands[dealer] = (hands[dealer] | {up}) - {down}
+    passed = rec.get("passed")
+    if passed is not None:
+        maker = rec["maker"]
+        partner = (maker + 2) % 4
+        cards = deal.get(str(partner))
+        if not isinstance(cards, (list, tuple)):
+            raise ValueError(f"field 'deal' has no hand '{partner}'")
+        theirs = {_card(c, f"deal.{partner}") for c in cards}
+        if ex is not None and ex[0] == partner and set(ex[1]) <= theirs:  # its exchange with the kitty first
+            theirs = (theirs - set(ex[1])) | set(ex[2])
+        if discard is not None and dealer == partner:
+            theirs = (theirs | {_card(rec["upcard"], "upcard")}) - {_card(discard, "discard")}
+        c, d = _card(passed, "passed"), _card(rec["loner_discard"], "loner_discard")
+        if c not in theirs:
+            raise ValueError(f"field 'passed': the lone maker's partner, seat {partner}, does not hold {passed}")
+        if d not in hands[maker] | {c}:
+            raise ValueError(f"field 'loner_discard': the lone maker, seat {maker}, holds no {rec['loner_discard']} "
+                             "(its five and the card passed)")
+        hands[maker] = (hands[maker] | {c}) - {d}
     return {s: sorted(c) for s, c in hands.items()}
 
 

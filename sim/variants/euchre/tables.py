@@ -86,7 +86,9 @@ def hand_features(rows: np.ndarray, params: dict) -> pd.DataFrame:
     Thrown-in hands have ``round`` 0 and position 0. ``trumps`` counts the
     trumps of the maker's five dealt cards (bowers counted as trump), before
     any exchange; ``est`` is the strategy's trick estimate of the maker's
-    hand after any exchange (what it played with), ``est_lone_defender``
+    hand after the dealer's exchange (what it played with; under rule
+    ``partners_best`` before a lone maker's, the hand its calls and going
+    alone saw), ``est_lone_defender``
     that of the lone defender's. ``made``: the makers' side took 3+ tricks;
     ``all_defence``: it took none.
     """
