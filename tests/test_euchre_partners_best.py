@@ -530,3 +530,26 @@ def test_egn_with_both_exchanges_reads_replays_and_writes_back(tmp_path):
     with pytest.raises(EgnError, match=f"deal {k}: field 'cardExchanges'.*only a lone maker under ruleset "
                                        "partners_best"):
         read_egn(path)
+
+
+def test_a_preset_bots_public_record_holds_this_hands_exchange_only():
+    # the record the searched discard and lone defence hand the kernels: partners_best's cells as the state has
+    # them (-1 before the exchange), whatever a hand before left in the player's buffer (it starts as zeros: card 0)
+    import random
+
+    from bower.kernels.euchre.hand import R_LONER_DISCARD, R_PASSED
+    from bower.sim.game import game as make_game
+    from bower.sim.rules import get_variant
+    from bower.sim.variants.euchre.preset_bot import Player
+
+    v = get_variant("euchre")
+    g = make_game(v, BEST)
+    state = g.new_initial_state()
+    state.apply_action(0)
+    state.deal_random(random.Random(3))
+    import bower
+
+    player = Player(bower.bot("default", variant="euchre").params, g)
+    player.rec[R_PASSED], player.rec[R_LONER_DISCARD] = 7, 11  # what an earlier hand's exchange left
+    rec = player._public_record(state)
+    assert rec[R_PASSED] == -1 and rec[R_LONER_DISCARD] == -1

@@ -200,6 +200,8 @@ class Player:
         rec[R_DEALER] = st.dealer
         rec[R_KITTY] = st.up
         rec[R_DISCARD] = st.discard if st.round == 1 and st.discard >= 0 else -1
+        # partners_best's exchange as this hand has it (-1: none yet), never the one a hand before left here
+        rec[R_PASSED], rec[R_LONER_DISCARD] = st.passed, st.loner_discard
         self._exchange_facts(st, st.current_player())
         return rec
 
