@@ -292,3 +292,34 @@ def test_preset_bots_exchange_as_the_kernels(preset):
 
     played = play_records("euchre", preset, {"default": 120, "pimc-fast": 40, "pimc-bid": 10}[preset], BOTH, seed=9)
     assert played > 0
+
+
+def test_analyze_tables_estimate_the_hand_after_the_kitty_exchange():
+    # the trick estimate of a maker that exchanged with the kitty is of the hand its calls saw: dealt, less the
+    # three it gave, with the kitty's three it took (then the dealer's up-card), worked out here from the record
+    from bower.kernels.euchre.strategy import estimates
+    from bower.sim.cards import SUITS, mask_of_names
+    from bower.sim.strategy import to_vector
+    from bower.sim.variants.euchre import tables as et
+
+    params = resolve_strategy("default", "euchre")
+    recs = runner.hand_records(1, 0, 400, FARMERS, "default", variant="euchre")
+    feats = et.hand_features(et.rows_from_records(recs), params)
+    vec = to_vector(params, "euchre")
+
+    def est(cards, trump):
+        return estimates(np.array([mask_of_names(sorted(cards))], np.int64), np.array([trump], np.int64), vec)[0]
+
+    checked = changed = 0
+    for i, r in enumerate(recs):
+        m = r["maker"]
+        if m is None or r["exchange"]["seat"] != m:
+            continue
+        t = SUITS.index(r["trump"])
+        cards = (set(r["deal"][str(m)]) - set(r["exchange"]["gave"])) | set(r["exchange"]["took"])
+        if m == r["dealer"] and r["discard"] is not None:
+            cards = (cards - {r["discard"]}) | {r["kitty"][0]}
+        assert feats["est"][i] == est(cards, t)
+        checked += 1
+        changed += m != r["dealer"] and est(r["deal"][str(m)], t) != feats["est"][i]
+    assert checked >= 40 and changed > 0  # (seed 1) the exchange is what the tables now read, not the dealt hand

@@ -59,6 +59,11 @@ def rows_from_records(records: list[dict]) -> np.ndarray:
             row[ek.R_TRICKS + s] = r["tricks"][str(s)]
         row[ek.R_POINTS] = r["points"]["0"]
         row[ek.R_POINTS + 1] = r["points"]["1"]
+        ex = r.get("exchange") or {"seat": -1, "gave": []}  # farmers / go_under: the exchange with the kitty
+        row[ek.R_EXCHANGE] = ex["seat"]
+        row[ek.R_GIVEN] = mask_of_names(ex["gave"]) if ex["seat"] >= 0 else 0
+        row[ek.R_PASSED] = -1 if r.get("passed") is None else parse_card(r["passed"])
+        row[ek.R_LONER_DISCARD] = -1 if r.get("loner_discard") is None else parse_card(r["loner_discard"])
     return out
 
 
@@ -72,11 +77,16 @@ def _wilson(made, n):
 
 
 def _after_exchange(rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """The hands of ``seats`` (one per row) after the dealer's exchange of the up-card, if they dealt and took it."""
+    """The hands of ``seats`` (one per row) as they played: after the exchange with the kitty before the first call
+    (rules ``farmers`` / ``go_under``: the three cards given for the kitty's three face-down cards), then the
+    dealer's exchange of the up-card, if they dealt and took it."""
     hand = rows[np.arange(rows.shape[0]), ek.R_DEAL + seats]
+    one = np.int64(1)
+    given = rows[:, ek.R_GIVEN]
+    took = (one << rows[:, ek.R_KITTY + 1]) | (one << rows[:, ek.R_KITTY + 2]) | (one << rows[:, ek.R_KITTY + 3])
+    hand = np.where((given != 0) & (rows[:, ek.R_EXCHANGE] == seats), (hand & ~given) | took, hand)
     discard = rows[:, ek.R_DISCARD]
     exchanged = (seats == rows[:, ek.R_DEALER]) & (discard >= 0)
-    one = np.int64(1)
     return np.where(exchanged, (hand & ~(one << np.maximum(discard, 0))) | (one << rows[:, ek.R_KITTY]), hand)
 
 
@@ -86,9 +96,10 @@ def hand_features(rows: np.ndarray, params: dict) -> pd.DataFrame:
     Thrown-in hands have ``round`` 0 and position 0. ``trumps`` counts the
     trumps of the maker's five dealt cards (bowers counted as trump), before
     any exchange; ``est`` is the strategy's trick estimate of the maker's
-    hand after the dealer's exchange (what it played with; under rule
-    ``partners_best`` before a lone maker's, the hand its calls and going
-    alone saw), ``est_lone_defender``
+    hand after its exchange with the kitty (rules ``farmers`` / ``go_under``:
+    before the first call, so the hand its calls saw) and the dealer's
+    exchange (what it played with; under rule ``partners_best`` before a lone
+    maker's, the hand its calls and going alone saw), ``est_lone_defender``
     that of the lone defender's. ``made``: the makers' side took 3+ tricks;
     ``all_defence``: it took none.
     """
