@@ -86,7 +86,7 @@ def format_sweep(r: dict) -> str:
         "",
         " ".join(f"{n:>14}" for n in names) + f" {'win rate':>9} {'(95% interval)':>19} {'pts/hand':>9} {'base pts':>9}",
     ]
-    tokens = any("tokens_earned" in row for row in r["rows"])  # Euchre's four_trick_tokens: its points a game
+    tokens = any("tokens_earned" in row for row in r["rows"])  # rows under Euchre's four_trick_tokens carry its counts
     if tokens:
         lines[-1] += f" {'tokens':>9} {'tok pts':>9}"
     for row in r["rows"]:
