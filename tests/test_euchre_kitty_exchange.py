@@ -27,6 +27,7 @@ from bower.sim import runner
 from bower.sim.strategy import resolve_strategy
 from bower.sim.variants.euchre.hands import play_order, rules_vector
 from tests.cli_run import one_error, run
+from tests.euchre_cases import order_of, twin_params
 from tests.reference import euchre as eu
 from tests.reference import euchre_play as ep
 
@@ -34,12 +35,6 @@ SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, He
 FARMERS = {"farmers": True}
 UNDER = {"go_under": True}
 BOTH = {"farmers": True, "go_under": True}
-
-
-def order_of(by_position: dict, kitty: str) -> list[str]:
-    """The 24-card deal order giving each position (1..4) its five cards; ``kitty`` up-card first."""
-    hands = {p: cards.split() for p, cards in by_position.items()}
-    return [hands[i % 4 + 1][i // 4] for i in range(20)] + kitty.split()
 
 
 # dealer 0: position 1 (seat 1) holds exactly three 9s and 10s; no other seat may exchange
@@ -56,12 +51,6 @@ TWICE = order_of({1: "9C TC 9D QS KH", 2: "JH AH KC AS QC", 3: "9S TS TD KD JC",
                  "9H QH TH KS")
 
 
-def _params(spec):
-    if isinstance(spec, list):
-        return [resolve_strategy(s, variant="euchre") for s in spec]
-    return resolve_strategy(spec, variant="euchre")
-
-
 # ---------------------------------------------------------------- exact cases
 
 
@@ -71,7 +60,7 @@ def test_a_farmers_hand_of_exactly_three_gives_them_for_the_kitty():
     assert got["deal"]["1"] == ["9C", "TC", "QS", "9D", "KH"]  # as dealt
     played = {c for s, c in got["plays"] if s == 1}
     assert played <= {"QS", "KH", "QH", "TH", "TD"} and not played & {"9C", "TC", "9D"}
-    assert got == ep.play_order(FARM, 0, FARMERS, _params("default"), 0)
+    assert got == ep.play_order(FARM, 0, FARMERS, twin_params("default"), 0)
     plain = play_order(FARM, 0)
     assert "exchange" not in plain and plain["deal"] == got["deal"]
     assert play_order(FARM, 0, UNDER)["exchange"] == {"seat": -1, "gave": [], "took": []}  # QS, KH: no going under
@@ -83,7 +72,7 @@ def test_a_hand_of_two_nines_and_tens_may_not_exchange():
         assert got["exchange"] == {"seat": -1, "gave": [], "took": []}
         assert {k: v for k, v in got.items() if k not in ("exchange", "rules")} == \
             {k: v for k, v in play_order(TWO, 0).items() if k != "rules"}
-        assert play_order(TWO, 0, rules, "random", 5) == ep.play_order(TWO, 0, rules, _params("random"), 5)
+        assert play_order(TWO, 0, rules, "random", 5) == ep.play_order(TWO, 0, rules, twin_params("random"), 5)
     with pytest.raises(ValueError, match="may not exchange"):
         eu.kitty_exchange(["9C", "TC", "QD", "QS", "KH"], ["9H", "QH", "TH", "TD"], ["9C", "TC", "QD"], FARMERS)
 
@@ -93,7 +82,7 @@ def test_go_under_eligibility_and_the_heuristic_gift():
     got = play_order(UNDER_DEAL, 0, UNDER)
     # 9s, then 10s, then aces; the aces of spades and diamonds (one card of the suit) before the ace of clubs
     assert got["exchange"] == {"seat": 1, "gave": ["9C", "AS", "TH"], "took": ["TD", "QH", "KH"]}
-    assert got == ep.play_order(UNDER_DEAL, 0, UNDER, _params("default"), 0)
+    assert got == ep.play_order(UNDER_DEAL, 0, UNDER, twin_params("default"), 0)
     assert eu.exchange_options(["9C", "AC", "AS", "AD", "TH"], UNDER) == eu.as_cards(["9C", "AC", "AS", "AD", "TH"])
     assert eu.exchange_options(["9C", "AC", "AS", "AD", "TH"], FARMERS) == []
     assert eu.exchange_options(["9C", "TC", "9D", "QS", "KH"], BOTH) == eu.as_cards(["9C", "TC", "9D"])
@@ -104,7 +93,7 @@ def test_go_under_eligibility_and_the_heuristic_gift():
 def test_at_most_one_exchange_a_deal():
     got = play_order(TWICE, 0, FARMERS)
     assert got["exchange"] == {"seat": 1, "gave": ["9C", "TC", "9D"], "took": ["KS", "TH", "QH"]}
-    assert got == ep.play_order(TWICE, 0, FARMERS, _params("default"), 0)
+    assert got == ep.play_order(TWICE, 0, FARMERS, twin_params("default"), 0)
     # a random seat 1 that declines leaves the exchange to seat 3, in some decision streams
     seats = {play_order(TWICE, 0, FARMERS, ["default", "random", "default", "default"], s)["exchange"]["seat"]
              for s in range(12)}
@@ -141,7 +130,7 @@ ON = [FARMERS, UNDER, BOTH, {"farmers": True, "discard_up": True, "canadian": Tr
        run_seed=st.integers(0, 2**32))
 def test_play_order_twin_with_the_exchange(order, dealer, rules, strategy, run_seed):
     assert play_order(list(order), dealer, rules, strategy, run_seed) == \
-        ep.play_order(list(order), dealer, rules, _params(strategy), run_seed)
+        ep.play_order(list(order), dealer, rules, twin_params(strategy), run_seed)
 
 
 @seed(352)
@@ -149,7 +138,7 @@ def test_play_order_twin_with_the_exchange(order, dealer, rules, strategy, run_s
 @given(run_seed=st.integers(0, 2**40), start=st.integers(0, 5000), rules=st.sampled_from(ON), strategy=STRATEGIES)
 def test_hand_records_twin_with_the_exchange(run_seed, start, rules, strategy):
     kernel = runner.hand_records(run_seed, start, 40, rules, strategy, variant="euchre")
-    assert kernel == ep.hand_records(run_seed, start, 40, rules, _params(strategy))
+    assert kernel == ep.hand_records(run_seed, start, 40, rules, twin_params(strategy))
 
 
 def test_the_options_exchange_and_the_defaults_do_not():

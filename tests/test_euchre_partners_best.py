@@ -25,18 +25,13 @@ from bower.sim.variants.euchre.egn import EgnError, read_egn, to_egn_card, write
 from bower.sim.variants.euchre import game as eg
 from bower.sim.variants.euchre.hands import play_order
 from tests.cli_run import one_error, run
+from tests.euchre_cases import order_of, twin_params
 from tests.reference import euchre as eu
 from tests.reference import euchre_play as ep
 
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 BEST = {"partners_best": True}
 DATA = Path(__file__).resolve().parent / "data" / "egn"
-
-
-def order_of(by_position: dict, kitty: str) -> list[str]:
-    """The 24-card deal order giving each position (1..4) its five cards; ``kitty`` up-card first."""
-    hands = {p: cards.split() for p, cards in by_position.items()}
-    return [hands[i % 4 + 1][i // 4] for i in range(20)] + kitty.split()
 
 
 # dealer 0; seat 1 (position 1) orders the 9H up and goes alone with the four top trumps and the 9C; its partner
@@ -126,19 +121,13 @@ STRATEGIES = st.one_of(st.sampled_from(["default", "random", "aggressive"]),
                        st.lists(st.sampled_from(["default", "random", "aggressive"]), min_size=4, max_size=4))
 
 
-def _params(spec):
-    if isinstance(spec, list):
-        return [resolve_strategy(s, variant="euchre") for s in spec]
-    return resolve_strategy(spec, variant="euchre")
-
-
 @seed(3501)
 @settings(max_examples=40, **SETTINGS)
 @given(order=st.permutations(range(24)), dealer=st.integers(0, 3), rules=st.sampled_from(ON), strategy=STRATEGIES,
        run_seed=st.integers(0, 2**32))
 def test_play_order_twin_under_partners_best(order, dealer, rules, strategy, run_seed):
     kernel = play_order(list(order), dealer, rules, strategy, run_seed)
-    assert kernel == ep.play_order(list(order), dealer, rules, _params(strategy), run_seed)
+    assert kernel == ep.play_order(list(order), dealer, rules, twin_params(strategy), run_seed)
 
 
 @seed(3502)
@@ -146,7 +135,7 @@ def test_play_order_twin_under_partners_best(order, dealer, rules, strategy, run
 @given(run_seed=st.integers(0, 2**40), start=st.integers(0, 5000), rules=st.sampled_from(ON), strategy=STRATEGIES)
 def test_hand_records_twin_under_partners_best(run_seed, start, rules, strategy):
     kernel = runner.hand_records(run_seed, start, 60, rules, strategy, variant="euchre")
-    assert kernel == ep.hand_records(run_seed, start, 60, rules, _params(strategy))
+    assert kernel == ep.hand_records(run_seed, start, 60, rules, twin_params(strategy))
 
 
 def test_the_default_records_are_unchanged_and_say_no_exchange():
@@ -423,7 +412,7 @@ def _both(rec: dict) -> bool:
        strategy=BOTH_STRATEGIES, run_seed=st.integers(0, 2**32))
 def test_play_order_twin_with_the_kitty_exchange_too(order, dealer, rules, strategy, run_seed):
     kernel = play_order(list(order), dealer, rules, strategy, run_seed)
-    assert kernel == ep.play_order(list(order), dealer, rules, _params(strategy), run_seed)
+    assert kernel == ep.play_order(list(order), dealer, rules, twin_params(strategy), run_seed)
 
 
 @seed(3504)
@@ -432,14 +421,14 @@ def test_play_order_twin_with_the_kitty_exchange_too(order, dealer, rules, strat
        strategy=BOTH_STRATEGIES)
 def test_hand_records_twin_with_the_kitty_exchange_too(run_seed, start, rules, strategy):
     kernel = runner.hand_records(run_seed, start, 60, rules, strategy, variant="euchre")
-    assert kernel == ep.hand_records(run_seed, start, 60, rules, _params(strategy))
+    assert kernel == ep.hand_records(run_seed, start, 60, rules, twin_params(strategy))
 
 
 def test_both_exchanges_meet_and_the_twin_agrees():
     """Under all three options the two exchanges meet in one hand, the partner's card coming from its hand after
     its own exchange with the kitty when the partner was the seat that exchanged; every record is the twin's."""
     recs = runner.hand_records(13, 0, 600, ALL3, LONE, variant="euchre")
-    assert recs == ep.hand_records(13, 0, 600, ALL3, _params(LONE))
+    assert recs == ep.hand_records(13, 0, 600, ALL3, twin_params(LONE))
     both = [r for r in recs if _both(r)]
     assert len(both) >= 20
     partner_exchanged = 0

@@ -22,21 +22,15 @@ from hypothesis import strategies as st
 
 import bower
 from bower.sim import runner
-from bower.sim.strategy import resolve_strategy
 from bower.sim.variants.euchre import game as eg
 from bower.sim.variants.euchre.egn import EgnError, read_egn, ruleset_of, write_egn
 from bower.sim.variants.euchre.hands import play_order
 from tests.cli_run import one_error, run
+from tests.euchre_cases import order_of, twin_params
 from tests.reference import euchre as eu
 from tests.reference import euchre_play as ep
 
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
-
-
-def order_of(by_position: dict, kitty: str) -> list[str]:
-    """The 24-card deal order giving each position (1..4) its five cards; ``kitty`` up-card first."""
-    hands = {p: cards.split() for p, cards in by_position.items()}
-    return [hands[i % 4 + 1][i // 4] for i in range(20)] + kitty.split()
 
 
 # dealer 0; position 2 (seat 2, the dealer's partner) orders the 9H up with an estimate below alone_min
@@ -127,19 +121,13 @@ STRATEGIES = st.one_of(st.sampled_from(["default", "random", "aggressive", "caut
                        st.lists(st.sampled_from(["default", "random", "aggressive"]), min_size=4, max_size=4))
 
 
-def _params(spec):
-    if isinstance(spec, list):
-        return [resolve_strategy(s, variant="euchre") for s in spec]
-    return resolve_strategy(spec, variant="euchre")
-
-
 @seed(35)
 @settings(max_examples=30, **SETTINGS)
 @given(order=st.permutations(range(24)), dealer=st.integers(0, 3), rules=st.sampled_from(ON), strategy=STRATEGIES,
        run_seed=st.integers(0, 2**32))
 def test_play_order_twin_with_each_option_on(order, dealer, rules, strategy, run_seed):
     kernel = play_order(list(order), dealer, rules, strategy, run_seed)
-    assert kernel == ep.play_order(list(order), dealer, rules, _params(strategy), run_seed)
+    assert kernel == ep.play_order(list(order), dealer, rules, twin_params(strategy), run_seed)
 
 
 @seed(36)
@@ -147,7 +135,7 @@ def test_play_order_twin_with_each_option_on(order, dealer, rules, strategy, run
 @given(run_seed=st.integers(0, 2**40), start=st.integers(0, 5000), rules=st.sampled_from(ON), strategy=STRATEGIES)
 def test_hand_records_twin_with_each_option_on(run_seed, start, rules, strategy):
     kernel = runner.hand_records(run_seed, start, 40, rules, strategy, variant="euchre")
-    assert kernel == ep.hand_records(run_seed, start, 40, rules, _params(strategy))
+    assert kernel == ep.hand_records(run_seed, start, 40, rules, twin_params(strategy))
 
 
 def test_the_options_change_hands_and_the_defaults_do_not():

@@ -133,13 +133,18 @@ def columns(rows: np.ndarray, first_hand: int, rules: dict) -> list:
     ] + (_exchange_columns(rows) if exchanges(rules) else []))
 
 
+def took_masks(rows: np.ndarray) -> np.ndarray:
+    """For each kernel row, the mask of the kitty's three face-down cards: what a seat exchanging with the kitty
+    (rules ``farmers`` / ``go_under``) took."""
+    one = np.int64(1)
+    return (one << rows[:, ek.R_KITTY + 1]) | (one << rows[:, ek.R_KITTY + 2]) | (one << rows[:, ek.R_KITTY + 3])
+
+
 def _exchange_columns(rows: np.ndarray) -> list:
     """The ``exchange`` column (rules ``farmers`` / ``go_under``): as ``exchange_of``."""
     given = rows[:, ek.R_GIVEN]
     done = given != 0
-    one = np.int64(1)
-    took = np.where(done, (one << rows[:, ek.R_KITTY + 1]) | (one << rows[:, ek.R_KITTY + 2])
-                    | (one << rows[:, ek.R_KITTY + 3]), 0)
+    took = np.where(done, took_masks(rows), 0)
     return [("exchange", rc.Struct([("seat", rc.Ints(np.where(done, rows[:, ek.R_EXCHANGE], -1))),
                                     ("gave", rc.card_lists(given)), ("took", rc.card_lists(took))]))]
 

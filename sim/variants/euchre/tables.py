@@ -24,6 +24,7 @@ from bower.kernels.tables import SUIT_MASK
 from bower.sim.cards import SUITS, mask_of_names, parse_card
 from bower.sim.records_vector import popcount
 from bower.sim.strategy import to_vector
+from bower.sim.variants.euchre.records import took_masks
 
 UP_RANKS = ["9", "T", "J", "Q", "K", "A"]
 TRUMP_KINDS = ["up", "next", "cross"]  # the up-card's suit (round one); round two: same colour, other colour
@@ -83,8 +84,7 @@ def _after_exchange(rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
     hand = rows[np.arange(rows.shape[0]), ek.R_DEAL + seats]
     one = np.int64(1)
     given = rows[:, ek.R_GIVEN]
-    took = (one << rows[:, ek.R_KITTY + 1]) | (one << rows[:, ek.R_KITTY + 2]) | (one << rows[:, ek.R_KITTY + 3])
-    hand = np.where((given != 0) & (rows[:, ek.R_EXCHANGE] == seats), (hand & ~given) | took, hand)
+    hand = np.where((given != 0) & (rows[:, ek.R_EXCHANGE] == seats), (hand & ~given) | took_masks(rows), hand)
     discard = rows[:, ek.R_DISCARD]
     exchanged = (seats == rows[:, ek.R_DEALER]) & (discard >= 0)
     return np.where(exchanged, (hand & ~(one << np.maximum(discard, 0))) | (one << rows[:, ek.R_KITTY]), hand)
