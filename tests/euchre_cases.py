@@ -16,3 +16,9 @@ def twin_params(spec):
     if isinstance(spec, list):
         return [resolve_strategy(s, variant="euchre") for s in spec]
     return resolve_strategy(spec, variant="euchre")
+
+
+def earns_token(rec: dict) -> bool:
+    """Whether a hand's record earns its makers a ``four_trick_tokens`` token: made with partner, exactly 4 tricks."""
+    m = rec["maker"]
+    return m is not None and m not in rec["alone"] and rec["tricks"][str(m)] + rec["tricks"][str((m + 2) % 4)] == 4

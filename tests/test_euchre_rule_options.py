@@ -26,7 +26,7 @@ from bower.sim.variants.euchre import game as eg
 from bower.sim.variants.euchre.egn import EgnError, read_egn, ruleset_of, write_egn
 from bower.sim.variants.euchre.hands import play_order
 from tests.cli_run import one_error, run
-from tests.euchre_cases import order_of, twin_params
+from tests.euchre_cases import earns_token, order_of, twin_params
 from tests.reference import euchre as eu
 from tests.reference import euchre_play as ep
 
@@ -562,12 +562,6 @@ TOKENS = {"four_trick_tokens": True}
 FOUR_SEATS = ((0, 0, 0, 0),)
 
 
-def _four_with_partner(rec: dict) -> bool:
-    """Whether a hand earns its makers a token: made with partner, exactly 4 tricks."""
-    m = rec["maker"]
-    return m is not None and m not in rec["alone"] and rec["tricks"][str(m)] + rec["tricks"][str((m + 2) % 4)] == 4
-
-
 def test_a_token_step_in_the_kernel_twin_and_replay_scorer_alike():
     import numpy as np
 
@@ -619,7 +613,7 @@ def test_games_under_tokens_kernel_against_twin_and_an_independent_count():
         for n, rec in enumerate(details["records"], 1):
             for side in (0, 1):
                 scores[side] += rec["points"][str(side)]
-            if _four_with_partner(rec):
+            if earns_token(rec):
                 side = rec["maker"] % 2
                 tokens[side] += 1
                 scores[side] += tokens[side] % 4 == 0
@@ -664,7 +658,7 @@ def _token_game(tmp_path, initial):
     """An EGN game of four deals side 0 makes with partner taking exactly 4 tricks, from ``initial``."""
     recs = runner.hand_records(3, 0, 200, {}, "default", variant="euchre")
     four = [dict(r, rules=dict(r["rules"], four_trick_tokens=True), game="tokens")
-            for r in recs if _four_with_partner(r) and r["maker"] % 2 == 0][:4]
+            for r in recs if earns_token(r) and r["maker"] % 2 == 0][:4]
     assert len(four) == 4 and all(r["points"] == {"0": 1, "1": 0} for r in four)
     path = tmp_path / "tokens.egn"
     write_egn(path, four, {"initialScore": list(initial), "title": "tokens"})

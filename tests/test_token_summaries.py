@@ -16,16 +16,11 @@ from bower.sim import bots, runner
 from bower.sim import experiment as ex
 from bower.sim import game as game_module
 from tests.cli_run import run
+from tests.euchre_cases import earns_token
 
 TOKENS = {"four_trick_tokens": True}
 HIGH_CARD = f"{Path(__file__).resolve().parents[1] / 'examples' / 'bots' / 'high_card.py'}:HighCard"
 KEYS = {"tokens_earned", "token_points", "token_points_per_game"}
-
-
-def _earns(rec: dict) -> bool:
-    """Whether a hand earns its makers a token: made with partner, exactly 4 tricks (from the record alone)."""
-    m = rec["maker"]
-    return m is not None and m not in rec["alone"] and rec["tricks"][str(m)] + rec["tricks"][str((m + 2) % 4)] == 4
 
 
 def _kept_games(monkeypatch) -> list:
@@ -69,7 +64,7 @@ def test_a_bot_experiments_tokens_are_the_hands_made_with_partner_taking_four(mo
         tokens = {0: 0, 1: 0}
         for st in states:
             rec = st.to_record()
-            if _earns(rec):
+            if earns_token(rec):
                 earned += 1
                 tokens[rec["maker"] % 2] += 1
                 if tokens[rec["maker"] % 2] == 4:
@@ -96,7 +91,7 @@ def test_a_bot_experiments_scores_count_the_tokens_points(monkeypatch):
         g, v, [bot, bots.bot("default", v, seed="s:1")] * 2, ["a", "b"] * 2, "7:0", where)
     assert len(kept) == hands
     recs = [st.to_record() for st in kept]
-    assert earned == sum(_earns(r) for r in recs)
+    assert earned == sum(earns_token(r) for r in recs)
     by_side = {"0": 0, "1": 0}
     for p in pts:
         by_side["0"] += p[0]
